@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * What every front end shares: git-style messages ("error: ...",
+ * "warning: ..."), usage errors, the stdout flush check, and opening a
+ * recording with a one-line reason when that fails.
+ */
+#include "config.h"
+#include "cmd.h"
+#include "util.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void vreport(const char *prefix, const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	fputs(prefix, stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+int error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("error: ", fmt, ap);
+	va_end(ap);
+	return EXIT_ERROR;
+}
+
+void warning(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+int usage_error(const struct cmd_entry *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("error: ", fmt, ap);
+	va_end(ap);
+	if (cmd) {
+		/* the synopsis only: the text up to the first blank line */
+		const char *end = strstr(cmd->usage, "\n\n");
+
+		fprintf(stderr, "%.*s\nsee 'mmscope %s --help'\n",
+			end ? (int)(end - cmd->usage) : (int)strlen(cmd->usage),
+			cmd->usage, cmd->name);
+	} else
+		fprintf(stderr, "usage: mmscope [--help] [--version] COMMAND [ARGS]\n");
+	return EXIT_USAGE;
+}
+
+int show_help(const struct cmd_entry *cmd)
+{
+	fputs(cmd->usage, stdout);
+	return finish_stdout(EXIT_OK);
+}
+
+int bad_option(const struct cmd_entry *cmd, int argc, char **argv)
+{
+	const char *opt = optind > 0 && optind <= argc ? argv[optind - 1] : "?";
+
+	if (optopt && optopt != '?')
+		return usage_error(cmd, "option '-%c' is unknown or needs a value", optopt);
+	return usage_error(cmd, "option '%s' is unknown or needs a value", opt);
+}
+
+int finish_stdout(int status)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		if (errno == EPIPE)
+			return status;
+		fprintf(stderr, "error: cannot write output: %s\n", strerror(errno));
+		return EXIT_ERROR;
+	}
+	return status;
+}
+
+struct td_file *open_recording(const char *path)
+{
+	char *err = NULL;
+	struct td_file *tf = td_open(path, &err);
+
+	if (!tf) {
+		error("%s: %s", path, err ? err : "cannot read");
+		free(err);
+		return NULL;
+	}
+	int bad;
+	const char *first;
+
+	bad = td_bad_formats(tf, &first);
+	if (bad && getenv("MMSCOPE_WARN_FORMATS"))
+		warning("%s: %d event format%s did not parse (first: %s)", path, bad,
+			bad == 1 ? "" : "s", first ? first : "?");
+	return tf;
+}

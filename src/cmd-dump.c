@@ -1,0 +1,418 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * mmscope dump: print the events of a recording, one line each, in time
+ * order (like "trace-cmd report"), or with --stat count them per event
+ * and per CPU with the lost events the file records.
+ */
+#include "config.h"
+#include "cmd.h"
+#include "util.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char dump_usage[] =
+"usage: mmscope dump [options] FILE\n"
+"\n"
+"Print the events of a recording, one line per event, in time order.\n"
+"\n"
+"  -e, --event SYSTEM[:EVENT]  only these events (repeat, or separate with ',')\n"
+"      --cpu LIST              only these CPUs (e.g. 0,2-3)\n"
+"      --pid LIST              only these task ids\n"
+"      --since SECONDS         skip events before this timestamp\n"
+"      --until SECONDS         stop after this timestamp\n"
+"      --stat                  print event counts and lost events instead\n"
+"  -h, --help                  show this help\n";
+
+struct dump_opts {
+	const char *file;
+	char **events;		/* "system" or "system:event" */
+	int nevents;
+	unsigned char *cpus;	/* bitmap-ish: cpus[n] != 0 selects */
+	int ncpus;
+	long *pids;
+	int npids;
+	uint64_t since, until;
+	int stat;
+};
+
+static int add_list(const char *s, long **out, int *n, long max)
+{
+	char *copy = xstrdup(s), *tok, *save = NULL;
+	int r = 0;
+
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		unsigned long long a, b;
+		char *dash = strchr(tok, '-');
+
+		if (dash) {
+			*dash = '\0';
+			if (parse_ull(tok, &a) || parse_ull(dash + 1, &b) || b < a) {
+				r = -1;
+				break;
+			}
+		} else if (parse_ull(tok, &a)) {
+			r = -1;
+			break;
+		} else {
+			b = a;
+		}
+		if (b > (unsigned long long)max || b - a > 100000) {
+			r = -1;
+			break;
+		}
+		for (unsigned long long v = a; v <= b; v++) {
+			*out = xreallocarray(*out, (size_t)*n + 1, sizeof(long));
+			(*out)[(*n)++] = (long)v;
+		}
+	}
+	free(copy);
+	return r;
+}
+
+static int parse_seconds(const char *s, uint64_t *ns)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s || *end || v < 0 || v > 1.8e10)
+		return -1;
+	*ns = (uint64_t)(v * 1e9 + 0.5);
+	return 0;
+}
+
+static int dump_parse_opts(int argc, char **argv, struct dump_opts *o)
+{
+	enum { OPT_CPU = 256, OPT_PID, OPT_SINCE, OPT_UNTIL, OPT_STAT };
+	static const struct option longopts[] = {
+		{ "event", required_argument, NULL, 'e' },
+		{ "cpu", required_argument, NULL, OPT_CPU },
+		{ "pid", required_argument, NULL, OPT_PID },
+		{ "since", required_argument, NULL, OPT_SINCE },
+		{ "until", required_argument, NULL, OPT_UNTIL },
+		{ "stat", no_argument, NULL, OPT_STAT },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const struct cmd_entry *cmd = &cmd_dump_entry;
+	long *cpus = NULL;
+	int c;
+
+	o->until = UINT64_MAX;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "e:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'e': {
+			char *copy = xstrdup(optarg), *tok, *save = NULL;
+
+			for (tok = strtok_r(copy, ",", &save); tok;
+			     tok = strtok_r(NULL, ",", &save)) {
+				o->events = xreallocarray(o->events, (size_t)o->nevents + 1,
+							  sizeof(char *));
+				o->events[o->nevents++] = xstrdup(tok);
+			}
+			free(copy);
+			break;
+		}
+		case OPT_CPU:
+			if (add_list(optarg, &cpus, &o->ncpus, 65535))
+				return usage_error(cmd, "bad CPU list '%s'", optarg);
+			break;
+		case OPT_PID:
+			if (add_list(optarg, &o->pids, &o->npids, 1L << 30))
+				return usage_error(cmd, "bad task id list '%s'", optarg);
+			break;
+		case OPT_SINCE:
+			if (parse_seconds(optarg, &o->since))
+				return usage_error(cmd, "bad --since time '%s' (seconds)", optarg);
+			break;
+		case OPT_UNTIL:
+			if (parse_seconds(optarg, &o->until))
+				return usage_error(cmd, "bad --until time '%s' (seconds)", optarg);
+			break;
+		case OPT_STAT:
+			o->stat = 1;
+			break;
+		case 'h':
+			return -1;
+		default:
+			return bad_option(cmd, argc, argv);
+		}
+	}
+	if (cpus) {
+		o->cpus = xcalloc(65536, 1);
+		for (int i = 0; i < o->ncpus; i++)
+			o->cpus[cpus[i]] = 1;
+		free(cpus);
+	}
+	if (optind != argc - 1)
+		return usage_error(cmd, optind == argc ? "no recording given" :
+				   "more than one recording given");
+	o->file = argv[optind];
+	return 0;
+}
+
+/* Per event id: selected by -e? Decided once per id, not per event. */
+static unsigned char *select_events(struct tep_handle *tep,
+				    const struct dump_opts *o, const char **missing)
+{
+	struct tep_event **evs = tep_list_events(tep, TEP_EVENT_SORT_ID);
+	unsigned char *sel = xcalloc(65536, 1);
+
+	*missing = NULL;
+	for (int i = 0; i < o->nevents; i++) {
+		const char *want = o->events[i], *colon = strchr(want, ':');
+		size_t syslen = colon ? (size_t)(colon - want) : strlen(want);
+		int found = 0;
+
+		for (int k = 0; evs && evs[k]; k++) {
+			struct tep_event *e = evs[k];
+
+			if (strlen(e->system) != syslen || strncmp(e->system, want, syslen))
+				continue;
+			if (colon && strcmp(e->name, colon + 1))
+				continue;
+			if (e->id >= 0 && e->id < 65536)
+				sel[e->id] = 1;
+			found = 1;
+		}
+		if (!found && !*missing)
+			*missing = want;
+	}
+	return sel;
+}
+
+static int keep_event(const struct dump_opts *o, const unsigned char *sel,
+		      struct tep_handle *tep, struct td_event *ev)
+{
+	if (ev->ts < o->since)
+		return 0;
+	if (sel && !(ev->event && ev->event->id >= 0 && ev->event->id < 65536 &&
+		     sel[ev->event->id]))
+		return 0;
+	if (o->cpus && (ev->cpu > 65535 || !o->cpus[ev->cpu]))
+		return 0;
+	if (o->npids) {
+		int pid = tep_data_pid(tep, &ev->record);
+
+		for (int i = 0; i < o->npids; i++)
+			if (o->pids[i] == pid)
+				return 1;
+		return 0;
+	}
+	return 1;
+}
+
+static void print_lost(const struct td_event *ev)
+{
+	if (ev->missed > 0)
+		printf("CPU:%d [%lld EVENTS DROPPED]\n", ev->cpu, ev->missed);
+	else
+		printf("CPU:%d [EVENTS DROPPED]\n", ev->cpu);
+}
+
+static void print_event(struct td_file *tf, struct trace_seq *s, struct td_event *ev)
+{
+	struct tep_handle *tep = td_tep(tf);
+	const struct td_buffer *b = td_buffer(tf, ev->buffer);
+	int pid = tep_data_pid(tep, &ev->record);
+	const char *comm = tep_data_comm_from_pid(tep, pid);
+
+	trace_seq_reset(s);
+	if (b && *b->name)
+		trace_seq_printf(s, "%s: ", b->name);
+	/* microseconds, rounded as trace-cmd prints them */
+	unsigned long long us = (ev->ts + 500) / 1000;
+
+	trace_seq_printf(s, "%16s-%-7d [%03d] %6llu.%06llu: ", comm, pid, ev->cpu,
+			 us / 1000000ULL, us % 1000000ULL);
+	if (ev->event) {
+		trace_seq_printf(s, "%s:%s: ", ev->event->system, ev->event->name);
+		tep_print_event(tep, s, &ev->record, "%s", TEP_PRINT_INFO);
+	} else {
+		trace_seq_printf(s, "[UNKNOWN EVENT id %u]", (unsigned)*(uint16_t *)ev->data);
+	}
+	trace_seq_terminate(s);
+	fwrite(s->buffer, 1, s->len, stdout);
+	putchar('\n');
+}
+
+struct stat_row {
+	const char *name;
+	unsigned long long count;
+};
+
+static int cmp_row(const void *a, const void *b)
+{
+	return strcmp(((const struct stat_row *)a)->name, ((const struct stat_row *)b)->name);
+}
+
+static void print_stat(struct td_file *tf, unsigned long long *per_id,
+		       unsigned long long unknown, unsigned long long total,
+		       unsigned long long *cpu_events, long long *cpu_missed,
+		       int *cpu_missed_unknown, int ncpus)
+{
+	struct tep_handle *tep = td_tep(tf);
+	struct stat_row *rows = NULL;
+	size_t nrows = 0;
+
+	printf("file: %s (trace.dat v%d, %s)\n", td_path(tf), td_version(tf),
+	       td_compression(tf));
+	for (int id = 0; id < 65536; id++) {
+		struct tep_event *e;
+
+		if (!per_id[id])
+			continue;
+		e = tep_find_event(tep, id);
+		rows = xreallocarray(rows, nrows + 1, sizeof(*rows));
+		rows[nrows].name = e ? xasprintf("%s:%s", e->system, e->name) : xstrdup("?");
+		rows[nrows++].count = per_id[id];
+	}
+	qsort(rows, nrows, sizeof(*rows), cmp_row);
+	printf("\n%12s  %s\n", "events", "event");
+	for (size_t i = 0; i < nrows; i++) {
+		printf("%12llu  %s\n", rows[i].count, rows[i].name);
+		free((char *)rows[i].name);
+	}
+	free(rows);
+	if (unknown)
+		printf("%12llu  (unknown event ids)\n", unknown);
+	printf("%12llu  total\n", total);
+
+	printf("\n%4s %12s %12s %12s %12s\n", "cpu", "events", "lost(pages)",
+	       "overrun", "dropped");
+	for (int cpu = 0; cpu < ncpus; cpu++) {
+		unsigned long long overrun = 0, dropped = 0;
+		int have = 0;
+
+		for (int b = 0; b < td_nbuffers(tf); b++) {
+			const struct td_buffer *buf = td_buffer(tf, b);
+
+			if (cpu < buf->ncpus && buf->stats[cpu].present) {
+				overrun += buf->stats[cpu].overrun;
+				dropped += buf->stats[cpu].dropped;
+				have = 1;
+			}
+		}
+		if (!cpu_events[cpu] && !have && !cpu_missed[cpu])
+			continue;
+		printf("%4d %12llu %12lld%s", cpu, cpu_events[cpu], cpu_missed[cpu],
+		       cpu_missed_unknown[cpu] ? "+" : " ");
+		if (have)
+			printf("%12llu %12llu\n", overrun, dropped);
+		else
+			printf("%12s %12s\n", "-", "-");
+	}
+}
+
+static int dump_run(struct td_file *tf, const struct dump_opts *o)
+{
+	struct tep_handle *tep = td_tep(tf);
+	unsigned char *sel = NULL;
+	unsigned long long *per_id = NULL, unknown = 0, total = 0;
+	unsigned long long *cpu_events = NULL;
+	long long *cpu_missed = NULL;
+	int *cpu_unknown = NULL, ncpus = 0, r = EXIT_OK;
+	struct td_cursor *cur;
+	struct trace_seq s;
+	struct td_event ev;
+	char *err = NULL;
+	int got;
+
+	if (o->nevents) {
+		const char *missing;
+
+		sel = select_events(tep, o, &missing);
+		if (missing) {
+			free(sel);
+			return error("%s: no event matches '%s' in this recording",
+				     o->file, missing);
+		}
+	}
+	for (int b = 0; b < td_nbuffers(tf); b++)
+		if (td_buffer(tf, b)->ncpus > ncpus)
+			ncpus = td_buffer(tf, b)->ncpus;
+	if (o->stat) {
+		per_id = xcalloc(65536, sizeof(*per_id));
+		cpu_events = xcalloc((size_t)ncpus + 1, sizeof(*cpu_events));
+		cpu_missed = xcalloc((size_t)ncpus + 1, sizeof(*cpu_missed));
+		cpu_unknown = xcalloc((size_t)ncpus + 1, sizeof(*cpu_unknown));
+	}
+	cur = td_cursor_new(tf, -1, &err);
+	if (!cur) {
+		r = error("%s: %s", o->file, err);
+		goto out;
+	}
+	trace_seq_init(&s);
+	while ((got = td_cursor_next(cur, &ev, &err)) > 0) {
+		if (ev.ts > o->until)
+			break;
+		if (o->stat && ev.missed && ev.cpu < ncpus) {
+			if (ev.missed < 0)
+				cpu_unknown[ev.cpu] = 1;
+			else
+				cpu_missed[ev.cpu] += ev.missed;
+		}
+		if (!keep_event(o, sel, tep, &ev))
+			continue;
+		if (o->stat) {
+			total++;
+			if (ev.cpu < ncpus)
+				cpu_events[ev.cpu]++;
+			if (ev.event && ev.event->id >= 0 && ev.event->id < 65536)
+				per_id[ev.event->id]++;
+			else
+				unknown++;
+			continue;
+		}
+		if (ev.missed)
+			print_lost(&ev);
+		print_event(tf, &s, &ev);
+	}
+	trace_seq_destroy(&s);
+	if (got < 0) {
+		/* what was printed is right; say where the file went bad */
+		r = error("%s: %s", o->file, err);
+	} else if (o->stat) {
+		print_stat(tf, per_id, unknown, total, cpu_events, cpu_missed,
+			   cpu_unknown, ncpus);
+	}
+	td_cursor_free(cur);
+out:
+	free(err);
+	free(sel);
+	free(per_id);
+	free(cpu_events);
+	free(cpu_missed);
+	free(cpu_unknown);
+	return r;
+}
+
+static int cmd_dump(int argc, char **argv)
+{
+	struct dump_opts o = { 0 };
+	struct td_file *tf;
+	int r = dump_parse_opts(argc, argv, &o);
+
+	if (r < 0)
+		r = show_help(&cmd_dump_entry);
+	else if (r == 0) {
+		tf = open_recording(o.file);
+		r = tf ? dump_run(tf, &o) : EXIT_ERROR;
+		td_close(tf);
+	}
+	for (int i = 0; i < o.nevents; i++)
+		free(o.events[i]);
+	free(o.events);
+	free(o.cpus);
+	free(o.pids);
+	return r;
+}
+
+const struct cmd_entry cmd_dump_entry = {
+	.name = "dump",
+	.summary = "print the events of a recording, or count them (--stat)",
+	.usage = dump_usage,
+	.run = cmd_dump,
+};

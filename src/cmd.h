@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Subcommands. Adding one:
+ *   1. write src/cmd-NAME.c defining "const struct cmd_entry cmd_NAME_entry"
+ *      (its run() parses its own options and returns an exit status);
+ *   2. declare it below and add it to commands[] in src/main.c;
+ *   3. add the file to src/local.mk;
+ *   4. write man/mmscope-NAME.1 and add it to man/local.mk;
+ *   5. add tests under tests/ (tests/cli/ for output, tests/unit/ for APIs).
+ *
+ * Only front ends (main.c, cmd-*.c, tui/) print messages and choose exit
+ * codes; everything below them returns errors as strings.
+ */
+#ifndef MMSCOPE_CMD_H
+#define MMSCOPE_CMD_H
+
+#include <stdio.h>
+
+#include "tracedat-read.h"
+
+enum exit_status {
+	EXIT_OK = 0,
+	EXIT_ERROR = 1,	/* runtime error: bad file, I/O, kernel refused */
+	EXIT_USAGE = 2,	/* bad command line */
+};
+
+struct cmd_entry {
+	const char *name;
+	const char *summary;	/* one line for "mmscope --help" */
+	const char *usage;	/* full usage text, printed by --help */
+	int (*run)(int argc, char **argv);
+};
+
+extern const struct cmd_entry cmd_dump_entry;
+extern const struct cmd_entry cmd_convert_entry;
+
+/* "error: ..." on stderr; returns EXIT_ERROR. */
+int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "error: ..." then the command's usage on stderr; returns EXIT_USAGE. */
+int usage_error(const struct cmd_entry *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* The command's usage on stdout; returns EXIT_OK. */
+int show_help(const struct cmd_entry *cmd);
+/* Reports a failing getopt return ('?' or ':'); returns EXIT_USAGE. */
+int bad_option(const struct cmd_entry *cmd, int argc, char **argv);
+
+/* Flush stdout and report a write error (e.g. a full disk); returns status. */
+int finish_stdout(int status);
+
+/* Opens a recording, or prints "error: FILE: reason" and returns NULL. */
+struct td_file *open_recording(const char *path);
+
+#endif

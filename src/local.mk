@@ -1,0 +1,16 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# src/: the mmscope command, the recording format, collector, models, reports.
+
+libmmscope_a_SOURCES += \
+	src/util.c src/util.h \
+	src/codec.c src/codec.h \
+	src/tracedat.h src/tracedat-local.h \
+	src/tracedat-read.c src/tracedat-read.h \
+	src/tracedat-meta.c src/tracedat-pages.c src/tracedat-cursor.c \
+	src/tracedat-write.c src/tracedat-write.h \
+	src/output-file.c src/output-file.h
+
+mmscope_SOURCES += \
+	src/main.c src/cmd.h src/cli.c \
+	src/cmd-dump.c \
+	src/cmd-convert.c

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Internals shared by the reader's files (tracedat-*.c); not an API. */
+#ifndef MMSCOPE_TRACEDAT_LOCAL_H
+#define MMSCOPE_TRACEDAT_LOCAL_H
+
+#include "tracedat-read.h"
+#include "codec.h"
+#include "util.h"
+
+/* Hard limits that keep a hostile file from making us allocate much. */
+#define TD_MAX_CPUS		8192
+#define TD_MAX_BUFFERS		256
+#define TD_MAX_SECTIONS		4096
+#define TD_MAX_META		(512u << 20)	/* one metadata section, decompressed */
+#define TD_MAX_CHUNK		(64u << 20)	/* one compressed data chunk, decompressed */
+#define TD_MIN_PAGE		1024u
+#define TD_MAX_PAGE		(1u << 20)
+/*
+ * Zeroed bytes kept after every page buffer. libtraceevent trusts the
+ * offsets of fields and of __data_loc arrays (at most 0xffff + 0xffff
+ * past the record), so a hostile record can make it read past the page;
+ * the pad keeps such reads inside our allocation.
+ */
+#define TD_READ_PAD		(0x20000u)
+
+struct td_file {
+	char *path;
+	int fd;
+	uint64_t size;
+	int version;
+	enum codec_id codec_id;
+	struct codec *codec;
+	char *compression;
+	uint32_t page_size;
+	int long_size;
+	int cpucount;
+	long long ts_offset;		/* OFFSET and DATE options, in ns */
+	struct tep_handle *tep;
+	struct strbuf meta[TD_META_COUNT];
+	int have_meta[TD_META_COUNT];
+	struct td_buffer *buffers;
+	int nbuffers;
+	struct strbuf cpustat;		/* all CPUSTAT options, concatenated */
+	char *uname, *clock, *tracer_version, *private_meta;
+	int bad_formats;
+	char *first_bad_format;
+	int have_traceclock;
+};
+
+/* Read exactly n bytes at off; errors name what was being read. */
+int td_pread(struct td_file *tf, uint64_t off, void *buf, size_t n,
+	     const char *what, char **err);
+/* Little-endian loads from memory. */
+uint16_t td_le16(const void *p);
+uint32_t td_le32(const void *p);
+uint64_t td_le64(const void *p);
+
+/* tracedat-meta.c: turn the metadata payloads into the tep handle. */
+int td_parse_meta(struct td_file *tf, char **err);
+/* tracedat-meta.c: attribute CPUSTAT text to buffers. */
+void td_parse_cpustats(struct td_file *tf);
+
+#endif

@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * trace.dat reader, part 2: feed the metadata payloads (page header, event
+ * formats, kallsyms, printk formats, saved cmdlines) to libtraceevent, and
+ * attribute the CPUSTAT text to the buffers it describes.
+ */
+#include "config.h"
+#include "tracedat-local.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* One "tag\0 u64 n text" block of HEADER_INFO. */
+static int header_part(const struct strbuf *hi, size_t *pos, const char *tag,
+		       const char **text, uint64_t *n, char **err)
+{
+	size_t tl = strlen(tag) + 1;
+
+	if (hi->len - *pos < tl + 8 || memcmp(hi->buf + *pos, tag, tl))
+		return set_err(err, "HEADER_INFO: missing '%s'", tag);
+	*pos += tl;
+	*n = td_le64(hi->buf + *pos);
+	*pos += 8;
+	if (*n > hi->len - *pos)
+		return set_err(err, "HEADER_INFO: '%s' claims %llu bytes, section has %zu",
+			       tag, (unsigned long long)*n, hi->len - *pos);
+	*text = hi->buf + *pos;
+	*pos += (size_t)*n;
+	return 0;
+}
+
+static int parse_header_info(struct td_file *tf, char **err)
+{
+	const struct strbuf *hi = &tf->meta[TD_META_HEADER_INFO];
+	const char *text = NULL;
+	uint64_t n = 0;
+	size_t pos = 0;
+	char *copy;
+	int r;
+
+	if (header_part(hi, &pos, "header_page", &text, &n, err))
+		return -1;
+	copy = xmalloc((size_t)n + 1);
+	memcpy(copy, text, (size_t)n);
+	copy[n] = '\0';
+	r = tep_parse_header_page(tf->tep, copy, (unsigned long)n, tf->long_size);
+	free(copy);
+	if (r || tep_get_header_timestamp_size(tf->tep) != 8)
+		return set_err(err, "HEADER_INFO: the ring-buffer page header does not parse");
+	/* header_event is informational (trace-cmd ignores it too). */
+	return 0;
+}
+
+static void note_bad_format(struct td_file *tf, const char *sys,
+			    const char *text, size_t n)
+{
+	const char *name = NULL;
+
+	tf->bad_formats++;
+	if (tf->first_bad_format)
+		return;
+	/* "name: foo\n" is the first line of a format file */
+	if (n > 6 && !strncmp(text, "name: ", 6)) {
+		const char *e = memchr(text + 6, '\n', n - 6);
+
+		if (e) {
+			tf->first_bad_format = xasprintf("%s:%.*s", sys,
+							 (int)(e - text - 6), text + 6);
+			return;
+		}
+	}
+	(void)name;
+	tf->first_bad_format = xasprintf("%s:?", sys);
+}
+
+/* count x (u64 n, text) starting at *pos, parsed as events of sys. */
+static int parse_formats(struct td_file *tf, const struct strbuf *sb,
+			 size_t *pos, uint32_t count, const char *sys,
+			 const char *what, char **err)
+{
+	for (uint32_t i = 0; i < count; i++) {
+		uint64_t n;
+
+		if (sb->len - *pos < 8)
+			return set_err(err, "%s: truncated at format %u of %u", what, i, count);
+		n = td_le64(sb->buf + *pos);
+		*pos += 8;
+		if (n > sb->len - *pos)
+			return set_err(err, "%s: format %u claims %llu bytes, section has %zu",
+				       what, i, (unsigned long long)n, sb->len - *pos);
+		if (tep_parse_event(tf->tep, sb->buf + *pos, (unsigned long)n, sys))
+			note_bad_format(tf, sys, sb->buf + *pos, (size_t)n);
+		*pos += (size_t)n;
+	}
+	return 0;
+}
+
+static int parse_ftrace(struct td_file *tf, char **err)
+{
+	const struct strbuf *sb = &tf->meta[TD_META_FTRACE];
+	size_t pos = 4;
+
+	if (!tf->have_meta[TD_META_FTRACE] || !sb->len)
+		return 0;
+	if (sb->len < 4)
+		return set_err(err, "ftrace formats: truncated count");
+	return parse_formats(tf, sb, &pos, td_le32(sb->buf), "ftrace",
+			     "ftrace formats", err);
+}
+
+static int parse_events(struct td_file *tf, char **err)
+{
+	const struct strbuf *sb = &tf->meta[TD_META_EVENTS];
+	uint32_t nsys;
+	size_t pos = 4;
+
+	if (!tf->have_meta[TD_META_EVENTS] || !sb->len)
+		return 0;
+	if (sb->len < 4)
+		return set_err(err, "event formats: truncated count");
+	nsys = td_le32(sb->buf);
+	for (uint32_t i = 0; i < nsys; i++) {
+		const char *sys = sb->buf + pos;
+		const char *nul = memchr(sys, 0, sb->len - pos);
+
+		if (!nul)
+			return set_err(err, "event formats: system %u of %u has no name",
+				       i, nsys);
+		pos = (size_t)(nul - sb->buf) + 1;
+		if (sb->len - pos < 4)
+			return set_err(err, "event formats: truncated in system '%s'", sys);
+		uint32_t count = td_le32(sb->buf + pos);
+
+		pos += 4;
+		if (parse_formats(tf, sb, &pos, count, sys, "event formats", err))
+			return -1;
+	}
+	return 0;
+}
+
+/* A text section with a size prefix of 4 (kallsyms, printk) or 8 bytes. */
+static int text_section(struct td_file *tf, enum td_meta m, int wide,
+			const char **text, const char *what, char **err)
+{
+	const struct strbuf *sb = &tf->meta[m];
+	size_t hl = wide ? 8 : 4;
+	uint64_t n;
+
+	*text = NULL;
+	if (!tf->have_meta[m] || !sb->len)
+		return 0;
+	if (sb->len < hl)
+		return set_err(err, "%s: truncated size", what);
+	n = wide ? td_le64(sb->buf) : td_le32(sb->buf);
+	if (n > sb->len - hl)
+		return set_err(err, "%s claims %llu bytes, section has %zu", what,
+			       (unsigned long long)n, sb->len - hl);
+	if (n)
+		*text = sb->buf + hl;	/* the strbuf keeps a NUL after len */
+	/* text must end where the section ends for the NUL to be ours */
+	if (n && n != sb->len - hl)
+		return set_err(err, "%s: %zu stray bytes after the text", what,
+			       (size_t)(sb->len - hl - n));
+	return 0;
+}
+
+int td_parse_meta(struct td_file *tf, char **err)
+{
+	const char *text;
+
+	tf->tep = tep_alloc();
+	if (!tf->tep)
+		return set_err(err, "out of memory");
+	tep_set_file_bigendian(tf->tep, TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tf->tep, TEP_LITTLE_ENDIAN);
+	tep_set_long_size(tf->tep, tf->long_size);
+	tep_set_page_size(tf->tep, (int)tf->page_size);
+	if (tf->cpucount)
+		tep_set_cpus(tf->tep, tf->cpucount);
+	if (parse_header_info(tf, err) || parse_ftrace(tf, err) ||
+	    parse_events(tf, err))
+		return -1;
+	if (text_section(tf, TD_META_KALLSYMS, 0, &text, "kallsyms", err))
+		return -1;
+	if (text && tep_parse_kallsyms(tf->tep, text))
+		return set_err(err, "kallsyms do not parse");
+	if (text_section(tf, TD_META_PRINTK, 0, &text, "printk formats", err))
+		return -1;
+	if (text && tep_parse_printk_formats(tf->tep, text))
+		return set_err(err, "printk formats do not parse");
+	if (text_section(tf, TD_META_CMDLINES, 1, &text, "saved cmdlines", err))
+		return -1;
+	if (text && tep_parse_saved_cmdlines(tf->tep, text))
+		return set_err(err, "saved cmdlines do not parse");
+	return 0;
+}
+
+static struct td_buffer *buffer_by_name(struct td_file *tf, const char *name)
+{
+	for (int i = 0; i < tf->nbuffers; i++)
+		if (!strcmp(tf->buffers[i].name, name))
+			return &tf->buffers[i];
+	return NULL;
+}
+
+/*
+ * CPUSTAT text: "CPU: N" starts a CPU, "Buffer: NAME" switches to an
+ * instance (trace-cmd's layout); stats lines are "key: value".
+ */
+void td_parse_cpustats(struct td_file *tf)
+{
+	struct td_buffer *b = buffer_by_name(tf, "");
+	struct td_cpustat *cs = NULL;
+	char *text, *line, *save = NULL;
+
+	if (!tf->cpustat.len)
+		return;
+	text = xstrdup(tf->cpustat.buf);
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *colon = strchr(line, ':');
+		unsigned long long v;
+
+		if (!colon)
+			continue;
+		*colon = '\0';
+		const char *val = colon + 1 + strspn(colon + 1, " \t");
+
+		if (!strcmp(line, "Buffer")) {
+			b = buffer_by_name(tf, val);
+			cs = NULL;
+			continue;
+		}
+		if (!strcmp(line, "CPU")) {
+			cs = NULL;
+			if (b && !parse_ull(val, &v) && v < (unsigned long long)b->ncpus) {
+				cs = &b->stats[v];
+				cs->present = 1;
+			}
+			continue;
+		}
+		if (!cs || parse_ull(val, &v))
+			continue;
+		if (!strcmp(line, "entries"))
+			cs->entries = v;
+		else if (!strcmp(line, "overrun"))
+			cs->overrun = v;
+		else if (!strcmp(line, "commit overrun"))
+			cs->commit_overrun = v;
+		else if (!strcmp(line, "dropped events"))
+			cs->dropped = v;
+		else if (!strcmp(line, "read events"))
+			cs->read = v;
+	}
+	free(text);
+}
+
+const char *td_cpustat_text(const struct td_file *tf, size_t *len)
+{
+	*len = tf->cpustat.len;
+	return tf->cpustat.len ? tf->cpustat.buf : NULL;
+}

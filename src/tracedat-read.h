@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Reader of trace-cmd trace.dat files, versions 6 and 7 (compression none,
+ * zlib, zstd), every buffer (the top level and named instances).
+ *
+ * Opening parses the header, options and metadata into a tep handle; the
+ * events are then streamed through a cursor that merges every CPU of every
+ * buffer in timestamp order. Memory stays bounded by one chunk (or one
+ * batch of pages) per CPU, whatever the length of the recording.
+ *
+ * Every function that can fail on bad input returns -1 or NULL and sets
+ * *err to a one-line reason; nothing here prints or exits.
+ */
+#ifndef MMSCOPE_TRACEDAT_READ_H
+#define MMSCOPE_TRACEDAT_READ_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <event-parse.h>
+
+#include "tracedat.h"
+
+struct td_file;
+
+/* Per-CPU statistics as stored in CPUSTAT options (per_cpu/cpuN/stats). */
+struct td_cpustat {
+	int present;
+	uint64_t entries, overrun, commit_overrun, dropped, read;
+};
+
+struct td_buffer {
+	char *name;		/* "" for the top-level buffer */
+	char *clock;		/* may be "" */
+	uint32_t page_size;
+	int ncpus;		/* length of cpu arrays (max cpu id + 1) */
+	int compressed;		/* per-CPU data stored as compressed chunks */
+	uint64_t *cpu_offset;	/* 0 when the CPU has no data */
+	uint64_t *cpu_size;
+	struct td_cpustat *stats;	/* ncpus entries */
+};
+
+struct td_file *td_open(const char *path, char **err);
+void td_close(struct td_file *tf);
+
+const char *td_path(const struct td_file *tf);
+int td_version(const struct td_file *tf);
+const char *td_compression(const struct td_file *tf);
+uint32_t td_page_size(const struct td_file *tf);
+struct tep_handle *td_tep(const struct td_file *tf);
+int td_nbuffers(const struct td_file *tf);
+const struct td_buffer *td_buffer(const struct td_file *tf, int i);
+/* Strings from options; NULL when the file has none. */
+const char *td_uname(const struct td_file *tf);
+const char *td_trace_clock(const struct td_file *tf);	/* e.g. "local" */
+const char *td_tracer_version(const struct td_file *tf);
+/* mmscope's private metadata (key=value lines) or NULL. */
+const char *td_private(const struct td_file *tf);
+/* Number of event formats that libtraceevent could not parse. */
+int td_bad_formats(const struct td_file *tf, const char **first);
+
+/* The raw metadata payload (identical in v6 and v7), for re-encoding. */
+const void *td_meta(const struct td_file *tf, enum td_meta m, size_t *len);
+/* All CPUSTAT text, concatenated in file order (trace-cmd layout), or NULL. */
+const char *td_cpustat_text(const struct td_file *tf, size_t *len);
+
+/* Raw pages of one CPU of one buffer, in file order. */
+struct td_pages;
+struct td_pages *td_pages_open(struct td_file *tf, int buffer, int cpu, char **err);
+/* 1 and *page set (page_size bytes, valid until the next call), 0 at end, -1 on error. */
+int td_pages_next(struct td_pages *p, const void **page, char **err);
+void td_pages_close(struct td_pages *p);
+
+/* One event, as the cursor hands it out; valid until the next call. */
+struct td_event {
+	uint64_t ts;
+	int cpu;
+	int buffer;
+	struct tep_event *event;	/* NULL when the id has no format */
+	struct tep_record record;	/* ts, cpu, size, data for tep_* calls */
+	void *data;
+	int size;
+	/* Events the kernel dropped on this CPU just before this one:
+	 * 0 none, >0 that many, -1 some (count unknown). */
+	long long missed;
+};
+
+struct td_cursor;
+/* A cursor over every CPU of every buffer (buffer < 0), or one buffer. */
+struct td_cursor *td_cursor_new(struct td_file *tf, int buffer, char **err);
+/* 1 with *ev filled, 0 at the end, -1 on error. */
+int td_cursor_next(struct td_cursor *c, struct td_event *ev, char **err);
+void td_cursor_free(struct td_cursor *c);
+
+#endif

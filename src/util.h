@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Small helpers shared by every layer: allocation that dies on failure
+ * (front ends only; library code that must not exit uses plain malloc),
+ * a growable string buffer, and the error-string convention.
+ *
+ * Error convention: lower layers never print. They return -1 or NULL and
+ * fill a "char **err" with a malloc'd one-line reason (no "error:" prefix,
+ * no trailing newline). Front ends print it as "error: <file>: <reason>".
+ */
+#ifndef MMSCOPE_UTIL_H
+#define MMSCOPE_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t nmemb, size_t size);
+void *xrealloc(void *p, size_t n);
+void *xreallocarray(void *p, size_t nmemb, size_t size);
+char *xstrdup(const char *s);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Set *err (if err is not NULL) to a formatted message; returns -1. */
+int set_err(char **err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* A growable, always NUL-terminated byte buffer. */
+struct strbuf {
+	char *buf;
+	size_t len;
+	size_t alloc;
+};
+#define STRBUF_INIT { NULL, 0, 0 }
+
+void strbuf_grow(struct strbuf *sb, size_t extra);
+void strbuf_add(struct strbuf *sb, const void *data, size_t n);
+void strbuf_addstr(struct strbuf *sb, const char *s);
+void strbuf_addch(struct strbuf *sb, int c);
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+void strbuf_reset(struct strbuf *sb);
+void strbuf_release(struct strbuf *sb);
+/* Hands the buffer to the caller (who frees it) and re-inits sb. */
+char *strbuf_detach(struct strbuf *sb, size_t *len);
+
+/* Little-endian stores used by the writer. */
+void strbuf_add_u16(struct strbuf *sb, uint16_t v);
+void strbuf_add_u32(struct strbuf *sb, uint32_t v);
+void strbuf_add_u64(struct strbuf *sb, uint64_t v);
+
+/* Read a whole file (regular or procfs/tracefs). Returns 0 or -1 with errno. */
+int read_file(const char *path, struct strbuf *out);
+
+/* Parse "12", "12K", "3M", "1G" (powers of 1024). Returns 0 or -1. */
+int parse_size(const char *s, uint64_t *out);
+/* Parse a non-negative decimal integer that fits in a long long. */
+int parse_ull(const char *s, unsigned long long *out);
+/* Parse "1.5", "1500ms", "2s", "3m" into nanoseconds. */
+int parse_duration_ns(const char *s, uint64_t *out);
+
+#endif
