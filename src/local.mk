@@ -14,3 +14,6 @@ mmscope_SOURCES += \
 	src/main.c src/cmd.h src/cli.c \
 	src/cmd-dump.c \
 	src/cmd-convert.c
+
+# compare: statistics, metric catalogue, table renderers (issue 7)
+libmmscope_a_SOURCES += src/stats.c src/stats.h

@@ -9,3 +9,8 @@ AM_TESTS_ENVIRONMENT = \
 	top_builddir='$(abs_top_builddir)'; export top_builddir; \
 	MMSCOPE='$(abs_top_builddir)/mmscope'; export MMSCOPE;
 LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
+
+# compare (issue 7)
+check_PROGRAMS += tests/unit/test-stats
+tests_unit_test_stats_LDADD = $(LIBMMSCOPE_LIBS)
+TESTS += tests/unit/test-stats
