@@ -235,6 +235,13 @@ int td_cursor_next(struct td_cursor *c, struct td_event *ev, char **err)
 	ev->size = s->size;
 	ev->missed = s->missed;
 	ev->event = tep_find_event(c->tf->tep, (int)td_le16(s->data));
+	/*
+	 * An id whose format was in the file but did not parse cannot be
+	 * decoded; printing it as unknown would hide a damaged file.
+	 */
+	if (!ev->event && td_bad_id(c->tf, td_le16(s->data)))
+		return set_err(err, "cpu %d: event id %u has a format that does not parse",
+			       s->cpu, td_le16(s->data));
 	ev->record.ts = ev->ts;
 	ev->record.cpu = s->cpu;
 	ev->record.size = s->size;

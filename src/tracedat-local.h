@@ -13,6 +13,15 @@
 #define TD_MAX_SECTIONS		4096
 #define TD_MAX_META		(512u << 20)	/* one metadata section, decompressed */
 #define TD_MAX_CHUNK		(64u << 20)	/* one compressed data chunk, decompressed */
+/*
+ * Decompression bombs: the pages of one CPU may decompress to at most
+ * TD_INFLATE_FREE bytes plus TD_INFLATE_RATIO times the compressed bytes
+ * read so far. Real ring-buffer pages compress 5-50x with zstd or zlib.
+ */
+#define TD_INFLATE_RATIO	256u
+#define TD_INFLATE_FREE		(1u << 20)
+/* CPU slots over all buffers (each costs a stream and a kbuffer). */
+#define TD_MAX_CPU_SLOTS	32768
 #define TD_MIN_PAGE		1024u
 #define TD_MAX_PAGE		(1u << 20)
 /*
@@ -44,6 +53,9 @@ struct td_file {
 	char *uname, *clock, *tracer_version, *private_meta;
 	int bad_formats;
 	char *first_bad_format;
+	uint8_t *bad_ids;		/* bitmap of event ids whose format failed */
+	int cpu_slots;			/* sum of ncpus over buffers */
+	uint64_t **cpu_limit;		/* [buffer][cpu]: end of the CPU's data region */
 	int have_traceclock;
 };
 
@@ -57,6 +69,8 @@ uint64_t td_le64(const void *p);
 
 /* tracedat-meta.c: turn the metadata payloads into the tep handle. */
 int td_parse_meta(struct td_file *tf, char **err);
+/* 1 when the format text for event id was present but did not parse. */
+int td_bad_id(const struct td_file *tf, int id);
 /* tracedat-meta.c: attribute CPUSTAT text to buffers. */
 void td_parse_cpustats(struct td_file *tf);
 

@@ -47,15 +47,131 @@ static int parse_header_info(struct td_file *tf, char **err)
 	free(copy);
 	if (r || tep_get_header_timestamp_size(tf->tep) != 8)
 		return set_err(err, "HEADER_INFO: the ring-buffer page header does not parse");
+	/*
+	 * The header's page size must be the sub-buffer the page header
+	 * describes: a larger one would hide every other page (a silent
+	 * partial read), a smaller one cuts pages in half.
+	 */
+	r = tep_get_sub_buffer_size(tf->tep);
+	if (r > 0 && (uint32_t)r != tf->page_size)
+		return set_err(err, "page size %u in the file header does not match the ring-buffer page header (%d)",
+			       tf->page_size, r);
 	/* header_event is informational (trace-cmd ignores it too). */
 	return 0;
+}
+
+/* The "ID: n" line of a format, or -1. */
+static int format_id(const char *text, size_t n)
+{
+	const char *p = text, *end = text + n;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *e = nl ? nl : end;
+
+		if (e - p > 4 && !memcmp(p, "ID: ", 4)) {
+			long v = 0;
+
+			for (p += 4; p < e && *p >= '0' && *p <= '9'; p++) {
+				v = v * 10 + (*p - '0');
+				if (v > 65535)
+					return -1;
+			}
+			return (int)v;
+		}
+		p = e + 1;
+	}
+	return -1;
+}
+
+static int is_ident(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_';
+}
+
+/*
+ * libtraceevent 1.7.1 dereferences NULL while parsing a print fmt that
+ * names a field the format does not declare (e.g. "REC->gfp_flags ?"
+ * after the field line was damaged); found by fuzzing. The kernel only
+ * ever writes REC->x for declared fields, so such a format is corrupt:
+ * refuse it here instead of handing it to the library.
+ */
+static int format_refs_ok(const char *text, size_t n)
+{
+	const char *end = text + n, *p, *fmt;
+	static const char tag[] = "print fmt:";
+	const char *names[512];
+	size_t lens[512];
+	int nnames = 0;
+
+	fmt = NULL;
+	for (p = text; p + sizeof(tag) - 1 <= end; p++) {
+		if (*p == 'p' && !memcmp(p, tag, sizeof(tag) - 1)) {
+			fmt = p;
+			break;
+		}
+	}
+	if (!fmt)
+		return 1;	/* nothing to print; the library copes */
+	/* field declarations: "field:TYPE NAME[N];" -> NAME */
+	for (p = text; p < fmt;) {
+		const char *nl = memchr(p, '\n', (size_t)(fmt - p));
+		const char *e = nl ? nl : fmt, *f, *semi, *q;
+
+		f = p;
+		while (f < e && (*f == ' ' || *f == '\t'))
+			f++;
+		if (e - f > 6 && !memcmp(f, "field:", 6) &&
+		    (semi = memchr(f, ';', (size_t)(e - f)))) {
+			q = semi;
+			if (q > f && q[-1] == ']')	/* array: skip [..] */
+				while (q > f && *q != '[')
+					q--;
+			while (q > f && !is_ident(q[-1]))
+				q--;
+			const char *name_end = q;
+
+			while (q > f + 6 && is_ident(q[-1]))
+				q--;
+			if (name_end > q) {
+				if (nnames == (int)ARRAY_SIZE(names))
+					return 0;
+				names[nnames] = q;
+				lens[nnames++] = (size_t)(name_end - q);
+			}
+		}
+		p = e + 1;
+	}
+	for (p = fmt; p + 5 <= end; p++) {
+		const char *q;
+		int found = 0;
+
+		if (*p != 'R' || memcmp(p, "REC->", 5))
+			continue;
+		p += 5;
+		for (q = p; q < end && is_ident(*q); q++)
+			;
+		for (int i = 0; i < nnames && !found; i++)
+			found = lens[i] == (size_t)(q - p) &&
+				!memcmp(names[i], p, lens[i]);
+		if (!found)
+			return 0;
+	}
+	return 1;
 }
 
 static void note_bad_format(struct td_file *tf, const char *sys,
 			    const char *text, size_t n)
 {
 	const char *name = NULL;
+	int id = format_id(text, n);
 
+	if (id >= 0) {
+		if (!tf->bad_ids)
+			tf->bad_ids = xcalloc(65536 / 8, 1);
+		tf->bad_ids[id / 8] |= (uint8_t)(1u << (id % 8));
+	}
 	tf->bad_formats++;
 	if (tf->first_bad_format)
 		return;
@@ -88,7 +204,8 @@ static int parse_formats(struct td_file *tf, const struct strbuf *sb,
 		if (n > sb->len - *pos)
 			return set_err(err, "%s: format %u claims %llu bytes, section has %zu",
 				       what, i, (unsigned long long)n, sb->len - *pos);
-		if (tep_parse_event(tf->tep, sb->buf + *pos, (unsigned long)n, sys))
+		if (!format_refs_ok(sb->buf + *pos, (size_t)n) ||
+		    tep_parse_event(tf->tep, sb->buf + *pos, (unsigned long)n, sys))
 			note_bad_format(tf, sys, sb->buf + *pos, (size_t)n);
 		*pos += (size_t)n;
 	}
@@ -253,6 +370,12 @@ void td_parse_cpustats(struct td_file *tf)
 			cs->read = v;
 	}
 	free(text);
+}
+
+int td_bad_id(const struct td_file *tf, int id)
+{
+	return tf->bad_ids && id >= 0 && id < 65536 &&
+	       (tf->bad_ids[id / 8] >> (id % 8) & 1);
 }
 
 const char *td_cpustat_text(const struct td_file *tf, size_t *len)

@@ -19,6 +19,8 @@ struct td_pages {
 	uint32_t page_size;
 	uint64_t pos, end;	/* file range still to read (uncompressed) */
 	uint32_t chunks_left;	/* compressed: chunks not yet read */
+	uint64_t limit;		/* compressed: end of this CPU's region */
+	uint64_t cin, cout;	/* compressed: bytes read and produced so far */
 	uint8_t *buf;		/* pages of the current batch or chunk */
 	size_t cap;		/* bytes allocated before the pad */
 	size_t fill, at;	/* bytes in buf, next page offset */
@@ -61,8 +63,16 @@ struct td_pages *td_pages_open(struct td_file *tf, int buffer, int cpu, char **e
 		}
 		p->chunks_left = td_le32(n);
 		p->pos += 4;
+		p->limit = tf->cpu_limit ? tf->cpu_limit[buffer][cpu] : tf->size;
+		if (p->limit > tf->size)
+			p->limit = tf->size;
+		if (p->limit < p->pos) {
+			set_err(err, "cpu %d: no room for the chunk count", cpu);
+			td_pages_close(p);
+			return NULL;
+		}
 		/* each chunk needs at least its 8-byte header */
-		if (p->chunks_left > (tf->size - p->pos) / 8) {
+		if (p->chunks_left > (p->limit - p->pos) / 8) {
 			set_err(err, "cpu %d: %u chunks cannot fit in the rest of the file",
 				cpu, p->chunks_left);
 			td_pages_close(p);
@@ -102,9 +112,21 @@ static int load_chunk(struct td_pages *p, char **err)
 	if (!usize || usize % p->page_size || usize > TD_MAX_CHUNK)
 		return set_err(err, "cpu %d: chunk of %u bytes is not a whole number of %u-byte pages (or too large)",
 			       p->cpu, usize, p->page_size);
-	if (csize > p->tf->size - p->pos)
-		return set_err(err, "cpu %d: chunk of %u compressed bytes runs past the end of the file",
-			       p->cpu, csize);
+	if (p->pos > p->limit || csize > p->limit - p->pos)
+		return set_err(err, "cpu %d: chunk of %u compressed bytes runs past the end of %s",
+			       p->cpu, csize, p->limit < p->tf->size ?
+			       "its data (into the next CPU's)" : "the file");
+	/*
+	 * Bound the work a small file can cause: whatever the chunk count,
+	 * a CPU decompresses to at most TD_INFLATE_FREE plus
+	 * TD_INFLATE_RATIO x its compressed bytes.
+	 */
+	p->cin += 8 + (uint64_t)csize;
+	p->cout += usize;
+	if (p->cout > TD_INFLATE_FREE + TD_INFLATE_RATIO * p->cin)
+		return set_err(err, "cpu %d: chunks decompress to %llu bytes from %llu (more than %ux): corrupt or a decompression bomb",
+			       p->cpu, (unsigned long long)p->cout,
+			       (unsigned long long)p->cin, TD_INFLATE_RATIO);
 	if (csize > p->ccap) {
 		free(p->cbuf);
 		p->cbuf = xmalloc(csize);

@@ -197,6 +197,12 @@ static struct td_buffer *add_buffer(struct td_file *tf, const char *name,
 		set_err(err, "too many buffers (more than %d)", TD_MAX_BUFFERS);
 		return NULL;
 	}
+	if (ncpus > TD_MAX_CPU_SLOTS - tf->cpu_slots) {
+		set_err(err, "too many CPUs over all buffers (more than %d)",
+			TD_MAX_CPU_SLOTS);
+		return NULL;
+	}
+	tf->cpu_slots += ncpus;
 	tf->buffers = xreallocarray(tf->buffers, (size_t)tf->nbuffers + 1,
 				    sizeof(*tf->buffers));
 	b = &tf->buffers[tf->nbuffers++];
@@ -330,19 +336,18 @@ static int handle_option(struct td_file *tf, uint16_t id, const uint8_t *p,
 			 uint32_t size, char **err)
 {
 	switch (id) {
-	case TD_OPT_DATE: {
-		char *s = opt_string(p, size);
-		long long v = strtoll(s, NULL, 0);
-
-		free(s);
-		tf->ts_offset += v * 1000;	/* microseconds */
-		return 0;
-	}
+	case TD_OPT_DATE:
 	case TD_OPT_OFFSET: {
 		char *s = opt_string(p, size);
+		long long v = strtoll(s, NULL, 0), ns;
 
-		tf->ts_offset += strtoll(s, NULL, 0);
 		free(s);
+		/* DATE is in microseconds; a hostile value must not overflow */
+		if (id == TD_OPT_DATE ? __builtin_mul_overflow(v, 1000LL, &ns) : (ns = v, 0))
+			return set_err(err, "DATE option out of range");
+		if (__builtin_add_overflow(tf->ts_offset, ns, &tf->ts_offset))
+			return set_err(err, "%s option out of range",
+				       id == TD_OPT_DATE ? "DATE" : "OFFSET");
 		return 0;
 	}
 	case TD_OPT_CPUSTAT:
@@ -363,6 +368,8 @@ static int handle_option(struct td_file *tf, uint16_t id, const uint8_t *p,
 		if (size < 4)
 			return set_err(err, "CPUCOUNT option too short");
 		tf->cpucount = (int)td_le32(p);
+		if (!tf->cpucount)
+			return set_err(err, "CPU count is 0");
 		if (tf->cpucount < 0 || tf->cpucount > TD_MAX_CPUS)
 			return set_err(err, "CPU count %u out of range", td_le32(p));
 		return 0;
@@ -501,6 +508,11 @@ static int v7_options(struct td_file *tf, uint64_t off, char **err)
 
 				if (size < 8) {
 					set_err(err, "options: section pointer %u too short", id);
+					goto out;
+				}
+				/* each would be decompressed again: a cheap bomb */
+				if (tf->have_meta[mi]) {
+					set_err(err, "options: section %u is listed twice", id);
 					goto out;
 				}
 				if (read_section(tf, td_le64(m.p + m.pos), id,
@@ -722,6 +734,10 @@ static int v6_body(struct td_file *tf, uint64_t pos, char **err)
 
 	if (v6_metadata(&s, err) || seq_u32(&s, &cpus, NULL, "CPU count", err))
 		goto out;
+	if (!cpus) {
+		set_err(err, "CPU count is 0");
+		goto out;
+	}
 	if (cpus > TD_MAX_CPUS) {
 		set_err(err, "CPU count %u out of range", cpus);
 		goto out;
@@ -796,6 +812,73 @@ out:
 	return r;
 }
 
+/* ---- where each CPU's data may lie ---- */
+
+struct region {
+	uint64_t off, size;
+	int buffer, cpu;
+};
+
+static int cmp_region(const void *a, const void *b)
+{
+	const struct region *x = a, *y = b;
+
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/*
+ * CPU data must not be shared or overlap: otherwise a small file could
+ * name the same (compressed) bytes for thousands of CPUs and make the
+ * reader decode them thousands of times. This also gives each compressed
+ * stream its end (the next CPU's data or the end of the file), since the
+ * stored size is unreliable there (trace-cmd 3.1 leaves out 4 bytes).
+ */
+static int check_regions(struct td_file *tf, char **err)
+{
+	struct region *r = xcalloc((size_t)tf->cpu_slots + 1, sizeof(*r));
+	size_t n = 0;
+	int ret = -1;
+
+	tf->cpu_limit = xcalloc((size_t)tf->nbuffers + 1, sizeof(*tf->cpu_limit));
+	for (int b = 0; b < tf->nbuffers; b++) {
+		const struct td_buffer *buf = &tf->buffers[b];
+
+		tf->cpu_limit[b] = xcalloc((size_t)buf->ncpus + 1, sizeof(uint64_t));
+		for (int cpu = 0; cpu < buf->ncpus; cpu++) {
+			if (!buf->cpu_size[cpu] &&
+			    !(buf->compressed && buf->cpu_offset[cpu]))
+				continue;
+			r[n].off = buf->cpu_offset[cpu];
+			r[n].size = buf->compressed ? 0 : buf->cpu_size[cpu];
+			r[n].buffer = b;
+			r[n++].cpu = cpu;
+		}
+	}
+	qsort(r, n, sizeof(*r), cmp_region);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t next = i + 1 < n ? r[i + 1].off : tf->size;
+
+		if (i + 1 == n && next == r[i].off) {
+			set_err(err, "cpu %d data of buffer '%s' starts at the end of the file",
+				r[i].cpu, tf->buffers[r[i].buffer].name);
+			goto out;
+		}
+		if (r[i].size ? r[i].size > next - r[i].off : next == r[i].off) {
+			set_err(err, "cpu %d data of buffer '%s' overlaps cpu %d data of buffer '%s' at offset %llu",
+				r[i].cpu, tf->buffers[r[i].buffer].name, r[i + 1].cpu,
+				tf->buffers[r[i + 1].buffer].name,
+				(unsigned long long)next);
+			goto out;
+		}
+		tf->cpu_limit[r[i].buffer][r[i].cpu] =
+			r[i].size ? r[i].off + r[i].size : next;
+	}
+	ret = 0;
+out:
+	free(r);
+	return ret;
+}
+
 /* ---- open / close / accessors ---- */
 
 struct td_file *td_open(const char *path, char **err)
@@ -834,6 +917,8 @@ struct td_file *td_open(const char *path, char **err)
 		set_err(err, "no HEADER_INFO section (the ring-buffer page layout)");
 		goto fail;
 	}
+	if (check_regions(tf, err))
+		goto fail;
 	if (td_parse_meta(tf, err))
 		goto fail;
 	td_parse_cpustats(tf);
@@ -869,6 +954,11 @@ void td_close(struct td_file *tf)
 	free(tf->tracer_version);
 	free(tf->private_meta);
 	free(tf->first_bad_format);
+	free(tf->bad_ids);
+	if (tf->cpu_limit)
+		for (int i = 0; i < tf->nbuffers; i++)
+			free(tf->cpu_limit[i]);
+	free(tf->cpu_limit);
 	free(tf->path);
 	free(tf);
 }

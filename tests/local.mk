@@ -14,3 +14,41 @@ LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver
 check_PROGRAMS += tests/unit/test-stats
 tests_unit_test_stats_LDADD = $(LIBMMSCOPE_LIBS)
 TESTS += tests/unit/test-stats
+
+# Reader robustness (issue 10): malformed-input matrices, the fuzzer's
+# regression inputs, and `make fuzz` (clang + libFuzzer, see tests/fuzz/README.md).
+TESTS += tests/fuzz/regress.sh
+EXTRA_DIST += tests/malformed/lib.sh tests/fuzz/regress.sh tests/fuzz/README.md \
+	tests/fuzz/fuzz-reader.c tests/fuzz/make-seeds.c tests/fuzz/lsan.supp tests/fuzz/corpus \
+	tests/fuzz/regress
+
+# The fuzzer is built with clang straight from the reader's sources (not
+# libmmscope.a, which may be built by gcc without coverage hooks).
+FUZZ_CC = clang
+FUZZ_SECONDS = 120
+FUZZ_FLAGS = -timeout=1 -rss_limit_mb=2048 -max_len=65536
+FUZZ_SRCS = $(srcdir)/tests/fuzz/fuzz-reader.c $(srcdir)/src/tracedat-read.c \
+	$(srcdir)/src/tracedat-meta.c $(srcdir)/src/tracedat-pages.c \
+	$(srcdir)/src/tracedat-cursor.c $(srcdir)/src/codec.c $(srcdir)/src/util.c
+fuzz-reader: $(FUZZ_SRCS) $(srcdir)/src/tracedat-local.h \
+		$(srcdir)/src/tracedat-read.h config.h
+	$(AM_V_CCLD)$(FUZZ_CC) -g -O1 -std=gnu11 \
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		-I$(top_builddir) -I$(srcdir)/src $(TRACEEVENT_CFLAGS) \
+		$(ZLIB_CFLAGS) $(ZSTD_CFLAGS) -o $@ $(FUZZ_SRCS) \
+		$(TRACEEVENT_LIBS) $(ZLIB_LIBS) $(ZSTD_LIBS)
+CLEANFILES += fuzz-reader
+
+# New inputs go to fuzz-corpus/ in the build tree; crashes to fuzz-artifacts/.
+# libFuzzer exits non-zero on any crash, leak, timeout or sanitizer report.
+fuzz: fuzz-reader
+	@mkdir -p fuzz-corpus fuzz-artifacts
+	LSAN_OPTIONS=suppressions=$(abs_srcdir)/tests/fuzz/lsan.supp \
+	./fuzz-reader $(FUZZ_FLAGS) -max_total_time=$(FUZZ_SECONDS) \
+		-artifact_prefix=fuzz-artifacts/ fuzz-corpus $(srcdir)/tests/fuzz/corpus
+.PHONY: fuzz
+
+# compare (issue 7)
+check_PROGRAMS += tests/unit/test-stats
+tests_unit_test_stats_LDADD = $(LIBMMSCOPE_LIBS)
+TESTS += tests/unit/test-stats
