@@ -7,13 +7,20 @@ SH_LOG_COMPILER = $(SHELL)
 AM_TESTS_ENVIRONMENT = \
 	top_srcdir='$(abs_top_srcdir)'; export top_srcdir; \
 	top_builddir='$(abs_top_builddir)'; export top_builddir; \
-	MMSCOPE='$(abs_top_builddir)/mmscope'; export MMSCOPE;
+	MMSCOPE='$(abs_top_builddir)/mmscope'; export MMSCOPE; \
+	LSAN_OPTIONS="suppressions=$(abs_top_srcdir)/tests/lsan.supp$${LSAN_OPTIONS:+:$$LSAN_OPTIONS}"; \
+	export LSAN_OPTIONS;
 LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
 
-# compare (issue 7)
-check_PROGRAMS += tests/unit/test-stats
-tests_unit_test_stats_LDADD = $(LIBMMSCOPE_LIBS)
-TESTS += tests/unit/test-stats
+EXTRA_DIST += tests/lib.sh tests/lsan.supp
+TESTS += tests/oracle/trace-cmd.sh
+EXTRA_DIST += tests/oracle/trace-cmd.sh
+
+# C unit tests speak TAP (tests/unit/tap.h).
+check_PROGRAMS += tests/unit/test-tracedat
+tests_unit_test_tracedat_SOURCES = tests/unit/test-tracedat.c tests/unit/tap.h
+tests_unit_test_tracedat_LDADD = $(LIBMMSCOPE_LIBS)
+TESTS += tests/unit/test-tracedat
 
 # Reader robustness (issue 10): malformed-input matrices, the fuzzer's
 # regression inputs, and `make fuzz` (clang + libFuzzer, see tests/fuzz/README.md).

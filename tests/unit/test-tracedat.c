@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Writer and reader against each other, with hand-built ring-buffer pages:
+ * known events on two CPUs of two buffers, a page that reports dropped
+ * events, metadata and options. Every version and compression is written
+ * and read back, and the events must come out complete, in time order,
+ * with their values, CPUs, buffers and lost-event markers.
+ */
+#include "config.h"
+#include "tracedat-read.h"
+#include "tracedat-write.h"
+#include "util.h"
+#include "tap.h"
+
+#include <stdlib.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#define PAGE 4096
+
+/* events/header_page of Linux 6.18, x86_64 */
+static const char header_page[] =
+	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+	"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
+	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
+	"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:0;\n";
+
+static const char test_format[] =
+	"name: test_event\n"
+	"ID: 1000\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:int value;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"print fmt: \"value=%d\", REC->value\n";
+
+/* A page under construction. */
+struct page {
+	unsigned char b[PAGE];
+	size_t len;		/* bytes of event data */
+	unsigned long long last_ts;
+};
+
+static void page_start(struct page *p, unsigned long long ts)
+{
+	memset(p, 0, sizeof(*p));
+	memcpy(p->b, &ts, 8);
+	p->last_ts = ts;
+}
+
+/* One event: 4-byte header (type_len 3 = 12 bytes of data), 12 bytes. */
+static void page_add(struct page *p, unsigned long long ts, int pid, int value)
+{
+	unsigned int delta = (unsigned int)(ts - p->last_ts);
+	unsigned int hdr = 3 | delta << 5;
+	unsigned char *e = p->b + 16 + p->len;
+	unsigned short type = 1000;
+
+	memcpy(e, &hdr, 4);
+	memcpy(e + 4, &type, 2);
+	memcpy(e + 8, &pid, 4);
+	memcpy(e + 12, &value, 4);
+	p->len += 16;
+	p->last_ts = ts;
+}
+
+/* Sets commit; with missed > 0 the kernel's "missed, count stored" bits. */
+static void page_finish(struct page *p, long long missed)
+{
+	unsigned long long commit = p->len;
+
+	if (missed) {
+		commit |= 1ull << 31 | 1ull << 30;
+		memcpy(p->b + 16 + p->len, &missed, 8);
+	}
+	memcpy(p->b + 8, &commit, 8);
+}
+
+/* Page source: an array of pages. */
+struct src {
+	struct page *pages;
+	int n, at;
+};
+
+static int next_page(void *ctx, void *page, char **err)
+{
+	struct src *s = ctx;
+
+	if (s->at >= s->n)
+		return 0;
+	memcpy(page, s->pages[s->at++].b, PAGE);
+	return 1;
+}
+
+static void build_meta(struct strbuf *hi, struct strbuf *ev)
+{
+	strbuf_add(hi, "header_page", 12);
+	strbuf_add_u64(hi, sizeof(header_page) - 1);
+	strbuf_addstr(hi, header_page);
+	strbuf_add(hi, "header_event", 13);
+	strbuf_add_u64(hi, 0);
+	strbuf_add_u32(ev, 1);			/* one system */
+	strbuf_add(ev, "test", 5);
+	strbuf_add_u32(ev, 1);			/* one event */
+	strbuf_add_u64(ev, sizeof(test_format) - 1);
+	strbuf_addstr(ev, test_format);
+}
+
+/*
+ * Top buffer: CPU 0 events at even ts 1000..; page 2 of CPU 0 says 7 events
+ * were dropped before it. CPU 1 at odd ts. Buffer "inst": CPU 0, three
+ * events. value = ts so the order can be checked.
+ */
+static struct page top0[2], top1[1], inst0[1];
+
+static void build_pages(void)
+{
+	page_start(&top0[0], 1000);
+	for (int i = 0; i < 5; i++)
+		page_add(&top0[0], 1000 + 2 * i, 10, 1000 + 2 * i);
+	page_finish(&top0[0], 0);
+	page_start(&top0[1], 2000);
+	for (int i = 0; i < 3; i++)
+		page_add(&top0[1], 2000 + 2 * i, 10, 2000 + 2 * i);
+	page_finish(&top0[1], 7);
+	page_start(&top1[0], 1001);
+	for (int i = 0; i < 4; i++)
+		page_add(&top1[0], 1001 + 2 * i, 11, 1001 + 2 * i);
+	page_finish(&top1[0], 0);
+	page_start(&inst0[0], 1500);
+	for (int i = 0; i < 3; i++)
+		page_add(&inst0[0], 1500 + i, 12, 1500 + i);
+	page_finish(&inst0[0], 0);
+}
+
+static const char cpustat[] =
+	"CPU: 0\nentries: 0\noverrun: 5\ncommit overrun: 0\ndropped events: 3\n"
+	"CPU: 1\nentries: 0\noverrun: 0\ndropped events: 0\n"
+	"\nBuffer: inst\n\nCPU: 0\noverrun: 0\ndropped events: 9\n";
+
+static int write_file(const char *path, int version, enum codec_id codec)
+{
+	struct strbuf hi = STRBUF_INIT, ev = STRBUF_INIT;
+	struct src s_top0 = { top0, 2, 0 }, s_top1 = { top1, 1, 0 }, s_inst = { inst0, 1, 0 };
+	struct tw_cpu top_cpus[2] = { { next_page, &s_top0 }, { next_page, &s_top1 } };
+	struct tw_cpu inst_cpus[2] = { { next_page, &s_inst }, { NULL, NULL } };
+	struct tw_buffer bufs[2] = {
+		{ "", "local", PAGE, 2, top_cpus },
+		{ "inst", "local", PAGE, 2, inst_cpus },
+	};
+	struct tw_input in = { 0 };
+	struct tw_opts o;
+	struct tw_result res;
+	char *err = NULL;
+	int fd, r;
+
+	build_meta(&hi, &ev);
+	in.meta[TD_META_HEADER_INFO] = hi.buf;
+	in.meta_len[TD_META_HEADER_INFO] = hi.len;
+	in.meta[TD_META_EVENTS] = ev.buf;
+	in.meta_len[TD_META_EVENTS] = ev.len;
+	in.cpucount = 2;
+	in.page_size = PAGE;
+	in.trace_clock = "[local] global counter\n";
+	in.uname = "Linux testhost 6.18.0 x86_64";
+	in.private_meta = "mmscope=test\nkernel=6.18.0\n";
+	in.cpustat = cpustat;
+	in.cpustat_len = sizeof(cpustat) - 1;
+	in.buffers = bufs;
+	in.nbuffers = 2;
+	tw_opts_default(&o);
+	o.version = version;
+	o.codec = codec;
+	o.chunk_pages = 1;	/* several chunks per CPU */
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	r = tw_write(fd, &in, &o, &res, &err);
+	if (r)
+		printf("# write failed: %s\n", err);
+	else if (res.pages != 4)
+		printf("# wrote %llu pages, expected 4\n", (unsigned long long)res.pages), r = -1;
+	close(fd);
+	free(err);
+	strbuf_release(&hi);
+	strbuf_release(&ev);
+	return r;
+}
+
+static void check_file(const char *path, const char *what)
+{
+	char *err = NULL;
+	struct td_file *tf = td_open(path, &err);
+	struct td_cursor *c;
+	struct td_event ev;
+	unsigned long long last = 0;
+	int n = 0, order_ok = 1, values_ok = 1, r, inst = 0;
+	long long missed_total = 0;
+
+	if (!ok(tf != NULL, "%s: opens", what)) {
+		printf("#   %s\n", err);
+		free(err);
+		return;
+	}
+	is_int(td_nbuffers(tf), 2, "two buffers");
+	is_str(td_uname(tf), "Linux testhost 6.18.0 x86_64", "uname round-trips");
+	is_str(td_trace_clock(tf), "local", "trace clock round-trips");
+	is_str(td_private(tf), "mmscope=test\nkernel=6.18.0\n", "private metadata round-trips");
+	is_int(td_buffer(tf, 0)->stats[0].overrun, 5, "CPUSTAT overrun of cpu 0");
+	is_int(td_buffer(tf, 0)->stats[0].dropped, 3, "CPUSTAT dropped of cpu 0");
+	is_int(td_buffer(tf, 1)->stats[0].dropped, 9, "CPUSTAT dropped of inst cpu 0");
+	c = td_cursor_new(tf, -1, &err);
+	while ((r = td_cursor_next(c, &ev, &err)) > 0) {
+		unsigned long long v;
+
+		if (ev.ts < last)
+			order_ok = 0;
+		last = ev.ts;
+		if (!ev.event || tep_read_number_field(tep_find_field(ev.event, "value"),
+						       ev.data, &v) || v != ev.ts)
+			values_ok = 0;
+		if (ev.missed)
+			missed_total += ev.missed;
+		if (ev.missed && !(ev.ts == 2000 && ev.cpu == 0 && ev.buffer == 0))
+			values_ok = 0;
+		inst += ev.buffer == 1;
+		n++;
+	}
+	is_int(r, 0, "cursor ends cleanly");
+	is_int(n, 15, "all 15 events read");
+	is_int(inst, 3, "3 events from the named buffer");
+	ok(order_ok, "%s: events in timestamp order", what);
+	ok(values_ok, "%s: values, ids and the dropped marker are right", what);
+	is_int(missed_total, 7, "the 7 dropped events are reported");
+	td_cursor_free(c);
+	td_close(tf);
+	free(err);
+}
+
+/* The same file cut short must fail to open or fail while reading. */
+static void check_truncated(const char *path)
+{
+	char *buf = NULL, tpath[] = "/tmp/mmscope-trunc-XXXXXX";
+	struct strbuf sb = STRBUF_INIT;
+	int bad = 0, fd;
+
+	read_file(path, &sb);
+	fd = mkstemp(tpath);
+	for (size_t cut = 0; cut < sb.len; cut += sb.len / 97 + 1) {
+		char *err = NULL;
+		struct td_file *tf;
+		int r = -1;
+
+		if (ftruncate(fd, 0) || pwrite(fd, sb.buf, cut, 0) != (ssize_t)cut)
+			break;
+		tf = td_open(tpath, &err);
+		if (tf) {
+			struct td_cursor *c = td_cursor_new(tf, -1, &err);
+			struct td_event ev;
+
+			while (c && (r = td_cursor_next(c, &ev, &err)) > 0)
+				;
+			td_cursor_free(c);
+			td_close(tf);
+		}
+		if (!err || r == 0)
+			bad++;
+		free(err);
+	}
+	ok(bad == 0, "every truncation of the v6 file reports an error (%d did not)", bad);
+	close(fd);
+	unlink(tpath);
+	strbuf_release(&sb);
+	free(buf);
+}
+
+int main(void)
+{
+	static const struct { int version; enum codec_id codec; const char *name; } cases[] = {
+		{ 7, CODEC_ZSTD, "v7 zstd" },
+		{ 7, CODEC_ZLIB, "v7 zlib" },
+		{ 7, CODEC_NONE, "v7 none" },
+		{ 6, CODEC_NONE, "v6" },
+	};
+	char path[] = "/tmp/mmscope-tdat-XXXXXX";
+	int fd = mkstemp(path);
+
+	close(fd);
+	build_pages();
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		if (!codec_available(cases[i].codec)) {
+			ok(1, "# SKIP %s not built in", cases[i].name);
+			continue;
+		}
+		if (!ok(!write_file(path, cases[i].version, cases[i].codec), "%s: writes",
+			cases[i].name))
+			continue;
+		check_file(path, cases[i].name);
+	}
+	check_truncated(path);	/* the last one written: v6 */
+	unlink(path);
+	return tap_done();
+}
