@@ -59,3 +59,6 @@ fuzz: fuzz-reader
 check_PROGRAMS += tests/unit/test-stats
 tests_unit_test_stats_LDADD = $(LIBMMSCOPE_LIBS)
 TESTS += tests/unit/test-stats
+
+TESTS += tests/cli/docs.sh tests/cli/usage.sh
+EXTRA_DIST += tests/cli/docs.sh tests/cli/usage.sh
