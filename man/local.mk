@@ -1,3 +1,4 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 dist_man_MANS += man/mmscope.1 man/mmscope-dump.1 man/mmscope-convert.1 man/mmscope-samples.5 \
 	man/mmscope-recording.5
+dist_man_MANS += man/mmscope-record.1

@@ -17,3 +17,14 @@ mmscope_SOURCES += \
 
 # compare: statistics, metric catalogue, table renderers (issue 7)
 libmmscope_a_SOURCES += src/stats.c src/stats.h
+
+# collector: record, sample, doctor, recover (issue 3)
+libmmscope_a_SOURCES += \
+	src/spool.c src/spool.h \
+	src/collector.c src/collector.h \
+	src/sampler.c src/sampler.h \
+	src/probes.c src/probes.h \
+	src/trigger.c src/trigger.h
+
+mmscope_SOURCES += \
+	src/cmd-record.c

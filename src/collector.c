@@ -1,0 +1,819 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The collector (see collector.h): the life of mmscope's own tracefs
+ * instance, from the cleanup of instances left by dead recorders to the
+ * removal of ours, and the reading of its per-CPU ring buffers as raw
+ * pages with libtracefs.
+ *
+ * Pitfall handled here: libtracefs 1.6.4's tracefs_cpu_open() sizes its
+ * reads from the top-level header_page, not the instance's; so the
+ * instance's sub-buffer size is parsed from its own events/header_page
+ * and trace_pipe_raw is wrapped with tracefs_cpu_alloc_fd().
+ */
+#include "config.h"
+#include "collector.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#include <tracefs.h>
+
+#define INSTANCE_PREFIX "mmscope-"
+
+static const char *const ev_kswapd[] = {
+	"vmscan:mm_vmscan_wakeup_kswapd", "vmscan:mm_vmscan_kswapd_wake",
+	"vmscan:mm_vmscan_kswapd_sleep", "vmscan:mm_vmscan_balance_pgdat_begin",
+	"vmscan:mm_vmscan_balance_pgdat_end", "vmscan:mm_vmscan_kswapd_reclaim_fail",
+	"vmscan:mm_vmscan_kswapd_clear_hopeless", "kmem:mm_setup_per_zone_wmarks",
+	NULL,
+};
+static const char *const ev_compaction[] = { "compaction:*", NULL };
+static const char *const ev_reclaim[] = {
+	"vmscan:mm_vmscan_direct_reclaim_begin", "vmscan:mm_vmscan_direct_reclaim_end",
+	"vmscan:mm_vmscan_memcg_reclaim_begin", "vmscan:mm_vmscan_memcg_reclaim_end",
+	"vmscan:mm_vmscan_memcg_softlimit_reclaim_begin",
+	"vmscan:mm_vmscan_memcg_softlimit_reclaim_end",
+	"vmscan:mm_vmscan_node_reclaim_begin", "vmscan:mm_vmscan_node_reclaim_end",
+	"vmscan:mm_vmscan_lru_isolate", "vmscan:mm_vmscan_lru_shrink_inactive",
+	"vmscan:mm_vmscan_lru_shrink_active", "vmscan:mm_vmscan_write_folio",
+	"vmscan:mm_vmscan_writepage", "vmscan:mm_vmscan_throttled",
+	"vmscan:mm_vmscan_reclaim_pages",
+	NULL,
+};
+static const char *const ev_extfrag[] = { "kmem:mm_page_alloc_extfrag", NULL };
+static const char *const ev_swap[] = {
+	"syscalls:sys_enter_swapon", "syscalls:sys_exit_swapon",
+	"syscalls:sys_enter_swapoff", "syscalls:sys_exit_swapoff",
+	NULL,
+};
+static const char *const ev_zswap[] = { NULL };
+static const char *const ev_oom[] = { "oom:*", NULL };
+
+const struct collector_group collector_groups_table[] = {
+	{ "kswapd", ev_kswapd },
+	{ "compaction", ev_compaction },
+	{ "reclaim", ev_reclaim },
+	{ "extfrag", ev_extfrag },
+	{ "swap", ev_swap },
+	{ "zswap", ev_zswap },
+	{ "oom", ev_oom },
+};
+const int collector_ngroups = (int)ARRAY_SIZE(collector_groups_table);
+
+struct cpu_reader {
+	int fd;
+	struct tracefs_cpu *tcpu;
+};
+
+struct collector {
+	char *tracefs;
+	char *name;		/* mmscope-PID */
+	char *dir;		/* tracefs/instances/mmscope-PID */
+	struct tracefs_instance *inst;
+	int ncpus;
+	uint32_t page_size;
+	struct cpu_reader *cpus;
+	void *page;
+	int marker_fd;
+	char *clock;
+	struct strbuf groups, events, missing;
+	struct probe_result probes;
+	int have_probes;
+	int closed;
+};
+
+/* ---- small tracefs file helpers ---- */
+
+static char *inst_path(const struct collector *c, const char *file)
+{
+	return xasprintf("%s/%s", c->dir, file);
+}
+
+static int write_text(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	ssize_t n;
+	int saved;
+
+	if (fd < 0)
+		return -1;
+	n = write(fd, s, strlen(s));
+	saved = errno;
+	close(fd);
+	errno = saved;
+	return n == (ssize_t)strlen(s) ? 0 : -1;
+}
+
+static int inst_write(const struct collector *c, const char *file, const char *s)
+{
+	char *p = inst_path(c, file);
+	int r = write_text(p, s);
+
+	free(p);
+	return r;
+}
+
+static int inst_read(const struct collector *c, const char *file, struct strbuf *sb)
+{
+	char *p = inst_path(c, file);
+	int r = read_file(p, sb);
+
+	free(p);
+	return r;
+}
+
+/* ---- tracefs mount and stale instances ---- */
+
+const char *collector_tracefs(char **err)
+{
+	static char path[4096];
+	const char *d = tracefs_tracing_dir();
+	struct stat st;
+
+	if (d && !stat(d, &st) && S_ISDIR(st.st_mode)) {
+		char *inst = xasprintf("%s/instances", d);
+		int ok = !access(inst, F_OK);
+
+		free(inst);
+		if (ok) {
+			snprintf(path, sizeof(path), "%s", d);
+			return path;
+		}
+	}
+	/* libtracefs did not find or mount it: try the usual place ourselves */
+	if (!access("/sys/kernel/tracing/instances", F_OK) ||
+	    !mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL)) {
+		snprintf(path, sizeof(path), "/sys/kernel/tracing");
+		if (!access("/sys/kernel/tracing/instances", F_OK))
+			return path;
+	}
+	set_err(err, "no tracefs: cannot find or mount it at /sys/kernel/tracing (%s)",
+		strerror(errno));
+	return NULL;
+}
+
+/* A recorder that no longer runs: dead, or the PID now runs another program. */
+static int pid_is_stale(long pid)
+{
+	char path[64], comm[64] = "";
+	FILE *f;
+
+	if (pid <= 0)
+		return 0;
+	if (kill((pid_t)pid, 0) && errno == ESRCH)
+		return 1;
+	snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	if (!fgets(comm, sizeof(comm), f))
+		comm[0] = '\0';
+	fclose(f);
+	return comm[0] && strncmp(comm, "mmscope", 7) && strncmp(comm, "lt-mmscope", 10);
+}
+
+int collector_cleanup_stale(const char *tracefs, struct strbuf *removed)
+{
+	char *dir = xasprintf("%s/instances", tracefs);
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int n = 0;
+
+	if (d) {
+		while ((de = readdir(d))) {
+			char *end, *path;
+			long pid;
+
+			if (strncmp(de->d_name, INSTANCE_PREFIX, strlen(INSTANCE_PREFIX)))
+				continue;
+			pid = strtol(de->d_name + strlen(INSTANCE_PREFIX), &end, 10);
+			if (*end || pid == (long)getpid() || !pid_is_stale(pid))
+				continue;
+			path = xasprintf("%s/%s/tracing_on", dir, de->d_name);
+			write_text(path, "0");
+			free(path);
+			path = xasprintf("%s/%s", dir, de->d_name);
+			if (!rmdir(path)) {
+				if (removed)
+					strbuf_addf(removed, "%s%s", removed->len ? " " : "",
+						    de->d_name);
+				n++;
+			}
+			free(path);
+		}
+		closedir(d);
+	}
+	free(dir);
+	n += probes_cleanup_stale(tracefs, removed);
+	return n;
+}
+
+/* ---- events ---- */
+
+static int event_exists(const struct collector *c, const char *sys, const char *ev)
+{
+	char *p = xasprintf("%s/events/%s/%s/enable", c->dir, sys, ev);
+	int r = !access(p, F_OK);
+
+	free(p);
+	return r;
+}
+
+static void enable_one(struct collector *c, const char *sys, const char *ev)
+{
+	char *p = xasprintf("events/%s/%s/enable", sys, ev);
+
+	if (inst_write(c, p, "1"))
+		strbuf_addf(&c->missing, "%s%s:%s", c->missing.len ? "," : "", sys, ev);
+	else
+		strbuf_addf(&c->events, "%s%s:%s", c->events.len ? "," : "", sys, ev);
+	free(p);
+}
+
+/* "sys:*" or "sys" enables every event of the system, one by one. */
+static void enable_system(struct collector *c, const char *sys)
+{
+	char *path = xasprintf("%s/events/%s", c->dir, sys);
+	DIR *d = opendir(path);
+	struct dirent *de;
+	char **names = NULL;
+	size_t n = 0;
+
+	free(path);
+	if (!d) {
+		strbuf_addf(&c->missing, "%s%s:*", c->missing.len ? "," : "", sys);
+		return;
+	}
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.' && event_exists(c, sys, de->d_name)) {
+			names = xreallocarray(names, n + 1, sizeof(*names));
+			names[n++] = xstrdup(de->d_name);
+		}
+	closedir(d);
+	for (size_t i = 0; i < n; i++) {
+		enable_one(c, sys, names[i]);
+		free(names[i]);
+	}
+	free(names);
+}
+
+static int already_enabled(const struct collector *c, const char *sys, const char *ev)
+{
+	char *want = xasprintf("%s:%s", sys, ev);
+	const char *p = c->events.buf;
+	size_t l = strlen(want);
+	int found = 0;
+
+	while (p && (p = strstr(p, want))) {
+		if ((p == c->events.buf || p[-1] == ',') && (p[l] == ',' || !p[l])) {
+			found = 1;
+			break;
+		}
+		p += l;
+	}
+	free(want);
+	return found;
+}
+
+static void enable_spec(struct collector *c, const char *spec)
+{
+	char *sys = xstrdup(spec), *ev = strchr(sys, ':');
+
+	if (ev)
+		*ev++ = '\0';
+	if (!ev || !*ev || !strcmp(ev, "*"))
+		enable_system(c, sys);
+	else if (already_enabled(c, sys, ev))
+		;
+	else if (event_exists(c, sys, ev))
+		enable_one(c, sys, ev);
+	else
+		strbuf_addf(&c->missing, "%s%s:%s", c->missing.len ? "," : "", sys, ev);
+	free(sys);
+}
+
+static const struct collector_group *find_group(const char *name)
+{
+	for (int i = 0; i < collector_ngroups; i++)
+		if (!strcmp(collector_groups_table[i].name, name))
+			return &collector_groups_table[i];
+	return NULL;
+}
+
+static int enable_groups(struct collector *c, const char *groups, int no_probes,
+			 char **err)
+{
+	char *copy = xstrdup(groups), *save = NULL, *g;
+	int want_probes = 0;
+
+	for (g = strtok_r(copy, ",", &save); g; g = strtok_r(NULL, ",", &save)) {
+		const struct collector_group *grp = find_group(g);
+
+		if (!grp) {
+			set_err(err, "unknown event group '%s' (kswapd, compaction, reclaim, "
+				"extfrag, swap, zswap, oom)", g);
+			free(copy);
+			return -1;
+		}
+		strbuf_addf(&c->groups, "%s%s", c->groups.len ? "," : "", g);
+		for (const char *const *e = grp->events; *e; e++) {
+			/* vmscan:mm_vmscan_writepage is the 6.1 name of write_folio:
+			 * only one of them exists; not finding it is no news */
+			if (!strcmp(*e, "vmscan:mm_vmscan_writepage") &&
+			    event_exists(c, "vmscan", "mm_vmscan_write_folio"))
+				continue;
+			if (!strcmp(*e, "vmscan:mm_vmscan_write_folio") &&
+			    !event_exists(c, "vmscan", "mm_vmscan_write_folio") &&
+			    event_exists(c, "vmscan", "mm_vmscan_writepage"))
+				continue;
+			enable_spec(c, *e);
+		}
+		if (!strcmp(g, "swap") || !strcmp(g, "zswap"))
+			want_probes = 1;
+	}
+	free(copy);
+	if (want_probes && !no_probes) {
+		probes_install(c->tracefs, c->dir, &c->probes);
+		c->have_probes = 1;
+		if (c->probes.probes && *c->probes.probes)
+			strbuf_addf(&c->events, "%s%s", c->events.len ? "," : "",
+				    c->probes.probes);
+	} else {
+		c->probes.set = xstrdup("none");
+		c->probes.reason = xstrdup(no_probes ? "not asked for (--no-probes)" :
+					   "not asked for (no swap or zswap group)");
+		c->probes.probes = xstrdup("");
+	}
+	return 0;
+}
+
+/* ---- opening ---- */
+
+/* Sub-buffer size from the instance's events/header_page ("data" end). */
+static uint32_t parse_page_size(const char *hp)
+{
+	const char *d = strstr(hp, "char data;");
+	unsigned off, size;
+
+	if (d && sscanf(strstr(d, "offset:"), "offset:%u;\tsize:%u", &off, &size) == 2)
+		return off + size;
+	return 0;
+}
+
+static int count_cpus(const struct collector *c)
+{
+	int n = 0;
+
+	for (;;) {
+		char *p = xasprintf("%s/per_cpu/cpu%d", c->dir, n);
+		int ok = !access(p, F_OK);
+
+		free(p);
+		if (!ok)
+			return n;
+		n++;
+	}
+}
+
+static int open_readers(struct collector *c, char **err)
+{
+	c->cpus = xcalloc((size_t)c->ncpus, sizeof(*c->cpus));
+	for (int cpu = 0; cpu < c->ncpus; cpu++) {
+		char *p = xasprintf("%s/per_cpu/cpu%d/trace_pipe_raw", c->dir, cpu);
+
+		c->cpus[cpu].fd = open(p, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (c->cpus[cpu].fd < 0) {
+			/* an offline CPU may have no readable buffer */
+			free(p);
+			continue;
+		}
+		c->cpus[cpu].tcpu = tracefs_cpu_alloc_fd(c->cpus[cpu].fd, (int)c->page_size, true);
+		if (!c->cpus[cpu].tcpu) {
+			set_err(err, "libtracefs cannot read %s: %s", p, strerror(errno));
+			free(p);
+			return -1;
+		}
+		free(p);
+	}
+	return 0;
+}
+
+static int set_clock(struct collector *c, const char *clock, char **err)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (inst_write(c, "trace_clock", clock)) {
+		inst_read(c, "trace_clock", &sb);
+		set_err(err, "the kernel refused trace clock '%s' (available: %s)", clock,
+			sb.buf ? sb.buf : "?");
+		if (sb.len && sb.buf[sb.len - 1] == '\n')
+			sb.buf[--sb.len] = '\0';
+		strbuf_release(&sb);
+		return -1;
+	}
+	c->clock = xstrdup(clock);
+	return 0;
+}
+
+struct collector *collector_open(const struct collector_opts *o, char **err)
+{
+	struct collector *c = xcalloc(1, sizeof(*c));
+	const char *tfs = collector_tracefs(err);
+	struct strbuf sb = STRBUF_INIT;
+	char num[32];
+
+	c->marker_fd = -1;
+	c->closed = 1;
+	if (!tfs)
+		goto fail;
+	c->tracefs = xstrdup(tfs);
+	c->name = xasprintf(INSTANCE_PREFIX "%ld", (long)getpid());
+	c->dir = xasprintf("%s/instances/%s", c->tracefs, c->name);
+	c->inst = tracefs_instance_create(c->name);
+	if (!c->inst || access(c->dir, F_OK)) {
+		set_err(err, "cannot create tracefs instance %s: %s", c->dir,
+			errno == EACCES || errno == EPERM ? "permission denied (run as root)" :
+			strerror(errno));
+		goto fail;
+	}
+	c->closed = 0;
+	/* a new instance starts with tracing on: off until everything is set */
+	inst_write(c, "tracing_on", "0");
+	snprintf(num, sizeof(num), "%u", o->buffer_kb);
+	if (inst_write(c, "buffer_size_kb", num)) {
+		set_err(err, "cannot set a %u KiB buffer per CPU: %s", o->buffer_kb,
+			strerror(errno));
+		goto fail;
+	}
+	if (inst_write(c, "options/overwrite", o->overwrite ? "1" : "0")) {
+		set_err(err, "cannot set options/overwrite: %s", strerror(errno));
+		goto fail;
+	}
+	if (set_clock(c, o->clock ? o->clock : "mono", err))
+		goto fail;
+	if (inst_read(c, "events/header_page", &sb) ||
+	    !(c->page_size = parse_page_size(sb.buf))) {
+		set_err(err, "cannot read the ring-buffer page layout of %s", c->dir);
+		goto fail;
+	}
+	c->ncpus = count_cpus(c);
+	if (!c->ncpus) {
+		set_err(err, "instance %s has no per-CPU buffers", c->dir);
+		goto fail;
+	}
+	if (enable_groups(c, o->groups ? o->groups :
+			  "kswapd,compaction,reclaim,extfrag,swap,zswap,oom", o->no_probes, err))
+		goto fail;
+	for (const char *const *e = o->extra; e && *e; e++)
+		enable_spec(c, *e);
+	if (!c->events.len) {
+		set_err(err, "none of the asked-for events exist on this kernel (missing: %s)",
+			c->missing.buf ? c->missing.buf : "?");
+		goto fail;
+	}
+	if (open_readers(c, err))
+		goto fail;
+	c->page = xmalloc(c->page_size);
+	strbuf_release(&sb);
+	return c;
+fail:
+	strbuf_release(&sb);
+	collector_close(c);
+	return NULL;
+}
+
+int collector_ncpus(const struct collector *c) { return c->ncpus; }
+uint32_t collector_page_size(const struct collector *c) { return c->page_size; }
+const char *collector_instance_name(const struct collector *c) { return c->name; }
+const char *collector_instance_dir(const struct collector *c) { return c->dir; }
+const char *collector_events(const struct collector *c) { return c->events.buf ? c->events.buf : ""; }
+const char *collector_missing(const struct collector *c) { return c->missing.buf ? c->missing.buf : ""; }
+const char *collector_groups(const struct collector *c) { return c->groups.buf ? c->groups.buf : ""; }
+const struct probe_result *collector_probes(const struct collector *c) { return &c->probes; }
+const char *collector_clock(const struct collector *c) { return c->clock; }
+
+/* ---- metadata ---- */
+
+static int put(struct spool *s, const char *name, const struct strbuf *sb, char **err)
+{
+	return spool_put_meta(s, name, sb->buf ? sb->buf : "", sb->len, err);
+}
+
+static void add_format(struct strbuf *out, const char *tracefs, const char *sys,
+		       const char *ev, uint32_t *count)
+{
+	char *p = xasprintf("%s/events/%s/%s/format", tracefs, sys, ev);
+	struct strbuf f = STRBUF_INIT;
+
+	if (!read_file(p, &f) && f.len) {
+		strbuf_add_u64(out, f.len);
+		strbuf_add(out, f.buf, f.len);
+		(*count)++;
+	}
+	strbuf_release(&f);
+	free(p);
+}
+
+/* ftrace payload: every event of the ftrace system (print, for samples). */
+static void ftrace_payload(const struct collector *c, struct strbuf *out)
+{
+	char *path = xasprintf("%s/events/ftrace", c->tracefs);
+	DIR *d = opendir(path);
+	struct dirent *de;
+	uint32_t count = 0;
+
+	strbuf_add_u32(out, 0);
+	if (d) {
+		while ((de = readdir(d)))
+			if (de->d_name[0] != '.')
+				add_format(out, c->tracefs, "ftrace", de->d_name, &count);
+		closedir(d);
+	}
+	free(path);
+	memcpy(out->buf, &count, 4);	/* little-endian hosts only, as the writer */
+}
+
+/* events payload: the enabled events' formats grouped by system. */
+static void events_payload(const struct collector *c, struct strbuf *out)
+{
+	char *list = xstrdup(collector_events(c)), *save = NULL, *e;
+	char **sys = NULL;
+	size_t nsys = 0;
+
+	for (e = strtok_r(list, ",", &save); e; e = strtok_r(NULL, ",", &save)) {
+		char *colon = strchr(e, ':');
+		size_t i;
+
+		if (!colon)
+			continue;
+		*colon = '\0';
+		for (i = 0; i < nsys && strcmp(sys[i], e); i++)
+			;
+		if (i == nsys) {
+			sys = xreallocarray(sys, nsys + 1, sizeof(*sys));
+			sys[nsys++] = xstrdup(e);
+		}
+		*colon = ':';
+	}
+	free(list);
+	strbuf_add_u32(out, (uint32_t)nsys);
+	for (size_t i = 0; i < nsys; i++) {
+		size_t count_at;
+		uint32_t count = 0;
+
+		list = xstrdup(collector_events(c));
+		save = NULL;
+		strbuf_add(out, sys[i], strlen(sys[i]) + 1);
+		count_at = out->len;
+		strbuf_add_u32(out, 0);
+		for (e = strtok_r(list, ",", &save); e; e = strtok_r(NULL, ",", &save)) {
+			char *colon = strchr(e, ':');
+
+			if (!colon || (size_t)(colon - e) != strlen(sys[i]) ||
+			    strncmp(e, sys[i], strlen(sys[i])))
+				continue;
+			add_format(out, c->tracefs, sys[i], colon + 1, &count);
+		}
+		memcpy(out->buf + count_at, &count, 4);
+		free(list);
+		free(sys[i]);
+	}
+	free(sys);
+}
+
+static int text_payload(const char *path, int wide, struct strbuf *out)
+{
+	struct strbuf t = STRBUF_INIT;
+	int r = read_file(path, &t);
+
+	if (wide)
+		strbuf_add_u64(out, t.len);
+	else
+		strbuf_add_u32(out, (uint32_t)t.len);
+	strbuf_add(out, t.buf ? t.buf : "", t.len);
+	strbuf_release(&t);
+	return r;
+}
+
+int collector_snapshot_meta(struct collector *c, struct spool *s, char **err)
+{
+	struct strbuf sb = STRBUF_INIT, t = STRBUF_INIT;
+	struct utsname u;
+	char *p;
+	int r = -1;
+
+	/* header_info: the instance's own page header */
+	strbuf_add(&sb, "header_page", 12);
+	inst_read(c, "events/header_page", &t);
+	strbuf_add_u64(&sb, t.len);
+	strbuf_add(&sb, t.buf, t.len);
+	strbuf_reset(&t);
+	strbuf_add(&sb, "header_event", 13);
+	inst_read(c, "events/header_event", &t);
+	strbuf_add_u64(&sb, t.len);
+	strbuf_add(&sb, t.buf ? t.buf : "", t.len);
+	if (put(s, "header_info", &sb, err))
+		goto out;
+	strbuf_reset(&sb);
+	ftrace_payload(c, &sb);
+	if (put(s, "ftrace", &sb, err))
+		goto out;
+	strbuf_reset(&sb);
+	events_payload(c, &sb);
+	if (put(s, "events", &sb, err))
+		goto out;
+	strbuf_reset(&sb);
+	text_payload("/proc/kallsyms", 0, &sb);
+	if (put(s, "kallsyms", &sb, err))
+		goto out;
+	strbuf_reset(&sb);
+	p = xasprintf("%s/printk_formats", c->tracefs);
+	text_payload(p, 0, &sb);
+	free(p);
+	if (put(s, "printk", &sb, err))
+		goto out;
+	strbuf_reset(&sb);
+	inst_read(c, "trace_clock", &sb);
+	if (put(s, "trace_clock", &sb, err))
+		goto out;
+	strbuf_reset(&sb);
+	if (!uname(&u))
+		strbuf_addf(&sb, "%s %s %s %s", u.sysname, u.nodename, u.release, u.machine);
+	if (put(s, "uname", &sb, err))
+		goto out;
+	r = collector_snapshot_late(c, s, err);
+out:
+	strbuf_release(&sb);
+	strbuf_release(&t);
+	return r;
+}
+
+int collector_snapshot_late(struct collector *c, struct spool *s, char **err)
+{
+	struct strbuf sb = STRBUF_INIT, st = STRBUF_INIT;
+	char *p = xasprintf("%s/saved_cmdlines", c->tracefs);
+	int r = -1;
+
+	text_payload(p, 1, &sb);
+	free(p);
+	if (put(s, "cmdlines", &sb, err))
+		goto out;
+	strbuf_reset(&sb);
+	for (int cpu = 0; cpu < c->ncpus; cpu++) {
+		char *f = xasprintf("per_cpu/cpu%d/stats", cpu);
+
+		strbuf_reset(&st);
+		if (!inst_read(c, f, &st))
+			strbuf_addf(&sb, "CPU: %d\n%s", cpu, st.buf ? st.buf : "");
+		free(f);
+	}
+	r = put(s, "cpustat", &sb, err);
+out:
+	strbuf_release(&sb);
+	strbuf_release(&st);
+	return r;
+}
+
+/* ---- running ---- */
+
+int collector_start(struct collector *c, char **err)
+{
+	if (inst_write(c, "tracing_on", "1"))
+		return set_err(err, "cannot turn tracing on in %s: %s", c->dir, strerror(errno));
+	if (c->marker_fd < 0) {
+		char *p = inst_path(c, "trace_marker");
+
+		c->marker_fd = open(p, O_WRONLY | O_CLOEXEC);
+		free(p);
+	}
+	return 0;
+}
+
+int collector_stop(struct collector *c)
+{
+	return inst_write(c, "tracing_on", "0");
+}
+
+int collector_marker_fd(const struct collector *c)
+{
+	return c->marker_fd;
+}
+
+long collector_read(struct collector *c, struct spool *s, int flush,
+		    long max_pages, char **err)
+{
+	long moved = 0;
+
+	for (int cpu = 0; cpu < c->ncpus; cpu++) {
+		struct tracefs_cpu *t = c->cpus[cpu].tcpu;
+
+		if (!t)
+			continue;
+		for (;;) {
+			int n;
+
+			if (max_pages && moved >= max_pages)
+				return moved;
+			n = flush ? tracefs_cpu_flush(t, c->page) :
+				    tracefs_cpu_read(t, c->page, true);
+			if (n <= 0)
+				break;
+			if ((uint32_t)n < c->page_size)
+				memset((char *)c->page + n, 0, c->page_size - (uint32_t)n);
+			if (!spool_page_valid(c->page, c->page_size))
+				continue;	/* an empty read: nothing to keep */
+			if (spool_put_page(s, cpu, c->page, err))
+				return -1;
+			moved++;
+		}
+	}
+	return moved;
+}
+
+static uint64_t stat_value(const char *text, const char *key)
+{
+	const char *p = text;
+	size_t l = strlen(key);
+
+	while (p && *p) {
+		if (!strncmp(p, key, l) && p[l] == ':')
+			return strtoull(p + l + 1, NULL, 10);
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return 0;
+}
+
+int collector_stats(struct collector *c, struct collector_cpustat *per_cpu)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (int cpu = 0; cpu < c->ncpus; cpu++) {
+		char *f = xasprintf("per_cpu/cpu%d/stats", cpu);
+
+		strbuf_reset(&sb);
+		memset(&per_cpu[cpu], 0, sizeof(per_cpu[cpu]));
+		if (!inst_read(c, f, &sb) && sb.buf) {
+			per_cpu[cpu].entries = stat_value(sb.buf, "entries");
+			per_cpu[cpu].overrun = stat_value(sb.buf, "overrun");
+			per_cpu[cpu].dropped = stat_value(sb.buf, "dropped events");
+			per_cpu[cpu].read = stat_value(sb.buf, "read events");
+		}
+		free(f);
+	}
+	strbuf_release(&sb);
+	return 0;
+}
+
+void collector_clear(struct collector *c)
+{
+	/* writing to "trace" empties every CPU's ring of the instance */
+	inst_write(c, "trace", "");
+}
+
+void collector_close(struct collector *c)
+{
+	if (!c)
+		return;
+	if (c->cpus) {
+		for (int cpu = 0; cpu < c->ncpus; cpu++) {
+			if (c->cpus[cpu].tcpu)
+				tracefs_cpu_free_fd(c->cpus[cpu].tcpu);
+			if (c->cpus[cpu].fd >= 0)
+				close(c->cpus[cpu].fd);
+		}
+		free(c->cpus);
+	}
+	if (c->marker_fd >= 0)
+		close(c->marker_fd);
+	if (!c->closed && c->dir) {
+		inst_write(c, "tracing_on", "0");
+		inst_write(c, "events/enable", "0");
+		if (c->inst)
+			tracefs_instance_destroy(c->inst);
+		rmdir(c->dir);
+	}
+	if (c->inst)
+		tracefs_instance_free(c->inst);
+	if (c->have_probes && c->tracefs)
+		probes_remove(c->tracefs, &c->probes);
+	probe_result_release(&c->probes);
+	strbuf_release(&c->groups);
+	strbuf_release(&c->events);
+	strbuf_release(&c->missing);
+	free(c->page);
+	free(c->clock);
+	free(c->tracefs);
+	free(c->name);
+	free(c->dir);
+	free(c);
+}

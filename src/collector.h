@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The collector: a private tracefs instance ("mmscope-PID") with the
+ * asked-for event groups enabled, read per CPU as raw ring-buffer pages
+ * into a spool. Never touches the top-level buffer, other instances, or
+ * /proc/sys/kernel/ftrace_enabled.
+ *
+ * Lifecycle: collector_cleanup_stale() (instances and kprobe groups left
+ * by dead recorders), collector_open(), collector_snapshot_meta(),
+ * collector_start(), collector_read() in a loop, collector_stop(),
+ * collector_read(..., flush), collector_close() (removes everything).
+ */
+#ifndef MMSCOPE_COLLECTOR_H
+#define MMSCOPE_COLLECTOR_H
+
+#include <stdint.h>
+
+#include "probes.h"
+#include "spool.h"
+#include "util.h"
+
+/* Event groups, by name (see mmscope-record(1)). */
+struct collector_opts {
+	const char *groups;		/* comma-separated; NULL: every group */
+	const char *const *extra;	/* -e SYS[:EVENT]; NULL-terminated */
+	unsigned buffer_kb;		/* per CPU */
+	const char *clock;		/* NULL: "mono" */
+	int overwrite;			/* flight recorder: ring overwrites */
+	int no_probes;			/* do not install kprobes */
+};
+
+struct collector;
+
+/* Removes instances "mmscope-PID" and probe groups of dead PIDs; returns
+ * how many were removed, and their names in *removed (may be NULL). */
+int collector_cleanup_stale(const char *tracefs_dir, struct strbuf *removed);
+
+/* The tracefs mount point (mounting it if needed), or NULL and *err. */
+const char *collector_tracefs(char **err);
+
+struct collector *collector_open(const struct collector_opts *o, char **err);
+int collector_ncpus(const struct collector *c);
+uint32_t collector_page_size(const struct collector *c);
+const char *collector_instance_name(const struct collector *c);
+const char *collector_instance_dir(const struct collector *c);
+
+/* Text for the metadata: the events enabled, the missing ones, groups. */
+const char *collector_events(const struct collector *c);
+const char *collector_missing(const struct collector *c);
+const char *collector_groups(const struct collector *c);
+const struct probe_result *collector_probes(const struct collector *c);
+const char *collector_clock(const struct collector *c);
+
+/* Writes header_info, ftrace, events, kallsyms, printk, trace_clock
+ * into the spool. */
+int collector_snapshot_meta(struct collector *c, struct spool *s, char **err);
+/* saved_cmdlines and per-CPU stats (CPUSTAT text) into the spool. */
+int collector_snapshot_late(struct collector *c, struct spool *s, char **err);
+
+int collector_start(struct collector *c, char **err);
+int collector_stop(struct collector *c);
+/* The instance's trace_marker, open for writing (-1 if unavailable). */
+int collector_marker_fd(const struct collector *c);
+
+/*
+ * Moves the pages the kernel has ready into the spool. flush: also the
+ * partly filled pages (after stop). Stops early after max_pages (0: no
+ * limit). Returns pages moved, or -1 with *err (errno kept: ENOSPC...).
+ */
+long collector_read(struct collector *c, struct spool *s, int flush,
+		    long max_pages, char **err);
+
+/* Per-CPU lost events so far (dropped + overrun), total and per CPU. */
+struct collector_cpustat {
+	uint64_t entries, overrun, dropped, read;
+};
+int collector_stats(struct collector *c, struct collector_cpustat *per_cpu);
+
+/* Discards what the ring holds (flight recorder after a dump). */
+void collector_clear(struct collector *c);
+
+/* Removes the instance and any probes; safe to call twice. */
+void collector_close(struct collector *c);
+
+/* Every group name with its events, for doctor and --help. */
+struct collector_group {
+	const char *name;
+	const char *const *events;	/* "system:event" or "system:*" */
+};
+extern const struct collector_group collector_groups_table[];
+extern const int collector_ngroups;
+
+#endif

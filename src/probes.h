@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The swap/zswap kprobe catalogue. Swap and zswap have no tracepoints
+ * upstream, and the functions worth probing change between kernels, so
+ * a probe set is chosen by which functions the running kernel has
+ * (probes_choose(), a pure function of a symbol list, unit-tested against
+ * real kernels' lists), then installed through dynamic_events or
+ * kprobe_events (probes_install()). A missing probe never fails a
+ * recording: the set used, or the reason for none, goes into the
+ * recording's metadata.
+ */
+#ifndef MMSCOPE_PROBES_H
+#define MMSCOPE_PROBES_H
+
+#include <stddef.h>
+
+#include "util.h"
+
+enum probe_family { PROBE_SWAP, PROBE_ZSWAP };
+
+struct probe_def {
+	enum probe_family family;
+	const char *name;	/* event name, e.g. "alloc" */
+	char kind;		/* 'p' entry, 'r' return */
+	const char *symbol;	/* function as in /proc/kallsyms */
+	const char *args;	/* fetch arguments */
+	int required;		/* the set needs it (it identifies the kernel) */
+};
+
+struct probe_set {
+	const char *name;	/* "6.1", "6.12", "6.18", "7.x" */
+	const struct probe_def *defs;
+	int ndefs;
+};
+
+extern const struct probe_set probe_sets[];
+extern const int probe_nsets;
+
+/* A sorted list of function names (build it with probe_syms_*). */
+struct probe_syms {
+	char **names;
+	size_t n, alloc;
+};
+void probe_syms_add(struct probe_syms *s, const char *name);
+void probe_syms_sort(struct probe_syms *s);
+int probe_syms_has(const struct probe_syms *s, const char *name);
+/* Reads "ADDR TYPE NAME [MODULE]" or "TYPE NAME" lines; keeps t/T names. */
+int probe_syms_load(struct probe_syms *s, const char *path);
+void probe_syms_free(struct probe_syms *s);
+
+/* What probes_choose() picked. */
+struct probe_choice {
+	const struct probe_set *set;	/* NULL: none fits */
+	const struct probe_def *use[64];
+	int nuse;
+	struct strbuf skipped;		/* "name(symbol)" of optional probes left out */
+	struct strbuf reason;		/* why none, when set is NULL */
+};
+
+/* Pure: the first catalogue set whose required functions all exist. */
+void probes_choose(const struct probe_syms *syms, struct probe_choice *out);
+void probe_choice_release(struct probe_choice *c);
+
+/* The outcome of installing, for the metadata and the summary. */
+struct probe_result {
+	char *set;		/* "none" or the set name */
+	char *reason;		/* why none or why partial; "" if all well */
+	char *probes;		/* "system:event,..." installed and enabled */
+	char *systems[2];	/* event systems created (removed at exit) */
+};
+
+/*
+ * Picks and installs a probe set in tracefs (dir), as event systems
+ * "mmscope_swap_PID" and "mmscope_zswap_PID", and enables them in the
+ * instance directory inst_dir. Never fails: the result says what happened.
+ */
+void probes_install(const char *tracefs, const char *inst_dir, struct probe_result *res);
+/* Removes the probe systems of res (disable first in every instance). */
+void probes_remove(const char *tracefs, struct probe_result *res);
+/* Removes probe systems "mmscope_*_PID" whose PID is dead. */
+int probes_cleanup_stale(const char *tracefs, struct strbuf *removed);
+void probe_result_release(struct probe_result *res);
+/* The file to write probe definitions to, or NULL if the kernel has none. */
+const char *probes_control_file(const char *tracefs);
+
+#endif

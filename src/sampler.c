@@ -1,0 +1,792 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The counter sampler (see sampler.h): one function per source, each
+ * reading its /proc or /sys files and adding KEY=VALUE pairs to lines of
+ * the "mms1" format, split before SAMPLER_LINE_MAX bytes with the
+ * identifying keys repeated. vmstat keeps the previous values so that
+ * sets after the first carry only the fields that changed.
+ */
+#include "config.h"
+#include "sampler.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <glob.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+enum source {
+	SRC_VMSTAT, SRC_ZONE, SRC_BUDDY, SRC_PAGETYPE, SRC_MTHP, SRC_ZSWAP,
+	SRC_PSI, SRC_SWAP, SRC_MEMCG, SRC_COUNT
+};
+
+static const char *const source_names[SRC_COUNT] = {
+	"vmstat", "zone", "buddy", "pagetype", "mthp", "zswap", "psi", "swap", "memcg",
+};
+
+struct sampler {
+	char *root;
+	char *cgroup;		/* resolved directory, or NULL */
+	char *cgroup_arg;
+	uint64_t seq;
+	/* vmstat of the previous set */
+	char **vm_names;
+	long long *vm_values;
+	size_t vm_n;
+	int missing_written;
+	char *why[SRC_COUNT];	/* why a source is missing (NULL: present) */
+	struct strbuf sources, missing;
+};
+
+/* ---- line building ---- */
+
+struct lines {
+	sampler_emit_fn emit;
+	void *ctx;
+	int failed;
+	int count;
+	struct strbuf line;
+	size_t prefix_len;	/* "mms1 SOURCE SEQ ids" part repeated on splits */
+	int has_kv;		/* the line has pairs beyond the prefix */
+};
+
+static void lines_flush(struct lines *l)
+{
+	if (!l->line.len || l->failed)
+		return;
+	if (l->emit(l->ctx, l->line.buf, l->line.len))
+		l->failed = 1;
+	else
+		l->count++;
+	strbuf_reset(&l->line);
+	l->has_kv = 0;
+}
+
+/* Starts a line "mms1 SOURCE SEQ" followed by the identifying pairs ids. */
+static void lines_begin(struct lines *l, const char *source, uint64_t seq,
+			const char *ids)
+{
+	lines_flush(l);
+	strbuf_addf(&l->line, "mms1 %s %llu", source, (unsigned long long)seq);
+	if (ids && *ids)
+		strbuf_addf(&l->line, " %s", ids);
+	l->prefix_len = l->line.len;
+	l->has_kv = 0;
+}
+
+static void lines_kv(struct lines *l, const char *key, const char *value)
+{
+	size_t add = 1 + strlen(key) + 1 + strlen(value);
+
+	if (l->line.len + add > SAMPLER_LINE_MAX - 1 && l->has_kv) {
+		char *prefix = xmalloc(l->prefix_len + 1);
+
+		memcpy(prefix, l->line.buf, l->prefix_len);
+		prefix[l->prefix_len] = '\0';
+		lines_flush(l);
+		strbuf_addstr(&l->line, prefix);
+		free(prefix);
+	}
+	strbuf_addf(&l->line, " %s=%s", key, value);
+	l->has_kv = 1;
+}
+
+static void lines_kv_ll(struct lines *l, const char *key, long long v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%lld", v);
+	lines_kv(l, key, buf);
+}
+
+/* ---- file helpers ---- */
+
+static char *rpath(const struct sampler *s, const char *path)
+{
+	return xasprintf("%s%s", s->root, path);
+}
+
+static int slurp(const struct sampler *s, const char *path, struct strbuf *sb)
+{
+	char *p = rpath(s, path);
+	int r;
+
+	strbuf_reset(sb);
+	r = read_file(p, sb);
+	free(p);
+	return r;
+}
+
+/* A value without spaces: "always [madvise] never" -> madvise; trims. */
+static void clean_value(char *v)
+{
+	char *a = strchr(v, '['), *z = a ? strchr(a, ']') : NULL;
+	size_t n;
+
+	if (a && z) {
+		memmove(v, a + 1, (size_t)(z - a - 1));
+		v[z - a - 1] = '\0';
+	}
+	while (isspace((unsigned char)*v))
+		memmove(v, v + 1, strlen(v));
+	n = strlen(v);
+	while (n && isspace((unsigned char)v[n - 1]))
+		v[--n] = '\0';
+	for (char *p = v; *p; p++)
+		if (isspace((unsigned char)*p))
+			*p = '_';
+}
+
+static void set_missing(struct sampler *s, enum source src, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void set_missing(struct sampler *s, enum source src, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+	char *why;
+
+	if (s->why[src])
+		return;
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	why = strbuf_detach(&sb, NULL);
+	clean_value(why);
+	s->why[src] = why;
+}
+
+static void set_present(struct sampler *s, enum source src)
+{
+	free(s->why[src]);
+	s->why[src] = NULL;
+}
+
+/* ---- sources ---- */
+
+static void src_vmstat(struct sampler *s, struct lines *l)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *line, *save = NULL;
+	size_t i = 0;
+	int first = s->vm_n == 0;
+
+	if (slurp(s, "/proc/vmstat", &sb)) {
+		set_missing(s, SRC_VMSTAT, "%s", strerror(errno));
+		strbuf_release(&sb);
+		return;
+	}
+	set_present(s, SRC_VMSTAT);
+	lines_begin(l, "vmstat", s->seq, NULL);
+	for (line = strtok_r(sb.buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char name[128];
+		long long v;
+
+		if (sscanf(line, "%127s %lld", name, &v) != 2)
+			continue;
+		if (i < s->vm_n && !strcmp(s->vm_names[i], name)) {
+			if (!first && s->vm_values[i] == v) {
+				i++;
+				continue;
+			}
+		} else {
+			/* a field appeared: keep the table in file order from here */
+			s->vm_names = xreallocarray(s->vm_names, i + 1 > s->vm_n ? i + 1 : s->vm_n,
+						    sizeof(*s->vm_names));
+			s->vm_values = xreallocarray(s->vm_values, i + 1 > s->vm_n ? i + 1 : s->vm_n,
+						     sizeof(*s->vm_values));
+			if (i < s->vm_n)
+				free(s->vm_names[i]);
+			else
+				s->vm_n = i + 1;
+			s->vm_names[i] = xstrdup(name);
+		}
+		s->vm_values[i++] = v;
+		lines_kv_ll(l, name, v);
+	}
+	lines_flush(l);
+	strbuf_release(&sb);
+}
+
+struct zone_acc {
+	int active;
+	char node[16], zone[32];
+	long long free, min, low, high, promo, boost, managed, spanned, present, blocks;
+	int has_promo, has_blocks;
+};
+
+static void zone_emit(struct sampler *s, struct lines *l, struct zone_acc *z)
+{
+	char ids[80];
+
+	if (!z->active || z->present <= 0)
+		goto out;
+	snprintf(ids, sizeof(ids), "node=%s zone=%s", z->node, z->zone);
+	lines_begin(l, "zone", s->seq, ids);
+	lines_kv_ll(l, "free", z->free);
+	lines_kv_ll(l, "min", z->min);
+	lines_kv_ll(l, "low", z->low);
+	lines_kv_ll(l, "high", z->high);
+	if (z->has_promo)
+		lines_kv_ll(l, "promo", z->promo);
+	lines_kv_ll(l, "boost", z->boost);
+	lines_kv_ll(l, "managed", z->managed);
+	lines_kv_ll(l, "spanned", z->spanned);
+	if (z->has_blocks)
+		lines_kv_ll(l, "free_blocks", z->blocks);
+	lines_flush(l);
+out:
+	memset(z, 0, sizeof(*z));
+}
+
+static void src_zone(struct sampler *s, struct lines *l)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct zone_acc z = { 0 };
+	char *line, *save = NULL;
+
+	if (slurp(s, "/proc/zoneinfo", &sb)) {
+		set_missing(s, SRC_ZONE, "%s", strerror(errno));
+		strbuf_release(&sb);
+		return;
+	}
+	set_present(s, SRC_ZONE);
+	for (line = strtok_r(sb.buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char a[64], b[64];
+		long long v;
+
+		if (!strncmp(line, "Node ", 5)) {
+			zone_emit(s, l, &z);
+			if (sscanf(line, "Node %15[^,], zone %31s", z.node, z.zone) == 2)
+				z.active = 1;
+			continue;
+		}
+		if (!z.active)
+			continue;
+		if (sscanf(line, " pages free %lld", &v) == 1)
+			z.free = v;
+		else if (sscanf(line, " %63s %lld", a, &v) == 2) {
+			if (!strcmp(a, "min")) z.min = v;
+			else if (!strcmp(a, "low")) z.low = v;
+			else if (!strcmp(a, "high")) z.high = v;
+			else if (!strcmp(a, "promo")) { z.promo = v; z.has_promo = 1; }
+			else if (!strcmp(a, "boost")) z.boost = v;
+			else if (!strcmp(a, "managed")) z.managed = v;
+			else if (!strcmp(a, "spanned")) z.spanned = v;
+			else if (!strcmp(a, "present")) z.present = v;
+			else if (!strcmp(a, "nr_free_pages_blocks")) { z.blocks = v; z.has_blocks = 1; }
+		}
+		(void)b;
+	}
+	zone_emit(s, l, &z);
+	strbuf_release(&sb);
+}
+
+/* "Node 0, zone   Normal[, type Movable]  1 2 3 ..." -> ids and a list */
+static void counts_line(struct sampler *s, struct lines *l, const char *source,
+			char *line, int with_type)
+{
+	char node[16], zone[32], type[32] = "", ids[128];
+	struct strbuf list = STRBUF_INIT;
+	char *p, *tok, *save = NULL;
+	int n;
+
+	if (with_type) {
+		if (sscanf(line, "Node %15[^,], zone %31[^,], type %31s%n", node, zone, type, &n) != 3)
+			return;
+	} else if (sscanf(line, "Node %15[^,], zone %31s%n", node, zone, &n) != 2) {
+		return;
+	}
+	clean_value(node);
+	clean_value(zone);
+	p = line + n;
+	for (tok = strtok_r(p, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+		if (*tok == '>')	/* pagetypeinfo caps counts at 100000 */
+			tok++;
+		strbuf_addf(&list, "%s%s", list.len ? "," : "", tok);
+	}
+	if (with_type)
+		snprintf(ids, sizeof(ids), "node=%s zone=%s type=%s", node, zone, type);
+	else
+		snprintf(ids, sizeof(ids), "node=%s zone=%s", node, zone);
+	lines_begin(l, source, s->seq, ids);
+	lines_kv(l, "free", list.buf ? list.buf : "");
+	lines_flush(l);
+	strbuf_release(&list);
+}
+
+static void src_buddy(struct sampler *s, struct lines *l)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *line, *save = NULL;
+
+	if (slurp(s, "/proc/buddyinfo", &sb)) {
+		set_missing(s, SRC_BUDDY, "%s", strerror(errno));
+		strbuf_release(&sb);
+		return;
+	}
+	set_present(s, SRC_BUDDY);
+	for (line = strtok_r(sb.buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		counts_line(s, l, "buddy", line, 0);
+	strbuf_release(&sb);
+}
+
+static void src_pagetype(struct sampler *s, struct lines *l)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *line, *save = NULL;
+
+	if (slurp(s, "/proc/pagetypeinfo", &sb)) {
+		set_missing(s, SRC_PAGETYPE, "%s", errno == EACCES ?
+			    "permission_denied_(root_only)" : strerror(errno));
+		strbuf_release(&sb);
+		return;
+	}
+	set_present(s, SRC_PAGETYPE);
+	for (line = strtok_r(sb.buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		if (!strncmp(line, "Node", 4) && strstr(line, ", type"))
+			counts_line(s, l, "pagetype", line, 1);
+	strbuf_release(&sb);
+}
+
+/* Every regular file of dir as KEY=VALUE (values cleaned). */
+static void dir_kvs(struct sampler *s, struct lines *l, const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	struct strbuf v = STRBUF_INIT;
+	char **names = NULL;
+	size_t n = 0;
+
+	if (!d)
+		return;
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.') {
+			names = xreallocarray(names, n + 1, sizeof(*names));
+			names[n++] = xstrdup(de->d_name);
+		}
+	closedir(d);
+	for (size_t i = 0; i < n; i++) {
+		char *p = xasprintf("%s/%s", dir, names[i]);
+		struct stat st;
+
+		strbuf_reset(&v);
+		if (!stat(p, &st) && S_ISREG(st.st_mode) && !read_file(p, &v) && v.len) {
+			clean_value(v.buf);
+			if (*v.buf)
+				lines_kv(l, names[i], v.buf);
+		}
+		free(p);
+		free(names[i]);
+	}
+	free(names);
+	strbuf_release(&v);
+	(void)s;
+}
+
+static int cmp_size_dirs(const void *a, const void *b)
+{
+	const char *x = strrchr(*(char *const *)a, '-'), *y = strrchr(*(char *const *)b, '-');
+	long long u = x ? atoll(x + 1) : 0, w = y ? atoll(y + 1) : 0;
+
+	return (u > w) - (u < w);
+}
+
+static void src_mthp(struct sampler *s, struct lines *l)
+{
+	char *pat = rpath(s, "/sys/kernel/mm/transparent_hugepage/hugepages-*kB");
+	glob_t g;
+	struct strbuf v = STRBUF_INIT;
+
+	if (glob(pat, 0, NULL, &g) || !g.gl_pathc) {
+		set_missing(s, SRC_MTHP, "%s", "no_/sys/kernel/mm/transparent_hugepage/hugepages-*");
+		free(pat);
+		return;
+	}
+	set_present(s, SRC_MTHP);
+	qsort(g.gl_pathv, g.gl_pathc, sizeof(char *), cmp_size_dirs);
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		const char *dash = strrchr(g.gl_pathv[i], '-');
+		char ids[48], *p;
+
+		snprintf(ids, sizeof(ids), "size=%lld", dash ? atoll(dash + 1) : 0);
+		lines_begin(l, "mthp", s->seq, ids);
+		p = xasprintf("%s/enabled", g.gl_pathv[i]);
+		strbuf_reset(&v);
+		if (!read_file(p, &v) && v.len) {
+			clean_value(v.buf);
+			lines_kv(l, "enabled", v.buf);
+		}
+		free(p);
+		p = xasprintf("%s/stats", g.gl_pathv[i]);
+		dir_kvs(s, l, p);
+		free(p);
+		lines_flush(l);
+	}
+	globfree(&g);
+	free(pat);
+	strbuf_release(&v);
+}
+
+static void src_zswap(struct sampler *s, struct lines *l)
+{
+	static const char *const params[] = {
+		"enabled", "max_pool_percent", "compressor", "zpool", "shrinker_enabled",
+		"accept_threshold_percent",
+	};
+	char *dbg = rpath(s, "/sys/kernel/debug/zswap");
+	char *par = rpath(s, "/sys/module/zswap/parameters");
+	struct strbuf v = STRBUF_INIT;
+
+	if (access(par, F_OK) && access(dbg, F_OK)) {
+		set_missing(s, SRC_ZSWAP, "%s", "no_zswap_in_this_kernel");
+		goto out;
+	}
+	set_present(s, SRC_ZSWAP);
+	lines_begin(l, "zswap", s->seq, NULL);
+	for (size_t i = 0; i < ARRAY_SIZE(params); i++) {
+		char *p = xasprintf("%s/%s", par, params[i]);
+
+		strbuf_reset(&v);
+		if (!read_file(p, &v) && v.len) {
+			clean_value(v.buf);
+			lines_kv(l, params[i], v.buf);
+		}
+		free(p);
+	}
+	/* debugfs counters exist only once zswap was enabled (and debugfs mounted) */
+	dir_kvs(s, l, dbg);
+	lines_flush(l);
+out:
+	free(dbg);
+	free(par);
+	strbuf_release(&v);
+}
+
+static void src_psi(struct sampler *s, struct lines *l)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *line, *save = NULL;
+
+	if (slurp(s, "/proc/pressure/memory", &sb)) {
+		set_missing(s, SRC_PSI, "%s", errno == EOPNOTSUPP ?
+			    "PSI_disabled_(boot_with_psi=1)" : "no_/proc/pressure/memory");
+		strbuf_release(&sb);
+		return;
+	}
+	set_present(s, SRC_PSI);
+	lines_begin(l, "psi", s->seq, NULL);
+	for (line = strtok_r(sb.buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char kind[8];
+		double a10, a60, a300;
+		long long total;
+		char key[32], val[32];
+
+		if (sscanf(line, "%7s avg10=%lf avg60=%lf avg300=%lf total=%lld", kind, &a10,
+			   &a60, &a300, &total) != 5)
+			continue;
+		snprintf(key, sizeof(key), "%s_avg10", kind);
+		snprintf(val, sizeof(val), "%.2f", a10);
+		lines_kv(l, key, val);
+		snprintf(key, sizeof(key), "%s_avg60", kind);
+		snprintf(val, sizeof(val), "%.2f", a60);
+		lines_kv(l, key, val);
+		snprintf(key, sizeof(key), "%s_avg300", kind);
+		snprintf(val, sizeof(val), "%.2f", a300);
+		lines_kv(l, key, val);
+		snprintf(key, sizeof(key), "%s_total", kind);
+		lines_kv_ll(l, key, total);
+	}
+	lines_flush(l);
+	strbuf_release(&sb);
+}
+
+/* rotational and in-flight I/O of a block device, by /proc/swaps path. */
+static void swap_blockdev(struct sampler *s, struct lines *l, const char *dev)
+{
+	const char *name = strrchr(dev, '/');
+	struct strbuf v = STRBUF_INIT;
+	char *p;
+	unsigned long long r, w;
+
+	if (!name)
+		return;
+	name++;
+	p = xasprintf("%s/sys/class/block/%s/queue/rotational", s->root, name);
+	if (read_file(p, &v)) {	/* a partition: the queue is its parent's */
+		free(p);
+		p = xasprintf("%s/sys/class/block/%s/../queue/rotational", s->root, name);
+		strbuf_reset(&v);
+		read_file(p, &v);
+	}
+	if (v.len) {
+		clean_value(v.buf);
+		lines_kv(l, "rotational", v.buf);
+	}
+	free(p);
+	strbuf_reset(&v);
+	p = xasprintf("%s/sys/class/block/%s/inflight", s->root, name);
+	if (!read_file(p, &v) && sscanf(v.buf, "%llu %llu", &r, &w) == 2) {
+		lines_kv_ll(l, "inflight_r", (long long)r);
+		lines_kv_ll(l, "inflight_w", (long long)w);
+	}
+	free(p);
+	strbuf_release(&v);
+}
+
+static void src_swap(struct sampler *s, struct lines *l)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *line, *save = NULL;
+
+	if (slurp(s, "/proc/swaps", &sb)) {
+		set_missing(s, SRC_SWAP, "%s", "no_/proc/swaps_(kernel_without_swap)");
+		strbuf_release(&sb);
+		return;
+	}
+	set_present(s, SRC_SWAP);
+	for (line = strtok_r(sb.buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char dev[512], type[32], ids[600];
+		long long size, used, prio;
+
+		if (sscanf(line, "%511s %31s %lld %lld %lld", dev, type, &size, &used, &prio) != 5)
+			continue;	/* the header */
+		snprintf(ids, sizeof(ids), "dev=%s", dev);
+		lines_begin(l, "swap", s->seq, ids);
+		lines_kv(l, "type", type);
+		lines_kv_ll(l, "size", size);
+		lines_kv_ll(l, "used", used);
+		lines_kv_ll(l, "prio", prio);
+		if (!strcmp(type, "partition"))
+			swap_blockdev(s, l, dev);
+		lines_flush(l);
+	}
+	strbuf_release(&sb);
+}
+
+static char *resolve_cgroup(const struct sampler *s, const char *arg)
+{
+	static const char *const bases[] = {
+		"", "/sys/fs/cgroup/memory", "/sys/fs/cgroup", "/sys/fs/cgroup/unified",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(bases); i++) {
+		char *d = xasprintf("%s%s%s%s/memory.stat", s->root, bases[i],
+				    arg[0] == '/' ? "" : "/", arg);
+
+		if (!access(d, R_OK)) {
+			*strrchr(d, '/') = '\0';
+			return d;
+		}
+		free(d);
+	}
+	return NULL;
+}
+
+static void src_memcg(struct sampler *s, struct lines *l)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *line, *save = NULL, *ids;
+	char *p;
+
+	if (!s->cgroup_arg)
+		return;
+	if (!s->cgroup)
+		s->cgroup = resolve_cgroup(s, s->cgroup_arg);
+	if (!s->cgroup) {
+		set_missing(s, SRC_MEMCG, "no_memory.stat_for_%s", s->cgroup_arg);
+		return;
+	}
+	p = xasprintf("%s/memory.stat", s->cgroup);
+	if (read_file(p, &sb)) {
+		set_missing(s, SRC_MEMCG, "%s", strerror(errno));
+		free(p);
+		strbuf_release(&sb);
+		return;
+	}
+	free(p);
+	set_present(s, SRC_MEMCG);
+	ids = xasprintf("path=%s", s->cgroup_arg);
+	clean_value(ids);
+	lines_begin(l, "memcg", s->seq, ids);
+	free(ids);
+	for (line = strtok_r(sb.buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char key[128];
+		long long v;
+
+		if (sscanf(line, "%127s %lld", key, &v) == 2)
+			lines_kv_ll(l, key, v);
+	}
+	for (int which = 0; which < 2; which++) {
+		static const char *const files[2][2] = {
+			{ "memory.usage_in_bytes", "memory.current" },
+			{ "memory.limit_in_bytes", "memory.max" },
+		};
+		for (int f = 0; f < 2; f++) {
+			long long v;
+
+			p = xasprintf("%s/%s", s->cgroup, files[which][f]);
+			strbuf_reset(&sb);
+			if (!read_file(p, &sb) && sscanf(sb.buf, "%lld", &v) == 1) {
+				lines_kv_ll(l, which ? "limit" : "usage", v);
+				free(p);
+				break;
+			}
+			free(p);
+		}
+	}
+	lines_flush(l);
+	strbuf_release(&sb);
+}
+
+/* ---- sets ---- */
+
+struct sampler *sampler_new(const struct sampler_opts *o)
+{
+	struct sampler *s = xcalloc(1, sizeof(*s));
+
+	s->root = xstrdup(o && o->root ? o->root : "");
+	if (o && o->cgroup)
+		s->cgroup_arg = xstrdup(o->cgroup);
+	return s;
+}
+
+void sampler_free(struct sampler *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->vm_n; i++)
+		free(s->vm_names[i]);
+	free(s->vm_names);
+	free(s->vm_values);
+	for (int i = 0; i < SRC_COUNT; i++)
+		free(s->why[i]);
+	strbuf_release(&s->sources);
+	strbuf_release(&s->missing);
+	free(s->root);
+	free(s->cgroup);
+	free(s->cgroup_arg);
+	free(s);
+}
+
+static uint64_t now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+static void note_sources(struct sampler *s)
+{
+	strbuf_reset(&s->sources);
+	strbuf_reset(&s->missing);
+	for (int i = 0; i < SRC_COUNT; i++) {
+		if (i == SRC_MEMCG && !s->cgroup_arg)
+			continue;
+		if (s->why[i])
+			strbuf_addf(&s->missing, "%s%s", s->missing.len ? "," : "", source_names[i]);
+		else
+			strbuf_addf(&s->sources, "%s%s", s->sources.len ? "," : "", source_names[i]);
+	}
+}
+
+static void emit_missing(struct sampler *s, struct lines *l)
+{
+	if (s->missing_written || !s->missing.len)
+		return;
+	s->missing_written = 1;
+	lines_begin(l, "missing", s->seq, NULL);
+	lines_kv(l, "sources", s->missing.buf);
+	for (int i = 0; i < SRC_COUNT; i++) {
+		char key[48];
+
+		if (!s->why[i] || (i == SRC_MEMCG && !s->cgroup_arg))
+			continue;
+		snprintf(key, sizeof(key), "why_%s", source_names[i]);
+		lines_kv(l, key, s->why[i]);
+	}
+	lines_flush(l);
+}
+
+int sampler_run(struct sampler *s, sampler_emit_fn emit, void *ctx)
+{
+	struct lines l = { .emit = emit, .ctx = ctx };
+	uint64_t t0 = now_us();
+
+	src_vmstat(s, &l);
+	src_zone(s, &l);
+	src_buddy(s, &l);
+	src_pagetype(s, &l);
+	src_mthp(s, &l);
+	src_zswap(s, &l);
+	src_psi(s, &l);
+	src_swap(s, &l);
+	src_memcg(s, &l);
+	note_sources(s);
+	if (s->seq == 0)
+		emit_missing(s, &l);
+	else
+		s->missing_written = 1;
+	lines_begin(&l, "end", s->seq, NULL);
+	lines_kv_ll(&l, "us", (long long)(now_us() - t0));
+	lines_flush(&l);
+	strbuf_release(&l.line);
+	s->seq++;
+	return l.failed ? -1 : l.count;
+}
+
+uint64_t sampler_sets(const struct sampler *s)
+{
+	return s->seq;
+}
+
+const char *sampler_sources(const struct sampler *s)
+{
+	return s->sources.buf ? s->sources.buf : "";
+}
+
+const char *sampler_missing(const struct sampler *s)
+{
+	return s->missing.buf ? s->missing.buf : "";
+}
+
+long long sampler_vmstat(const struct sampler *s, const char *name)
+{
+	for (size_t i = 0; i < s->vm_n; i++)
+		if (!strcmp(s->vm_names[i], name))
+			return s->vm_values[i];
+	return -1;
+}
+
+static int discard(void *ctx, const char *line, size_t len)
+{
+	(void)ctx;
+	(void)line;
+	(void)len;
+	return 0;
+}
+
+int sampler_check(const struct sampler_opts *o, struct sampler_probe *out, int max)
+{
+	struct sampler *s = sampler_new(o);
+	int n = 0;
+
+	sampler_run(s, discard, NULL);
+	for (int i = 0; i < SRC_COUNT && n < max; i++) {
+		if (i == SRC_MEMCG && !s->cgroup_arg)
+			continue;
+		out[n].source = source_names[i];
+		out[n].available = !s->why[i];
+		snprintf(out[n].why, sizeof(out[n].why), "%s", s->why[i] ? s->why[i] : "");
+		n++;
+	}
+	sampler_free(s);
+	return n;
+}

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The counter sampler: reads /proc and /sys counter files and turns each
+ * sample set into "mms1" text lines (man/mmscope-samples.5), handed to an
+ * emit callback -- in practice a write() into a trace_marker, so that the
+ * kernel stamps each line on the trace clock. Reading is separate from
+ * writing so the line format can be tested against fake files: every
+ * path is taken below a root directory ("" for the real system).
+ */
+#ifndef MMSCOPE_SAMPLER_H
+#define MMSCOPE_SAMPLER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util.h"
+
+#define SAMPLER_LINE_MAX 1000
+
+/* Returns 0, or -1 (errno set) when the line could not be written. */
+typedef int (*sampler_emit_fn)(void *ctx, const char *line, size_t len);
+
+struct sampler_opts {
+	const char *root;	/* prefix of every path; NULL or "" = "/" */
+	const char *cgroup;	/* --cgroup PATH (absolute, or below the cgroup mounts) */
+};
+
+struct sampler;
+
+struct sampler *sampler_new(const struct sampler_opts *o);
+void sampler_free(struct sampler *s);
+
+/*
+ * Reads every source and emits one set (SEQ = number of sets so far).
+ * Returns the number of lines emitted, or -1 when emit failed (the set
+ * is then incomplete; its SEQ is used up).
+ */
+int sampler_run(struct sampler *s, sampler_emit_fn emit, void *ctx);
+uint64_t sampler_sets(const struct sampler *s);
+
+/* Sources read in the last set, and those missing ("name" lists). */
+const char *sampler_sources(const struct sampler *s);
+const char *sampler_missing(const struct sampler *s);
+
+/* Every source name, for doctor: its file and whether it is readable. */
+struct sampler_probe {
+	const char *source;
+	int available;
+	char why[160];
+};
+int sampler_check(const struct sampler_opts *o, struct sampler_probe *out, int max);
+
+/* The last vmstat values seen (for summaries): value of NAME, -1 if none. */
+long long sampler_vmstat(const struct sampler *s, const char *name);
+
+#endif

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The recorder's spool: a 0700 directory holding everything needed to
+ * write a trace.dat, kept on disk while recording so that a recorder
+ * killed in any way (SIGKILL, crash, power loss) leaves something
+ * "mmscope recover" can finish.
+ *
+ *   SPOOL/layout          "mmscope-spool 1\nncpus N\npage_size P\n"
+ *   SPOOL/meta.NAME       metadata snapshots, each written to a temporary
+ *                         name, synced and renamed (never half-written):
+ *                         header_info ftrace events kallsyms printk
+ *                         cmdlines (payloads as in tracedat.h), and
+ *                         trace_clock uname version cpustat mmscope (text)
+ *   SPOOL/cpuN.raw        raw ring-buffer pages of CPU N, appended whole
+ *   SPOOL/reserve         room set aside so the file can be finished on
+ *                         a full filesystem (removed before assembling)
+ *
+ * When assembling, a page file is cut down to whole pages and each page
+ * is checked (a plausible timestamp and commit length); a page that is not
+ * fully present is skipped, so a power loss mid-write costs at most the
+ * pages written last.
+ */
+#ifndef MMSCOPE_SPOOL_H
+#define MMSCOPE_SPOOL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tracedat-write.h"
+
+struct spool;
+
+/* Creates DIR (mode 0700; it must not exist) and its layout file. */
+struct spool *spool_create(const char *dir, int ncpus, uint32_t page_size,
+			   uint64_t reserve_bytes, char **err);
+/* Stores meta.NAME atomically (temporary file, fsync, rename). */
+int spool_put_meta(struct spool *s, const char *name, const void *p, size_t n,
+		   char **err);
+/* Appends one page to cpuN.raw. On failure errno tells why (ENOSPC...). */
+int spool_put_page(struct spool *s, int cpu, const void *page, char **err);
+/* fdatasync the page files (bounded loss on power failure). */
+int spool_sync(struct spool *s, char **err);
+uint64_t spool_bytes(const struct spool *s);
+uint64_t spool_cpu_pages(const struct spool *s, int cpu);
+/* Frees the reserve file (so the final file has room). */
+void spool_release_reserve(struct spool *s);
+const char *spool_dir(const struct spool *s);
+void spool_close(struct spool *s);
+
+/* What assembling found. */
+struct spool_result {
+	uint64_t pages;		/* pages written to the file */
+	uint64_t bad_pages;	/* skipped: torn, empty or garbled */
+	uint64_t bytes;		/* size of the written file */
+	int ncpus;
+};
+
+/*
+ * Writes the spool in DIR as a trace.dat into fd (a regular file opened
+ * for writing). Works on a live spool's files as well as on one left by
+ * a killed recorder.
+ */
+int spool_assemble(const char *dir, int fd, const struct tw_opts *o,
+		   struct spool_result *res, char **err);
+/* spool_assemble() into a new file at path (0600, temporary + rename). */
+int spool_write_file(const char *dir, const char *path, int force,
+		     const struct tw_opts *o, struct spool_result *res, char **err);
+/* Reads one metadata text (meta.NAME) of a spool; NULL if absent. */
+char *spool_read_meta(const char *dir, const char *name, size_t *len);
+/* Removes a spool directory and the files a spool may contain. */
+int spool_remove(const char *dir, char **err);
+/* Is DIR a spool (has a layout file)? */
+int spool_is_spool(const char *dir);
+/* A page looks like a ring-buffer page that was written completely. */
+int spool_page_valid(const void *page, uint32_t page_size);
+
+#endif
