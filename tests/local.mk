@@ -62,3 +62,8 @@ TESTS += tests/unit/test-stats
 
 TESTS += tests/cli/docs.sh tests/cli/usage.sh
 EXTRA_DIST += tests/cli/docs.sh tests/cli/usage.sh
+
+# collector (issue 3): live recorder tests (root; they skip elsewhere)
+check_PROGRAMS += samples/workloads/anon-touch
+TESTS += tests/record/live-swap.sh
+EXTRA_DIST += tests/record/lib-live.sh tests/record/live-swap.sh
