@@ -1,0 +1,179 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# fetch-kernel.sh KERNEL CACHE_DIR [--refresh]
+#
+# Download a Debian amd64 kernel (generic flavour) with apt-get download
+# under a private apt configuration (never touches the system's apt state)
+# and extract it into CACHE_DIR/KERNEL/root.
+#
+#   KERNEL   6.1  -> bookworm / bookworm-security   linux-image-6.1.0-N-amd64-unsigned
+#            6.12 -> bookworm-backports/-security  linux-image-6.12.N+debNN-amd64-unsigned
+#            7.x  -> newest 7.x in sid or trixie-backports; split packages
+#                    linux-binary-unsigned-ABI, linux-modules-ABI, linux-base-ABI
+#            M.N  -> newest M.N.* found in those suites (e.g. 7.2, 6.19)
+#
+# Prints KEY=VALUE lines (also stored in CACHE_DIR/KERNEL/kernel.env):
+#   KERNEL_VMLINUZ=...  KERNEL_MODULES=...  KERNEL_VERSION=<uname -r>
+#   KERNEL_PACKAGES="name=version ..."  KERNEL_CONFIG=...
+# A second run uses the cache and does not touch the network
+# (--refresh forces a new apt-get update and download).
+# Exit 77 with a one-line reason when the kernel cannot be fetched.
+set -euo pipefail
+
+die() { echo "fetch-kernel: $*" >&2; exit 1; }
+skip() { echo "fetch-kernel: cannot fetch: $*" >&2; exit 77; }
+
+[ $# -ge 2 ] || die "usage: fetch-kernel.sh KERNEL(6.1|6.12|7.x) CACHE_DIR [--refresh]"
+KERNEL=$1
+CACHE=$2
+REFRESH=${3:-}
+[[ $KERNEL =~ ^([0-9]+\.[0-9]+|7\.x)$ ]] || die "bad KERNEL '$KERNEL' (want 6.1, 6.12, 7.x or another MAJOR.MINOR)"
+mkdir -p "$CACHE"
+CACHE=$(cd "$CACHE" && pwd)
+KDIR=$CACHE/$KERNEL
+ENVF=$KDIR/kernel.env
+
+if [ "$REFRESH" != --refresh ] && [ -s "$ENVF" ]; then
+	cat "$ENVF"
+	exit 0
+fi
+
+command -v apt-get >/dev/null || skip "apt-get not found"
+command -v dpkg-deb >/dev/null || skip "dpkg-deb not found"
+KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
+[ -r "$KEYRING" ] || skip "$KEYRING missing (install debian-archive-keyring)"
+
+# ---- private apt configuration ----------------------------------------
+APT=$CACHE/apt
+mkdir -p "$APT/sources" "$APT/lists/partial" "$APT/cache/archives/partial"
+MIRROR=${MMSCOPE_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+SECMIRROR=${MMSCOPE_DEBIAN_SECURITY_MIRROR:-http://deb.debian.org/debian-security}
+cat > "$APT/sources/mmscope.sources" <<SRC
+Types: deb
+URIs: $MIRROR
+Suites: bookworm bookworm-updates bookworm-backports trixie-backports sid
+Components: main
+Architectures: amd64
+Signed-By: $KEYRING
+
+Types: deb
+URIs: $SECMIRROR
+Suites: bookworm-security
+Components: main
+Architectures: amd64
+Signed-By: $KEYRING
+SRC
+APTOPTS=(
+	-o Dir::Etc::SourceList=/dev/null
+	-o Dir::Etc::SourceParts="$APT/sources"
+	-o Dir::Etc::Preferences=/dev/null
+	-o Dir::Etc::PreferencesParts="$APT/sources"
+	-o Dir::State::Lists="$APT/lists"
+	-o Dir::Cache="$APT/cache"
+	-o Dir::State::Status=/dev/null
+	-o Debug::NoLocking=1
+	-o APT::Architecture=amd64
+	-o APT::Architectures::=amd64
+	-o Acquire::Languages=none
+	-o Acquire::IndexTargets::deb::Contents-deb::DefaultEnabled=false
+	-o Acquire::Retries=2
+	-o Acquire::http::Timeout=30
+)
+
+stamp=$APT/lists/.mmscope-updated
+if [ "$REFRESH" = --refresh ] || [ ! -e "$stamp" ] || [ -n "$(find "$stamp" -mmin +1440 2>/dev/null)" ]; then
+	if ! apt-get "${APTOPTS[@]}" -qq update >"$APT/update.log" 2>&1; then
+		# a partial failure (one suite unreachable) still leaves usable lists
+		grep -q . <(find "$APT/lists" -maxdepth 1 -name '*_Packages*' -print -quit) ||
+			skip "apt-get update failed: $(grep -E '^(E|W):' "$APT/update.log" | head -1)"
+	fi
+	touch "$stamp"
+fi
+
+# newest version of a package among all configured suites
+newest_version() {
+	apt-cache "${APTOPTS[@]}" madison "$1" 2>/dev/null | awk -F'|' '{gsub(/ /,"",$2); print $2}' |
+		while read -r v; do echo "$v"; done | sort -V | tail -1
+}
+# package names matching an extended regex, sorted by version (newest last)
+names_matching() {
+	apt-cache "${APTOPTS[@]}" pkgnames "$1" 2>/dev/null | grep -E "$2" | sort -V || true
+}
+
+# Candidate names, newest first. From 6.19 on Debian splits a kernel into
+# linux-binary-unsigned-ABI (vmlinuz), linux-modules-ABI and linux-base-ABI;
+# up to 6.18 it is one linux-image-ABI-unsigned. apt-cache pkgnames also
+# lists names that are only referenced, so take the newest with a version.
+case "$KERNEL" in
+7.x) series='7\.[0-9]+' ;;
+*) series=${KERNEL//./\\.} ;;
+esac
+PKGS=() PKGVERS=()
+while read -r name; do
+	[ -n "$name" ] || continue
+	case $name in
+	linux-binary-unsigned-*)
+		ABI=${name#linux-binary-unsigned-}
+		try=("$name" "linux-modules-$ABI" "linux-base-$ABI") ;;
+	*)
+		ABI=${name#linux-image-}; ABI=${ABI%-unsigned}
+		try=("$name") ;;
+	esac
+	vers=() ok=1
+	for p in "${try[@]}"; do
+		v=$(newest_version "$p")
+		if [ -z "$v" ]; then
+			[ "$p" = "linux-base-$ABI" ] && continue   # optional (config, System.map)
+			ok=0; break
+		fi
+		vers+=("$p=$v")
+	done
+	if [ $ok = 1 ]; then PKGS=("${try[@]}"); PKGVERS=("${vers[@]}"); break; fi
+done < <({ names_matching linux-binary-unsigned- "^linux-binary-unsigned-${series}\.[0-9]+\+[a-z0-9.]+-amd64\$"
+	   names_matching linux-image- "^linux-image-${series}\.[0-9]+(-[0-9]+)?(\+[a-z0-9.]+)?-amd64-unsigned\$"
+	 } | sed -E 's/^(linux-binary-unsigned-|linux-image-)(.*)$/\2 \1\2/' | sort -V -r | cut -d' ' -f2)
+[ ${#PKGVERS[@]} -gt 0 ] || skip "no amd64 (generic flavour) kernel package for $KERNEL in bookworm, bookworm-backports, bookworm-security, trixie-backports or sid"
+
+DEBS=$KDIR/debs
+ROOT=$KDIR/root
+mkdir -p "$DEBS"
+tmp=$(mktemp -d "$KDIR/.tmp.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+for pv in "${PKGVERS[@]}"; do
+	p=${pv%%=*}
+	if ! ls "$DEBS/${p}_"*.deb >/dev/null 2>&1 || [ "$REFRESH" = --refresh ]; then
+		(cd "$tmp" && apt-get "${APTOPTS[@]}" -qq download "$pv" >"$tmp/download.log" 2>&1) ||
+			skip "apt-get download $pv failed: $(grep -E '^(E|W):' "$tmp/download.log" | head -1)"
+		rm -f "$DEBS/${p}_"*.deb
+		mv "$tmp"/*.deb "$DEBS/"
+	fi
+done
+
+rm -rf "$ROOT"
+mkdir -p "$ROOT"
+for pv in "${PKGVERS[@]}"; do
+	p=${pv%%=*}
+	dpkg-deb -x "$(ls "$DEBS/${p}_"*.deb | tail -1)" "$ROOT"
+done
+
+# <= 6.18: /boot/vmlinuz-ABI; >= 6.19 split packages: /usr/lib/modules/ABI/vmlinuz.unsigned
+VMLINUZ=$ROOT/boot/vmlinuz-$ABI
+[ -f "$VMLINUZ" ] || VMLINUZ=$(find "$ROOT" \( -name "vmlinuz-*" -o -name "vmlinuz*" \) -type f | sort | head -1)
+[ -n "$VMLINUZ" ] && [ -f "$VMLINUZ" ] || skip "no vmlinuz in ${PKGS[*]}"
+MODULES=
+for d in "$ROOT/usr/lib/modules/$ABI" "$ROOT/lib/modules/$ABI"; do
+	[ -d "$d" ] && { MODULES=$d; break; }
+done
+[ -n "$MODULES" ] || skip "no modules dir for $ABI in ${PKGS[*]}"
+CONFIG=$(find "$ROOT" -type f \( -name "config-$ABI" -o -path "*/modules/$ABI/config" \) | head -1)
+
+{
+	printf 'KERNEL_VERSION=%s\n' "$ABI"
+	printf 'KERNEL_VMLINUZ=%s\n' "$VMLINUZ"
+	printf 'KERNEL_MODULES=%s\n' "$MODULES"
+	printf 'KERNEL_CONFIG=%s\n' "$CONFIG"
+	printf 'KERNEL_PACKAGES="%s"\n' "${PKGVERS[*]}"
+} > "$tmp/kernel.env"
+mv "$tmp/kernel.env" "$ENVF"
+cat "$ENVF"
