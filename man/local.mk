@@ -2,3 +2,4 @@
 dist_man_MANS += man/mmscope.1 man/mmscope-dump.1 man/mmscope-convert.1 man/mmscope-samples.5 \
 	man/mmscope-recording.5
 dist_man_MANS += man/mmscope-record.1
+dist_man_MANS += man/mmscope-compare.1

@@ -34,6 +34,7 @@ struct cmd_entry {
 extern const struct cmd_entry cmd_dump_entry;
 extern const struct cmd_entry cmd_convert_entry;
 extern const struct cmd_entry cmd_record_entry;
+extern const struct cmd_entry cmd_compare_entry;
 
 /* "error: ..." on stderr; returns EXIT_ERROR. */
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

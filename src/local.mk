@@ -28,3 +28,9 @@ libmmscope_a_SOURCES += \
 
 mmscope_SOURCES += \
 	src/cmd-record.c
+
+# compare (issue 7): metric catalogue, run loader, table renderers, command
+libmmscope_a_SOURCES += src/metrics.c src/metrics.h \
+	src/compare-load.c src/compare-load.h \
+	src/compare-table.c src/compare-table.h
+mmscope_SOURCES += src/cmd-compare.c

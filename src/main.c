@@ -14,6 +14,7 @@ static const struct cmd_entry *const commands[] = {
 	&cmd_dump_entry,
 	&cmd_convert_entry,
 	&cmd_record_entry,
+	&cmd_compare_entry,
 };
 
 static void print_main_help(FILE *f)

@@ -67,3 +67,7 @@ EXTRA_DIST += tests/cli/docs.sh tests/cli/usage.sh
 check_PROGRAMS += samples/workloads/anon-touch
 TESTS += tests/record/live-swap.sh
 EXTRA_DIST += tests/record/lib-live.sh tests/record/live-swap.sh
+check_PROGRAMS += tests/compare/mkrec
+tests_compare_mkrec_LDADD = $(LIBMMSCOPE_LIBS)
+TESTS += tests/compare/golden.sh
+EXTRA_DIST += tests/compare/golden.sh tests/compare/data tests/golden

@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * mmscope compare: one column per NAME=FILE[,FILE...] (the first is the
+ * baseline), the runs of a column pooled, one row per metric, printed as
+ * an mmtests table, a plain (defrag_mode-style) table, or JSON. The runs
+ * are loaded by compare_load_run() (src/compare-load.c) and everything
+ * else is src/compare-table.c; this file only parses the command line.
+ */
+#include "config.h"
+#include "cmd.h"
+#include "compare-load.h"
+#include "compare-table.h"
+#include "util.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char compare_usage[] =
+"usage: mmscope compare [--dialect mmtests|plain] [--stats mean,stddev,...]\n"
+"                       [--metrics LIST|all] [--width N] [--format text|json]\n"
+"                       NAME=FILE[,FILE...] NAME=FILE[,FILE...] [...]\n"
+"\n"
+"Compare runs side by side: one column per NAME (the first is the baseline),\n"
+"the FILEs of a column are its runs (recordings or metrics files), pooled.\n"
+"\n"
+"  -d, --dialect D     mmtests (default) or plain (defrag_mode-style)\n"
+"  -s, --stats LIST    statistics: min, mean, amean, hmean, gmean, stddev,\n"
+"                      coeffvar, max, median, pNN, bmean-NN, samples\n"
+"                      (default min,mean,stddev,coeffvar,max,bmean-95 for\n"
+"                      mmtests, mean for plain)\n"
+"  -m, --metrics LIST  metric names, groups (reclaim, swap, zswap, thp, mthp,\n"
+"                      compaction, psi, kswapd, stall, user, ...), sources\n"
+"                      (counter, trace, user) or all (default)\n"
+"  -w, --width N       split tables wider than N columns (default 80)\n"
+"      --no-monitor    mmtests: counter metrics in the stat table too\n"
+"      --alpha A       significance level of Welch's t-test (default 0.05)\n"
+"  -f, --format F      text (default) or json\n"
+"      --list-metrics  print the metric catalogue and exit\n"
+"  -h, --help          show this help\n";
+
+struct compare_opts {
+	struct ct_opts ct;
+	struct ct_stat *stats;
+	char **metrics;		/* selection words */
+	int nmetrics;
+	int json;
+	int list;
+	char **specs;		/* NAME=FILE[,FILE...] */
+	int nspecs;
+};
+
+static int compare_parse_select(struct compare_opts *o, const char *list)
+{
+	char *copy = xstrdup(list), *save = NULL, *w;
+
+	for (w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		o->metrics = xreallocarray(o->metrics, (size_t)o->nmetrics + 1, sizeof(char *));
+		o->metrics[o->nmetrics++] = xstrdup(w);
+	}
+	free(copy);
+	return o->nmetrics ? 0 : -1;
+}
+
+static int compare_parse_opts(int argc, char **argv, struct compare_opts *o)
+{
+	enum { OPT_NO_MONITOR = 256, OPT_ALPHA, OPT_LIST };
+	static const struct option longopts[] = {
+		{ "dialect", required_argument, NULL, 'd' },
+		{ "stats", required_argument, NULL, 's' },
+		{ "metrics", required_argument, NULL, 'm' },
+		{ "width", required_argument, NULL, 'w' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "no-monitor", no_argument, NULL, OPT_NO_MONITOR },
+		{ "alpha", required_argument, NULL, OPT_ALPHA },
+		{ "list-metrics", no_argument, NULL, OPT_LIST },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const struct cmd_entry *cmd = &cmd_compare_entry;
+	const char *stats = NULL;
+	unsigned long long n;
+	char *err = NULL, *end;
+	int c;
+
+	o->ct.width = 80;
+	o->ct.monitor = 1;
+	o->ct.alpha = 0.05;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "d:s:m:w:f:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			if (!strcmp(optarg, "mmtests"))
+				o->ct.dialect = CT_MMTESTS;
+			else if (!strcmp(optarg, "plain"))
+				o->ct.dialect = CT_PLAIN;
+			else
+				return usage_error(cmd, "unknown dialect '%s' (mmtests or plain)",
+						   optarg);
+			break;
+		case 's':
+			stats = optarg;
+			break;
+		case 'm':
+			if (compare_parse_select(o, optarg))
+				return usage_error(cmd, "empty --metrics list");
+			break;
+		case 'w':
+			if (parse_ull(optarg, &n) || n < 20 || n > 100000)
+				return usage_error(cmd, "bad --width '%s' (20 or more)", optarg);
+			o->ct.width = (int)n;
+			break;
+		case 'f':
+			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
+				return usage_error(cmd, "unknown format '%s' (text or json)", optarg);
+			o->json = !strcmp(optarg, "json");
+			break;
+		case OPT_NO_MONITOR:
+			o->ct.monitor = 0;
+			break;
+		case OPT_ALPHA:
+			o->ct.alpha = strtod(optarg, &end);
+			if (end == optarg || *end || !(o->ct.alpha > 0 && o->ct.alpha < 1))
+				return usage_error(cmd, "bad --alpha '%s' (between 0 and 1)", optarg);
+			break;
+		case OPT_LIST:
+			o->list = 1;
+			break;
+		case 'h':
+			return -1;
+		default:
+			return bad_option(cmd, argc, argv);
+		}
+	}
+	if (!stats)
+		stats = o->ct.dialect == CT_PLAIN ? "mean" : "min,mean,stddev,coeffvar,max,bmean-95";
+	if (ct_parse_stats(stats, &o->stats, &o->ct.nstats, &err)) {
+		c = usage_error(cmd, "%s", err);
+		free(err);
+		return c;
+	}
+	o->ct.stats = o->stats;
+	if (o->list)
+		return 0;
+	if (argc - optind < 1)
+		return usage_error(cmd, "nothing to compare: give NAME=FILE[,FILE...]");
+	o->specs = argv + optind;
+	o->nspecs = argc - optind;
+	return 0;
+}
+
+/* Load the runs of one NAME=FILE,FILE... column. */
+static int compare_load_column(struct ct_table *t, const char *spec)
+{
+	const char *eq = strchr(spec, '=');
+	char *name, *files, *save = NULL, *f, *err = NULL;
+	size_t col;
+	int r = 0;
+
+	if (!eq || eq == spec || !eq[1])
+		return usage_error(&cmd_compare_entry, "'%s' is not NAME=FILE[,FILE...]", spec);
+	name = xasprintf("%.*s", (int)(eq - spec), spec);
+	col = ct_add_column(t, name);
+	files = xstrdup(eq + 1);
+	for (f = strtok_r(files, ",", &save); f; f = strtok_r(NULL, ",", &save)) {
+		struct metric_values mv = METRIC_VALUES_INIT;
+
+		if (compare_load_run(f, &mv, &err)) {
+			r = error("%s: %s", f, err);
+			free(err);
+			metric_values_release(&mv);
+			break;
+		}
+		ct_add_run(t, col, &mv);
+		metric_values_release(&mv);
+	}
+	free(files);
+	free(name);
+	return r;
+}
+
+static int compare_keep(const struct metric_info *mi, void *ctx)
+{
+	const struct compare_opts *o = ctx;
+
+	for (int i = 0; i < o->nmetrics; i++)
+		if (metrics_match(mi, o->metrics[i]))
+			return 1;
+	return !o->nmetrics;
+}
+
+static int compare_list_metrics(void)
+{
+	static const char *const sources[] = { "counter", "trace", "user" };
+	size_t n;
+	const struct metric_def *d = metrics_catalogue(&n);
+
+	printf("%-34s %-11s %-8s %-7s %-6s %s\n", "name", "group", "source", "unit",
+	       "better", "definition");
+	for (size_t i = 0; i < n; i++)
+		printf("%-34s %-11s %-8s %-7s %-6s %s\n", d[i].name, d[i].group,
+		       sources[d[i].source], d[i].unit, d[i].higher_is_better ? "higher" : "lower",
+		       d[i].expr ? d[i].expr : d[i].description);
+	return EXIT_OK;
+}
+
+static int compare_run(struct compare_opts *o)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct ct_table t;
+	int r = EXIT_OK;
+
+	ct_init(&t);
+	for (int i = 0; i < o->nspecs && r == EXIT_OK; i++)
+		r = compare_load_column(&t, o->specs[i]);
+	if (r == EXIT_OK) {
+		ct_filter(&t, compare_keep, o);
+		ct_sort(&t);
+		if (!t.nrows && !o->json)
+			r = error("no metric to compare (see --metrics and --list-metrics)");
+		else if (o->json)
+			ct_render_json(&t, &o->ct, &out);
+		else
+			ct_render_text(&t, &o->ct, &out);
+		fwrite(out.buf ? out.buf : "", 1, out.len, stdout);
+	}
+	strbuf_release(&out);
+	ct_release(&t);
+	return r;
+}
+
+static int cmd_compare(int argc, char **argv)
+{
+	struct compare_opts o = { 0 };
+	int r = compare_parse_opts(argc, argv, &o);
+
+	if (r < 0)
+		r = show_help(&cmd_compare_entry);
+	else if (r == 0)
+		r = o.list ? compare_list_metrics() : compare_run(&o);
+	for (int i = 0; i < o.nmetrics; i++)
+		free(o.metrics[i]);
+	free(o.metrics);
+	free(o.stats);
+	return r;
+}
+
+const struct cmd_entry cmd_compare_entry = {
+	.name = "compare",
+	.summary = "compare runs side by side (mmtests or plain tables, significance)",
+	.usage = compare_usage,
+	.run = cmd_compare,
+};

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Loading the metrics of one run for "mmscope compare". The only entry
+ * point is compare_load_run(); when the analysis API lands, recordings
+ * will go through it and this file shrinks to the metrics-file reader.
+ */
+#ifndef MMSCOPE_COMPARE_LOAD_H
+#define MMSCOPE_COMPARE_LOAD_H
+
+#include "metrics.h"
+
+/*
+ * Append the metrics of the run stored at path to *out. path is either
+ *  - a recording (trace.dat): counter deltas between the first and the
+ *    last complete "mms1" sample sets (see mmscope-samples(5)) become
+ *    counter metrics through metrics_compute(); or
+ *  - a metrics file (text, see mmscope-compare(1)): "NAME VALUE..." lines
+ *    give metric samples directly, "counter NAME VALUE" lines give counter
+ *    deltas, "higher NAME" / "lower NAME" set a user metric's direction.
+ * Returns 0, or -1 with *err set (the reason, without the file name).
+ */
+int compare_load_run(const char *path, struct metric_values *out, char **err);
+
+/* The same for a metrics file already in memory (for tests). */
+int compare_load_metrics_text(const char *text, struct metric_values *out, char **err);
+
+#endif

@@ -1,0 +1,774 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Building a comparison table from per-run metric values and rendering it
+ * in the mmtests dialect, the plain (defrag_mode / freelist hygiene)
+ * dialect, or JSON. The mmtests layout is that of
+ * bin/lib/MMTests/{Compare,PrintGeneric}.pm: the row prefix is
+ * "%-Ss %-Os" (S, O the longest statistic and op names), each run is
+ * "%12.2f (%7.2f%%)", the header cells are "%23s" after S + 1 + O blanks,
+ * and the percentage is pdiff (new * 100 / base - 100) for higher-is-better
+ * statistics and pndiff (100 - new * 100 / base) otherwise, Stddev and
+ * CoeffVar always pndiff. Where mmtests prints nonsense (100 or -99 for a
+ * zero baseline, NaN) this prints "n/a". Columns widen, never wrap, when a
+ * value or run name does not fit the default width.
+ */
+#include "config.h"
+#include "compare-table.h"
+#include "stats.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct {
+	const char *name;
+	enum ct_stat_kind kind;
+} stat_words[] = {
+	{ "min", CT_MIN }, { "mean", CT_MEAN }, { "amean", CT_AMEAN },
+	{ "hmean", CT_HMEAN }, { "gmean", CT_GMEAN }, { "stddev", CT_STDDEV },
+	{ "coeffvar", CT_COEFFVAR }, { "max", CT_MAX }, { "median", CT_MEDIAN },
+	{ "samples", CT_SAMPLES },
+};
+
+static int parse_pct(const char *s, double *out)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s || *end || !(v > 0 && v <= 100))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int parse_stat(const char *w, struct ct_stat *st)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(stat_words); i++) {
+		if (!strcmp(w, stat_words[i].name)) {
+			st->kind = stat_words[i].kind;
+			st->arg = 0;
+			return 0;
+		}
+	}
+	if (w[0] == 'p' && isdigit((unsigned char)w[1])) {
+		st->kind = CT_PCTILE;
+		return parse_pct(w + 1, &st->arg);
+	}
+	if (!strncmp(w, "bmean-", 6) || !strncmp(w, "bamean-", 7)) {
+		st->kind = CT_BMEAN;
+		return parse_pct(strchr(w, '-') + 1, &st->arg);
+	}
+	return -1;
+}
+
+int ct_parse_stats(const char *list, struct ct_stat **out, size_t *n, char **err)
+{
+	char *copy = xstrdup(list), *save = NULL, *w;
+
+	*out = NULL;
+	*n = 0;
+	for (w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		*out = xreallocarray(*out, *n + 1, sizeof(**out));
+		if (parse_stat(w, &(*out)[*n])) {
+			set_err(err, "unknown statistic '%s' (min, mean, amean, hmean, gmean, "
+				"stddev, coeffvar, max, median, pNN, bmean-NN, samples)", w);
+			free(copy);
+			free(*out);
+			*out = NULL;
+			*n = 0;
+			return -1;
+		}
+		(*n)++;
+	}
+	free(copy);
+	if (!*n)
+		return set_err(err, "no statistic given");
+	return 0;
+}
+
+void ct_init(struct ct_table *t)
+{
+	memset(t, 0, sizeof(*t));
+}
+
+size_t ct_add_column(struct ct_table *t, const char *name)
+{
+	t->cols = xreallocarray(t->cols, t->ncols + 1, sizeof(*t->cols));
+	t->nruns = xreallocarray(t->nruns, t->ncols + 1, sizeof(*t->nruns));
+	t->cols[t->ncols] = xstrdup(name);
+	t->nruns[t->ncols] = 0;
+	for (size_t r = 0; r < t->nrows; r++) {
+		t->rows[r].cells = xreallocarray(t->rows[r].cells, t->ncols + 1,
+						 sizeof(struct ct_cell));
+		memset(&t->rows[r].cells[t->ncols], 0, sizeof(struct ct_cell));
+	}
+	return t->ncols++;
+}
+
+static struct ct_row *find_row(struct ct_table *t, const char *name)
+{
+	struct ct_row *row;
+
+	for (size_t r = 0; r < t->nrows; r++)
+		if (!strcmp(t->rows[r].mi.name, name))
+			return &t->rows[r];
+	t->rows = xreallocarray(t->rows, t->nrows + 1, sizeof(*t->rows));
+	row = &t->rows[t->nrows];
+	memset(row, 0, sizeof(*row));
+	metrics_describe(name, &row->mi);
+	row->higher_is_better = -1;
+	row->seq = t->nrows++;
+	row->cells = xcalloc(t->ncols ? t->ncols : 1, sizeof(*row->cells));
+	return row;
+}
+
+void ct_add_run(struct ct_table *t, size_t col, const struct metric_values *mv)
+{
+	t->nruns[col]++;
+	for (size_t i = 0; i < mv->n; i++) {
+		const struct metric_series *s = &mv->m[i];
+		struct ct_row *row = find_row(t, s->name);
+		struct ct_cell *c = &row->cells[col];
+
+		if (row->higher_is_better < 0 && s->higher_is_better >= 0)
+			row->higher_is_better = s->higher_is_better;
+		c->v = xreallocarray(c->v, c->n + s->n + 1, sizeof(*c->v));
+		memcpy(c->v + c->n, s->v, s->n * sizeof(*c->v));
+		c->n += s->n;
+	}
+}
+
+static void row_release(struct ct_row *row, size_t ncols)
+{
+	for (size_t c = 0; c < ncols; c++)
+		free(row->cells[c].v);
+	free(row->cells);
+}
+
+void ct_filter(struct ct_table *t, int (*keep)(const struct metric_info *, void *), void *ctx)
+{
+	size_t out = 0;
+
+	for (size_t r = 0; r < t->nrows; r++) {
+		if (keep(&t->rows[r].mi, ctx))
+			t->rows[out++] = t->rows[r];
+		else
+			row_release(&t->rows[r], t->ncols);
+	}
+	t->nrows = out;
+}
+
+/* The number in a template's expansion ("mthp-64kB-swpout" -> 64). */
+static long name_number(const char *s)
+{
+	while (*s && !isdigit((unsigned char)*s))
+		s++;
+	return strtol(s, NULL, 10);
+}
+
+static int cmp_rows(const void *a, const void *b)
+{
+	const struct ct_row *x = a, *y = b;
+	long nx, ny;
+
+	if (x->mi.order != y->mi.order)
+		return x->mi.order < y->mi.order ? -1 : 1;
+	if (x->mi.def) {
+		nx = name_number(x->mi.name);
+		ny = name_number(y->mi.name);
+		if (nx != ny)
+			return nx < ny ? -1 : 1;
+		return strcmp(x->mi.name, y->mi.name);
+	}
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+void ct_sort(struct ct_table *t)
+{
+	for (size_t r = 0; r < t->nrows; r++)
+		if (t->rows[r].higher_is_better < 0)
+			t->rows[r].higher_is_better = t->rows[r].mi.higher_is_better;
+	if (t->nrows)
+		qsort(t->rows, t->nrows, sizeof(*t->rows), cmp_rows);
+}
+
+void ct_release(struct ct_table *t)
+{
+	for (size_t r = 0; r < t->nrows; r++)
+		row_release(&t->rows[r], t->ncols);
+	for (size_t c = 0; c < t->ncols; c++)
+		free(t->cols[c]);
+	free(t->rows);
+	free(t->cols);
+	free(t->nruns);
+	ct_init(t);
+}
+
+/* mmtests takes Hmean for higher-is-better metrics where it says "mean". */
+static int use_hmean(const struct ct_stat *s, int hib, enum ct_dialect d)
+{
+	return s->kind == CT_HMEAN ||
+	       ((s->kind == CT_MEAN || s->kind == CT_BMEAN) && hib && d == CT_MMTESTS);
+}
+
+double ct_stat_value(const struct ct_stat *s, const struct ct_cell *c, int hib,
+		     enum ct_dialect d)
+{
+	double v;
+
+	switch (s->kind) {
+	case CT_MIN: v = stats_min(c->v, c->n); break;
+	case CT_MEAN: v = use_hmean(s, hib, d) ? stats_hmean(c->v, c->n) :
+					      stats_mean(c->v, c->n); break;
+	case CT_AMEAN: v = stats_mean(c->v, c->n); break;
+	case CT_HMEAN: v = stats_hmean(c->v, c->n); break;
+	case CT_GMEAN: v = stats_gmean(c->v, c->n); break;
+	case CT_STDDEV: v = stats_stddev(c->v, c->n); break;
+	case CT_COEFFVAR: v = c->n < 2 ? NAN : stats_coeffvar(c->v, c->n); break;
+	case CT_MAX: v = stats_max(c->v, c->n); break;
+	case CT_MEDIAN: v = stats_median(c->v, c->n); break;
+	case CT_PCTILE: v = stats_percentile(c->v, c->n, s->arg, hib); break;
+	case CT_BMEAN: v = stats_bmean(c->v, c->n, s->arg, hib, use_hmean(s, hib, d)); break;
+	case CT_SAMPLES: v = (double)c->n; break;
+	default: v = NAN;
+	}
+	return isfinite(v) ? (v == 0 ? 0 : v) : NAN;
+}
+
+void ct_stat_name(const struct ct_stat *s, int hib, enum ct_dialect d, char *buf, size_t len)
+{
+	static const char *const mm[] = {
+		[CT_MIN] = "Min", [CT_AMEAN] = "Amean", [CT_HMEAN] = "Hmean",
+		[CT_GMEAN] = "Gmean", [CT_STDDEV] = "Stddev", [CT_COEFFVAR] = "CoeffVar",
+		[CT_MAX] = "Max", [CT_MEDIAN] = "Median", [CT_SAMPLES] = "Samples",
+	};
+	int h = use_hmean(s, hib, d);
+
+	if (d == CT_PLAIN) {
+		if (s->kind == CT_PCTILE)
+			snprintf(buf, len, "p%g", s->arg);
+		else if (s->kind == CT_BMEAN)
+			snprintf(buf, len, "bmean-%g", s->arg);
+		else
+			for (size_t i = 0; i < ARRAY_SIZE(stat_words); i++)
+				if (stat_words[i].kind == s->kind)
+					snprintf(buf, len, "%s", stat_words[i].name);
+		return;
+	}
+	if (s->kind == CT_MEAN)
+		snprintf(buf, len, "%s", h ? "Hmean" : "Amean");
+	else if (s->kind == CT_BMEAN)
+		snprintf(buf, len, "%s-%g", h ? "BHmean" : "BAmean", s->arg);
+	else if (s->kind == CT_PCTILE)
+		snprintf(buf, len, "Max-%g", s->arg);
+	else
+		snprintf(buf, len, "%s", mm[s->kind]);
+}
+
+/* Is this the row mmtests compares for significance (the mean)? */
+static int is_mean_stat(const struct ct_stat *s)
+{
+	return s->kind == CT_MEAN || s->kind == CT_AMEAN || s->kind == CT_HMEAN;
+}
+
+/* Change of v against base, in the dialect's convention; NAN = n/a. */
+static double change_pct(const struct ct_stat *s, int hib, enum ct_dialect d,
+			 double v, double base)
+{
+	int better_higher;
+
+	if (isnan(v) || isnan(base))
+		return NAN;
+	if (base == 0)
+		return v == 0 ? 0 : NAN;
+	if (d == CT_PLAIN)
+		return (v - base) * 100 / base;
+	if (s->kind == CT_STDDEV || s->kind == CT_COEFFVAR)
+		better_higher = 0;
+	else if (s->kind == CT_SAMPLES)
+		better_higher = 1;
+	else
+		better_higher = hib;
+	return better_higher ? v * 100 / base - 100 : 100 - v * 100 / base;
+}
+
+/*
+ * Welch at level alpha between the baseline and column c; -1 = not tested,
+ * which is the case unless both columns have at least two runs (files):
+ * the samples of one run are not independent repetitions.
+ */
+static int significant(const struct ct_table *t, const struct ct_row *row, size_t c,
+		       double alpha)
+{
+	struct stats_welch w;
+
+	if (t->nruns[0] < 2 || t->nruns[c] < 2)
+		return -1;
+	if (stats_welch_test(row->cells[0].v, row->cells[0].n, row->cells[c].v,
+			     row->cells[c].n, alpha, &w))
+		return -1;
+	return w.significant;
+}
+
+static void rtrim_line(struct strbuf *out, size_t start)
+{
+	while (out->len > start && out->buf[out->len - 1] == ' ')
+		out->buf[--out->len] = '\0';
+	strbuf_addch(out, '\n');
+}
+
+static int fmt_len(double v)
+{
+	char buf[64];
+
+	return isnan(v) ? 3 : snprintf(buf, sizeof(buf), "%.2f", v);
+}
+
+/* Columns [first, end) that fit in width after a prefix of p columns. */
+static size_t block_end(const int *colw, size_t first, size_t ncols, int p, int width)
+{
+	int used = p + colw[first];
+	size_t end = first + 1;
+
+	while (end < ncols && used + colw[end] <= width)
+		used += colw[end++];
+	return end;
+}
+
+/* Rows of the mmtests stat table or of its monitor table. */
+static int in_monitor(const struct ct_row *row, const struct ct_opts *o)
+{
+	return o->monitor && row->mi.source == METRIC_COUNTER;
+}
+
+static void mmtests_split(const char *name, struct strbuf *l1, struct strbuf *l2)
+{
+	const char *dash = strchr(name, '-');
+
+	if (dash && dash[1] == 'r' && dash[2] == 'c' && isdigit((unsigned char)dash[3])) {
+		const char *p = dash + 3;
+
+		while (isdigit((unsigned char)*p))
+			p++;
+		dash = strchr(p, '-');
+		if (!dash) {
+			strbuf_addstr(l1, name);
+			return;
+		}
+	}
+	if (!dash) {
+		strbuf_addstr(l2, name);
+		return;
+	}
+	strbuf_add(l1, name, (size_t)(dash - name));
+	strbuf_addstr(l2, dash + 1);
+}
+
+static void mmtests_header(const struct ct_table *t, size_t first, size_t end, int p,
+			   const int *colw, struct strbuf *out)
+{
+	for (int line = 0; line < 2; line++) {
+		size_t start = out->len;
+
+		strbuf_addf(out, "%*s", p, "");
+		for (size_t c = first; c < end; c++) {
+			struct strbuf l1 = STRBUF_INIT, l2 = STRBUF_INIT;
+
+			mmtests_split(t->cols[c], &l1, &l2);
+			strbuf_addf(out, "%*s", colw[c], line ? (l2.buf ? l2.buf : "") :
+						       (l1.buf ? l1.buf : ""));
+			strbuf_release(&l1);
+			strbuf_release(&l2);
+		}
+		rtrim_line(out, start);
+	}
+}
+
+static int header_part_len(const char *name)
+{
+	struct strbuf l1 = STRBUF_INIT, l2 = STRBUF_INIT;
+	int n;
+
+	mmtests_split(name, &l1, &l2);
+	n = (int)(l1.len > l2.len ? l1.len : l2.len);
+	strbuf_release(&l1);
+	strbuf_release(&l2);
+	return n;
+}
+
+/* One mmtests cell: value, then " (pct%)", " *pct%*" or nothing. */
+static void mmtests_cell(const struct ct_table *t, const struct ct_row *row, size_t c,
+			 const struct ct_stat *s, const struct ct_opts *o, int fw,
+			 struct strbuf *out)
+{
+	const struct ct_cell *cell = &row->cells[c];
+	double v, base, pct;
+	int sig;
+
+	if (!cell->n) {
+		strbuf_addf(out, "%*s%11s", fw, "-", "");
+		return;
+	}
+	v = ct_stat_value(s, cell, row->higher_is_better, o->dialect);
+	if (isnan(v)) {
+		strbuf_addf(out, "%*s%11s", fw, "n/a", "");
+		return;
+	}
+	strbuf_addf(out, "%*.2f", fw, v);
+	if (c == 0) {
+		strbuf_addf(out, " (%7.2f%%)", 0.0);
+		return;
+	}
+	base = row->cells[0].n ? ct_stat_value(s, &row->cells[0], row->higher_is_better,
+					       o->dialect) : NAN;
+	pct = change_pct(s, row->higher_is_better, o->dialect, v, base);
+	sig = is_mean_stat(s) ? significant(t, row, c, o->alpha) : -1;
+	if (isnan(pct))
+		strbuf_addf(out, " (%8s)", "n/a");
+	else if (sig > 0)
+		strbuf_addf(out, " *%7.2f%%*", pct == 0 ? 0.0 : pct);
+	else
+		strbuf_addf(out, " (%7.2f%%)", pct == 0 ? 0.0 : pct);
+}
+
+/* Value field width of column c: 12, or wider for long values / names. */
+static int mmtests_field_width(const struct ct_table *t, size_t c, const struct ct_opts *o,
+			       int base)
+{
+	int fw = base, need = header_part_len(t->cols[c]) + 1 - (base == 12 ? 11 : 0);
+
+	if (need > fw)
+		fw = need;
+	for (size_t r = 0; r < t->nrows; r++) {
+		const struct ct_row *row = &t->rows[r];
+
+		if ((base == 15) != in_monitor(row, o) || !row->cells[c].n)
+			continue;
+		for (size_t k = 0; k < o->nstats; k++) {
+			int n = fmt_len(ct_stat_value(&o->stats[k], &row->cells[c],
+						      row->higher_is_better, o->dialect)) + 1;
+			if (n > fw)
+				fw = n;
+		}
+	}
+	return fw;
+}
+
+static void mmtests_stat_table(const struct ct_table *t, const struct ct_opts *o,
+			       struct strbuf *out)
+{
+	int smax = 0, omax = 0, p, *fw = xcalloc(t->ncols, sizeof(int));
+	int *colw = xcalloc(t->ncols, sizeof(int));
+	char name[64];
+
+	for (size_t r = 0; r < t->nrows; r++) {
+		if (in_monitor(&t->rows[r], o))
+			continue;
+		for (size_t k = 0; k < o->nstats; k++) {
+			ct_stat_name(&o->stats[k], t->rows[r].higher_is_better, o->dialect,
+				     name, sizeof(name));
+			smax = (int)strlen(name) > smax ? (int)strlen(name) : smax;
+		}
+		if ((int)strlen(t->rows[r].mi.name) > omax)
+			omax = (int)strlen(t->rows[r].mi.name);
+	}
+	p = smax + 1 + omax;
+	for (size_t c = 0; c < t->ncols; c++) {
+		fw[c] = mmtests_field_width(t, c, o, 12);
+		colw[c] = fw[c] + 11;
+	}
+	for (size_t first = 0, end; first < t->ncols; first = end) {
+		end = block_end(colw, first, t->ncols, p, o->width);
+		if (first)
+			strbuf_addch(out, '\n');
+		mmtests_header(t, first, end, p, colw, out);
+		for (size_t k = 0; k < o->nstats; k++) {
+			for (size_t r = 0; r < t->nrows; r++) {
+				const struct ct_row *row = &t->rows[r];
+				size_t start = out->len;
+
+				if (in_monitor(row, o))
+					continue;
+				ct_stat_name(&o->stats[k], row->higher_is_better, o->dialect,
+					     name, sizeof(name));
+				strbuf_addf(out, "%-*s %-*s", smax, name, omax, row->mi.name);
+				for (size_t c = first; c < end; c++)
+					mmtests_cell(t, row, c, &o->stats[k], o, fw[c], out);
+				rtrim_line(out, start);
+			}
+		}
+	}
+	free(fw);
+	free(colw);
+}
+
+/* "Ops <label>" rows: the mean over the runs, "%15.2f", no percentages. */
+static void mmtests_monitor_table(const struct ct_table *t, const struct ct_opts *o,
+				  struct strbuf *out)
+{
+	static const struct ct_stat amean = { CT_AMEAN, 0 };
+	int lmax = 0, *colw = xcalloc(t->ncols, sizeof(int));
+
+	for (size_t r = 0; r < t->nrows; r++)
+		if (in_monitor(&t->rows[r], o) && (int)strlen(t->rows[r].mi.label) + 4 > lmax)
+			lmax = (int)strlen(t->rows[r].mi.label) + 4;
+	for (size_t c = 0; c < t->ncols; c++)
+		colw[c] = mmtests_field_width(t, c, o, 15);
+	for (size_t first = 0, end; first < t->ncols; first = end) {
+		end = block_end(colw, first, t->ncols, lmax, o->width);
+		if (first)
+			strbuf_addch(out, '\n');
+		mmtests_header(t, first, end, lmax, colw, out);
+		for (size_t r = 0; r < t->nrows; r++) {
+			const struct ct_row *row = &t->rows[r];
+			size_t start = out->len;
+
+			if (!in_monitor(row, o))
+				continue;
+			strbuf_addf(out, "Ops %-*s", lmax - 4, row->mi.label);
+			for (size_t c = first; c < end; c++) {
+				double v = row->cells[c].n ?
+					ct_stat_value(&amean, &row->cells[c], 0, o->dialect) : NAN;
+
+				if (!row->cells[c].n)
+					strbuf_addf(out, "%*s", colw[c], "-");
+				else if (isnan(v))
+					strbuf_addf(out, "%*s", colw[c], "n/a");
+				else
+					strbuf_addf(out, "%*.2f", colw[c], v);
+			}
+			rtrim_line(out, start);
+		}
+	}
+	free(colw);
+}
+
+static void render_mmtests(const struct ct_table *t, const struct ct_opts *o,
+			   struct strbuf *out)
+{
+	int nstat = 0, nmon = 0;
+
+	for (size_t r = 0; r < t->nrows; r++) {
+		if (in_monitor(&t->rows[r], o))
+			nmon++;
+		else
+			nstat++;
+	}
+	if (nstat)
+		mmtests_stat_table(t, o, out);
+	if (nstat && nmon)
+		strbuf_addch(out, '\n');
+	if (nmon)
+		mmtests_monitor_table(t, o, out);
+}
+
+static void plain_label(const struct ct_row *row, const struct ct_stat *s,
+			const struct ct_opts *o, char *buf, size_t len)
+{
+	char st[32];
+
+	ct_stat_name(s, row->higher_is_better, CT_PLAIN, st, sizeof(st));
+	snprintf(buf, len, "%s %s", row->mi.plain_label, st);
+}
+
+/* Value width of each plain column: fits every value and the run name. */
+static void plain_widths(const struct ct_table *t, const struct ct_opts *o, int *vw,
+			 int *colw)
+{
+	for (size_t c = 0; c < t->ncols; c++) {
+		vw[c] = 10;
+		for (size_t r = 0; r < t->nrows; r++) {
+			if (!t->rows[r].cells[c].n)
+				continue;
+			for (size_t k = 0; k < o->nstats; k++) {
+				int n = fmt_len(ct_stat_value(&o->stats[k], &t->rows[r].cells[c],
+							      t->rows[r].higher_is_better,
+							      CT_PLAIN));
+				vw[c] = n > vw[c] ? n : vw[c];
+			}
+		}
+		colw[c] = 1 + vw[c] + 1 + 12;
+		if ((int)strlen(t->cols[c]) + 1 > colw[c]) {
+			vw[c] += (int)strlen(t->cols[c]) + 1 - colw[c];
+			colw[c] = (int)strlen(t->cols[c]) + 1;
+		}
+	}
+}
+
+static void plain_cell(const struct ct_row *row, size_t c, const struct ct_stat *s,
+		       int vw, struct strbuf *out)
+{
+	double v, base, pct;
+
+	if (!row->cells[c].n) {
+		strbuf_addf(out, " %*s%13s", vw, "-", "");
+		return;
+	}
+	v = ct_stat_value(s, &row->cells[c], row->higher_is_better, CT_PLAIN);
+	if (isnan(v)) {
+		strbuf_addf(out, " %*s%13s", vw, "n/a", "");
+		return;
+	}
+	base = row->cells[0].n ? ct_stat_value(s, &row->cells[0], row->higher_is_better,
+					       CT_PLAIN) : NAN;
+	pct = c == 0 ? 0 : change_pct(s, row->higher_is_better, CT_PLAIN, v, base);
+	if (isnan(pct))
+		strbuf_addf(out, " %*.2f (%10s)", vw, v, "n/a");
+	else
+		strbuf_addf(out, " %*.2f (%+9.2f%%)", vw, v, pct == 0 ? 0.0 : pct);
+}
+
+static void render_plain(const struct ct_table *t, const struct ct_opts *o, struct strbuf *out)
+{
+	int lmax = 0, *vw = xcalloc(t->ncols, sizeof(int)), *colw = xcalloc(t->ncols, sizeof(int));
+	char label[200];
+
+	for (size_t r = 0; r < t->nrows; r++) {
+		for (size_t k = 0; k < o->nstats; k++) {
+			plain_label(&t->rows[r], &o->stats[k], o, label, sizeof(label));
+			lmax = (int)strlen(label) > lmax ? (int)strlen(label) : lmax;
+		}
+	}
+	plain_widths(t, o, vw, colw);
+	for (size_t first = 0, end; first < t->ncols; first = end) {
+		size_t start = out->len;
+
+		end = block_end(colw, first, t->ncols, lmax, o->width);
+		if (first)
+			strbuf_addch(out, '\n');
+		start = out->len;
+		strbuf_addf(out, "%*s", lmax, "");
+		for (size_t c = first; c < end; c++)
+			strbuf_addf(out, "%*s", colw[c], t->cols[c]);
+		rtrim_line(out, start);
+		for (size_t r = 0; r < t->nrows; r++) {
+			for (size_t k = 0; k < o->nstats; k++) {
+				start = out->len;
+				plain_label(&t->rows[r], &o->stats[k], o, label, sizeof(label));
+				strbuf_addf(out, "%-*s", lmax, label);
+				for (size_t c = first; c < end; c++)
+					plain_cell(&t->rows[r], c, &o->stats[k], vw[c], out);
+				rtrim_line(out, start);
+			}
+		}
+	}
+	free(vw);
+	free(colw);
+}
+
+void ct_render_text(const struct ct_table *t, const struct ct_opts *o, struct strbuf *out)
+{
+	if (!t->ncols || !t->nrows)
+		return;
+	if (o->dialect == CT_PLAIN)
+		render_plain(t, o, out);
+	else
+		render_mmtests(t, o, out);
+}
+
+static void json_str(struct strbuf *out, const char *s)
+{
+	strbuf_addch(out, '"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			strbuf_addf(out, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			strbuf_addf(out, "\\u%04x", *s);
+		else
+			strbuf_addch(out, *s);
+	}
+	strbuf_addch(out, '"');
+}
+
+static void json_num(struct strbuf *out, double v)
+{
+	if (isnan(v) || isinf(v))
+		strbuf_addstr(out, "null");
+	else
+		strbuf_addf(out, "%.10g", v == 0 ? 0.0 : v);
+}
+
+static void json_cell(const struct ct_table *t, const struct ct_row *row, size_t c,
+		      const struct ct_opts *o, struct strbuf *out)
+{
+	const struct ct_cell *cell = &row->cells[c];
+	struct stats_welch w;
+	char name[64];
+
+	if (!cell->n) {
+		strbuf_addstr(out, "null");
+		return;
+	}
+	strbuf_addf(out, "{\"samples\": %zu, \"values\": [", cell->n);
+	for (size_t i = 0; i < cell->n; i++) {
+		if (i)
+			strbuf_addstr(out, ", ");
+		json_num(out, cell->v[i]);
+	}
+	strbuf_addstr(out, "], \"stats\": {");
+	for (size_t k = 0; k < o->nstats; k++) {
+		const struct ct_stat *s = &o->stats[k];
+		double v = ct_stat_value(s, cell, row->higher_is_better, o->dialect);
+		double base = row->cells[0].n ? ct_stat_value(s, &row->cells[0],
+							      row->higher_is_better,
+							      o->dialect) : NAN;
+
+		ct_stat_name(s, row->higher_is_better, o->dialect, name, sizeof(name));
+		strbuf_addf(out, "%s\"%s\": {\"value\": ", k ? ", " : "", name);
+		json_num(out, v);
+		strbuf_addstr(out, ", \"change_pct\": ");
+		json_num(out, c ? change_pct(s, row->higher_is_better, o->dialect, v, base) : 0);
+		strbuf_addch(out, '}');
+	}
+	strbuf_addch(out, '}');
+	if (c && t->nruns[0] >= 2 && t->nruns[c] >= 2 && !stats_welch_test(row->cells[0].v, row->cells[0].n, cell->v, cell->n,
+				   o->alpha, &w)) {
+		strbuf_addstr(out, ", \"welch\": {\"t\": ");
+		json_num(out, w.t);
+		strbuf_addstr(out, ", \"df\": ");
+		json_num(out, w.df);
+		strbuf_addstr(out, ", \"p\": ");
+		json_num(out, w.p);
+		strbuf_addf(out, ", \"significant\": %s}", w.significant ? "true" : "false");
+	}
+	strbuf_addch(out, '}');
+}
+
+void ct_render_json(const struct ct_table *t, const struct ct_opts *o, struct strbuf *out)
+{
+	static const char *const sources[] = { "counter", "trace", "user" };
+
+	strbuf_addf(out, "{\n  \"dialect\": \"%s\",\n  \"alpha\": ",
+		    o->dialect == CT_PLAIN ? "plain" : "mmtests");
+	json_num(out, o->alpha);
+	strbuf_addstr(out, ",\n  \"columns\": [");
+	for (size_t c = 0; c < t->ncols; c++) {
+		strbuf_addstr(out, c ? ", {\"name\": " : "{\"name\": ");
+		json_str(out, t->cols[c]);
+		strbuf_addf(out, ", \"runs\": %zu}", t->nruns[c]);
+	}
+	strbuf_addstr(out, "],\n  \"metrics\": [");
+	for (size_t r = 0; r < t->nrows; r++) {
+		const struct ct_row *row = &t->rows[r];
+
+		strbuf_addstr(out, r ? ",\n    {\"name\": " : "\n    {\"name\": ");
+		json_str(out, row->mi.name);
+		strbuf_addstr(out, ", \"label\": ");
+		json_str(out, o->dialect == CT_PLAIN ? row->mi.plain_label : row->mi.label);
+		strbuf_addstr(out, ", \"group\": ");
+		json_str(out, row->mi.group);
+		strbuf_addstr(out, ", \"unit\": ");
+		json_str(out, row->mi.unit);
+		strbuf_addf(out, ", \"higher_is_better\": %s, \"source\": \"%s\",\n     \"cells\": [",
+			    row->higher_is_better ? "true" : "false", sources[row->mi.source]);
+		for (size_t c = 0; c < t->ncols; c++) {
+			if (c)
+				strbuf_addstr(out, ",\n       ");
+			json_cell(t, row, c, o, out);
+		}
+		strbuf_addstr(out, "]}");
+	}
+	strbuf_addstr(out, t->nrows ? "\n  ]\n}\n" : "]\n}\n");
+}

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A comparison table: columns are named runs (the first is the baseline),
+ * rows are metrics, and each cell holds the pooled samples of every run of
+ * that column (mmtests pools all iterations the same way). Renderers turn
+ * it into text in one of two dialects used on linux-mm, or into JSON:
+ *
+ *  mmtests  two-line header (name split at its first '-', "-rcN" stays
+ *           left), "Stat op" rows grouped by statistic, "%12.2f (%7.2f%%)"
+ *           per run with positive = better, significant cells "*...%*";
+ *           counter metrics go to an "Ops <label>" monitor table
+ *           ("%15.2f", no percentages) unless monitor is off.
+ *  plain    the defrag_mode / freelist-hygiene style: one header line of
+ *           run names, rows "<label> <stat>", "%.2f (%+9.2f%%)" with the
+ *           raw relative change, no significance marks.
+ *
+ * Conventions of both: a metric that a column lacks prints "-" and no
+ * percentage; a statistic that is undefined (stddev of one sample, hmean
+ * over a zero) prints "n/a"; a change against a zero (or undefined)
+ * baseline prints "n/a", never inf or nan. Columns never wrap: a table
+ * wider than opts.width is printed as several blocks of columns, each
+ * repeating the row labels. Nothing here prints; output goes to a strbuf.
+ */
+#ifndef MMSCOPE_COMPARE_TABLE_H
+#define MMSCOPE_COMPARE_TABLE_H
+
+#include <stddef.h>
+
+#include "metrics.h"
+#include "util.h"
+
+enum ct_dialect { CT_MMTESTS, CT_PLAIN };
+
+enum ct_stat_kind {
+	CT_MIN, CT_MEAN, CT_AMEAN, CT_HMEAN, CT_GMEAN, CT_STDDEV, CT_COEFFVAR,
+	CT_MAX, CT_MEDIAN, CT_PCTILE, CT_BMEAN, CT_SAMPLES,
+};
+
+/* One statistic row: "mean" is Amean, or Hmean for higher-is-better
+ * metrics in the mmtests dialect (as mmtests does). arg: NN of pNN and
+ * bmean-NN. */
+struct ct_stat {
+	enum ct_stat_kind kind;
+	double arg;
+};
+
+/* Parse "min,mean,stddev,p95,bmean-95,...". Returns 0, or -1 with *err. */
+int ct_parse_stats(const char *list, struct ct_stat **out, size_t *n, char **err);
+
+struct ct_cell {
+	double *v;		/* pooled samples */
+	size_t n;		/* 0: the metric is absent in this column */
+};
+
+struct ct_row {
+	struct metric_info mi;
+	int higher_is_better;
+	size_t seq;		/* first appearance, for user metrics' order */
+	struct ct_cell *cells;	/* one per column */
+};
+
+struct ct_table {
+	char **cols;
+	size_t *nruns;
+	size_t ncols;
+	struct ct_row *rows;
+	size_t nrows;
+};
+
+void ct_init(struct ct_table *t);
+/* Add a column; returns its index. */
+size_t ct_add_column(struct ct_table *t, const char *name);
+/* Pool the samples of one run into column col. */
+void ct_add_run(struct ct_table *t, size_t col, const struct metric_values *mv);
+/* Keep only the rows for which keep() says yes. */
+void ct_filter(struct ct_table *t, int (*keep)(const struct metric_info *, void *), void *ctx);
+/* Sort rows into catalogue order (user metrics last, as first seen). */
+void ct_sort(struct ct_table *t);
+void ct_release(struct ct_table *t);
+
+struct ct_opts {
+	enum ct_dialect dialect;
+	const struct ct_stat *stats;
+	size_t nstats;
+	int width;		/* split into blocks above this many columns */
+	int monitor;		/* mmtests: counter metrics in an "Ops" table */
+	double alpha;		/* significance level, 0.05 */
+};
+
+/* The value of one statistic over a cell (NAN when undefined). */
+double ct_stat_value(const struct ct_stat *s, const struct ct_cell *c, int higher_is_better,
+		     enum ct_dialect d);
+/* The statistic's row name in a dialect ("Amean", "BAmean-95", "mean"). */
+void ct_stat_name(const struct ct_stat *s, int higher_is_better, enum ct_dialect d,
+		  char *buf, size_t len);
+
+void ct_render_text(const struct ct_table *t, const struct ct_opts *o, struct strbuf *out);
+void ct_render_json(const struct ct_table *t, const struct ct_opts *o, struct strbuf *out);
+
+#endif

@@ -1,0 +1,93 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# mmscope compare: golden tables for both dialects and JSON from metrics
+# files (three runs per side, a single-run side, a metric absent on one
+# side, zero baselines) and from recordings made by tests/compare/mkrec;
+# the reproduction of a published mmtests row; errors and exit codes.
+# Regenerate the goldens with MMSCOPE_UPDATE_GOLDEN=1 (then review the diff).
+. "${top_srcdir:-.}/tests/lib.sh"
+
+data=$top_srcdir/tests/compare/data
+golden=$top_srcdir/tests/golden
+mkrec=$top_builddir/tests/compare/mkrec
+base="6.18.0-vanilla=$data/base-1.txt,$data/base-2.txt,$data/base-3.txt"
+patched="6.18.0-patched=$data/patched-1.txt,$data/patched-2.txt,$data/patched-3.txt"
+single="6.18.0-rc3-single=$data/single-1.txt"
+
+# check NAME ARGS...: the output of "mmscope compare ARGS" is golden/compare-NAME.txt
+check() {
+	name=$1
+	shift
+	"$MMSCOPE" compare "$@" >"$scratch/$name.out" 2>"$scratch/$name.err" ||
+		{ fail "$name: exit $? ($(cat "$scratch/$name.err"))"; return; }
+	# file names in the output (JSON has none, text none) are not expected
+	if [ -n "$MMSCOPE_UPDATE_GOLDEN" ]; then
+		cp "$scratch/$name.out" "$golden/compare-$name.txt"
+	fi
+	if cmp -s "$scratch/$name.out" "$golden/compare-$name.txt"; then
+		ok "$name"
+	else
+		diff -u "$golden/compare-$name.txt" "$scratch/$name.out" >&2
+		fail "$name differs from tests/golden/compare-$name.txt"
+	fi
+}
+
+check mmtests "$base" "$patched" "$single"
+check mmtests-nomonitor --no-monitor --stats min,mean,stddev,max \
+	--metrics compaction,stall,user "$base" "$patched"
+check mmtests-narrow --width 60 --stats mean,stddev --metrics user "$base" "$patched" "$single"
+check plain --dialect plain --stats mean,stddev "$base" "$patched" "$single"
+check plain-zero --dialect plain --stats mean,median,p95,samples \
+	"base=$data/zero-base.txt" "new=$data/zero-new.txt"
+check mmtests-zero --stats mean,max "base=$data/zero-base.txt" "new=$data/zero-new.txt"
+check json --format json --stats mean,stddev --metrics user,compaction "$base" "$patched" "$single"
+
+# JSON is well-formed (when python3 is there to say so)
+if command -v python3 >/dev/null; then
+	python3 -c 'import json, sys; json.load(sys.stdin)' <"$scratch/json.out" &&
+		ok "json parses" || fail "json does not parse"
+fi
+
+# A published mmtests row (anchors.md, section 5 (b)), character for character.
+want='Amean     fault-both-3      3024.41 (   0.00%)     3200.68 (  -5.83%)'
+got=$("$MMSCOPE" compare "5.15.0-rc1-vanilla=$data/anchor-base.txt" \
+	"5.15.0-rc1-patched=$data/anchor-new.txt" | grep '^Amean  *fault-both-3 ')
+[ "$got" = "$want" ] && ok "published mmtests row reproduced" ||
+	fail "published row: got '$got', want '$want'"
+hdr=$("$MMSCOPE" compare "5.15.0-rc1-vanilla=$data/anchor-base.txt" \
+	"5.15.0-rc1-patched=$data/anchor-new.txt" | head -2)
+[ "$hdr" = "$(printf '%23s%23s%23s\n%23s%23s%23s' '' 5.15.0-rc1 5.15.0-rc1 \
+	'' vanilla patched)" ] &&
+	ok "mmtests header split after -rcN" || fail "header: '$hdr'"
+
+# Recordings: counter deltas between the first and last complete sample sets.
+if [ -x "$mkrec" ]; then
+	"$mkrec" "$scratch/a1.dat" <"$data/rec-a.lines" &&
+	"$mkrec" "$scratch/a2.dat" <"$data/rec-a.lines" &&
+	"$mkrec" "$scratch/b1.dat" <"$data/rec-b.lines" &&
+	"$mkrec" "$scratch/b2.dat" <"$data/rec-b.lines" || fail "mkrec failed"
+	check recording --dialect plain "a=$scratch/a1.dat,$scratch/a2.dat" \
+		"b=$scratch/b1.dat,$scratch/b2.dat"
+	printf '1000 mms1 vmstat 0 pgfault=1\n2000 mms1 end 0 us=1\n' | "$mkrec" "$scratch/one.dat"
+	"$MMSCOPE" compare "x=$scratch/one.dat" >/dev/null 2>"$scratch/err"
+	[ $? -eq 1 ] && grep -q "1 complete counter sample set" "$scratch/err" &&
+		ok "one sample set is an error" || fail "one sample set: $(cat "$scratch/err")"
+else
+	echo "mkrec not built: recording cases skipped"
+fi
+
+# Errors: runtime errors exit 1, usage errors 2.
+"$MMSCOPE" compare "a=$data/nonexistent.txt" >/dev/null 2>"$scratch/err"
+[ $? -eq 1 ] && grep -q "nonexistent.txt" "$scratch/err" && ok "missing file: exit 1" ||
+	fail "missing file: $(cat "$scratch/err")"
+"$MMSCOPE" compare "a=$data/bad.txt" >/dev/null 2>"$scratch/err"
+[ $? -eq 1 ] && grep -q "line 1: 'twelve' is not a number" "$scratch/err" &&
+	ok "bad metrics file: exit 1" || fail "bad metrics file: $(cat "$scratch/err")"
+"$MMSCOPE" compare "$data/base-1.txt" >/dev/null 2>&1
+[ $? -eq 2 ] && ok "spec without NAME=: exit 2" || fail "spec without NAME= is not a usage error"
+"$MMSCOPE" compare --stats mean,p0 "a=$data/base-1.txt" >/dev/null 2>&1
+[ $? -eq 2 ] && ok "bad --stats: exit 2" || fail "bad --stats is not a usage error"
+"$MMSCOPE" compare --list-metrics | grep -q '^kswapd-efficiency .*pct(@kswapd-reclaimed' &&
+	ok "--list-metrics" || fail "--list-metrics"
+finish

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Test helper: write a trace.dat (v7) holding ftrace:print events, one per
+ * input line "NANOSECONDS TEXT", on one CPU, as the recorder's counter
+ * sampler leaves them (mmscope-samples(5)). Short events use the compact
+ * ring-buffer header, long ones (type_len 0) the length word, and a new
+ * page starts when the time delta would not fit in 27 bits.
+ *   usage: mkrec OUT.dat < lines
+ */
+#include "config.h"
+#include "tracedat-write.h"
+#include "util.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define PAGE 4096
+
+static const char header_page[] =
+	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+	"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
+	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
+	"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:0;\n";
+
+/* events/ftrace/print/format of Linux 6.x, x86_64 */
+static const char print_format[] =
+	"name: print\n"
+	"ID: 5\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:char buf[];\toffset:16;\tsize:0;\tsigned:0;\n"
+	"\n"
+	"print fmt: \"%ps: %s\", (void *)REC->ip, REC->buf\n";
+
+struct pages {
+	unsigned char *b;	/* n pages */
+	int n, at;
+	size_t len;		/* bytes used in the last page */
+	unsigned long long last_ts;
+};
+
+static void page_close(struct pages *p)
+{
+	unsigned long long commit = p->len;
+
+	if (p->n)
+		memcpy(p->b + (size_t)(p->n - 1) * PAGE + 8, &commit, 8);
+}
+
+static void page_open(struct pages *p, unsigned long long ts)
+{
+	page_close(p);
+	p->b = xrealloc(p->b, (size_t)(p->n + 1) * PAGE);
+	memset(p->b + (size_t)p->n * PAGE, 0, PAGE);
+	memcpy(p->b + (size_t)p->n * PAGE, &ts, 8);
+	p->n++;
+	p->len = 0;
+	p->last_ts = ts;
+}
+
+static void add_print(struct pages *p, unsigned long long ts, const char *text)
+{
+	size_t tlen = strlen(text) + 1, dlen = 16 + tlen, alen = (dlen + 3) & ~(size_t)3;
+	size_t need = 4 + (alen > 112 ? 4 : 0) + alen;
+	unsigned char *e;
+	unsigned int hdr, word;
+	unsigned short type = 5;
+	int pid = 4242;
+
+	if (!p->n || ts - p->last_ts >= (1ull << 27) || p->len + need > PAGE - 16)
+		page_open(p, ts);
+	e = p->b + (size_t)(p->n - 1) * PAGE + 16 + p->len;
+	hdr = (unsigned int)(ts - p->last_ts) << 5;
+	if (alen > 112) {
+		word = (unsigned int)alen + 4;
+		memcpy(e, &hdr, 4);
+		memcpy(e + 4, &word, 4);
+		e += 8;
+	} else {
+		hdr |= (unsigned int)(alen / 4);
+		memcpy(e, &hdr, 4);
+		e += 4;
+	}
+	memcpy(e, &type, 2);
+	memcpy(e + 4, &pid, 4);
+	memcpy(e + 16, text, tlen);
+	p->len += need;
+	p->last_ts = ts;
+}
+
+static int next_page(void *ctx, void *page, char **err)
+{
+	struct pages *p = ctx;
+
+	if (p->at >= p->n)
+		return 0;
+	memcpy(page, p->b + (size_t)p->at++ * PAGE, PAGE);
+	return 1;
+}
+
+int main(int argc, char **argv)
+{
+	struct strbuf hi = STRBUF_INIT, ft = STRBUF_INIT, line = STRBUF_INIT;
+	struct pages p = { 0 };
+	struct tw_cpu cpu;
+	struct tw_buffer buf = { "", "local", PAGE, 1, &cpu };
+	struct tw_input in = { 0 };
+	struct tw_opts o;
+	struct tw_result res;
+	char *err = NULL, l[8192];
+	int fd;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: mkrec OUT.dat < lines\n");
+		return 2;
+	}
+	while (fgets(l, sizeof(l), stdin)) {
+		char *text;
+		unsigned long long ts = strtoull(l, &text, 10);
+
+		l[strcspn(l, "\n")] = '\0';
+		if (*text == ' ')
+			add_print(&p, ts, text + 1);
+	}
+	page_close(&p);
+	strbuf_add(&hi, "header_page", 12);
+	strbuf_add_u64(&hi, sizeof(header_page) - 1);
+	strbuf_addstr(&hi, header_page);
+	strbuf_add(&hi, "header_event", 13);
+	strbuf_add_u64(&hi, 0);
+	strbuf_add_u32(&ft, 1);
+	strbuf_add_u64(&ft, sizeof(print_format) - 1);
+	strbuf_addstr(&ft, print_format);
+	cpu.next = next_page;
+	cpu.ctx = &p;
+	in.meta[TD_META_HEADER_INFO] = hi.buf;
+	in.meta_len[TD_META_HEADER_INFO] = hi.len;
+	in.meta[TD_META_FTRACE] = ft.buf;
+	in.meta_len[TD_META_FTRACE] = ft.len;
+	in.cpucount = 1;
+	in.page_size = PAGE;
+	in.trace_clock = "[local] global counter\n";
+	in.uname = "Linux testhost 6.18.0 x86_64";
+	in.buffers = &buf;
+	in.nbuffers = 1;
+	tw_opts_default(&o);
+	fd = open(argv[1], O_RDWR | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0 || tw_write(fd, &in, &o, &res, &err)) {
+		fprintf(stderr, "mkrec: %s: %s\n", argv[1], err ? err : "cannot create");
+		return 1;
+	}
+	close(fd);
+	free(p.b);
+	strbuf_release(&hi);
+	strbuf_release(&ft);
+	strbuf_release(&line);
+	return 0;
+}
