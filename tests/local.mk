@@ -55,6 +55,13 @@ fuzz: fuzz-reader
 		-artifact_prefix=fuzz-artifacts/ fuzz-corpus $(srcdir)/tests/fuzz/corpus
 .PHONY: fuzz
 
+# Maps a good trace.dat for truncate.sh: where to cut, what to flip.
+check_PROGRAMS += tests/malformed/td-layout
+tests_malformed_td_layout_SOURCES = tests/malformed/td-layout.c
+TESTS += tests/malformed/truncate.sh
+EXTRA_DIST += tests/malformed/truncate.sh
+# (end of reader robustness)
+
 # compare (issue 7)
 check_PROGRAMS += tests/unit/test-stats
 tests_unit_test_stats_LDADD = $(LIBMMSCOPE_LIBS)

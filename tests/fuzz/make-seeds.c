@@ -183,6 +183,13 @@ int main(int argc, char **argv)
 		in.meta[TD_META_CMDLINES] = cl.buf;
 		in.meta_len[TD_META_CMDLINES] = cl.len;
 	}
+	/* empty ftrace and printk parts: trace-cmd convert wants them */
+	static const uint8_t zero4[4];
+
+	in.meta[TD_META_FTRACE] = zero4;
+	in.meta_len[TD_META_FTRACE] = 4;
+	in.meta[TD_META_PRINTK] = zero4;
+	in.meta_len[TD_META_PRINTK] = 4;
 	in.cpucount = bufs[nb - 1].ncpus;
 	in.page_size = td_page_size(tf);
 	in.trace_clock = "[local] global counter uptime perf mono mono_raw boot\n";

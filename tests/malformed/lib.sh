@@ -6,6 +6,11 @@
 : "${MMSCOPE:?set MMSCOPE to the mmscope binary}"
 : "${top_srcdir:?set top_srcdir}"
 
+# libtraceevent leaks inside tep_parse_event (not ours); keep LSan quiet
+# about it, including its "Suppressions used" report on stderr.
+LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$top_srcdir/tests/fuzz/lsan.supp:print_suppressions=0"
+export LSAN_OPTIONS
+
 nfail=0
 npass=0
 TMPD=$(mktemp -d "${TMPDIR:-/tmp}/mmscope-malformed.XXXXXX")
