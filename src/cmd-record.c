@@ -496,7 +496,7 @@ static void check_space(struct recorder *r)
 						      (unsigned long long)avail));
 }
 
-static void move_pages(struct recorder *r, int flush)
+static void move_pages(struct recorder *r, enum collector_read_mode mode)
 {
 	char *err = NULL;
 	long max = 0, n;
@@ -511,7 +511,7 @@ static void move_pages(struct recorder *r, int flush)
 		}
 		max = (long)((r->o->max_size - done) / page);
 	}
-	n = collector_read(r->col, r->spool, flush, max, &err);
+	n = collector_read(r->col, r->spool, mode, max, &err);
 	if (n < 0) {
 		int disk_full = errno == ENOSPC || errno == EDQUOT || errno == EFBIG;
 
@@ -552,7 +552,7 @@ static void flight_dump(struct recorder *r, const char *why)
 	}
 	spool_put_meta(s, "mmscope.trigger", why, strlen(why), NULL);
 	r->spool = s;
-	if (collector_read(r->col, s, 1, 0, &err) < 0) {
+	if (collector_read(r->col, s, COLLECTOR_READ_FLUSH, 0, &err) < 0) {
 		error("flight recorder: %s", err);
 		goto out;
 	}
@@ -605,7 +605,8 @@ static void record_loop(struct recorder *r)
 		poll(NULL, 0, POLL_MS);
 		now = mono_ns();
 		if (!r->o->flight)
-			move_pages(r, 0);
+			move_pages(r, now >= next_sync ? COLLECTOR_READ_PARTIAL :
+				   COLLECTOR_READ_FULL);
 		if (got_stop_signal) {
 			set_stop(r, STOP_SIGNAL, xstrdup(strsignal(got_stop_signal)));
 			break;
@@ -769,7 +770,7 @@ static int record_finish(struct recorder *r)
 		return EXIT_OK;
 	}
 	if (r->stop != STOP_DISK_FULL && r->stop != STOP_MAX_SIZE)
-		move_pages(r, 1);
+		move_pages(r, COLLECTOR_READ_FLUSH);
 	collector_stats(r->col, r->stats);
 	spool_release_reserve(r->spool);
 	if (collector_snapshot_late(r->col, r->spool, &err) ||

@@ -34,6 +34,9 @@ struct cmd_entry {
 extern const struct cmd_entry cmd_dump_entry;
 extern const struct cmd_entry cmd_convert_entry;
 extern const struct cmd_entry cmd_record_entry;
+extern const struct cmd_entry cmd_recover_entry;
+extern const struct cmd_entry cmd_sample_entry;
+extern const struct cmd_entry cmd_doctor_entry;
 extern const struct cmd_entry cmd_compare_entry;
 
 /* "error: ..." on stderr; returns EXIT_ERROR. */

@@ -707,32 +707,61 @@ int collector_marker_fd(const struct collector *c)
 	return c->marker_fd;
 }
 
-long collector_read(struct collector *c, struct spool *s, int flush,
+/* Keeps a page read from the ring; 1 kept, 0 nothing in it, -1 error. */
+static int keep_page(struct collector *c, struct spool *s, int cpu, int n, char **err)
+{
+	if (n <= 0)
+		return 0;
+	if ((uint32_t)n < c->page_size)
+		memset((char *)c->page + n, 0, c->page_size - (uint32_t)n);
+	if (!spool_page_valid(c->page, c->page_size))
+		return 0;	/* an empty read: nothing to keep */
+	return spool_put_page(s, cpu, c->page, err) ? -1 : 1;
+}
+
+/*
+ * Full pages go through libtracefs' splice-buffered read, which returns
+ * only pages the writer has left: reading at the writer with read() would
+ * return a nearly empty page per call and, under a steady event rate,
+ * spin producing thousands of them. The partly filled page is taken by a
+ * plain read() only when asked (once a second, and at the end).
+ */
+long collector_read(struct collector *c, struct spool *s, enum collector_read_mode mode,
 		    long max_pages, char **err)
 {
 	long moved = 0;
 
 	for (int cpu = 0; cpu < c->ncpus; cpu++) {
 		struct tracefs_cpu *t = c->cpus[cpu].tcpu;
+		int k;
 
 		if (!t)
 			continue;
 		for (;;) {
-			int n;
-
 			if (max_pages && moved >= max_pages)
 				return moved;
-			n = flush ? tracefs_cpu_flush(t, c->page) :
-				    tracefs_cpu_read(t, c->page, true);
-			if (n <= 0)
-				break;
-			if ((uint32_t)n < c->page_size)
-				memset((char *)c->page + n, 0, c->page_size - (uint32_t)n);
-			if (!spool_page_valid(c->page, c->page_size))
-				continue;	/* an empty read: nothing to keep */
-			if (spool_put_page(s, cpu, c->page, err))
+			k = keep_page(c, s, cpu, tracefs_cpu_buffered_read(t, c->page, true), err);
+			if (k < 0)
 				return -1;
+			if (!k)
+				break;
 			moved++;
+		}
+		if (mode == COLLECTOR_READ_FULL)
+			continue;
+		for (;;) {
+			if (max_pages && moved >= max_pages)
+				return moved;
+			k = keep_page(c, s, cpu, mode == COLLECTOR_READ_FLUSH ?
+				      tracefs_cpu_flush(t, c->page) :
+				      tracefs_cpu_read(t, c->page, true), err);
+			if (k < 0)
+				return -1;
+			if (!k)
+				break;
+			moved++;
+			if (mode == COLLECTOR_READ_PARTIAL)
+				break;
 		}
 	}
 	return moved;

@@ -62,12 +62,18 @@ int collector_stop(struct collector *c);
 /* The instance's trace_marker, open for writing (-1 if unavailable). */
 int collector_marker_fd(const struct collector *c);
 
+enum collector_read_mode {
+	COLLECTOR_READ_FULL,	/* only pages the writer has left */
+	COLLECTOR_READ_PARTIAL,	/* and the page being written, once per CPU */
+	COLLECTOR_READ_FLUSH,	/* everything (after tracing is off) */
+};
+
 /*
- * Moves the pages the kernel has ready into the spool. flush: also the
- * partly filled pages (after stop). Stops early after max_pages (0: no
- * limit). Returns pages moved, or -1 with *err (errno kept: ENOSPC...).
+ * Moves the pages the kernel has ready into the spool. Stops early after
+ * max_pages (0: no limit). Returns pages moved, or -1 with *err (errno
+ * kept: ENOSPC...).
  */
-long collector_read(struct collector *c, struct spool *s, int flush,
+long collector_read(struct collector *c, struct spool *s, enum collector_read_mode mode,
 		    long max_pages, char **err);
 
 /* Per-CPU lost events so far (dropped + overrun), total and per CPU. */

@@ -34,3 +34,4 @@ libmmscope_a_SOURCES += src/metrics.c src/metrics.h \
 	src/compare-load.c src/compare-load.h \
 	src/compare-table.c src/compare-table.h
 mmscope_SOURCES += src/cmd-compare.c
+mmscope_SOURCES += src/cmd-recover.c src/cmd-sample.c src/cmd-doctor.c

@@ -14,6 +14,9 @@ static const struct cmd_entry *const commands[] = {
 	&cmd_dump_entry,
 	&cmd_convert_entry,
 	&cmd_record_entry,
+	&cmd_recover_entry,
+	&cmd_sample_entry,
+	&cmd_doctor_entry,
 	&cmd_compare_entry,
 };
 

@@ -78,3 +78,5 @@ check_PROGRAMS += tests/compare/mkrec
 tests_compare_mkrec_LDADD = $(LIBMMSCOPE_LIBS)
 TESTS += tests/compare/golden.sh
 EXTRA_DIST += tests/compare/golden.sh tests/compare/data tests/golden
+TESTS += tests/record/signals.sh
+EXTRA_DIST += tests/record/signals.sh

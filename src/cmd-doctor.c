@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * mmscope doctor: say what this kernel and these permissions allow
+ * before anyone records: tracefs and instances, the event groups and
+ * their events, kprobes and the probe set that would be chosen, the
+ * sample sources, the trace clocks, and each problem with its fix. It
+ * changes nothing, except a tracefs instance it creates and removes at
+ * once to prove that it can.
+ */
+#include "config.h"
+#include "cmd.h"
+#include "collector.h"
+#include "probes.h"
+#include "sampler.h"
+#include "util.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char doctor_usage[] =
+"usage: mmscope doctor [options]\n"
+"\n"
+"Check what 'mmscope record' can do on this kernel with these permissions,\n"
+"and how to fix what it cannot.\n"
+"\n"
+"      --cgroup PATH      also check this memory cgroup as a sample source\n"
+"  -h, --help             show this help\n";
+
+struct doctor {
+	struct strbuf problems;
+	int fatal;
+	const char *tracefs;
+};
+
+static void problem(struct doctor *d, int fatal, const char *what, const char *fix)
+{
+	strbuf_addf(&d->problems, "  - %s\n    fix: %s\n", what, fix);
+	d->fatal |= fatal;
+}
+
+static int path_exists(const char *dir, const char *name)
+{
+	char *p = xasprintf("%s/%s", dir, name);
+	int r = !access(p, F_OK);
+
+	free(p);
+	return r;
+}
+
+static void check_tracefs(struct doctor *d)
+{
+	char *err = NULL;
+
+	printf("tracefs\n");
+	d->tracefs = collector_tracefs(&err);
+	if (!d->tracefs) {
+		printf("  mount:       none (%s)\n", err);
+		problem(d, 1, "tracefs is not mounted and could not be mounted",
+			"mount -t tracefs nodev /sys/kernel/tracing (as root)");
+		free(err);
+		return;
+	}
+	printf("  mount:       %s\n", d->tracefs);
+	printf("  instances:   %s\n", path_exists(d->tracefs, "instances") ? "yes" : "no");
+}
+
+static void check_instance(struct doctor *d)
+{
+	char *dir;
+
+	if (!d->tracefs)
+		return;
+	dir = xasprintf("%s/instances/mmscope-%ld", d->tracefs, (long)getpid());
+	if (mkdir(dir, 0755)) {
+		printf("  create:      no (%s)\n", strerror(errno));
+		problem(d, 1, "cannot create a tracefs instance",
+			errno == EACCES || errno == EPERM ?
+			"run as root (or with CAP_SYS_ADMIN and write access to tracefs)" :
+			"a kernel with tracefs instances (3.10 or later) is needed");
+	} else {
+		printf("  create:      yes (own instance, removed again)\n");
+		rmdir(dir);
+	}
+	free(dir);
+	if (access("/proc/sys/kernel/ftrace_enabled", W_OK))
+		printf("  ftrace_enabled: read-only (stock 'trace-cmd record' fails; mmscope does not need it)\n");
+}
+
+static void check_groups(struct doctor *d)
+{
+	printf("event groups\n");
+	for (int g = 0; g < collector_ngroups; g++) {
+		const struct collector_group *grp = &collector_groups_table[g];
+		struct strbuf have = STRBUF_INIT, miss = STRBUF_INIT;
+
+		for (const char *const *e = grp->events; *e; e++) {
+			char *sys = xstrdup(*e), *ev = strchr(sys, ':'), *p;
+
+			*ev++ = '\0';
+			/* 6.1 calls write_folio writepage: one of the two is expected */
+			if (!strcmp(ev, "mm_vmscan_writepage") || !strcmp(ev, "mm_vmscan_write_folio")) {
+				char *a = xasprintf("%s/events/vmscan/mm_vmscan_writepage", d->tracefs);
+				char *b = xasprintf("%s/events/vmscan/mm_vmscan_write_folio", d->tracefs);
+				int skip = !access(!strcmp(ev, "mm_vmscan_writepage") ? b : a, F_OK);
+
+				free(a);
+				free(b);
+				if (skip) {
+					free(sys);
+					continue;
+				}
+			}
+			p = !strcmp(ev, "*") ? xasprintf("%s/events/%s", d->tracefs, sys) :
+				xasprintf("%s/events/%s/%s", d->tracefs, sys, ev);
+			if (!access(p, F_OK) && !strcmp(ev, "*"))
+				strbuf_addf(&have, "%s(every %s event)", have.len ? " " : "", sys);
+			else if (!access(p, F_OK))
+				strbuf_addf(&have, "%s%s", have.len ? " " : "", ev);
+			else
+				strbuf_addf(&miss, "%s%s", miss.len ? " " : "", ev);
+			free(p);
+			free(sys);
+		}
+		printf("  %-11s %s%s%s%s\n", grp->name,
+		       have.len ? have.buf : (grp->events[0] ? "none" : "(kprobes only)"),
+		       miss.len ? "\n              missing: " : "", miss.len ? miss.buf : "", "");
+		strbuf_release(&have);
+		strbuf_release(&miss);
+	}
+}
+
+static void check_probes(struct doctor *d)
+{
+	const char *ctl = probes_control_file(d->tracefs);
+	struct probe_syms syms = { 0 };
+	struct probe_choice ch;
+
+	printf("swap/zswap kprobes\n");
+	if (!ctl) {
+		printf("  kprobe_events: no (kernel built without CONFIG_KPROBE_EVENTS)\n");
+		printf("  probe set:   none; swap and zswap are seen through counters only\n");
+		problem(d, 0, "no kprobe events: no swap-slot or zswap probes",
+			"a kernel with CONFIG_KPROBES=y and CONFIG_KPROBE_EVENTS=y; the "
+			"recording still has vmscan events and the swpout/zswap counters");
+		return;
+	}
+	printf("  control:     %s%s\n", ctl, access(ctl, W_OK) ? " (not writable)" : "");
+	if (probe_syms_load(&syms, "/proc/kallsyms") || !syms.n) {
+		printf("  kallsyms:    unreadable\n");
+		problem(d, 0, "/proc/kallsyms is not readable", "run as root");
+		probe_syms_free(&syms);
+		return;
+	}
+	probes_choose(&syms, &ch);
+	if (ch.set) {
+		printf("  probe set:   %s (%d probes)\n", ch.set->name, ch.nuse);
+		if (ch.skipped.len)
+			printf("  left out:    %s\n", ch.skipped.buf);
+	} else {
+		printf("  probe set:   none: %s\n", ch.reason.buf);
+		problem(d, 0, "no catalogue probe set fits this kernel",
+			"report the kernel version; record goes on without probes");
+	}
+	probe_choice_release(&ch);
+	probe_syms_free(&syms);
+}
+
+static void check_sources(struct doctor *d, const char *cgroup)
+{
+	struct sampler_opts so = { .cgroup = cgroup };
+	struct sampler_probe sp[16];
+	int n = sampler_check(&so, sp, 16);
+
+	printf("sample sources\n");
+	for (int i = 0; i < n; i++) {
+		printf("  %-11s %s%s\n", sp[i].source, sp[i].available ? "yes" : "no: ",
+		       sp[i].available ? "" : sp[i].why);
+		if (!sp[i].available && !strcmp(sp[i].source, "pagetype"))
+			problem(d, 0, "/proc/pagetypeinfo is not readable", "run as root");
+		if (!sp[i].available && !strcmp(sp[i].source, "psi"))
+			problem(d, 0, "no memory pressure (PSI) counters",
+				"boot with psi=1 (CONFIG_PSI=y)");
+	}
+}
+
+static void check_clocks(struct doctor *d)
+{
+	char *p = xasprintf("%s/trace_clock", d->tracefs);
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!read_file(p, &sb) && sb.len) {
+		if (sb.buf[sb.len - 1] == '\n')
+			sb.buf[--sb.len] = '\0';
+		printf("trace clocks   %s (mmscope uses mono by default)\n", sb.buf);
+	}
+	strbuf_release(&sb);
+	free(p);
+}
+
+static int cmd_doctor(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "cgroup", required_argument, NULL, 256 },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct doctor d = { .problems = STRBUF_INIT };
+	const char *cgroup = NULL;
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		if (c == 256)
+			cgroup = optarg;
+		else if (c == 'h')
+			return show_help(&cmd_doctor_entry);
+		else
+			return bad_option(&cmd_doctor_entry, argc, argv);
+	}
+	if (optind != argc)
+		return usage_error(&cmd_doctor_entry, "unexpected argument '%s'", argv[optind]);
+	if (geteuid())
+		problem(&d, 0, "not running as root", "run 'mmscope record' as root");
+	check_tracefs(&d);
+	if (d.tracefs) {
+		check_instance(&d);
+		check_clocks(&d);
+		check_groups(&d);
+		check_probes(&d);
+	}
+	check_sources(&d, cgroup);
+	if (d.problems.len)
+		printf("problems\n%s", d.problems.buf);
+	printf("verdict        %s\n", d.fatal ? "mmscope record cannot run here" :
+	       d.problems.len ? "mmscope record can run, with the limits above" :
+	       "mmscope record can run with everything");
+	strbuf_release(&d.problems);
+	return d.fatal ? EXIT_ERROR : EXIT_OK;
+}
+
+const struct cmd_entry cmd_doctor_entry = {
+	.name = "doctor",
+	.summary = "check what recording this kernel and these permissions allow",
+	.usage = doctor_usage,
+	.run = cmd_doctor,
+};

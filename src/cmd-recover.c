@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * mmscope recover: finish the recording a killed recorder left in its
+ * spool directory (SIGKILL, a crash, a power loss). Pages that were not
+ * written completely are skipped; everything else becomes a normal
+ * trace.dat, written under a temporary name and renamed when complete.
+ * The spool is kept unless --remove is given.
+ */
+#include "config.h"
+#include "cmd.h"
+#include "spool.h"
+#include "util.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char recover_usage[] =
+"usage: mmscope recover [options] SPOOL -o FILE\n"
+"\n"
+"Write the recording a killed 'mmscope record' left in SPOOL (by default\n"
+"FILE.spool beside the file it was writing) as a trace.dat file.\n"
+"\n"
+"  -o, --output FILE          where to write (required)\n"
+"      --compression C        zstd, zlib or none (default zstd)\n"
+"  -f, --force                replace FILE if it exists\n"
+"      --remove               remove SPOOL once FILE is written\n"
+"  -h, --help                 show this help\n";
+
+struct recover_opts {
+	const char *spool, *out;
+	struct tw_opts w;
+	int force, remove;
+};
+
+static int recover_parse_opts(int argc, char **argv, struct recover_opts *o)
+{
+	enum { OPT_COMPRESSION = 256, OPT_REMOVE };
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "compression", required_argument, NULL, OPT_COMPRESSION },
+		{ "force", no_argument, NULL, 'f' },
+		{ "remove", no_argument, NULL, OPT_REMOVE },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const struct cmd_entry *cmd = &cmd_recover_entry;
+	int c;
+
+	tw_opts_default(&o->w);
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "o:fh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			o->out = optarg;
+			break;
+		case OPT_COMPRESSION:
+			if (codec_from_name(optarg, &o->w.codec))
+				return usage_error(cmd, "unknown compression '%s' (zstd, zlib or none)",
+						   optarg);
+			if (!codec_available(o->w.codec))
+				return usage_error(cmd, "this mmscope was built without %s", optarg);
+			o->w.level = codec_default_level(o->w.codec);
+			break;
+		case 'f':
+			o->force = 1;
+			break;
+		case OPT_REMOVE:
+			o->remove = 1;
+			break;
+		case 'h':
+			return -1;
+		default:
+			return bad_option(cmd, argc, argv);
+		}
+	}
+	if (optind == argc)
+		return usage_error(cmd, "no spool directory given");
+	if (optind != argc - 1)
+		return usage_error(cmd, "more than one spool directory given");
+	if (!o->out)
+		return usage_error(cmd, "no output file given (-o FILE)");
+	o->spool = argv[optind];
+	return 0;
+}
+
+static int cmd_recover(int argc, char **argv)
+{
+	struct recover_opts o = { 0 };
+	struct spool_result res;
+	char *err = NULL;
+	int r = recover_parse_opts(argc, argv, &o);
+
+	if (r < 0)
+		return show_help(&cmd_recover_entry);
+	if (r)
+		return r;
+	if (!spool_is_spool(o.spool))
+		return error("%s: not an mmscope spool directory (no layout file)", o.spool);
+	if (spool_write_file(o.spool, o.out, o.force, &o.w, &res, &err)) {
+		r = error("%s: %s", o.out, err);
+		free(err);
+		return r;
+	}
+	printf("%s: %llu pages from %d CPUs", o.out, (unsigned long long)res.pages, res.ncpus);
+	if (res.bad_pages)
+		printf(", %llu incomplete pages skipped", (unsigned long long)res.bad_pages);
+	printf(", %llu bytes\n", (unsigned long long)res.bytes);
+	if (o.remove && spool_remove(o.spool, &err)) {
+		warning("%s", err);
+		free(err);
+	}
+	return EXIT_OK;
+}
+
+const struct cmd_entry cmd_recover_entry = {
+	.name = "recover",
+	.summary = "finish the recording of a killed recorder from its spool",
+	.usage = recover_usage,
+	.run = cmd_recover,
+};

@@ -1,0 +1,82 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Live: however the recorder ends, nothing stays in tracefs and the
+# recording is readable. SIGTERM and SIGINT finish the file; after SIGKILL
+# the instance and the spool stay, "mmscope recover" turns the spool into
+# a file trace-cmd reads (also with a torn page and a zeroed page appended,
+# as a crash or power loss would leave them), and the next start removes
+# the dead recorder's instance.
+. "${top_srcdir:-.}/tests/lib.sh"
+. "$top_srcdir/tests/record/lib-live.sh"
+
+live_require trace-cmd
+
+# a steady trickle of events besides the samples
+EV="-e kmem:mm_page_alloc_zone_locked -e kmem:mm_page_alloc"
+
+for sig in TERM INT; do
+	out="$scratch/$sig.dat"
+	# shellcheck disable=SC2086
+	"$MMSCOPE" record -q -o "$out" --interval 100 --duration 60 $EV &
+	pid=$!
+	LIVE_PIDS="$LIVE_PIDS $pid"
+	sleep 2
+	kill -"$sig" "$pid"
+	wait "$pid"
+	rc=$?
+	[ $rc -eq 0 ] || fail "SIG$sig: record exited $rc"
+	[ -d "$TRACEFS/instances/mmscope-$pid" ] && fail "SIG$sig: instance mmscope-$pid left"
+	[ -e "$out.spool" ] && fail "SIG$sig: spool left"
+	if trace-cmd report "$out" >"$scratch/r" 2>/dev/null && grep -q 'mms1 end' "$scratch/r"; then
+		ok "SIG$sig: file finished, samples in it, nothing left"
+	else
+		fail "SIG$sig: trace-cmd report cannot read $out or it has no samples"
+	fi
+done
+
+out="$scratch/kill.dat"
+# shellcheck disable=SC2086
+"$MMSCOPE" record -q -o "$out" --interval 100 --duration 60 $EV &
+pid=$!
+LIVE_PIDS="$LIVE_PIDS $pid"
+sleep 2.5
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null
+[ -d "$TRACEFS/instances/mmscope-$pid" ] && ok "SIGKILL leaves the instance (as expected)"
+[ -f "$out.spool/layout" ] || { fail "SIGKILL: no spool at $out.spool"; finish; }
+[ -e "$out" ] && fail "SIGKILL: $out exists, but the recorder never finished it"
+"$MMSCOPE" recover "$out.spool" -o "$out" >"$scratch/rec" 2>&1 || fail "recover failed: $(cat "$scratch/rec")"
+cat "$scratch/rec"
+if trace-cmd report "$out" >"$scratch/r" 2>"$scratch/e"; then
+	n=$(grep -c 'mm_page_alloc' "$scratch/r")
+	s=$(grep -c 'mms1 end' "$scratch/r")
+	[ "$n" -gt 0 ] && [ "$s" -gt 0 ] && ok "recovered file: $n events, $s sample sets" ||
+		fail "recovered file has $n events and $s sample sets"
+else
+	fail "trace-cmd report cannot read the recovered file: $(head -2 "$scratch/e")"
+fi
+"$MMSCOPE" dump "$out" >/dev/null 2>&1 || fail "mmscope dump cannot read the recovered file"
+
+# a torn page (half a page of data) and a zeroed page, as after a crash
+pages=$(grep -o '[0-9]* pages' "$scratch/rec" | cut -d' ' -f1)
+head -c 4096 /dev/zero >>"$out.spool/cpu0.raw"
+head -c 2048 "$out.spool/cpu0.raw" >>"$out.spool/cpu0.raw"
+"$MMSCOPE" recover -f "$out.spool" -o "$out" >"$scratch/rec2" 2>&1 || fail "recover of a torn spool failed"
+cat "$scratch/rec2"
+pages2=$(grep -o '[0-9]* pages' "$scratch/rec2" | cut -d' ' -f1)
+[ "$pages2" = "$pages" ] && grep -q 'incomplete pages skipped' "$scratch/rec2" &&
+	ok "torn and zeroed pages skipped, the $pages good ones kept" ||
+	fail "torn spool: $pages2 pages (expected $pages), $(cat "$scratch/rec2")"
+trace-cmd report "$out" >/dev/null 2>&1 || fail "trace-cmd cannot read the file recovered from a torn spool"
+"$MMSCOPE" recover --remove -f "$out.spool" -o "$out" >/dev/null 2>&1 && [ ! -e "$out.spool" ] ||
+	fail "recover --remove did not remove the spool"
+
+# the next start removes the dead recorder's instance
+"$MMSCOPE" record -q -o "$scratch/next.dat" --duration 0.3 2>"$scratch/next.err" ||
+	fail "record after SIGKILL failed: $(cat "$scratch/next.err")"
+[ -d "$TRACEFS/instances/mmscope-$pid" ] && fail "instance mmscope-$pid still there after the next start" ||
+	ok "the next start removed mmscope-$pid"
+left=$(instances_left)
+[ -z "$left" ] && ok "no instance of a dead recorder left" || fail "left: $left"
+finish
