@@ -80,3 +80,5 @@ TESTS += tests/compare/golden.sh
 EXTRA_DIST += tests/compare/golden.sh tests/compare/data tests/golden
 TESTS += tests/record/signals.sh
 EXTRA_DIST += tests/record/signals.sh
+TESTS += tests/record/limits.sh
+EXTRA_DIST += tests/record/limits.sh

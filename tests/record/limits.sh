@@ -1,0 +1,47 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Live: the recorder stops cleanly at --max-size and on a full filesystem
+# (a 24 MiB tmpfs made and removed here), and still finishes a file that
+# trace-cmd reads, with nothing left behind.
+. "${top_srcdir:-.}/tests/lib.sh"
+. "$top_srcdir/tests/record/lib-live.sh"
+
+live_require trace-cmd
+
+# page allocator churn: plenty of events from the workload below
+EV="-e kmem:mm_page_alloc -e kmem:mm_page_free"
+CHURN_LOOP="while :; do $ANON_TOUCH -m 64 -q; done"
+
+out="$scratch/max.dat"
+# shellcheck disable=SC2086
+"$MMSCOPE" record -o "$out" --max-size 1M $EV --duration 60 -- sh -c "$CHURN_LOOP" 2>"$scratch/err"
+rc=$?
+cat "$scratch/err"
+[ $rc -eq 0 ] || fail "--max-size: record exited $rc"
+grep -q 'stopped: max-size reached' "$scratch/err" || fail "--max-size: no 'max-size reached' stop"
+bytes=$(awk '$1 == "mmscope:" && $2 == "all" { print $5 }' "$scratch/err")
+[ -n "$bytes" ] && [ "$bytes" -le 1048576 ] && ok "--max-size 1M: $bytes bytes of pages" ||
+	fail "--max-size 1M: $bytes bytes of pages"
+trace-cmd report "$out" >/dev/null 2>&1 && ok "--max-size: trace-cmd reads the file" ||
+	fail "--max-size: trace-cmd cannot read the file"
+[ -e "$out.spool" ] && fail "--max-size: spool left"
+
+LIVE_MOUNT="$scratch/small"
+mkdir "$LIVE_MOUNT"
+mount -t tmpfs -o size=24M,mode=0700 tmpfs "$LIVE_MOUNT" || skip "cannot mount a tmpfs"
+out="$LIVE_MOUNT/full.dat"
+# shellcheck disable=SC2086
+"$MMSCOPE" record -o "$out" $EV --duration 120 -- sh -c "$CHURN_LOOP" 2>"$scratch/err"
+rc=$?
+cat "$scratch/err"
+[ $rc -eq 0 ] || fail "full filesystem: record exited $rc"
+grep -q 'stopped: filesystem full' "$scratch/err" && ok "full filesystem: clean stop" ||
+	fail "full filesystem: no 'filesystem full' stop"
+trace-cmd report "$out" >"$scratch/r" 2>/dev/null && grep -q 'mm_page_alloc' "$scratch/r" &&
+	ok "full filesystem: trace-cmd reads the finished file" ||
+	fail "full filesystem: trace-cmd cannot read $out"
+[ -e "$out.spool" ] && fail "full filesystem: spool left"
+left=$(instances_left)
+[ -z "$left" ] && ok "no instance left" || fail "instances left: $left"
+finish
