@@ -240,8 +240,9 @@ int td_cursor_next(struct td_cursor *c, struct td_event *ev, char **err)
 	 * decoded; printing it as unknown would hide a damaged file.
 	 */
 	if (!ev->event && td_bad_id(c->tf, td_le16(s->data)))
-		return set_err(err, "cpu %d: event id %u has a format that does not parse",
-			       s->cpu, td_le16(s->data));
+		return set_err(err, "cpu %d: no format for event id %u (%d event format%s in the file did not parse)",
+			       s->cpu, td_le16(s->data), c->tf->bad_formats,
+			       c->tf->bad_formats == 1 ? "" : "s");
 	ev->record.ts = ev->ts;
 	ev->record.cpu = s->cpu;
 	ev->record.size = s->size;

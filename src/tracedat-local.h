@@ -54,6 +54,7 @@ struct td_file {
 	int bad_formats;
 	char *first_bad_format;
 	uint8_t *bad_ids;		/* bitmap of event ids whose format failed */
+	int bad_noid;			/* a failed format had no readable ID */
 	int cpu_slots;			/* sum of ncpus over buffers */
 	uint64_t **cpu_limit;		/* [buffer][cpu]: end of the CPU's data region */
 	int have_traceclock;
@@ -69,7 +70,7 @@ uint64_t td_le64(const void *p);
 
 /* tracedat-meta.c: turn the metadata payloads into the tep handle. */
 int td_parse_meta(struct td_file *tf, char **err);
-/* 1 when the format text for event id was present but did not parse. */
+/* 1 when the format for event id may have been in the file but did not parse. */
 int td_bad_id(const struct td_file *tf, int id);
 /* tracedat-meta.c: attribute CPUSTAT text to buffers. */
 void td_parse_cpustats(struct td_file *tf);

@@ -167,11 +167,12 @@ static void note_bad_format(struct td_file *tf, const char *sys,
 	const char *name = NULL;
 	int id = format_id(text, n);
 
-	if (id >= 0) {
-		if (!tf->bad_ids)
-			tf->bad_ids = xcalloc(65536 / 8, 1);
+	if (!tf->bad_ids)
+		tf->bad_ids = xcalloc(65536 / 8, 1);
+	if (id >= 0)
 		tf->bad_ids[id / 8] |= (uint8_t)(1u << (id % 8));
-	}
+	else	/* no readable ID line: any id without a format may be it */
+		tf->bad_noid = 1;
 	tf->bad_formats++;
 	if (tf->first_bad_format)
 		return;
@@ -374,6 +375,8 @@ void td_parse_cpustats(struct td_file *tf)
 
 int td_bad_id(const struct td_file *tf, int id)
 {
+	if (tf->bad_noid)
+		return 1;
 	return tf->bad_ids && id >= 0 && id < 65536 &&
 	       (tf->bad_ids[id / 8] >> (id % 8) & 1);
 }

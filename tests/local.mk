@@ -58,8 +58,8 @@ fuzz: fuzz-reader
 # Maps a good trace.dat for truncate.sh: where to cut, what to flip.
 check_PROGRAMS += tests/malformed/td-layout
 tests_malformed_td_layout_SOURCES = tests/malformed/td-layout.c
-TESTS += tests/malformed/truncate.sh
-EXTRA_DIST += tests/malformed/truncate.sh
+TESTS += tests/malformed/truncate.sh tests/malformed/matrix.sh
+EXTRA_DIST += tests/malformed/truncate.sh tests/malformed/matrix.sh
 # (end of reader robustness)
 
 # compare (issue 7)
