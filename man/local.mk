@@ -4,3 +4,4 @@ dist_man_MANS += man/mmscope.1 man/mmscope-dump.1 man/mmscope-convert.1 man/mmsc
 dist_man_MANS += man/mmscope-record.1
 dist_man_MANS += man/mmscope-compare.1
 dist_man_MANS += man/mmscope-recover.1 man/mmscope-sample.1 man/mmscope-doctor.1
+dist_man_MANS += man/mmscope-report.1

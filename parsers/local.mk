@@ -1,3 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # parsers/: one file per event family and per counter source, registered in
 # one table; each turns raw events or samples into typed records.
+
+libmmscope_a_SOURCES += \
+	parsers/records.h parsers/parsers.h parsers/parsers.c \
+	parsers/vmscan.c parsers/compaction.c parsers/kmem.c parsers/oom.c \
+	parsers/sample-line.c parsers/sample-vmstat.c parsers/sample-zoneinfo.c \
+	parsers/sample-buddyinfo.c parsers/sample-pagetype.c parsers/sample-mthp.c \
+	parsers/sample-psi.c parsers/sample-swaps.c

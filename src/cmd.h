@@ -33,6 +33,7 @@ struct cmd_entry {
 
 extern const struct cmd_entry cmd_dump_entry;
 extern const struct cmd_entry cmd_convert_entry;
+extern const struct cmd_entry cmd_report_entry;
 extern const struct cmd_entry cmd_record_entry;
 extern const struct cmd_entry cmd_recover_entry;
 extern const struct cmd_entry cmd_sample_entry;

@@ -35,3 +35,18 @@ libmmscope_a_SOURCES += src/metrics.c src/metrics.h \
 	src/compare-table.c src/compare-table.h
 mmscope_SOURCES += src/cmd-compare.c
 mmscope_SOURCES += src/cmd-recover.c src/cmd-sample.c src/cmd-doctor.c
+
+# analysis: models, the driver, the report (issue 5)
+libmmscope_a_SOURCES += \
+	src/hist.c src/hist.h src/pidmap.c src/pidmap.h \
+	src/model-handoff.c src/model-handoff.h \
+	src/model-reclaim.c src/model-reclaim.h \
+	src/model-compaction.c src/model-compaction.h \
+	src/model-counters.c src/model-counters.h \
+	src/model-frag.c src/model-frag.h \
+	src/model-consistency.c src/model-consistency.h \
+	src/analysis.c src/analysis.h
+libmmscope_a_SOURCES += \
+	src/report.c src/report.h src/report-mm.c src/report-counters.c \
+	src/report-json.c
+mmscope_SOURCES += src/cmd-report.c

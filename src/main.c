@@ -13,6 +13,7 @@
 static const struct cmd_entry *const commands[] = {
 	&cmd_dump_entry,
 	&cmd_convert_entry,
+	&cmd_report_entry,
 	&cmd_record_entry,
 	&cmd_recover_entry,
 	&cmd_sample_entry,

@@ -82,3 +82,14 @@ TESTS += tests/record/signals.sh
 EXTRA_DIST += tests/record/signals.sh
 TESTS += tests/record/limits.sh
 EXTRA_DIST += tests/record/limits.sh
+
+# analysis and report (issue 5): model and parser unit tests (TAP),
+# golden reports on the fixtures (MMSCOPE_UPDATE_GOLDEN=1 regenerates)
+check_PROGRAMS += tests/unit/test-model-handoff
+tests_unit_test_model_handoff_LDADD = $(LIBMMSCOPE_LIBS)
+TESTS += tests/unit/test-model-handoff
+check_PROGRAMS += tests/unit/test-report
+tests_unit_test_report_LDADD = $(LIBMMSCOPE_LIBS)
+TESTS += tests/unit/test-report
+TESTS += tests/report/golden.sh
+EXTRA_DIST += tests/report/golden.sh tests/data/report

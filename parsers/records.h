@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Typed records: what parsers make of raw events and counter samples, and
+ * the only thing models see. One tagged struct; a record is valid only
+ * during the sink call that hands it out (strings point into the event or
+ * into the parser's buffers), so a model copies what it keeps.
+ *
+ * Units: ts in nanoseconds of the trace clock; pages are pages.
+ */
+#ifndef MMSCOPE_RECORDS_H
+#define MMSCOPE_RECORDS_H
+
+#include <stdint.h>
+
+enum rec_type {
+	/* vmscan */
+	REC_WAKEUP_KSWAPD,	/* an allocator asked kswapd to run */
+	REC_KSWAPD_WAKE,	/* kswapd starts balance_pgdat */
+	REC_KSWAPD_SLEEP,	/* kswapd goes to sleep (balanced) */
+	REC_BALANCE_END,	/* 7.x: balance_pgdat finished */
+	REC_RECLAIM_BEGIN,	/* direct/memcg/softlimit/node reclaim entry */
+	REC_RECLAIM_END,
+	REC_LRU_ISOLATE,
+	REC_SHRINK_INACTIVE,
+	REC_SHRINK_ACTIVE,
+	REC_WRITE_FOLIO,
+	REC_RECLAIM_PAGES,	/* 6.18+: reclaim_folio_list (DAMON, MADV_PAGEOUT) */
+	REC_THROTTLED,
+	/* compaction */
+	REC_WAKEUP_KCOMPACTD,	/* wakeup_kcompactd() found kcompactd asleep */
+	REC_KCOMPACTD_WAKE,	/* kcompactd runs a request */
+	REC_KCOMPACTD_SLEEP,
+	REC_COMPACT_TRY,	/* direct compaction: try_to_compact_pages */
+	REC_COMPACT_BEGIN,
+	REC_COMPACT_END,
+	REC_COMPACT_FINISHED,
+	REC_COMPACT_SUITABLE,
+	REC_COMPACT_DEFER,	/* deferred, defer_compaction, defer_reset */
+	REC_COMPACT_ISOLATE,
+	REC_COMPACT_MIGRATE,
+	/* kmem, oom */
+	REC_EXTFRAG,
+	REC_OOM,
+	/* counter samples (mmscope-samples(5)) */
+	REC_COUNTER,		/* one KEY=VALUE of vmstat, mthp, psi, swap, ... */
+	REC_ZONE,		/* a zoneinfo line */
+	REC_BUDDY,		/* a buddyinfo line */
+	REC_PAGETYPE,		/* a pagetypeinfo line */
+	REC_SAMPLE_END,		/* set SEQ is complete */
+	/* the reader */
+	REC_LOST,		/* events dropped on a CPU before this point */
+	REC_NR_TYPES
+};
+
+enum reclaim_kind {
+	RK_DIRECT, RK_MEMCG, RK_SOFTLIMIT, RK_NODE, RK_KSWAPD, RK_OTHER, RK_NR
+};
+
+enum defer_kind { DEFER_DEFERRED, DEFER_COMPACTION, DEFER_RESET };
+enum isolate_kind { ISO_MIGRATE, ISO_FREE, ISO_FAST_FREE };
+
+/* Reclaim flags as in include/trace/events/vmscan.h. */
+#define RECLAIM_FLAG_ANON	0x01
+#define RECLAIM_FLAG_FILE	0x02
+#define RECLAIM_FLAG_SYNC	0x04
+#define RECLAIM_FLAG_ASYNC	0x08
+
+#define REC_MAX_ORDERS	16
+
+/* Counter sample sources. */
+enum sample_source {
+	SRC_VMSTAT, SRC_ZONE, SRC_BUDDY, SRC_PAGETYPE, SRC_MTHP, SRC_ZSWAP,
+	SRC_PSI, SRC_SWAP, SRC_MEMCG, SRC_END, SRC_MISSING, SRC_NR
+};
+
+struct record {
+	enum rec_type type;
+	int cpu;
+	int pid;
+	uint64_t ts;
+	const char *comm;	/* only where a parser sets it, else NULL */
+	union {
+		struct { int nid, zid, order; uint64_t gfp; } wake;	/* wakeup/kswapd_wake/kcompactd */
+		struct { int nid; } sleep;
+		struct { int nid, order; uint64_t nr_reclaimed; } balance;
+		struct { enum reclaim_kind kind; int order, nid; uint64_t gfp, memcg; } rbegin;
+		struct { enum reclaim_kind kind; uint64_t nr_reclaimed; } rend;
+		struct { int order, lru; uint64_t requested, scanned, skipped, taken; } isolate;
+		struct {
+			int nid, priority, flags;
+			uint64_t scanned, reclaimed, dirty, writeback, immediate;
+			uint64_t activate_anon, activate_file, ref_keep, unmap_fail;
+		} shrink;	/* shrink_inactive and reclaim_pages */
+		struct { int nid, priority, flags; uint64_t taken, deactivated; } active;
+		struct { uint64_t pfn; int flags; } write;
+		struct { int nid, reason; uint64_t timeout_us, delayed_us; } throttled;
+		struct { int order, prio; uint64_t gfp; } ctry;
+		struct {
+			uint64_t zone_start, migrate_pfn, free_pfn, zone_end;
+			int sync, status;	/* status only for REC_COMPACT_END */
+		} crun;
+		struct { int nid, zid, order, ret; } cfin;	/* finished, suitable */
+		struct {
+			enum defer_kind kind;
+			int nid, zid, order, order_failed;
+			unsigned considered, defer_shift;
+		} defer;
+		struct { enum isolate_kind kind; uint64_t scanned, taken; } ciso;
+		struct { uint64_t migrated, failed; } cmig;
+		struct {
+			int alloc_order, fallback_order;
+			int alloc_mt, fallback_mt, change_ownership;
+		} extfrag;
+		struct { int kind; } oom;
+		struct {
+			enum sample_source source;
+			uint64_t seq;
+			const char *instance;	/* mthp size, swap dev, "" */
+			const char *key;
+			int64_t value;
+			int scale;	/* value is value / 10^scale (psi averages) */
+		} counter;
+		struct {
+			uint64_t seq;
+			int node;
+			const char *zone;
+			int64_t free, min, low, high, promo, boost, managed, spanned;
+			int64_t free_blocks;	/* -1 when the kernel has none */
+		} zone;
+		struct {
+			uint64_t seq;
+			int node;
+			const char *zone;
+			const char *type;	/* pagetype only */
+			int norders;
+			uint64_t free[REC_MAX_ORDERS];
+		} buddy;	/* REC_BUDDY and REC_PAGETYPE */
+		struct { uint64_t seq; int64_t us; } send;
+		struct { long long count; } lost;	/* -1: some, count unknown */
+	};
+};
+
+typedef void (*record_sink_fn)(void *ctx, const struct record *r);
+
+const char *rec_type_name(enum rec_type t);
+const char *reclaim_kind_name(enum reclaim_kind k);
+const char *sample_source_name(enum sample_source s);
+
+#endif

@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Counter samples: the ftrace:print parser and the sample line splitter.
+ * The recorder writes "mms1 SOURCE SEQ KEY=VALUE..." lines into
+ * trace_marker (mmscope-samples(5)); this file splits them in place and
+ * hands the pieces to the parser registered for SOURCE, which turns them
+ * into typed records. Lines of another version, or plain marker text, are
+ * skipped; a source this reader does not know leaves one note.
+ */
+#include "config.h"
+#include "parsers.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void sample_end_parse(const struct sample_line *sl, struct parse_ctx *pc);
+static void sample_missing_parse(const struct sample_line *sl, struct parse_ctx *pc);
+static void sample_zswap_parse(const struct sample_line *sl, struct parse_ctx *pc);
+static void sample_memcg_parse(const struct sample_line *sl, struct parse_ctx *pc);
+
+static const struct sample_parser sample_parsers[] = {
+	{ "vmstat", SRC_VMSTAT, sample_vmstat_parse },
+	{ "zone", SRC_ZONE, sample_zoneinfo_parse },
+	{ "buddy", SRC_BUDDY, sample_buddyinfo_parse },
+	{ "pagetype", SRC_PAGETYPE, sample_pagetype_parse },
+	{ "mthp", SRC_MTHP, sample_mthp_parse },
+	{ "zswap", SRC_ZSWAP, sample_zswap_parse },
+	{ "psi", SRC_PSI, sample_psi_parse },
+	{ "swap", SRC_SWAP, sample_swaps_parse },
+	{ "memcg", SRC_MEMCG, sample_memcg_parse },
+	{ "end", SRC_END, sample_end_parse },
+	{ "missing", SRC_MISSING, sample_missing_parse },
+};
+
+const struct sample_parser *sample_parser_find(const char *tag)
+{
+	for (size_t i = 0; i < sizeof(sample_parsers) / sizeof(sample_parsers[0]); i++)
+		if (!strcmp(sample_parsers[i].tag, tag))
+			return &sample_parsers[i];
+	return NULL;
+}
+
+static char *next_word(char **p)
+{
+	char *s = *p, *w;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (!*s || *s == '\n')
+		return NULL;
+	w = s;
+	while (*s && *s != ' ' && *s != '\t' && *s != '\n')
+		s++;
+	if (*s)
+		*s++ = '\0';
+	*p = s;
+	return w;
+}
+
+int sample_line_split(char *line, struct sample_line *sl)
+{
+	char *p = line, *w, *end;
+
+	w = next_word(&p);
+	if (!w || strcmp(w, "mms1"))
+		return 1;
+	sl->source = next_word(&p);
+	w = next_word(&p);
+	if (!sl->source || !w)
+		return -1;
+	sl->seq = strtoull(w, &end, 10);
+	if (end == w || *end)
+		return -1;
+	sl->nkv = 0;
+	while ((w = next_word(&p)) != NULL) {
+		char *eq = strchr(w, '=');
+
+		if (!eq || eq == w)
+			return -1;
+		if (sl->nkv >= (int)(sizeof(sl->kv) / sizeof(sl->kv[0])))
+			return -1;
+		*eq = '\0';
+		sl->kv[sl->nkv].key = w;
+		sl->kv[sl->nkv].val = eq + 1;
+		sl->nkv++;
+	}
+	return 0;
+}
+
+const char *sample_get(const struct sample_line *sl, const char *key)
+{
+	for (int i = 0; i < sl->nkv; i++)
+		if (!strcmp(sl->kv[i].key, key))
+			return sl->kv[i].val;
+	return NULL;
+}
+
+/* "123", "-4", or "1.25" (fixed point, scale = digits after the dot). */
+static int parse_value(const char *s, int64_t *v, int *scale)
+{
+	char *end;
+	long long ip = strtoll(s, &end, 10);
+
+	*scale = 0;
+	if (end == s)
+		return -1;
+	if (*end == '.') {
+		const char *f = end + 1;
+		int64_t x = ip < 0 ? -ip : ip;
+
+		while (*f >= '0' && *f <= '9' && *scale < 6) {
+			x = x * 10 + (*f - '0');
+			(*scale)++;
+			f++;
+		}
+		if (*f)
+			return -1;
+		*v = ip < 0 || s[0] == '-' ? -x : x;
+		return 0;
+	}
+	if (*end)
+		return -1;
+	*v = ip;
+	return 0;
+}
+
+int sample_get_s64(const struct sample_line *sl, const char *key, int64_t *v)
+{
+	const char *s = sample_get(sl, key);
+	int scale;
+
+	if (!s || parse_value(s, v, &scale) || scale)
+		return -1;
+	return 0;
+}
+
+void sample_emit_counters(const struct sample_line *sl, struct parse_ctx *pc,
+			  enum sample_source src, const char *id_key)
+{
+	struct record *r = pc->rec;
+	const char *instance = id_key ? sample_get(sl, id_key) : NULL;
+
+	r->type = REC_COUNTER;
+	r->counter.source = src;
+	r->counter.seq = sl->seq;
+	r->counter.instance = instance ? instance : "";
+	for (int i = 0; i < sl->nkv; i++) {
+		if (id_key && !strcmp(sl->kv[i].key, id_key))
+			continue;
+		if (parse_value(sl->kv[i].val, &r->counter.value, &r->counter.scale))
+			continue;	/* strings: enabled=always, compressor=lz4 */
+		r->counter.key = sl->kv[i].key;
+		pc->sink(pc->sink_ctx, r);
+	}
+}
+
+static void sample_zswap_parse(const struct sample_line *sl, struct parse_ctx *pc)
+{
+	sample_emit_counters(sl, pc, SRC_ZSWAP, NULL);
+}
+
+static void sample_memcg_parse(const struct sample_line *sl, struct parse_ctx *pc)
+{
+	sample_emit_counters(sl, pc, SRC_MEMCG, "path");
+}
+
+static void sample_end_parse(const struct sample_line *sl, struct parse_ctx *pc)
+{
+	int64_t us = -1;
+
+	sample_get_s64(sl, "us", &us);
+	pc->rec->type = REC_SAMPLE_END;
+	pc->rec->send.seq = sl->seq;
+	pc->rec->send.us = us;
+	pc->sink(pc->sink_ctx, pc->rec);
+}
+
+static void sample_missing_parse(const struct sample_line *sl, struct parse_ctx *pc)
+{
+	const char *src = sample_get(sl, "sources");
+
+	for (int i = 0; i < sl->nkv; i++)
+		if (!strncmp(sl->kv[i].key, "why_", 4))
+			parser_note(pc->set, "samples: no %s (%s)", sl->kv[i].key + 4,
+				    sl->kv[i].val);
+	if (src && !sl->nkv)
+		parser_note(pc->set, "samples: missing %s", src);
+}
+
+int sample_feed_line(struct parse_ctx *pc, const char *text, int len)
+{
+	char line[1200];
+	struct sample_line sl;
+	const struct sample_parser *sp;
+	int r;
+
+	if (len < 5 || memcmp(text, "mms1 ", 5))
+		return 1;
+	if (len >= (int)sizeof(line))
+		len = sizeof(line) - 1;
+	memcpy(line, text, (size_t)len);
+	line[len] = '\0';
+	r = sample_line_split(line, &sl);
+	if (r < 0) {
+		parser_note(pc->set, "samples: malformed line skipped");
+		return -1;
+	}
+	if (r > 0)
+		return 1;
+	parser_set_count_sample(pc->set, sl.seq);
+	sp = sample_parser_find(sl.source);
+	if (!sp) {
+		parser_note(pc->set, "samples: unknown source '%s' skipped", sl.source);
+		return 1;
+	}
+	sp->parse(&sl, pc);
+	return 0;
+}
+
+/* ftrace:print, the trace_marker event: "ip" then the text in "buf". */
+
+struct print_state {
+	struct pfield buf;
+};
+
+static void *sample_print_bind(struct parser_set *set, struct tep_event *ev)
+{
+	struct print_state *st = calloc(1, sizeof(*st));
+
+	if (!st)
+		return NULL;
+	if (parser_field(set, ev, &st->buf, NAMES("buf"), "counter samples")) {
+		free(st);
+		return NULL;
+	}
+	return st;
+}
+
+static void sample_print_parse(void *state, struct parse_ctx *pc)
+{
+	struct print_state *st = state;
+	const char *p = (const char *)pc->data + st->buf.off;
+	int len;
+
+	if (st->buf.off < 0 || st->buf.off + 5 > pc->size || memcmp(p, "mms1 ", 5))
+		return;
+	len = (int)strnlen(p, (size_t)(pc->size - st->buf.off));
+	sample_feed_line(pc, p, len);
+}
+
+const struct parser sample_print_parsers[] = {
+	{ "ftrace", "print", sample_print_parse, 0, NULL, 0, sample_print_bind },
+	{ NULL, NULL, NULL, 0, NULL, 0, NULL },
+};

@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The analysis driver (see analysis.h): opens the recording, binds the
+ * parsers to its event formats, streams every event in time order through
+ * its parser, and hands each typed record to every model, in a fixed
+ * order (consistency last, as it reads the others). Lost events reported
+ * by the cursor become REC_LOST records at their place in time.
+ */
+#include "config.h"
+#include "analysis.h"
+#include "parsers.h"
+#include "tracedat-read.h"
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+struct analysis {
+	struct analysis_opts opts;
+	struct analysis_info info;
+	struct td_file *tf;
+	struct parser_set *ps;
+	uint64_t *counts;		/* events per event id */
+	int ncounts;
+	struct handoff_model *handoff;
+	struct reclaim_model *reclaim;
+	struct compaction_model *compaction;
+	struct counters_model *counters;
+	struct frag_model *frag;
+	struct consistency_model *consistency;
+};
+
+void analysis_opts_default(struct analysis_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	handoff_params_default(&o->handoff);
+}
+
+struct analysis *analysis_new_empty(const struct analysis_opts *o)
+{
+	struct analysis *a = calloc(1, sizeof(*a));
+
+	if (!a)
+		return NULL;
+	if (o)
+		a->opts = *o;
+	else
+		analysis_opts_default(&a->opts);
+	a->handoff = handoff_model_new(&a->opts.handoff);
+	a->reclaim = reclaim_model_new();
+	a->compaction = compaction_model_new();
+	a->counters = counters_model_new();
+	a->frag = frag_model_new();
+	if (a->reclaim && a->compaction)
+		a->consistency = consistency_model_new(a->reclaim, a->compaction);
+	if (!a->handoff || !a->reclaim || !a->compaction || !a->counters || !a->frag ||
+	    !a->consistency) {
+		analysis_free(a);
+		return NULL;
+	}
+	return a;
+}
+
+void analysis_feed(struct analysis *a, const struct record *r)
+{
+	if (!a->tf) {	/* records fed by hand: they set the span */
+		if (!a->info.records || r->ts < a->info.first_ts)
+			a->info.first_ts = r->ts;
+		if (r->ts > a->info.last_ts)
+			a->info.last_ts = r->ts;
+	}
+	a->info.records++;
+	handoff_model_add(a->handoff, r);
+	reclaim_model_add(a->reclaim, r);
+	compaction_model_add(a->compaction, r);
+	counters_model_add(a->counters, r);
+	frag_model_add(a->frag, r);
+	consistency_model_add(a->consistency, r);
+	if (a->opts.tap)
+		a->opts.tap(a->opts.tap_ctx, r);
+}
+
+static void analysis_sink(void *ctx, const struct record *r)
+{
+	analysis_feed(ctx, r);
+}
+
+void analysis_finish(struct analysis *a, uint64_t end_ts)
+{
+	struct analysis_info *in = &a->info;
+
+	handoff_model_finish(a->handoff, end_ts);
+	reclaim_model_finish(a->reclaim, end_ts);
+	compaction_model_finish(a->compaction, end_ts);
+	in->sample_sets = counters_model_nsets(a->counters);
+	in->sample_incomplete = counters_model_incomplete_sets(a->counters);
+	if (a->ps) {
+		in->sample_lines = parser_set_sample_lines(a->ps);
+		in->sample_gaps = parser_set_sample_gaps(a->ps);
+	}
+	in->has_samples = in->sample_sets > 0;
+}
+
+/* "Linux host 6.18.44 #1 SMP ..." (trace-cmd's UNAME option). */
+static void analysis_uname(struct analysis_info *in, const char *uname)
+{
+	char sys[32] = "", host[96] = "", rel[96] = "";
+
+	if (!uname)
+		return;
+	if (sscanf(uname, "%31s %95s %95s", sys, host, rel) == 3) {
+		snprintf(in->host, sizeof(in->host), "%s", host);
+		snprintf(in->kernel, sizeof(in->kernel), "%s", rel);
+	}
+}
+
+/* mmscope's metadata (kernel=, host=, clock=) wins over UNAME. */
+static void analysis_private(struct analysis_info *in, const char *meta)
+{
+	const char *p = meta;
+
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char line[256];
+
+		snprintf(line, sizeof(line), "%.*s", (int)len, p);
+		if (!strncmp(line, "kernel=", 7))
+			snprintf(in->kernel, sizeof(in->kernel), "%.95s", line + 7);
+		else if (!strncmp(line, "host=", 5))
+			snprintf(in->host, sizeof(in->host), "%.95s", line + 5);
+		else if (!strncmp(line, "clock=", 6))
+			snprintf(in->clock, sizeof(in->clock), "%.31s", line + 6);
+		p = nl ? nl + 1 : NULL;
+	}
+}
+
+static void analysis_header(struct analysis *a, const char *path)
+{
+	struct analysis_info *in = &a->info;
+
+	in->path = path;
+	in->version = td_version(a->tf);
+	in->compression = td_compression(a->tf);
+	snprintf(in->kernel, sizeof(in->kernel), "?");
+	snprintf(in->host, sizeof(in->host), "?");
+	snprintf(in->clock, sizeof(in->clock), "%s",
+		 td_trace_clock(a->tf) && *td_trace_clock(a->tf) ?
+		 td_trace_clock(a->tf) : "local");
+	analysis_uname(in, td_uname(a->tf));
+	analysis_private(in, td_private(a->tf));
+	for (int b = 0; b < td_nbuffers(a->tf); b++) {
+		const struct td_buffer *buf = td_buffer(a->tf, b);
+
+		for (int c = 0; c < buf->ncpus; c++)
+			if (buf->stats[c].present)
+				in->cpustat_lost += buf->stats[c].overrun +
+						    buf->stats[c].dropped;
+	}
+}
+
+static void analysis_event(struct analysis *a, const struct td_event *ev)
+{
+	struct analysis_info *in = &a->info;
+
+	if (!in->events)
+		in->first_ts = ev->ts;
+	in->last_ts = ev->ts;
+	in->events++;
+	if (ev->missed) {
+		struct record r;
+
+		memset(&r, 0, sizeof(r));
+		r.type = REC_LOST;
+		r.ts = ev->ts;
+		r.cpu = ev->cpu;
+		r.lost.count = ev->missed;
+		if (ev->missed > 0)
+			in->lost += ev->missed;
+		else
+			in->lost_unknown = 1;
+		analysis_feed(a, &r);
+	}
+	if (!ev->event)
+		return;
+	if (ev->event->id >= 0 && ev->event->id < a->ncounts)
+		a->counts[ev->event->id]++;
+	in->parsed += (uint64_t)parser_set_parse(a->ps, ev->event,
+						 (struct tep_record *)&ev->record,
+						 ev->ts, ev->cpu, analysis_sink, a);
+}
+
+static int analysis_stream(struct analysis *a, char **err)
+{
+	struct td_cursor *c = td_cursor_new(a->tf, -1, err);
+	struct td_event ev;
+	int r;
+
+	if (!c)
+		return -1;
+	while ((r = td_cursor_next(c, &ev, err)) > 0)
+		analysis_event(a, &ev);
+	td_cursor_free(c);
+	return r < 0 ? -1 : 0;
+}
+
+struct analysis *analysis_run(const char *path, const struct analysis_opts *o, char **err)
+{
+	struct timespec t0, t1;
+	struct analysis *a;
+	struct tep_event **evs;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	a = analysis_new_empty(o);
+	if (!a) {
+		set_err(err, "out of memory");
+		return NULL;
+	}
+	a->tf = td_open(path, err);
+	if (!a->tf)
+		goto fail;
+	analysis_header(a, path);
+	a->ps = parser_set_new(td_tep(a->tf));
+	if (!a->ps) {
+		set_err(err, "out of memory");
+		goto fail;
+	}
+	evs = tep_list_events(td_tep(a->tf), TEP_EVENT_SORT_ID);
+	for (int i = 0; evs && evs[i]; i++)
+		if (evs[i]->id >= a->ncounts)
+			a->ncounts = evs[i]->id + 1;
+	a->counts = calloc((size_t)a->ncounts + 1, sizeof(*a->counts));
+	if (!a->counts) {
+		set_err(err, "out of memory");
+		goto fail;
+	}
+	if (analysis_stream(a, err))
+		goto fail;
+	analysis_finish(a, a->info.last_ts);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	a->info.seconds = (double)(t1.tv_sec - t0.tv_sec) +
+			  (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	return a;
+fail:
+	analysis_free(a);
+	return NULL;
+}
+
+void analysis_free(struct analysis *a)
+{
+	if (!a)
+		return;
+	consistency_model_free(a->consistency);
+	frag_model_free(a->frag);
+	counters_model_free(a->counters);
+	compaction_model_free(a->compaction);
+	reclaim_model_free(a->reclaim);
+	handoff_model_free(a->handoff);
+	parser_set_free(a->ps);
+	free(a->counts);
+	if (a->tf)
+		td_close(a->tf);
+	free(a);
+}
+
+const struct analysis_info *analysis_info(const struct analysis *a) { return &a->info; }
+const struct handoff_model *analysis_handoff(const struct analysis *a) { return a->handoff; }
+const struct reclaim_model *analysis_reclaim(const struct analysis *a) { return a->reclaim; }
+const struct compaction_model *analysis_compaction(const struct analysis *a)
+{
+	return a->compaction;
+}
+const struct counters_model *analysis_counters(const struct analysis *a) { return a->counters; }
+const struct frag_model *analysis_frag(const struct analysis *a) { return a->frag; }
+const struct consistency_model *analysis_consistency(const struct analysis *a)
+{
+	return a->consistency;
+}
+
+int analysis_has_event(const struct analysis *a, const char *system, const char *event)
+{
+	/* records fed by hand: whatever was fed counts as traced */
+	if (!a->tf)
+		return 1;
+	return tep_find_event_by_name(td_tep(a->tf), system, event) != NULL;
+}
+
+uint64_t analysis_event_count(const struct analysis *a, const char *system,
+			      const char *event)
+{
+	struct tep_event *ev;
+
+	if (!a->tf)
+		return 0;
+	ev = tep_find_event_by_name(td_tep(a->tf), system, event);
+	return ev && ev->id >= 0 && ev->id < a->ncounts ? a->counts[ev->id] : 0;
+}
+
+int analysis_nnotes(const struct analysis *a)
+{
+	return a->ps ? parser_set_nnotes(a->ps) : 0;
+}
+
+const char *analysis_note(const struct analysis *a, int i)
+{
+	return a->ps ? parser_set_note(a->ps, i) : NULL;
+}

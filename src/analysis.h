@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The analysis driver: the one place that connects the reader, the
+ * parsers and the models. analysis_run() streams a recording once
+ * (memory bounded by model state), and the result holds the models and
+ * what the report header needs. Front ends (report, later compare and
+ * the TUI) query the models through the accessors below; they never see
+ * events.
+ */
+#ifndef MMSCOPE_ANALYSIS_H
+#define MMSCOPE_ANALYSIS_H
+
+#include <stdint.h>
+
+#include "records.h"
+#include "model-handoff.h"
+#include "model-reclaim.h"
+#include "model-compaction.h"
+#include "model-counters.h"
+#include "model-frag.h"
+#include "model-consistency.h"
+
+struct analysis_opts {
+	struct handoff_params handoff;
+	/* Called for every record after the models (tests, debugging). */
+	record_sink_fn tap;
+	void *tap_ctx;
+};
+
+struct analysis_info {
+	const char *path;
+	char kernel[96], host[96], clock[32];
+	int version;			/* trace.dat version */
+	const char *compression;
+	uint64_t first_ts, last_ts;	/* of all events, ns */
+	uint64_t events;		/* all events read */
+	uint64_t parsed;		/* events a parser took */
+	uint64_t records;		/* records emitted */
+	long long lost;			/* events lost (sum of known counts) */
+	int lost_unknown;		/* some losses of unknown size */
+	uint64_t cpustat_lost;		/* overrun + dropped in CPUSTAT */
+	uint64_t sample_lines, sample_sets, sample_gaps, sample_incomplete;
+	int has_samples;
+	double seconds;			/* wall time spent in analysis_run */
+};
+
+struct analysis;
+
+void analysis_opts_default(struct analysis_opts *o);
+/* Reads the whole recording. NULL with *err set on failure. */
+struct analysis *analysis_run(const char *path, const struct analysis_opts *o, char **err);
+void analysis_free(struct analysis *a);
+
+const struct analysis_info *analysis_info(const struct analysis *a);
+const struct handoff_model *analysis_handoff(const struct analysis *a);
+const struct reclaim_model *analysis_reclaim(const struct analysis *a);
+const struct compaction_model *analysis_compaction(const struct analysis *a);
+const struct counters_model *analysis_counters(const struct analysis *a);
+const struct frag_model *analysis_frag(const struct analysis *a);
+const struct consistency_model *analysis_consistency(const struct analysis *a);
+/* Whether the recording has this event type (enabled when recording). */
+int analysis_has_event(const struct analysis *a, const char *system, const char *event);
+/* Event count per type: the recording's tracepoints with their counts. */
+uint64_t analysis_event_count(const struct analysis *a, const char *system,
+			      const char *event);
+/* Notes on degraded metrics (missing fields, bad sample lines). */
+int analysis_nnotes(const struct analysis *a);
+const char *analysis_note(const struct analysis *a, int i);
+
+/* Feeds records straight into fresh models (no file): for unit tests
+ * and for front ends that build records themselves. */
+struct analysis *analysis_new_empty(const struct analysis_opts *o);
+void analysis_feed(struct analysis *a, const struct record *r);
+void analysis_finish(struct analysis *a, uint64_t end_ts);
+
+#endif

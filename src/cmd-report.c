@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * mmscope report: read a recording once through the analysis driver and
+ * print what the models reconstructed, as text for a mail (72 columns by
+ * default) or as JSON, for all sections or the ones asked for.
+ */
+#include "config.h"
+#include "cmd.h"
+#include "report.h"
+#include "util.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char report_usage[] =
+"usage: mmscope report [options] FILE\n"
+"\n"
+"Reconstruct kswapd/kcompactd handoffs, reclaim and compaction stalls,\n"
+"fragmentation and counters from a recording, and print them.\n"
+"\n"
+"  -s, --section NAME   only this section (repeat): header, summary, handoff,\n"
+"                       stalls, compaction, frag, counters, consistency\n"
+"  -f, --format FMT     text (default) or json\n"
+"  -w, --width N        text width in columns (default 72)\n"
+"      --episodes N     kswapd episodes listed per node in text (default 40)\n"
+"  -h, --help           show this help\n";
+
+struct report_cmd_opts {
+	const char *file;
+	struct report_opts r;
+};
+
+static int report_parse_int(const char *s, int lo, int hi, int *out)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+
+	if (end == s || *end || v < lo || v > hi)
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
+static int report_parse_opts(int argc, char **argv, struct report_cmd_opts *o)
+{
+	enum { OPT_EPISODES = 256 };
+	static const struct option longopts[] = {
+		{ "section", required_argument, NULL, 's' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "width", required_argument, NULL, 'w' },
+		{ "episodes", required_argument, NULL, OPT_EPISODES },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const struct cmd_entry *cmd = &cmd_report_entry;
+	int c, s;
+
+	report_opts_default(&o->r);
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "s:f:w:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			s = report_section_find(optarg);
+			if (s < 0)
+				return usage_error(cmd, "unknown section '%s'", optarg);
+			o->r.sections |= 1u << s;
+			break;
+		case 'f':
+			if (!strcmp(optarg, "text"))
+				o->r.format = RF_TEXT;
+			else if (!strcmp(optarg, "json"))
+				o->r.format = RF_JSON;
+			else
+				return usage_error(cmd, "unknown format '%s' (text or json)",
+						   optarg);
+			break;
+		case 'w':
+			if (report_parse_int(optarg, 40, 400, &o->r.width))
+				return usage_error(cmd, "bad width '%s' (40 to 400)", optarg);
+			break;
+		case OPT_EPISODES:
+			if (report_parse_int(optarg, 0, 1000000, &o->r.max_episodes))
+				return usage_error(cmd, "bad episode count '%s'", optarg);
+			break;
+		case 'h':
+			return -1;
+		default:
+			return bad_option(cmd, argc, argv);
+		}
+	}
+	if (optind != argc - 1)
+		return usage_error(cmd, optind == argc ? "no recording given" :
+				   "only one recording at a time");
+	o->file = argv[optind];
+	return 0;
+}
+
+static int cmd_report_run(int argc, char **argv)
+{
+	struct report_cmd_opts o;
+	struct analysis_opts ao;
+	struct analysis *a;
+	struct strbuf out = STRBUF_INIT;
+	char *err = NULL;
+	int r = report_parse_opts(argc, argv, &o);
+
+	if (r < 0)
+		return show_help(&cmd_report_entry);
+	if (r > 0)
+		return r;
+	analysis_opts_default(&ao);
+	a = analysis_run(o.file, &ao, &err);
+	if (!a) {
+		r = error("%s: %s", o.file, err ? err : "cannot read");
+		free(err);
+		return r;
+	}
+	if (getenv("MMSCOPE_REPORT_TIMING"))
+		fprintf(stderr, "%s: %llu events in %.3f s (%.0f events/s)\n", o.file,
+			(unsigned long long)analysis_info(a)->events, analysis_info(a)->seconds,
+			analysis_info(a)->seconds > 0 ?
+			(double)analysis_info(a)->events / analysis_info(a)->seconds : 0);
+	report_render(a, &o.r, &out);
+	fwrite(out.buf ? out.buf : "", 1, out.len, stdout);
+	strbuf_release(&out);
+	analysis_free(a);
+	return finish_stdout(EXIT_OK);
+}
+
+const struct cmd_entry cmd_report_entry = {
+	.name = "report",
+	.summary = "print handoffs, stalls, compaction and counters of a recording",
+	.usage = report_usage,
+	.run = cmd_report_run,
+};

@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Compaction model (see model-compaction.h). The runner of a compaction
+ * run is decided at its begin from the task: a kcompactd task (known from
+ * its wake/sleep records) on a request or on its own, a task that called
+ * try_to_compact_pages within the last second (direct), khugepaged by
+ * comm, else manual. Scanner and migration records go to the run open on
+ * the same task.
+ */
+#include "config.h"
+#include "model-compaction.h"
+#include "pidmap.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define DIRECT_WINDOW_NS 1000000000ULL
+
+struct cpid {
+	int is_kcompactd;
+	int kc_on_request;
+	int run_open;
+	enum compact_runner runner;
+	uint64_t begin_ts, zone_start;
+	uint64_t try_ts;
+	int is_khugepaged;
+};
+
+struct compaction_model {
+	struct compact_stats st;
+	struct pidmap pids;
+};
+
+struct compaction_model *compaction_model_new(void)
+{
+	struct compaction_model *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return NULL;
+	for (int i = 0; i < CR_NR; i++)
+		hist_init(&m->st.runner[i].dur);
+	pidmap_init(&m->pids, sizeof(struct cpid));
+	return m;
+}
+
+void compaction_model_free(struct compaction_model *m)
+{
+	if (!m)
+		return;
+	pidmap_release(&m->pids);
+	free(m);
+}
+
+static struct compact_zone_stats *compaction_zone(struct compaction_model *m,
+						  uint64_t start, uint64_t end)
+{
+	struct compact_stats *st = &m->st;
+
+	for (int i = 0; i < st->nzones; i++)
+		if (st->zones[i].zone_start == start)
+			return &st->zones[i];
+	if (st->nzones == COMPACT_MAX_ZONES)
+		return NULL;
+	st->zones[st->nzones].zone_start = start;
+	st->zones[st->nzones].zone_end = end;
+	return &st->zones[st->nzones++];
+}
+
+static enum compact_runner compaction_runner(const struct cpid *p, uint64_t ts)
+{
+	if (p->is_kcompactd)
+		return p->kc_on_request ? CR_KCOMPACTD : CR_PROACTIVE;
+	if (p->is_khugepaged)
+		return CR_KHUGEPAGED;
+	if (p->try_ts && ts - p->try_ts < DIRECT_WINDOW_NS)
+		return CR_DIRECT;
+	return CR_MANUAL;
+}
+
+static void compaction_begin(struct compaction_model *m, const struct record *r)
+{
+	struct cpid *p = pidmap_add(&m->pids, r->pid);
+
+	if (!p)
+		return;
+	if (r->comm && !strcmp(r->comm, "khugepaged"))
+		p->is_khugepaged = 1;
+	if (p->run_open)
+		m->st.runner[p->runner].open_at_end++;	/* its end was lost */
+	p->run_open = 1;
+	p->runner = compaction_runner(p, r->ts);
+	p->begin_ts = r->ts;
+	p->zone_start = r->crun.zone_start;
+}
+
+static void compaction_end(struct compaction_model *m, const struct record *r)
+{
+	struct cpid *p = pidmap_get(&m->pids, r->pid);
+	struct compact_runner_stats *rs;
+	struct compact_zone_stats *z;
+	int s = r->crun.status;
+
+	if (!p || !p->run_open)
+		return;		/* begun before the recording */
+	p->run_open = 0;
+	rs = &m->st.runner[p->runner];
+	rs->runs++;
+	hist_add(&rs->dur, r->ts >= p->begin_ts ? r->ts - p->begin_ts : 0);
+	if (s >= 0 && s < COMPACT_NSTATUS)
+		rs->status[s]++;
+	z = compaction_zone(m, r->crun.zone_start, r->crun.zone_end);
+	if (z) {
+		z->runs++;
+		if (s >= 0 && s < COMPACT_NSTATUS)
+			z->status[s]++;
+	}
+}
+
+static struct compact_runner_stats *compaction_open_run(struct compaction_model *m,
+							const struct record *r)
+{
+	struct cpid *p = pidmap_get(&m->pids, r->pid);
+
+	if (!p || !p->run_open) {
+		m->st.unattributed_scans++;
+		return NULL;
+	}
+	return &m->st.runner[p->runner];
+}
+
+static void compaction_kcompactd(struct compaction_model *m, const struct record *r)
+{
+	struct cpid *p = pidmap_add(&m->pids, r->pid);
+
+	if (!p)
+		return;
+	p->is_kcompactd = 1;
+	if (r->type == REC_KCOMPACTD_WAKE)
+		p->kc_on_request = r->wake.order > 0;
+	else
+		p->kc_on_request = 0;
+}
+
+static void compaction_extfrag(struct compaction_model *m, const struct record *r)
+{
+	struct compact_stats *st = &m->st;
+	int a = r->extfrag.alloc_mt, f = r->extfrag.fallback_mt;
+
+	st->extfrag++;
+	if (r->extfrag.fallback_order < 4)	/* as trace-pagealloc-postprocess */
+		st->extfrag_severe++;
+	if (r->extfrag.change_ownership)
+		st->extfrag_ownership++;
+	if (a >= 0 && a < COMPACT_NMT && f >= 0 && f < COMPACT_NMT)
+		st->extfrag_mt[a][f]++;
+}
+
+static void compaction_scan(struct compaction_model *m, const struct record *r)
+{
+	struct compact_runner_stats *rs = compaction_open_run(m, r);
+
+	if (!rs)
+		return;
+	switch (r->type) {
+	case REC_COMPACT_ISOLATE:
+		if (r->ciso.kind == ISO_MIGRATE) {
+			rs->migrate_scanned += r->ciso.scanned;
+			rs->migrate_taken += r->ciso.taken;
+		} else {
+			rs->free_scanned += r->ciso.scanned;
+			rs->free_taken += r->ciso.taken;
+		}
+		break;
+	case REC_COMPACT_MIGRATE:
+		rs->migrated += r->cmig.migrated;
+		rs->failed += r->cmig.failed;
+		break;
+	default:
+		rs->finished++;
+		break;
+	}
+}
+
+void compaction_model_add(struct compaction_model *m, const struct record *r)
+{
+	struct compact_stats *st = &m->st;
+	struct cpid *p;
+
+	switch (r->type) {
+	case REC_KCOMPACTD_WAKE:
+	case REC_KCOMPACTD_SLEEP:
+		compaction_kcompactd(m, r);
+		break;
+	case REC_COMPACT_TRY:
+		st->direct_tries++;
+		if (r->ctry.order >= 0 && r->ctry.order < REC_MAX_ORDERS)
+			st->direct_by_order[r->ctry.order]++;
+		if ((p = pidmap_add(&m->pids, r->pid)))
+			p->try_ts = r->ts ? r->ts : 1;
+		break;
+	case REC_COMPACT_BEGIN:
+		compaction_begin(m, r);
+		break;
+	case REC_COMPACT_END:
+		compaction_end(m, r);
+		break;
+	case REC_COMPACT_ISOLATE:
+	case REC_COMPACT_MIGRATE:
+	case REC_COMPACT_FINISHED:
+		compaction_scan(m, r);
+		break;
+	case REC_COMPACT_SUITABLE:
+		if (r->cfin.order >= 0 && r->cfin.order < REC_MAX_ORDERS &&
+		    r->cfin.ret >= 0 && r->cfin.ret < COMPACT_NSTATUS)
+			st->suitable[r->cfin.order][r->cfin.ret]++;
+		break;
+	case REC_COMPACT_DEFER:
+		if (r->defer.kind == DEFER_DEFERRED)
+			st->deferred++;
+		else if (r->defer.kind == DEFER_COMPACTION)
+			st->defer_compaction++;
+		else
+			st->defer_reset++;
+		break;
+	case REC_EXTFRAG:
+		compaction_extfrag(m, r);
+		break;
+	default:
+		break;
+	}
+}
+
+void compaction_model_finish(struct compaction_model *m, uint64_t end_ts)
+{
+	(void)end_ts;
+	for (unsigned i = 0; i < m->pids.cap; i++) {
+		struct cpid *p;
+
+		if (m->pids.keys[i] < 0)
+			continue;
+		p = PIDMAP_VAL(&m->pids, i);
+		if (p->run_open)
+			m->st.runner[p->runner].open_at_end++;
+		p->run_open = 0;
+	}
+}
+
+const struct compact_stats *compaction_model_stats(const struct compaction_model *m)
+{
+	return &m->st;
+}
+
+const char *compact_runner_name(enum compact_runner r)
+{
+	static const char *const names[CR_NR] = {
+		"kcompactd", "proactive", "direct", "khugepaged", "manual",
+	};
+
+	return (unsigned)r < CR_NR ? names[r] : "?";
+}
+
+const char *compact_status_name(int s)
+{
+	static const char *const names[COMPACT_NSTATUS] = {
+		"not_suitable_zone", "skipped", "deferred", "no_suitable_page",
+		"continue", "complete", "partial_skipped", "contended", "success",
+	};
+
+	return s >= 0 && s < COMPACT_NSTATUS ? names[s] : "?";
+}
+
+const char *migratetype_name(int mt)
+{
+	static const char *const names[COMPACT_NMT] = {
+		"Unmovable", "Movable", "Reclaimable", "HighAtomic", "CMA", "Isolate",
+	};
+
+	return mt >= 0 && mt < COMPACT_NMT ? names[mt] : "?";
+}

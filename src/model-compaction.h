@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Compaction model: compaction runs (begin..end) by who ran them, with
+ * duration and result; direct compaction attempts per order; deferrals;
+ * the migrate and free scanners' work and migrations, charged to the
+ * runner; suitability results per order; extfrag fallbacks by
+ * migratetype. Pure C, no I/O; O(1) per record.
+ */
+#ifndef MMSCOPE_MODEL_COMPACTION_H
+#define MMSCOPE_MODEL_COMPACTION_H
+
+#include <stdint.h>
+
+#include "records.h"
+#include "hist.h"
+
+enum compact_runner {
+	CR_KCOMPACTD,	/* kcompactd on a request (after kcompactd_wake) */
+	CR_PROACTIVE,	/* kcompactd on its own (timeout, proactiveness) */
+	CR_DIRECT,	/* an allocating task (try_to_compact_pages) */
+	CR_KHUGEPAGED,
+	CR_MANUAL,	/* anything else: compact_memory, sysfs per node */
+	CR_NR
+};
+
+#define COMPACT_NSTATUS 9	/* enum compact_result 0..8 */
+#define COMPACT_NMT 6		/* migratetypes shown */
+
+struct compact_runner_stats {
+	uint64_t runs, open_at_end;
+	struct hist dur;			/* ns */
+	uint64_t status[COMPACT_NSTATUS];
+	uint64_t migrate_scanned, migrate_taken;
+	uint64_t free_scanned, free_taken;
+	uint64_t migrated, failed;
+	uint64_t finished;			/* finished checks */
+};
+
+struct compact_zone_stats {
+	uint64_t zone_start, zone_end;
+	uint64_t runs;
+	uint64_t status[COMPACT_NSTATUS];
+};
+
+#define COMPACT_MAX_ZONES 8
+
+struct compact_stats {
+	struct compact_runner_stats runner[CR_NR];
+	uint64_t direct_tries, direct_by_order[REC_MAX_ORDERS];
+	uint64_t suitable[REC_MAX_ORDERS][COMPACT_NSTATUS];
+	uint64_t deferred, defer_compaction, defer_reset;
+	uint64_t extfrag, extfrag_severe, extfrag_ownership;
+	uint64_t extfrag_mt[COMPACT_NMT][COMPACT_NMT];	/* [alloc][fallback] */
+	int nzones;
+	struct compact_zone_stats zones[COMPACT_MAX_ZONES];
+	uint64_t unattributed_scans;	/* scanner events outside a run */
+};
+
+struct compaction_model;
+
+struct compaction_model *compaction_model_new(void);
+void compaction_model_free(struct compaction_model *m);
+void compaction_model_add(struct compaction_model *m, const struct record *r);
+void compaction_model_finish(struct compaction_model *m, uint64_t end_ts);
+const struct compact_stats *compaction_model_stats(const struct compaction_model *m);
+
+const char *compact_runner_name(enum compact_runner r);
+const char *compact_status_name(int status);
+const char *migratetype_name(int mt);
+
+#endif

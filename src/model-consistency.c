@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Consistency model (see model-consistency.h). A snapshot is a fixed
+ * vector of event totals; the first complete sample set fixes "first",
+ * each later one overwrites "last". Rows compare last - first with the
+ * counter deltas, allowing as much difference as events were lost.
+ */
+#include "config.h"
+#include "model-consistency.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+	EV_KCOMPACTD_WAKE, EV_COMPACT_TRY, EV_DIRECT_BEGIN, EV_KSWAPD_WAKE,
+	EV_KSWAPD_SCANNED, EV_KSWAPD_RECLAIMED, EV_DIRECT_SCANNED,
+	EV_DIRECT_RECLAIMED, EV_COMPACT_MIGRATE_SCANNED, EV_COMPACT_FREE_SCANNED,
+	EV_COMPACT_MIGRATED, EV_LOST, EV_NR
+};
+
+struct consistency_model {
+	const struct reclaim_model *rm;
+	const struct compaction_model *cm;
+	int64_t count[EV_NR];		/* running totals of simple events */
+	int64_t first[EV_NR], last[EV_NR];
+	int nsnap;
+	unsigned seen;			/* event types seen (bit per EV_) */
+};
+
+struct consistency_model *consistency_model_new(const struct reclaim_model *rm,
+						const struct compaction_model *cm)
+{
+	struct consistency_model *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return NULL;
+	m->rm = rm;
+	m->cm = cm;
+	return m;
+}
+
+void consistency_model_free(struct consistency_model *m)
+{
+	free(m);
+}
+
+static void consistency_snapshot(struct consistency_model *m, int64_t *v)
+{
+	const struct reclaim_kind_stats *ks = reclaim_model_kind(m->rm, RK_KSWAPD);
+	const struct reclaim_kind_stats *ds = reclaim_model_kind(m->rm, RK_DIRECT);
+	const struct compact_stats *cs = compaction_model_stats(m->cm);
+
+	memcpy(v, m->count, sizeof(m->count));
+	v[EV_KSWAPD_SCANNED] = (int64_t)ks->scanned;
+	v[EV_KSWAPD_RECLAIMED] = (int64_t)ks->reclaimed;
+	v[EV_DIRECT_SCANNED] = (int64_t)ds->scanned;
+	v[EV_DIRECT_RECLAIMED] = (int64_t)ds->reclaimed;
+	v[EV_COMPACT_MIGRATE_SCANNED] = 0;
+	v[EV_COMPACT_FREE_SCANNED] = 0;
+	v[EV_COMPACT_MIGRATED] = 0;
+	for (int i = 0; i < CR_NR; i++) {
+		v[EV_COMPACT_MIGRATE_SCANNED] += (int64_t)cs->runner[i].migrate_scanned;
+		v[EV_COMPACT_FREE_SCANNED] += (int64_t)cs->runner[i].free_scanned;
+		v[EV_COMPACT_MIGRATED] += (int64_t)cs->runner[i].migrated;
+	}
+}
+
+void consistency_model_add(struct consistency_model *m, const struct record *r)
+{
+	switch (r->type) {
+	case REC_KCOMPACTD_WAKE:
+		m->count[EV_KCOMPACTD_WAKE]++;
+		m->seen |= 1u << EV_KCOMPACTD_WAKE;
+		break;
+	case REC_KCOMPACTD_SLEEP:
+		m->seen |= 1u << EV_KCOMPACTD_WAKE;
+		break;
+	case REC_COMPACT_TRY:
+		m->count[EV_COMPACT_TRY]++;
+		break;
+	case REC_RECLAIM_BEGIN:
+		if (r->rbegin.kind == RK_DIRECT)
+			m->count[EV_DIRECT_BEGIN]++;
+		break;
+	case REC_KSWAPD_WAKE:
+		m->count[EV_KSWAPD_WAKE]++;
+		break;
+	case REC_SHRINK_INACTIVE:
+		m->seen |= 1u << EV_KSWAPD_SCANNED;
+		break;
+	case REC_COMPACT_BEGIN:
+	case REC_COMPACT_ISOLATE:
+		m->seen |= 1u << EV_COMPACT_MIGRATE_SCANNED;
+		break;
+	case REC_LOST:
+		m->count[EV_LOST] += r->lost.count > 0 ? r->lost.count : 1;
+		break;
+	case REC_SAMPLE_END:
+		consistency_snapshot(m, m->nsnap ? m->last : m->first);
+		if (!m->nsnap)
+			memcpy(m->last, m->first, sizeof(m->last));
+		m->nsnap++;
+		break;
+	default:
+		break;
+	}
+}
+
+struct row_def {
+	const char *what, *counter;
+	const char *system, *event;
+	int ev;
+	enum consistency_rel rel;
+	int prefix;		/* counter is a prefix to sum (allocstall_) */
+};
+
+static const struct row_def row_defs[CONSISTENCY_NROWS] = {
+	{ "kswapd runs", "pageoutrun", "vmscan", "mm_vmscan_kswapd_wake", EV_KSWAPD_WAKE, REL_EQ, 0 },
+	{ "kswapd scanned", "pgscan_kswapd", "vmscan", "mm_vmscan_lru_shrink_inactive", EV_KSWAPD_SCANNED, REL_EQ, 0 },
+	{ "kswapd reclaimed", "pgsteal_kswapd", "vmscan", "mm_vmscan_lru_shrink_inactive", EV_KSWAPD_RECLAIMED, REL_EQ, 0 },
+	{ "direct reclaims", "allocstall_*", "vmscan", "mm_vmscan_direct_reclaim_begin", EV_DIRECT_BEGIN, REL_EQ, 1 },
+	{ "direct scanned", "pgscan_direct", "vmscan", "mm_vmscan_lru_shrink_inactive", EV_DIRECT_SCANNED, REL_EQ, 0 },
+	{ "direct reclaimed", "pgsteal_direct", "vmscan", "mm_vmscan_lru_shrink_inactive", EV_DIRECT_RECLAIMED, REL_EQ, 0 },
+	{ "kcompactd wakes", "compact_daemon_wake", "compaction", "mm_compaction_kcompactd_wake", EV_KCOMPACTD_WAKE, REL_EQ, 0 },
+	{ "direct compacts", "compact_stall", "compaction", "mm_compaction_try_to_compact_pages", EV_COMPACT_TRY, REL_LE, 0 },
+	{ "migrate scanned", "compact_migrate_scanned", "compaction", "mm_compaction_isolate_migratepages",
+	  EV_COMPACT_MIGRATE_SCANNED, REL_GE, 0 },
+	{ "pages migrated", "pgmigrate_success", "compaction", "mm_compaction_migratepages", EV_COMPACT_MIGRATED, REL_GE, 0 },
+};
+
+static enum consistency_verdict consistency_judge(enum consistency_rel rel, int64_t ev,
+						  int64_t cnt, int64_t lost)
+{
+	int64_t d = cnt - ev;
+
+	switch (rel) {
+	case REL_EQ:
+		return d <= lost && -d <= lost ? CV_AGREE : CV_DIFFERS;
+	case REL_LE:
+		return d <= lost ? CV_AGREE : CV_DIFFERS;
+	default:
+		return -d <= lost ? CV_AGREE : CV_DIFFERS;
+	}
+}
+
+int consistency_model_rows(const struct consistency_model *m,
+			   const struct counters_model *cm,
+			   struct consistency_row *rows, int max, int64_t *lost)
+{
+	int n = 0;
+
+	*lost = m->last[EV_LOST] - m->first[EV_LOST];
+	if (m->nsnap < 2)
+		return 0;
+	for (int i = 0; i < CONSISTENCY_NROWS && n < max; i++) {
+		const struct row_def *d = &row_defs[i];
+		struct consistency_row *row = &rows[n++];
+		int found;
+
+		row->what = d->what;
+		row->counter = d->counter;
+		row->system = d->system;
+		row->event = d->event;
+		row->rel = d->rel;
+		row->events = m->last[d->ev] - m->first[d->ev];
+		if (d->prefix) {
+			char pfx[48];
+
+			snprintf(pfx, sizeof(pfx), "%.*s", (int)strcspn(d->counter, "*"),
+				 d->counter);
+			row->counter_delta = counters_model_delta_prefix(cm, pfx, &found);
+		} else {
+			row->counter_delta = counters_model_delta(cm, d->counter, &found);
+		}
+		if (!found)
+			row->verdict = CV_NO_COUNTER;
+		else
+			row->verdict = consistency_judge(d->rel, row->events,
+							 row->counter_delta, *lost);
+	}
+	return n;
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Consistency: event-derived counts against the kernel's own counters
+ * over the same span. At the first and at every complete sample set the
+ * model snapshots event totals (its own counts and the reclaim and
+ * compaction models' sums), so the event side covers exactly the span
+ * between the first and the last sample set, like the counter deltas.
+ * Pure C, no I/O.
+ */
+#ifndef MMSCOPE_MODEL_CONSISTENCY_H
+#define MMSCOPE_MODEL_CONSISTENCY_H
+
+#include <stdint.h>
+
+#include "records.h"
+#include "model-reclaim.h"
+#include "model-compaction.h"
+#include "model-counters.h"
+
+enum consistency_rel {
+	REL_EQ,		/* should be equal */
+	REL_LE,		/* counter <= events (some attempts are not counted) */
+	REL_GE,		/* counter >= events (other sources count too) */
+};
+
+enum consistency_verdict { CV_AGREE, CV_DIFFERS, CV_NO_COUNTER, CV_NO_EVENTS };
+
+struct consistency_row {
+	const char *what;		/* event side, e.g. "kcompactd wakes" */
+	const char *counter;		/* e.g. "compact_daemon_wake" */
+	const char *system, *event;	/* the tracepoint the events need */
+	enum consistency_rel rel;
+	int64_t events, counter_delta;
+	enum consistency_verdict verdict;
+};
+
+#define CONSISTENCY_NROWS 10
+
+struct consistency_model;
+
+struct consistency_model *consistency_model_new(const struct reclaim_model *rm,
+						const struct compaction_model *cm);
+void consistency_model_free(struct consistency_model *m);
+/* Feed after the reclaim and compaction models got the same record. */
+void consistency_model_add(struct consistency_model *m, const struct record *r);
+/* Fills rows; returns their number (0 without two complete sample sets).
+ * lost: events lost inside the span, the tolerance for a difference. */
+int consistency_model_rows(const struct consistency_model *m,
+			   const struct counters_model *cm,
+			   struct consistency_row *rows, int max, int64_t *lost);
+
+#endif

@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Counters model (see model-counters.h). Counters live in an array in
+ * first-seen order with a hash index on (source, instance, key). A value
+ * read in set SEQ is kept pending until the set's end record commits it,
+ * so a set cut short by the end of the recording or by a lost event never
+ * counts. Committing walks the counters touched in that set only.
+ */
+#include "config.h"
+#include "model-counters.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct counters_model {
+	struct counter *c;
+	int n, cap;
+	int *index;			/* hash slots: counter index or -1 */
+	unsigned icap;
+	int *touched;			/* pending counter indexes */
+	int ntouched, captouched;
+	uint64_t nsets, first_ts, last_ts;
+	uint64_t last_end_seq;
+	int any_pending;
+	uint64_t incomplete;
+	uint64_t cur_seq;
+};
+
+struct counters_model *counters_model_new(void)
+{
+	return calloc(1, sizeof(struct counters_model));
+}
+
+void counters_model_free(struct counters_model *m)
+{
+	if (!m)
+		return;
+	free(m->c);
+	free(m->index);
+	free(m->touched);
+	free(m);
+}
+
+static unsigned counters_hash(enum sample_source s, const char *inst, const char *key)
+{
+	unsigned h = 2166136261u ^ (unsigned)s;
+
+	for (; *inst; inst++)
+		h = (h ^ (unsigned char)*inst) * 16777619u;
+	h = (h ^ '/') * 16777619u;
+	for (; *key; key++)
+		h = (h ^ (unsigned char)*key) * 16777619u;
+	return h;
+}
+
+static int counters_slot(const struct counters_model *m, enum sample_source s,
+			 const char *inst, const char *key, unsigned *slot)
+{
+	unsigned i = counters_hash(s, inst, key) & (m->icap - 1);
+
+	for (;; i = (i + 1) & (m->icap - 1)) {
+		int ci = m->index[i];
+
+		if (ci < 0) {
+			*slot = i;
+			return -1;
+		}
+		if (m->c[ci].source == s && !strcmp(m->c[ci].instance, inst) &&
+		    !strcmp(m->c[ci].key, key))
+			return ci;
+	}
+}
+
+static int counters_rehash(struct counters_model *m)
+{
+	unsigned cap = m->icap ? m->icap * 2 : 256;
+	int *idx = malloc(sizeof(int) * cap);
+
+	if (!idx)
+		return -1;
+	memset(idx, 0xff, sizeof(int) * cap);
+	free(m->index);
+	m->index = idx;
+	m->icap = cap;
+	for (int ci = 0; ci < m->n; ci++) {
+		unsigned slot;
+
+		counters_slot(m, m->c[ci].source, m->c[ci].instance, m->c[ci].key, &slot);
+		m->index[slot] = ci;
+	}
+	return 0;
+}
+
+static struct counter *counters_lookup(struct counters_model *m, const struct record *r,
+				       int *ci_out)
+{
+	const char *inst = r->counter.instance ? r->counter.instance : "";
+	unsigned slot;
+	int ci;
+
+	if ((unsigned)(m->n + 1) * 2 > m->icap && counters_rehash(m))
+		return NULL;
+	ci = counters_slot(m, r->counter.source, inst, r->counter.key, &slot);
+	if (ci < 0) {
+		if (m->n == m->cap) {
+			int cap = m->cap ? m->cap * 2 : 128;
+			struct counter *c = realloc(m->c, sizeof(*c) * (size_t)cap);
+
+			if (!c)
+				return NULL;
+			m->c = c;
+			m->cap = cap;
+		}
+		ci = m->n++;
+		memset(&m->c[ci], 0, sizeof(m->c[ci]));
+		m->c[ci].source = r->counter.source;
+		strncpy(m->c[ci].instance, inst, sizeof(m->c[ci].instance) - 1);
+		strncpy(m->c[ci].key, r->counter.key, sizeof(m->c[ci].key) - 1);
+		m->index[slot] = ci;
+	}
+	*ci_out = ci;
+	return &m->c[ci];
+}
+
+static void counters_value(struct counters_model *m, const struct record *r)
+{
+	struct counter *c;
+	int ci;
+
+	if (m->any_pending && r->counter.seq != m->cur_seq) {
+		m->incomplete++;	/* the previous set never ended */
+		for (int i = 0; i < m->ntouched; i++)
+			m->c[m->touched[i]].pending = 0;
+		m->ntouched = 0;
+	}
+	m->any_pending = 1;
+	m->cur_seq = r->counter.seq;
+	c = counters_lookup(m, r, &ci);
+	if (!c)
+		return;
+	c->pend = r->counter.value;
+	c->pend_seq = r->counter.seq;
+	c->scale = r->counter.scale;
+	if (c->pending)
+		return;
+	c->pending = 1;
+	if (m->ntouched == m->captouched) {
+		int cap = m->captouched ? m->captouched * 2 : 256;
+		int *t = realloc(m->touched, sizeof(int) * (size_t)cap);
+
+		if (!t)
+			return;
+		m->touched = t;
+		m->captouched = cap;
+	}
+	m->touched[m->ntouched++] = ci;
+}
+
+static void counters_commit(struct counters_model *m, const struct record *r)
+{
+	for (int i = 0; i < m->ntouched; i++) {
+		struct counter *c = &m->c[m->touched[i]];
+
+		c->pending = 0;
+		if (c->pend_seq != r->send.seq)
+			continue;
+		if (!c->committed) {
+			c->first = c->pend;
+			c->first_seq = c->pend_seq;
+			c->committed = 1;
+		} else {
+			int64_t step = c->pend - c->last;
+
+			if (step < 0)
+				step = -step;
+			if (step > c->max_step) {
+				c->max_step = step;
+				c->max_step_ts = r->ts;
+			}
+		}
+		c->last = c->pend;
+		c->last_seq = c->pend_seq;
+	}
+	m->ntouched = 0;
+	m->any_pending = 0;
+	if (!m->nsets)
+		m->first_ts = r->ts;
+	m->last_ts = r->ts;
+	m->nsets++;
+	m->last_end_seq = r->send.seq;
+}
+
+void counters_model_add(struct counters_model *m, const struct record *r)
+{
+	if (r->type == REC_COUNTER)
+		counters_value(m, r);
+	else if (r->type == REC_SAMPLE_END)
+		counters_commit(m, r);
+}
+
+uint64_t counters_model_nsets(const struct counters_model *m)
+{
+	return m->nsets;
+}
+
+void counters_model_span(const struct counters_model *m, uint64_t *first_ts,
+			 uint64_t *last_ts)
+{
+	*first_ts = m->first_ts;
+	*last_ts = m->last_ts;
+}
+
+uint64_t counters_model_incomplete_sets(const struct counters_model *m)
+{
+	return m->incomplete + (m->any_pending ? 1 : 0);
+}
+
+int counters_model_count(const struct counters_model *m)
+{
+	return m->n;
+}
+
+const struct counter *counters_model_get(const struct counters_model *m, int i)
+{
+	return i >= 0 && i < m->n && m->c[i].committed ? &m->c[i] : NULL;
+}
+
+const struct counter *counters_model_find(const struct counters_model *m,
+					  enum sample_source src, const char *instance,
+					  const char *key)
+{
+	unsigned slot;
+	int ci;
+
+	if (!m->icap)
+		return NULL;
+	ci = counters_slot(m, src, instance ? instance : "", key, &slot);
+	return ci >= 0 && m->c[ci].committed ? &m->c[ci] : NULL;
+}
+
+int64_t counters_model_delta(const struct counters_model *m, const char *vmstat_key,
+			     int *found)
+{
+	const struct counter *c = counters_model_find(m, SRC_VMSTAT, "", vmstat_key);
+
+	if (found)
+		*found = c != NULL;
+	return c ? c->last - c->first : 0;
+}
+
+int64_t counters_model_delta_prefix(const struct counters_model *m, const char *prefix,
+				    int *found)
+{
+	size_t n = strlen(prefix);
+	int64_t sum = 0;
+	int any = 0;
+
+	for (int i = 0; i < m->n; i++) {
+		const struct counter *c = &m->c[i];
+
+		if (c->source != SRC_VMSTAT || !c->committed || strncmp(c->key, prefix, n))
+			continue;
+		sum += c->last - c->first;
+		any = 1;
+	}
+	if (found)
+		*found = any;
+	return sum;
+}

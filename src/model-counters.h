@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Counters model: every numeric counter of the samples (vmstat, mTHP
+ * stats per size, zswap, PSI, swap devices, memcg), keyed by (source,
+ * instance, name). A set counts only once its end line was seen; the
+ * model keeps the first and last committed value, the largest change
+ * between two consecutive sets and when it happened. Pure C, no I/O.
+ */
+#ifndef MMSCOPE_MODEL_COUNTERS_H
+#define MMSCOPE_MODEL_COUNTERS_H
+
+#include <stdint.h>
+
+#include "records.h"
+
+struct counter {
+	enum sample_source source;
+	char instance[40];
+	char key[48];
+	int scale;			/* value / 10^scale */
+	int64_t first, last;
+	int64_t max_step;		/* largest |last - previous| in one interval */
+	uint64_t max_step_ts;
+	uint64_t first_seq, last_seq;
+	/* internal */
+	int64_t pend;
+	uint64_t pend_seq;
+	int committed, pending;
+};
+
+struct counters_model;
+
+struct counters_model *counters_model_new(void);
+void counters_model_free(struct counters_model *m);
+void counters_model_add(struct counters_model *m, const struct record *r);
+
+/* Complete sample sets, and the trace time of the first and last one. */
+uint64_t counters_model_nsets(const struct counters_model *m);
+void counters_model_span(const struct counters_model *m, uint64_t *first_ts,
+			 uint64_t *last_ts);
+/* Sets begun (lines seen) but never ended. */
+uint64_t counters_model_incomplete_sets(const struct counters_model *m);
+/* All counters, in the order first seen. */
+int counters_model_count(const struct counters_model *m);
+const struct counter *counters_model_get(const struct counters_model *m, int i);
+/* One counter by name; instance "" for single-instance sources. */
+const struct counter *counters_model_find(const struct counters_model *m,
+					  enum sample_source src, const char *instance,
+					  const char *key);
+/* Delta last - first of a vmstat counter; 0 and *found = 0 if absent. */
+int64_t counters_model_delta(const struct counters_model *m, const char *vmstat_key,
+			     int *found);
+/* The sum of the deltas of every vmstat key starting with prefix. */
+int64_t counters_model_delta_prefix(const struct counters_model *m, const char *prefix,
+				    int *found);
+
+#endif

@@ -1,0 +1,618 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Handoff model (see model-handoff.h). Per node it keeps the open kswapd
+ * episode ("cur"), at most one closed episode still waiting to learn its
+ * handoff ("pend", until kcompactd runs a request or the pickup window
+ * passes), kcompactd's state (asleep, awake on a request, a wakeup
+ * pending) and the latest committed watermark sample. Closed and resolved
+ * episodes are appended to an array (capped); statistics are counted at
+ * resolution so that they cover every episode even past the cap.
+ */
+#include "config.h"
+#include "model-handoff.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct hnode {
+	struct handoff_node_stats st;
+	struct kswapd_episode *eps;
+	int neps, cap;
+	struct kswapd_episode cur, pend;
+	int cur_open, pend_open;
+	uint64_t pend_deadline;
+	uint64_t last_sleep;
+	uint32_t pending_wakeups;
+	int pending_order;
+	char pending_waker[16];
+	int kc_asleep;			/* -1 unknown, 0 awake, 1 asleep */
+	int kc_wakeup_pending;		/* a wakeup event since the last wake */
+	int kc_busy;			/* awake on a request */
+	uint64_t kc_wake_ts;
+	/* watermarks: the zone with most managed pages */
+	char wm_zone[16];
+	int64_t wm_managed;
+	uint64_t wm_seq;
+	int wm_pending;
+	struct wmark_snap wm_new, wm_cur;
+};
+
+struct handoff_model {
+	struct handoff_params p;
+	struct hnode **nodes;		/* indexed by nid */
+	int nnodes_alloc;
+	int *order;			/* nids seen, sorted */
+	int norder;
+	uint64_t min_deadline;		/* 0: no pending window */
+};
+
+void handoff_params_default(struct handoff_params *p)
+{
+	p->pickup_window_ns = 600000000ULL;
+	p->long_awake_ns = 1000000000ULL;
+	p->rewake_gap_ns = 200000000ULL;
+}
+
+struct handoff_model *handoff_model_new(const struct handoff_params *p)
+{
+	struct handoff_model *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return NULL;
+	if (p)
+		m->p = *p;
+	else
+		handoff_params_default(&m->p);
+	return m;
+}
+
+void handoff_model_free(struct handoff_model *m)
+{
+	if (!m)
+		return;
+	for (int i = 0; i < m->nnodes_alloc; i++) {
+		if (m->nodes[i])
+			free(m->nodes[i]->eps);
+		free(m->nodes[i]);
+	}
+	free(m->nodes);
+	free(m->order);
+	free(m);
+}
+
+static struct hnode *handoff_node(struct handoff_model *m, int nid)
+{
+	struct hnode *n;
+	int i;
+
+	if (nid < 0 || nid > 4095)
+		return NULL;
+	if (nid < m->nnodes_alloc && m->nodes[nid])
+		return m->nodes[nid];
+	if (nid >= m->nnodes_alloc) {
+		int na = nid + 8;
+		struct hnode **nn = realloc(m->nodes, sizeof(*nn) * (size_t)na);
+
+		if (!nn)
+			return NULL;
+		memset(nn + m->nnodes_alloc, 0, sizeof(*nn) * (size_t)(na - m->nnodes_alloc));
+		m->nodes = nn;
+		m->nnodes_alloc = na;
+	}
+	n = calloc(1, sizeof(*n));
+	int *ord = realloc(m->order, sizeof(int) * (size_t)(m->norder + 1));
+
+	if (!n || !ord) {
+		free(n);
+		if (ord)
+			m->order = ord;
+		return NULL;
+	}
+	m->order = ord;
+	for (i = m->norder; i > 0 && m->order[i - 1] > nid; i--)
+		m->order[i] = m->order[i - 1];
+	m->order[i] = nid;
+	m->norder++;
+	n->st.nid = nid;
+	n->st.kswapd_pid = -1;
+	n->st.kcompactd_pid = -1;
+	n->kc_asleep = -1;
+	m->nodes[nid] = n;
+	return n;
+}
+
+static enum wmark_state wmark_classify(int64_t free, int64_t min, int64_t low, int64_t high)
+{
+	if (free < 0 || min < 0 || low < 0 || high < 0)
+		return WM_UNKNOWN;
+	if (free < min)
+		return WM_BELOW_MIN;
+	if (free < low)
+		return WM_MIN_LOW;
+	if (free < high)
+		return WM_LOW_HIGH;
+	return WM_ABOVE_HIGH;
+}
+
+static void handoff_count_flags(struct hnode *n, unsigned flags)
+{
+	for (int b = 0; b < 6; b++)
+		if (flags & (1u << b))
+			n->st.flags_count[b]++;
+}
+
+/* An episode's handoff is known: count it and store it. */
+static void handoff_resolve(struct hnode *n, struct kswapd_episode *ep)
+{
+	struct handoff_node_stats *st = &n->st;
+
+	switch (ep->handoff) {
+	case HO_WAKEUP: st->ho_wakeup++; break;
+	case HO_PICKUP: st->ho_pickup++; break;
+	case HO_NONE: st->ho_none++; break;
+	case HO_NOT_NEEDED: st->ho_not_needed++; break;
+	default: st->ho_open++; break;
+	}
+	handoff_count_flags(n, ep->flags);
+	st->episodes++;
+	if (ep->end > ep->start)
+		st->awake_ns += ep->end - ep->start;
+	if (n->neps >= HANDOFF_MAX_EPISODES) {
+		st->dropped_episodes++;
+		return;
+	}
+	if (n->neps == n->cap) {
+		int cap = n->cap ? n->cap * 2 : 16;
+		struct kswapd_episode *e = realloc(n->eps, sizeof(*e) * (size_t)cap);
+
+		if (!e) {
+			st->dropped_episodes++;
+			return;
+		}
+		n->eps = e;
+		n->cap = cap;
+	}
+	n->eps[n->neps++] = *ep;
+}
+
+static void handoff_recompute_deadline(struct handoff_model *m)
+{
+	m->min_deadline = 0;
+	for (int i = 0; i < m->norder; i++) {
+		struct hnode *n = m->nodes[m->order[i]];
+
+		if (n->pend_open && (!m->min_deadline || n->pend_deadline < m->min_deadline))
+			m->min_deadline = n->pend_deadline;
+	}
+}
+
+static void handoff_expire(struct handoff_model *m, uint64_t ts)
+{
+	for (int i = 0; i < m->norder; i++) {
+		struct hnode *n = m->nodes[m->order[i]];
+
+		if (!n->pend_open || ts <= n->pend_deadline)
+			continue;
+		n->pend.handoff = HO_NONE;
+		n->pend.flags |= HF_NO_HANDOFF;
+		n->pend_open = 0;
+		handoff_resolve(n, &n->pend);
+	}
+	handoff_recompute_deadline(m);
+}
+
+static void handoff_kswapd_wake(struct handoff_model *m, struct hnode *n,
+				const struct record *r)
+{
+	struct kswapd_episode *ep = &n->cur;
+
+	n->st.kswapd_pid = r->pid;
+	if (n->cur_open) {
+		ep->rebalances++;
+		if (r->wake.order > ep->order)
+			ep->order = r->wake.order;
+		return;
+	}
+	(void)m;
+	memset(ep, 0, sizeof(*ep));
+	n->cur_open = 1;
+	ep->start = r->ts;
+	ep->order = r->wake.order > n->pending_order ? r->wake.order : n->pending_order;
+	ep->zid = r->wake.zid;
+	ep->wakeups = n->pending_wakeups;
+	memcpy(ep->waker, n->pending_waker, sizeof(ep->waker));
+	ep->handoff = HO_OPEN;
+	ep->wm_start = n->wm_cur;
+	if (n->last_sleep && r->ts - n->last_sleep < m->p.rewake_gap_ns)
+		ep->flags |= HF_REWAKE;
+	n->pending_wakeups = 0;
+	n->pending_order = 0;
+	n->pending_waker[0] = '\0';
+}
+
+static void handoff_kswapd_sleep(struct handoff_model *m, struct hnode *n,
+				 const struct record *r)
+{
+	struct kswapd_episode *ep = &n->cur;
+
+	n->st.kswapd_pid = r->pid;
+	n->last_sleep = r->ts;
+	if (!n->cur_open)
+		return;		/* slept before the recording saw it wake */
+	n->cur_open = 0;
+	ep->end = r->ts;
+	ep->wm_end = n->wm_cur;
+	if (ep->end - ep->start > m->p.long_awake_ns)
+		ep->flags |= HF_LONG;
+	if (ep->handoff == HO_WAKEUP || ep->handoff == HO_PICKUP) {
+		handoff_resolve(n, ep);
+		return;
+	}
+	if (ep->order <= 0) {
+		ep->handoff = HO_NOT_NEEDED;
+		handoff_resolve(n, ep);
+		return;
+	}
+	if (n->pend_open) {	/* an older one still waiting: it lost */
+		n->pend.handoff = HO_NONE;
+		n->pend.flags |= HF_NO_HANDOFF;
+		handoff_resolve(n, &n->pend);
+	}
+	ep->handoff = HO_AWAIT;
+	n->pend = *ep;
+	n->pend_open = 1;
+	n->pend_deadline = r->ts + m->p.pickup_window_ns;
+	handoff_recompute_deadline(m);
+}
+
+static void handoff_wakeup_kcompactd(struct handoff_model *m, struct hnode *n,
+				     const struct record *r)
+{
+	(void)m;
+	n->st.kc_wakeups++;
+	n->kc_wakeup_pending = 1;
+	if (r->wake.order < 0) {
+		n->st.kc_wakeups_proactive++;
+		return;
+	}
+	if (r->pid != n->st.kswapd_pid)
+		return;
+	n->st.kc_wakeups_kswapd++;
+	if (n->cur_open && n->cur.handoff == HO_OPEN) {
+		n->cur.handoff = HO_WAKEUP;
+		n->cur.handoff_order = r->wake.order;
+		n->cur.handoff_ts = r->ts;
+	}
+}
+
+static void handoff_take_pickup(struct handoff_model *m, struct hnode *n,
+				const struct record *r)
+{
+	struct kswapd_episode *ep = NULL;
+
+	if (n->pend_open)
+		ep = &n->pend;
+	else if (n->cur_open && n->cur.handoff == HO_OPEN && n->cur.order > 0)
+		ep = &n->cur;
+	if (!ep)
+		return;
+	ep->handoff = HO_PICKUP;
+	ep->handoff_order = r->wake.order;
+	ep->handoff_ts = r->ts;
+	if (ep == &n->pend) {
+		n->pend_open = 0;
+		handoff_resolve(n, ep);
+		handoff_recompute_deadline(m);
+	}
+}
+
+static void handoff_kcompactd_wake(struct handoff_model *m, struct hnode *n,
+				   const struct record *r)
+{
+	n->st.kcompactd_pid = r->pid;
+	n->st.kc_wakes++;
+	n->kc_asleep = 0;
+	n->kc_busy = 1;
+	n->kc_wake_ts = r->ts;
+	if (r->wake.order <= 0) {
+		n->st.kc_proactive++;
+	} else if (n->kc_wakeup_pending) {
+		n->st.kc_woken++;
+		/* kswapd's wakeup resolved its episode already; a wakeup from
+		 * elsewhere can still serve a waiting kswapd episode */
+		if (n->pend_open)
+			handoff_take_pickup(m, n, r);
+	} else {
+		n->st.kc_pickup++;
+		handoff_take_pickup(m, n, r);
+	}
+	n->kc_wakeup_pending = 0;
+}
+
+static void handoff_kcompactd_sleep(struct hnode *n, const struct record *r)
+{
+	n->st.kcompactd_pid = r->pid;
+	n->st.kc_sleeps++;
+	if (n->kc_busy && r->ts > n->kc_wake_ts)
+		n->st.kc_busy_ns += r->ts - n->kc_wake_ts;
+	n->kc_busy = 0;
+	n->kc_asleep = 1;
+}
+
+static void handoff_stall(struct handoff_model *m)
+{
+	for (int i = 0; i < m->norder; i++) {
+		struct hnode *n = m->nodes[m->order[i]];
+
+		if (n->kc_asleep != 1)
+			continue;
+		n->st.stalls_kc_asleep++;
+		if (n->cur_open) {
+			n->cur.stalls++;
+			n->cur.flags |= HF_STALL;
+		}
+	}
+}
+
+static void handoff_zone(struct hnode *n, const struct record *r)
+{
+	if (r->zone.managed < n->wm_managed ||
+	    (r->zone.managed == n->wm_managed && n->wm_zone[0] &&
+	     strcmp(n->wm_zone, r->zone.zone)))
+		return;
+	n->wm_managed = r->zone.managed;
+	strncpy(n->wm_zone, r->zone.zone, sizeof(n->wm_zone) - 1);
+	n->wm_new.free = r->zone.free;
+	n->wm_new.min = r->zone.min;
+	n->wm_new.low = r->zone.low;
+	n->wm_new.high = r->zone.high;
+	n->wm_new.free_blocks = r->zone.free_blocks;
+	n->wm_new.state = wmark_classify(r->zone.free, r->zone.min, r->zone.low,
+					 r->zone.high);
+	n->wm_seq = r->zone.seq;
+	n->wm_pending = 1;
+}
+
+/* A sample set is complete: its watermark lines count from now on. */
+static void handoff_sample_end(struct handoff_model *m, uint64_t seq)
+{
+	for (int i = 0; i < m->norder; i++) {
+		struct hnode *n = m->nodes[m->order[i]];
+
+		if (!n->wm_pending || n->wm_seq != seq)
+			continue;
+		n->wm_pending = 0;
+		n->wm_cur = n->wm_new;
+		if (!n->st.has_wmarks) {
+			n->st.wm_first = n->wm_cur;
+			n->st.wm_lowest = n->wm_cur;
+		}
+		n->st.has_wmarks = 1;
+		n->st.wm_last = n->wm_cur;
+		if (n->wm_cur.free < n->st.wm_lowest.free)
+			n->st.wm_lowest = n->wm_cur;
+		if (n->cur_open && n->cur.wm_start.state == WM_UNKNOWN)
+			n->cur.wm_start = n->wm_cur;
+	}
+}
+
+static void handoff_compact_end(struct handoff_model *m, const struct record *r)
+{
+	for (int i = 0; i < m->norder; i++) {
+		struct hnode *n = m->nodes[m->order[i]];
+
+		if (n->st.kcompactd_pid != r->pid)
+			continue;
+		n->st.kc_runs++;
+		if (r->crun.status == 8)	/* COMPACT_SUCCESS */
+			n->st.kc_runs_success++;
+		return;
+	}
+}
+
+static void handoff_lost(struct handoff_model *m)
+{
+	for (int i = 0; i < m->norder; i++) {
+		struct hnode *n = m->nodes[m->order[i]];
+
+		if (n->cur_open)
+			n->cur.flags |= HF_LOST;
+		if (n->pend_open)
+			n->pend.flags |= HF_LOST;
+	}
+}
+
+static void handoff_wakeup_kswapd(struct hnode *n, const struct record *r)
+{
+	struct handoff_node_stats *st = &n->st;
+
+	st->wakeup_kswapd++;
+	if (r->wake.order >= 0 && r->wake.order < REC_MAX_ORDERS)
+		st->wakeup_kswapd_by_order[r->wake.order]++;
+	if (n->cur_open) {
+		n->cur.wakeups++;
+		if (r->wake.order > n->cur.order)
+			n->cur.order = r->wake.order;
+		if (!n->cur.waker[0] && r->comm)
+			strncpy(n->cur.waker, r->comm, sizeof(n->cur.waker) - 1);
+		return;
+	}
+	n->pending_wakeups++;
+	if (r->wake.order > n->pending_order)
+		n->pending_order = r->wake.order;
+	if (!n->pending_waker[0] && r->comm)
+		strncpy(n->pending_waker, r->comm, sizeof(n->pending_waker) - 1);
+}
+
+static void handoff_shrink(struct handoff_model *m, const struct record *r)
+{
+	struct hnode *n;
+
+	if (r->shrink.nid < 0 || r->shrink.nid >= m->nnodes_alloc)
+		return;
+	n = m->nodes[r->shrink.nid];
+	if (!n || !n->cur_open || r->pid != n->st.kswapd_pid)
+		return;
+	n->cur.scanned += r->shrink.scanned;
+	n->cur.reclaimed += r->shrink.reclaimed;
+}
+
+void handoff_model_add(struct handoff_model *m, const struct record *r)
+{
+	struct hnode *n;
+
+	if (m->min_deadline && r->ts > m->min_deadline)
+		handoff_expire(m, r->ts);
+	switch (r->type) {
+	case REC_WAKEUP_KSWAPD:
+		if ((n = handoff_node(m, r->wake.nid)))
+			handoff_wakeup_kswapd(n, r);
+		break;
+	case REC_KSWAPD_WAKE:
+		if ((n = handoff_node(m, r->wake.nid)))
+			handoff_kswapd_wake(m, n, r);
+		break;
+	case REC_KSWAPD_SLEEP:
+		if ((n = handoff_node(m, r->sleep.nid)))
+			handoff_kswapd_sleep(m, n, r);
+		break;
+	case REC_WAKEUP_KCOMPACTD:
+		if ((n = handoff_node(m, r->wake.nid)))
+			handoff_wakeup_kcompactd(m, n, r);
+		break;
+	case REC_KCOMPACTD_WAKE:
+		if ((n = handoff_node(m, r->wake.nid)))
+			handoff_kcompactd_wake(m, n, r);
+		break;
+	case REC_KCOMPACTD_SLEEP:
+		if ((n = handoff_node(m, r->sleep.nid)))
+			handoff_kcompactd_sleep(n, r);
+		break;
+	case REC_SHRINK_INACTIVE:
+		handoff_shrink(m, r);
+		break;
+	case REC_RECLAIM_BEGIN:
+		if (r->rbegin.kind == RK_DIRECT)
+			handoff_stall(m);
+		break;
+	case REC_COMPACT_TRY:
+		handoff_stall(m);
+		break;
+	case REC_COMPACT_END:
+		handoff_compact_end(m, r);
+		break;
+	case REC_ZONE:
+		if ((n = handoff_node(m, r->zone.node)))
+			handoff_zone(n, r);
+		break;
+	case REC_SAMPLE_END:
+		handoff_sample_end(m, r->send.seq);
+		break;
+	case REC_LOST:
+		handoff_lost(m);
+		break;
+	default:
+		break;
+	}
+}
+
+void handoff_model_finish(struct handoff_model *m, uint64_t end_ts)
+{
+	handoff_expire(m, end_ts);
+	for (int i = 0; i < m->norder; i++) {
+		struct hnode *n = m->nodes[m->order[i]];
+
+		if (n->pend_open) {	/* window still open at the end */
+			n->pend_open = 0;
+			n->pend.handoff = HO_OPEN;
+			handoff_resolve(n, &n->pend);
+		}
+		if (n->cur_open) {
+			n->cur_open = 0;
+			n->cur.end = end_ts;
+			n->cur.wm_end = n->wm_cur;
+			n->cur.flags |= HF_AT_END;
+			if (n->cur.handoff != HO_WAKEUP && n->cur.handoff != HO_PICKUP)
+				n->cur.handoff = HO_OPEN;
+			handoff_resolve(n, &n->cur);
+		}
+		if (n->kc_busy && end_ts > n->kc_wake_ts)
+			n->st.kc_busy_ns += end_ts - n->kc_wake_ts;
+		n->kc_busy = 0;
+	}
+	m->min_deadline = 0;
+}
+
+int handoff_model_nnodes(const struct handoff_model *m)
+{
+	return m->norder;
+}
+
+const struct handoff_node_stats *handoff_model_node(const struct handoff_model *m, int i)
+{
+	return i >= 0 && i < m->norder ? &m->nodes[m->order[i]]->st : NULL;
+}
+
+int handoff_model_nepisodes(const struct handoff_model *m, int i)
+{
+	return i >= 0 && i < m->norder ? m->nodes[m->order[i]]->neps : 0;
+}
+
+const struct kswapd_episode *handoff_model_episode(const struct handoff_model *m,
+						   int i, int e)
+{
+	struct hnode *n;
+
+	if (i < 0 || i >= m->norder)
+		return NULL;
+	n = m->nodes[m->order[i]];
+	return e >= 0 && e < n->neps ? &n->eps[e] : NULL;
+}
+
+const char *handoff_kind_name(enum handoff_kind k)
+{
+	static const char *const names[] = {
+		"open", "wakeup", "pickup", "none", "not-needed", "await",
+	};
+
+	return (unsigned)k < sizeof(names) / sizeof(names[0]) ? names[k] : "?";
+}
+
+const char *wmark_state_name(enum wmark_state s)
+{
+	static const char *const names[] = { "?", "<min", "<low", "<high", ">high" };
+
+	return (unsigned)s < sizeof(names) / sizeof(names[0]) ? names[s] : "?";
+}
+
+const char *handoff_flags_letters(unsigned flags, char *buf, int len)
+{
+	static const char letters[] = "NLSRXE";
+	int off = 0;
+
+	for (int b = 0; b < 6 && off < len - 1; b++)
+		if (flags & (1u << b))
+			buf[off++] = letters[b];
+	if (!off && len > 1)
+		buf[off++] = '-';
+	buf[off < len ? off : len - 1] = '\0';
+	return buf;
+}
+
+const char *handoff_flags_str(unsigned flags, char *buf, int len)
+{
+	static const char *const names[] = {
+		"no-handoff", "long", "stall", "rewake", "lost", "at-end",
+	};
+	int off = 0;
+
+	buf[0] = '\0';
+	for (int b = 0; b < 6 && off < len; b++)
+		if (flags & (1u << b))
+			off += snprintf(buf + off, (size_t)(len - off), "%s%s",
+					off ? "," : "", names[b]);
+	if (!off && len > 1)
+		snprintf(buf, (size_t)len, "-");
+	return buf;
+}

@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Handoff model: per node, how kswapd and kcompactd take turns.
+ *
+ * A kswapd episode runs from mm_vmscan_kswapd_wake to the next
+ * mm_vmscan_kswapd_sleep (further wakes inside are re-balances). Its
+ * handoff is what kcompactd got when kswapd went to sleep:
+ *   WAKEUP   kswapd emitted mm_compaction_wakeup_kcompactd (order > 0);
+ *   PICKUP   no wakeup event, but kcompactd ran a request of order > 0
+ *            (mm_compaction_kcompactd_wake) within the pickup window: the
+ *            request was recorded while kcompactd was awake and picked
+ *            up at its 500 ms timeout (lab-notes);
+ *   NONE     kswapd was asked for order > 0 and nothing followed;
+ *   NOT_NEEDED  order-0 episode, nothing to hand off;
+ *   OPEN     the recording ended first.
+ * kcompactd wakes are counted as woken (after a wakeup event), pickups,
+ * and proactive (order <= 0, e.g. -1 after a compaction_proactiveness
+ * write), which are never handoffs.
+ *
+ * Watermarks come from zone samples (the zone with most managed pages of
+ * the node): the state at the start and end of each episode.
+ *
+ * Pure C, no I/O, O(1) per record (O(nodes) when a pickup window closes).
+ */
+#ifndef MMSCOPE_MODEL_HANDOFF_H
+#define MMSCOPE_MODEL_HANDOFF_H
+
+#include <stdint.h>
+
+#include "records.h"
+
+enum handoff_kind {
+	HO_OPEN, HO_WAKEUP, HO_PICKUP, HO_NONE, HO_NOT_NEEDED, HO_AWAIT,
+};
+
+/* Episode flags. */
+#define HF_NO_HANDOFF	0x01	/* slept with an order>0 request, no kcompactd */
+#define HF_LONG		0x02	/* awake longer than params.long_awake_ns */
+#define HF_STALL	0x04	/* direct reclaim/compaction while kcompactd slept */
+#define HF_REWAKE	0x08	/* woken within params.rewake_gap_ns of sleeping */
+#define HF_LOST		0x10	/* events were lost during the episode */
+#define HF_AT_END	0x20	/* still awake at the end of the recording */
+
+enum wmark_state { WM_UNKNOWN, WM_BELOW_MIN, WM_MIN_LOW, WM_LOW_HIGH, WM_ABOVE_HIGH };
+
+struct wmark_snap {
+	enum wmark_state state;
+	int64_t free, min, low, high, free_blocks;
+};
+
+struct handoff_params {
+	uint64_t pickup_window_ns;	/* default 600 ms after kswapd sleeps */
+	uint64_t long_awake_ns;		/* default 1 s */
+	uint64_t rewake_gap_ns;		/* default 200 ms */
+};
+
+struct kswapd_episode {
+	uint64_t start, end;		/* end = 0 while open */
+	int order, zid;			/* highest requested order, classzone */
+	uint32_t wakeups;		/* allocator wakeup_kswapd calls counted in */
+	uint32_t rebalances;		/* kswapd_wake inside the episode */
+	char waker[16];			/* comm of the first waker, "" if none */
+	uint64_t scanned, reclaimed;	/* by this node's kswapd */
+	enum handoff_kind handoff;
+	int handoff_order;
+	uint64_t handoff_ts;
+	uint32_t stalls;		/* direct stalls while kcompactd slept */
+	unsigned flags;
+	struct wmark_snap wm_start, wm_end;
+};
+
+struct handoff_node_stats {
+	int nid;
+	uint64_t episodes, dropped_episodes;	/* beyond the stored cap */
+	uint64_t wakeup_kswapd, wakeup_kswapd_by_order[REC_MAX_ORDERS];
+	uint64_t awake_ns;
+	uint64_t ho_wakeup, ho_pickup, ho_none, ho_not_needed, ho_open;
+	uint64_t kc_wakeups;		/* wakeup_kcompactd events, any caller */
+	uint64_t kc_wakeups_kswapd;	/* ... by kswapd */
+	uint64_t kc_wakeups_proactive;	/* ... order -1 */
+	uint64_t kc_wakes, kc_woken, kc_pickup, kc_proactive;
+	uint64_t kc_sleeps;
+	uint64_t kc_busy_ns;		/* kcompactd_wake .. next sleep */
+	uint64_t kc_runs, kc_runs_success;	/* compaction runs by kcompactd */
+	uint64_t stalls_kc_asleep;
+	uint64_t flags_count[6];	/* per flag bit */
+	int kswapd_pid, kcompactd_pid;
+	int has_wmarks;
+	struct wmark_snap wm_first, wm_last, wm_lowest;
+};
+
+struct handoff_model;
+
+void handoff_params_default(struct handoff_params *p);
+struct handoff_model *handoff_model_new(const struct handoff_params *p);
+void handoff_model_free(struct handoff_model *m);
+void handoff_model_add(struct handoff_model *m, const struct record *r);
+void handoff_model_finish(struct handoff_model *m, uint64_t end_ts);
+
+/* Nodes seen, in nid order. */
+int handoff_model_nnodes(const struct handoff_model *m);
+const struct handoff_node_stats *handoff_model_node(const struct handoff_model *m, int i);
+/* Stored episodes of node i (at most HANDOFF_MAX_EPISODES). */
+#define HANDOFF_MAX_EPISODES 100000
+int handoff_model_nepisodes(const struct handoff_model *m, int i);
+const struct kswapd_episode *handoff_model_episode(const struct handoff_model *m,
+						   int i, int e);
+
+const char *handoff_kind_name(enum handoff_kind k);
+const char *wmark_state_name(enum wmark_state s);
+/* "no-handoff,long" etc.; "-" for none. buf of 64 bytes. */
+const char *handoff_flags_str(unsigned flags, char *buf, int len);
+/* One letter per flag, in bit order: N L S R X E ("-" for none). */
+const char *handoff_flags_letters(unsigned flags, char *buf, int len);
+
+#endif

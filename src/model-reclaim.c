@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Reclaim model. Each task with an open reclaim (begin seen, end not yet)
+ * has an entry in a task-id map; LRU and shrink records of that task are
+ * charged to its reclaim kind, those of a kswapd task to kswapd, the rest
+ * to "other". A begin that finds one already open (the end was lost)
+ * replaces it and counts as unpaired. Every update is O(1).
+ */
+#include "config.h"
+#include "model-reclaim.h"
+#include "pidmap.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct reclaim_pid {
+	int open;
+	int is_kswapd;
+	enum reclaim_kind kind;
+	uint64_t begin_ts;
+	struct reclaim_task task;
+};
+
+struct reclaim_model {
+	struct reclaim_kind_stats kinds[RK_NR];
+	struct pidmap pids;
+	uint64_t rp_calls, rp_scanned, rp_reclaimed;
+	uint64_t thr_count, thr_delayed_us;
+};
+
+struct reclaim_model *reclaim_model_new(void)
+{
+	struct reclaim_model *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return NULL;
+	for (int k = 0; k < RK_NR; k++)
+		hist_init(&m->kinds[k].lat);
+	pidmap_init(&m->pids, sizeof(struct reclaim_pid));
+	return m;
+}
+
+void reclaim_model_free(struct reclaim_model *m)
+{
+	if (!m)
+		return;
+	pidmap_release(&m->pids);
+	free(m);
+}
+
+static struct reclaim_pid *reclaim_pid(struct reclaim_model *m, const struct record *r)
+{
+	struct reclaim_pid *p = pidmap_add(&m->pids, r->pid);
+
+	if (!p)
+		return NULL;
+	p->task.pid = r->pid;
+	if (r->comm && !p->task.comm[0])
+		strncpy(p->task.comm, r->comm, sizeof(p->task.comm) - 1);
+	return p;
+}
+
+/* The kind that LRU work of this task belongs to. */
+static enum reclaim_kind reclaim_context(struct reclaim_model *m, int pid)
+{
+	struct reclaim_pid *p = pidmap_get(&m->pids, pid);
+
+	if (!p)
+		return RK_OTHER;
+	if (p->open)
+		return p->kind;
+	return p->is_kswapd ? RK_KSWAPD : RK_OTHER;
+}
+
+static void reclaim_begin(struct reclaim_model *m, const struct record *r)
+{
+	struct reclaim_pid *p = reclaim_pid(m, r);
+	struct reclaim_kind_stats *ks = &m->kinds[r->rbegin.kind];
+
+	if (!p)
+		return;
+	/* softlimit reclaim nests inside kswapd or direct reclaim: keep the
+	 * outer context open and only count it */
+	ks->begins++;
+	if (r->rbegin.order >= 0 && r->rbegin.order < REC_MAX_ORDERS)
+		ks->orders[r->rbegin.order]++;
+	if (r->rbegin.kind == RK_SOFTLIMIT && (p->open || p->is_kswapd))
+		return;
+	if (p->open)
+		m->kinds[p->kind].unpaired_ends++;
+	p->open = 1;
+	p->kind = r->rbegin.kind;
+	p->begin_ts = r->ts;
+}
+
+static void reclaim_end(struct reclaim_model *m, const struct record *r)
+{
+	struct reclaim_pid *p = pidmap_get(&m->pids, r->pid);
+	struct reclaim_kind_stats *ks = &m->kinds[r->rend.kind];
+	uint64_t d;
+
+	ks->ends++;
+	ks->nr_reclaimed += r->rend.nr_reclaimed;
+	if (!p || !p->open || p->kind != r->rend.kind) {
+		if (r->rend.kind != RK_SOFTLIMIT)
+			ks->unpaired_ends++;
+		return;
+	}
+	p->open = 0;
+	d = r->ts >= p->begin_ts ? r->ts - p->begin_ts : 0;
+	hist_add(&ks->lat, d);
+	p->task.count++;
+	p->task.total_ns += d;
+	p->task.reclaimed += r->rend.nr_reclaimed;
+	if (d >= p->task.max_ns) {
+		p->task.max_ns = d;
+		p->task.kind = r->rend.kind;
+	}
+}
+
+static void reclaim_shrink(struct reclaim_model *m, const struct record *r)
+{
+	struct reclaim_kind_stats *ks = &m->kinds[reclaim_context(m, r->pid)];
+	int prio = r->shrink.priority;
+
+	ks->scanned += r->shrink.scanned;
+	ks->reclaimed += r->shrink.reclaimed;
+	if (prio >= 0 && prio < RECLAIM_NPRIO) {
+		ks->prio_scanned[prio] += r->shrink.scanned;
+		ks->prio_reclaimed[prio] += r->shrink.reclaimed;
+	}
+	if (r->shrink.flags & RECLAIM_FLAG_FILE) {
+		ks->file_scanned += r->shrink.scanned;
+		ks->file_reclaimed += r->shrink.reclaimed;
+	} else {
+		ks->anon_scanned += r->shrink.scanned;
+		ks->anon_reclaimed += r->shrink.reclaimed;
+	}
+}
+
+static void reclaim_mark_kswapd(struct reclaim_model *m, const struct record *r)
+{
+	struct reclaim_pid *p = reclaim_pid(m, r);
+
+	if (p)
+		p->is_kswapd = 1;
+}
+
+void reclaim_model_add(struct reclaim_model *m, const struct record *r)
+{
+	struct reclaim_kind_stats *ks;
+
+	switch (r->type) {
+	case REC_KSWAPD_WAKE:
+	case REC_KSWAPD_SLEEP:
+		reclaim_mark_kswapd(m, r);
+		break;
+	case REC_RECLAIM_BEGIN:
+		reclaim_begin(m, r);
+		break;
+	case REC_RECLAIM_END:
+		reclaim_end(m, r);
+		break;
+	case REC_SHRINK_INACTIVE:
+		reclaim_shrink(m, r);
+		break;
+	case REC_RECLAIM_PAGES:
+		m->rp_calls++;
+		m->rp_scanned += r->shrink.scanned;
+		m->rp_reclaimed += r->shrink.reclaimed;
+		break;
+	case REC_LRU_ISOLATE:
+		ks = &m->kinds[reclaim_context(m, r->pid)];
+		if (r->isolate.lru >= 0 && r->isolate.lru < RECLAIM_NLRU) {
+			ks->lru_scanned[r->isolate.lru] += r->isolate.scanned;
+			ks->lru_taken[r->isolate.lru] += r->isolate.taken;
+		}
+		break;
+	case REC_SHRINK_ACTIVE:
+		ks = &m->kinds[reclaim_context(m, r->pid)];
+		ks->active_taken += r->active.taken;
+		ks->active_deactivated += r->active.deactivated;
+		break;
+	case REC_WRITE_FOLIO:
+		ks = &m->kinds[reclaim_context(m, r->pid)];
+		if (r->write.flags & RECLAIM_FLAG_FILE)
+			ks->write_file++;
+		else
+			ks->write_anon++;
+		break;
+	case REC_THROTTLED:
+		m->thr_count++;
+		m->thr_delayed_us += r->throttled.delayed_us;
+		break;
+	default:
+		break;
+	}
+}
+
+void reclaim_model_finish(struct reclaim_model *m, uint64_t end_ts)
+{
+	(void)end_ts;
+	for (unsigned i = 0; i < m->pids.cap; i++) {
+		struct reclaim_pid *p;
+
+		if (m->pids.keys[i] < 0)
+			continue;
+		p = PIDMAP_VAL(&m->pids, i);
+		if (p->open) {
+			m->kinds[p->kind].open_at_end++;
+			p->open = 0;
+		}
+	}
+}
+
+const struct reclaim_kind_stats *reclaim_model_kind(const struct reclaim_model *m,
+						    enum reclaim_kind k)
+{
+	return (unsigned)k < RK_NR ? &m->kinds[k] : NULL;
+}
+
+static int reclaim_task_cmp(const void *a, const void *b)
+{
+	const struct reclaim_task *x = a, *y = b;
+
+	if (x->total_ns != y->total_ns)
+		return x->total_ns < y->total_ns ? 1 : -1;
+	return x->pid - y->pid;
+}
+
+int reclaim_model_top_tasks(const struct reclaim_model *m, struct reclaim_task *out, int max)
+{
+	struct reclaim_task *all;
+	int n = 0;
+
+	if (max <= 0 || !m->pids.n)
+		return 0;
+	all = malloc(sizeof(*all) * m->pids.n);
+	if (!all)
+		return 0;
+	for (unsigned i = 0; i < m->pids.cap; i++) {
+		const struct reclaim_pid *p;
+
+		if (m->pids.keys[i] < 0)
+			continue;
+		p = PIDMAP_VAL(&m->pids, i);
+		if (p->task.count)
+			all[n++] = p->task;
+	}
+	qsort(all, (size_t)n, sizeof(*all), reclaim_task_cmp);
+	if (n > max)
+		n = max;
+	memcpy(out, all, sizeof(*all) * (size_t)n);
+	free(all);
+	return n;
+}
+
+void reclaim_model_pages(const struct reclaim_model *m, uint64_t *calls,
+			 uint64_t *scanned, uint64_t *reclaimed)
+{
+	*calls = m->rp_calls;
+	*scanned = m->rp_scanned;
+	*reclaimed = m->rp_reclaimed;
+}
+
+void reclaim_model_throttled(const struct reclaim_model *m, uint64_t *count,
+			     uint64_t *delayed_us)
+{
+	*count = m->thr_count;
+	*delayed_us = m->thr_delayed_us;
+}
+
+uint64_t reclaim_model_writes(const struct reclaim_model *m, int anon)
+{
+	uint64_t n = 0;
+
+	for (int k = 0; k < RK_NR; k++)
+		n += anon ? m->kinds[k].write_anon : m->kinds[k].write_file;
+	return n;
+}

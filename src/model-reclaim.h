@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Reclaim model: direct, memcg, softlimit, node and kswapd reclaim.
+ * Per kind: how often, how long (latency histogram), how much was scanned
+ * and reclaimed, per priority and per LRU; per task: stall totals.
+ *
+ * Pure C, no I/O: feed it records in time order with reclaim_model_add(),
+ * call reclaim_model_finish() once, then query. kswapd's work is told
+ * apart by its task id, learned from its wake and sleep records.
+ */
+#ifndef MMSCOPE_MODEL_RECLAIM_H
+#define MMSCOPE_MODEL_RECLAIM_H
+
+#include <stdint.h>
+
+#include "records.h"
+#include "hist.h"
+
+#define RECLAIM_NPRIO 13	/* DEF_PRIORITY 12 .. 0 */
+#define RECLAIM_NLRU 5		/* inactive/active anon/file, unevictable */
+
+struct reclaim_kind_stats {
+	uint64_t begins, ends;
+	uint64_t open_at_end;		/* begun, never ended */
+	uint64_t unpaired_ends;		/* ended without a begin seen */
+	uint64_t nr_reclaimed;		/* sum of the end records */
+	struct hist lat;		/* ns, for paired begin/end */
+	uint64_t scanned, reclaimed;	/* from shrink_inactive */
+	uint64_t prio_scanned[RECLAIM_NPRIO], prio_reclaimed[RECLAIM_NPRIO];
+	uint64_t anon_scanned, anon_reclaimed, file_scanned, file_reclaimed;
+	uint64_t lru_scanned[RECLAIM_NLRU], lru_taken[RECLAIM_NLRU];
+	uint64_t write_anon, write_file;	/* write_folio / writepage */
+	uint64_t active_taken, active_deactivated;
+	uint64_t orders[REC_MAX_ORDERS];	/* begins per order */
+};
+
+struct reclaim_task {
+	int pid;
+	char comm[16];
+	enum reclaim_kind kind;		/* of its longest stall */
+	uint64_t count;
+	uint64_t total_ns, max_ns;
+	uint64_t reclaimed;
+};
+
+struct reclaim_model;
+
+struct reclaim_model *reclaim_model_new(void);
+void reclaim_model_free(struct reclaim_model *m);
+void reclaim_model_add(struct reclaim_model *m, const struct record *r);
+void reclaim_model_finish(struct reclaim_model *m, uint64_t end_ts);
+
+const struct reclaim_kind_stats *reclaim_model_kind(const struct reclaim_model *m,
+						    enum reclaim_kind k);
+/* Up to max tasks by stall time, longest first (ties: by pid). Returns n. */
+int reclaim_model_top_tasks(const struct reclaim_model *m, struct reclaim_task *out, int max);
+/* reclaim_pages (DAMON, MADV_PAGEOUT): calls, pages scanned and reclaimed. */
+void reclaim_model_pages(const struct reclaim_model *m, uint64_t *calls,
+			 uint64_t *scanned, uint64_t *reclaimed);
+/* Throttling: events and total microseconds delayed. */
+void reclaim_model_throttled(const struct reclaim_model *m, uint64_t *count,
+			     uint64_t *delayed_us);
+/* Writes (write_folio) that no reclaim context claimed. */
+uint64_t reclaim_model_writes(const struct reclaim_model *m, int anon);
+
+#endif

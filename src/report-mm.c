@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Text sections over the event models: handoffs per node (counts, an
+ * episode table with the handoff, watermarks and flags of each kswapd
+ * episode, and a one-line timeline), reclaim stalls (latency percentiles
+ * and log2 histogram per kind, efficiency per priority and LRU, top
+ * tasks) and compaction (runs by runner, results, scanners, deferrals,
+ * extfrag fallbacks).
+ */
+#include "config.h"
+#include "report.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define ULL(x) ((unsigned long long)(x))
+
+static double ms(uint64_t ns)
+{
+	return (double)ns / 1e6;
+}
+
+static void handoff_wmarks(struct report_ctx *rc, const struct handoff_node_stats *n)
+{
+	if (!n->has_wmarks) {
+		report_line(rc, "watermarks  no zone samples");
+		return;
+	}
+	report_line(rc, "watermarks  min %lld low %lld high %lld (main zone, last)",
+		    (long long)n->wm_last.min, (long long)n->wm_last.low,
+		    (long long)n->wm_last.high);
+	report_line(rc, "free        first %lld (%s), lowest %lld (%s)",
+		    (long long)n->wm_first.free, wmark_state_name(n->wm_first.state),
+		    (long long)n->wm_lowest.free, wmark_state_name(n->wm_lowest.state));
+	report_line(rc, "            last %lld (%s)", (long long)n->wm_last.free,
+		    wmark_state_name(n->wm_last.state));
+	if (n->wm_last.free_blocks >= 0)
+		report_line(rc, "free_blocks first %lld, last %lld (whole pageblocks, "
+			    "defrag_mode)", (long long)n->wm_first.free_blocks,
+			    (long long)n->wm_last.free_blocks);
+}
+
+static void handoff_counts(struct report_ctx *rc, const struct handoff_node_stats *n)
+{
+	char orders[160] = "";
+	int off = 0;
+
+	for (int o = 0; o < REC_MAX_ORDERS && off < (int)sizeof(orders) - 16; o++)
+		if (n->wakeup_kswapd_by_order[o])
+			off += snprintf(orders + off, sizeof(orders) - (size_t)off, " o%d:%llu",
+					o, ULL(n->wakeup_kswapd_by_order[o]));
+	report_line(rc, "kswapd      %llu episodes, awake %.3f s; wakeup_kswapd %llu%s",
+		    ULL(n->episodes), (double)n->awake_ns / 1e9, ULL(n->wakeup_kswapd),
+		    orders);
+	report_line(rc, "handoff     wakeup %llu, pickup %llu, none %llu, not needed %llu, "
+		    "open %llu", ULL(n->ho_wakeup), ULL(n->ho_pickup), ULL(n->ho_none),
+		    ULL(n->ho_not_needed), ULL(n->ho_open));
+	report_line(rc, "kcompactd   %llu wakes (woken %llu, pickup %llu, proactive %llu),"
+		    " %llu sleeps", ULL(n->kc_wakes), ULL(n->kc_woken), ULL(n->kc_pickup),
+		    ULL(n->kc_proactive), ULL(n->kc_sleeps));
+	report_line(rc, "            busy %.3f s, %llu runs (%llu success); "
+		    "wakeup_kcompactd %llu", (double)n->kc_busy_ns / 1e9, ULL(n->kc_runs),
+		    ULL(n->kc_runs_success), ULL(n->kc_wakeups));
+	report_line(rc, "            (by kswapd %llu, order -1 %llu)",
+		    ULL(n->kc_wakeups_kswapd), ULL(n->kc_wakeups_proactive));
+	report_line(rc, "stalls      %llu direct entries while kcompactd slept",
+		    ULL(n->stalls_kc_asleep));
+	report_line(rc, "flags       no-handoff %llu, long %llu, stall %llu, rewake %llu, "
+		    "lost %llu", ULL(n->flags_count[0]), ULL(n->flags_count[1]),
+		    ULL(n->flags_count[2]), ULL(n->flags_count[3]), ULL(n->flags_count[4]));
+}
+
+static void handoff_episodes(struct report_ctx *rc, const struct handoff_model *hm, int i)
+{
+	int ne = handoff_model_nepisodes(hm, i), shown = 0;
+	char fl[16], ho[24];
+
+	if (!ne)
+		return;
+	report_line(rc, "%s", "");
+	report_line(rc, "%10s %7s %3s %2s %8s %8s %-7s %-6s %-6s %s", "start s", "dur ms",
+		    "ord", "wk", "scanned", "reclaimd", "handoff", "wmark", "@sleep", "flg");
+	for (int e = 0; e < ne && shown < rc->o->max_episodes; e++, shown++) {
+		const struct kswapd_episode *ep = handoff_model_episode(hm, i, e);
+
+		if (ep->handoff == HO_WAKEUP || ep->handoff == HO_PICKUP)
+			snprintf(ho, sizeof(ho), "%s %d", ep->handoff == HO_WAKEUP ?
+				 "wake" : "pick", ep->handoff_order);
+		else
+			snprintf(ho, sizeof(ho), "%s", handoff_kind_name(ep->handoff));
+		report_line(rc, "%10.3f %7.1f %3d %2u %8llu %8llu %-7.7s %-6s %-6s %s",
+			    report_rel_s(rc, ep->start), ms(ep->end - ep->start), ep->order,
+			    ep->wakeups > 99 ? 99 : ep->wakeups, ULL(ep->scanned),
+			    ULL(ep->reclaimed), ho, wmark_state_name(ep->wm_start.state),
+			    wmark_state_name(ep->wm_end.state),
+			    handoff_flags_letters(ep->flags, fl, sizeof(fl)));
+	}
+	if (ne > shown)
+		report_line(rc, "(%d more episodes; --format json lists all)", ne - shown);
+	report_line(rc, "flg: N no handoff, L long, S stall while kcompactd slept,");
+	report_line(rc, "     R re-woken soon after sleeping, X events lost, E open at end");
+}
+
+/* One character per slice of the recording: '.' kswapd asleep, 'k' awake,
+ * 'H' an episode that handed off ended here, 'x' one that did not. */
+static void handoff_timeline(struct report_ctx *rc, const struct handoff_model *hm, int i)
+{
+	int w = rc->o->width - 12, ne = handoff_model_nepisodes(hm, i);
+	uint64_t span = rc->in->last_ts - rc->in->first_ts;
+	char line[512];
+
+	if (!ne || w < 10 || !span)
+		return;
+	if (w > (int)sizeof(line) - 1)
+		w = sizeof(line) - 1;
+	memset(line, '.', (size_t)w);
+	line[w] = '\0';
+	for (int e = 0; e < ne; e++) {
+		const struct kswapd_episode *ep = handoff_model_episode(hm, i, e);
+		int a = (int)((double)(ep->start - rc->in->first_ts) * w / (double)span);
+		int b = (int)((double)(ep->end - rc->in->first_ts) * w / (double)span);
+
+		if (b >= w)
+			b = w - 1;
+		for (int x = a; x <= b && x < w; x++)
+			if (line[x] == '.')
+				line[x] = 'k';
+		if (ep->handoff == HO_WAKEUP || ep->handoff == HO_PICKUP)
+			line[b] = 'H';
+		else if (ep->handoff == HO_NONE)
+			line[b] = 'x';
+	}
+	report_line(rc, "timeline    %s", line);
+}
+
+void report_text_handoff(struct report_ctx *rc)
+{
+	const struct handoff_model *hm = analysis_handoff(rc->a);
+	int nn = handoff_model_nnodes(hm);
+
+	if (!nn) {
+		report_title(rc, "Handoffs");
+		report_line(rc, "no kswapd or kcompactd events in this recording");
+		return;
+	}
+	for (int i = 0; i < nn; i++) {
+		const struct handoff_node_stats *n = handoff_model_node(hm, i);
+
+		report_title(rc, "Handoffs, node %d", n->nid);
+		handoff_counts(rc, n);
+		handoff_wmarks(rc, n);
+		handoff_timeline(rc, hm, i);
+		handoff_episodes(rc, hm, i);
+	}
+}
+
+static void stalls_latency(struct report_ctx *rc, const struct reclaim_model *rm)
+{
+	report_line(rc, "kind       count   p50 ms   p90 ms   p99 ms   max ms  "
+		    "total s reclaimed");
+	for (int k = 0; k < RK_NR; k++) {
+		const struct reclaim_kind_stats *ks = reclaim_model_kind(rm, k);
+
+		if (!ks->begins && !ks->ends)
+			continue;
+		report_line(rc, "%-9s %6llu %8.3f %8.3f %8.3f %8.3f %8.3f %9llu",
+			    reclaim_kind_name(k), ULL(ks->lat.count),
+			    ms(hist_percentile(&ks->lat, 50)), ms(hist_percentile(&ks->lat, 90)),
+			    ms(hist_percentile(&ks->lat, 99)), ms(ks->lat.max),
+			    (double)ks->lat.sum / 1e9, ULL(ks->nr_reclaimed));
+		if (ks->open_at_end || ks->unpaired_ends)
+			report_line(rc, "          (%llu still open at the end, %llu ends "
+				    "without a begin)", ULL(ks->open_at_end),
+				    ULL(ks->unpaired_ends));
+	}
+}
+
+static void stalls_histogram(struct report_ctx *rc, const struct reclaim_kind_stats *ks,
+			     enum reclaim_kind k)
+{
+	uint64_t max = 0;
+	int lo = 64, hi = -1, bar = rc->o->width - 28;
+
+	for (int i = 0; i < 64; i++) {
+		uint64_t c = hist_log2_count(&ks->lat, i);
+
+		if (!c)
+			continue;
+		if (c > max)
+			max = c;
+		lo = i < lo ? i : lo;
+		hi = i;
+	}
+	if (hi < 0 || bar < 8)
+		return;
+	report_line(rc, "%s latency (log2 buckets)", reclaim_kind_name(k));
+	for (int i = lo; i <= hi; i++) {
+		uint64_t c = hist_log2_count(&ks->lat, i);
+		int n = (int)((c * (uint64_t)bar + max - 1) / max);
+		char b[256];
+
+		if (n > (int)sizeof(b) - 1)
+			n = sizeof(b) - 1;
+		memset(b, '#', (size_t)n);
+		b[n] = '\0';
+		if (i < 20)
+			report_line(rc, "  >= %7.1f us %8llu %s", (double)(1ULL << i) / 1e3,
+				    ULL(c), b);
+		else
+			report_line(rc, "  >= %7.1f ms %8llu %s", ms(1ULL << i), ULL(c), b);
+	}
+}
+
+static void stalls_efficiency(struct report_ctx *rc, const struct reclaim_model *rm)
+{
+	int any = 0;
+
+	for (int k = 0; k < RK_NR; k++) {
+		const struct reclaim_kind_stats *ks = reclaim_model_kind(rm, k);
+
+		if (!ks->scanned)
+			continue;
+		if (!any++)
+			report_line(rc, "efficiency (shrink_inactive: reclaimed/scanned)");
+		report_line(rc, "  %-8s anon %llu/%llu  file %llu/%llu  all %.1f%%",
+			    reclaim_kind_name(k), ULL(ks->anon_reclaimed),
+			    ULL(ks->anon_scanned), ULL(ks->file_reclaimed),
+			    ULL(ks->file_scanned), 100.0 * (double)ks->reclaimed /
+			    (double)ks->scanned);
+		for (int p = RECLAIM_NPRIO - 1; p >= 0; p--)
+			if (ks->prio_scanned[p])
+				report_line(rc, "    prio %2d %10llu scanned %10llu reclaimed "
+					    "%5.1f%%", p, ULL(ks->prio_scanned[p]),
+					    ULL(ks->prio_reclaimed[p]),
+					    100.0 * (double)ks->prio_reclaimed[p] /
+					    (double)ks->prio_scanned[p]);
+		if (ks->write_anon || ks->write_file)
+			report_line(rc, "    writeback: %llu anon, %llu file folios",
+				    ULL(ks->write_anon), ULL(ks->write_file));
+	}
+}
+
+static void stalls_tasks(struct report_ctx *rc, const struct reclaim_model *rm)
+{
+	struct reclaim_task t[32];
+	int n = reclaim_model_top_tasks(rm, t, rc->o->top_tasks < 32 ? rc->o->top_tasks : 32);
+
+	if (!n)
+		return;
+	report_line(rc, "top tasks by stall time");
+	report_line(rc, "      pid comm             kind    count  total ms    max ms");
+	for (int i = 0; i < n; i++)
+		report_line(rc, "  %7d %-16.16s %-7s %6llu %9.3f %9.3f", t[i].pid,
+			    t[i].comm[0] ? t[i].comm : "?", reclaim_kind_name(t[i].kind),
+			    ULL(t[i].count), ms(t[i].total_ns), ms(t[i].max_ns));
+}
+
+void report_text_stalls(struct report_ctx *rc)
+{
+	const struct reclaim_model *rm = analysis_reclaim(rc->a);
+	uint64_t calls, sc, rec, thr, thr_us;
+
+	report_title(rc, "Reclaim stalls");
+	stalls_latency(rc, rm);
+	for (int k = 0; k < RK_NR; k++)
+		stalls_histogram(rc, reclaim_model_kind(rm, k), k);
+	stalls_efficiency(rc, rm);
+	reclaim_model_pages(rm, &calls, &sc, &rec);
+	if (calls)
+		report_line(rc, "reclaim_pages (DAMON, MADV_PAGEOUT): %llu calls, %llu/%llu "
+			    "pages", ULL(calls), ULL(rec), ULL(sc));
+	reclaim_model_throttled(rm, &thr, &thr_us);
+	if (thr)
+		report_line(rc, "throttled: %llu times, %.3f s", ULL(thr), (double)thr_us / 1e6);
+	stalls_tasks(rc, rm);
+}
+
+static void compaction_runners(struct report_ctx *rc, const struct compact_stats *cs)
+{
+	report_line(rc, "runner      runs   p50 ms   max ms success complete  other "
+		    " migrated");
+	for (int i = 0; i < CR_NR; i++) {
+		const struct compact_runner_stats *r = &cs->runner[i];
+		uint64_t other = r->runs - r->status[8] - r->status[5];
+
+		if (!r->runs && !r->open_at_end)
+			continue;
+		report_line(rc, "%-10s %5llu %8.3f %8.3f %7llu %8llu %6llu %9llu",
+			    compact_runner_name(i), ULL(r->runs), ms(hist_percentile(&r->dur, 50)),
+			    ms(r->dur.max), ULL(r->status[8]), ULL(r->status[5]), ULL(other),
+			    ULL(r->migrated));
+		report_line(rc, "           migrate scanner %llu scanned, %llu taken",
+			    ULL(r->migrate_scanned), ULL(r->migrate_taken));
+		report_line(rc, "           free scanner    %llu scanned, %llu taken",
+			    ULL(r->free_scanned), ULL(r->free_taken));
+		if (r->failed || r->open_at_end)
+			report_line(rc, "           %llu pages failed to migrate, %llu runs "
+				    "open at the end", ULL(r->failed), ULL(r->open_at_end));
+	}
+}
+
+static void compaction_results(struct report_ctx *rc, const struct compact_stats *cs)
+{
+	char buf[160];
+	int off;
+
+	for (int z = 0; z < cs->nzones; z++) {
+		off = 0;
+		for (int s = 0; s < COMPACT_NSTATUS; s++)
+			if (cs->zones[z].status[s])
+				off += snprintf(buf + off, sizeof(buf) - (size_t)off, " %s:%llu",
+						compact_status_name(s),
+						ULL(cs->zones[z].status[s]));
+		buf[off] = '\0';
+		report_line(rc, "zone pfn %#llx: %llu runs,%s",
+			    ULL(cs->zones[z].zone_start), ULL(cs->zones[z].runs), buf);
+	}
+	off = 0;
+	buf[0] = '\0';
+	for (int o = 0; o < REC_MAX_ORDERS; o++)
+		if (cs->direct_by_order[o])
+			off += snprintf(buf + off, sizeof(buf) - (size_t)off, " o%d:%llu", o,
+					ULL(cs->direct_by_order[o]));
+	report_line(rc, "direct compaction attempts %llu%s", ULL(cs->direct_tries), buf);
+	report_line(rc, "deferrals: deferred %llu, defer_compaction %llu, reset %llu",
+		    ULL(cs->deferred), ULL(cs->defer_compaction), ULL(cs->defer_reset));
+}
+
+static void compaction_extfrag(struct report_ctx *rc, const struct compact_stats *cs)
+{
+	if (!cs->extfrag)
+		return;
+	report_line(rc, "extfrag fallbacks %llu (fallback order < 4: %llu, took block: %llu)",
+		    ULL(cs->extfrag), ULL(cs->extfrag_severe), ULL(cs->extfrag_ownership));
+	for (int a = 0; a < COMPACT_NMT; a++)
+		for (int f = 0; f < COMPACT_NMT; f++)
+			if (cs->extfrag_mt[a][f])
+				report_line(rc, "  %-11s from %-11s %llu", migratetype_name(a),
+					    migratetype_name(f), ULL(cs->extfrag_mt[a][f]));
+}
+
+void report_text_compaction(struct report_ctx *rc)
+{
+	const struct compact_stats *cs = compaction_model_stats(analysis_compaction(rc->a));
+
+	report_title(rc, "Compaction");
+	compaction_runners(rc, cs);
+	compaction_results(rc, cs);
+	if (cs->unattributed_scans)
+		report_line(rc, "%llu scanner events outside any run seen begin",
+			    ULL(cs->unattributed_scans));
+	compaction_extfrag(rc, cs);
+}

@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Report: the section table, the text helpers, and the header and summary
+ * sections. Each section is rendered from model queries only; sections
+ * that need counter samples print one line saying so when the recording
+ * has none (a plain trace-cmd recording). Output depends only on the
+ * recording, never on the time or the terminal, so golden files hold.
+ */
+#include "config.h"
+#include "report.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+static const char *const section_names[RS_NR] = {
+	"header", "summary", "handoff", "stalls", "compaction", "frag",
+	"counters", "consistency",
+};
+
+void report_opts_default(struct report_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->format = RF_TEXT;
+	o->width = 72;
+	o->max_episodes = 40;
+	o->top_tasks = 5;
+}
+
+int report_section_find(const char *name)
+{
+	for (int i = 0; i < RS_NR; i++)
+		if (!strcmp(section_names[i], name))
+			return i;
+	return -1;
+}
+
+const char *report_section_name(enum report_section s)
+{
+	return (unsigned)s < RS_NR ? section_names[s] : "?";
+}
+
+void report_title(struct report_ctx *rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (rc->sb->len)
+		strbuf_addch(rc->sb, '\n');
+	va_start(ap, fmt);
+	strbuf_vaddf(rc->sb, fmt, ap);
+	va_end(ap);
+	strbuf_addch(rc->sb, '\n');
+	for (int i = 0; i < rc->o->width; i++)
+		strbuf_addch(rc->sb, '-');
+	strbuf_addch(rc->sb, '\n');
+}
+
+void report_line(struct report_ctx *rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(rc->sb, fmt, ap);
+	va_end(ap);
+	strbuf_addch(rc->sb, '\n');
+}
+
+double report_rel_s(const struct report_ctx *rc, uint64_t ts)
+{
+	return ts >= rc->in->first_ts ? (double)(ts - rc->in->first_ts) / 1e9 : 0;
+}
+
+int report_needs_samples(struct report_ctx *rc, const char *section)
+{
+	if (rc->in->has_samples)
+		return 0;
+	report_line(rc, "%s: needs counter samples; this recording has none", section);
+	report_line(rc, "(record with mmscope record, or mmscope sample beside trace-cmd)");
+	return 1;
+}
+
+static const char *basename_of(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+static void report_text_header(struct report_ctx *rc)
+{
+	const struct analysis_info *in = rc->in;
+	double span = in->last_ts > in->first_ts ?
+		      (double)(in->last_ts - in->first_ts) / 1e9 : 0;
+
+	report_title(rc, "mmscope report: %s", basename_of(in->path ? in->path : "-"));
+	report_line(rc, "kernel    %s", in->kernel);
+	report_line(rc, "host      %s", in->host);
+	report_line(rc, "file      trace.dat v%d, %s, clock %s", in->version,
+		    in->compression && *in->compression ? in->compression : "none",
+		    in->clock);
+	report_line(rc, "span      %.6f .. %.6f s (%.3f s)", (double)in->first_ts / 1e9,
+		    (double)in->last_ts / 1e9, span);
+	report_line(rc, "events    %llu read, %llu parsed into %llu records",
+		    (unsigned long long)in->events, (unsigned long long)in->parsed,
+		    (unsigned long long)in->records);
+	report_line(rc, "lost      %lld in the pages%s, %llu overrun/dropped in stats",
+		    in->lost, in->lost_unknown ? " (and some uncounted)" : "",
+		    (unsigned long long)in->cpustat_lost);
+	if (in->has_samples)
+		report_line(rc, "samples   %llu sets (%llu lines), %llu lost, %llu incomplete",
+			    (unsigned long long)in->sample_sets,
+			    (unsigned long long)in->sample_lines,
+			    (unsigned long long)in->sample_gaps,
+			    (unsigned long long)in->sample_incomplete);
+	else
+		report_line(rc, "samples   none (no mmscope counter samples in this file)");
+	for (int i = 0; i < analysis_nnotes(rc->a); i++)
+		report_line(rc, "note      %s", analysis_note(rc->a, i));
+}
+
+static void report_summary_handoff(struct report_ctx *rc)
+{
+	const struct handoff_model *hm = analysis_handoff(rc->a);
+	uint64_t eps = 0, ho = 0, none = 0, kcw = 0, kcp = 0, kcpro = 0, kcs = 0;
+	uint64_t stalls = 0, flagged = 0;
+
+	for (int i = 0; i < handoff_model_nnodes(hm); i++) {
+		const struct handoff_node_stats *n = handoff_model_node(hm, i);
+
+		eps += n->episodes;
+		ho += n->ho_wakeup + n->ho_pickup;
+		none += n->ho_none;
+		kcw += n->kc_woken;
+		kcp += n->kc_pickup;
+		kcpro += n->kc_proactive;
+		kcs += n->kc_sleeps;
+		stalls += n->stalls_kc_asleep;
+		for (int b = 0; b < 6; b++)
+			flagged += n->flags_count[b];
+	}
+	report_line(rc, "kswapd      %llu episodes on %d node%s: %llu handed off, "
+		    "%llu did not", (unsigned long long)eps, handoff_model_nnodes(hm),
+		    handoff_model_nnodes(hm) == 1 ? "" : "s", (unsigned long long)ho,
+		    (unsigned long long)none);
+	report_line(rc, "kcompactd   %llu woken, %llu timeout pickups, %llu proactive; "
+		    "%llu sleeps", (unsigned long long)kcw, (unsigned long long)kcp,
+		    (unsigned long long)kcpro, (unsigned long long)kcs);
+	report_line(rc, "stalls      %llu direct reclaim/compaction entries while "
+		    "kcompactd slept", (unsigned long long)stalls);
+	report_line(rc, "flags       %llu on kswapd episodes", (unsigned long long)flagged);
+}
+
+static void report_summary_reclaim(struct report_ctx *rc)
+{
+	const struct reclaim_model *rm = analysis_reclaim(rc->a);
+	static const enum reclaim_kind kinds[] = { RK_DIRECT, RK_MEMCG, RK_NODE };
+
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		const struct reclaim_kind_stats *ks = reclaim_model_kind(rm, kinds[i]);
+
+		if (!ks->begins && !ks->ends)
+			continue;
+		report_line(rc, "%-11s %llu reclaims, p99 %.3f ms, max %.3f ms, "
+			    "%llu pages", kinds[i] == RK_DIRECT ? "direct" :
+			    kinds[i] == RK_MEMCG ? "memcg" : "node",
+			    (unsigned long long)ks->lat.count,
+			    (double)hist_percentile(&ks->lat, 99) / 1e6,
+			    (double)ks->lat.max / 1e6,
+			    (unsigned long long)ks->nr_reclaimed);
+	}
+	const struct reclaim_kind_stats *k = reclaim_model_kind(rm, RK_KSWAPD);
+
+	report_line(rc, "kswapd      %llu pages scanned, %llu reclaimed",
+		    (unsigned long long)k->scanned, (unsigned long long)k->reclaimed);
+}
+
+static void report_summary_compaction(struct report_ctx *rc)
+{
+	const struct compact_stats *cs = compaction_model_stats(analysis_compaction(rc->a));
+	uint64_t runs = 0, ok = 0, migrated = 0;
+
+	for (int i = 0; i < CR_NR; i++) {
+		runs += cs->runner[i].runs;
+		ok += cs->runner[i].status[8];
+		migrated += cs->runner[i].migrated;
+	}
+	report_line(rc, "compaction  %llu runs (%llu success), %llu pages migrated, "
+		    "%llu direct", (unsigned long long)runs, (unsigned long long)ok,
+		    (unsigned long long)migrated, (unsigned long long)cs->direct_tries);
+	if (cs->extfrag)
+		report_line(rc, "extfrag     %llu fragmenting fallbacks (%llu severe)",
+			    (unsigned long long)cs->extfrag,
+			    (unsigned long long)cs->extfrag_severe);
+}
+
+static void report_text_summary(struct report_ctx *rc)
+{
+	report_title(rc, "Summary");
+	report_summary_handoff(rc);
+	report_summary_reclaim(rc);
+	report_summary_compaction(rc);
+}
+
+void report_render(const struct analysis *a, const struct report_opts *o, struct strbuf *out)
+{
+	struct report_ctx rc = { a, analysis_info(a), o, out };
+	static void (*const text[RS_NR])(struct report_ctx *) = {
+		report_text_header, report_text_summary, report_text_handoff,
+		report_text_stalls, report_text_compaction, report_text_frag,
+		report_text_counters, report_text_consistency,
+	};
+
+	if (o->format == RF_JSON) {
+		report_json(&rc);
+		return;
+	}
+	for (int s = 0; s < RS_NR; s++)
+		if (!o->sections || (o->sections & (1u << s)))
+			text[s](&rc);
+}

@@ -1,0 +1,55 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Golden reports: "mmscope report" on the real fixtures (samples/*.dat and
+# tests/data/report/*.dat) must print exactly tests/golden/report-NAME.txt,
+# and "--format json" must be valid JSON with the same numbers.
+# MMSCOPE_UPDATE_GOLDEN=1 rewrites the golden files instead of comparing.
+. "$(dirname "$0")/../lib.sh"
+
+golden="$top_srcdir/tests/golden"
+for f in "$top_srcdir"/samples/*.dat "$top_srcdir"/tests/data/report/*.dat; do
+	[ -f "$f" ] || continue
+	name=$(basename "$f" .dat)
+	want="$golden/report-$name.txt"
+	"$MMSCOPE" report "$f" > "$scratch/$name.txt" 2> "$scratch/$name.err" ||
+		{ fail "$name: report exited $?: $(cat "$scratch/$name.err")"; continue; }
+	if [ -n "$MMSCOPE_UPDATE_GOLDEN" ]; then
+		cp "$scratch/$name.txt" "$want"
+		ok "$name: golden updated"
+		continue
+	fi
+	[ -f "$want" ] || { fail "$name: no golden file $want"; continue; }
+	if diff -u "$want" "$scratch/$name.txt" > "$scratch/$name.diff"; then
+		ok "$name: text report matches"
+	else
+		cat "$scratch/$name.diff" >&2
+		fail "$name: text report differs (MMSCOPE_UPDATE_GOLDEN=1 to accept)"
+	fi
+	# no line wider than the default 72 columns
+	awk 'length > 72 { print FILENAME ": " FNR ": " length; bad = 1 } END { exit bad }' \
+		"$scratch/$name.txt" >&2 || fail "$name: lines wider than 72 columns"
+	"$MMSCOPE" report --format json "$f" > "$scratch/$name.json" ||
+		fail "$name: json report failed"
+	if command -v python3 >/dev/null 2>&1; then
+		python3 -c 'import json, sys; json.load(open(sys.argv[1]))' \
+			"$scratch/$name.json" || fail "$name: invalid JSON"
+	fi
+	# one section at a time gives the same text as in the full report
+	"$MMSCOPE" report --section compaction "$f" > "$scratch/$name.sec" ||
+		fail "$name: --section failed"
+	grep -q '^Compaction$' "$scratch/$name.sec" || fail "$name: --section compaction"
+	! grep -q '^Summary$' "$scratch/$name.sec" || fail "$name: --section printed more"
+done
+
+# recordings without samples say so in one line per section
+out=$("$MMSCOPE" report --section counters "$top_srcdir/samples/compaction-6.18.dat")
+echo "$out" | grep -q 'needs counter samples' || fail "no-samples line missing"
+
+# usage errors
+"$MMSCOPE" report --section nosuch "$top_srcdir/samples/compaction-6.18.dat" \
+	>/dev/null 2>&1; [ $? -eq 2 ] || fail "unknown section should exit 2"
+"$MMSCOPE" report --format xml "$top_srcdir/samples/compaction-6.18.dat" \
+	>/dev/null 2>&1; [ $? -eq 2 ] || fail "unknown format should exit 2"
+"$MMSCOPE" report "$scratch/none.dat" >/dev/null 2>&1; [ $? -eq 1 ] ||
+	fail "missing file should exit 1"
+finish

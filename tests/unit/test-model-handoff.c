@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Handoff model on hand-built record sequences: a kswapd episode handed
+ * off by a wakeup event, by a 500 ms timeout pickup, not at all; order-0
+ * episodes; proactive (order -1) kcompactd wakes; long episodes;
+ * re-wakeups; stalls while kcompactd slept; lost events inside an
+ * episode; a wake without a sleep at the end of the file; two nodes;
+ * watermarks from zone samples, and no samples at all.
+ */
+#include "config.h"
+#include "model-handoff.h"
+#include "tap.h"
+
+#include <string.h>
+
+#define MS 1000000ULL
+#define KSWAPD0 40
+#define KSWAPD1 41
+#define KCD0 36
+#define KCD1 37
+
+static struct handoff_model *m;
+
+static void feed(struct record *r)
+{
+	handoff_model_add(m, r);
+}
+
+static void wakeup_kswapd(uint64_t t, int nid, int order)
+{
+	struct record r = { .type = REC_WAKEUP_KSWAPD, .ts = t * MS, .pid = 1000,
+			    .comm = "alloc" };
+
+	r.wake.nid = nid;
+	r.wake.order = order;
+	r.wake.zid = 2;
+	feed(&r);
+}
+
+static void kswapd(enum rec_type type, uint64_t t, int nid, int order)
+{
+	struct record r = { .type = type, .ts = t * MS, .pid = nid ? KSWAPD1 : KSWAPD0 };
+
+	if (type == REC_KSWAPD_SLEEP) {
+		r.sleep.nid = nid;
+	} else {
+		r.wake.nid = nid;
+		r.wake.order = order;
+		r.wake.zid = 2;
+	}
+	feed(&r);
+}
+
+static void kcd(enum rec_type type, uint64_t t, int nid, int order, int pid)
+{
+	struct record r = { .type = type, .ts = t * MS, .pid = pid };
+
+	if (type == REC_KCOMPACTD_SLEEP) {
+		r.sleep.nid = nid;
+	} else {
+		r.wake.nid = nid;
+		r.wake.order = order;
+		r.wake.zid = 2;
+	}
+	feed(&r);
+}
+
+static void shrink(uint64_t t, int nid, int pid, int scanned, int reclaimed)
+{
+	struct record r = { .type = REC_SHRINK_INACTIVE, .ts = t * MS, .pid = pid };
+
+	r.shrink.nid = nid;
+	r.shrink.scanned = (uint64_t)scanned;
+	r.shrink.reclaimed = (uint64_t)reclaimed;
+	feed(&r);
+}
+
+static void zone(uint64_t t, uint64_t seq, int nid, int free)
+{
+	struct record r = { .type = REC_ZONE, .ts = t * MS };
+	struct record e = { .type = REC_SAMPLE_END, .ts = t * MS };
+
+	r.zone.seq = seq;
+	r.zone.node = nid;
+	r.zone.zone = "Normal";
+	r.zone.free = free;
+	r.zone.min = 100;
+	r.zone.low = 200;
+	r.zone.high = 300;
+	r.zone.managed = 100000;
+	r.zone.free_blocks = -1;
+	feed(&r);
+	e.send.seq = seq;
+	feed(&e);
+}
+
+static void fresh(void)
+{
+	handoff_model_free(m);
+	m = handoff_model_new(NULL);
+}
+
+static const struct kswapd_episode *ep(int node, int e)
+{
+	return handoff_model_episode(m, node, e);
+}
+
+static void test_wakeup_handoff(void)
+{
+	fresh();
+	kcd(REC_KCOMPACTD_SLEEP, 0, 0, 0, KCD0);
+	wakeup_kswapd(10, 0, 3);
+	kswapd(REC_KSWAPD_WAKE, 11, 0, 3);
+	shrink(12, 0, KSWAPD0, 64, 60);
+	shrink(13, 0, 999, 10, 10);	/* another task: not kswapd's */
+	kcd(REC_WAKEUP_KCOMPACTD, 50, 0, 3, KSWAPD0);
+	kcd(REC_KCOMPACTD_WAKE, 51, 0, 3, KCD0);
+	kcd(REC_KCOMPACTD_SLEEP, 80, 0, 0, KCD0);
+	kswapd(REC_KSWAPD_SLEEP, 150, 0, 0);
+	handoff_model_finish(m, 1000 * MS);
+	is_int(handoff_model_nnodes(m), 1, "wakeup: one node");
+	is_int(handoff_model_nepisodes(m, 0), 1, "wakeup: one episode");
+	is_int(ep(0, 0)->handoff, HO_WAKEUP, "wakeup: handed off by wakeup event");
+	is_int(ep(0, 0)->handoff_order, 3, "wakeup: handoff order");
+	is_int(ep(0, 0)->order, 3, "wakeup: episode order");
+	is_int(ep(0, 0)->wakeups, 1, "wakeup: one allocator wakeup counted");
+	is_str(ep(0, 0)->waker, "alloc", "wakeup: waker comm");
+	is_int(ep(0, 0)->scanned, 64, "wakeup: only kswapd's scans");
+	is_int(ep(0, 0)->end - ep(0, 0)->start, 139 * MS, "wakeup: duration");
+	is_int(ep(0, 0)->flags, 0, "wakeup: no flags");
+	is_int(handoff_model_node(m, 0)->kc_woken, 1, "wakeup: kcompactd woken");
+	is_int(handoff_model_node(m, 0)->kc_busy_ns, 29 * MS, "wakeup: kcompactd busy");
+}
+
+static void test_pickup(void)
+{
+	fresh();
+	kcd(REC_KCOMPACTD_SLEEP, 0, 0, 0, KCD0);
+	kswapd(REC_KSWAPD_WAKE, 10, 0, 4);
+	kswapd(REC_KSWAPD_SLEEP, 200, 0, 0);
+	/* no wakeup event: kcompactd takes it at its 500 ms timeout */
+	kcd(REC_KCOMPACTD_WAKE, 500, 0, 4, KCD0);
+	handoff_model_finish(m, 2000 * MS);
+	is_int(ep(0, 0)->handoff, HO_PICKUP, "pickup: counted as a handoff");
+	is_int(ep(0, 0)->handoff_order, 4, "pickup: order");
+	is_int(handoff_model_node(m, 0)->kc_pickup, 1, "pickup: kcompactd pickup count");
+	is_int(handoff_model_node(m, 0)->ho_pickup, 1, "pickup: node count");
+}
+
+static void test_no_handoff_and_proactive(void)
+{
+	fresh();
+	kcd(REC_KCOMPACTD_SLEEP, 0, 0, 0, KCD0);
+	kswapd(REC_KSWAPD_WAKE, 10, 0, 2);
+	kswapd(REC_KSWAPD_SLEEP, 100, 0, 0);
+	/* proactive wake (order -1) inside the window is no handoff */
+	kcd(REC_KCOMPACTD_WAKE, 300, 0, -1, KCD0);
+	kcd(REC_KCOMPACTD_SLEEP, 310, 0, 0, KCD0);
+	kcd(REC_KCOMPACTD_SLEEP, 820, 0, 0, KCD0);	/* past the window */
+	handoff_model_finish(m, 2000 * MS);
+	is_int(ep(0, 0)->handoff, HO_NONE, "none: no handoff after order-2 episode");
+	ok(ep(0, 0)->flags & HF_NO_HANDOFF, "none: flagged no-handoff");
+	is_int(handoff_model_node(m, 0)->kc_proactive, 1, "none: proactive wake counted");
+	is_int(handoff_model_node(m, 0)->flags_count[0], 1, "none: flag counted");
+}
+
+static void test_order0_long_rewake(void)
+{
+	fresh();
+	kswapd(REC_KSWAPD_WAKE, 0, 0, 0);
+	kswapd(REC_KSWAPD_WAKE, 500, 0, 0);	/* re-balance inside */
+	kswapd(REC_KSWAPD_SLEEP, 1500, 0, 0);
+	kswapd(REC_KSWAPD_WAKE, 1550, 0, 0);	/* 50 ms after sleeping */
+	kswapd(REC_KSWAPD_SLEEP, 1600, 0, 0);
+	handoff_model_finish(m, 3000 * MS);
+	is_int(handoff_model_nepisodes(m, 0), 2, "order0: two episodes");
+	is_int(ep(0, 0)->handoff, HO_NOT_NEEDED, "order0: nothing to hand off");
+	is_int(ep(0, 0)->rebalances, 1, "order0: re-balance counted");
+	ok(ep(0, 0)->flags & HF_LONG, "order0: 1.5 s episode flagged long");
+	ok(ep(0, 1)->flags & HF_REWAKE, "order0: re-wake within 200 ms flagged");
+	ok(!(ep(0, 1)->flags & HF_LONG), "order0: short episode not long");
+}
+
+static void test_stall_lost_at_end(void)
+{
+	struct record r = { .type = REC_RECLAIM_BEGIN, .pid = 1000 };
+	struct record lost = { .type = REC_LOST };
+
+	fresh();
+	kcd(REC_KCOMPACTD_SLEEP, 0, 0, 0, KCD0);
+	kswapd(REC_KSWAPD_WAKE, 10, 0, 9);
+	r.ts = 20 * MS;
+	r.rbegin.kind = RK_DIRECT;
+	feed(&r);
+	r.type = REC_COMPACT_TRY;
+	r.ts = 21 * MS;
+	feed(&r);
+	lost.ts = 30 * MS;
+	lost.lost.count = 12;
+	feed(&lost);
+	/* the recording ends with kswapd awake */
+	handoff_model_finish(m, 40 * MS);
+	is_int(handoff_model_nepisodes(m, 0), 1, "at-end: episode kept");
+	is_int(ep(0, 0)->handoff, HO_OPEN, "at-end: handoff open");
+	ok(ep(0, 0)->flags & HF_AT_END, "at-end: flagged");
+	ok(ep(0, 0)->flags & HF_LOST, "lost: flagged inside the episode");
+	ok(ep(0, 0)->flags & HF_STALL, "stall: flagged while kcompactd slept");
+	is_int(ep(0, 0)->stalls, 2, "stall: direct reclaim and compaction");
+	is_int(handoff_model_node(m, 0)->stalls_kc_asleep, 2, "stall: node count");
+	is_int(ep(0, 0)->end, 40 * MS, "at-end: ends at the end of the file");
+}
+
+static void test_pending_at_end(void)
+{
+	fresh();
+	kswapd(REC_KSWAPD_WAKE, 10, 0, 3);
+	kswapd(REC_KSWAPD_SLEEP, 20, 0, 0);
+	handoff_model_finish(m, 100 * MS);	/* window not over yet */
+	is_int(ep(0, 0)->handoff, HO_OPEN, "pending-at-end: left open, not 'none'");
+}
+
+static void test_two_nodes(void)
+{
+	fresh();
+	kcd(REC_KCOMPACTD_SLEEP, 0, 1, 0, KCD1);
+	kcd(REC_KCOMPACTD_SLEEP, 0, 0, 0, KCD0);
+	kswapd(REC_KSWAPD_WAKE, 10, 1, 2);
+	kswapd(REC_KSWAPD_WAKE, 11, 0, 0);
+	shrink(12, 1, KSWAPD1, 32, 30);
+	shrink(12, 0, KSWAPD0, 16, 8);
+	kcd(REC_WAKEUP_KCOMPACTD, 40, 1, 2, KSWAPD1);
+	kcd(REC_KCOMPACTD_WAKE, 41, 1, 2, KCD1);
+	kswapd(REC_KSWAPD_SLEEP, 50, 0, 0);
+	kswapd(REC_KSWAPD_SLEEP, 140, 1, 0);
+	handoff_model_finish(m, 1000 * MS);
+	is_int(handoff_model_nnodes(m), 2, "two nodes");
+	is_int(handoff_model_node(m, 0)->nid, 0, "nodes in nid order");
+	is_int(ep(0, 0)->handoff, HO_NOT_NEEDED, "node 0: order 0");
+	is_int(ep(1, 0)->handoff, HO_WAKEUP, "node 1: handed off");
+	is_int(ep(0, 0)->scanned, 16, "node 0: its own kswapd's scans");
+	is_int(ep(1, 0)->reclaimed, 30, "node 1: its own kswapd's reclaim");
+}
+
+static void test_watermarks(void)
+{
+	fresh();
+	zone(0, 0, 0, 1000);
+	kswapd(REC_KSWAPD_WAKE, 10, 0, 0);
+	zone(20, 1, 0, 150);
+	kswapd(REC_KSWAPD_SLEEP, 30, 0, 0);
+	zone(40, 2, 0, 50);
+	/* a set without its end line never counts */
+	{
+		struct record r = { .type = REC_ZONE, .ts = 50 * MS };
+
+		r.zone.seq = 3;
+		r.zone.node = 0;
+		r.zone.zone = "Normal";
+		r.zone.free = 1;
+		r.zone.min = 100;
+		r.zone.low = 200;
+		r.zone.high = 300;
+		r.zone.managed = 100000;
+		feed(&r);
+	}
+	handoff_model_finish(m, 100 * MS);
+	is_int(ep(0, 0)->wm_start.state, WM_ABOVE_HIGH, "wmark: above high at start");
+	is_int(ep(0, 0)->wm_end.state, WM_MIN_LOW, "wmark: min..low at sleep");
+	is_int(handoff_model_node(m, 0)->wm_lowest.free, 50, "wmark: lowest");
+	is_int(handoff_model_node(m, 0)->wm_last.free, 50, "wmark: incomplete set ignored");
+	is_int(handoff_model_node(m, 0)->wm_last.state, WM_BELOW_MIN, "wmark: below min");
+}
+
+static void test_no_samples(void)
+{
+	fresh();
+	kswapd(REC_KSWAPD_WAKE, 10, 0, 0);
+	kswapd(REC_KSWAPD_SLEEP, 20, 0, 0);
+	handoff_model_finish(m, 100 * MS);
+	is_int(handoff_model_node(m, 0)->has_wmarks, 0, "no samples: no watermarks");
+	is_int(ep(0, 0)->wm_start.state, WM_UNKNOWN, "no samples: state unknown");
+}
+
+int main(void)
+{
+	test_wakeup_handoff();
+	test_pickup();
+	test_no_handoff_and_proactive();
+	test_order0_long_rewake();
+	test_stall_lost_at_end();
+	test_pending_at_end();
+	test_two_nodes();
+	test_watermarks();
+	test_no_samples();
+	handoff_model_free(m);
+	return tap_done();
+}

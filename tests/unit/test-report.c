@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The report over a hand-built analysis (no file): kswapd episodes handed
+ * off by a wakeup and by a timeout pickup, one not handed off, zone
+ * samples with watermarks, a vmstat sample pair and direct reclaim. Checks
+ * the handoff table, the flags, the consistency rows, the 72-column
+ * limit and valid-looking JSON. MMSCOPE_TEST_SHOW=1 prints the text.
+ */
+#include "config.h"
+#include "analysis.h"
+#include "report.h"
+#include "tap.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MS 1000000ULL
+
+static struct analysis *a;
+
+static void rec(enum rec_type t, uint64_t ms, int pid, int nid, int order)
+{
+	struct record r = { .type = t, .ts = ms * MS, .pid = pid, .comm = "alloc" };
+
+	r.wake.nid = nid;
+	r.wake.order = order;
+	r.wake.zid = 2;
+	analysis_feed(a, &r);
+}
+
+static void sample(uint64_t ms, uint64_t seq, int free, int pgscan, int compact_wake,
+		   int allocstall)
+{
+	struct record r = { .type = REC_ZONE, .ts = ms * MS };
+	static const char *const keys[] = {
+		"pgscan_kswapd", "pgsteal_kswapd", "compact_daemon_wake",
+		"allocstall_normal", "pageoutrun",
+	};
+	int vals[] = { pgscan, pgscan / 2, compact_wake, allocstall, compact_wake ? 3 : 0 };
+
+	r.zone.seq = seq;
+	r.zone.node = 0;
+	r.zone.zone = "Normal";
+	r.zone.free = free;
+	r.zone.min = 1000;
+	r.zone.low = 2000;
+	r.zone.high = 3000;
+	r.zone.managed = 500000;
+	r.zone.free_blocks = -1;
+	analysis_feed(a, &r);
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		struct record c = { .type = REC_COUNTER, .ts = ms * MS };
+
+		c.counter.source = SRC_VMSTAT;
+		c.counter.seq = seq;
+		c.counter.instance = "";
+		c.counter.key = keys[i];
+		c.counter.value = vals[i];
+		analysis_feed(a, &c);
+	}
+	memset(&r, 0, sizeof(r));
+	r.type = REC_SAMPLE_END;
+	r.ts = ms * MS;
+	r.send.seq = seq;
+	analysis_feed(a, &r);
+}
+
+static void shrink(uint64_t ms, int pid, int scanned)
+{
+	struct record r = { .type = REC_SHRINK_INACTIVE, .ts = ms * MS, .pid = pid };
+
+	r.shrink.nid = 0;
+	r.shrink.scanned = (uint64_t)scanned;
+	r.shrink.reclaimed = (uint64_t)scanned / 2;
+	r.shrink.priority = 12;
+	r.shrink.flags = RECLAIM_FLAG_ANON;
+	analysis_feed(a, &r);
+}
+
+static void build(void)
+{
+	struct record r;
+
+	a = analysis_new_empty(NULL);
+	sample(0, 0, 5000, 0, 0, 0);
+	rec(REC_KCOMPACTD_SLEEP, 1, 36, 0, 0);
+	/* episode 1: order 3, handed off by a wakeup event */
+	rec(REC_WAKEUP_KSWAPD, 100, 900, 0, 3);
+	rec(REC_KSWAPD_WAKE, 101, 40, 0, 3);
+	shrink(110, 40, 640);
+	sample(120, 1, 1500, 640, 0, 0);
+	rec(REC_WAKEUP_KCOMPACTD, 200, 40, 0, 3);
+	rec(REC_KCOMPACTD_WAKE, 201, 36, 0, 3);
+	rec(REC_KCOMPACTD_SLEEP, 260, 36, 0, 0);
+	rec(REC_KSWAPD_SLEEP, 300, 40, 0, 0);
+	/* episode 2: order 2, picked up at kcompactd's timeout */
+	rec(REC_KSWAPD_WAKE, 1000, 40, 0, 2);
+	memset(&r, 0, sizeof(r));
+	r.type = REC_RECLAIM_BEGIN;
+	r.ts = 1010 * MS;
+	r.pid = 900;
+	r.comm = "stress";
+	r.rbegin.kind = RK_DIRECT;
+	analysis_feed(a, &r);
+	r.type = REC_RECLAIM_END;
+	r.ts = 1013 * MS;
+	r.rend.kind = RK_DIRECT;
+	r.rend.nr_reclaimed = 32;
+	analysis_feed(a, &r);
+	shrink(1020, 40, 320);
+	rec(REC_KSWAPD_SLEEP, 1100, 40, 0, 0);
+	rec(REC_KCOMPACTD_WAKE, 1500, 36, 0, 2);
+	rec(REC_KCOMPACTD_SLEEP, 1600, 36, 0, 0);
+	/* episode 3: order 4, nothing follows */
+	rec(REC_KSWAPD_WAKE, 3000, 40, 0, 4);
+	rec(REC_KSWAPD_SLEEP, 4200, 40, 0, 0);
+	sample(5000, 2, 800, 960, 2, 1);
+	rec(REC_KCOMPACTD_SLEEP, 5001, 36, 0, 0);
+	analysis_finish(a, 5001 * MS);
+}
+
+static int max_width(const char *s)
+{
+	int w = 0, max = 0;
+
+	for (; *s; s++) {
+		if (*s == '\n') {
+			max = w > max ? w : max;
+			w = 0;
+		} else {
+			w++;
+		}
+	}
+	return w > max ? w : max;
+}
+
+int main(void)
+{
+	struct report_opts o;
+	struct strbuf sb = STRBUF_INIT;
+
+	build();
+	report_opts_default(&o);
+	o.sections = 1u << RS_HANDOFF | 1u << RS_STALLS | 1u << RS_CONSISTENCY;
+	report_render(a, &o, &sb);
+	if (getenv("MMSCOPE_TEST_SHOW"))
+		fputs(sb.buf, stdout);
+	ok(strstr(sb.buf, "handoff     wakeup 1, pickup 1, none 1") != NULL,
+	   "handoff counts: wakeup, pickup, none");
+	ok(strstr(sb.buf, "wake 3") && strstr(sb.buf, "pick 2"), "episode handoff orders");
+	ok(strstr(sb.buf, "none    <low   <low   NL") != NULL, "third episode flagged");
+	ok(strstr(sb.buf, "wake 3  >high  <low   -") != NULL,
+	   "watermark states per episode");
+	ok(strstr(sb.buf, "kswapd runs              3  = pageoutrun                      3 agree") != NULL,
+	   "consistency: kswapd runs agree");
+	ok(strstr(sb.buf, "kswapd scanned         960  = pgscan_kswapd                 960 agree") != NULL,
+	   "consistency: kswapd scans agree");
+	ok(strstr(sb.buf, "direct reclaims          1  = allocstall_*                    1 agree") != NULL,
+	   "consistency: direct reclaims agree");
+	ok(strstr(sb.buf, "stall") != NULL, "stall flag shown");
+	ok(max_width(sb.buf) <= 72, "72 columns");
+	strbuf_reset(&sb);
+	o.format = RF_JSON;
+	o.sections = 0;
+	report_render(a, &o, &sb);
+	ok(sb.buf[0] == '{' && strstr(sb.buf, "\"handoff\": \"pickup\""), "json episodes");
+	strbuf_release(&sb);
+	analysis_free(a);
+	return tap_done();
+}
