@@ -398,6 +398,27 @@ static int header_part_len(const char *name)
 	return n;
 }
 
+/*
+ * A percentage in a fixed width w (7 for mmtests, 9 for plain, the
+ * latter with its sign forced): two decimals, or none, or an exponent,
+ * whichever first fits, so a huge change never shifts the columns.
+ */
+static void add_pct(struct strbuf *out, int w, int plus, double v)
+{
+	char buf[64];
+	int n;
+
+	n = plus ? snprintf(buf, sizeof(buf), "%+*.2f", w, v) :
+		   snprintf(buf, sizeof(buf), "%*.2f", w, v);
+	if (n > w)
+		n = plus ? snprintf(buf, sizeof(buf), "%+*.0f", w, v) :
+			   snprintf(buf, sizeof(buf), "%*.0f", w, v);
+	if (n > w)
+		plus ? snprintf(buf, sizeof(buf), "%+*.0e", w, v) :
+		       snprintf(buf, sizeof(buf), "%*.0e", w, v);
+	strbuf_addstr(out, buf);
+}
+
 /* One mmtests cell: value, then " (pct%)", " *pct%*" or nothing. */
 static void mmtests_cell(const struct ct_table *t, const struct ct_row *row, size_t c,
 			 const struct ct_stat *s, const struct ct_opts *o, int fw,
@@ -427,10 +448,11 @@ static void mmtests_cell(const struct ct_table *t, const struct ct_row *row, siz
 	sig = is_mean_stat(s) ? significant(t, row, c, o->alpha) : -1;
 	if (isnan(pct))
 		strbuf_addf(out, " (%8s)", "n/a");
-	else if (sig > 0)
-		strbuf_addf(out, " *%7.2f%%*", pct == 0 ? 0.0 : pct);
-	else
-		strbuf_addf(out, " (%7.2f%%)", pct == 0 ? 0.0 : pct);
+	else {
+		strbuf_addstr(out, sig > 0 ? " *" : " (");
+		add_pct(out, 7, 0, pct == 0 ? 0.0 : pct);
+		strbuf_addstr(out, sig > 0 ? "%*" : "%)");
+	}
 }
 
 /* Value field width of column c: 12, or wider for long values / names. */
@@ -616,8 +638,11 @@ static void plain_cell(const struct ct_row *row, size_t c, const struct ct_stat 
 	pct = c == 0 ? 0 : change_pct(s, row->higher_is_better, CT_PLAIN, v, base);
 	if (isnan(pct))
 		strbuf_addf(out, " %*.2f (%10s)", vw, v, "n/a");
-	else
-		strbuf_addf(out, " %*.2f (%+9.2f%%)", vw, v, pct == 0 ? 0.0 : pct);
+	else {
+		strbuf_addf(out, " %*.2f (", vw, v);
+		add_pct(out, 9, 1, pct == 0 ? 0.0 : pct);
+		strbuf_addstr(out, "%)");
+	}
 }
 
 static void render_plain(const struct ct_table *t, const struct ct_opts *o, struct strbuf *out)

@@ -88,13 +88,13 @@ int metrics_describe(const char *name, struct metric_info *out);
 int metrics_match(const struct metric_info *mi, const char *sel);
 
 /* Counter deltas: name -> value. */
-struct counter {
+struct counter_entry {
 	char *name;
 	double value;
 };
 
 struct counter_set {
-	struct counter *v;
+	struct counter_entry *v;
 	size_t n, alloc;
 };
 #define COUNTER_SET_INIT { NULL, 0, 0 }

@@ -93,3 +93,6 @@ tests_unit_test_report_LDADD = $(LIBMMSCOPE_LIBS)
 TESTS += tests/unit/test-report
 TESTS += tests/report/golden.sh
 EXTRA_DIST += tests/report/golden.sh tests/data/report
+check_PROGRAMS += tests/unit/test-metrics
+tests_unit_test_metrics_LDADD = $(LIBMMSCOPE_LIBS)
+TESTS += tests/unit/test-metrics

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Unit tests (TAP) for the metric catalogue and its expression evaluator
+ * (src/metrics.c) and for the metrics-file reader (src/compare-load.c):
+ * the mmtests definitions computed from hand-made counter deltas, the
+ * per-size mTHP templates, absent counters, and the file syntax.
+ */
+#include "config.h"
+#include "compare-load.h"
+#include "metrics.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int n_test, n_fail;
+
+static void check(int cond, const char *desc)
+{
+	n_test++;
+	if (!cond)
+		n_fail++;
+	printf("%sok %d - %s\n", cond ? "" : "not ", n_test, desc);
+}
+
+static double eval(const char *expr, const struct counter_set *cs)
+{
+	double v = -12345;
+	char *err = NULL;
+
+	if (metrics_eval(expr, cs, NULL, &v, &err)) {
+		printf("# %s\n", err);
+		free(err);
+	}
+	return v;
+}
+
+static double metric(const struct metric_values *mv, const char *name)
+{
+	struct metric_series *s = metric_values_find(mv, name);
+
+	return s && s->n ? s->v[0] : NAN;
+}
+
+static void test_eval(void)
+{
+	struct counter_set cs = COUNTER_SET_INIT;
+	char *err = NULL;
+	double v;
+
+	counter_set_put(&cs, "pgscan_kswapd_dma", 1);
+	counter_set_put(&cs, "pgscan_kswapd_normal", 2);
+	counter_set_put(&cs, "zero", 0);
+	counter_set_put(&cs, "mthp.64kB.swpout", 7);
+	check(eval("1 + 2 * 3 - 8 / 4", &cs) == 5, "arithmetic and precedence");
+	check(eval("(1 + 2) * 3", &cs) == 9, "parentheses");
+	check(eval("pgscan_kswapd{,_dma,_normal,_movable}", &cs) == 3,
+	      "a {...} group sums the counters present");
+	check(isnan(eval("pgscan_direct{,_dma}", &cs)), "a group with none present is undefined");
+	check(isnan(eval("missing + 1", &cs)), "an absent counter makes the result undefined");
+	check(eval("pct(pgscan_kswapd_dma, pgscan_kswapd_normal)", &cs) == 50, "pct()");
+	check(eval("pct(1, zero, 100)", &cs) == 100, "pct() of a zero base takes the fallback");
+	check(isnan(eval("pct(1, zero)", &cs)), "pct() of a zero base without fallback");
+	check(isnan(eval("1 / zero", &cs)), "division by zero is undefined");
+	check(eval("opt(missing) + opt(missing, 5)", &cs) == 5, "opt()");
+	check(eval("mthp.64kB.swpout * 2", &cs) == 14, "dotted counter names");
+	check(metrics_eval("1 +", &cs, NULL, &v, &err) == -1 && err, "syntax error reported");
+	free(err);
+	err = NULL;
+	check(metrics_eval("nosuch(1)", &cs, NULL, &v, &err) == -1 && err, "unknown function");
+	free(err);
+	counter_set_release(&cs);
+}
+
+static void test_compute(void)
+{
+	struct counter_set cs = COUNTER_SET_INIT;
+	struct metric_values mv = METRIC_VALUES_INIT;
+
+	counter_set_put(&cs, "pgscan_kswapd", 1000);
+	counter_set_put(&cs, "pgsteal_kswapd", 900);
+	counter_set_put(&cs, "pgscan_direct", 0);
+	counter_set_put(&cs, "pgsteal_direct", 0);
+	counter_set_put(&cs, "allocstall_dma32", 1);
+	counter_set_put(&cs, "allocstall_normal", 2);
+	counter_set_put(&cs, "allocstall_movable", 3);
+	counter_set_put(&cs, "thp_fault_alloc", 90);
+	counter_set_put(&cs, "thp_fault_fallback", 10);
+	counter_set_put(&cs, "compact_stall", 40);
+	counter_set_put(&cs, "compact_success", 10);
+	counter_set_put(&cs, "compact_migrate_scanned", 500);
+	counter_set_put(&cs, "compact_daemon_migrate_scanned", 400);
+	counter_set_put(&cs, "mthp.64kB.swpout", 30);
+	counter_set_put(&cs, "mthp.64kB.swpout_fallback", 10);
+	counter_set_put(&cs, "mthp.16kB.swpout", 5);
+	counter_set_put(&cs, "psi.some_total", 2500000);
+	counter_set_put(&cs, "time.elapsed", 10);
+	check(metrics_compute(&cs, &mv) > 10, "counter metrics computed");
+	check(metric(&mv, "kswapd-efficiency") == 90, "Kswapd efficiency = reclaimed * 100 / scanned");
+	check(metric(&mv, "direct-efficiency") == 100, "Direct efficiency is 100 without scans");
+	check(metric(&mv, "kswapd-velocity") == 100, "Kswapd velocity = scanned / seconds");
+	check(metric(&mv, "alloc-stalls") == 6, "allocation stalls summed over zones");
+	check(metric(&mv, "thp-fault-fail-pct") == 10, "THP fault fail rate");
+	check(metric(&mv, "compact-efficiency") == 25, "compaction efficiency");
+	check(metric(&mv, "direct-compact-migrate-scanned") == 100, "direct = total - daemon");
+	check(metric(&mv, "kcompactd-migrate-scanned-pct") == 80, "daemon share of scanning");
+	check(metric(&mv, "mthp-64kB-swpout-fallback-pct") == 25, "per-size mTHP fallback %");
+	check(metric(&mv, "mthp-16kB-swpout") == 5 &&
+	      !metric_values_find(&mv, "mthp-16kB-swpout-fallback"),
+	      "each mTHP size gets the rows its stats allow");
+	check(metric(&mv, "psi-some") == 2500 && metric(&mv, "psi-some-pct") == 25,
+	      "PSI some in ms and in % of the time");
+	check(!metric_values_find(&mv, "zswpwb") && !metric_values_find(&mv, "swap-outs"),
+	      "absent counters give absent metrics, not zeros");
+	metric_values_release(&mv);
+	counter_set_release(&cs);
+}
+
+static void test_describe(void)
+{
+	struct metric_info mi;
+
+	check(metrics_describe("mthp-64kB-swpout-fallback", &mi) == 0 &&
+	      !strcmp(mi.label, "mTHP 64kB swpout fallback") && !strcmp(mi.group, "mthp"),
+	      "template expanded by name");
+	check(metrics_describe("alloc-stalls-order-3", &mi) == 0 &&
+	      !strcmp(mi.label, "Alloc stalls order 3") && mi.source == METRIC_TRACE,
+	      "order template");
+	check(metrics_describe("mthp-64-swpout", &mi) == -1, "a size needs its kB");
+	check(metrics_describe("compact-stalls", &mi) == 0 &&
+	      !strcmp(mi.label, "Compaction stalls") &&
+	      !strcmp(mi.plain_label, "Direct compact stall"), "mmtests and plain labels");
+	check(metrics_describe("fault-both-3", &mi) == -1 && mi.source == METRIC_USER &&
+	      !mi.higher_is_better, "unknown names are lower-is-better user metrics");
+	check(metrics_match(&mi, "user") && metrics_match(&mi, "all") &&
+	      !metrics_match(&mi, "reclaim"), "selection by source");
+	metrics_describe("kswapd-efficiency", &mi);
+	check(metrics_match(&mi, "reclaim") && metrics_match(&mi, "kswapd-efficiency") &&
+	      metrics_match(&mi, "counter") && mi.higher_is_better,
+	      "selection by group, name and source");
+}
+
+static void test_metrics_file(void)
+{
+	struct metric_values mv = METRIC_VALUES_INIT;
+	struct metric_series *s;
+	char *err = NULL;
+
+	check(compare_load_metrics_text("# comment\n\nlat 1 2\nlat 3\nhigher tput\n"
+					 "tput 5e2\ncounter compact_stall 4\n"
+					 "counter compact_success 1\ncompact-efficiency 50\n",
+					 &mv, &err) == 0, "metrics file parses");
+	s = metric_values_find(&mv, "lat");
+	check(s && s->n == 3 && s->v[2] == 3, "values on one or more lines are samples");
+	s = metric_values_find(&mv, "tput");
+	check(s && s->v[0] == 500 && s->higher_is_better == 1, "higher NAME");
+	check(metric(&mv, "compact-stalls") == 4, "counter lines feed the catalogue");
+	check(metric(&mv, "compact-efficiency") == 50 &&
+	      metric_values_find(&mv, "compact-efficiency")->n == 1,
+	      "a metric given directly wins over the computed one");
+	metric_values_release(&mv);
+	check(compare_load_metrics_text("ok 1\nbad x\n", &mv, &err) == -1 && err &&
+	      !strcmp(err, "line 2: 'x' is not a number"), "bad value: line and word");
+	free(err);
+	err = NULL;
+	metric_values_release(&mv);
+	check(compare_load_metrics_text("lonely\n", &mv, &err) == -1 && err,
+	      "a name without a value");
+	free(err);
+	metric_values_release(&mv);
+}
+
+int main(void)
+{
+	printf("1..40\n");
+	test_eval();
+	test_compute();
+	test_describe();
+	test_metrics_file();
+	if (n_test != 40)
+		printf("# planned 40 tests, ran %d\n", n_test);
+	return n_fail ? 1 : 0;
+}
