@@ -7,6 +7,7 @@
 #include "config.h"
 #include "tracedat-local.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,6 +92,52 @@ static int is_ident(char c)
 }
 
 /*
+ * libtraceevent evaluates '/' and '%' in print args without a zero check:
+ * at parse time for constants (a bare word counts as 0), at print time
+ * for fields read from the record. A fuzzed "REC->nid%d" died of SIGFPE
+ * in tep_parse_event. Real formats (6.18: 2305 of them) only divide by a
+ * non-zero number or a sizeof, so anything else is refused.
+ */
+static int divisions_ok(const char *p, const char *end)
+{
+	int quote = 0;
+
+	for (; p < end && *p != '\n'; p++) {
+		if (quote) {
+			if (*p == '\\' && p + 1 < end)
+				p++;
+			else if (*p == '"')
+				quote = 0;
+			continue;
+		}
+		if (*p == '"') {
+			quote = 1;
+			continue;
+		}
+		if (*p != '/' && *p != '%')
+			continue;
+		const char *q = p + 1;
+
+		while (q < end && (*q == ' ' || *q == '\t' || *q == '('))
+			q++;
+		if (end - q >= 6 && !memcmp(q, "sizeof", 6))
+			continue;
+		if (q < end && *q >= '1' && *q <= '9')
+			continue;
+		if (end - q >= 3 && q[0] == '0' && (q[1] == 'x' || q[1] == 'X')) {
+			const char *h = q + 2;
+
+			while (h < end && *h == '0')
+				h++;
+			if (h < end && isxdigit((unsigned char)*h))
+				continue;
+		}
+		return 0;
+	}
+	return 1;
+}
+
+/*
  * libtraceevent 1.7.1 dereferences NULL while parsing a print fmt that
  * names a field the format does not declare (e.g. "REC->gfp_flags ?"
  * after the field line was damaged); found by fuzzing. The kernel only
@@ -143,6 +190,8 @@ static int format_refs_ok(const char *text, size_t n)
 		}
 		p = e + 1;
 	}
+	if (!divisions_ok(fmt + sizeof(tag) - 1, end))
+		return 0;
 	for (p = fmt; p + 5 <= end; p++) {
 		const char *q;
 		int found = 0;
