@@ -5,3 +5,4 @@ dist_man_MANS += man/mmscope-record.1
 dist_man_MANS += man/mmscope-compare.1
 dist_man_MANS += man/mmscope-recover.1 man/mmscope-sample.1 man/mmscope-doctor.1
 dist_man_MANS += man/mmscope-report.1
+dist_man_MANS += man/mmscope-tui.1

@@ -6,6 +6,7 @@
  */
 #include "config.h"
 #include "cmd.h"
+#include "event-format.h"
 #include "util.h"
 
 #include <getopt.h>
@@ -214,26 +215,9 @@ static void print_lost(const struct td_event *ev)
 
 static void print_event(struct td_file *tf, struct trace_seq *s, struct td_event *ev)
 {
-	struct tep_handle *tep = td_tep(tf);
 	const struct td_buffer *b = td_buffer(tf, ev->buffer);
-	int pid = tep_data_pid(tep, &ev->record);
-	const char *comm = tep_data_comm_from_pid(tep, pid);
 
-	trace_seq_reset(s);
-	if (b && *b->name)
-		trace_seq_printf(s, "%s: ", b->name);
-	/* microseconds, rounded as trace-cmd prints them */
-	unsigned long long us = (ev->ts + 500) / 1000;
-
-	trace_seq_printf(s, "%16s-%-7d [%03d] %6llu.%06llu: ", comm, pid, ev->cpu,
-			 us / 1000000ULL, us % 1000000ULL);
-	if (ev->event) {
-		trace_seq_printf(s, "%s:%s: ", ev->event->system, ev->event->name);
-		tep_print_event(tep, s, &ev->record, "%s", TEP_PRINT_INFO);
-	} else {
-		trace_seq_printf(s, "[UNKNOWN EVENT id %u]", (unsigned)*(uint16_t *)ev->data);
-	}
-	trace_seq_terminate(s);
+	event_format(s, td_tep(tf), b ? b->name : NULL, ev);
 	fwrite(s->buffer, 1, s->len, stdout);
 	putchar('\n');
 }

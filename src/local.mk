@@ -50,3 +50,7 @@ libmmscope_a_SOURCES += \
 	src/report.c src/report.h src/report-mm.c src/report-counters.c \
 	src/report-json.c
 mmscope_SOURCES += src/cmd-report.c
+
+# tui (issue 8): the subcommand, and the event line shared by dump and the TUI
+mmscope_SOURCES += src/cmd-tui.c
+libmmscope_a_SOURCES += src/event-format.c src/event-format.h

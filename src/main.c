@@ -19,6 +19,7 @@ static const struct cmd_entry *const commands[] = {
 	&cmd_sample_entry,
 	&cmd_doctor_entry,
 	&cmd_compare_entry,
+	&cmd_tui_entry,
 };
 
 static void print_main_help(FILE *f)

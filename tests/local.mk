@@ -82,6 +82,9 @@ TESTS += tests/record/signals.sh
 EXTRA_DIST += tests/record/signals.sh
 TESTS += tests/record/limits.sh
 EXTRA_DIST += tests/record/limits.sh
+check_PROGRAMS += tests/unit/test-probes
+tests_unit_test_probes_LDADD = $(LIBMMSCOPE_LIBS)
+TESTS += tests/unit/test-probes
 
 # analysis and report (issue 5): model and parser unit tests (TAP),
 # golden reports on the fixtures (MMSCOPE_UPDATE_GOLDEN=1 regenerates)

@@ -1,2 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # tui/: the ncurses front end; views read models, never events.
+
+# `mmscope tui` (issue 8): only draw.c and tui.c use ncurses; the views,
+# the canvas, the key table and the state are also linked into the unit
+# test of the view builders.
+TUI_CORE = \
+	tui/view.h tui/keys.h tui/keys.c tui/canvas.c tui/tui.h tui/state.c \
+	tui/data.h tui/data.c \
+	tui/view-timeline.c tui/view-swap.c tui/view-zswap.c tui/view-stalls.c \
+	tui/view-events.c tui/view-help.c
+mmscope_SOURCES += $(TUI_CORE) tui/draw.c tui/draw.h tui/tui.c tui/tui-run.h

@@ -1,0 +1,78 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Golden screens of `mmscope tui` in headless mode (newterm on /dev/null):
+# each case runs a key script against a real fixture and compares the
+# dumped screen with tests/golden/tui-CASE.txt, under TERM=dumb (no
+# colours: the monochrome attributes) and TERM=xterm-256color, which must
+# give the same text. MMSCOPE_UPDATE_GOLDEN=1 rewrites the golden files.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+golden="$top_srcdir/tests/golden"
+s="$top_srcdir/samples"
+
+# name  size  fixture  keys
+cases='
+timeline-memcg-80x24         80x24   memcg-swap-6.18.dat
+timeline-memcg-160x50        160x50  memcg-swap-6.18.dat
+timeline-compaction-80x24    80x24   compaction-6.18.dat   +
+timeline-compaction-160x50   160x50  compaction-6.18.dat
+timeline-mthp-enter-80x24    80x24   mthp-swap-6.18.dat    right right right Enter
+swap-80x24                   80x24   mthp-swap-6.18.dat    2
+zswap-80x24                  80x24   mthp-swap-6.18.dat    tab tab
+stalls-memcg-80x24           80x24   memcg-swap-6.18.dat   4
+stalls-memcg-160x50          160x50  memcg-swap-6.18.dat   4
+stalls-compaction-80x24      80x24   compaction-6.18.dat   4
+events-memcg-80x24           80x24   memcg-swap-6.18.dat   5 down down down
+events-memcg-160x50          160x50  memcg-swap-6.18.dat   5 End
+events-filter-80x24          80x24   mthp-swap-6.18.dat    / reclaim_end Space cpu=1 Enter down
+events-compaction-160x50     160x50  compaction-6.18.dat   right right right right 5
+help-80x24                   80x24   memcg-swap-6.18.dat   ?
+help-scrolled-80x24          80x24   memcg-swap-6.18.dat   ? PgDn
+resize-80x24-to-120x30       80x24   memcg-swap-6.18.dat   5 resize=120x30
+'
+
+run_case() {	# name cols rows fixture term keys
+	MMSCOPE_TUI_HEADLESS=1 MMSCOPE_TUI_KEYS="$6" MMSCOPE_TUI_DUMP="$scratch/$1.$5" \
+		TERM="$5" COLUMNS="$2" LINES="$3" \
+		"$MMSCOPE" tui "$s/$4" </dev/null >"$scratch/out" 2>&1 ||
+		{ fail "$1 ($5): exit $?: $(cat "$scratch/out")"; return 1; }
+	[ -s "$scratch/out" ] && { fail "$1 ($5) printed: $(cat "$scratch/out")"; return 1; }
+	return 0
+}
+
+while read -r name size fixture keys; do
+	[ -n "$name" ] || continue
+	cols=${size%x*} rows=${size#*x}
+	for term in dumb xterm-256color; do
+		run_case "$name" "$cols" "$rows" "$fixture" "$term" "$keys" || continue
+	done
+	[ -f "$scratch/$name.dumb" ] || continue
+	lines=$(wc -l <"$scratch/$name.dumb")
+	case $name in
+	resize-*) want=30 ;;
+	*) want=$rows ;;
+	esac
+	[ "$lines" -eq "$want" ] || fail "$name: $lines lines, want $want"
+	case $name in
+	resize-*) ;;
+	*) awk -v w="$cols" 'length($0) > w {exit 1}' "$scratch/$name.dumb" ||
+		fail "$name: a line is wider than $cols columns" ;;
+	esac
+	cmp -s "$scratch/$name.dumb" "$scratch/$name.xterm-256color" ||
+		fail "$name: TERM=dumb and TERM=xterm-256color differ"
+	if [ -n "$MMSCOPE_UPDATE_GOLDEN" ]; then
+		cp "$scratch/$name.dumb" "$golden/tui-$name.txt"
+		ok "$name: golden updated"
+	elif [ ! -f "$golden/tui-$name.txt" ]; then
+		fail "$name: no golden file tests/golden/tui-$name.txt (MMSCOPE_UPDATE_GOLDEN=1 makes it)"
+	elif diff -u "$golden/tui-$name.txt" "$scratch/$name.dumb" >"$scratch/diff"; then
+		ok "$name"
+	else
+		fail "$name: screen differs from tests/golden/tui-$name.txt
+$(cat "$scratch/diff")"
+	fi
+done <<EOF
+$cases
+EOF
+finish

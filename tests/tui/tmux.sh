@@ -1,0 +1,74 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Drives the real binary in a real terminal: a detached tmux server at
+# 80x24 (tmux's own regress method), keys through send-keys, the screen
+# through capture-pane. Checks the views, a resize, that 'q' exits 0 and
+# that SIGTERM leaves the terminal usable. Skips without tmux.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+command -v tmux >/dev/null || skip "tmux is not installed"
+f="$top_srcdir/samples/memcg-swap-6.18.dat"
+sock="mmscope-test-$$"
+T() { tmux -L "$sock" -f /dev/null "$@"; }
+trap 'T kill-server 2>/dev/null; rm -rf "$scratch"' EXIT
+
+# Waits until the pane shows $1 (a grep -E pattern), up to ~10 s.
+wait_for() {
+	i=0
+	while [ $i -lt 100 ]; do
+		T capture-pane -p -t t >"$scratch/screen" 2>/dev/null
+		grep -Eq -- "$1" "$scratch/screen" && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	fail "timed out waiting for '$1'; screen:
+$(cat "$scratch/screen")"
+	return 1
+}
+
+# The pane runs a shell that starts mmscope, then prints its exit status
+# and whether the terminal is back in canonical (cooked) mode.
+T new-session -d -s t -x 80 -y 24 \
+	"env TERM=screen-256color '$MMSCOPE' tui '$f'; echo EXIT=\$?; stty -a | grep -Eo '(^| )-?icanon'; sleep 60" ||
+	skip "tmux cannot start a server here"
+wait_for 'mmscope memcg-swap-6.18.dat' && ok "title bar"
+wait_for '^ *[0-9]+\.[0-9]{6} s ' && ok "status bar with the cursor time"
+
+T send-keys -t t 5
+wait_for 'events at ' && ok "5: events view"
+wait_for 'mm_vmscan_memcg_reclaim_begin' && ok "events view lists the recording's events"
+
+T send-keys -t t '?'
+wait_for 'zoom in around the cursor' && ok "?: help from the key table"
+T send-keys -t t q
+wait_for 'events at ' && ok "q in help goes back"
+
+T resize-window -t t -x 120 -y 30 2>/dev/null
+wait_for 'vmscan:mm_vmscan' && ok "resize to 120 columns: full dump lines"
+[ "$(wc -l <"$scratch/screen")" -ge 30 ] || fail "resize: screen has $(wc -l <"$scratch/screen") rows"
+
+T send-keys -t t 1 Right Right +
+wait_for '1 timeline' && ok "1: timeline view after keys"
+
+T send-keys -t t q
+wait_for '^EXIT=0' && ok "q exits 0"
+grep -Eq '(^| )icanon' "$scratch/screen" && ok "q: terminal back in canonical mode" ||
+	fail "terminal left in raw mode after q"
+
+# SIGTERM: the handler restores the terminal, then dies of the signal.
+T kill-session -t t
+T new-session -d -s t -x 80 -y 24 \
+	"env TERM=screen-256color '$MMSCOPE' tui '$f'; echo EXIT=\$?; stty -a | grep -Eo '(^| )-?icanon'; sleep 60"
+wait_for 'mmscope memcg-swap-6.18.dat'
+shell=$(T display -p -t t '#{pane_pid}')
+pid=$(ps -o pid= --ppid "$shell" | tr -d ' ' | head -1)
+if [ -n "$pid" ]; then
+	kill -TERM "$pid"
+	wait_for '^EXIT=143' && ok "SIGTERM: exit status 143"
+	grep -Eq '(^| )icanon' "$scratch/screen" && ok "SIGTERM: terminal back in canonical mode" ||
+		fail "terminal left in raw mode after SIGTERM"
+else
+	fail "cannot find the mmscope process under the pane's shell"
+fi
+finish

@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The swap/zswap kprobe catalogue against real kernels: the symbol lists
+ * of 6.1, 6.12, 6.18, 7.2 and 7.3 kernels in tests/data/kernels/ must pick
+ * the set made for them, every probe of the set must name a function the
+ * kernel has, and no definition may be one that kernel refused when it was
+ * tried for real (kprobes.txt, from the kernel-matrix guests).
+ */
+#include "config.h"
+#include "probes.h"
+#include "tap.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct {
+	const char *prefix;	/* uname -r prefix of the data directory */
+	const char *set;
+} expect[] = {
+	{ "6.1.", "6.1" },
+	{ "6.12.", "6.12" },
+	{ "6.18.", "6.18" },
+	{ "7.2.", "7.x" },
+	{ "7.3.", "7.x" },
+};
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	struct strbuf sb = STRBUF_INIT;
+	char buf[4096];
+	size_t n;
+
+	if (!f)
+		return NULL;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		strbuf_add(&sb, buf, n);
+	fclose(f);
+	return strbuf_detach(&sb, NULL);
+}
+
+/*
+ * kprobes.txt lines: "RESULT label: K:group/label SYMBOL ARGS[   [enabled]]".
+ * Was "SYMBOL ARGS" of this kind tried there (*tried), and refused?
+ */
+static int refused(const char *kprobes, const struct probe_def *d, int *tried)
+{
+	char *copy = xstrdup(kprobes), *line, *save = NULL;
+	char *want = xasprintf("%s %s", d->symbol, d->args);
+	int bad = 0;
+
+	*tried = 0;
+	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *def = strstr(line, ": "), *sp, *tail;
+
+		if (line[0] == ' ' || line[0] == '#' || !def)
+			continue;
+		def += 2;
+		if (def[0] != d->kind || def[1] != ':' || !(sp = strchr(def, ' ')))
+			continue;
+		sp++;
+		if ((tail = strstr(sp, "   [")))
+			*tail = '\0';
+		if (strcmp(sp, want))
+			continue;
+		(*tried)++;
+		if (!strncmp(line, "REJECTED", 8))
+			bad = 1;
+	}
+	free(copy);
+	free(want);
+	return bad;
+}
+
+static void check_kernel(const char *dir, const char *name, const char *set)
+{
+	char *path = xasprintf("%s/%s/kallsyms-functions.txt", dir, name);
+	char *kp_path = xasprintf("%s/%s/kprobes.txt", dir, name);
+	char *kprobes = slurp(kp_path);
+	struct probe_syms syms = { 0 };
+	struct probe_choice ch;
+	int tried_total = 0, bad = 0, missing = 0;
+
+	int loaded = !probe_syms_load(&syms, path);
+
+	if (!ok(loaded && syms.n > 0, "%s: symbol list loads (%zu names)", name, syms.n))
+		goto out;
+	probes_choose(&syms, &ch);
+	is_str(ch.set ? ch.set->name : "none", set, name);
+	if (ch.skipped.len)
+		printf("# %s: left out for want of a function: %s\n", name, ch.skipped.buf);
+	for (int i = 0; i < ch.nuse; i++) {
+		int tried;
+
+		if (!probe_syms_has(&syms, ch.use[i]->symbol))
+			missing++;
+		if (kprobes && refused(kprobes, ch.use[i], &tried)) {
+			bad++;
+			printf("#   %s: %c %s %s was refused by this kernel\n", name,
+			       ch.use[i]->kind, ch.use[i]->symbol, ch.use[i]->args);
+		} else if (kprobes) {
+			tried_total += tried > 0;
+		}
+	}
+	ok(!missing, "%s: every probe names a function the kernel has", name);
+	if (kprobes)
+		ok(!bad, "%s: no probe definition was refused by the real kernel "
+		   "(%d of %d tried there and accepted)", name, tried_total, ch.nuse);
+	else
+		ok(1, "%s: # SKIP no kprobes.txt (kernel without kprobe events)", name);
+	if (ch.set) {
+		int req = 0, used = 0;
+
+		for (int i = 0; i < ch.set->ndefs; i++)
+			req += ch.set->defs[i].required;
+		for (int i = 0; i < ch.nuse; i++)
+			used += ch.use[i]->required;
+		is_int(used, req, "every required probe of the set is used");
+	}
+	probe_choice_release(&ch);
+out:
+	probe_syms_free(&syms);
+	free(kprobes);
+	free(path);
+	free(kp_path);
+}
+
+static void check_synthetic(void)
+{
+	struct probe_syms syms = { 0 };
+	struct probe_choice ch;
+
+	probe_syms_sort(&syms);
+	probes_choose(&syms, &ch);
+	ok(!ch.set && ch.reason.len > 0, "an empty symbol list gives no set, with a reason");
+	probe_choice_release(&ch);
+
+	/* 7.x minus __swap_cluster_free_entries: no 7.x; nothing else fits */
+	probe_syms_add(&syms, "move_cluster");
+	probe_syms_add(&syms, "folio_alloc_swap");
+	probe_syms_sort(&syms);
+	probes_choose(&syms, &ch);
+	ok(!ch.set && strstr(ch.reason.buf, "__swap_cluster_free_entries"),
+	   "a missing required function is named in the reason");
+	probe_choice_release(&ch);
+
+	/* 6.18 set with optional functions missing: chosen, the rest listed */
+	probe_syms_add(&syms, "swap_entries_free");
+	probe_syms_sort(&syms);
+	probes_choose(&syms, &ch);
+	is_str(ch.set ? ch.set->name : "none", "6.18", "required functions alone pick the set");
+	ok(ch.skipped.len && strstr(ch.skipped.buf, "zswap_store"),
+	   "left-out optional probes are listed");
+	probe_choice_release(&ch);
+	probe_syms_free(&syms);
+}
+
+/* The running kernel, for information only (any answer may be right). */
+static void host_diag(void)
+{
+	struct probe_syms syms = { 0 };
+	struct probe_choice ch;
+
+	if (probe_syms_load(&syms, "/proc/kallsyms") || !syms.n) {
+		printf("# this host: /proc/kallsyms not readable\n");
+		probe_syms_free(&syms);
+		return;
+	}
+	probes_choose(&syms, &ch);
+	printf("# this host: probe set %s (%d probes)%s%s\n", ch.set ? ch.set->name : "none",
+	       ch.nuse, ch.skipped.len ? ", left out: " : "", ch.skipped.len ? ch.skipped.buf : "");
+	probe_choice_release(&ch);
+	probe_syms_free(&syms);
+}
+
+int main(void)
+{
+	const char *top = getenv("top_srcdir");
+	char *dir = xasprintf("%s/tests/data/kernels", top ? top : ".");
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int seen = 0;
+
+	ok(d != NULL, "kernel data in %s", dir);
+	while (d && (de = readdir(d))) {
+		for (size_t i = 0; i < ARRAY_SIZE(expect); i++)
+			if (!strncmp(de->d_name, expect[i].prefix, strlen(expect[i].prefix))) {
+				check_kernel(dir, de->d_name, expect[i].set);
+				seen++;
+			}
+	}
+	if (d)
+		closedir(d);
+	ok(seen >= 4, "symbol lists of at least 4 kernels (%d)", seen);
+	host_diag();
+	check_synthetic();
+	free(dir);
+	return tap_done();
+}

@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Unit tests of the TUI without a terminal: the canvas, the key table
+ * and the help view generated from it, the shared time axis, and the
+ * view builders over real fixtures (samples/, found through top_srcdir).
+ * Nothing here links ncurses.
+ */
+#include "config.h"
+#include "tap.h"
+#include "tui.h"
+#include "data.h"
+#include "keys.h"
+#include "tracedat-read.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int canvas_has(const struct canvas *c, const char *s)
+{
+	for (int y = 0; y < c->rows; y++)
+		if (strstr(canvas_row(c, y), s))
+			return 1;
+	return 0;
+}
+
+static void test_canvas(void)
+{
+	struct canvas c;
+
+	canvas_init(&c, 3, 10);
+	is_int(canvas_put(&c, 0, 7, AT_LABEL, "abcdef"), 3, "canvas_put clips at the right edge");
+	is_str(canvas_row(&c, 0), "       abc", "clipped text lands in place");
+	is_int(canvas_attr_at(&c, 0, 8), AT_LABEL, "attribute ids are stored per cell");
+	canvas_put(&c, 5, 0, AT_NORMAL, "x");
+	canvas_put(&c, -1, 0, AT_NORMAL, "x");
+	canvas_set(&c, 1, -3, 'x', AT_NORMAL);
+	ok(!strchr(canvas_row(&c, 1), 'x'), "writes outside the canvas are dropped");
+	canvas_clear(&c);
+	is_int(canvas_wrap(&c, 0, 0, 10, 3, AT_DIM, "one two three four five"), 3,
+	       "canvas_wrap breaks at blanks");
+	is_str(canvas_row(&c, 1), "three four", "second wrapped row");
+	canvas_release(&c);
+}
+
+static void test_keys(void)
+{
+	int n, dup = 0;
+	const struct tui_key_row *rows = tui_keys(&n);
+	char buf[16];
+
+	ok(n == ACT_NR - 1, "one key table row per action (%d rows)", n);
+	is_int(tui_key_action('q'), ACT_QUIT, "q quits");
+	is_int(tui_key_action(TK_LEFT), ACT_LEFT, "Left moves the cursor");
+	is_int(tui_key_action('+'), ACT_ZOOM_IN, "+ zooms in");
+	is_int(tui_key_action('\r'), ACT_ENTER, "CR is Enter");
+	is_int(tui_key_action('5'), ACT_VIEW_5, "digits switch views");
+	is_int(tui_key_action('Z'), ACT_NONE, "unbound keys do nothing");
+	for (int i = 0; i < n; i++)
+		for (int k = 0; k < n; k++)
+			if (i != k && (rows[i].key1 == rows[k].key1 ||
+				       (rows[i].key2 != TK_NONE &&
+					(rows[i].key2 == rows[k].key1 || rows[i].key2 == rows[k].key2))))
+				dup++;
+	is_int(dup, 0, "no key is bound twice");
+	is_int(tui_key_parse("right"), TK_RIGHT, "script: right");
+	is_int(tui_key_parse("PgDn"), TK_PGDN, "script: PgDn, any case");
+	is_int(tui_key_parse("tab"), TK_TAB, "script: tab");
+	is_int(tui_key_parse("+"), '+', "script: a character is itself");
+	is_int(tui_key_parse("write_folio"), TK_NONE, "script: other words are typed");
+	is_str(tui_key_name(' ', buf, sizeof(buf)), "Space", "key names for the help");
+}
+
+static void test_state(void)
+{
+	struct tui_state st;
+
+	tui_state_init(&st, 1000000000ULL, 2000000000ULL);
+	st.cols = 80;
+	tui_state_fit(&st);
+	ok(tui_ts_col(&st, st.t_last) < tui_axis_cols(80), "fit: the whole recording is on the axis");
+	is_int(tui_ts_col(&st, st.t_first), 0, "fit: the start is column 0");
+	is_int(tui_apply(&st, ACT_RIGHT) & TUI_REDRAW, TUI_REDRAW, "Right asks for a redraw");
+	is_int(st.cursor, st.t_first + st.ns_per_col, "Right moves by one column");
+	tui_apply(&st, ACT_END);
+	is_int(st.cursor, st.t_last, "End goes to the last event");
+	tui_apply(&st, ACT_RIGHT);
+	is_int(st.cursor, st.t_last, "the cursor stays inside the recording");
+	uint64_t w = st.ns_per_col;
+
+	tui_apply(&st, ACT_ZOOM_IN);
+	is_int(st.ns_per_col, w / 2, "+ halves the time per column");
+	ok(tui_ts_col(&st, st.cursor) >= 0 && tui_ts_col(&st, st.cursor) < tui_axis_cols(80),
+	   "the cursor stays on screen after zooming");
+	tui_apply(&st, ACT_VIEW_5);
+	is_int(st.view, VIEW_EVENTS, "5 shows the events");
+	tui_apply(&st, ACT_HELP);
+	is_int(st.view, VIEW_HELP, "? shows the help");
+	tui_apply(&st, ACT_QUIT);
+	is_int(st.view, VIEW_EVENTS, "q in the help goes back");
+	tui_apply(&st, ACT_NEXT_VIEW);
+	is_int(st.view, VIEW_TIMELINE, "Tab wraps around to the timeline");
+	is_int(tui_apply(&st, ACT_QUIT) & TUI_QUIT, TUI_QUIT, "q quits elsewhere");
+	tui_state_release(&st);
+}
+
+static void build(struct tui_state *st, struct canvas *c, int rows, int cols)
+{
+	canvas_release(c);
+	canvas_init(c, rows, cols);
+	tui_build_screen(st, c);
+}
+
+static void test_help(void)
+{
+	struct tui_state st;
+	struct canvas c = { 0 };
+	int n, missing = 0;
+	const struct tui_key_row *rows = tui_keys(&n);
+
+	tui_state_init(&st, 0, 1000000);
+	st.view = VIEW_HELP;
+	build(&st, &c, 80, 100);	/* tall enough for the whole table */
+	for (int i = 0; i < n; i++)
+		if (!canvas_has(&c, rows[i].help)) {
+			printf("# help lacks: %s\n", rows[i].help);
+			missing++;
+		}
+	is_int(missing, 0, "the help view shows every row of the key table");
+	build(&st, &c, 24, 80);
+	ok(canvas_has(&c, "(Down: more)"), "a short help says there is more");
+	canvas_release(&c);
+	tui_state_release(&st);
+}
+
+static struct td_file *open_sample(const char *name)
+{
+	const char *top = getenv("top_srcdir");
+	char path[4096];
+	char *err = NULL;
+	struct td_file *tf;
+
+	snprintf(path, sizeof(path), "%s/samples/%s", top ? top : ".", name);
+	tf = td_open(path, &err);
+	if (!tf)
+		printf("# %s: %s\n", path, err);
+	free(err);
+	return tf;
+}
+
+static void test_events(void)
+{
+	struct td_file *tf = open_sample("memcg-swap-6.18.dat");
+	struct tui_data *d;
+	struct tui_state st;
+	struct canvas c = { 0 };
+	char *err = NULL;
+	int bad = 0;
+
+	if (!ok(tf != NULL, "open the memcg-swap fixture"))
+		return;
+	d = tui_data_load(tf, NULL, NULL, &err);
+	ok(d && d->events == 125866, "the initial pass reads all 125866 events");
+	tui_state_init(&st, d->first_ts, d->last_ts);
+	st.tf = tf;
+	st.data = d;
+	st.view = VIEW_EVENTS;
+	build(&st, &c, 24, 80);
+	ok(canvas_has(&c, "events at 489.820750 s"), "events view starts at the first event");
+	ok(canvas_has(&c, "489.931577 [000] anon-touch-9079 mm_vmscan_memcg_reclaim_begin"),
+	   "80 columns: brief lines");
+	build(&st, &c, 24, 160);
+	ok(canvas_has(&c, "      anon-touch-9079    [000]    489.931577: "
+			  "vmscan:mm_vmscan_memcg_reclaim_begin: order=0"),
+	   "160 columns: lines as dump prints them");
+	tui_apply(&st, ACT_DOWN);
+	tui_apply(&st, ACT_DOWN);
+	is_int(st.cursor, 489931587039ULL, "Down moves the cursor to the next event");
+	snprintf(st.filter, sizeof(st.filter), "write_folio");
+	build(&st, &c, 24, 80);
+	for (int y = 2; y < 20; y++)
+		if (!strstr(canvas_row(&c, y), "write_folio"))
+			bad++;
+	is_int(bad, 0, "a name filter keeps only matching events");
+	snprintf(st.filter, sizeof(st.filter), "cpu=1");
+	build(&st, &c, 24, 80);
+	ok(canvas_has(&c, "- none"), "cpu=1: this fixture has no events on CPU 1");
+	snprintf(st.filter, sizeof(st.filter), "bogus=1");
+	build(&st, &c, 24, 80);
+	ok(strstr(st.message, "unknown filter 'bogus'") != NULL, "a bad filter says why");
+	st.filter[0] = '\0';
+	tui_apply(&st, ACT_END);
+	build(&st, &c, 24, 80);
+	ok(canvas_has(&c, "events at 496.") || canvas_has(&c, "events at 49"),
+	   "End shows the last events");
+	canvas_release(&c);
+	tui_state_release(&st);
+	tui_data_free(d);
+	td_close(tf);
+}
+
+static void test_placeholders(void)
+{
+	struct tui_state st;
+	struct canvas c = { 0 };
+
+	tui_state_init(&st, 0, 1000);
+	st.view = VIEW_SWAP;
+	build(&st, &c, 24, 80);
+	ok(canvas_has(&c, "Needs swap slot alloc/free kprobe events"), "swap view says what it needs");
+	st.view = VIEW_ZSWAP;
+	build(&st, &c, 24, 80);
+	ok(canvas_has(&c, "Needs zswap kprobe events"), "zswap view says what it needs");
+	canvas_release(&c);
+	tui_state_release(&st);
+}
+
+int main(void)
+{
+	test_canvas();
+	test_keys();
+	test_state();
+	test_help();
+	test_events();
+	test_placeholders();
+	return tap_done();
+}

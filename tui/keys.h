@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The key table of `mmscope tui`: one X-macro row per action, with the
+ * keys that trigger it and the line the help view shows. The action enum,
+ * the key lookup and the help view are all generated from it, so what the
+ * keys do and what the help says cannot drift apart (tig's REQ_INFO).
+ *
+ * Key codes are ours (TK_*), not ncurses': tui/draw.c translates, so
+ * nothing else needs <curses.h>. Plain keys are their ASCII code.
+ */
+#ifndef MMSCOPE_TUI_KEYS_H
+#define MMSCOPE_TUI_KEYS_H
+
+enum tui_key {
+	TK_NONE = 0,
+	TK_TAB = '\t',
+	TK_ENTER = '\n',
+	TK_ESC = 27,
+	TK_CTRL_L = 12,
+	TK_SPECIAL = 0x1000,
+	TK_LEFT, TK_RIGHT, TK_UP, TK_DOWN,
+	TK_HOME, TK_END, TK_PGUP, TK_PGDN,
+	TK_BTAB, TK_BACKSPACE, TK_RESIZE, TK_MOUSE,
+	TK_EOF,		/* input closed: quit */
+};
+
+/*
+ * X(ACTION, key1, key2, help text). key2 is TK_NONE when there is one key.
+ * Rows appear in the help view in this order.
+ */
+#define TUI_KEY_TABLE(X) \
+	X(LEFT,      TK_LEFT,  'h',      "move the time cursor one column earlier") \
+	X(RIGHT,     TK_RIGHT, 'l',      "move the time cursor one column later") \
+	X(UP,        TK_UP,    'k',      "select the lane above / the previous line") \
+	X(DOWN,      TK_DOWN,  'j',      "select the lane below / the next line") \
+	X(ZOOM_IN,   '+',      '=',      "zoom in around the cursor (half the time per column)") \
+	X(ZOOM_OUT,  '-',      '_',      "zoom out (twice the time per column)") \
+	X(HOME,      TK_HOME,  'g',      "cursor to the start of the recording") \
+	X(END,       TK_END,   'G',      "cursor to the end of the recording") \
+	X(PAGE_UP,   TK_PGUP,  'b',      "one screen earlier / one page up") \
+	X(PAGE_DOWN, TK_PGDN,  ' ',      "one screen later / one page down") \
+	X(ENTER,     TK_ENTER, TK_NONE,  "jump to the episode or mark under the cursor and select its range") \
+	X(NEXT_FLAG, 'n',      TK_NONE,  "next flagged episode or mark") \
+	X(PREV_FLAG, 'N',      TK_NONE,  "previous flagged episode or mark") \
+	X(FILTER,    '/',      TK_NONE,  "filter events: NAME cpu=N pid=N comm=TASK node=N") \
+	X(CLEAR,     TK_ESC,   'c',      "clear the selection and the filter") \
+	X(NEXT_VIEW, TK_TAB,   TK_NONE,  "next view") \
+	X(PREV_VIEW, TK_BTAB,  TK_NONE,  "previous view") \
+	X(VIEW_1,    '1',      TK_NONE,  "timeline: lanes and watermarks per node") \
+	X(VIEW_2,    '2',      TK_NONE,  "swap clusters") \
+	X(VIEW_3,    '3',      TK_NONE,  "zswap") \
+	X(VIEW_4,    '4',      TK_NONE,  "stalls and compaction in the selected range") \
+	X(VIEW_5,    '5',      TK_NONE,  "raw events around the cursor") \
+	X(HELP,      '?',      TK_NONE,  "this help (any view key leaves it)") \
+	X(REFRESH,   TK_CTRL_L, TK_NONE, "redraw the screen") \
+	X(QUIT,      'q',      TK_NONE,  "quit (in help: back to the previous view)")
+
+enum tui_action {
+	ACT_NONE = 0,
+#define X(name, k1, k2, help) ACT_##name,
+	TUI_KEY_TABLE(X)
+#undef X
+	ACT_NR
+};
+
+struct tui_key_row {
+	enum tui_action action;
+	int key1, key2;
+	const char *help;
+};
+
+/* The table as data, for the help view; n rows. */
+const struct tui_key_row *tui_keys(int *n);
+/* The action bound to a key, or ACT_NONE. */
+enum tui_action tui_key_action(int key);
+/* "Left", "q", "Space", "Tab"... Returns a static string or buf. */
+const char *tui_key_name(int key, char *buf, int len);
+/* Parses one token of a key script ("right", "tab", "q", "pgdn"):
+ * the key, or TK_NONE when the token is not a key name. */
+int tui_key_parse(const char *token);
+
+#endif

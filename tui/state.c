@@ -1,0 +1,341 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The shared state of the TUI and what every view agrees on: the time
+ * axis (origin, ns per column, a cursor kept on screen), the selection,
+ * the top and bottom bars, and the default meaning of each action. The
+ * main loop (tui.c) calls tui_apply() for input and tui_build_screen()
+ * to redraw; neither touches ncurses, so tests drive both directly.
+ */
+#include "config.h"
+#include "tui.h"
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TUI_MIN_NS_PER_COL 1000ULL	/* 1 us per column */
+
+static const struct view_ops *const tui_views[VIEW_NR] = {
+	[VIEW_TIMELINE] = &view_timeline_ops,
+	[VIEW_SWAP] = &view_swap_ops,
+	[VIEW_ZSWAP] = &view_zswap_ops,
+	[VIEW_STALLS] = &view_stalls_ops,
+	[VIEW_EVENTS] = &view_events_ops,
+	[VIEW_HELP] = &view_help_ops,
+};
+
+const struct view_ops *tui_view(int id)
+{
+	return id >= 0 && id < VIEW_NR ? tui_views[id] : NULL;
+}
+
+int tui_axis_cols(int cols)
+{
+	return cols > TUI_LABEL_W + 10 ? cols - TUI_LABEL_W - 1 : 10;
+}
+
+int tui_body_rows(const struct tui_state *st)
+{
+	return st->rows > 2 ? st->rows - 2 : 0;
+}
+
+/* Fits the whole recording in the axis of the current width. */
+static void tui_fit_all(struct tui_state *st)
+{
+	uint64_t span = st->t_last - st->t_first;
+	uint64_t cols = (uint64_t)tui_axis_cols(st->cols);
+
+	st->origin = st->t_first;
+	st->ns_per_col = (span + cols - 1) / cols;
+	if (st->ns_per_col < TUI_MIN_NS_PER_COL)
+		st->ns_per_col = TUI_MIN_NS_PER_COL;
+}
+
+void tui_state_fit(struct tui_state *st)
+{
+	tui_fit_all(st);
+	st->cursor = st->t_first;
+}
+
+void tui_state_init(struct tui_state *st, uint64_t t_first, uint64_t t_last)
+{
+	memset(st, 0, sizeof(*st));
+	if (t_last < t_first)
+		t_last = t_first;
+	st->t_first = t_first;
+	st->t_last = t_last;
+	st->cursor = t_first;
+	st->rows = 24;
+	st->cols = 80;
+	st->prev_view = VIEW_TIMELINE;
+	tui_fit_all(st);
+}
+
+long tui_ts_col(const struct tui_state *st, uint64_t ts)
+{
+	if (ts >= st->origin)
+		return (long)((ts - st->origin) / st->ns_per_col);
+	return -(long)((st->origin - ts + st->ns_per_col - 1) / st->ns_per_col);
+}
+
+uint64_t tui_col_ts(const struct tui_state *st, long col)
+{
+	if (col < 0) {
+		uint64_t back = (uint64_t)-col * st->ns_per_col;
+
+		return back > st->origin ? 0 : st->origin - back;
+	}
+	return st->origin + (uint64_t)col * st->ns_per_col;
+}
+
+/* Scrolls the axis by whole columns so the cursor is on screen. */
+static void tui_follow_cursor(struct tui_state *st)
+{
+	long w = tui_axis_cols(st->cols), col = tui_ts_col(st, st->cursor);
+
+	if (col < 0 || col >= w) {
+		long shift = col < 0 ? col - w / 4 : col - w + 1 + w / 4;
+
+		st->origin = tui_col_ts(st, shift);
+		if (st->origin < st->t_first && col < 0)
+			st->origin = st->t_first > st->origin ? st->origin : st->t_first;
+	}
+}
+
+void tui_set_cursor(struct tui_state *st, uint64_t ts)
+{
+	if (ts < st->t_first)
+		ts = st->t_first;
+	if (ts > st->t_last)
+		ts = st->t_last;
+	st->cursor = ts;
+	tui_follow_cursor(st);
+}
+
+void tui_zoom_to(struct tui_state *st, uint64_t a, uint64_t b)
+{
+	uint64_t w = (uint64_t)tui_axis_cols(st->cols);
+	uint64_t span = b > a ? b - a : 0;
+
+	st->ns_per_col = (span + span / 2) / w + 1;
+	if (st->ns_per_col < TUI_MIN_NS_PER_COL)
+		st->ns_per_col = TUI_MIN_NS_PER_COL;
+	uint64_t mid = a + span / 2, half = st->ns_per_col * w / 2;
+
+	st->origin = mid > half ? mid - half : 0;
+}
+
+void tui_select(struct tui_state *st, uint64_t a, uint64_t b)
+{
+	st->has_sel = 1;
+	st->sel_start = a < b ? a : b;
+	st->sel_end = a < b ? b : a;
+}
+
+void tui_message(struct tui_state *st, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(st->message, sizeof(st->message), fmt, ap);
+	va_end(ap);
+}
+
+const char *tui_fmt_ts(uint64_t ts, char *buf, int len)
+{
+	unsigned long long us = (ts + 500) / 1000;
+
+	snprintf(buf, (size_t)len, "%llu.%06llu", us / 1000000ULL, us % 1000000ULL);
+	return buf;
+}
+
+const char *tui_fmt_dur(uint64_t ns, char *buf, int len)
+{
+	if (ns >= 10000000000ULL)
+		snprintf(buf, (size_t)len, "%llus", (unsigned long long)(ns / 1000000000ULL));
+	else if (ns >= 1000000000ULL)
+		snprintf(buf, (size_t)len, "%.2fs", ns / 1e9);
+	else if (ns >= 1000000ULL)
+		snprintf(buf, (size_t)len, "%.3gms", ns / 1e6);
+	else if (ns >= 1000ULL)
+		snprintf(buf, (size_t)len, "%.3gus", ns / 1e3);
+	else
+		snprintf(buf, (size_t)len, "%lluns", (unsigned long long)ns);
+	return buf;
+}
+
+static void tui_zoom(struct tui_state *st, int in)
+{
+	uint64_t w = (uint64_t)tui_axis_cols(st->cols);
+	uint64_t span = st->t_last - st->t_first;
+	long col = tui_ts_col(st, st->cursor);
+
+	if (in) {
+		if (st->ns_per_col <= TUI_MIN_NS_PER_COL) {
+			tui_message(st, "zoomed in as far as it goes (1us per column)");
+			return;
+		}
+		st->ns_per_col /= 2;
+	} else {
+		if (st->ns_per_col * w > span * 2) {
+			tui_message(st, "the whole recording is on screen");
+			return;
+		}
+		st->ns_per_col *= 2;
+	}
+	if (st->ns_per_col < TUI_MIN_NS_PER_COL)
+		st->ns_per_col = TUI_MIN_NS_PER_COL;
+	/* keep the cursor in the same column */
+	if (col < 0 || col >= (long)w)
+		col = (long)w / 2;
+	uint64_t back = (uint64_t)col * st->ns_per_col;
+
+	st->origin = st->cursor > back ? st->cursor - back : 0;
+}
+
+static void tui_switch(struct tui_state *st, int id)
+{
+	const struct view_ops *v = tui_view(id);
+
+	if (!v)
+		return;
+	if (st->view != VIEW_HELP)
+		st->prev_view = st->view;
+	st->view = id;
+	if (v->enter)
+		v->enter(st);
+}
+
+static unsigned tui_default(struct tui_state *st, enum tui_action a)
+{
+	uint64_t page = st->ns_per_col * (uint64_t)tui_axis_cols(st->cols);
+
+	switch (a) {
+	case ACT_LEFT:
+		tui_set_cursor(st, st->cursor > st->ns_per_col ? st->cursor - st->ns_per_col : 0);
+		break;
+	case ACT_RIGHT:
+		tui_set_cursor(st, st->cursor + st->ns_per_col);
+		break;
+	case ACT_PAGE_UP:
+		tui_set_cursor(st, st->cursor > page ? st->cursor - page : 0);
+		break;
+	case ACT_PAGE_DOWN:
+		tui_set_cursor(st, st->cursor + page);
+		break;
+	case ACT_HOME:
+		tui_set_cursor(st, st->t_first);
+		break;
+	case ACT_END:
+		tui_set_cursor(st, st->t_last);
+		break;
+	case ACT_ZOOM_IN:
+	case ACT_ZOOM_OUT:
+		tui_zoom(st, a == ACT_ZOOM_IN);
+		break;
+	case ACT_NEXT_VIEW:
+	case ACT_PREV_VIEW: {
+		int n = VIEW_HELP, cur = st->view == VIEW_HELP ? st->prev_view : st->view;
+
+		tui_switch(st, (cur + (a == ACT_NEXT_VIEW ? 1 : n - 1)) % n);
+		break;
+	}
+	case ACT_VIEW_1: case ACT_VIEW_2: case ACT_VIEW_3: case ACT_VIEW_4: case ACT_VIEW_5:
+		tui_switch(st, VIEW_TIMELINE + (int)(a - ACT_VIEW_1));
+		break;
+	case ACT_HELP:
+		tui_switch(st, st->view == VIEW_HELP ? st->prev_view : VIEW_HELP);
+		break;
+	case ACT_CLEAR:
+		st->has_sel = 0;
+		st->filter[0] = '\0';
+		tui_message(st, "selection and filter cleared");
+		break;
+	case ACT_REFRESH:
+		break;
+	case ACT_QUIT:
+		return TUI_HANDLED | TUI_QUIT;
+	case ACT_NONE:
+		return 0;
+	default:
+		return TUI_HANDLED;	/* meaningless in this view */
+	}
+	return TUI_HANDLED | TUI_REDRAW;
+}
+
+unsigned tui_apply(struct tui_state *st, enum tui_action a)
+{
+	const struct view_ops *v = tui_view(st->view);
+	unsigned r = 0;
+
+	st->message[0] = '\0';
+	if (v && v->handle)
+		r = v->handle(st, a);
+	if (!(r & TUI_HANDLED))
+		r |= tui_default(st, a);
+	return r;
+}
+
+static void tui_build_title(struct tui_state *st, struct canvas *c)
+{
+	const char *base = st->path ? strrchr(st->path, '/') : NULL;
+	int x;
+
+	base = base ? base + 1 : st->path ? st->path : "";
+	canvas_fill_row(c, 0, ' ', AT_TITLE);
+	x = canvas_printf(c, 0, 0, AT_TITLE, " mmscope %s ", base);
+	for (int i = 0; i < VIEW_HELP; i++) {
+		char tab[32];
+		int cur = i == st->view;
+
+		snprintf(tab, sizeof(tab), "%d %s", i + 1, tui_view(i)->name);
+		if (x + (int)strlen(tab) + 2 > c->cols - 6)
+			snprintf(tab, sizeof(tab), "%d", i + 1);
+		x += canvas_put(c, 0, x, AT_TITLE, " ");
+		x += canvas_put(c, 0, x, cur ? AT_TAB : AT_TITLE, tab);
+	}
+	canvas_put(c, 0, c->cols - 6, st->view == VIEW_HELP ? AT_TAB : AT_TITLE, " ?help");
+}
+
+static void tui_build_status(struct tui_state *st, struct canvas *c)
+{
+	char ts[32], zoom[32], a[32], b[32], d[32];
+	int y = c->rows - 1, x;
+
+	canvas_fill_row(c, y, ' ', AT_STATUS);
+	x = canvas_printf(c, y, 0, AT_STATUS, " %s s  %s/col", tui_fmt_ts(st->cursor, ts, sizeof(ts)),
+			  tui_fmt_dur(st->ns_per_col, zoom, sizeof(zoom)));
+	if (st->has_sel)
+		x += canvas_printf(c, y, x, AT_STATUS, "  sel %s-%s (%s)",
+				   tui_fmt_ts(st->sel_start, a, sizeof(a)),
+				   tui_fmt_ts(st->sel_end, b, sizeof(b)),
+				   tui_fmt_dur(st->sel_end - st->sel_start, d, sizeof(d)));
+	if (st->filter[0])
+		x += canvas_printf(c, y, x, AT_STATUS, "  /%s", st->filter);
+	if (st->message[0])
+		canvas_printf(c, y, x, AT_STATUS, "  %s", st->message);
+}
+
+void tui_build_screen(struct tui_state *st, struct canvas *c)
+{
+	struct canvas body;
+	const struct view_ops *v = tui_view(st->view);
+
+	canvas_clear(c);
+	st->rows = c->rows;
+	st->cols = c->cols;
+	canvas_init(&body, tui_body_rows(st), c->cols);
+	if (v && v->build)
+		v->build(st, &body);
+	canvas_blit(c, &body, 1, 0);
+	canvas_release(&body);
+	tui_build_title(st, c);
+	tui_build_status(st, c);
+}
+
+void tui_state_release(struct tui_state *st)
+{
+	view_events_free(st->events);
+	st->events = NULL;
+}

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The main loop of `mmscope tui`: set up the terminal (draw.c), run the
+ * initial pass with a progress bar, then read a key, turn it into an
+ * action through the key table, let the current view and then the
+ * defaults handle it (state.c), and redraw once if a handler asked for
+ * it (tmux's damage flags, htop's HandlerResult).
+ *
+ * Test mode: MMSCOPE_TUI_HEADLESS=1 draws on /dev/null at LINES x COLUMNS;
+ * MMSCOPE_TUI_KEYS is a script of key names separated by blanks ("right
+ * + tab 5 / write_folio enter q"; a word that is not a key name is typed
+ * letter by letter; "resize=COLSxROWS" resizes); MMSCOPE_TUI_DUMP=FILE
+ * writes the screen as text when the script ends or at 'q'.
+ */
+#include "config.h"
+#include "tui-run.h"
+#include "tui.h"
+#include "draw.h"
+#include "data.h"
+#include "util.h"
+#include "tracedat-read.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct tui_script {
+	char *text, *pos;	/* malloc'd copy, next token */
+	const char *typing;	/* rest of a word being typed */
+};
+
+struct tui_loop {
+	struct tui_state st;
+	struct canvas screen;
+	struct tui_script script;
+	int use_script;
+	int prompting;
+	char prompt[128];
+};
+
+/* Next key of the script; TK_EOF at its end. */
+static int tui_script_key(struct tui_script *s)
+{
+	static char word[128];
+
+	if (s->typing && *s->typing)
+		return (unsigned char)*s->typing++;
+	while (*s->pos == ' ' || *s->pos == '\t' || *s->pos == '\n')
+		s->pos++;
+	if (!*s->pos)
+		return TK_EOF;
+	size_t n = strcspn(s->pos, " \t\n");
+
+	snprintf(word, sizeof(word), "%.*s", (int)n, s->pos);
+	s->pos += n;
+	int rows, cols;
+
+	if (sscanf(word, "resize=%dx%d", &cols, &rows) == 2 && rows > 2 && cols > 10) {
+		draw_resize(rows, cols);
+		return TK_RESIZE;
+	}
+	int key = tui_key_parse(word);
+
+	if (key != TK_NONE)
+		return key;
+	s->typing = word + 1;
+	return (unsigned char)word[0];
+}
+
+static int tui_next_key(struct tui_loop *l)
+{
+	if (l->use_script)
+		return tui_script_key(&l->script);
+	return draw_getkey();
+}
+
+static void tui_redraw(struct tui_loop *l)
+{
+	int rows, cols;
+
+	draw_size(&rows, &cols);
+	if (rows != l->screen.rows || cols != l->screen.cols) {
+		canvas_release(&l->screen);
+		canvas_init(&l->screen, rows, cols);
+	}
+	tui_build_screen(&l->st, &l->screen);
+	if (l->prompting) {
+		canvas_fill_row(&l->screen, rows - 1, ' ', AT_STATUS);
+		canvas_printf(&l->screen, rows - 1, 0, AT_STATUS, "filter: /%s_", l->prompt);
+	}
+	draw_canvas(&l->screen);
+}
+
+/* A key while the filter prompt is open. Returns 1 when it closed. */
+static int tui_prompt_key(struct tui_loop *l, int key)
+{
+	size_t n = strlen(l->prompt);
+
+	if (key == TK_ENTER || key == '\r') {
+		snprintf(l->st.filter, sizeof(l->st.filter), "%s", l->prompt);
+		if (l->st.view != VIEW_EVENTS)
+			tui_apply(&l->st, ACT_VIEW_5);
+		l->prompting = 0;
+	} else if (key == TK_ESC) {
+		l->prompting = 0;
+	} else if (key == TK_BACKSPACE) {
+		if (n)
+			l->prompt[n - 1] = '\0';
+	} else if (key >= ' ' && key < 127 && n + 1 < sizeof(l->prompt)) {
+		l->prompt[n] = (char)key;
+		l->prompt[n + 1] = '\0';
+	}
+	return !l->prompting;
+}
+
+static void tui_progress(void *ctx, uint64_t events, uint64_t expected)
+{
+	struct tui_loop *l = ctx;
+	int rows, cols, w;
+
+	draw_size(&rows, &cols);
+	if (rows != l->screen.rows || cols != l->screen.cols) {
+		canvas_release(&l->screen);
+		canvas_init(&l->screen, rows, cols);
+	}
+	canvas_clear(&l->screen);
+	canvas_printf(&l->screen, rows / 2 - 1, 2, AT_HEADER, "reading %s", l->st.path);
+	canvas_printf(&l->screen, rows / 2, 2, AT_NORMAL, "%llu events", (unsigned long long)events);
+	if (expected) {
+		w = cols - 4;
+		int done = (int)((double)w * (double)(events < expected ? events : expected) /
+				 (double)expected);
+
+		for (int x = 0; x < w; x++)
+			canvas_set(&l->screen, rows / 2 + 1, 2 + x, x < done ? '#' : '.',
+				   x < done ? AT_KSWAPD : AT_DIM);
+	}
+	draw_canvas(&l->screen);
+}
+
+static void tui_loop_run(struct tui_loop *l)
+{
+	int key;
+
+	tui_redraw(l);
+	while ((key = tui_next_key(l)) != TK_EOF) {
+		unsigned r;
+
+		if (key == TK_RESIZE) {
+			tui_redraw(l);
+			continue;
+		}
+		if (l->prompting) {
+			tui_prompt_key(l, key);
+			tui_redraw(l);
+			continue;
+		}
+		enum tui_action a = tui_key_action(key);
+
+		if (a == ACT_FILTER) {
+			l->prompting = 1;
+			snprintf(l->prompt, sizeof(l->prompt), "%s", l->st.filter);
+			tui_redraw(l);
+			continue;
+		}
+		r = tui_apply(&l->st, a);
+		if (r & TUI_QUIT)
+			break;
+		if (r & TUI_REDRAW)
+			tui_redraw(l);
+	}
+}
+
+int tui_run(struct td_file *tf, const struct tui_opts *o, char **err)
+{
+	struct tui_loop l;
+	struct tui_data *d;
+	int r = 0;
+
+	memset(&l, 0, sizeof(l));
+	l.st.path = o->path;
+	if (o->keys) {
+		l.script.text = xstrdup(o->keys);
+		l.script.pos = l.script.text;
+		l.use_script = 1;
+	} else if (o->headless) {
+		l.script.text = xstrdup("");
+		l.script.pos = l.script.text;
+		l.use_script = 1;
+	}
+	if (draw_init(o->headless, err) < 0) {
+		free(l.script.text);
+		return -1;
+	}
+	d = tui_data_load(tf, tui_progress, &l, err);
+	if (!d) {
+		r = -1;
+		goto out;
+	}
+	tui_state_init(&l.st, d->first_ts, d->last_ts);
+	l.st.path = o->path;
+	l.st.tf = tf;
+	l.st.data = d;
+	draw_size(&l.st.rows, &l.st.cols);
+	tui_state_fit(&l.st);
+	tui_loop_run(&l);
+	if (o->dump && draw_dump(o->dump) < 0)
+		r = set_err(err, "cannot write screen dump '%s'", o->dump);
+	tui_state_release(&l.st);
+	tui_data_free(d);
+out:
+	draw_end();
+	canvas_release(&l.screen);
+	free(l.script.text);
+	return r;
+}

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The state every view of `mmscope tui` shares, and the helpers that map
+ * time to columns. The state is plain data: views read it in build() and
+ * change it in handle(); the main loop (tui.c) owns it.
+ *
+ * Time: the cursor and the selection are absolute trace timestamps (ns);
+ * a time axis starts at origin and each column covers ns_per_col.
+ */
+#ifndef MMSCOPE_TUI_H
+#define MMSCOPE_TUI_H
+
+#include <stdint.h>
+
+#include "view.h"
+
+struct td_file;
+struct tui_data;
+struct view_events;
+
+enum tui_view_id {
+	VIEW_TIMELINE, VIEW_SWAP, VIEW_ZSWAP, VIEW_STALLS, VIEW_EVENTS, VIEW_HELP,
+	VIEW_NR
+};
+
+/* Width of the lane labels left of a time axis. */
+#define TUI_LABEL_W 13
+
+struct tui_state {
+	const char *path;
+	struct td_file *tf;		/* for the events view; may be NULL in tests */
+	struct tui_data *data;		/* what the initial pass built (data.h) */
+	uint64_t t_first, t_last;	/* of the recording */
+	uint64_t cursor;
+	uint64_t origin, ns_per_col;
+	int has_sel;
+	uint64_t sel_start, sel_end;
+	char filter[128];		/* events filter, as typed after '/' */
+	int view, prev_view;
+	int lane;			/* timeline: selected lane */
+	int top[VIEW_NR];		/* first line shown, for list views */
+	char message[200];		/* one-shot line in the status bar */
+	struct view_events *events;	/* events view cache */
+	int rows, cols;			/* screen size */
+};
+
+void tui_state_init(struct tui_state *st, uint64_t t_first, uint64_t t_last);
+void tui_state_release(struct tui_state *st);
+/* Zooms out so that the whole recording fits the axis at st->cols. */
+void tui_state_fit(struct tui_state *st);
+
+/* Body size of the screen (between the top and bottom bars). */
+int tui_body_rows(const struct tui_state *st);
+/* Columns of the time axis in a view of width cols. */
+int tui_axis_cols(int cols);
+/* Column of ts on the axis (may be <0 or >= axis cols). */
+long tui_ts_col(const struct tui_state *st, uint64_t ts);
+uint64_t tui_col_ts(const struct tui_state *st, long col);
+/* Moves the cursor (clamped to the recording) and scrolls the axis so
+ * that it stays visible. */
+void tui_set_cursor(struct tui_state *st, uint64_t ts);
+/* Zooms so that [a, b] fills most of the axis. */
+void tui_zoom_to(struct tui_state *st, uint64_t a, uint64_t b);
+void tui_select(struct tui_state *st, uint64_t a, uint64_t b);
+void tui_message(struct tui_state *st, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* "496.480001" (absolute seconds, as dump prints them). */
+const char *tui_fmt_ts(uint64_t ts, char *buf, int len);
+/* "1.25s", "300ms", "12us": a compact duration. */
+const char *tui_fmt_dur(uint64_t ns, char *buf, int len);
+
+/* Builds the whole screen (bars and the current view) into c. */
+void tui_build_screen(struct tui_state *st, struct canvas *c);
+/* Applies one action: view first, then the defaults. Returns flags. */
+unsigned tui_apply(struct tui_state *st, enum tui_action a);
+
+const struct view_ops *tui_view(int id);
+
+#endif

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The help view, built from the key table in keys.h (the same rows that
+ * map keys to actions), then a legend of the timeline's lane symbols.
+ * Up/Down and PgUp/PgDn scroll; 'q', '?' or a view key leave it.
+ */
+#include "config.h"
+#include "tui.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *const view_help_legend[] = {
+	"Timeline lanes (per node; one column covers the time shown in the status bar):",
+	"  kswapd     K  kswapd awake (wake to sleep); * where an episode is flagged",
+	"  handoff    > kswapd woke kcompactd   ~ kcompactd picked the request up",
+	"             x slept with an order>0 request and no handoff",
+	"  kcompactd  C  kcompactd awake on a request, c proactive or timeout run",
+	"  reclaim    R  direct/memcg reclaim stalls (digits: tasks stalled at once)",
+	"  compact    D  direct or manual compaction runs",
+	"  oom        !  an OOM kill",
+	"  free       # free pages; H high, L low, M min watermarks",
+	"The cursor is the highlighted column; a selected range is underlined.",
+	"Filter syntax: words match event names (any of them); cpu=N pid=N",
+	"comm=TEXT node=N narrow further. Esc or c clears.",
+};
+
+static int view_help_lines(void)
+{
+	int n;
+
+	tui_keys(&n);
+	return 2 + n + 1 + (int)(sizeof(view_help_legend) / sizeof(view_help_legend[0]));
+}
+
+/* Line i of the help text into row y. */
+static void view_help_line(struct canvas *body, int y, int i)
+{
+	int n, nl = (int)(sizeof(view_help_legend) / sizeof(view_help_legend[0]));
+	const struct tui_key_row *rows = tui_keys(&n);
+
+	if (i == 0) {
+		canvas_put(body, y, 0, AT_HEADER, "Keys");
+		return;
+	}
+	if (i == 1)
+		return;
+	i -= 2;
+	if (i < n) {
+		char b1[16], b2[16], keys[40];
+
+		if (rows[i].key2 != TK_NONE)
+			snprintf(keys, sizeof(keys), "%s, %s", tui_key_name(rows[i].key1, b1, sizeof(b1)),
+				 tui_key_name(rows[i].key2, b2, sizeof(b2)));
+		else
+			snprintf(keys, sizeof(keys), "%s", tui_key_name(rows[i].key1, b1, sizeof(b1)));
+		canvas_printf(body, y, 2, AT_KEY, "%-12s", keys);
+		canvas_put(body, y, 15, AT_NORMAL, rows[i].help);
+		return;
+	}
+	i -= n + 1;
+	if (i >= 0 && i < nl)
+		canvas_put(body, y, 0, i == 0 ? AT_HEADER : AT_NORMAL, view_help_legend[i]);
+}
+
+static void view_help_build(struct tui_state *st, struct canvas *body)
+{
+	int total = view_help_lines(), *top = &st->top[VIEW_HELP];
+
+	if (*top > total - body->rows)
+		*top = total - body->rows;
+	if (*top < 0)
+		*top = 0;
+	for (int y = 0; y < body->rows; y++)
+		view_help_line(body, y, *top + y);
+	if (*top + body->rows < total)
+		canvas_put(body, body->rows - 1, body->cols - 16, AT_DIM, " (Down: more) ");
+}
+
+static unsigned view_help_handle(struct tui_state *st, enum tui_action a)
+{
+	int page = tui_body_rows(st) - 1;
+
+	switch (a) {
+	case ACT_UP:
+		st->top[VIEW_HELP]--;
+		break;
+	case ACT_DOWN:
+		st->top[VIEW_HELP]++;
+		break;
+	case ACT_PAGE_UP:
+		st->top[VIEW_HELP] -= page;
+		break;
+	case ACT_PAGE_DOWN:
+		st->top[VIEW_HELP] += page;
+		break;
+	case ACT_QUIT:
+		st->view = st->prev_view;
+		break;
+	default:
+		return 0;
+	}
+	if (st->top[VIEW_HELP] < 0)
+		st->top[VIEW_HELP] = 0;
+	return TUI_HANDLED | TUI_REDRAW;
+}
+
+const struct view_ops view_help_ops = {
+	.name = "help",
+	.build = view_help_build,
+	.handle = view_help_handle,
+};
