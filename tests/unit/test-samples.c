@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Sample parsers on hand-written mms1 lines (mmscope-samples(5)): the
+ * splitter, every source, the end line, "missing", lines of another
+ * version, malformed and unknown lines; then the counters and
+ * fragmentation models fed from them (a set counts only once ended).
+ */
+#include "config.h"
+#include "parsers.h"
+#include "model-counters.h"
+#include "model-frag.h"
+#include "tap.h"
+
+#include <string.h>
+
+static struct record recs[64];
+static char strs[64][4][64];
+static int nrec;
+static struct counters_model *cm;
+static struct frag_model *fm;
+
+static void sink(void *ctx, const struct record *r)
+{
+	(void)ctx;
+	counters_model_add(cm, r);
+	frag_model_add(fm, r);
+	if (nrec >= 64)
+		return;
+	recs[nrec] = *r;
+	/* keep the strings: they live only during the call */
+	if (r->type == REC_COUNTER) {
+		snprintf(strs[nrec][0], 64, "%s", r->counter.key);
+		snprintf(strs[nrec][1], 64, "%s", r->counter.instance);
+	} else if (r->type == REC_ZONE) {
+		snprintf(strs[nrec][0], 64, "%s", r->zone.zone);
+	} else if (r->type == REC_BUDDY || r->type == REC_PAGETYPE) {
+		snprintf(strs[nrec][0], 64, "%s", r->buddy.zone);
+		snprintf(strs[nrec][1], 64, "%s", r->buddy.type ? r->buddy.type : "");
+	}
+	nrec++;
+}
+
+static struct parser_set *set;
+
+static int feed(uint64_t ts, const char *line)
+{
+	struct record rec;
+	struct parse_ctx pc = { set, NULL, &rec, NULL, 0, sink, NULL };
+
+	memset(&rec, 0, sizeof(rec));
+	rec.ts = ts;
+	nrec = 0;
+	return sample_feed_line(&pc, line, (int)strlen(line));
+}
+
+static void test_split(void)
+{
+	char line[] = "mms1 zone 7 node=0 zone=Normal free=51234";
+	char other[] = "mms2 zone 7 node=0";
+	char bad[] = "mms1 zone x node=0";
+	struct sample_line sl;
+
+	is_int(sample_line_split(line, &sl), 0, "split: ok");
+	is_str(sl.source, "zone", "split: source");
+	is_int(sl.seq, 7, "split: seq");
+	is_int(sl.nkv, 3, "split: three keys");
+	is_str(sample_get(&sl, "free"), "51234", "split: value");
+	is_int(sample_line_split(other, &sl), 1, "split: other version skipped");
+	is_int(sample_line_split(bad, &sl), -1, "split: bad seq");
+}
+
+static void test_sources(void)
+{
+	feed(1000, "mms1 vmstat 0 pgscan_kswapd=100 compact_stall=5 nr_free_pages=9000");
+	is_int(nrec, 3, "vmstat: three counters");
+	ok(recs[0].type == REC_COUNTER && recs[0].counter.source == SRC_VMSTAT &&
+	   !strcmp(strs[0][0], "pgscan_kswapd") && recs[0].counter.value == 100,
+	   "vmstat: key and value");
+	feed(1000, "mms1 zone 0 node=0 zone=Normal free=51234 min=11433 low=14291 "
+		   "high=17149 promo=20007 boost=0 managed=1964018 spanned=2097152");
+	ok(nrec == 1 && recs[0].type == REC_ZONE && recs[0].zone.free == 51234 &&
+	   recs[0].zone.high == 17149 && recs[0].zone.free_blocks == -1 &&
+	   !strcmp(strs[0][0], "Normal"), "zone: watermarks, no free_blocks");
+	feed(1000, "mms1 buddy 0 node=0 zone=Normal free=4,3,2,1,0,0,0,0,0,0,1");
+	ok(nrec == 1 && recs[0].type == REC_BUDDY && recs[0].buddy.norders == 11 &&
+	   recs[0].buddy.free[0] == 4 && recs[0].buddy.free[10] == 1, "buddy: 11 orders");
+	feed(1000, "mms1 pagetype 0 node=0 zone=Normal type=Movable free=>100000,2,1");
+	ok(nrec == 1 && recs[0].type == REC_PAGETYPE && recs[0].buddy.free[0] == 100000 &&
+	   !strcmp(strs[0][1], "Movable"), "pagetype: capped count, type");
+	feed(1000, "mms1 mthp 0 size=64 enabled=always swpout=6400 swpout_fallback=0");
+	ok(nrec == 2 && !strcmp(strs[0][1], "64") && !strcmp(strs[0][0], "swpout") &&
+	   recs[0].counter.value == 6400, "mthp: instance = size, string skipped");
+	feed(1000, "mms1 psi 0 some_avg10=0.52 some_total=81234");
+	ok(nrec == 2 && recs[0].counter.value == 52 && recs[0].counter.scale == 2 &&
+	   recs[1].counter.value == 81234, "psi: fixed-point averages");
+	feed(1000, "mms1 swap 0 dev=/dev/zram0 type=partition size=1048572 used=0 prio=100");
+	ok(nrec == 3 && !strcmp(strs[0][1], "/dev/zram0"), "swap: instance = dev");
+	feed(1000, "mms1 missing 0 sources=zswap why_zswap=no_debugfs");
+	is_int(nrec, 0, "missing: no records");
+	ok(parser_set_nnotes(set) == 1 && strstr(parser_set_note(set, 0), "zswap"),
+	   "missing: a note");
+	feed(1001, "mms1 end 0 us=812");
+	ok(nrec == 1 && recs[0].type == REC_SAMPLE_END && recs[0].send.us == 812,
+	   "end: closes set 0");
+	is_int(feed(1002, "hello from a marker"), 1, "plain marker text skipped");
+	is_int(feed(1002, "mms1 nosuch 1 a=1"), 1, "unknown source skipped");
+	is_int(feed(1002, "mms1 vmstat 1 novalue"), -1, "malformed line reported");
+	is_int(parser_set_nnotes(set), 3, "unknown and malformed leave notes");
+}
+
+static void test_models(void)
+{
+	const struct counter *c;
+	const struct frag_zone *z;
+
+	feed(2000, "mms1 vmstat 2 pgscan_kswapd=160");
+	feed(2000, "mms1 buddy 2 node=0 zone=Normal free=0,0,0,0,0,0,0,0,0,0,0");
+	feed(2001, "mms1 end 2 us=700");
+	feed(3000, "mms1 vmstat 3 pgscan_kswapd=999");	/* never ended */
+	c = counters_model_find(cm, SRC_VMSTAT, "", "pgscan_kswapd");
+	ok(c && c->first == 100 && c->last == 160, "counters: first and last ended sets");
+	is_int(counters_model_nsets(cm), 2, "counters: two complete sets");
+	is_int(parser_set_sample_gaps(set), 0, "no gap before set 3");
+	is_int(counters_model_delta(cm, "compact_stall", NULL), 0,
+	       "counters: unchanged counter keeps its first value");
+	c = counters_model_find(cm, SRC_MTHP, "64", "swpout");
+	ok(c && c->last == 6400, "counters: mthp per size");
+	z = frag_model_zone(fm, 0);
+	ok(z && z->samples == 2 && z->first.free[0] == 4 && z->last.free[10] == 0,
+	   "frag: first and last buddy samples");
+	ok(z && z->ntypes == 1 && z->type_first[0].free[0] == 100000, "frag: pagetype");
+	feed(4000, "mms1 vmstat 6 pgscan_kswapd=1000");
+	is_int(parser_set_sample_gaps(set), 2, "seq gap counted as lost sets");
+}
+
+static void test_frag_index(void)
+{
+	struct frag_snapshot s = { .norders = 11 };
+
+	s.free[0] = 1000;	/* only order-0 pages */
+	is_int(frag_index(&s, 9), 1000 - (1000 + 1000 * 1000 / 512) / 1000,
+	       "frag index: fragmentation, as the kernel computes it");
+	is_int(frag_unusable(&s, 9), 1000, "unusable index: all unusable at order 9");
+	s.free[9] = 1;
+	is_int(frag_index(&s, 9), -1000, "frag index: -1 when it would succeed");
+	is_int(frag_free_pages_from(&s, 9), 512, "free pages in order>=9 blocks");
+}
+
+int main(void)
+{
+	set = parser_set_new(NULL);
+	cm = counters_model_new();
+	fm = frag_model_new();
+	test_split();
+	test_sources();
+	test_models();
+	test_frag_index();
+	counters_model_free(cm);
+	frag_model_free(fm);
+	parser_set_free(set);
+	return tap_done();
+}
