@@ -105,3 +105,18 @@ TESTS += tests/unit/test-parsers
 check_PROGRAMS += tests/unit/test-samples
 tests_unit_test_samples_LDADD = $(LIBMMSCOPE_LIBS)
 TESTS += tests/unit/test-samples
+
+# kernel matrix (issue 4): every scenario of tests/vm/scenarios on every
+# kernel under qemu TCG, one VM after the other; one "PASS:/FAIL:/SKIP:
+# KERNEL SCENARIO" line per case. Not part of `make check` (needs qemu,
+# root and ~1 GB of cached kernels). Override VM_KERNELS / VM_SCENARIOS.
+VM_KERNELS = 6.1 6.12 7.x
+VM_SCENARIOS = memcg-swap global-pressure mthp-frag zswap
+.PHONY: check-vm
+check-vm: mmscope$(EXEEXT)
+	MMSCOPE=$(abs_top_builddir)/mmscope$(EXEEXT) \
+	  $(abs_top_srcdir)/tests/vm/check-matrix.sh "$(VM_KERNELS)" "$(VM_SCENARIOS)"
+EXTRA_DIST += tests/vm/README.md tests/vm/check-matrix.sh tests/vm/check-scenario.sh \
+	tests/vm/rec-counts.awk tests/vm/scenario-lib.sh tests/vm/run-vm.sh \
+	tests/vm/fetch-kernel.sh tests/vm/mkinitramfs.sh tests/vm/scenarios \
+	tests/vm/workloads

@@ -1,0 +1,48 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# check-matrix.sh ["KERNELS"] ["SCENARIOS"]   (what `make check-vm` runs)
+#
+# Runs tests/vm/check-scenario.sh for every kernel x scenario, one VM after
+# the other, and prints one automake-style line per case:
+#   PASS: 6.12 memcg-swap
+#   FAIL: 7.x zswap            (followed by the failed checks, indented)
+#   SKIP: 6.1 zswap (reason)
+# then the wall time of the matrix and of each case. Exit status 1 if any case failed.
+# Defaults: kernels "6.1 6.12 7.x", scenarios "memcg-swap global-pressure
+# mthp-frag zswap". MMSCOPE (or top_builddir) names the mmscope to test;
+# MMSCOPE_VM_KEEP=DIR keeps each case's guest output in DIR/KERNEL-SCENARIO.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+KERNELS=${1:-6.1 6.12 7.x}
+SCENARIOS=${2:-memcg-swap global-pressure mthp-frag zswap}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/check-matrix.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+t0=$(date +%s)
+fails=0 times=''
+for k in $KERNELS; do
+	for s in $SCENARIOS; do
+		args=()
+		if [ -n "${MMSCOPE_VM_KEEP:-}" ]; then
+			mkdir -p "$MMSCOPE_VM_KEEP/$k-$s"
+			args=(--out "$MMSCOPE_VM_KEEP/$k-$s")
+		fi
+		c0=$(date +%s)
+		rc=0
+		"$HERE/check-scenario.sh" "$k" "$s" "${args[@]}" >"$tmp/case.log" 2>&1 || rc=$?
+		dt=$(( $(date +%s) - c0 ))
+		times="$times $k/$s=${dt}s"
+		case $rc in
+		0) echo "PASS: $k $s" ;;
+		77) echo "SKIP: $k $s ($(sed -n 's/^  skipped: [^:]*: //p' "$tmp/case.log" | head -1))" ;;
+		*)
+			echo "FAIL: $k $s"
+			grep -vE '^  (ok|time):' "$tmp/case.log" | sed 's/^/    /' | head -30
+			fails=$((fails + 1)) ;;
+		esac
+	done
+done
+echo "check-vm: matrix took $(( $(date +%s) - t0 ))s:$times"
+[ $fails -eq 0 ]

@@ -1,0 +1,295 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# check-scenario.sh KERNEL SCENARIO [--out DIR] [--no-run]
+#
+# Runs tests/vm/scenarios/SCENARIO.sh on KERNEL (6.1, 6.12, 7.x, ...) under
+# qemu with the freshly built mmscope and the workloads of
+# tests/vm/workloads/, then checks the recording(s) it brought back on the
+# host:
+#   * `mmscope dump --stat` and `trace-cmd report` open the file and count
+#     the same events;
+#   * the metadata names this kernel and the probe set expected for it,
+#     and every probe of the set that the scenario exercises has events;
+#   * event counts agree with the counter deltas sampled in the same file
+#     (first to last complete sample set), exactly or within the file's
+#     lost-event count.
+# Every check prints one line ("ok:" or "FAILED:"), naming kernel, event or
+# counter and what was seen. Exit: 0 all ok, 1 a check failed, 77 skipped
+# (kernel not fetchable, qemu or trace-cmd missing).
+#
+# mmscope: $MMSCOPE, else $top_builddir/mmscope, else ./mmscope, else
+# <repo>/mmscope. --out DIR keeps the guest output (default: temporary,
+# removed). --no-run checks what DIR already holds.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$HERE/../.." && pwd)
+
+usage() { echo "usage: check-scenario.sh KERNEL SCENARIO [--out DIR] [--no-run]" >&2; exit 2; }
+[ $# -ge 2 ] || usage
+KERNEL=$1 SCEN=$2
+shift 2
+OUT='' RUN=1
+while [ $# -gt 0 ]; do
+	case $1 in
+	--out) OUT=${2:?}; shift 2 ;;
+	--no-run) RUN=0; shift ;;
+	*) usage ;;
+	esac
+done
+SCRIPT=$HERE/scenarios/$SCEN.sh
+[ -f "$SCRIPT" ] || { echo "check-scenario: no scenario $SCRIPT" >&2; exit 2; }
+[ $RUN = 1 ] || [ -n "$OUT" ] || { echo "check-scenario: --no-run needs --out DIR" >&2; exit 2; }
+
+skip() { echo "  skipped: $KERNEL $SCEN: $*"; exit 77; }
+
+MMSCOPE=${MMSCOPE:-}
+if [ -z "$MMSCOPE" ]; then
+	for c in "${top_builddir:-}/mmscope" ./mmscope "$REPO/mmscope"; do
+		[ "$c" != /mmscope ] && [ -x "$c" ] && { MMSCOPE=$c; break; }
+	done
+fi
+[ -n "$MMSCOPE" ] && [ -x "$MMSCOPE" ] || { echo "check-scenario: mmscope binary not found (set MMSCOPE or top_builddir)" >&2; exit 2; }
+MMSCOPE=$(cd "$(dirname "$MMSCOPE")" && pwd)/$(basename "$MMSCOPE")
+command -v trace-cmd >/dev/null || skip "trace-cmd not installed (the independent reader)"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/check-vm.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+if [ -z "$OUT" ]; then OUT=$tmp/out; fi
+mkdir -p "$OUT"
+
+# ---- run --------------------------------------------------------------------
+if [ $RUN = 1 ]; then
+	command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86_64 not installed"
+	wl=$tmp/bin
+	mkdir -p "$wl"
+	bins=(--binary "$MMSCOPE:/usr/local/bin/mmscope")
+	for src in "$HERE"/workloads/*.c "$REPO/samples/workloads/anon-touch.c"; do
+		n=$(basename "$src" .c)
+		# static where glibc allows (no shared libraries to copy), else dynamic
+		cc -static -std=c99 -O2 -Wall -Wextra -o "$wl/$n" "$src" 2>"$tmp/cc.log" \
+			|| cc -std=c99 -O2 -Wall -Wextra -o "$wl/$n" "$src" 2>"$tmp/cc.log" \
+			|| { cat "$tmp/cc.log" >&2; echo "check-scenario: cannot build $src" >&2; exit 1; }
+		bins+=(--binary "$wl/$n")
+	done
+	mem=$(sed -n 's/^#[[:space:]]*vm-mem:[[:space:]]*//p' "$SCRIPT" | head -1)
+	tmo=$(sed -n 's/^#[[:space:]]*vm-timeout:[[:space:]]*//p' "$SCRIPT" | head -1)
+	rc=0
+	"$HERE/run-vm.sh" "$KERNEL" "$SCRIPT" "$OUT" --mem "${mem:-512}" --timeout "${tmo:-300}" \
+		"${bins[@]}" --file "$HERE/scenario-lib.sh:/usr/local/lib/scenario-lib.sh" \
+		>"$tmp/run-vm.log" 2>&1 || rc=$?
+	case $rc in
+	0) ;;
+	77) skip "kernel $KERNEL not available: $(tail -1 "$tmp/run-vm.log")" ;;
+	*)
+		echo "  FAILED: $KERNEL $SCEN: the guest run ended with status $rc ($( [ $rc = 124 ] && echo timeout || echo scenario error)); last lines of its log:"
+		tail -15 "$OUT/log" 2>/dev/null | sed 's/^/    | /'
+		tail -3 "$tmp/run-vm.log" | sed 's/^/    | /'
+		exit 1 ;;
+	esac
+	sed -n 's/^/  time: /p' "$OUT/vm-timing.txt" | grep -E 'qemu_wall|total_wall' | tr '\n' ' '; echo
+fi
+
+# ---- checks -------------------------------------------------------------------
+nfail=0
+ok() { echo "  ok: $KERNEL $SCEN $LABEL: $*"; }
+bad() { echo "  FAILED: $KERNEL $SCEN $LABEL: $*"; nfail=$((nfail + 1)); }
+
+# the probe set and the PG_head bit (folio order from pflags/_flags_1) per kernel
+case $KERNEL in
+6.1|6.1.*) WANT_SET=6.1 HEAD_BIT=16 ;;
+6.12|6.12.*) WANT_SET=6.12 HEAD_BIT=6 ;;
+6.18|6.18.*) WANT_SET=6.18 HEAD_BIT=6 ;;
+7.*) WANT_SET=7.x HEAD_BIT=6 ;;
+*) WANT_SET='' HEAD_BIT=6 ;;
+esac
+
+# counts file accessors
+C=''
+E() { awk -v k="$1" '$1 == "ev" && $2 == k { print $3; f = 1 } END { if (!f) print 0 }' "$C"; }
+S() { awk -v k="$1" '$1 == "sum" && $2 == k { print $3; f = 1 } END { if (!f) print 0 }' "$C"; }
+# D KEY: counter delta between the first and the last complete sample set
+D() { awk -v k="$1" '$1 == "ctr" && $2 == k { print $4 - $3; f = 1 } END { if (!f) print "NA" }' "$C"; }
+# cmp WHAT EVENTS COUNTERS COUNTER-DESCRIPTION [SLACK]: equal within lost (+ slack)
+cmp_ev() {
+	local what=$1 ev=$2 ctr=$3 desc=$4 slack=${5:-0}
+	if [ "$ctr" = NA ] || [[ $ctr == *NA* ]]; then
+		bad "$what: counter $desc was not sampled in the file"
+		return
+	fi
+	local d=$((ev - ctr)) tol=$((LOST + slack))
+	[ $d -lt 0 ] && d=$((-d))
+	if [ $d -le $tol ]; then
+		ok "$what: events $ev, counters $desc = $ctr (lost $LOST${slack:+, slack $slack})"
+	else
+		bad "$what: events $ev but counters $desc = $ctr (differ by $d; lost events $LOST${slack:+, slack $slack})"
+	fi
+}
+# need WHAT N: at least one event
+need() {
+	if [ "$2" -gt 0 ]; then ok "$1: $2 events"; else bad "$1: no events (expected some in this scenario)"; fi
+}
+ctrsum() { # sum of counter deltas; NA if any is missing
+	local t=0 v
+	for k in "$@"; do v=$(D "$k"); [ "$v" = NA ] && { echo NA; return; }; t=$((t + v)); done
+	echo $t
+}
+ctr0() { local v; v=$(D "$1"); [ "$v" = NA ] && echo 0 || echo "$v"; }
+
+# probes that may stay silent in every scenario: discard (zram: no discard
+# at swapon), swapon-time probes (swapon happens before recording), and
+# slot-cache reclaim of full clusters
+QUIET_ALL=' drun rfull dsched swapon avadd avdel reloc freecl isol '
+
+check_file() {
+	local f=$1
+	LABEL=$(basename "$f")
+	if [ ! -s "$f" ]; then bad "recording missing or empty"; return; fi
+	local st=$tmp/$LABEL.stat rep=$tmp/$LABEL.report
+	if ! "$MMSCOPE" dump --stat "$f" >"$st" 2>"$tmp/err"; then
+		bad "mmscope dump --stat cannot read it: $(head -1 "$tmp/err")"; return
+	fi
+	if ! trace-cmd report "$f" >"$rep" 2>"$tmp/err"; then
+		bad "trace-cmd report cannot read it: $(grep -v '^$' "$tmp/err" | head -1)"; return
+	fi
+	ok "opens in mmscope dump and trace-cmd report ($(stat -c %s "$f") bytes)"
+	C=$tmp/$LABEL.counts
+	awk -v head_bit="$HEAD_BIT" -f "$HERE/rec-counts.awk" "$rep" >"$C"
+
+	# lost events: lost pages + overrun + dropped over every CPU
+	LOST=$(awk '$1 == "cpu" && $3 ~ /lost/ { t = 1; next } t && $1 ~ /^[0-9]+$/ && NF >= 5 { s += $3 + $4 + $5 } END { print s + 0 }' "$st")
+	local gap; gap=$(awk '$1 == "seqgap" { print $2 }' "$C")
+	local sets; sets=$(awk '$1 == "sets" { print $2 }' "$C")
+	if [ "$sets" -ge 2 ]; then ok "$sets complete counter sample sets, $gap missing, lost events $LOST"
+	else bad "only $sets complete counter sample sets (need 2 to take deltas)"; fi
+
+	# both readers count the same events
+	local mism
+	mism=$(awk 'NR == FNR { if ($1 == "ev" && $2 !~ /[.]/) n[$2] = $3; next }
+		$2 ~ /:/ && $1 ~ /^[0-9]+$/ { e = $2; sub(/^[^:]*:/, "", e); if (e == "print") next
+			if (n[e] + 0 != $1) printf "%s: mmscope dump %d, trace-cmd report %d; ", $2, $1, n[e] + 0 }' "$C" "$st")
+	if [ -z "$mism" ]; then ok "mmscope dump and trace-cmd report count the same events"
+	else bad "readers disagree: $mism"; fi
+
+	# metadata (option 0x6d6d: KEY=VALUE lines, stored uncompressed)
+	strings -n 2 "$f" | grep -E '^(kernel|probe_set|probe_reason|probes|groups|events|missing_events)=' >"$tmp/meta" || true
+	meta() { sed -n "s/^$1=//p" "$tmp/meta" | head -1; }
+	local krn; krn=$(meta kernel)
+	if [ -f "$OUT/uname-r.txt" ] && [ "$krn" != "$(cat "$OUT/uname-r.txt")" ]; then
+		bad "metadata kernel=$krn but the guest ran $(cat "$OUT/uname-r.txt")"
+	fi
+	local set; set=$(meta probe_set)
+	PROBES=$(meta probes)
+	if [ -n "$WANT_SET" ] && [ "$set" != "$WANT_SET" ]; then
+		bad "metadata probe_set='$set' (reason: '$(meta probe_reason)'), expected $WANT_SET"
+	elif [ -z "$PROBES" ]; then
+		bad "metadata probe_set=$set names no probes (reason: '$(meta probe_reason)')"
+	else
+		ok "metadata: kernel=$krn probe_set=$set, $(echo "$PROBES" | tr ',' '\n' | wc -l) probes"
+	fi
+	# every probe of the set fires unless it is quiet here
+	local p short silent=''
+	for p in $(echo "$PROBES" | tr ',' ' '); do
+		short=${p#*:}
+		case " $QUIET_ALL $QUIET " in *" $short "*) continue ;; esac
+		[ "$(E "$short")" -gt 0 ] || silent="$silent $p"
+	done
+	if [ -z "$silent" ]; then ok "every exercised probe produced events"
+	else bad "probes without events:$silent"; fi
+
+	"check_$SCEN"
+}
+
+# ---- per-scenario assertions ------------------------------------------------
+# success of a swap allocation: 6.1/6.12 fas_r entry != 0, 7.x ret == 0
+fas_ok() { if [ "$WANT_SET" = 6.1 ] || [ "$WANT_SET" = 6.12 ]; then E "fas_r.entry=ok"; else E "fas_r.ret=0"; fi; }
+write_ev() { echo $(( $(E mm_vmscan_write_folio) + $(E mm_vmscan_writepage) )); }
+
+check_memcg-swap() {
+	local outs; outs=$(ctrsum pswpout); [ "$outs" = NA ] || outs=$((outs + $(ctr0 swpout_zero)))
+	cmp_ev "reclaim writes (write_folio/writepage) vs swap-outs" "$(write_ev)" "$outs" "pswpout+swpout_zero"
+	cmp_ev "successful folio_alloc_swap (fas_r) vs swap-outs" "$(fas_ok)" "$outs" "pswpout+swpout_zero"
+	case $WANT_SET in
+	6.1|6.12)
+		local a; a=$(S alloc.nr)
+		# order-0 slots go through the per-CPU slot cache (64 per CPU)
+		local ncpu; ncpu=$(grep -c '^ *[0-9]' <(awk '$1 == "cpu" && $3 ~ /lost/ { t = 1; next } t && $1 ~ /^[0-9]+$/' "$tmp/$LABEL.stat"))
+		if [ "$a" -ge "$outs" ] && [ "$a" -le $((outs + 64 * ncpu + LOST)) ]; then
+			ok "swap_range_alloc slots $a vs swap-outs $outs (slot cache holds <= 64 x $ncpu)"
+		else
+			bad "swap_range_alloc slots $a vs swap-outs $outs: not within [swap-outs, swap-outs + 64 x $ncpu]"
+		fi ;;
+	esac
+	case $WANT_SET in
+	6.12|7.x)
+		cmp_ev "zswap_load calls (load_r) vs swap-ins" "$(E load_r)" "$(ctrsum pswpin)" pswpin ;;
+	esac
+	[ "$WANT_SET" = 6.12 ] && cmp_ev "zswap_store calls (store_r, zswap off) vs device writes" "$(E store_r)" "$(ctrsum pswpout)" pswpout
+	need "swap slot frees (free)" "$(E free)"
+}
+
+check_mthp-frag() {
+	local sz fb out
+	if [ "$WANT_SET" = 6.1 ]; then
+		sz=2048 out=$(D thp_swpout) fb=$(D thp_swpout_fallback)
+		cmp_ev "order-9 folio_alloc_swap failures vs THP fallbacks" "$(E fas_r.errforder=9)" "$fb" thp_swpout_fallback
+		cmp_ev "order-9 swap allocations vs THP swap-outs" "$(E fas_r.okforder=9)" "$out" thp_swpout
+	else
+		sz=64 out=$(D mthp64.swpout) fb=$(D mthp64.swpout_fallback)
+		cmp_ev "order-4 folio_alloc_swap failures vs 64K swpout_fallback" "$(E fas_r.errforder=4)" "$fb" "hugepages-64kB swpout_fallback"
+		cmp_ev "order-4 swap allocations vs 64K swpout" "$(E fas_r.okforder=4)" "$out" "hugepages-64kB swpout"
+		[ "$WANT_SET" = 6.12 ] && cmp_ev "get_swap_pages order 4 returning 0 vs 64K swpout_fallback" "$(E getpg_r.order4.ret=0)" "$fb" "hugepages-64kB swpout_fallback"
+		[ "$WANT_SET" = 6.12 ] && cmp_ev "swap_range_alloc of 16 slots vs 64K swpout" "$(E alloc.nr=16)" "$out" "hugepages-64kB swpout"
+	fi
+	if [ "$fb" != NA ] && [ "$fb" -gt 0 ]; then ok "${sz}kB swap-outs fell back: swpout $out, swpout_fallback $fb"
+	else bad "no ${sz}kB swap-out fell back (swpout $out, swpout_fallback $fb): the scenario did not fragment swap"; fi
+}
+
+check_global-pressure() {
+	cmp_ev "kswapd wakes (mm_vmscan_kswapd_wake) vs balance_pgdat runs" "$(E mm_vmscan_kswapd_wake)" "$(D pageoutrun)" pageoutrun
+	cmp_ev "kcompactd wakes (mm_compaction_kcompactd_wake) vs compact_daemon_wake" "$(E mm_compaction_kcompactd_wake)" "$(D compact_daemon_wake)" compact_daemon_wake
+	need "kswapd wakes" "$(E mm_vmscan_kswapd_wake)"
+	need "kcompactd wakes" "$(E mm_compaction_kcompactd_wake)"
+	cmp_ev "order-9 swap allocations vs THP swap-outs" "$(E fas_r.okforder=9)" "$(D thp_swpout)" thp_swpout
+	cmp_ev "order-9 folio_alloc_swap failures vs THP fallbacks" "$(E fas_r.errforder=9)" "$(D thp_swpout_fallback)" thp_swpout_fallback
+}
+
+check_zswap() {
+	case $WANT_SET in
+	6.1)
+		cmp_ev "zswap_frontswap_store returning 0 vs zswpout" "$(E store_r.ret=0)" "$(D zswpout)" zswpout
+		cmp_ev "zswap_frontswap_load returning 0 vs zswpin" "$(E load_r.ret=0)" "$(D zswpin)" zswpin
+		cmp_ev "zswap_writeback_entry returning 0 vs written_back_pages" "$(E wb_r.ret=0)" "$(D zswap.written_back_pages)" "debugfs written_back_pages" ;;
+	6.12)
+		cmp_ev "zswap_store returning true vs zswpout" "$(E store_r.ret=1)" "$(D zswpout)" zswpout
+		cmp_ev "zswap_load returning true vs zswpin" "$(E load_r.ret=1)" "$(D zswpin)" zswpin
+		cmp_ev "zswap_writeback_entry returning 0 vs zswpwb" "$(E wb_r.ret=0)" "$(D zswpwb)" zswpwb ;;
+	*)
+		cmp_ev "zswap_store returning true vs zswpout" "$(E store_r.ret=1)" "$(D zswpout)" zswpout
+		cmp_ev "zswap_load returning 0 vs zswpin" "$(E load_r.ret=0)" "$(D zswpin)" zswpin
+		cmp_ev "shrink_memcg_cb returning LRU_REMOVED_RETRY vs zswpwb" "$(E wb_r.ret=1)" "$(D zswpwb)" zswpwb ;;
+	esac
+	need "zswap stores" "$(E store_r)"
+	local rej; rej=$(ctrsum zswap.pool_limit_hit)
+	if [ "$rej" != NA ] && [ "$rej" -gt 0 ]; then ok "zswap hit its pool limit $rej times"
+	else bad "zswap never hit its pool limit (pool_limit_hit delta $rej)"; fi
+}
+
+# probes a scenario does not exercise
+case $SCEN in
+memcg-swap|global-pressure|mthp-frag) QUIET=' store store_r load load_r wb wb_r ' ;;
+*) QUIET='' ;;
+esac
+[ "$SCEN" = memcg-swap ] && [ "$WANT_SET" = 6.12 ] && QUIET=' wb wb_r '
+[ "$SCEN" = memcg-swap ] && [ "$WANT_SET" = 7.x ] && QUIET=' wb_r '
+
+found=0
+for f in "$OUT"/rec*.dat; do
+	[ -e "$f" ] || continue
+	found=1
+	check_file "$f"
+done
+[ $found = 1 ] || { LABEL=''; bad "the scenario left no rec*.dat in $OUT"; }
+[ $nfail -eq 0 ] || exit 1
+exit 0

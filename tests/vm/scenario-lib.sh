@@ -1,0 +1,115 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Helpers shared by the kernel-matrix scenarios (sourced in the guest as
+# /usr/local/lib/scenario-lib.sh; check-scenario.sh adds it with --file).
+# busybox ash; every function fails loudly with a one-line message.
+
+: "${OUT:=${MMSCOPE_OUT:-/out}}"
+REC=${MMSCOPE_REC:-$OUT/rec.dat}
+THP=/sys/kernel/mm/transparent_hugepage
+
+say() { echo "scenario: [$(cut -d' ' -f1 /proc/uptime)] $*"; }
+fail() { echo "scenario: error: $*" >&2; exit 1; }
+# wr VALUE FILE: write a sysfs/procfs setting, record it in setup.txt
+wr() {
+	echo "$1" > "$2" 2>/dev/null || fail "cannot write '$1' to $2"
+	echo "$2=$1" >> "$OUT/setup.txt"
+}
+# wr_opt VALUE FILE: the same where the file may be missing or refuse
+# the value on this kernel (e.g. hugepages-8kB/enabled: EPERM)
+wr_opt() {
+	[ -e "$2" ] || return 0
+	if echo "$1" > "$2" 2>/dev/null; then
+		echo "$2=$1" >> "$OUT/setup.txt"
+	else
+		echo "$2=$1 refused" >> "$OUT/setup.txt"
+	fi
+}
+
+uname -r > "$OUT/uname-r.txt"
+: > "$OUT/setup.txt"
+
+# swap_zram MB: zram disk of MB as the only swap (synchronous, so
+# MADV_PAGEOUT frees slots at once; non-rotational, so large swap-out works)
+swap_zram() {
+	[ -e /sys/block/zram0 ] || fail "no /sys/block/zram0 (zram module not loaded?)"
+	wr "$(( $1 * 1024 * 1024 ))" /sys/block/zram0/disksize
+	mkswap /dev/zram0 >/dev/null || fail "mkswap /dev/zram0 failed"
+	swapon /dev/zram0 || fail "swapon /dev/zram0 failed"
+	echo "swap=zram0 ${1}M rotational=$(cat /sys/block/zram0/queue/rotational)" >> "$OUT/setup.txt"
+}
+
+# swap_brd MB: a ram disk (brd, asynchronous bio path) as swap
+swap_brd() {
+	[ -e /dev/ram0 ] || fail "no /dev/ram0 (brd module not loaded?)"
+	wr 0 /sys/block/ram0/queue/rotational
+	mkswap /dev/ram0 >/dev/null || fail "mkswap /dev/ram0 failed"
+	swapon /dev/ram0 || fail "swapon /dev/ram0 failed"
+	echo "swap=ram0" >> "$OUT/setup.txt"
+}
+
+thp_off() {
+	wr never $THP/enabled
+	for d in $THP/hugepages-*kB; do
+		wr_opt never "$d/enabled"
+	done
+}
+
+zswap_off() { wr_opt N /sys/module/zswap/parameters/enabled; }
+
+# memcg_make NAME LIMIT_MB: a memory cgroup (v2 if it has the memory
+# controller, else v1) limited to LIMIT_MB; prints its path
+memcg_make() {
+	if [ ! -e /sys/fs/cgroup/cgroup.controllers ] && [ ! -d /sys/fs/cgroup/memory ]; then
+		mount -t cgroup2 none /sys/fs/cgroup 2>/dev/null || fail "cannot mount cgroup2"
+	fi
+	if [ -e /sys/fs/cgroup/cgroup.controllers ] && grep -qw memory /sys/fs/cgroup/cgroup.controllers; then
+		echo +memory > /sys/fs/cgroup/cgroup.subtree_control || fail "cannot enable the v2 memory controller"
+		mkdir -p "/sys/fs/cgroup/$1"
+		echo "$(( $2 * 1024 * 1024 ))" > "/sys/fs/cgroup/$1/memory.max" || fail "cannot set memory.max"
+		echo "memcg=v2 /sys/fs/cgroup/$1 memory.max=${2}M" >> "$OUT/setup.txt"
+		echo "/sys/fs/cgroup/$1"
+	else
+		mkdir -p /sys/fs/cgroup/memory
+		mountpoint -q /sys/fs/cgroup/memory || mount -t cgroup -o memory none /sys/fs/cgroup/memory || fail "cannot mount cgroup v1 memory"
+		mkdir -p "/sys/fs/cgroup/memory/$1"
+		echo "$(( $2 * 1024 * 1024 ))" > "/sys/fs/cgroup/memory/$1/memory.limit_in_bytes" || fail "cannot set memory.limit_in_bytes"
+		echo "memcg=v1 /sys/fs/cgroup/memory/$1 limit=${2}M" >> "$OUT/setup.txt"
+		echo "/sys/fs/cgroup/memory/$1"
+	fi
+}
+
+# dump_state SUFFIX: counters next to the recording, for cross-checks
+dump_state() {
+	cat /proc/vmstat > "$OUT/vmstat.$1"
+	cat /proc/buddyinfo > "$OUT/buddyinfo.$1"
+	for d in $THP/hugepages-*kB; do
+		[ -d "$d/stats" ] || continue
+		for f in "$d"/stats/*; do
+			echo "${d##*/hugepages-} ${f##*/} $(cat "$f")"
+		done
+	done > "$OUT/mthp.$1"
+	if [ -d /sys/kernel/debug/zswap ]; then
+		for f in /sys/kernel/debug/zswap/*; do echo "${f##*/} $(cat "$f")"; done > "$OUT/zswap.$1"
+	fi
+}
+
+# record_run ARGS... : mmscope record -o $REC ARGS; keeps its output in
+# record.log and fails with its exit status
+record_run() {
+	say "mmscope record $*"
+	rc=0
+	mmscope record -f -o "$REC" --spool "${MMSCOPE_SPOOL:-/tmp/rec.spool}" --interval "${MMSCOPE_INTERVAL:-500}" "$@" > "$OUT/record.log" 2>&1 || rc=$?
+	cat "$OUT/record.log"
+	say "record exit $rc"
+	[ "$rc" -eq 0 ] || fail "mmscope record exited $rc"
+	[ -s "$REC" ] || fail "mmscope record left no $REC"
+}
+
+# finish: the guest powers off right after; no swapoff (it takes 10-20 s
+# under TCG for a full zram device and nothing outlives the VM)
+finish() {
+	cat /proc/swaps > "$OUT/swaps.end" 2>/dev/null || true
+	say "done"
+}

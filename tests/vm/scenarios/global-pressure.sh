@@ -1,0 +1,45 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Scenario global-pressure: more anonymous memory (THP, MADV_HUGEPAGE) than
+# the guest has, over fragmented free memory, swapping to zram, so that
+# kswapd and kcompactd run and hand off. THP defrag "defer": faults wake
+# kswapd/kcompactd instead of compacting directly. Where the kernel has
+# /proc/sys/vm/defrag_mode the run is repeated with it set (rec-defrag.dat).
+# Needs: mmscope, pressure (run-vm.sh --binary), guest of 512 MB.
+# vm-modules: zram zsmalloc
+# vm-mem: 512
+# vm-timeout: 240
+set -eu
+(set -o pipefail) 2>/dev/null && set -o pipefail
+
+OUT=${MMSCOPE_OUT:-/out}
+. /usr/local/lib/scenario-lib.sh
+MB=${PRESSURE_MB:-560}
+
+swap_zram 1024
+zswap_off
+wr always $THP/enabled
+wr defer $THP/defrag
+for d in $THP/hugepages-*kB; do
+	case $d in *-2048kB) wr inherit "$d/enabled" ;; *) wr_opt never "$d/enabled" ;; esac
+done
+# the spool goes to /out (9p): a tmpfs spool would take guest memory
+export MMSCOPE_SPOOL=/out/rec.spool
+dump_state before
+record_run -g kswapd,compaction,swap -- pressure -m "$MB" -f 64 -p 0
+dump_state after
+
+if [ -e /proc/sys/vm/defrag_mode ]; then
+	swapoff /dev/zram0
+	echo 1 > /sys/block/zram0/reset
+	echo 3 > /proc/sys/vm/drop_caches
+	swap_zram 1024
+	wr 1 /proc/sys/vm/defrag_mode
+	MMSCOPE_REC=$OUT/rec-defrag.dat
+	REC=$MMSCOPE_REC
+	record_run -g kswapd,compaction,swap -- pressure -m "$MB" -f 64 -p 0
+	dump_state after-defrag
+	wr 0 /proc/sys/vm/defrag_mode
+fi
+finish

@@ -1,0 +1,26 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Scenario memcg-swap: a memory-cgroup-limited anonymous workload swapping
+# to zram, recorded by mmscope. Needs in the guest: mmscope, anon-touch
+# (run-vm.sh --binary). Writes to $MMSCOPE_OUT: rec.dat, vmstat.before/after,
+# swaps, memcg.stat, setup.txt.
+# vm-modules: zram zsmalloc
+# vm-mem: 512
+# vm-timeout: 240
+set -eu
+(set -o pipefail) 2>/dev/null && set -o pipefail
+
+OUT=${MMSCOPE_OUT:-/out}
+. /usr/local/lib/scenario-lib.sh
+
+swap_zram 256
+thp_off
+cg=$(memcg_make mmscope-memcg 64)
+dump_state before
+record_run -g reclaim,swap --cgroup "$cg" -- \
+	sh -c "echo \$\$ > $cg/cgroup.procs && exec anon-touch -m 112 -p 2 -N -q"
+dump_state after
+cat /proc/swaps > "$OUT/swaps"
+cat "$cg/memory.stat" > "$OUT/memcg.stat" 2>/dev/null || true
+finish

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * pressure: global memory pressure with THP for the kernel matrix.
+ *
+ * 1. -f MB of base pages (MADV_NOHUGEPAGE) are touched and then every
+ *    other page is given back (MADV_DONTNEED): free memory is left in
+ *    order-0 holes, so huge page allocations need compaction.
+ * 2. -m MB of anonymous memory with MADV_HUGEPAGE, more than the guest
+ *    has, are touched in 2 MiB steps: the THP faults wake kswapd at
+ *    order 9, kswapd reclaims (swaps) and hands the order to kcompactd.
+ * 3. The whole mapping is written again -p times (swap-in, more reclaim).
+ *
+ * Prints one line per phase. Exit status: 0 ok, 1 usage, 2 system error.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define MIB (1024UL * 1024UL)
+#define PAGE 4096UL
+
+static void usage(const char *prog)
+{
+	fprintf(stderr, "usage: %s -m MB [-f MB] [-p PASSES]\n", prog);
+	exit(1);
+}
+
+static unsigned char *map_anon(size_t len, int advice)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED) {
+		perror("pressure: mmap");
+		exit(2);
+	}
+	if (madvise(p, len, advice) != 0)
+		perror("pressure: madvise (continuing)");
+	return p;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long mb = 0, frag_mb = 0, passes = 1;
+	int opt;
+
+	while ((opt = getopt(argc, argv, "m:f:p:")) != -1) {
+		switch (opt) {
+		case 'm': mb = strtoul(optarg, NULL, 10); break;
+		case 'f': frag_mb = strtoul(optarg, NULL, 10); break;
+		case 'p': passes = strtoul(optarg, NULL, 10); break;
+		default: usage(argv[0]);
+		}
+	}
+	if (!mb || optind != argc)
+		usage(argv[0]);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+
+	if (frag_mb) {
+		size_t len = frag_mb * MIB;
+		unsigned char *f = map_anon(len, MADV_NOHUGEPAGE);
+
+		for (size_t off = 0; off < len; off += PAGE)
+			f[off] = 1;
+		for (size_t off = 0; off < len; off += 2 * PAGE)
+			if (madvise(f + off, PAGE, MADV_DONTNEED) != 0) {
+				perror("pressure: MADV_DONTNEED");
+				return 2;
+			}
+		printf("pressure: fragmented %lu MB (every other page freed)\n", frag_mb);
+	}
+
+	/* 2 MiB aligned so that every step can be one PMD THP */
+	size_t len = mb * MIB;
+	unsigned char *raw = map_anon(len + 2 * MIB, MADV_HUGEPAGE);
+	unsigned char *m = (unsigned char *)(((unsigned long)raw + 2 * MIB - 1) & ~(2 * MIB - 1));
+
+	if (madvise(m, len, MADV_HUGEPAGE) != 0)
+		perror("pressure: MADV_HUGEPAGE (continuing)");
+	for (unsigned long pass = 0; pass <= passes; pass++) {
+		for (size_t off = 0; off < len; off += PAGE)
+			m[off] = (unsigned char)(pass + off / PAGE + 1);
+		printf("pressure: pass %lu wrote %lu MB\n", pass, mb);
+	}
+	return 0;
+}
