@@ -439,7 +439,8 @@ static int read_section(struct td_file *tf, uint64_t off, uint16_t want,
 	if (csize > size - 8)
 		return set_err(err, "section %u: compressed size %u exceeds the section (%llu)",
 			       id, csize, (unsigned long long)size - 8);
-	if (usize > TD_MAX_META || (usize > (1u << 20) && usize / 1024 > csize))
+	if (usize > TD_MAX_META ||
+	    usize > TD_INFLATE_FREE + (uint64_t)TD_INFLATE_RATIO * csize)
 		return set_err(err, "section %u: implausible uncompressed size %u for %u compressed bytes",
 			       id, usize, csize);
 	cbuf = xmalloc(csize ? csize : 1);
@@ -650,15 +651,30 @@ static int v6_metadata(struct seq *s, char **err)
 	if (nsys > 100000)
 		return set_err(err, "implausible number of event systems (%u)", nsys);
 	for (uint32_t i = 0; i < nsys; i++) {
-		char c;
+		/* the system name, NUL-terminated; read in blocks, since a
+		 * byte at a time would make a huge unterminated name slow */
+		for (;;) {
+			char blk[256];
+			size_t got = sizeof(blk);
+			const char *nul;
 
-		do {	/* the system name, NUL-terminated */
-			if (td_pread(tf, s->pos++, &c, 1, "system name", err))
+			if (s->pos >= tf->size)
+				return set_err(err, "truncated: system name at offset %llu",
+					       (unsigned long long)s->pos);
+			if (got > tf->size - s->pos)
+				got = (size_t)(tf->size - s->pos);
+			if (td_pread(tf, s->pos, blk, got, "system name", err))
 				return -1;
-			strbuf_addch(ev, c);
+			nul = memchr(blk, 0, got);
+			if (nul)
+				got = (size_t)(nul - blk) + 1;
+			strbuf_add(ev, blk, got);
+			s->pos += got;
 			if (ev->len > TD_MAX_META)
 				return set_err(err, "event formats too large");
-		} while (c);
+			if (nul)
+				break;
+		}
 		if (seq_u32(s, &count, ev, "event formats", err) ||
 		    seq_formats(s, count, ev, "event formats", err))
 			return -1;
