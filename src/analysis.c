@@ -208,7 +208,7 @@ static int analysis_stream(struct analysis *a, char **err)
 
 struct analysis *analysis_run(const char *path, const struct analysis_opts *o, char **err)
 {
-	struct timespec t0, t1;
+	struct timespec t0, t1, ts0;
 	struct analysis *a;
 	struct tep_event **evs;
 
@@ -236,10 +236,13 @@ struct analysis *analysis_run(const char *path, const struct analysis_opts *o, c
 		set_err(err, "out of memory");
 		goto fail;
 	}
+	clock_gettime(CLOCK_MONOTONIC, &ts0);
 	if (analysis_stream(a, err))
 		goto fail;
 	analysis_finish(a, a->info.last_ts);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
+	a->info.stream_seconds = (double)(t1.tv_sec - ts0.tv_sec) +
+				 (double)(t1.tv_nsec - ts0.tv_nsec) / 1e9;
 	a->info.seconds = (double)(t1.tv_sec - t0.tv_sec) +
 			  (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 	return a;

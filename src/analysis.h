@@ -42,6 +42,7 @@ struct analysis_info {
 	uint64_t sample_lines, sample_sets, sample_gaps, sample_incomplete;
 	int has_samples;
 	double seconds;			/* wall time spent in analysis_run */
+	double stream_seconds;		/* of which streaming the events */
 };
 
 struct analysis;

@@ -96,6 +96,14 @@ static int report_parse_opts(int argc, char **argv, struct report_cmd_opts *o)
 	return 0;
 }
 
+static void report_timing(const char *file, const struct analysis_info *in)
+{
+	fprintf(stderr, "%s: %llu events in %.3f s (open %.3f s, events %.3f s: "
+		"%.0f events/s)\n", file, (unsigned long long)in->events, in->seconds,
+		in->seconds - in->stream_seconds, in->stream_seconds,
+		in->stream_seconds > 0 ? (double)in->events / in->stream_seconds : 0);
+}
+
 static int cmd_report_run(int argc, char **argv)
 {
 	struct report_cmd_opts o;
@@ -117,10 +125,7 @@ static int cmd_report_run(int argc, char **argv)
 		return r;
 	}
 	if (getenv("MMSCOPE_REPORT_TIMING"))
-		fprintf(stderr, "%s: %llu events in %.3f s (%.0f events/s)\n", o.file,
-			(unsigned long long)analysis_info(a)->events, analysis_info(a)->seconds,
-			analysis_info(a)->seconds > 0 ?
-			(double)analysis_info(a)->events / analysis_info(a)->seconds : 0);
+		report_timing(o.file, analysis_info(a));
 	report_render(a, &o.r, &out);
 	fwrite(out.buf ? out.buf : "", 1, out.len, stdout);
 	strbuf_release(&out);

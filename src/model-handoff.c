@@ -224,6 +224,7 @@ static void handoff_kswapd_wake(struct handoff_model *m, struct hnode *n,
 	memcpy(ep->waker, n->pending_waker, sizeof(ep->waker));
 	ep->handoff = HO_OPEN;
 	ep->wm_start = n->wm_cur;
+	ep->wm_low = n->wm_cur;
 	if (n->last_sleep && r->ts - n->last_sleep < m->p.rewake_gap_ns)
 		ep->flags |= HF_REWAKE;
 	n->pending_wakeups = 0;
@@ -392,8 +393,12 @@ static void handoff_sample_end(struct handoff_model *m, uint64_t seq)
 		n->st.wm_last = n->wm_cur;
 		if (n->wm_cur.free < n->st.wm_lowest.free)
 			n->st.wm_lowest = n->wm_cur;
-		if (n->cur_open && n->cur.wm_start.state == WM_UNKNOWN)
+		if (!n->cur_open)
+			continue;
+		if (n->cur.wm_start.state == WM_UNKNOWN)
 			n->cur.wm_start = n->wm_cur;
+		if (n->cur.wm_low.state == WM_UNKNOWN || n->wm_cur.free < n->cur.wm_low.free)
+			n->cur.wm_low = n->wm_cur;
 	}
 }
 

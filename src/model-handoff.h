@@ -66,7 +66,7 @@ struct kswapd_episode {
 	uint64_t handoff_ts;
 	uint32_t stalls;		/* direct stalls while kcompactd slept */
 	unsigned flags;
-	struct wmark_snap wm_start, wm_end;
+	struct wmark_snap wm_start, wm_low, wm_end;	/* wake, lowest, sleep */
 };
 
 struct handoff_node_stats {

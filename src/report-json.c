@@ -156,6 +156,7 @@ static void json_episode(struct report_ctx *rc, struct jw *j, const struct kswap
 	jw_u(j, "stalls", ep->stalls);
 	jw_s(j, "flags", handoff_flags_str(ep->flags, fl, sizeof(fl)));
 	json_wmark(j, "wmark_start", &ep->wm_start);
+	json_wmark(j, "wmark_low", &ep->wm_low);
 	json_wmark(j, "wmark_end", &ep->wm_end);
 	jw_close(j, '}');
 }

@@ -70,16 +70,27 @@ static void handoff_counts(struct report_ctx *rc, const struct handoff_node_stat
 		    ULL(n->flags_count[2]), ULL(n->flags_count[3]), ULL(n->flags_count[4]));
 }
 
+/* Pages as a column of width w, or "-" when the events were not recorded. */
+static const char *pages_col(char *buf, size_t len, int traced, uint64_t v)
+{
+	if (traced)
+		snprintf(buf, len, "%llu", ULL(v));
+	else
+		snprintf(buf, len, "-");
+	return buf;
+}
+
 static void handoff_episodes(struct report_ctx *rc, const struct handoff_model *hm, int i)
 {
 	int ne = handoff_model_nepisodes(hm, i), shown = 0;
-	char fl[16], ho[24];
+	int traced = analysis_has_event(rc->a, "vmscan", "mm_vmscan_lru_shrink_inactive");
+	char fl[16], ho[24], sc[24], rcl[24];
 
 	if (!ne)
 		return;
 	report_line(rc, "%s", "");
-	report_line(rc, "%10s %7s %3s %2s %8s %8s %-7s %-6s %-6s %s", "start s", "dur ms",
-		    "ord", "wk", "scanned", "reclaimd", "handoff", "wmark", "@sleep", "flg");
+	report_line(rc, "%9s %7s %3s %8s %8s %-7s %-5s %-5s %-5s %s", "start s", "dur ms",
+		    "ord", "scanned", "reclaimd", "handoff", "wmark", "low", "sleep", "flg");
 	for (int e = 0; e < ne && shown < rc->o->max_episodes; e++, shown++) {
 		const struct kswapd_episode *ep = handoff_model_episode(hm, i, e);
 
@@ -88,15 +99,19 @@ static void handoff_episodes(struct report_ctx *rc, const struct handoff_model *
 				 "wake" : "pick", ep->handoff_order);
 		else
 			snprintf(ho, sizeof(ho), "%s", handoff_kind_name(ep->handoff));
-		report_line(rc, "%10.3f %7.1f %3d %2u %8llu %8llu %-7.7s %-6s %-6s %s",
+		report_line(rc, "%9.3f %7.1f %3d %8s %8s %-7.7s %-5s %-5s %-5s %s",
 			    report_rel_s(rc, ep->start), ms(ep->end - ep->start), ep->order,
-			    ep->wakeups > 99 ? 99 : ep->wakeups, ULL(ep->scanned),
-			    ULL(ep->reclaimed), ho, wmark_state_name(ep->wm_start.state),
+			    pages_col(sc, sizeof(sc), traced, ep->scanned),
+			    pages_col(rcl, sizeof(rcl), traced, ep->reclaimed), ho,
+			    wmark_state_name(ep->wm_start.state),
+			    wmark_state_name(ep->wm_low.state),
 			    wmark_state_name(ep->wm_end.state),
 			    handoff_flags_letters(ep->flags, fl, sizeof(fl)));
 	}
 	if (ne > shown)
 		report_line(rc, "(%d more episodes; --format json lists all)", ne - shown);
+	report_line(rc, "wmark/low/sleep: main zone's free pages against min/low/high at");
+	report_line(rc, "the wake, the lowest sample while awake, and the sleep");
 	report_line(rc, "flg: N no handoff, L long, S stall while kcompactd slept,");
 	report_line(rc, "     R re-woken soon after sleeping, X events lost, E open at end");
 }

@@ -169,8 +169,12 @@ static void report_summary_reclaim(struct report_ctx *rc)
 	}
 	const struct reclaim_kind_stats *k = reclaim_model_kind(rm, RK_KSWAPD);
 
-	report_line(rc, "kswapd      %llu pages scanned, %llu reclaimed",
-		    (unsigned long long)k->scanned, (unsigned long long)k->reclaimed);
+	if (analysis_has_event(rc->a, "vmscan", "mm_vmscan_lru_shrink_inactive"))
+		report_line(rc, "kswapd      %llu pages scanned, %llu reclaimed",
+			    (unsigned long long)k->scanned, (unsigned long long)k->reclaimed);
+	else
+		report_line(rc, "kswapd      pages scanned/reclaimed not traced "
+			    "(no lru_shrink_inactive)");
 }
 
 static void report_summary_compaction(struct report_ctx *rc)
