@@ -120,3 +120,6 @@ EXTRA_DIST += tests/vm/README.md tests/vm/check-matrix.sh tests/vm/check-scenari
 	tests/vm/rec-counts.awk tests/vm/scenario-lib.sh tests/vm/run-vm.sh \
 	tests/vm/fetch-kernel.sh tests/vm/mkinitramfs.sh tests/vm/scenarios \
 	tests/vm/workloads
+check_PROGRAMS += tests/unit/test-model-reclaim
+tests_unit_test_model_reclaim_LDADD = $(LIBMMSCOPE_LIBS)
+TESTS += tests/unit/test-model-reclaim

@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Reclaim and compaction models on hand-built records: direct and memcg
+ * reclaim latencies and percentiles, LRU work charged to the right
+ * context (a task's open reclaim, kswapd, or other), an end without a
+ * begin, a begin never ended, softlimit nesting, per-task stall totals;
+ * compaction runs by runner (kcompactd on request, proactive, direct,
+ * khugepaged, manual), scanner work inside a run, deferrals, extfrag.
+ */
+#include "config.h"
+#include "model-reclaim.h"
+#include "model-compaction.h"
+#include "tap.h"
+
+#include <string.h>
+
+#define US 1000ULL
+#define MS 1000000ULL
+
+static struct reclaim_model *rm;
+static struct compaction_model *cm;
+
+static void r_begin(uint64_t ts, int pid, enum reclaim_kind k, int order, const char *comm)
+{
+	struct record r = { .type = REC_RECLAIM_BEGIN, .ts = ts, .pid = pid, .comm = comm };
+
+	r.rbegin.kind = k;
+	r.rbegin.order = order;
+	reclaim_model_add(rm, &r);
+}
+
+static void r_end(uint64_t ts, int pid, enum reclaim_kind k, int reclaimed)
+{
+	struct record r = { .type = REC_RECLAIM_END, .ts = ts, .pid = pid };
+
+	r.rend.kind = k;
+	r.rend.nr_reclaimed = (uint64_t)reclaimed;
+	reclaim_model_add(rm, &r);
+}
+
+static void r_shrink(uint64_t ts, int pid, int prio, int flags, int scanned, int reclaimed)
+{
+	struct record r = { .type = REC_SHRINK_INACTIVE, .ts = ts, .pid = pid };
+
+	r.shrink.priority = prio;
+	r.shrink.flags = flags;
+	r.shrink.scanned = (uint64_t)scanned;
+	r.shrink.reclaimed = (uint64_t)reclaimed;
+	reclaim_model_add(rm, &r);
+}
+
+static void test_reclaim(void)
+{
+	const struct reclaim_kind_stats *d, *mc, *k, *o;
+	struct reclaim_task t[4];
+	struct record w = { .type = REC_KSWAPD_WAKE, .pid = 40 };
+
+	rm = reclaim_model_new();
+	reclaim_model_add(rm, &w);
+	for (int i = 0; i < 100; i++) {		/* 100 direct reclaims, 1..100 us */
+		r_begin((uint64_t)i * MS, 500, RK_DIRECT, 0, "stress");
+		r_shrink((uint64_t)i * MS + 1, 500, 12, RECLAIM_FLAG_ANON, 32, 16);
+		r_end((uint64_t)i * MS + (uint64_t)(i + 1) * US, 500, RK_DIRECT, 16);
+	}
+	r_begin(200 * MS, 600, RK_MEMCG, 0, "cgtask");
+	r_begin(200 * MS + 1, 600, RK_SOFTLIMIT, 0, NULL);	/* nested */
+	r_end(200 * MS + 2, 600, RK_SOFTLIMIT, 0);
+	r_shrink(200 * MS + 3, 600, 10, RECLAIM_FLAG_FILE, 64, 60);
+	r_end(210 * MS, 600, RK_MEMCG, 60);
+	r_shrink(300 * MS, 40, 12, RECLAIM_FLAG_FILE, 100, 90);	/* kswapd */
+	r_shrink(301 * MS, 777, 12, RECLAIM_FLAG_FILE, 5, 5);	/* nobody's */
+	r_end(302 * MS, 888, RK_DIRECT, 1);			/* no begin */
+	r_begin(303 * MS, 999, RK_DIRECT, 3, "late");		/* never ends */
+	reclaim_model_finish(rm, 400 * MS);
+
+	d = reclaim_model_kind(rm, RK_DIRECT);
+	mc = reclaim_model_kind(rm, RK_MEMCG);
+	k = reclaim_model_kind(rm, RK_KSWAPD);
+	o = reclaim_model_kind(rm, RK_OTHER);
+	is_int(d->lat.count, 100, "direct: 100 paired");
+	ok(hist_percentile(&d->lat, 50) >= 50 * US && hist_percentile(&d->lat, 50) <= 54 * US,
+	   "direct: p50 ~50 us (%llu)", (unsigned long long)hist_percentile(&d->lat, 50));
+	ok(hist_percentile(&d->lat, 99) >= 99 * US && hist_percentile(&d->lat, 99) <= 100 * US,
+	   "direct: p99 ~99 us");
+	is_int(d->lat.max, 100 * US, "direct: max exact");
+	is_int(d->scanned, 3200, "direct: scans charged to direct");
+	is_int(d->prio_scanned[12], 3200, "direct: per priority");
+	is_int(d->anon_reclaimed, 1600, "direct: anon LRU");
+	is_int(d->unpaired_ends, 1, "direct: end without begin");
+	is_int(d->open_at_end, 1, "direct: begin without end");
+	is_int(d->orders[3], 1, "direct: begins per order");
+	is_int(mc->lat.count, 1, "memcg: softlimit nested does not end it");
+	is_int(mc->file_scanned, 64, "memcg: nested work charged to memcg");
+	is_int(reclaim_model_kind(rm, RK_SOFTLIMIT)->begins, 1, "softlimit counted");
+	is_int(k->scanned, 100, "kswapd: by task id");
+	is_int(o->scanned, 5, "other: unknown context");
+	is_int(reclaim_model_top_tasks(rm, t, 4), 2, "two tasks stalled");
+	is_str(t[0].comm, "cgtask", "top task by total stall (one 10 ms memcg stall)");
+	is_int(t[0].total_ns, 10 * MS - 0, "memcg task stall total");
+	is_int(t[1].count, 100, "second task: 100 direct stalls");
+	is_int(t[1].total_ns, 5050 * US, "second task: 1+2+...+100 us");
+	reclaim_model_free(rm);
+}
+
+static void c_rec(enum rec_type t, uint64_t ts, int pid, const char *comm, int x)
+{
+	struct record r = { .type = t, .ts = ts, .pid = pid, .comm = comm };
+
+	switch (t) {
+	case REC_KCOMPACTD_WAKE:
+		r.wake.order = x;
+		break;
+	case REC_COMPACT_TRY:
+		r.ctry.order = x;
+		break;
+	case REC_COMPACT_BEGIN:
+	case REC_COMPACT_END:
+		r.crun.zone_start = 0x1000;
+		r.crun.status = t == REC_COMPACT_END ? x : -1;
+		break;
+	case REC_COMPACT_ISOLATE:
+		r.ciso.kind = ISO_MIGRATE;
+		r.ciso.scanned = (uint64_t)x;
+		r.ciso.taken = (uint64_t)x / 2;
+		break;
+	case REC_COMPACT_MIGRATE:
+		r.cmig.migrated = (uint64_t)x;
+		break;
+	case REC_COMPACT_DEFER:
+		r.defer.kind = (enum defer_kind)x;
+		break;
+	case REC_EXTFRAG:
+		r.extfrag.alloc_mt = 0;
+		r.extfrag.fallback_mt = 1;
+		r.extfrag.fallback_order = x;
+		break;
+	default:
+		break;
+	}
+	compaction_model_add(cm, &r);
+}
+
+static void test_compaction(void)
+{
+	const struct compact_stats *s;
+
+	cm = compaction_model_new();
+	/* kcompactd on a request */
+	c_rec(REC_KCOMPACTD_WAKE, 1 * MS, 36, NULL, 9);
+	c_rec(REC_COMPACT_BEGIN, 2 * MS, 36, "kcompactd0", 0);
+	c_rec(REC_COMPACT_ISOLATE, 3 * MS, 36, NULL, 100);
+	c_rec(REC_COMPACT_MIGRATE, 4 * MS, 36, NULL, 40);
+	c_rec(REC_COMPACT_END, 5 * MS, 36, NULL, 8);
+	c_rec(REC_KCOMPACTD_SLEEP, 6 * MS, 36, NULL, 0);
+	/* kcompactd on its own after the timeout: proactive */
+	c_rec(REC_COMPACT_BEGIN, 600 * MS, 36, "kcompactd0", 0);
+	c_rec(REC_COMPACT_END, 601 * MS, 36, NULL, 5);
+	/* direct compaction */
+	c_rec(REC_COMPACT_TRY, 700 * MS, 500, "stress", 9);
+	c_rec(REC_COMPACT_BEGIN, 700 * MS + 1, 500, "stress", 0);
+	c_rec(REC_COMPACT_ISOLATE, 700 * MS + 2, 500, NULL, 10);
+	c_rec(REC_COMPACT_END, 703 * MS, 500, NULL, 7);
+	/* khugepaged, manual, and one left open */
+	c_rec(REC_COMPACT_BEGIN, 800 * MS, 77, "khugepaged", 0);
+	c_rec(REC_COMPACT_END, 801 * MS, 77, NULL, 3);
+	c_rec(REC_COMPACT_BEGIN, 900 * MS, 1234, "sh", 0);
+	c_rec(REC_COMPACT_END, 950 * MS, 1234, NULL, 5);
+	c_rec(REC_COMPACT_BEGIN, 990 * MS, 1235, "sh", 0);
+	c_rec(REC_COMPACT_ISOLATE, 991 * MS, 4321, NULL, 1);	/* outside any run */
+	c_rec(REC_COMPACT_DEFER, 992 * MS, 500, NULL, DEFER_DEFERRED);
+	c_rec(REC_COMPACT_DEFER, 992 * MS, 500, NULL, DEFER_RESET);
+	c_rec(REC_EXTFRAG, 993 * MS, 500, NULL, 2);
+	c_rec(REC_EXTFRAG, 993 * MS, 500, NULL, 9);
+	compaction_model_finish(cm, 1000 * MS);
+	s = compaction_model_stats(cm);
+	is_int(s->runner[CR_KCOMPACTD].runs, 1, "kcompactd run on a request");
+	is_int(s->runner[CR_KCOMPACTD].status[8], 1, "kcompactd: success");
+	is_int(s->runner[CR_KCOMPACTD].migrate_scanned, 100, "kcompactd: scanner work");
+	is_int(s->runner[CR_KCOMPACTD].migrated, 40, "kcompactd: migrated");
+	is_int(s->runner[CR_KCOMPACTD].dur.max, 3 * MS, "kcompactd: duration");
+	is_int(s->runner[CR_PROACTIVE].runs, 1, "proactive run");
+	is_int(s->runner[CR_DIRECT].runs, 1, "direct run after try_to_compact_pages");
+	is_int(s->runner[CR_DIRECT].migrate_scanned, 10, "direct: scanner work");
+	is_int(s->direct_by_order[9], 1, "direct attempts per order");
+	is_int(s->runner[CR_KHUGEPAGED].runs, 1, "khugepaged by comm");
+	is_int(s->runner[CR_MANUAL].runs, 1, "manual run");
+	is_int(s->runner[CR_MANUAL].open_at_end, 1, "manual run open at the end");
+	is_int(s->unattributed_scans, 1, "scan outside a run");
+	is_int(s->deferred, 1, "deferred");
+	is_int(s->defer_reset, 1, "defer reset");
+	is_int(s->extfrag, 2, "extfrag");
+	is_int(s->extfrag_severe, 1, "extfrag: fallback order < 4");
+	is_int(s->extfrag_mt[0][1], 2, "extfrag: Unmovable from Movable");
+	is_int(s->nzones, 1, "one zone");
+	is_int(s->zones[0].runs, 5, "runs per zone");
+	compaction_model_free(cm);
+}
+
+int main(void)
+{
+	test_reclaim();
+	test_compaction();
+	return tap_done();
+}
