@@ -142,15 +142,21 @@ static int vm_row_covers(const char *key)
 
 static void counters_vmstat(struct report_ctx *rc, const struct counters_model *cm)
 {
-	report_line(rc, "%-34s %14s", "vmstat (last - first)", "delta");
+	report_line(rc, "%-34s %14s %14s", "vmstat (last - first)", "delta", "max/interval");
 	for (size_t i = 0; i < sizeof(vm_rows) / sizeof(vm_rows[0]); i++) {
 		int found;
 		int64_t d = vm_rows[i].prefix ?
 			counters_model_delta_prefix(cm, vm_rows[i].key, &found) :
 			counters_model_delta(cm, vm_rows[i].key, &found);
+		const struct counter *c = vm_rows[i].prefix ? NULL :
+			counters_model_find(cm, SRC_VMSTAT, "", vm_rows[i].key);
+		char step[24] = "-";
 
+		if (c)
+			snprintf(step, sizeof(step), "%lld", (long long)c->max_step);
 		if (found)
-			report_line(rc, "Ops %-30s %14lld", vm_rows[i].label, (long long)d);
+			report_line(rc, "Ops %-30s %14lld %14s", vm_rows[i].label, (long long)d,
+				    step);
 	}
 	int shown = 0, more = 0;
 
