@@ -49,6 +49,18 @@ static int parse_header_info(struct td_file *tf, char **err)
 	if (r || tep_get_header_timestamp_size(tf->tep) != 8)
 		return set_err(err, "HEADER_INFO: the ring-buffer page header does not parse");
 	/*
+	 * The header's long size is user space's; the kernel's is the size
+	 * of the page's commit field (a 32-bit trace-cmd on a 64-bit kernel
+	 * writes 4 here). Pages and kbuffer follow the kernel's.
+	 */
+	r = tep_get_header_page_size(tf->tep);
+	if (r != 4 && r != 8)
+		return set_err(err, "HEADER_INFO: commit field of %d bytes in the page header", r);
+	if (r != tf->long_size) {
+		tf->long_size = r;
+		tep_set_long_size(tf->tep, r);
+	}
+	/*
 	 * The header's page size must be the sub-buffer the page header
 	 * describes: a larger one would hide every other page (a silent
 	 * partial read), a smaller one cuts pages in half.

@@ -103,6 +103,14 @@ cp "$V7ZSTD" "$F"; put "$F" "$ps" 4 2048
 row "page size 2048 on 4096-byte pages" \
 	"page size 2048 in the file header does not match the ring-buffer page header (4096)"
 
+# long size: the header's is user space's; pages follow the kernel's
+# (the page header's commit field), so a 32-bit trace-cmd's file reads
+cp "$V7ZSTD" "$F"; put "$F" 13 1 4
+expect_ok "long size 4 in the header (32-bit user space)" dump --stat "$F"
+grep -q "^ *103  total$" "$TMPD/out" || fail "long size 4: not the 103 events: $(cat "$TMPD/out")"
+cp "$V7ZSTD" "$F"; put "$F" 13 1 3
+row "long size 3" "bad long size 3 in header"
+
 # zero and huge CPU counts (v6 header field; v7 CPUCOUNT option)
 cc=$(where cpu-count "$V6")
 cp "$V6" "$F"; put "$F" "$cc" 4 0
