@@ -1,94 +1,161 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The metrics of one run, for "mmscope compare": from a metrics file (text
- * written by hand or by another tool) or from a recording. A recording is
- * read for its "mms1" counter sample lines only (ftrace:print events, the
- * buf field, resolved once): vmstat sets carry every field first and then
- * only the changed ones, always as absolute values, so the reader keeps the
- * current value of each counter and snapshots all of them at each "end"
- * line. The deltas between the first and the last complete set feed
- * metrics_compute(). Trace-derived metrics will come from the analysis
- * API; this file is the one place to switch over.
+ * written by hand or by another tool) or from a recording. A recording
+ * goes through the analysis driver (src/analysis.h) once: the counters
+ * model gives the deltas between the first and the last complete "mms1"
+ * sample sets, which metrics_compute() turns into counter metrics, and
+ * the handoff, reclaim and compaction models give the trace-derived
+ * ones. A metric whose events were not recorded is left out (absent),
+ * never reported as 0.
  */
 #include "config.h"
 #include "compare-load.h"
-#include "tracedat-read.h"
+#include "analysis.h"
+#include "hist.h"
 #include "util.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* One counter as the sample lines evolve: current, first set, last set. */
-struct load_counter {
-	char *name;
-	double cur, first, last;
-	int in_first, in_last, seen;
-};
-
-struct load_state {
-	struct load_counter *c;
-	size_t n, alloc;
-	size_t *hash;		/* open addressing, index + 1; 0 = empty */
-	size_t nhash;
-	int sets;		/* complete sets seen */
+/* Counter deltas of the counters model, named as metrics_compute() wants. */
+static int load_counters(const struct analysis *a, struct counter_set *cs)
+{
+	const struct counters_model *m = analysis_counters(a);
 	uint64_t first_ts, last_ts;
-};
+	char name[160];
+	int n = 0;
 
-static size_t hash_str(const char *s)
-{
-	size_t h = 2166136261u;
+	if (!m || counters_model_nsets(m) < 2)
+		return 0;
+	for (int i = 0; i < counters_model_count(m); i++) {
+		const struct counter *c = counters_model_get(m, i);
+		double delta = (double)(c->last - c->first);
 
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 16777619u;
-	return h;
-}
-
-static void load_rehash(struct load_state *st)
-{
-	free(st->hash);
-	st->nhash = st->nhash ? st->nhash * 2 : 1024;
-	st->hash = xcalloc(st->nhash, sizeof(*st->hash));
-	for (size_t i = 0; i < st->n; i++) {
-		size_t h = hash_str(st->c[i].name) & (st->nhash - 1);
-
-		while (st->hash[h])
-			h = (h + 1) & (st->nhash - 1);
-		st->hash[h] = i + 1;
+		for (int k = 0; k < c->scale; k++)
+			delta /= 10;
+		if (c->source == SRC_VMSTAT)
+			snprintf(name, sizeof(name), "%s", c->key);
+		else if (c->source == SRC_MTHP)
+			snprintf(name, sizeof(name), "mthp.%skB.%s", c->instance, c->key);
+		else if (c->source == SRC_PSI && !c->scale)
+			snprintf(name, sizeof(name), "psi.%s", c->key);
+		else
+			continue;
+		counter_set_put(cs, name, delta);
+		n++;
 	}
+	counters_model_span(m, &first_ts, &last_ts);
+	counter_set_put(cs, "time.elapsed", (double)(last_ts - first_ts) / 1e9);
+	return n;
 }
 
-static struct load_counter *load_counter(struct load_state *st, const char *name)
+static void add_hist_us(struct metric_values *out, const char *prefix, const struct hist *h)
 {
-	size_t h;
+	char name[96];
 
-	if (2 * (st->n + 1) > st->nhash)
-		load_rehash(st);
-	h = hash_str(name) & (st->nhash - 1);
-	for (; st->hash[h]; h = (h + 1) & (st->nhash - 1))
-		if (!strcmp(st->c[st->hash[h] - 1].name, name))
-			return &st->c[st->hash[h] - 1];
-	if (st->n == st->alloc) {
-		st->alloc = st->alloc ? 2 * st->alloc : 256;
-		st->c = xreallocarray(st->c, st->alloc, sizeof(*st->c));
+	snprintf(name, sizeof(name), "%s-total", prefix);
+	metric_values_add(out, name, (double)h->sum / 1e6);
+	if (!h->count)
+		return;
+	snprintf(name, sizeof(name), "%s-mean", prefix);
+	metric_values_add(out, name, (double)h->sum / (double)h->count / 1e3);
+	snprintf(name, sizeof(name), "%s-p99", prefix);
+	metric_values_add(out, name, (double)hist_percentile(h, 99) / 1e3);
+	snprintf(name, sizeof(name), "%s-max", prefix);
+	metric_values_add(out, name, (double)h->max / 1e3);
+}
+
+/* kswapd episodes and handoffs to kcompactd, summed over nodes. */
+static void load_handoff(const struct analysis *a, struct metric_values *out)
+{
+	const struct handoff_model *m = analysis_handoff(a);
+	uint64_t awake = 0, episodes = 0, handoffs = 0, missed = 0, runs = 0, ok = 0;
+
+	if (!m || !analysis_has_event(a, "vmscan", "mm_vmscan_kswapd_wake") ||
+	    !analysis_has_event(a, "vmscan", "mm_vmscan_kswapd_sleep"))
+		return;
+	for (int i = 0; i < handoff_model_nnodes(m); i++) {
+		const struct handoff_node_stats *n = handoff_model_node(m, i);
+
+		awake += n->awake_ns;
+		episodes += n->episodes;
+		handoffs += n->ho_wakeup + n->ho_pickup;
+		missed += n->ho_none;
+		runs += n->kc_runs;
+		ok += n->kc_runs_success;
 	}
-	memset(&st->c[st->n], 0, sizeof(st->c[0]));
-	st->c[st->n].name = xstrdup(name);
-	st->hash[h] = ++st->n;
-	return &st->c[st->n - 1];
+	metric_values_add(out, "kswapd-awake", (double)awake / 1e6);
+	metric_values_add(out, "kswapd-episodes", (double)episodes);
+	if (!analysis_has_event(a, "compaction", "mm_compaction_kcompactd_wake"))
+		return;
+	metric_values_add(out, "kcompactd-handoffs", (double)handoffs);
+	metric_values_add(out, "kcompactd-missed-handoffs", (double)missed);
+	if (runs)
+		metric_values_add(out, "kcompactd-success-pct", (double)ok * 100 / (double)runs);
 }
 
-static void load_state_release(struct load_state *st)
+/* Direct reclaim and direct compaction stalls, and stalls per order. */
+static void load_stalls(const struct analysis *a, struct metric_values *out)
 {
-	for (size_t i = 0; i < st->n; i++)
-		free(st->c[i].name);
-	free(st->c);
-	free(st->hash);
+	const struct reclaim_model *rm = analysis_reclaim(a);
+	const struct compaction_model *cm = analysis_compaction(a);
+	char name[64];
+
+	if (rm && analysis_has_event(a, "vmscan", "mm_vmscan_direct_reclaim_begin")) {
+		const struct reclaim_kind_stats *k = reclaim_model_kind(rm, RK_DIRECT);
+
+		add_hist_us(out, "direct-reclaim-stall", &k->lat);
+		for (int o = 0; o < REC_MAX_ORDERS; o++) {
+			if (!k->orders[o])
+				continue;
+			snprintf(name, sizeof(name), "alloc-stalls-order-%d", o);
+			metric_values_add(out, name, (double)k->orders[o]);
+		}
+	}
+	if (rm && analysis_has_event(a, "vmscan", "mm_vmscan_memcg_reclaim_begin"))
+		add_hist_us(out, "memcg-reclaim-stall", &reclaim_model_kind(rm, RK_MEMCG)->lat);
+	if (cm && analysis_has_event(a, "compaction", "mm_compaction_begin") &&
+	    analysis_has_event(a, "compaction", "mm_compaction_end"))
+		add_hist_us(out, "direct-compact-stall",
+			    &compaction_model_stats(cm)->runner[CR_DIRECT].dur);
 }
 
+/*
+ * A recording through the analysis driver: counter metrics from the
+ * deltas between the first and last complete sample sets, trace metrics
+ * from the models. Fails only when neither gives anything.
+ */
+static int load_recording(const char *path, struct metric_values *out, char **err)
+{
+	struct counter_set cs = COUNTER_SET_INIT;
+	struct analysis_opts ao;
+	struct analysis *a;
+	size_t before = out->n;
+	uint64_t sets;
+
+	analysis_opts_default(&ao);
+	a = analysis_run(path, &ao, err);
+	if (!a)
+		return -1;
+	if (load_counters(a, &cs))
+		metrics_compute(&cs, out);
+	load_handoff(a, out);
+	load_stalls(a, out);
+	sets = analysis_counters(a) ? counters_model_nsets(analysis_counters(a)) : 0;
+	counter_set_release(&cs);
+	analysis_free(a);
+	if (out->n == before)
+		return set_err(err, "no metrics: %llu complete counter sample set%s (2 are "
+			       "needed) and no kswapd, reclaim or compaction events",
+			       (unsigned long long)sets, sets == 1 ? "" : "s");
+	return 0;
+}
+
+/* A whole word as a finite number. */
 static int parse_number(const char *s, size_t len, double *v)
 {
 	char buf[64], *end;
@@ -100,183 +167,6 @@ static int parse_number(const char *s, size_t len, double *v)
 	errno = 0;
 	*v = strtod(buf, &end);
 	return *end || errno || !isfinite(*v) ? -1 : 0;
-}
-
-/* The value of key in "k=v k=v" (not NUL-terminated), or NULL. */
-static const char *find_key(const char *p, const char *end, const char *key, size_t *len)
-{
-	size_t klen = strlen(key);
-
-	while (p < end) {
-		const char *w = p;
-
-		while (p < end && *p != ' ')
-			p++;
-		if ((size_t)(p - w) > klen && w[klen] == '=' && !strncmp(w, key, klen)) {
-			*len = (size_t)(p - w) - klen - 1;
-			return w + klen + 1;
-		}
-		while (p < end && *p == ' ')
-			p++;
-	}
-	return NULL;
-}
-
-/* Apply "k=v ..." of one source line; prefix names the counters. */
-static void apply_pairs(struct load_state *st, const char *p, const char *end,
-			const char *prefix, const char *const *only)
-{
-	char name[160];
-
-	while (p < end) {
-		const char *w = p, *eq;
-		double v;
-
-		while (p < end && *p != ' ')
-			p++;
-		eq = memchr(w, '=', (size_t)(p - w));
-		if (eq && !parse_number(eq + 1, (size_t)(p - eq - 1), &v)) {
-			int keep = !only;
-
-			snprintf(name, sizeof(name), "%s%.*s", prefix, (int)(eq - w), w);
-			for (int i = 0; only && only[i]; i++)
-				keep |= !strcmp(name + strlen(prefix), only[i]);
-			if (keep) {
-				struct load_counter *c = load_counter(st, name);
-
-				c->cur = v;
-				c->seen = 1;
-			}
-		}
-		while (p < end && *p == ' ')
-			p++;
-	}
-}
-
-static void end_of_set(struct load_state *st, uint64_t ts)
-{
-	for (size_t i = 0; i < st->n; i++) {
-		struct load_counter *c = &st->c[i];
-
-		if (!c->seen)
-			continue;
-		if (!st->sets) {
-			c->first = c->cur;
-			c->in_first = 1;
-		}
-		c->last = c->cur;
-		c->in_last = 1;
-	}
-	if (!st->sets++)
-		st->first_ts = ts;
-	st->last_ts = ts;
-}
-
-/* One "mms1 SOURCE SEQ k=v..." line. */
-static void load_line(struct load_state *st, const char *line, size_t len, uint64_t ts)
-{
-	static const char *const psi_keys[] = { "some_total", "full_total", NULL };
-	const char *end = line + len, *p, *src, *v;
-	size_t srclen, vlen;
-	char prefix[48];
-
-	while (end > line && (end[-1] == '\n' || end[-1] == '\0' || end[-1] == ' '))
-		end--;
-	if (end - line < 5 || strncmp(line, "mms1 ", 5))
-		return;
-	src = p = line + 5;
-	while (p < end && *p != ' ')
-		p++;
-	srclen = (size_t)(p - src);
-	while (p < end && *p == ' ')
-		p++;
-	while (p < end && isdigit((unsigned char)*p))	/* SEQ */
-		p++;
-	if (srclen == 6 && !strncmp(src, "vmstat", 6)) {
-		apply_pairs(st, p, end, "", NULL);
-	} else if (srclen == 3 && !strncmp(src, "psi", 3)) {
-		apply_pairs(st, p, end, "psi.", psi_keys);
-	} else if (srclen == 4 && !strncmp(src, "mthp", 4) &&
-		   (v = find_key(p, end, "size", &vlen)) && vlen < 16) {
-		snprintf(prefix, sizeof(prefix), "mthp.%.*skB.", (int)vlen, v);
-		apply_pairs(st, p, end, prefix, NULL);
-	} else if (srclen == 3 && !strncmp(src, "end", 3)) {
-		end_of_set(st, ts);
-	}
-}
-
-/* The buf field of ftrace:print, resolved once per file. */
-static struct tep_format_field *print_buf_field(struct td_file *tf, int *id)
-{
-	struct tep_event *e = tep_find_event_by_name(td_tep(tf), "ftrace", "print");
-
-	if (!e)
-		return NULL;
-	*id = e->id;
-	return tep_find_field(e, "buf");
-}
-
-static int read_samples(struct td_file *tf, struct load_state *st, char **err)
-{
-	struct tep_format_field *f;
-	struct td_cursor *cur;
-	struct td_event ev;
-	int id = -1, got;
-
-	f = print_buf_field(tf, &id);
-	if (!f)
-		return set_err(err, "no ftrace:print events (mms1 sample lines) in this recording");
-	cur = td_cursor_new(tf, -1, err);
-	if (!cur)
-		return -1;
-	while ((got = td_cursor_next(cur, &ev, err)) > 0) {
-		unsigned int off = (unsigned int)f->offset, len;
-
-		if (!ev.event || ev.event->id != id)
-			continue;
-		if (f->flags & TEP_FIELD_IS_DYNAMIC) {
-			unsigned long long dl = tep_read_number(td_tep(tf),
-								(char *)ev.data + f->offset,
-								f->size);
-			off = (unsigned int)(dl & 0xffff);
-		}
-		if (off >= (unsigned int)ev.size)
-			continue;
-		len = (unsigned int)ev.size - off;
-		load_line(st, (const char *)ev.data + off,
-			  strnlen((const char *)ev.data + off, len), ev.ts);
-	}
-	td_cursor_free(cur);
-	return got < 0 ? -1 : 0;
-}
-
-static int load_recording(const char *path, struct metric_values *out, char **err)
-{
-	struct counter_set cs = COUNTER_SET_INIT;
-	struct load_state st = { 0 };
-	struct td_file *tf = td_open(path, err);
-	int r = -1;
-
-	if (!tf)
-		return -1;
-	if (read_samples(tf, &st, err))
-		goto out;
-	if (st.sets < 2) {
-		set_err(err, "%d complete counter sample set%s (mms1 ... end); 2 are needed",
-			st.sets, st.sets == 1 ? "" : "s");
-		goto out;
-	}
-	for (size_t i = 0; i < st.n; i++)
-		if (st.c[i].in_first && st.c[i].in_last)
-			counter_set_put(&cs, st.c[i].name, st.c[i].last - st.c[i].first);
-	counter_set_put(&cs, "time.elapsed", (double)(st.last_ts - st.first_ts) / 1e9);
-	metrics_compute(&cs, out);
-	r = 0;
-out:
-	counter_set_release(&cs);
-	load_state_release(&st);
-	td_close(tf);
-	return r;
 }
 
 /* Split a line into words (in place); returns the count, at most max. */

@@ -187,9 +187,16 @@ static int cmp_rows(const void *a, const void *b)
 
 void ct_sort(struct ct_table *t)
 {
-	for (size_t r = 0; r < t->nrows; r++)
-		if (t->rows[r].higher_is_better < 0)
-			t->rows[r].higher_is_better = t->rows[r].mi.higher_is_better;
+	for (size_t r = 0; r < t->nrows; r++) {
+		struct ct_row *row = &t->rows[r];
+
+		if (row->higher_is_better < 0)
+			row->higher_is_better = row->mi.higher_is_better;
+		row->positive = 1;
+		for (size_t c = 0; c < t->ncols; c++)
+			for (size_t i = 0; i < row->cells[c].n; i++)
+				row->positive &= row->cells[c].v[i] > 0;
+	}
 	if (t->nrows)
 		qsort(t->rows, t->nrows, sizeof(*t->rows), cmp_rows);
 }
@@ -206,21 +213,28 @@ void ct_release(struct ct_table *t)
 	ct_init(t);
 }
 
-/* mmtests takes Hmean for higher-is-better metrics where it says "mean". */
-static int use_hmean(const struct ct_stat *s, int hib, enum ct_dialect d)
+/*
+ * mmtests takes Hmean for higher-is-better metrics where it says "mean";
+ * here only when the harmonic mean is defined for the whole row (every
+ * sample > 0), else the row stays Amean rather than printing n/a.
+ */
+static int use_hmean(const struct ct_stat *s, const struct ct_row *row, enum ct_dialect d)
 {
 	return s->kind == CT_HMEAN ||
-	       ((s->kind == CT_MEAN || s->kind == CT_BMEAN) && hib && d == CT_MMTESTS);
+	       ((s->kind == CT_MEAN || s->kind == CT_BMEAN) && row->higher_is_better &&
+		row->positive && d == CT_MMTESTS);
 }
 
-double ct_stat_value(const struct ct_stat *s, const struct ct_cell *c, int hib,
+double ct_stat_value(const struct ct_stat *s, const struct ct_row *row, size_t col,
 		     enum ct_dialect d)
 {
+	const struct ct_cell *c = &row->cells[col];
+	int hib = row->higher_is_better;
 	double v;
 
 	switch (s->kind) {
 	case CT_MIN: v = stats_min(c->v, c->n); break;
-	case CT_MEAN: v = use_hmean(s, hib, d) ? stats_hmean(c->v, c->n) :
+	case CT_MEAN: v = use_hmean(s, row, d) ? stats_hmean(c->v, c->n) :
 					      stats_mean(c->v, c->n); break;
 	case CT_AMEAN: v = stats_mean(c->v, c->n); break;
 	case CT_HMEAN: v = stats_hmean(c->v, c->n); break;
@@ -230,21 +244,22 @@ double ct_stat_value(const struct ct_stat *s, const struct ct_cell *c, int hib,
 	case CT_MAX: v = stats_max(c->v, c->n); break;
 	case CT_MEDIAN: v = stats_median(c->v, c->n); break;
 	case CT_PCTILE: v = stats_percentile(c->v, c->n, s->arg, hib); break;
-	case CT_BMEAN: v = stats_bmean(c->v, c->n, s->arg, hib, use_hmean(s, hib, d)); break;
+	case CT_BMEAN: v = stats_bmean(c->v, c->n, s->arg, hib, use_hmean(s, row, d)); break;
 	case CT_SAMPLES: v = (double)c->n; break;
 	default: v = NAN;
 	}
 	return isfinite(v) ? (v == 0 ? 0 : v) : NAN;
 }
 
-void ct_stat_name(const struct ct_stat *s, int hib, enum ct_dialect d, char *buf, size_t len)
+void ct_stat_name(const struct ct_stat *s, const struct ct_row *row, enum ct_dialect d,
+		  char *buf, size_t len)
 {
 	static const char *const mm[] = {
 		[CT_MIN] = "Min", [CT_AMEAN] = "Amean", [CT_HMEAN] = "Hmean",
 		[CT_GMEAN] = "Gmean", [CT_STDDEV] = "Stddev", [CT_COEFFVAR] = "CoeffVar",
 		[CT_MAX] = "Max", [CT_MEDIAN] = "Median", [CT_SAMPLES] = "Samples",
 	};
-	int h = use_hmean(s, hib, d);
+	int h = use_hmean(s, row, d);
 
 	if (d == CT_PLAIN) {
 		if (s->kind == CT_PCTILE)
@@ -432,7 +447,7 @@ static void mmtests_cell(const struct ct_table *t, const struct ct_row *row, siz
 		strbuf_addf(out, "%*s%11s", fw, "-", "");
 		return;
 	}
-	v = ct_stat_value(s, cell, row->higher_is_better, o->dialect);
+	v = ct_stat_value(s, row, c, o->dialect);
 	if (isnan(v)) {
 		strbuf_addf(out, "%*s%11s", fw, "n/a", "");
 		return;
@@ -442,8 +457,7 @@ static void mmtests_cell(const struct ct_table *t, const struct ct_row *row, siz
 		strbuf_addf(out, " (%7.2f%%)", 0.0);
 		return;
 	}
-	base = row->cells[0].n ? ct_stat_value(s, &row->cells[0], row->higher_is_better,
-					       o->dialect) : NAN;
+	base = row->cells[0].n ? ct_stat_value(s, row, 0, o->dialect) : NAN;
 	pct = change_pct(s, row->higher_is_better, o->dialect, v, base);
 	sig = is_mean_stat(s) ? significant(t, row, c, o->alpha) : -1;
 	if (isnan(pct))
@@ -469,8 +483,7 @@ static int mmtests_field_width(const struct ct_table *t, size_t c, const struct 
 		if ((base == 15) != in_monitor(row, o) || !row->cells[c].n)
 			continue;
 		for (size_t k = 0; k < o->nstats; k++) {
-			int n = fmt_len(ct_stat_value(&o->stats[k], &row->cells[c],
-						      row->higher_is_better, o->dialect)) + 1;
+			int n = fmt_len(ct_stat_value(&o->stats[k], row, c, o->dialect)) + 1;
 			if (n > fw)
 				fw = n;
 		}
@@ -489,7 +502,7 @@ static void mmtests_stat_table(const struct ct_table *t, const struct ct_opts *o
 		if (in_monitor(&t->rows[r], o))
 			continue;
 		for (size_t k = 0; k < o->nstats; k++) {
-			ct_stat_name(&o->stats[k], t->rows[r].higher_is_better, o->dialect,
+			ct_stat_name(&o->stats[k], &t->rows[r], o->dialect,
 				     name, sizeof(name));
 			smax = (int)strlen(name) > smax ? (int)strlen(name) : smax;
 		}
@@ -513,7 +526,7 @@ static void mmtests_stat_table(const struct ct_table *t, const struct ct_opts *o
 
 				if (in_monitor(row, o))
 					continue;
-				ct_stat_name(&o->stats[k], row->higher_is_better, o->dialect,
+				ct_stat_name(&o->stats[k], row, o->dialect,
 					     name, sizeof(name));
 				strbuf_addf(out, "%-*s %-*s", smax, name, omax, row->mi.name);
 				for (size_t c = first; c < end; c++)
@@ -552,7 +565,7 @@ static void mmtests_monitor_table(const struct ct_table *t, const struct ct_opts
 			strbuf_addf(out, "Ops %-*s", lmax - 4, row->mi.label);
 			for (size_t c = first; c < end; c++) {
 				double v = row->cells[c].n ?
-					ct_stat_value(&amean, &row->cells[c], 0, o->dialect) : NAN;
+					ct_stat_value(&amean, row, c, o->dialect) : NAN;
 
 				if (!row->cells[c].n)
 					strbuf_addf(out, "%*s", colw[c], "-");
@@ -591,7 +604,7 @@ static void plain_label(const struct ct_row *row, const struct ct_stat *s,
 {
 	char st[32];
 
-	ct_stat_name(s, row->higher_is_better, CT_PLAIN, st, sizeof(st));
+	ct_stat_name(s, row, CT_PLAIN, st, sizeof(st));
 	snprintf(buf, len, "%s %s", row->mi.plain_label, st);
 }
 
@@ -605,8 +618,7 @@ static void plain_widths(const struct ct_table *t, const struct ct_opts *o, int 
 			if (!t->rows[r].cells[c].n)
 				continue;
 			for (size_t k = 0; k < o->nstats; k++) {
-				int n = fmt_len(ct_stat_value(&o->stats[k], &t->rows[r].cells[c],
-							      t->rows[r].higher_is_better,
+				int n = fmt_len(ct_stat_value(&o->stats[k], &t->rows[r], c,
 							      CT_PLAIN));
 				vw[c] = n > vw[c] ? n : vw[c];
 			}
@@ -628,13 +640,12 @@ static void plain_cell(const struct ct_row *row, size_t c, const struct ct_stat 
 		strbuf_addf(out, " %*s%13s", vw, "-", "");
 		return;
 	}
-	v = ct_stat_value(s, &row->cells[c], row->higher_is_better, CT_PLAIN);
+	v = ct_stat_value(s, row, c, CT_PLAIN);
 	if (isnan(v)) {
 		strbuf_addf(out, " %*s%13s", vw, "n/a", "");
 		return;
 	}
-	base = row->cells[0].n ? ct_stat_value(s, &row->cells[0], row->higher_is_better,
-					       CT_PLAIN) : NAN;
+	base = row->cells[0].n ? ct_stat_value(s, row, 0, CT_PLAIN) : NAN;
 	pct = c == 0 ? 0 : change_pct(s, row->higher_is_better, CT_PLAIN, v, base);
 	if (isnan(pct))
 		strbuf_addf(out, " %*.2f (%10s)", vw, v, "n/a");
@@ -735,12 +746,10 @@ static void json_cell(const struct ct_table *t, const struct ct_row *row, size_t
 	strbuf_addstr(out, "], \"stats\": {");
 	for (size_t k = 0; k < o->nstats; k++) {
 		const struct ct_stat *s = &o->stats[k];
-		double v = ct_stat_value(s, cell, row->higher_is_better, o->dialect);
-		double base = row->cells[0].n ? ct_stat_value(s, &row->cells[0],
-							      row->higher_is_better,
-							      o->dialect) : NAN;
+		double v = ct_stat_value(s, row, c, o->dialect);
+		double base = row->cells[0].n ? ct_stat_value(s, row, 0, o->dialect) : NAN;
 
-		ct_stat_name(s, row->higher_is_better, o->dialect, name, sizeof(name));
+		ct_stat_name(s, row, o->dialect, name, sizeof(name));
 		strbuf_addf(out, "%s\"%s\": {\"value\": ", k ? ", " : "", name);
 		json_num(out, v);
 		strbuf_addstr(out, ", \"change_pct\": ");

@@ -37,8 +37,8 @@ enum ct_stat_kind {
 };
 
 /* One statistic row: "mean" is Amean, or Hmean for higher-is-better
- * metrics in the mmtests dialect (as mmtests does). arg: NN of pNN and
- * bmean-NN. */
+ * metrics in the mmtests dialect (as mmtests does) when every sample of
+ * the row is > 0. arg: NN of pNN and bmean-NN. */
 struct ct_stat {
 	enum ct_stat_kind kind;
 	double arg;
@@ -55,6 +55,7 @@ struct ct_cell {
 struct ct_row {
 	struct metric_info mi;
 	int higher_is_better;
+	int positive;		/* every sample > 0 (set by ct_sort) */
 	size_t seq;		/* first appearance, for user metrics' order */
 	struct ct_cell *cells;	/* one per column */
 };
@@ -87,11 +88,12 @@ struct ct_opts {
 	double alpha;		/* significance level, 0.05 */
 };
 
-/* The value of one statistic over a cell (NAN when undefined). */
-double ct_stat_value(const struct ct_stat *s, const struct ct_cell *c, int higher_is_better,
+/* The value of one statistic over the cell of column col (NAN when
+ * undefined). The row must have been through ct_sort(). */
+double ct_stat_value(const struct ct_stat *s, const struct ct_row *row, size_t col,
 		     enum ct_dialect d);
 /* The statistic's row name in a dialect ("Amean", "BAmean-95", "mean"). */
-void ct_stat_name(const struct ct_stat *s, int higher_is_better, enum ct_dialect d,
+void ct_stat_name(const struct ct_stat *s, const struct ct_row *row, enum ct_dialect d,
 		  char *buf, size_t len);
 
 void ct_render_text(const struct ct_table *t, const struct ct_opts *o, struct strbuf *out);

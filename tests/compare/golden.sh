@@ -77,6 +77,14 @@ else
 	echo "mkrec not built: recording cases skipped"
 fi
 
+# Real recordings (samples/, made by trace-cmd, no counter samples): the
+# trace-derived metrics only.
+samples=$top_srcdir/samples
+if [ -f "$samples/memcg-swap-6.18.dat" ] && [ -f "$samples/mthp-swap-6.18.dat" ]; then
+	check samples --dialect plain --stats mean,max --width 100 \
+		"memcg=$samples/memcg-swap-6.18.dat" "mthp=$samples/mthp-swap-6.18.dat"
+fi
+
 # Errors: runtime errors exit 1, usage errors 2.
 "$MMSCOPE" compare "a=$data/nonexistent.txt" >/dev/null 2>"$scratch/err"
 [ $? -eq 1 ] && grep -q "nonexistent.txt" "$scratch/err" && ok "missing file: exit 1" ||
