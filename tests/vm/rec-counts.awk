@@ -8,6 +8,9 @@
 #   ev NAME.FIELD=VALUE N     events of NAME with that value, for the
 #                             fields ret, order, nr, ord, forder, and
 #                             found/entry as 0 or ok
+#   evw KEY N                 the same, only events between the first and
+#                             the last complete sample set (what the
+#                             counter deltas cover)
 #   sum NAME.FIELD S          sum of FIELD (nr) over NAME's events
 #   ctr KEY FIRST LAST        a sampled counter in the first and the last
 #                             complete sample set (KEY: vmstat name,
@@ -35,12 +38,26 @@ function note(name, f, v) { cnt[name "." f "=" v]++ }
 		if ($(start) != "tracing_mark_write:" || $(start + 1) != "mms1") next
 		src = $(start + 2); seq = $(start + 3) + 0
 		if (src == "end") {
+			if (seq != snapseq) next	# a set without vmstat lines
 			if (nsets > 0 && seq != lastseq + 1) gap += seq - lastseq - 1
 			lastseq = seq; nsets++
-			if (nsets == 1) { first_ts = ts; for (k in cur) first[k] = cur[k] }
+			if (nsets == 1) {
+				first_ts = ts
+				for (k in cur) first[k] = cur[k]
+				for (k in snap) base[k] = snap[k]
+			}
 			for (k in cur) last[k] = cur[k]
+			delete top
+			for (k in snap) top[k] = snap[k]
 			last_ts = ts; after = 0
 			next
+		}
+		# events are counted up to the first vmstat line of each set: the
+		# counters of that set were read just before it
+		if (src == "vmstat" && seq != snapseq) {
+			snapseq = seq
+			delete snap
+			for (k in cnt) snap[k] = cnt[k]
 		}
 		pre = ""
 		if (src == "mthp" || src == "zswap") pre = src
@@ -54,7 +71,7 @@ function note(name, f, v) { cnt[name "." f "=" v]++ }
 		}
 		next
 	}
-	total[name]++
+	cnt[name]++
 	if (nsets == 0) before++
 	else after++
 	delete kv
@@ -85,8 +102,8 @@ function note(name, f, v) { cnt[name "." f "=" v]++ }
 	}
 }
 END {
-	for (n in total) print "ev", n, total[n]
 	for (n in cnt) print "ev", n, cnt[n]
+	for (n in cnt) print "evw", n, (n in top ? top[n] : 0) - (n in base ? base[n] : 0)
 	for (n in sums) print "sum", n, sums[n]
 	for (k in last) print "ctr", k, (k in first ? first[k] : 0), last[k]
 	print "sets", nsets + 0

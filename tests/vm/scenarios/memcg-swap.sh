@@ -18,7 +18,8 @@ swap_zram 256
 thp_off
 cg=$(memcg_make mmscope-memcg 64)
 dump_state before
-record_run -g reclaim,swap --cgroup "$cg" -- \
+# shellcheck disable=SC2046
+record_run $(reclaim_args swap) --cgroup "$cg" -- \
 	sh -c "echo \$\$ > $cg/cgroup.procs && exec anon-touch -m 112 -p 2 -N -q"
 dump_state after
 cat /proc/swaps > "$OUT/swaps"

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # Scenario zswap: zswap on with a tiny pool (max_pool_percent=1) in front of
-# a zram swap device, a memory cgroup of 48 MB and 128 MB of half
+# a zram swap device, a memory cgroup of 32 MB and 80 MB of half
 # compressible pages: zswap stores, hits its limit, rejects and writes back.
 # THP and mTHP off (6.1/6.12 zswap refuses large folios).
 # Needs: mmscope, zswap-fill (run-vm.sh --binary).
@@ -23,10 +23,11 @@ wr 1 $Z/max_pool_percent
 wr_opt Y $Z/shrinker_enabled
 wr Y $Z/enabled
 [ "$(cat $Z/enabled)" = Y ] || fail "zswap did not turn on"
-cg=$(memcg_make mmscope-zswap 48)
+cg=$(memcg_make mmscope-zswap 32)
 dump_state before
-record_run -g reclaim,swap,zswap --cgroup "$cg" -- \
-	sh -c "echo \$\$ > $cg/cgroup.procs && exec zswap-fill -m 128 -p 1"
+# shellcheck disable=SC2046
+record_run $(reclaim_args swap,zswap) --cgroup "$cg" -- \
+	sh -c "echo \$\$ > $cg/cgroup.procs && exec zswap-fill -m 80 -p 1"
 dump_state after
 wr N $Z/enabled
 finish
