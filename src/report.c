@@ -73,8 +73,8 @@ int report_needs_samples(struct report_ctx *rc, const char *section)
 {
 	if (rc->in->has_samples)
 		return 0;
-	report_line(rc, "%s: needs counter samples; this recording has none", section);
-	report_line(rc, "(record with mmscope record, or mmscope sample beside trace-cmd)");
+	report_line(rc, "%s: needs counter samples (mmscope record); none in this file",
+		    section);
 	return 1;
 }
 
