@@ -292,6 +292,14 @@ void report_text_stalls(struct report_ctx *rc)
 
 static void compaction_runners(struct report_ctx *rc, const struct compact_stats *cs)
 {
+	uint64_t any = 0;
+
+	for (int i = 0; i < CR_NR; i++)
+		any += cs->runner[i].runs + cs->runner[i].open_at_end;
+	if (!any) {
+		report_line(rc, "no compaction runs (mm_compaction_begin/end)");
+		return;
+	}
 	report_line(rc, "runner      runs   p50 ms   max ms success complete  other "
 		    " migrated");
 	for (int i = 0; i < CR_NR; i++) {
@@ -337,6 +345,16 @@ static void compaction_results(struct report_ctx *rc, const struct compact_stats
 			off += snprintf(buf + off, sizeof(buf) - (size_t)off, " o%d:%llu", o,
 					ULL(cs->direct_by_order[o]));
 	report_line(rc, "direct compaction attempts %llu%s", ULL(cs->direct_tries), buf);
+	for (int o = 0; o < REC_MAX_ORDERS; o++) {
+		off = 0;
+		for (int st = 0; st < COMPACT_NSTATUS; st++)
+			if (cs->suitable[o][st])
+				off += snprintf(buf + off, sizeof(buf) - (size_t)off, " %s:%llu",
+						compact_status_name(st),
+						ULL(cs->suitable[o][st]));
+		if (off)
+			report_line(rc, "suitable checks, order %d:%s", o, buf);
+	}
 	report_line(rc, "deferrals: deferred %llu, defer_compaction %llu, reset %llu",
 		    ULL(cs->deferred), ULL(cs->defer_compaction), ULL(cs->defer_reset));
 }
