@@ -16,8 +16,12 @@ enum {
 	EV_KCOMPACTD_WAKE, EV_COMPACT_TRY, EV_DIRECT_BEGIN, EV_KSWAPD_WAKE,
 	EV_KSWAPD_SCANNED, EV_KSWAPD_RECLAIMED, EV_DIRECT_SCANNED,
 	EV_DIRECT_RECLAIMED, EV_COMPACT_MIGRATE_SCANNED, EV_COMPACT_FREE_SCANNED,
-	EV_COMPACT_MIGRATED, EV_LOST, EV_NR
+	EV_COMPACT_MIGRATED, EV_LOST, EV_KSWAPD_TAKEN, EV_DIRECT_TAKEN, EV_NR
 };
+
+/* LRU indexes of the inactive lists in mm_vmscan_lru_isolate. */
+#define LRU_INACTIVE_ANON 0
+#define LRU_INACTIVE_FILE 2
 
 struct consistency_model {
 	const struct reclaim_model *rm;
@@ -56,6 +60,11 @@ static void consistency_snapshot(struct consistency_model *m, int64_t *v)
 	v[EV_KSWAPD_RECLAIMED] = (int64_t)ks->reclaimed;
 	v[EV_DIRECT_SCANNED] = (int64_t)ds->scanned;
 	v[EV_DIRECT_RECLAIMED] = (int64_t)ds->reclaimed;
+	/* MGLRU counts pgscan_* as isolated folios, not scanned ones */
+	v[EV_KSWAPD_TAKEN] = (int64_t)(ks->lru_taken[LRU_INACTIVE_ANON] +
+				       ks->lru_taken[LRU_INACTIVE_FILE]);
+	v[EV_DIRECT_TAKEN] = (int64_t)(ds->lru_taken[LRU_INACTIVE_ANON] +
+				       ds->lru_taken[LRU_INACTIVE_FILE]);
 	v[EV_COMPACT_MIGRATE_SCANNED] = 0;
 	v[EV_COMPACT_FREE_SCANNED] = 0;
 	v[EV_COMPACT_MIGRATED] = 0;
@@ -111,31 +120,32 @@ struct row_def {
 	const char *what, *counter;
 	const char *system, *event;
 	int ev;
+	int alt;		/* another event count that may match, or 0 */
 	enum consistency_rel rel;
 	int prefix;		/* counter is a prefix to sum (allocstall_) */
 };
 
 static const struct row_def row_defs[CONSISTENCY_NROWS] = {
 	{ "kswapd runs", "pageoutrun",
-	  "vmscan", "mm_vmscan_kswapd_wake", EV_KSWAPD_WAKE, REL_EQ, 0 },
+	  "vmscan", "mm_vmscan_kswapd_wake", EV_KSWAPD_WAKE, 0, REL_EQ, 0 },
 	{ "kswapd scanned", "pgscan_kswapd",
-	  "vmscan", "mm_vmscan_lru_shrink_inactive", EV_KSWAPD_SCANNED, REL_EQ, 0 },
+	  "vmscan", "mm_vmscan_lru_shrink_inactive", EV_KSWAPD_SCANNED, EV_KSWAPD_TAKEN, REL_EQ, 0 },
 	{ "kswapd reclaimed", "pgsteal_kswapd",
-	  "vmscan", "mm_vmscan_lru_shrink_inactive", EV_KSWAPD_RECLAIMED, REL_EQ, 0 },
+	  "vmscan", "mm_vmscan_lru_shrink_inactive", EV_KSWAPD_RECLAIMED, 0, REL_EQ, 0 },
 	{ "direct reclaims", "allocstall_*",
-	  "vmscan", "mm_vmscan_direct_reclaim_begin", EV_DIRECT_BEGIN, REL_EQ, 1 },
+	  "vmscan", "mm_vmscan_direct_reclaim_begin", EV_DIRECT_BEGIN, 0, REL_EQ, 1 },
 	{ "direct scanned", "pgscan_direct",
-	  "vmscan", "mm_vmscan_lru_shrink_inactive", EV_DIRECT_SCANNED, REL_EQ, 0 },
+	  "vmscan", "mm_vmscan_lru_shrink_inactive", EV_DIRECT_SCANNED, EV_DIRECT_TAKEN, REL_EQ, 0 },
 	{ "direct reclaimed", "pgsteal_direct",
-	  "vmscan", "mm_vmscan_lru_shrink_inactive", EV_DIRECT_RECLAIMED, REL_EQ, 0 },
+	  "vmscan", "mm_vmscan_lru_shrink_inactive", EV_DIRECT_RECLAIMED, 0, REL_EQ, 0 },
 	{ "kcompactd wakes", "compact_daemon_wake",
-	  "compaction", "mm_compaction_kcompactd_wake", EV_KCOMPACTD_WAKE, REL_EQ, 0 },
+	  "compaction", "mm_compaction_kcompactd_wake", EV_KCOMPACTD_WAKE, 0, REL_EQ, 0 },
 	{ "direct compacts", "compact_stall",
-	  "compaction", "mm_compaction_try_to_compact_pages", EV_COMPACT_TRY, REL_LE, 0 },
+	  "compaction", "mm_compaction_try_to_compact_pages", EV_COMPACT_TRY, 0, REL_LE, 0 },
 	{ "migrate scanned", "compact_migrate_scanned",
-	  "compaction", "mm_compaction_isolate_migratepages", EV_COMPACT_MIGRATE_SCANNED, REL_GE, 0 },
+	  "compaction", "mm_compaction_isolate_migratepages", EV_COMPACT_MIGRATE_SCANNED, 0, REL_GE, 0 },
 	{ "pages migrated", "pgmigrate_success",
-	  "compaction", "mm_compaction_migratepages", EV_COMPACT_MIGRATED, REL_GE, 0 },
+	  "compaction", "mm_compaction_migratepages", EV_COMPACT_MIGRATED, 0, REL_GE, 0 },
 };
 
 static enum consistency_verdict consistency_judge(enum consistency_rel rel, int64_t ev,
@@ -182,11 +192,21 @@ int consistency_model_rows(const struct consistency_model *m,
 		} else {
 			row->counter_delta = counters_model_delta(cm, d->counter, &found);
 		}
-		if (!found)
+		row->alt_used = 0;
+		if (!found) {
 			row->verdict = CV_NO_COUNTER;
-		else
-			row->verdict = consistency_judge(d->rel, row->events,
-							 row->counter_delta, *lost);
+			continue;
+		}
+		row->verdict = consistency_judge(d->rel, row->events, row->counter_delta, *lost);
+		if (row->verdict == CV_DIFFERS && d->alt) {
+			int64_t alt = m->last[d->alt] - m->first[d->alt];
+
+			if (consistency_judge(d->rel, alt, row->counter_delta, *lost) == CV_AGREE) {
+				row->events = alt;
+				row->alt_used = 1;
+				row->verdict = CV_AGREE;
+			}
+		}
 	}
 	return n;
 }

@@ -32,6 +32,7 @@ struct consistency_row {
 	enum consistency_rel rel;
 	int64_t events, counter_delta;
 	enum consistency_verdict verdict;
+	int alt_used;	/* events counted as isolated folios (MGLRU's pgscan) */
 };
 
 #define CONSISTENCY_NROWS 10

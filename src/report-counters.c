@@ -263,6 +263,12 @@ void report_text_consistency(struct report_ctx *rc)
 				    rows[i].counter, (long long)rows[i].counter_delta,
 				    report_verdict_names[v]);
 	}
+	for (int i = 0; i < n; i++)
+		if (rows[i].alt_used) {
+			report_line(rc, "scanned rows: isolated folios (lru_isolate nr_taken), "
+				    "as MGLRU counts");
+			break;
+		}
 	report_line(rc, "tolerance: %lld events lost between the first and last set",
 		    (long long)lost);
 	report_line(rc, "(absent: no such counter on this kernel; untraced: event not "

@@ -387,6 +387,7 @@ static void json_consistency(struct report_ctx *rc, struct jw *j)
 		jw_s(j, "counter", rows[i].counter);
 		jw_i(j, "counter_delta", (long long)rows[i].counter_delta);
 		jw_s(j, "verdict", report_verdict_names[rows[i].verdict]);
+		jw_i(j, "isolated_not_scanned", rows[i].alt_used);
 		jw_close(j, '}');
 	}
 	jw_close(j, ']');
