@@ -182,6 +182,8 @@ static int cmd_sample(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	so.cgroup = o.cgroup;
+	/* tests point the sampler at a fake /proc and /sys */
+	so.root = getenv("MMSCOPE_SAMPLE_ROOT");
 	s = sampler_new(&so);
 	t0 = next = now_ns();
 	while (!sample_stop) {

@@ -85,6 +85,8 @@ EXTRA_DIST += tests/record/limits.sh
 check_PROGRAMS += tests/unit/test-probes
 tests_unit_test_probes_LDADD = $(LIBMMSCOPE_LIBS)
 TESTS += tests/unit/test-probes
+TESTS += tests/record/sample.sh
+EXTRA_DIST += tests/record/sample.sh
 
 # analysis and report (issue 5): model and parser unit tests (TAP),
 # golden reports on the fixtures (MMSCOPE_UPDATE_GOLDEN=1 regenerates)
