@@ -16,7 +16,7 @@ enum {
 	EV_KCOMPACTD_WAKE, EV_COMPACT_TRY, EV_DIRECT_BEGIN, EV_KSWAPD_WAKE,
 	EV_KSWAPD_SCANNED, EV_KSWAPD_RECLAIMED, EV_DIRECT_SCANNED,
 	EV_DIRECT_RECLAIMED, EV_COMPACT_MIGRATE_SCANNED, EV_COMPACT_FREE_SCANNED,
-	EV_COMPACT_MIGRATED, EV_LOST, EV_KSWAPD_TAKEN, EV_DIRECT_TAKEN, EV_NR
+	EV_COMPACT_MIGRATED, EV_LOST, EV_KSWAPD_TAKEN, EV_DIRECT_TAKEN, EV_BALANCE_RECLAIMED, EV_NR
 };
 
 /* LRU indexes of the inactive lists in mm_vmscan_lru_isolate. */
@@ -95,6 +95,9 @@ void consistency_model_add(struct consistency_model *m, const struct record *r)
 	case REC_KSWAPD_WAKE:
 		m->count[EV_KSWAPD_WAKE]++;
 		break;
+	case REC_BALANCE_END:
+		m->count[EV_BALANCE_RECLAIMED] += (int64_t)r->balance.nr_reclaimed;
+		break;
 	case REC_SHRINK_INACTIVE:
 		m->seen |= 1u << EV_KSWAPD_SCANNED;
 		break;
@@ -132,6 +135,8 @@ static const struct row_def row_defs[CONSISTENCY_NROWS] = {
 	  "vmscan", "mm_vmscan_lru_shrink_inactive", EV_KSWAPD_SCANNED, EV_KSWAPD_TAKEN, REL_EQ, 0 },
 	{ "kswapd reclaimed", "pgsteal_kswapd",
 	  "vmscan", "mm_vmscan_lru_shrink_inactive", EV_KSWAPD_RECLAIMED, 0, REL_EQ, 0 },
+	{ "balance reclaim", "pgsteal_kswapd",
+	  "vmscan", "mm_vmscan_balance_pgdat_end", EV_BALANCE_RECLAIMED, 0, REL_LE, 0 },
 	{ "direct reclaims", "allocstall_*",
 	  "vmscan", "mm_vmscan_direct_reclaim_begin", EV_DIRECT_BEGIN, 0, REL_EQ, 1 },
 	{ "direct scanned", "pgscan_direct",

@@ -35,7 +35,7 @@ struct consistency_row {
 	int alt_used;	/* events counted as isolated folios (MGLRU's pgscan) */
 };
 
-#define CONSISTENCY_NROWS 10
+#define CONSISTENCY_NROWS 11
 
 struct consistency_model;
 

@@ -225,6 +225,7 @@ static void handoff_kswapd_wake(struct handoff_model *m, struct hnode *n,
 	ep->handoff = HO_OPEN;
 	ep->wm_start = n->wm_cur;
 	ep->wm_low = n->wm_cur;
+	ep->balance_order = -1;
 	if (n->last_sleep && r->ts - n->last_sleep < m->p.rewake_gap_ns)
 		ep->flags |= HF_REWAKE;
 	n->pending_wakeups = 0;
@@ -450,6 +451,18 @@ static void handoff_wakeup_kswapd(struct hnode *n, const struct record *r)
 		strncpy(n->pending_waker, r->comm, sizeof(n->pending_waker) - 1);
 }
 
+static void handoff_balance_end(struct hnode *n, const struct record *r)
+{
+	struct kswapd_episode *ep = &n->cur;
+
+	if (!n->cur_open)
+		return;
+	ep->balance_runs++;
+	ep->balance_reclaimed += r->balance.nr_reclaimed;
+	if (ep->balance_order < 0 || r->balance.order < ep->balance_order)
+		ep->balance_order = r->balance.order;
+}
+
 static void handoff_shrink(struct handoff_model *m, const struct record *r)
 {
 	struct hnode *n;
@@ -496,6 +509,10 @@ void handoff_model_add(struct handoff_model *m, const struct record *r)
 		break;
 	case REC_SHRINK_INACTIVE:
 		handoff_shrink(m, r);
+		break;
+	case REC_BALANCE_END:
+		if ((n = handoff_node(m, r->balance.nid)))
+			handoff_balance_end(n, r);
 		break;
 	case REC_RECLAIM_BEGIN:
 		if (r->rbegin.kind == RK_DIRECT)

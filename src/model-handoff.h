@@ -61,6 +61,11 @@ struct kswapd_episode {
 	uint32_t rebalances;		/* kswapd_wake inside the episode */
 	char waker[16];			/* comm of the first waker, "" if none */
 	uint64_t scanned, reclaimed;	/* by this node's kswapd */
+	/* 7.x mm_vmscan_balance_pgdat_end: runs, pages reclaimed, and the
+	 * lowest order balance_pgdat ended with (-1: no such event) */
+	uint32_t balance_runs;
+	uint64_t balance_reclaimed;
+	int balance_order;
 	enum handoff_kind handoff;
 	int handoff_order;
 	uint64_t handoff_ts;

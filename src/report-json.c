@@ -150,6 +150,9 @@ static void json_episode(struct report_ctx *rc, struct jw *j, const struct kswap
 	jw_u(j, "rebalances", ep->rebalances);
 	jw_u(j, "scanned", ep->scanned);
 	jw_u(j, "reclaimed", ep->reclaimed);
+	jw_u(j, "balance_runs", ep->balance_runs);
+	jw_u(j, "balance_reclaimed", ep->balance_reclaimed);
+	jw_i(j, "balance_order", ep->balance_order);
 	jw_s(j, "handoff", handoff_kind_name(ep->handoff));
 	jw_i(j, "handoff_order", ep->handoff_order);
 	jw_d(j, "handoff_t", ep->handoff_ts ? report_rel_s(rc, ep->handoff_ts) : 0);
