@@ -281,6 +281,29 @@ static void test_no_samples(void)
 	is_int(ep(0, 0)->wm_start.state, WM_UNKNOWN, "no samples: state unknown");
 }
 
+static void test_balance_end(void)
+{
+	struct record b = { .type = REC_BALANCE_END, .pid = KSWAPD0 };
+
+	fresh();
+	kswapd(REC_KSWAPD_WAKE, 10, 0, 9);
+	b.ts = 20 * MS;
+	b.balance.nid = 0;
+	b.balance.order = 0;	/* kswapd dropped to order 0 */
+	b.balance.nr_reclaimed = 1000;
+	handoff_model_add(m, &b);
+	kswapd(REC_KSWAPD_WAKE, 21, 0, 9);
+	b.ts = 30 * MS;
+	b.balance.nr_reclaimed = 24;
+	handoff_model_add(m, &b);
+	kswapd(REC_KSWAPD_SLEEP, 130, 0, 0);
+	handoff_model_finish(m, 2000 * MS);
+	is_int(ep(0, 0)->balance_runs, 2, "7.x: balance_pgdat runs");
+	is_int(ep(0, 0)->balance_reclaimed, 1024, "7.x: balance_pgdat reclaimed");
+	is_int(ep(0, 0)->balance_order, 0, "7.x: ended at order 0");
+	is_int(ep(0, 0)->rebalances, 1, "7.x: second kswapd_wake is a re-balance");
+}
+
 int main(void)
 {
 	test_wakeup_handoff();
@@ -292,6 +315,7 @@ int main(void)
 	test_two_nodes();
 	test_watermarks();
 	test_no_samples();
+	test_balance_end();
 	handoff_model_free(m);
 	return tap_done();
 }
