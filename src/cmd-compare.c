@@ -44,6 +44,7 @@ struct compare_opts {
 	struct ct_stat *stats;
 	char **metrics;		/* selection words */
 	int nmetrics;
+	char *matched;		/* per word: selected some row */
 	int json;
 	int list;
 	char **specs;		/* NAME=FILE[,FILE...] */
@@ -179,14 +180,26 @@ static int compare_load_column(struct ct_table *t, const char *spec)
 	return r;
 }
 
-static int compare_keep(const struct metric_info *mi, void *ctx)
+/*
+ * Rows to print: those the --metrics words select, except the per-order
+ * stall rows that are zero everywhere (a recording gives orders 0..10
+ * so that runs pool their zeros; only the orders that stalled matter).
+ */
+static int compare_keep(const struct ct_row *row, size_t ncols, void *ctx)
 {
-	const struct compare_opts *o = ctx;
+	struct compare_opts *o = ctx;
+	int keep = !o->nmetrics;
 
-	for (int i = 0; i < o->nmetrics; i++)
-		if (metrics_match(mi, o->metrics[i]))
-			return 1;
-	return !o->nmetrics;
+	for (int i = 0; i < o->nmetrics; i++) {
+		if (metrics_match(&row->mi, o->metrics[i])) {
+			o->matched[i] = 1;
+			keep = 1;
+		}
+	}
+	if (keep && row->mi.def && strstr(row->mi.def->name, "{order}") &&
+	    ct_row_all_zero(row, ncols))
+		keep = 0;
+	return keep;
 }
 
 static int compare_list_metrics(void)
@@ -214,7 +227,12 @@ static int compare_run(struct compare_opts *o)
 	for (int i = 0; i < o->nspecs && r == EXIT_OK; i++)
 		r = compare_load_column(&t, o->specs[i]);
 	if (r == EXIT_OK) {
+		o->matched = xcalloc((size_t)o->nmetrics + 1, 1);
 		ct_filter(&t, compare_keep, o);
+		for (int i = 0; i < o->nmetrics; i++)
+			if (!o->matched[i])
+				warning("--metrics: '%s' matches no metric of these runs",
+					o->metrics[i]);
 		ct_sort(&t);
 		if (!t.nrows && !o->json)
 			r = error("no metric to compare (see --metrics and --list-metrics)");
@@ -241,6 +259,7 @@ static int cmd_compare(int argc, char **argv)
 	for (int i = 0; i < o.nmetrics; i++)
 		free(o.metrics[i]);
 	free(o.metrics);
+	free(o.matched);
 	free(o.stats);
 	return r;
 }

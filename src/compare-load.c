@@ -109,8 +109,9 @@ static void load_stalls(const struct analysis *a, struct metric_values *out)
 		const struct reclaim_kind_stats *k = reclaim_model_kind(rm, RK_DIRECT);
 
 		add_hist_us(out, "direct-reclaim-stall", &k->lat);
+		/* orders 0..10 always (zeros pool correctly), higher ones if seen */
 		for (int o = 0; o < REC_MAX_ORDERS; o++) {
-			if (!k->orders[o])
+			if (o > 10 && !k->orders[o])
 				continue;
 			snprintf(name, sizeof(name), "alloc-stalls-order-%d", o);
 			metric_values_add(out, name, (double)k->orders[o]);

@@ -147,12 +147,22 @@ static void row_release(struct ct_row *row, size_t ncols)
 	free(row->cells);
 }
 
-void ct_filter(struct ct_table *t, int (*keep)(const struct metric_info *, void *), void *ctx)
+int ct_row_all_zero(const struct ct_row *row, size_t ncols)
+{
+	for (size_t c = 0; c < ncols; c++)
+		for (size_t i = 0; i < row->cells[c].n; i++)
+			if (row->cells[c].v[i] != 0)
+				return 0;
+	return 1;
+}
+
+void ct_filter(struct ct_table *t, int (*keep)(const struct ct_row *, size_t, void *),
+	       void *ctx)
 {
 	size_t out = 0;
 
 	for (size_t r = 0; r < t->nrows; r++) {
-		if (keep(&t->rows[r].mi, ctx))
+		if (keep(&t->rows[r], t->ncols, ctx))
 			t->rows[out++] = t->rows[r];
 		else
 			row_release(&t->rows[r], t->ncols);

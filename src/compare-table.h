@@ -74,7 +74,10 @@ size_t ct_add_column(struct ct_table *t, const char *name);
 /* Pool the samples of one run into column col. */
 void ct_add_run(struct ct_table *t, size_t col, const struct metric_values *mv);
 /* Keep only the rows for which keep() says yes. */
-void ct_filter(struct ct_table *t, int (*keep)(const struct metric_info *, void *), void *ctx);
+void ct_filter(struct ct_table *t, int (*keep)(const struct ct_row *, size_t ncols, void *),
+	       void *ctx);
+/* Is every sample of the row, in every column, zero? */
+int ct_row_all_zero(const struct ct_row *row, size_t ncols);
 /* Sort rows into catalogue order (user metrics last, as first seen). */
 void ct_sort(struct ct_table *t);
 void ct_release(struct ct_table *t);
