@@ -64,6 +64,33 @@ void report_line(struct report_ctx *rc, const char *fmt, ...)
 	strbuf_addch(rc->sb, '\n');
 }
 
+void report_wrap(struct report_ctx *rc, const char *prefix, const char *text)
+{
+	int indent = (int)strlen(prefix), col = indent;
+	const char *p = text;
+
+	strbuf_addstr(rc->sb, prefix);
+	while (*p) {
+		int n = (int)strcspn(p, " ");
+
+		if (col > indent && col + 1 + n > rc->o->width) {
+			strbuf_addch(rc->sb, '\n');
+			for (int i = 0; i < indent; i++)
+				strbuf_addch(rc->sb, ' ');
+			col = indent;
+		} else if (col > indent) {
+			strbuf_addch(rc->sb, ' ');
+			col++;
+		}
+		strbuf_add(rc->sb, p, (size_t)n);
+		col += n;
+		p += n;
+		while (*p == ' ')
+			p++;
+	}
+	strbuf_addch(rc->sb, '\n');
+}
+
 double report_rel_s(const struct report_ctx *rc, uint64_t ts)
 {
 	return ts >= rc->in->first_ts ? (double)(ts - rc->in->first_ts) / 1e9 : 0;
@@ -114,7 +141,7 @@ static void report_text_header(struct report_ctx *rc)
 	else
 		report_line(rc, "samples   none (no mmscope counter samples in this file)");
 	for (int i = 0; i < analysis_nnotes(rc->a); i++)
-		report_line(rc, "note      %s", analysis_note(rc->a, i));
+		report_wrap(rc, "note      ", analysis_note(rc->a, i));
 }
 
 static void report_summary_handoff(struct report_ctx *rc)

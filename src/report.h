@@ -44,6 +44,9 @@ void report_title(struct report_ctx *rc, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void report_line(struct report_ctx *rc, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* prefix then text, wrapped at the width with continuation lines
+ * indented as deep as the prefix. */
+void report_wrap(struct report_ctx *rc, const char *prefix, const char *text);
 /* Seconds since the first event, "%.6f" style with 3 decimals. */
 double report_rel_s(const struct report_ctx *rc, uint64_t ts);
 /* One line saying a section needs counter samples; 1 if printed. */
