@@ -50,7 +50,7 @@ CLEANFILES += fuzz-reader
 # libFuzzer exits non-zero on any crash, leak, timeout or sanitizer report.
 fuzz: fuzz-reader
 	@mkdir -p fuzz-corpus fuzz-artifacts
-	LSAN_OPTIONS=suppressions=$(abs_srcdir)/tests/fuzz/lsan.supp \
+	LSAN_OPTIONS=suppressions=$(abs_srcdir)/tests/fuzz/lsan.supp:print_suppressions=0 \
 	./fuzz-reader $(FUZZ_FLAGS) -max_total_time=$(FUZZ_SECONDS) \
 		-artifact_prefix=fuzz-artifacts/ fuzz-corpus $(srcdir)/tests/fuzz/corpus
 .PHONY: fuzz
