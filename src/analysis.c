@@ -30,6 +30,7 @@ struct analysis {
 	struct counters_model *counters;
 	struct frag_model *frag;
 	struct consistency_model *consistency;
+	uint64_t types_seen;		/* bit per enum rec_type fed */
 };
 
 void analysis_opts_default(struct analysis_opts *o)
@@ -72,6 +73,7 @@ void analysis_feed(struct analysis *a, const struct record *r)
 			a->info.last_ts = r->ts;
 	}
 	a->info.records++;
+	a->types_seen |= 1ULL << r->type;
 	handoff_model_add(a->handoff, r);
 	reclaim_model_add(a->reclaim, r);
 	compaction_model_add(a->compaction, r);
@@ -284,9 +286,24 @@ const struct consistency_model *analysis_consistency(const struct analysis *a)
 
 int analysis_has_event(const struct analysis *a, const char *system, const char *event)
 {
-	/* records fed by hand: whatever was fed counts as traced */
-	if (!a->tf)
+	static const struct { const char *event; enum rec_type type; } fed[] = {
+		{ "mm_vmscan_kswapd_wake", REC_KSWAPD_WAKE },
+		{ "mm_vmscan_lru_shrink_inactive", REC_SHRINK_INACTIVE },
+		{ "mm_vmscan_direct_reclaim_begin", REC_RECLAIM_BEGIN },
+		{ "mm_vmscan_balance_pgdat_end", REC_BALANCE_END },
+		{ "mm_compaction_kcompactd_wake", REC_KCOMPACTD_WAKE },
+		{ "mm_compaction_try_to_compact_pages", REC_COMPACT_TRY },
+		{ "mm_compaction_isolate_migratepages", REC_COMPACT_ISOLATE },
+		{ "mm_compaction_migratepages", REC_COMPACT_MIGRATE },
+	};
+
+	/* records fed by hand: traced if records of that kind were fed */
+	if (!a->tf) {
+		for (size_t i = 0; i < sizeof(fed) / sizeof(fed[0]); i++)
+			if (!strcmp(fed[i].event, event))
+				return !!(a->types_seen & (1ULL << fed[i].type));
 		return 1;
+	}
 	return tep_find_event_by_name(td_tep(a->tf), system, event) != NULL;
 }
 

@@ -125,7 +125,8 @@ struct row_def {
 	int ev;
 	int alt;		/* another event count that may match, or 0 */
 	enum consistency_rel rel;
-	int prefix;		/* counter is a prefix to sum (allocstall_) */
+	int prefix;		/* 1: counter is a prefix to sum (allocstall_);
+				 * 2: the event is 7.x only (row optional) */
 };
 
 static const struct row_def row_defs[CONSISTENCY_NROWS] = {
@@ -136,7 +137,7 @@ static const struct row_def row_defs[CONSISTENCY_NROWS] = {
 	{ "kswapd reclaimed", "pgsteal_kswapd",
 	  "vmscan", "mm_vmscan_lru_shrink_inactive", EV_KSWAPD_RECLAIMED, 0, REL_EQ, 0 },
 	{ "balance reclaim", "pgsteal_kswapd",
-	  "vmscan", "mm_vmscan_balance_pgdat_end", EV_BALANCE_RECLAIMED, 0, REL_LE, 0 },
+	  "vmscan", "mm_vmscan_balance_pgdat_end", EV_BALANCE_RECLAIMED, 0, REL_LE, 2 },
 	{ "direct reclaims", "allocstall_*",
 	  "vmscan", "mm_vmscan_direct_reclaim_begin", EV_DIRECT_BEGIN, 0, REL_EQ, 1 },
 	{ "direct scanned", "pgscan_direct",
@@ -188,7 +189,7 @@ int consistency_model_rows(const struct consistency_model *m,
 		row->event = d->event;
 		row->rel = d->rel;
 		row->events = m->last[d->ev] - m->first[d->ev];
-		if (d->prefix) {
+		if (d->prefix == 1) {
 			char pfx[48];
 
 			snprintf(pfx, sizeof(pfx), "%.*s", (int)strcspn(d->counter, "*"),
@@ -198,6 +199,7 @@ int consistency_model_rows(const struct consistency_model *m,
 			row->counter_delta = counters_model_delta(cm, d->counter, &found);
 		}
 		row->alt_used = 0;
+		row->optional = d->prefix == 2;
 		if (!found) {
 			row->verdict = CV_NO_COUNTER;
 			continue;

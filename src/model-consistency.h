@@ -33,6 +33,7 @@ struct consistency_row {
 	int64_t events, counter_delta;
 	enum consistency_verdict verdict;
 	int alt_used;	/* events counted as isolated folios (MGLRU's pgscan) */
+	int optional;	/* the event exists only on some kernels (7.x) */
 };
 
 #define CONSISTENCY_NROWS 11

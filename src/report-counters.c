@@ -228,11 +228,18 @@ int report_consistency_rows(struct report_ctx *rc, struct consistency_row *rows,
 	int n = consistency_model_rows(analysis_consistency(rc->a), analysis_counters(rc->a),
 				       rows, CONSISTENCY_NROWS, lost);
 
-	for (int i = 0; i < n; i++)
+	int k = 0;
+
+	for (int i = 0; i < n; i++) {
 		if (rows[i].verdict != CV_NO_COUNTER &&
 		    !analysis_has_event(rc->a, rows[i].system, rows[i].event))
 			rows[i].verdict = CV_NO_EVENTS;
-	return n;
+		/* a 7.x-only event missing says nothing on older kernels */
+		if (rows[i].optional && rows[i].verdict == CV_NO_EVENTS)
+			continue;
+		rows[k++] = rows[i];
+	}
+	return k;
 }
 
 void report_text_consistency(struct report_ctx *rc)
