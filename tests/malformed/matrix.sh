@@ -171,6 +171,19 @@ expect_error "format without its ID line" "$F" \
 	"error: $F: cpu 0: no format for event id 636 (1 event format in the file did not parse)" \
 	dump --stat "$F"
 
+# convert of a bad file: one error line, exit 1, and no output left
+# behind (neither OUT nor its temporary file)
+mkdir "$TMPD/conv"
+head -c 4500 "$V7ZSTD" >"$F"
+expect_error "convert: truncated input" "$F" \
+	"error: $F: truncated: section header at offset 4759 needs 16 bytes, file has 4500" \
+	convert "$F" -o "$TMPD/conv/out.dat"
+cp "$V7ZSTD" "$F"; put "$F" $((ch + 20)) 1 255
+# the error is found while writing; cmd-convert names the output file
+expect_error "convert: corrupt chunk" "$TMPD/conv/out.dat" "" \
+	convert "$F" -o "$TMPD/conv/out.dat"
+[ -z "$(ls -A "$TMPD/conv")" ] || fail "convert left files behind: $(ls -A "$TMPD/conv")"
+
 # ---- commands ----
 
 # usage errors: exit 2, git-style "error:" line first, then the usage
