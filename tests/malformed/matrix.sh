@@ -141,6 +141,29 @@ cc=$(where chunk-count "$V7ZSTD")
 cp "$V7ZSTD" "$F"; put "$F" "$cc" 4 100000
 row "100000 chunks" "cpu 0: 100000 chunks cannot fit in the rest of the file"
 
+# a decompression bomb: cpu 0 moved to a new chunk at the end of the file,
+# one zstd frame of 512 RLE blocks (2 KiB) that inflates to 64 MiB
+data0=$(where chunk-count "$V7ZSTD")
+perl -e '
+	my ($in, $out, $ps, $x) = @ARGV;
+	open(my $f, "<:raw", $in) or die; local $/; my $d = <$f>; close $f;
+	# the BUFFER option entry: page size, 1 CPU, cpu 0 at offset $x
+	my $key = pack("VVVQ<", $ps, 1, 0, $x);
+	my $i = index($d, $key); die "no BUFFER entry" if $i < 0;
+	my $y = (int((length($d) + $ps - 1) / $ps)) * $ps;
+	substr($d, $i + 12, 8) = pack("Q<", $y);
+	$d .= "\0" x ($y - length($d));
+	my $frame = "\x28\xb5\x2f\xfd\x00\x38";
+	for my $b (1 .. 512) {
+		my $h = (131072 << 3) | (1 << 1) | ($b == 512 ? 1 : 0);
+		$frame .= substr(pack("V", $h), 0, 3) . "\0";	# header, the byte
+	}
+	$d .= pack("VVV", 1, length($frame), 64 << 20) . $frame;
+	open(my $o, ">:raw", $out) or die; print $o $d; close $o;
+' "$V7ZSTD" "$F" 4096 "$data0"
+row "zstd decompression bomb" \
+	"cpu 0: chunks decompress to 67108864 bytes from 2062 (more than 256x): corrupt or a decompression bomb"
+
 # corrupt compressed data: the frame header, then the middle of a frame
 cp "$V7ZSTD" "$F"; put "$F" $((ch + 8)) 1 0
 row "corrupt zstd frame header" "cpu 0: corrupt zstd data (Unknown frame descriptor)"
