@@ -249,6 +249,7 @@ struct recorder {
 	struct collector_cpustat *stats;
 	int progress;		/* stderr is a tty */
 	int flight_dumps;
+	const char *trigger;	/* why the flight recorder is writing, or NULL */
 	long long vm_first[2];	/* pswpout, swpout_zero at the first set */
 };
 
@@ -324,6 +325,8 @@ static void private_meta(struct recorder *r, struct strbuf *sb)
 	}
 	if (r->o->flight)
 		strbuf_addstr(sb, "mode=flight-recorder\n");
+	if (r->trigger)
+		strbuf_addf(sb, "trigger=%s\n", r->trigger);
 	strbuf_addf(sb, "stop_reason=%s\n", r->stop == STOP_NONE ? "running" :
 		    stop_names[r->stop]);
 }
@@ -544,13 +547,13 @@ static void flight_dump(struct recorder *r, const char *why)
 	dir = xasprintf("%s.spool", path);
 	take_sample(r);
 	collector_stop(r->col);
+	r->trigger = why;
 	s = spool_create(dir, r->ncpus, collector_page_size(r->col), 0, &err);
 	if (!s || collector_snapshot_meta(r->col, s, &err) ||
 	    write_private_meta(r, s, &err)) {
 		error("flight recorder: %s", err);
 		goto out;
 	}
-	spool_put_meta(s, "mmscope.trigger", why, strlen(why), NULL);
 	r->spool = s;
 	if (collector_read(r->col, s, COLLECTOR_READ_FLUSH, 0, &err) < 0) {
 		error("flight recorder: %s", err);
@@ -569,6 +572,7 @@ static void flight_dump(struct recorder *r, const char *why)
 			r->progress ? "\n" : "", why, path, (unsigned long long)res.pages,
 			(unsigned long long)res.bytes);
 out:
+	r->trigger = NULL;
 	spool_close(s);
 	r->spool = saved;
 	free(err);
@@ -585,8 +589,11 @@ static void check_triggers(struct recorder *r)
 {
 	char why[200];
 
+	/* tests point the triggers at a fake /proc, as they do the sampler */
+	const char *root = getenv("MMSCOPE_SAMPLE_ROOT");
+
 	for (int i = 0; i < r->o->ntriggers; i++)
-		if (trigger_check(&r->o->triggers[i], NULL, why, sizeof(why)) == 1) {
+		if (trigger_check(&r->o->triggers[i], root, why, sizeof(why)) == 1) {
 			flight_dump(r, why);
 			return;
 		}

@@ -87,6 +87,8 @@ tests_unit_test_probes_LDADD = $(LIBMMSCOPE_LIBS)
 TESTS += tests/unit/test-probes
 TESTS += tests/record/sample.sh
 EXTRA_DIST += tests/record/sample.sh
+TESTS += tests/record/flight.sh
+EXTRA_DIST += tests/record/flight.sh
 
 # analysis and report (issue 5): model and parser unit tests (TAP),
 # golden reports on the fixtures (MMSCOPE_UPDATE_GOLDEN=1 regenerates)
