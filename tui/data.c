@@ -1,64 +1,74 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The initial streaming pass of `mmscope tui`: reads every event once,
- * in time order, and keeps only what is bounded (the time range and the
- * counts). Progress is reported every PROGRESS_EVERY events against the
- * total the CPU stats promise, when the file has them.
+ * The initial pass of `mmscope tui`: analysis_run() streams the
+ * recording once into the models, and its tap hands every record to the
+ * lanes as well. Progress is reported every PROGRESS_EVERY records (the
+ * driver has no per-event hook), with the timestamp reached.
  */
 #include "config.h"
 #include "data.h"
+#include "lanes.h"
+#include "analysis.h"
 #include "util.h"
-#include "tracedat-read.h"
 
 #include <stdlib.h>
 
-#define PROGRESS_EVERY 16384
+#define PROGRESS_EVERY 8192
 
-static uint64_t tui_data_expected(struct td_file *tf)
+struct tui_data_pass {
+	struct lanes *lanes;
+	tui_progress_fn progress;
+	void *ctx;
+	uint64_t records;
+};
+
+static void tui_data_tap(void *ctx, const struct record *r)
 {
-	uint64_t n = 0;
+	struct tui_data_pass *p = ctx;
 
-	for (int b = 0; b < td_nbuffers(tf); b++) {
-		const struct td_buffer *buf = td_buffer(tf, b);
-
-		for (int c = 0; c < buf->ncpus; c++)
-			if (buf->stats && buf->stats[c].present)
-				n += buf->stats[c].read ? buf->stats[c].read : buf->stats[c].entries;
-	}
-	return n;
+	lanes_add(p->lanes, r);
+	if (p->progress && ++p->records % PROGRESS_EVERY == 0)
+		p->progress(p->ctx, p->records, r->ts);
 }
 
-struct tui_data *tui_data_load(struct td_file *tf, tui_progress_fn progress, void *ctx,
+struct tui_data *tui_data_load(const char *path, tui_progress_fn progress, void *ctx,
 			       char **err)
 {
-	struct tui_data *d = xcalloc(1, sizeof(*d));
-	struct td_cursor *cur = td_cursor_new(tf, -1, err);
-	struct td_event ev;
-	int got;
+	struct tui_data_pass p = { lanes_new(), progress, ctx, 0 };
+	struct analysis_opts o;
+	const struct analysis_info *in;
+	struct tui_data *d;
 
-	if (!cur) {
-		free(d);
+	if (!p.lanes) {
+		set_err(err, "out of memory");
 		return NULL;
 	}
-	d->expected = tui_data_expected(tf);
-	while ((got = td_cursor_next(cur, &ev, err)) > 0) {
-		if (!d->events++)
-			d->first_ts = ev.ts;
-		d->last_ts = ev.ts;
-		if (progress && d->events % PROGRESS_EVERY == 0)
-			progress(ctx, d->events, d->expected);
-	}
-	td_cursor_free(cur);
-	if (got < 0) {
-		free(d);
-		return NULL;
-	}
+	analysis_opts_default(&o);
+	o.tap = tui_data_tap;
+	o.tap_ctx = &p;
 	if (progress)
-		progress(ctx, d->events, d->expected);
+		progress(ctx, 0, 0);
+	d = xcalloc(1, sizeof(*d));
+	d->an = analysis_run(path, &o, err);
+	if (!d->an) {
+		lanes_free(p.lanes);
+		free(d);
+		return NULL;
+	}
+	in = analysis_info(d->an);
+	d->first_ts = in->first_ts;
+	d->last_ts = in->last_ts;
+	d->events = in->events;
+	lanes_finish(p.lanes, in->last_ts);
+	d->lanes = p.lanes;
 	return d;
 }
 
 void tui_data_free(struct tui_data *d)
 {
+	if (!d)
+		return;
+	analysis_free(d->an);
+	lanes_free(d->lanes);
 	free(d);
 }

@@ -30,6 +30,7 @@ static FILE *draw_out, *draw_in;
 static volatile sig_atomic_t draw_up;
 static int draw_colors;
 static chtype draw_attrs[AT_NR];
+static int draw_mouse_y = -1, draw_mouse_x = -1;
 
 struct attr_style {
 	short fg, bg;
@@ -156,6 +157,8 @@ int draw_init(int headless, char **err)
 	keypad(stdscr, TRUE);
 	set_escdelay(25);
 	curs_set(0);
+	if (!headless)
+		mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
 	draw_setup_attrs();
 	return 0;
 }
@@ -242,8 +245,23 @@ int draw_getkey(void)
 	case 127:		return TK_BACKSPACE;
 	case 8:			return TK_BACKSPACE;
 	case KEY_RESIZE:	return TK_RESIZE;
+	case KEY_MOUSE: {
+		MEVENT me;
+
+		if (getmouse(&me) != OK || !(me.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED)))
+			return TK_NONE;
+		draw_mouse_y = me.y;
+		draw_mouse_x = me.x;
+		return TK_MOUSE;
+	}
 	default:		return ch >= 0 && ch < 256 ? ch : TK_NONE;
 	}
+}
+
+void draw_mouse(int *y, int *x)
+{
+	*y = draw_mouse_y;
+	*x = draw_mouse_x;
 }
 
 int draw_dump(const char *path)

@@ -29,6 +29,8 @@ void draw_canvas(const struct canvas *c);
 /* Waits for a key; returns TK_* or the character. TK_RESIZE after a
  * resize (draw_size() then gives the new size). */
 int draw_getkey(void);
+/* Where the last TK_MOUSE click was (screen row and column). */
+void draw_mouse(int *y, int *x);
 /* Forces a size (headless mode, tests). */
 void draw_resize(int rows, int cols);
 /* Writes the screen as text, one line per row, trailing blanks cut.

@@ -69,6 +69,7 @@ void tui_state_init(struct tui_state *st, uint64_t t_first, uint64_t t_last)
 	st->rows = 24;
 	st->cols = 80;
 	st->prev_view = VIEW_TIMELINE;
+	st->lane = -1;		/* the timeline picks the first busy lane */
 	tui_fit_all(st);
 }
 
@@ -277,6 +278,24 @@ unsigned tui_apply(struct tui_state *st, enum tui_action a)
 	return r;
 }
 
+unsigned tui_click(struct tui_state *st, int y, int x)
+{
+	const struct view_ops *v = tui_view(st->view);
+
+	st->message[0] = '\0';
+	if (y == 0) {
+		for (int i = 0; i < VIEW_NR; i++)
+			if (x >= st->tab_x[i][0] && x < st->tab_x[i][1]) {
+				tui_switch(st, i);
+				return TUI_HANDLED | TUI_REDRAW;
+			}
+		return TUI_HANDLED;
+	}
+	if (y >= 1 && y <= tui_body_rows(st) && v && v->click)
+		return v->click(st, y - 1, x);
+	return TUI_HANDLED;
+}
+
 static void tui_build_title(struct tui_state *st, struct canvas *c)
 {
 	const char *base = st->path ? strrchr(st->path, '/') : NULL;
@@ -293,9 +312,13 @@ static void tui_build_title(struct tui_state *st, struct canvas *c)
 		if (x + (int)strlen(tab) + 2 > c->cols - 6)
 			snprintf(tab, sizeof(tab), "%d", i + 1);
 		x += canvas_put(c, 0, x, AT_TITLE, " ");
+		st->tab_x[i][0] = x;
 		x += canvas_put(c, 0, x, cur ? AT_TAB : AT_TITLE, tab);
+		st->tab_x[i][1] = x;
 	}
 	canvas_put(c, 0, c->cols - 6, st->view == VIEW_HELP ? AT_TAB : AT_TITLE, " ?help");
+	st->tab_x[VIEW_HELP][0] = c->cols - 5;
+	st->tab_x[VIEW_HELP][1] = c->cols;
 }
 
 static void tui_build_status(struct tui_state *st, struct canvas *c)

@@ -9,7 +9,8 @@
  * Test mode: MMSCOPE_TUI_HEADLESS=1 draws on /dev/null at LINES x COLUMNS;
  * MMSCOPE_TUI_KEYS is a script of key names separated by blanks ("right
  * + tab 5 / write_folio enter q"; a word that is not a key name is typed
- * letter by letter; "resize=COLSxROWS" resizes); MMSCOPE_TUI_DUMP=FILE
+ * letter by letter; "resize=COLSxROWS" resizes, "click=Y,X" clicks the
+ * mouse at screen row Y, column X); MMSCOPE_TUI_DUMP=FILE
  * writes the screen as text when the script ends or at 'q'.
  */
 #include "config.h"
@@ -27,6 +28,7 @@
 struct tui_script {
 	char *text, *pos;	/* malloc'd copy, next token */
 	const char *typing;	/* rest of a word being typed */
+	int click_y, click_x;	/* of a "click=Y,X" token */
 };
 
 struct tui_loop {
@@ -55,6 +57,8 @@ static int tui_script_key(struct tui_script *s)
 	s->pos += n;
 	int rows, cols;
 
+	if (sscanf(word, "click=%d,%d", &s->click_y, &s->click_x) == 2)
+		return TK_MOUSE;
 	if (sscanf(word, "resize=%dx%d", &cols, &rows) == 2 && rows > 2 && cols > 10) {
 		draw_resize(rows, cols);
 		return TK_RESIZE;
@@ -113,10 +117,11 @@ static int tui_prompt_key(struct tui_loop *l, int key)
 	return !l->prompting;
 }
 
-static void tui_progress(void *ctx, uint64_t events, uint64_t expected)
+static void tui_progress(void *ctx, uint64_t records, uint64_t ts)
 {
 	struct tui_loop *l = ctx;
-	int rows, cols, w;
+	int rows, cols;
+	char when[32];
 
 	draw_size(&rows, &cols);
 	if (rows != l->screen.rows || cols != l->screen.cols) {
@@ -125,16 +130,12 @@ static void tui_progress(void *ctx, uint64_t events, uint64_t expected)
 	}
 	canvas_clear(&l->screen);
 	canvas_printf(&l->screen, rows / 2 - 1, 2, AT_HEADER, "reading %s", l->st.path);
-	canvas_printf(&l->screen, rows / 2, 2, AT_NORMAL, "%llu events", (unsigned long long)events);
-	if (expected) {
-		w = cols - 4;
-		int done = (int)((double)w * (double)(events < expected ? events : expected) /
-				 (double)expected);
-
-		for (int x = 0; x < w; x++)
-			canvas_set(&l->screen, rows / 2 + 1, 2 + x, x < done ? '#' : '.',
-				   x < done ? AT_KSWAPD : AT_DIM);
-	}
+	canvas_printf(&l->screen, rows / 2, 2, AT_NORMAL, "%llu records, at %s s",
+		      (unsigned long long)records, tui_fmt_ts(ts, when, sizeof(when)));
+	/* a spinner: the driver does not say how far the file goes */
+	for (int x = 0; x < cols - 4; x++)
+		canvas_set(&l->screen, rows / 2 + 1, 2 + x,
+			   (x + (int)(records / 8192)) % 8 == 0 ? '#' : '.', AT_DIM);
 	draw_canvas(&l->screen);
 }
 
@@ -148,6 +149,15 @@ static void tui_loop_run(struct tui_loop *l)
 
 		if (key == TK_RESIZE) {
 			tui_redraw(l);
+			continue;
+		}
+		if (key == TK_MOUSE) {
+			int y = l->script.click_y, x = l->script.click_x;
+
+			if (!l->use_script)
+				draw_mouse(&y, &x);
+			if (tui_click(&l->st, y, x) & TUI_REDRAW)
+				tui_redraw(l);
 			continue;
 		}
 		if (l->prompting) {
@@ -192,7 +202,7 @@ int tui_run(struct td_file *tf, const struct tui_opts *o, char **err)
 		free(l.script.text);
 		return -1;
 	}
-	d = tui_data_load(tf, tui_progress, &l, err);
+	d = tui_data_load(o->path, tui_progress, &l, err);
 	if (!d) {
 		r = -1;
 		goto out;

@@ -42,6 +42,7 @@ struct tui_state {
 	char message[200];		/* one-shot line in the status bar */
 	struct view_events *events;	/* events view cache */
 	int rows, cols;			/* screen size */
+	int tab_x[VIEW_NR][2];		/* columns of the view tabs in the top bar */
 };
 
 void tui_state_init(struct tui_state *st, uint64_t t_first, uint64_t t_last);
@@ -72,6 +73,9 @@ const char *tui_fmt_dur(uint64_t ns, char *buf, int len);
 
 /* Builds the whole screen (bars and the current view) into c. */
 void tui_build_screen(struct tui_state *st, struct canvas *c);
+/* A mouse click at screen (y, x): a view tab in the top bar, else the
+ * current view's click(). Returns flags. */
+unsigned tui_click(struct tui_state *st, int y, int x);
 /* Applies one action: view first, then the defaults. Returns flags. */
 unsigned tui_apply(struct tui_state *st, enum tui_action a);
 

@@ -19,7 +19,7 @@ static const char *const view_help_legend[] = {
 	"  reclaim    R  direct/memcg reclaim stalls (digits: tasks stalled at once)",
 	"  compact    D  direct or manual compaction runs",
 	"  oom        !  an OOM kill",
-	"  free       # free pages; H high, L low, M min watermarks",
+	"  free       # free pages; on the min/low/high rows: = at or above, - below",
 	"The cursor is the highlighted column; a selected range is underlined.",
 	"Filter syntax: words match event names (any of them); cpu=N pid=N",
 	"comm=TEXT node=N narrow further. Esc or c clears.",

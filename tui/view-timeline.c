@@ -1,25 +1,553 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * View 1, the timeline: a time axis with the cursor. Lanes come with the
- * analysis models.
+ * View 1, the timeline (default). Per node, five lanes over the time
+ * axis: kswapd awake (K; the end of each episode says what kcompactd got:
+ * > woken, ~ picked up, x nothing though order > 0 was asked), kcompactd
+ * awake (C on a request, c proactive), direct and memcg reclaim stalls
+ * (R), compaction runs outside kcompactd (D), OOM kills (!). Beneath them
+ * a chart of free pages of the node's largest zone against its min, low
+ * and high watermarks, from the zoneinfo samples. Then the time axis, and
+ * two lines: what lies under the cursor in the selected lane, and the
+ * node's totals.
+ *
+ * Spans come from tui/lanes.c; episodes, handoffs and flags from the
+ * handoff model. Up/Down select a lane, Enter jumps to the span under or
+ * nearest the cursor and selects its range, n/N go to flagged episodes.
  */
 #include "config.h"
 #include "tui.h"
+#include "data.h"
+#include "lanes.h"
+#include "analysis.h"
+#include "util.h"
+#include "tracedat-read.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TL_FOOTER 3		/* axis, detail, totals */
+#define TL_CHART_MAX 16		/* rows; a taller screen gets the legend */
+
+static const char tl_lane_char[LANE_NR] = { 'K', 'C', 'R', 'D', '!' };
+static const enum attr_id tl_lane_attr[LANE_NR] = {
+	AT_KSWAPD, AT_KCOMPACTD, AT_RECLAIM, AT_COMPACT, AT_OOM,
+};
+
+struct tl_layout {
+	int x0, w;		/* axis columns */
+	int nnodes, shown;	/* nodes, nodes that fit */
+	int chart_rows;		/* per node */
+	int node_rows;		/* LANE_NR + chart_rows */
+	int axis_y;
+};
+
+static const struct handoff_model *tl_handoff(const struct tui_state *st)
+{
+	return st->data && st->data->an ? analysis_handoff(st->data->an) : NULL;
+}
+
+static int tl_nnodes(const struct tui_state *st)
+{
+	return st->data && st->data->lanes ? lanes_nnodes(st->data->lanes) : 1;
+}
+
+static void tl_layout(const struct tui_state *st, const struct canvas *body, struct tl_layout *L)
+{
+	int avail = body->rows - TL_FOOTER;
+
+	L->x0 = TUI_LABEL_W;
+	L->w = tui_axis_cols(body->cols);
+	L->nnodes = tl_nnodes(st);
+	L->shown = L->nnodes;
+	while (L->shown > 1 && L->shown * (LANE_NR + 1) > avail)
+		L->shown--;
+	L->chart_rows = L->shown ? avail / L->shown - LANE_NR : 0;
+	if (L->chart_rows < 0)
+		L->chart_rows = 0;
+	if (L->chart_rows > TL_CHART_MAX)
+		L->chart_rows = TL_CHART_MAX;
+	L->node_rows = LANE_NR + L->chart_rows;
+	L->axis_y = body->rows - TL_FOOTER;
+}
+
+/* The handoff model's index of node nid, or -1. */
+static int tl_ho_node(const struct handoff_model *m, int nid)
+{
+	for (int i = 0; m && i < handoff_model_nnodes(m); i++)
+		if (handoff_model_node(m, i)->nid == nid)
+			return i;
+	return -1;
+}
+
+static const struct kswapd_episode *tl_episode_at(const struct tui_state *st, int nid,
+						  uint64_t start)
+{
+	const struct handoff_model *m = tl_handoff(st);
+	int i = tl_ho_node(m, nid);
+
+	if (i < 0)
+		return NULL;
+	for (int e = 0; e < handoff_model_nepisodes(m, i); e++) {
+		const struct kswapd_episode *ep = handoff_model_episode(m, i, e);
+
+		if (ep->start == start)
+			return ep;
+		if (ep->start > start)
+			break;
+	}
+	return NULL;
+}
+
+/* Marks handoffs and flags of kswapd episodes on the lane row. */
+static void tl_build_episodes(struct tui_state *st, struct canvas *body,
+			      const struct tl_layout *L, int nid, int y)
+{
+	const struct handoff_model *m = tl_handoff(st);
+	int i = tl_ho_node(m, nid);
+
+	for (int e = 0; i >= 0 && e < handoff_model_nepisodes(m, i); e++) {
+		const struct kswapd_episode *ep = handoff_model_episode(m, i, e);
+		uint64_t end = ep->end ? ep->end : st->t_last;
+		long c0 = tui_ts_col(st, ep->start), c1 = tui_ts_col(st, end);
+		char mark = ep->handoff == HO_WAKEUP ? '>' : ep->handoff == HO_PICKUP ? '~' :
+			    ep->handoff == HO_NONE ? 'x' : 0;
+
+		if (c1 < 0 || c0 >= L->w)
+			continue;
+		if (ep->flags)
+			for (long c = c0 < 0 ? 0 : c0; c <= c1 && c < L->w; c++)
+				canvas_set(body, y, L->x0 + (int)c, '*', AT_FLAG);
+		if (mark && c1 < L->w)
+			canvas_set(body, y, L->x0 + (int)c1, mark, ep->flags ? AT_FLAG : AT_KSWAPD);
+	}
+}
+
+static void tl_build_lane(struct tui_state *st, struct canvas *body, const struct tl_layout *L,
+			  const struct lanes_node *n, int nid, enum lane_id k, int y)
+{
+	uint32_t *cnt = xcalloc((size_t)L->w, sizeof(*cnt));
+	uint32_t *req = NULL;
+	int selected = st->lane == nid * LANE_NR + (int)k;
+
+	canvas_printf(body, y, 0, selected ? AT_CURSOR : AT_LABEL, "%d %-*s", nid,
+		      TUI_LABEL_W - 3, lane_name(k));
+	lanes_cover(&n->lane[k], -1, st->origin, st->ns_per_col, L->w, cnt);
+	if (k == LANE_KCOMPACTD) {
+		req = xcalloc((size_t)L->w, sizeof(*req));
+		lanes_cover(&n->lane[k], 1, st->origin, st->ns_per_col, L->w, req);
+	}
+	for (int c = 0; c < L->w; c++) {
+		char ch = tl_lane_char[k];
+
+		if (!cnt[c])
+			continue;
+		if (req && !req[c])
+			ch = 'c';
+		canvas_set(body, y, L->x0 + c, ch, tl_lane_attr[k]);
+	}
+	if (k == LANE_KSWAPD)
+		tl_build_episodes(st, body, L, nid, y);
+	free(cnt);
+	free(req);
+}
+
+/* Per column, the lowest free count sampled in it; columns without a
+ * sample carry the last one before them (free pages are a level). */
+static int tl_chart_columns(struct tui_state *st, const struct lanes_node *n, int w,
+			    int64_t *free_c, struct wm_sample *wm)
+{
+	int i = 0, have = 0;
+	const struct wm_sample *last = NULL;
+
+	while (i < n->nsamples && tui_ts_col(st, n->samples[i].ts) < 0)
+		last = &n->samples[i++];
+	*wm = last ? *last : n->samples[0];
+	for (int c = 0; c < w; c++) {
+		uint64_t t1 = tui_col_ts(st, c) + st->ns_per_col;
+		int64_t lowest = -1;
+
+		for (; i < n->nsamples && n->samples[i].ts < t1; i++) {
+			last = &n->samples[i];
+			if (lowest < 0 || last->free < lowest)
+				lowest = last->free;
+			*wm = *last;
+			have = 1;
+		}
+		if (lowest < 0 && last && i < n->nsamples)
+			lowest = last->free;
+		free_c[c] = lowest;
+	}
+	return have;
+}
+
+/* Rows of the min, low and high lines, each strictly above the other. */
+static void tl_chart_rows(const struct wm_sample *wm, int64_t top, int h, int rows[3])
+{
+	const int64_t v[3] = { wm->min, wm->low, wm->high };
+
+	for (int k = 0; k < 3; k++) {
+		int r = h - 1 - (int)(v[k] * h / top);
+
+		if (r < 0)
+			r = 0;
+		if (k && r >= rows[k - 1])
+			r = rows[k - 1] - 1;
+		rows[k] = r;
+	}
+}
+
+/* One chart row. On a watermark's row (wm >= 0) a cell is '=' when free
+ * is at or above that watermark and '-' below it, so the line answers
+ * the question exactly; elsewhere '#' fills the rows under free. */
+static void tl_build_chart_row(struct tui_state *st, struct canvas *body, const struct tl_layout *L,
+			       const int64_t *free_c, int64_t top, int h, int r, int y,
+			       int64_t wm, enum attr_id line_at)
+{
+	int64_t lo = top * (h - 1 - r) / h;
+
+	for (int c = 0; c < L->w; c++) {
+		int64_t f = free_c[c];
+
+		if (f < 0)
+			continue;
+		if (wm >= 0)
+			canvas_set(body, y, L->x0 + c, f >= wm ? '=' : '-', line_at);
+		else if (f > lo || r == h - 1)
+			canvas_set(body, y, L->x0 + c, r == 0 && f > top ? '^' : '#', AT_FREE);
+	}
+}
+
+/* Free pages of the node's largest zone against min/low/high. The scale
+ * tops at twice the high watermark, so the lines stay apart; more free
+ * memory than that shows as ^ in the top row. */
+static void tl_build_chart(struct tui_state *st, struct canvas *body, const struct tl_layout *L,
+			   const struct lanes_node *n, int nid, int y)
+{
+	static const char *const names[3] = { "min", "low", "high" };
+	static const enum attr_id ats[3] = { AT_WM_MIN, AT_WM_LOW, AT_WM_HIGH };
+	int h = L->chart_rows, rows[3];
+	struct wm_sample wm;
+	int64_t *free_c, top;
+	long cur = tui_ts_col(st, st->cursor);
+
+	if (h <= 0)
+		return;
+	canvas_printf(body, y, 0, AT_LABEL, "%d free %s", nid, n->nsamples ? n->zone : "");
+	if (!n->nsamples) {
+		canvas_wrap(body, y, L->x0, L->w, h, AT_DIM,
+			    "no zoneinfo samples in this recording: free pages and watermarks "
+			    "need a recording made by mmscope record (or its sampler)");
+		return;
+	}
+	free_c = xcalloc((size_t)L->w, sizeof(*free_c));
+	tl_chart_columns(st, n, L->w, free_c, &wm);
+	top = wm.high > 0 ? 2 * wm.high : 1;
+	tl_chart_rows(&wm, top, h, rows);
+	for (int r = 0; r < h; r++) {
+		enum attr_id at = AT_NORMAL;
+		int64_t v = -1;
+
+		for (int k = 0; k < 3; k++)
+			if (rows[k] == r) {
+				at = ats[k];
+				v = k == 0 ? wm.min : k == 1 ? wm.low : wm.high;
+				canvas_printf(body, y + r, 0, at, "  %-4s%7lld", names[k], (long long)v);
+			}
+		tl_build_chart_row(st, body, L, free_c, top, h, r, y + r, v, at);
+	}
+	if (h > 1 && cur >= 0 && cur < L->w && free_c[cur] >= 0 && rows[2] != 1 &&
+	    rows[1] != 1 && rows[0] != 1)
+		canvas_printf(body, y + 1, 0, AT_FREE, "  now%8lld", (long long)free_c[cur]);
+	free(free_c);
+}
+
+static void tl_build_axis(struct tui_state *st, struct canvas *body, const struct tl_layout *L)
+{
+	char buf[32], d[32];
+	int y = L->axis_y;
+
+	canvas_put(body, y, 0, AT_DIM, tui_fmt_ts(st->origin, buf, sizeof(buf)));
+	for (int c = 0; c < L->w; c++)
+		canvas_set(body, y, L->x0 + c, '-', AT_DIM);
+	for (int c = 0; c < L->w; c += 16) {
+		uint64_t t = tui_col_ts(st, c);
+
+		canvas_set(body, y, L->x0 + c, '+', AT_DIM);
+		snprintf(buf, sizeof(buf), "%s", tui_fmt_dur(t > st->origin ? t - st->origin : 0,
+							      d, sizeof(d)));
+		if (c + 1 + (int)strlen(buf) < L->w)
+			canvas_put(body, y, L->x0 + c + 1, AT_DIM, buf);
+	}
+}
+
+/* The cursor column and the selection over the lanes and the chart. */
+static void tl_build_cursor(struct tui_state *st, struct canvas *body, const struct tl_layout *L)
+{
+	long cur = tui_ts_col(st, st->cursor);
+
+	for (int y = 0; y <= L->axis_y; y++) {
+		if (y >= L->shown * L->node_rows && y < L->axis_y)
+			continue;	/* the legend */
+		if (y < L->axis_y && y % L->node_rows >= LANE_NR && st->data && st->data->lanes &&
+		    !lanes_node(st->data->lanes, y / L->node_rows)->nsamples)
+			continue;	/* a chart without samples: its note */
+		for (int c = 0; c < L->w && st->has_sel; c++) {
+			uint64_t t0 = tui_col_ts(st, c), t1 = t0 + st->ns_per_col;
+
+			if (t1 > st->sel_start && t0 <= st->sel_end &&
+			    canvas_attr_at(body, y, L->x0 + c) == AT_NORMAL)
+				canvas_attr(body, y, L->x0 + c, 1, AT_SELECT);
+		}
+		if (cur >= 0 && cur < L->w) {
+			if (canvas_row(body, y)[L->x0 + cur] == ' ')
+				canvas_set(body, y, L->x0 + (int)cur, y == L->axis_y ? '^' : '|',
+					   AT_CURSOR);
+			canvas_attr(body, y, L->x0 + (int)cur, 1, AT_CURSOR);
+		}
+	}
+}
+
+static const char *tl_comm(const struct tui_state *st, int pid)
+{
+	return st->tf ? tep_data_comm_from_pid(td_tep(st->tf), pid) : "?";
+}
+
+/* One line about span s of lane k of node nid. */
+static void tl_describe(const struct tui_state *st, int nid, enum lane_id k,
+			const struct lane_span *s, char *buf, int len)
+{
+	char at[32], dur[32], fl[64];
+	const struct kswapd_episode *ep;
+
+	tui_fmt_ts(s->start, at, sizeof(at));
+	tui_fmt_dur(s->end - s->start, dur, sizeof(dur));
+	switch (k) {
+	case LANE_KSWAPD:
+		ep = tl_episode_at(st, nid, s->start);
+		if (ep)
+			snprintf(buf, (size_t)len, "kswapd%d %s at %s order %d%s%s, handoff %s, flags %s",
+				 nid, dur, at, ep->order, ep->waker[0] ? " woken by " : "", ep->waker,
+				 handoff_kind_name(ep->handoff),
+				 handoff_flags_str(ep->flags, fl, sizeof(fl)));
+		else
+			snprintf(buf, (size_t)len, "kswapd%d awake %s at %s", nid, dur, at);
+		break;
+	case LANE_KCOMPACTD:
+		snprintf(buf, (size_t)len, "kcompactd%d awake %s at %s, %s", nid, dur, at,
+			 s->kind ? "on a request" : "proactive or timeout");
+		break;
+	case LANE_RECLAIM:
+		snprintf(buf, (size_t)len, "%s reclaim stall of %s-%d: %s at %s, order %d",
+			 reclaim_kind_name((enum reclaim_kind)s->kind), tl_comm(st, s->pid), s->pid,
+			 dur, at, s->order);
+		break;
+	case LANE_COMPACT:
+		snprintf(buf, (size_t)len, "compaction run by %s-%d: %s at %s (%s)",
+			 tl_comm(st, s->pid), s->pid, dur, at, s->kind ? "sync" : "async");
+		break;
+	default:
+		snprintf(buf, (size_t)len, "OOM kill by %s-%d at %s", tl_comm(st, s->pid), s->pid, at);
+		break;
+	}
+}
+
+static const struct lane *tl_sel_lane(const struct tui_state *st, int *nid, enum lane_id *k)
+{
+	*nid = st->lane / LANE_NR;
+	*k = (enum lane_id)(st->lane % LANE_NR);
+	if (!st->data || !st->data->lanes)
+		return NULL;
+	return &lanes_node(st->data->lanes, *nid)->lane[*k];
+}
+
+static void tl_build_footer(struct tui_state *st, struct canvas *body, const struct tl_layout *L)
+{
+	char line[512];
+	enum lane_id k;
+	int nid, i;
+	const struct lane *ln = tl_sel_lane(st, &nid, &k);
+	const struct handoff_model *m = tl_handoff(st);
+	const struct handoff_node_stats *ns;
+	uint64_t t0 = tui_col_ts(st, tui_ts_col(st, st->cursor));
+
+	if (!ln)
+		return;
+	i = ln ? lanes_find(ln, t0, t0 + st->ns_per_col - 1, 0) : -1;
+	if (i >= 0)
+		tl_describe(st, nid, k, &ln->spans[i], line, sizeof(line));
+	else
+		snprintf(line, sizeof(line), "%d %s: nothing at the cursor (%d in all%s)", nid,
+			 lane_name(k), ln->n, ln->n ? "; Enter jumps to the nearest" : "");
+	canvas_put(body, L->axis_y + 1, 0, AT_NORMAL, line);
+	i = tl_ho_node(m, nid);
+	ns = i >= 0 ? handoff_model_node(m, i) : NULL;
+	const struct lanes_node *n = lanes_node(st->data->lanes, nid);
+
+	snprintf(line, sizeof(line),
+		 "node %d: kswapd %llu (handoff: %llu woke, %llu pickup, %llu none) "
+		 "stalls %d compact %d oom %d",
+		 nid, (unsigned long long)(ns ? ns->episodes : 0),
+		 (unsigned long long)(ns ? ns->ho_wakeup : 0),
+		 (unsigned long long)(ns ? ns->ho_pickup : 0),
+		 (unsigned long long)(ns ? ns->ho_none : 0), n->lane[LANE_RECLAIM].n,
+		 n->lane[LANE_COMPACT].n, n->lane[LANE_OOM].n);
+	canvas_put(body, L->axis_y + 2, 0, AT_DIM, line);
+}
+
+/* Under the charts when there is room: what the symbols mean. */
+static void tl_build_legend(struct canvas *body, int y, int last)
+{
+	static const char *const legend[] = {
+		"K kswapd awake  * flagged episode  > woke kcompactd  ~ kcompactd picked it up"
+		"  x no handoff",
+		"C kcompactd on a request  c proactive  R reclaim stall  D compaction run"
+		"  ! OOM kill",
+		"free pages: # level, on a watermark's row = at or above it - below it, ^ off the top",
+	};
+
+	for (size_t i = 0; i < sizeof(legend) / sizeof(legend[0]) && y + (int)i <= last; i++)
+		canvas_put(body, y + (int)i, TUI_LABEL_W, AT_DIM, legend[i]);
+}
+
+/* The lane selected at first: the first one with anything in it. */
+static int tl_first_busy_lane(const struct tui_state *st)
+{
+	for (int nid = 0; st->data && st->data->lanes && nid < tl_nnodes(st); nid++)
+		for (int k = 0; k < LANE_NR; k++)
+			if (lanes_node(st->data->lanes, nid)->lane[k].n)
+				return nid * LANE_NR + k;
+	return 0;
+}
 
 static void view_timeline_build(struct tui_state *st, struct canvas *body)
 {
-	int w = tui_axis_cols(body->cols);
-	long cur = tui_ts_col(st, st->cursor);
+	struct tl_layout L;
 
-	canvas_put(body, 0, 0, AT_HEADER, "timeline");
-	for (int x = 0; x < w; x++)
-		canvas_set(body, body->rows - 1, TUI_LABEL_W + x, x == cur ? '^' : '-',
-			   x == cur ? AT_CURSOR : AT_DIM);
+	tl_layout(st, body, &L);
+	if (st->lane < 0)
+		st->lane = tl_first_busy_lane(st);
+	if (st->lane >= L.shown * LANE_NR)
+		st->lane = L.shown * LANE_NR - 1;
+	for (int nid = 0; nid < L.shown && st->data && st->data->lanes; nid++) {
+		const struct lanes_node *n = lanes_node(st->data->lanes, nid);
+		int y = nid * L.node_rows;
+
+		for (int k = 0; k < LANE_NR; k++)
+			tl_build_lane(st, body, &L, n, nid, (enum lane_id)k, y + k);
+		tl_build_chart(st, body, &L, n, nid, y + LANE_NR);
+	}
+	tl_build_legend(body, L.shown * L.node_rows + 1, L.axis_y - 1);
+	tl_build_axis(st, body, &L);
+	tl_build_cursor(st, body, &L);
+	if (st->data && st->data->lanes)
+		tl_build_footer(st, body, &L);
+	if (L.shown < L.nnodes)
+		tui_message(st, "nodes 0-%d of %d fit; make the terminal taller", L.shown - 1,
+			    L.nnodes);
+}
+
+/* Enter: the span under the cursor in the selected lane, or the nearest. */
+static void tl_enter(struct tui_state *st)
+{
+	enum lane_id k;
+	int nid, i;
+	const struct lane *ln = tl_sel_lane(st, &nid, &k);
+	uint64_t t0 = tui_col_ts(st, tui_ts_col(st, st->cursor));
+	char line[512];
+
+	i = ln ? lanes_find(ln, t0, t0 + st->ns_per_col - 1, UINT64_MAX / 4) : -1;
+	if (i < 0) {
+		tui_message(st, "nothing in the %s lane of node %d", lane_name(k), nid);
+		return;
+	}
+	tui_select(st, ln->spans[i].start, ln->spans[i].end);
+	if (ln->spans[i].end - ln->spans[i].start >
+	    st->ns_per_col * (uint64_t)tui_axis_cols(st->cols))
+		tui_zoom_to(st, ln->spans[i].start, ln->spans[i].end);
+	tui_set_cursor(st, ln->spans[i].start);
+	tl_describe(st, nid, k, &ln->spans[i], line, sizeof(line));
+	tui_message(st, "%s", line);
+}
+
+/* n/N: the next or previous flagged kswapd episode, on any node. */
+static void tl_flag(struct tui_state *st, int dir)
+{
+	const struct handoff_model *m = tl_handoff(st);
+	const struct kswapd_episode *best = NULL;
+	int best_nid = 0;
+
+	for (int i = 0; m && i < handoff_model_nnodes(m); i++)
+		for (int e = 0; e < handoff_model_nepisodes(m, i); e++) {
+			const struct kswapd_episode *ep = handoff_model_episode(m, i, e);
+
+			if (!ep->flags)
+				continue;
+			if (dir > 0 ? ep->start <= st->cursor : ep->start >= st->cursor)
+				continue;
+			if (!best || (dir > 0 ? ep->start < best->start : ep->start > best->start)) {
+				best = ep;
+				best_nid = handoff_model_node(m, i)->nid;
+			}
+		}
+	if (!best) {
+		tui_message(st, "no flagged kswapd episode %s the cursor",
+			    dir > 0 ? "after" : "before");
+		return;
+	}
+	char fl[64];
+
+	tui_select(st, best->start, best->end ? best->end : st->t_last);
+	tui_set_cursor(st, best->start);
+	if (best_nid < tl_nnodes(st))
+		st->lane = best_nid * LANE_NR + LANE_KSWAPD;
+	tui_message(st, "kswapd%d: %s, handoff %s", best_nid,
+		    handoff_flags_str(best->flags, fl, sizeof(fl)), handoff_kind_name(best->handoff));
+}
+
+static unsigned view_timeline_handle(struct tui_state *st, enum tui_action a)
+{
+	int nlanes = tl_nnodes(st) * LANE_NR;
+
+	if (st->lane < 0)
+		st->lane = tl_first_busy_lane(st);
+	switch (a) {
+	case ACT_UP:
+		st->lane = (st->lane + nlanes - 1) % nlanes;
+		break;
+	case ACT_DOWN:
+		st->lane = (st->lane + 1) % nlanes;
+		break;
+	case ACT_ENTER:
+		tl_enter(st);
+		break;
+	case ACT_NEXT_FLAG:
+	case ACT_PREV_FLAG:
+		tl_flag(st, a == ACT_NEXT_FLAG ? 1 : -1);
+		break;
+	default:
+		return 0;
+	}
+	return TUI_HANDLED | TUI_REDRAW;
+}
+
+/* A click on the axis area moves the cursor there; on a lane, selects it. */
+static unsigned view_timeline_click(struct tui_state *st, int y, int x)
+{
+	struct canvas size = { .rows = tui_body_rows(st), .cols = st->cols };
+	struct tl_layout L;
+
+	tl_layout(st, &size, &L);
+	if (y < L.shown * L.node_rows && y % L.node_rows < LANE_NR)
+		st->lane = (y / L.node_rows) * LANE_NR + y % L.node_rows;
+	if (x >= L.x0 && x < L.x0 + L.w)
+		tui_set_cursor(st, tui_col_ts(st, x - L.x0));
+	return TUI_HANDLED | TUI_REDRAW;
 }
 
 const struct view_ops view_timeline_ops = {
 	.name = "timeline",
 	.build = view_timeline_build,
+	.handle = view_timeline_handle,
+	.click = view_timeline_click,
 };

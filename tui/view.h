@@ -85,6 +85,8 @@ struct view_ops {
 	unsigned (*handle)(struct tui_state *st, enum tui_action a);
 	/* Optional: called when the view becomes current. */
 	void (*enter)(struct tui_state *st);
+	/* Optional: a mouse click at (y, x) of the body; returns flags. */
+	unsigned (*click)(struct tui_state *st, int y, int x);
 };
 
 /* Views, in key order: 1 timeline .. 5 events, then help. */

@@ -11,8 +11,17 @@
 golden="$top_srcdir/tests/golden"
 s="$top_srcdir/samples"
 
-# name  size  fixture  keys
+# name  size  fixture  keys (fixtures under samples/, or tests/data/report/ as r/NAME)
 cases='
+timeline-pressure-80x24      80x24   r/global-pressure-6.12.dat
+timeline-pressure-enter-80x24 80x24  r/global-pressure-6.12.dat  Enter
+timeline-pressure-160x50     160x50  r/global-pressure-6.12.dat  n
+timeline-pressure-zoom-80x24 80x24   r/global-pressure-6.12.dat  n + + + right right
+events-pressure-80x24        80x24   r/global-pressure-6.12.dat  Enter 5
+events-pressure-node-80x24   80x24   r/global-pressure-6.12.dat  / kswapd Space node=0 Enter
+timeline-sampled-80x24       80x24   r/compaction-sampled-6.18.dat
+stalls-sampled-160x50        160x50  r/compaction-sampled-6.18.dat tab tab tab
+timeline-click-80x24         80x24   r/global-pressure-6.12.dat  click=2,60
 timeline-memcg-80x24         80x24   memcg-swap-6.18.dat
 timeline-memcg-160x50        160x50  memcg-swap-6.18.dat
 timeline-compaction-80x24    80x24   compaction-6.18.dat   +
@@ -32,10 +41,17 @@ help-scrolled-80x24          80x24   memcg-swap-6.18.dat   ? PgDn
 resize-80x24-to-120x30       80x24   memcg-swap-6.18.dat   5 resize=120x30
 '
 
+fixture_path() {
+	case $1 in
+	r/*) echo "$top_srcdir/tests/data/report/${1#r/}" ;;
+	*) echo "$s/$1" ;;
+	esac
+}
+
 run_case() {	# name cols rows fixture term keys
 	MMSCOPE_TUI_HEADLESS=1 MMSCOPE_TUI_KEYS="$6" MMSCOPE_TUI_DUMP="$scratch/$1.$5" \
 		TERM="$5" COLUMNS="$2" LINES="$3" \
-		"$MMSCOPE" tui "$s/$4" </dev/null >"$scratch/out" 2>&1 ||
+		"$MMSCOPE" tui "$(fixture_path "$4")" </dev/null >"$scratch/out" 2>&1 ||
 		{ fail "$1 ($5): exit $?: $(cat "$scratch/out")"; return 1; }
 	[ -s "$scratch/out" ] && { fail "$1 ($5) printed: $(cat "$scratch/out")"; return 1; }
 	return 0

@@ -11,6 +11,7 @@
 #include "data.h"
 #include "keys.h"
 #include "tracedat-read.h"
+#include "lanes.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -158,7 +159,7 @@ static void test_events(void)
 
 	if (!ok(tf != NULL, "open the memcg-swap fixture"))
 		return;
-	d = tui_data_load(tf, NULL, NULL, &err);
+	d = tui_data_load(td_path(tf), NULL, NULL, &err);
 	ok(d && d->events == 125866, "the initial pass reads all 125866 events");
 	tui_state_init(&st, d->first_ts, d->last_ts);
 	st.tf = tf;
@@ -214,6 +215,168 @@ static void test_placeholders(void)
 	tui_state_release(&st);
 }
 
+static void feed(struct lanes *l, enum rec_type t, uint64_t ms, int pid)
+{
+	struct record r;
+
+	memset(&r, 0, sizeof(r));
+	r.type = t;
+	r.ts = ms * 1000000ULL;
+	r.pid = pid;
+	lanes_add(l, &r);
+}
+
+static void test_lanes(void)
+{
+	struct lanes *l = lanes_new();
+	struct record r;
+	uint32_t cnt[10];
+	const struct lanes_node *n0, *n1;
+
+	memset(&r, 0, sizeof(r));
+	r.type = REC_KSWAPD_WAKE, r.ts = 1000000000ULL, r.pid = 51, r.wake.nid = 0, r.wake.order = 9;
+	lanes_add(l, &r);
+	r.ts = 1200000000ULL;	/* a re-balance inside the episode */
+	lanes_add(l, &r);
+	r.type = REC_RECLAIM_BEGIN, r.ts = 1500000000ULL, r.pid = 100;
+	r.rbegin.kind = RK_DIRECT, r.rbegin.nid = -1, r.rbegin.order = 2;
+	lanes_add(l, &r);
+	feed(l, REC_RECLAIM_END, 1600, 100);
+	feed(l, REC_RECLAIM_END, 1650, 101);	/* no begin: ignored */
+	feed(l, REC_COMPACT_BEGIN, 1700, 100);
+	memset(&r, 0, sizeof(r));
+	r.type = REC_COMPACT_FINISHED, r.ts = 1750000000ULL, r.pid = 100, r.cfin.nid = 1;
+	lanes_add(l, &r);
+	feed(l, REC_COMPACT_END, 1800, 100);
+	memset(&r, 0, sizeof(r));
+	r.type = REC_KSWAPD_SLEEP, r.ts = 2000000000ULL, r.pid = 51, r.sleep.nid = 0;
+	lanes_add(l, &r);
+	r.type = REC_KCOMPACTD_WAKE, r.ts = 2100000000ULL, r.pid = 39, r.wake.nid = 0, r.wake.order = 9;
+	lanes_add(l, &r);
+	feed(l, REC_COMPACT_BEGIN, 2150, 39);	/* kcompactd's own run: its lane */
+	feed(l, REC_COMPACT_END, 2200, 39);
+	memset(&r, 0, sizeof(r));
+	r.type = REC_KCOMPACTD_SLEEP, r.ts = 2300000000ULL, r.pid = 39, r.sleep.nid = 0;
+	lanes_add(l, &r);
+	feed(l, REC_OOM, 2500, 200);
+	feed(l, REC_RECLAIM_BEGIN, 2900, 300);	/* still open at the end */
+	for (int i = 0; i < 3; i++) {
+		memset(&r, 0, sizeof(r));
+		r.type = REC_ZONE, r.ts = (uint64_t)(1000 + 500 * i) * 1000000ULL;
+		r.zone.node = 0, r.zone.zone = i == 1 ? "DMA" : "Normal";
+		r.zone.managed = i == 1 ? 100 : 1000;
+		r.zone.free = 500 - 100 * i, r.zone.min = 10, r.zone.low = 20, r.zone.high = 30;
+		lanes_add(l, &r);
+	}
+	lanes_finish(l, 3000000000ULL);
+	n0 = lanes_node(l, 0);
+	n1 = lanes_node(l, 1);
+	is_int(lanes_nnodes(l), 2, "two nodes (the compaction run finished on node 1)");
+	is_int(n0->lane[LANE_KSWAPD].n, 1, "one kswapd episode despite the re-balance");
+	is_int(n0->lane[LANE_KSWAPD].spans[0].end - n0->lane[LANE_KSWAPD].spans[0].start,
+	       1000000000ULL, "kswapd awake from its wake to its sleep");
+	is_int(n0->lane[LANE_KCOMPACTD].n, 1, "one kcompactd span");
+	is_int(n0->lane[LANE_KCOMPACTD].spans[0].kind, 1, "kcompactd on an order-9 request");
+	is_int(n0->lane[LANE_RECLAIM].n, 2, "a stall, and the one open at the end");
+	is_int(n0->lane[LANE_RECLAIM].spans[1].end, 3000000000ULL, "an open stall ends at the end");
+	is_int(n1->lane[LANE_COMPACT].n, 1, "the direct compaction run is on node 1");
+	is_int(n0->lane[LANE_COMPACT].n, 0, "kcompactd's own run is not a compaction stall");
+	is_int(n0->lane[LANE_OOM].n, 1, "one OOM kill");
+	is_int(n0->nsamples, 2, "samples of the largest zone only");
+	lanes_cover(&n0->lane[LANE_KSWAPD], -1, 0, 500000000ULL, 10, cnt);
+	ok(!cnt[1] && cnt[2] && cnt[3] && cnt[4] && !cnt[5], "cover: kswapd in columns 2-4 of 0.5 s");
+	is_int(lanes_find(&n0->lane[LANE_RECLAIM], 1550000000ULL, 1550000000ULL, 0), 0,
+	       "find: the stall under the cursor");
+	is_int(lanes_find(&n0->lane[LANE_RECLAIM], 2000000000ULL, 2000000000ULL, 0), -1,
+	       "find: nothing without slack");
+	is_int(lanes_find(&n0->lane[LANE_RECLAIM], 2000000000ULL, 2000000000ULL, 1000000000ULL), 0,
+	       "find: the nearest with slack");
+	lanes_free(l);
+}
+
+static struct tui_data *load(const char *rel, struct tui_state *st)
+{
+	const char *top = getenv("top_srcdir");
+	char path[4096];
+	char *err = NULL;
+	struct tui_data *d;
+
+	snprintf(path, sizeof(path), "%s/%s", top ? top : ".", rel);
+	d = tui_data_load(path, NULL, NULL, &err);
+	if (!d) {
+		printf("# %s: %s\n", path, err);
+		free(err);
+		return NULL;
+	}
+	tui_state_init(st, d->first_ts, d->last_ts);
+	st->data = d;
+	return d;
+}
+
+static void test_timeline(void)
+{
+	struct tui_state st;
+	struct canvas c = { 0 };
+	struct tui_data *d = load("tests/data/report/global-pressure-6.12.dat", &st);
+
+	if (!d) {
+		ok(0, "load the global-pressure recording");
+		return;
+	}
+	build(&st, &c, 24, 80);
+	ok(strchr(canvas_row(&c, 1), '~') != NULL, "kswapd lane ends in a pickup handoff (~)");
+	ok(strchr(canvas_row(&c, 2), 'C') != NULL, "kcompactd lane shows it on a request");
+	ok(canvas_has(&c, "high   8508") && canvas_has(&c, "min    5672"),
+	   "the chart labels the watermarks");
+	ok(canvas_has(&c, "kswapd 1 (handoff: 0 woke, 1 pickup, 0 none)"), "node totals from the model");
+	is_int(st.lane, 0, "the first busy lane is selected");
+	tui_apply(&st, ACT_ENTER);
+	ok(st.cursor / 1000 == 32894836ULL, "Enter jumps to the episode");
+	ok(st.has_sel && st.sel_end - st.sel_start > 4900000000ULL, "and selects its range");
+	build(&st, &c, 24, 80);
+	ok(canvas_has(&c, "kswapd0 4.96s at 32.894836 order 9"), "the detail line describes it");
+	tui_apply(&st, ACT_HOME);
+	tui_apply(&st, ACT_NEXT_FLAG);
+	ok(strstr(st.message, "long") != NULL, "n: the next flagged episode (long)");
+	tui_apply(&st, ACT_NEXT_FLAG);
+	ok(strstr(st.message, "no flagged") != NULL, "n: no more after it");
+	tui_apply(&st, ACT_VIEW_4);
+	build(&st, &c, 24, 80);
+	ok(canvas_has(&c, "(selection)"), "stalls view works on the selection");
+	tui_click(&st, 0, st.tab_x[VIEW_EVENTS][0]);
+	is_int(st.view, VIEW_EVENTS, "a click on a tab switches views");
+	st.view = VIEW_TIMELINE;
+	build(&st, &c, 50, 160);
+	ok(canvas_has(&c, "K kswapd awake"), "160x50: the legend fits");
+	canvas_release(&c);
+	tui_state_release(&st);
+	tui_data_free(d);
+}
+
+static void test_stalls(void)
+{
+	struct tui_state st;
+	struct canvas c = { 0 };
+	struct tui_data *d = load("samples/memcg-swap-6.18.dat", &st);
+
+	if (!d) {
+		ok(0, "load memcg-swap");
+		return;
+	}
+	st.tf = open_sample("memcg-swap-6.18.dat");
+	st.view = VIEW_STALLS;
+	build(&st, &c, 24, 80);
+	ok(canvas_has(&c, "reclaim stalls: 2180"), "every memcg reclaim stall counted");
+	ok(canvas_has(&c, "anon-touch-9079              2180"), "the top task");
+	tui_select(&st, d->first_ts, d->first_ts + 1);
+	build(&st, &c, 24, 80);
+	ok(canvas_has(&c, "no task stalled in this range"), "an empty selection says so");
+	canvas_release(&c);
+	tui_state_release(&st);
+	td_close(st.tf);
+	tui_data_free(d);
+}
+
 int main(void)
 {
 	test_canvas();
@@ -222,5 +385,8 @@ int main(void)
 	test_help();
 	test_events();
 	test_placeholders();
+	test_lanes();
+	test_timeline();
+	test_stalls();
 	return tap_done();
 }
