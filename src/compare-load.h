@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Loading the metrics of one run for "mmscope compare". The only entry
- * point is compare_load_run(); when the analysis API lands, recordings
- * will go through it and this file shrinks to the metrics-file reader.
+ * point is compare_load_run(): recordings go through the analysis driver
+ * (src/analysis.h), metrics files through a small text reader.
  */
 #ifndef MMSCOPE_COMPARE_LOAD_H
 #define MMSCOPE_COMPARE_LOAD_H
@@ -13,7 +13,8 @@
  * Append the metrics of the run stored at path to *out. path is either
  *  - a recording (trace.dat): counter deltas between the first and the
  *    last complete "mms1" sample sets (see mmscope-samples(5)) become
- *    counter metrics through metrics_compute(); or
+ *    counter metrics through metrics_compute(), and the models give the
+ *    trace-derived metrics (kswapd, handoffs, stalls); or
  *  - a metrics file (text, see mmscope-compare(1)): "NAME VALUE..." lines
  *    give metric samples directly, "counter NAME VALUE" lines give counter
  *    deltas, "higher NAME" / "lower NAME" set a user metric's direction.

@@ -391,11 +391,30 @@ static void mmtests_split(const char *name, struct strbuf *l1, struct strbuf *l2
 	strbuf_addstr(l2, dash + 1);
 }
 
+static int mmtests_no_first_line(const struct ct_table *t, size_t first, size_t end)
+{
+	int blank = 1;
+
+	for (size_t c = first; c < end; c++) {
+		struct strbuf l1 = STRBUF_INIT, l2 = STRBUF_INIT;
+
+		mmtests_split(t->cols[c], &l1, &l2);
+		blank &= !l1.len;
+		strbuf_release(&l1);
+		strbuf_release(&l2);
+	}
+	return blank;
+}
+
+/* Two header lines; the first is left out when it would be blank. */
 static void mmtests_header(const struct ct_table *t, size_t first, size_t end, int p,
 			   const int *colw, struct strbuf *out)
 {
 	for (int line = 0; line < 2; line++) {
 		size_t start = out->len;
+
+		if (line == 0 && mmtests_no_first_line(t, first, end))
+			continue;
 
 		strbuf_addf(out, "%*s", p, "");
 		for (size_t c = first; c < end; c++) {
