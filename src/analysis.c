@@ -31,6 +31,7 @@ struct analysis {
 	struct frag_model *frag;
 	struct consistency_model *consistency;
 	uint64_t types_seen;		/* bit per enum rec_type fed */
+	char *enabled;			/* mmscope metadata events=, ",a:b,c:d," */
 };
 
 void analysis_opts_default(struct analysis_opts *o)
@@ -118,8 +119,9 @@ static void analysis_uname(struct analysis_info *in, const char *uname)
 	}
 }
 
-/* mmscope's metadata (kernel=, host=, clock=) wins over UNAME. */
-static void analysis_private(struct analysis_info *in, const char *meta)
+/* mmscope's metadata (kernel=, host=, clock=) wins over UNAME; events=
+ * tells which events were enabled (a file may hold more formats). */
+static void analysis_private(struct analysis *a, struct analysis_info *in, const char *meta)
 {
 	const char *p = meta;
 
@@ -135,6 +137,9 @@ static void analysis_private(struct analysis_info *in, const char *meta)
 			snprintf(in->host, sizeof(in->host), "%.95s", line + 5);
 		else if (!strncmp(line, "clock=", 6))
 			snprintf(in->clock, sizeof(in->clock), "%.31s", line + 6);
+		else if (!strncmp(p, "events=", 7) && !a->enabled &&
+			 (a->enabled = malloc(len - 7 + 3)))
+			snprintf(a->enabled, len - 7 + 3, ",%.*s,", (int)len - 7, p + 7);
 		p = nl ? nl + 1 : NULL;
 	}
 }
@@ -152,7 +157,7 @@ static void analysis_header(struct analysis *a, const char *path)
 		 td_trace_clock(a->tf) && *td_trace_clock(a->tf) ?
 		 td_trace_clock(a->tf) : "local");
 	analysis_uname(in, td_uname(a->tf));
-	analysis_private(in, td_private(a->tf));
+	analysis_private(a, in, td_private(a->tf));
 	for (int b = 0; b < td_nbuffers(a->tf); b++) {
 		const struct td_buffer *buf = td_buffer(a->tf, b);
 
@@ -265,6 +270,7 @@ void analysis_free(struct analysis *a)
 	handoff_model_free(a->handoff);
 	parser_set_free(a->ps);
 	free(a->counts);
+	free(a->enabled);
 	if (a->tf)
 		td_close(a->tf);
 	free(a);
@@ -303,6 +309,12 @@ int analysis_has_event(const struct analysis *a, const char *system, const char 
 			if (!strcmp(fed[i].event, event))
 				return !!(a->types_seen & (1ULL << fed[i].type));
 		return 1;
+	}
+	if (a->enabled) {
+		char key[256];
+
+		snprintf(key, sizeof(key), ",%s:%s,", system, event);
+		return strstr(a->enabled, key) != NULL;
 	}
 	return tep_find_event_by_name(td_tep(a->tf), system, event) != NULL;
 }
