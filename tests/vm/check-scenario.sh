@@ -123,9 +123,20 @@ cmp_ev() {
 	local d=$((ev - ctr)) tol=$((LOST + slack))
 	[ $d -lt 0 ] && d=$((-d))
 	if [ $d -le $tol ]; then
-		ok "$what: events $ev, counters $desc = $ctr (lost $LOST)"
+		ok "$what: events $ev, counters $desc = $ctr (lost $LOST$( [ "$slack" = 0 ] || echo ", slack $slack"))"
 	else
 		bad "$what: events $ev but counters $desc = $ctr (differ by $d; lost events $LOST$( [ "$slack" = 0 ] || echo ", slack $slack"))"
+	fi
+}
+# fields NAME FIELD...: NAME (when it has events) prints every FIELD
+fields() {
+	local n=$1 f miss=''; shift
+	[ "$(Etot "$n")" -gt 0 ] || return 0
+	for f in "$@"; do
+		awk -v n="$n" -v f="$f" '$1 == "fld" && $2 == n && $3 == f { x = 1 } END { exit !x }' "$C" || miss="$miss $f"
+	done
+	if [ -n "$miss" ]; then
+		bad "event $n lacks field(s)$miss (it prints: $(awk -v n="$n" '$1 == "fld" && $2 == n { printf "%s ", $3 }' "$C"))"
 	fi
 }
 # need WHAT N: at least one event
@@ -200,6 +211,15 @@ check_file() {
 	if [ -z "$silent" ]; then ok "every exercised probe produced events"
 	else bad "probes without events:$silent"; fi
 
+	# the fields the assertions below read
+	case $WANT_SET in
+	6.1) fields fas pflags ord; fields fas_r entry; fields alloc nr; fields getpg_r ret
+		fields store_r ret; fields load_r ret; fields wb_r ret ;;
+	6.12) fields fas_r entry pflags fl1; fields alloc nr; fields getpg_r ret order
+		fields store_r ret; fields load_r ret; fields wb_r ret ;;
+	*) fields fas_r ret pflags fl1; fields store_r ret; fields load_r ret; fields wb_r ret ;;
+	esac
+	fields mm_vmscan_kswapd_wake order; fields mm_compaction_kcompactd_wake order
 	"check_$SCEN"
 	check_report "$f"
 }
@@ -290,7 +310,15 @@ check_global-pressure() {
 	cmp_ev "kcompactd wakes (mm_compaction_kcompactd_wake) vs compact_daemon_wake" "$(E mm_compaction_kcompactd_wake)" "$(D compact_daemon_wake)" compact_daemon_wake
 	need "kswapd wakes" "$(E mm_vmscan_kswapd_wake)"
 	need "kcompactd wakes" "$(E mm_compaction_kcompactd_wake)"
-	cmp_ev "order-9 swap allocations vs THP swap-outs" "$(E fas_r.okforder=9)" "$(D thp_swpout)" thp_swpout
+	# under global pressure a THP can get its swap slots and then not be
+	# written (redirtied or referenced again; it stays in the swap cache):
+	# seen once on 6.1 (123 allocations, thp_swpout 122). Allow 2 + 2 %.
+	local a9 t9; a9=$(E fas_r.okforder=9) t9=$(D thp_swpout)
+	if [ "$t9" != NA ] && [ "$a9" -lt "$t9" ]; then
+		bad "order-9 swap allocations $a9 < thp_swpout $t9 (every THP swap-out needs one)"
+	else
+		cmp_ev "order-9 swap allocations vs THP swap-outs" "$a9" "$t9" thp_swpout "$(( 2 + ${t9/NA/0} / 50 ))"
+	fi
 	cmp_ev "order-9 folio_alloc_swap failures vs THP fallbacks" "$(E fas_r.errforder=9)" "$(D thp_swpout_fallback)" thp_swpout_fallback
 }
 

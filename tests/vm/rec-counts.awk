@@ -15,6 +15,7 @@
 #   ctr KEY FIRST LAST        a sampled counter in the first and the last
 #                             complete sample set (KEY: vmstat name,
 #                             mthp<SIZE>.<stat>, zswap.<name>)
+#   fld NAME FIELD            NAME's events print FIELD=...
 #   sets N  seqgap N  first_ts T  last_ts T  before N  after N
 #                             complete sample sets, missing SEQ numbers,
 #                             events before the first / after the last set
@@ -79,6 +80,9 @@ function note(name, f, v) { cnt[name "." f "=" v]++ }
 		eq = index($i, "="); if (!eq) continue
 		kv[substr($i, 1, eq - 1)] = substr($i, eq + 1)
 	}
+	for (f in kv) {
+		if (!((name SUBSEP f) in fld)) fld[name, f] = 1
+	}
 	for (f in kv)
 		if (f == "ret" || f == "order" || f == "nr" || f == "ord")
 			note(name, f, kv[f])
@@ -105,6 +109,7 @@ END {
 	for (n in cnt) print "ev", n, cnt[n]
 	for (n in cnt) print "evw", n, (n in top ? top[n] : 0) - (n in base ? base[n] : 0)
 	for (n in sums) print "sum", n, sums[n]
+	for (n in fld) { split(n, nf, SUBSEP); print "fld", nf[1], nf[2] }
 	for (k in last) print "ctr", k, (k in first ? first[k] : 0), last[k]
 	print "sets", nsets + 0
 	print "seqgap", gap + 0

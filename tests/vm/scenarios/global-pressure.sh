@@ -6,6 +6,9 @@
 # kswapd and kcompactd run and hand off. THP defrag "defer": faults wake
 # kswapd/kcompactd instead of compacting directly. Where the kernel has
 # /proc/sys/vm/defrag_mode the run is repeated with it set (rec-defrag.dat).
+# The recording goes on 3 s after the workload: kswapd may still be
+# balancing when it exits, and hands off to kcompactd only when it sleeps
+# (seen on 6.1: the only kcompactd wake came after the workload).
 # Needs: mmscope, pressure (run-vm.sh --binary), guest of 512 MB.
 # vm-modules: zram zsmalloc
 # vm-mem: 512
@@ -27,7 +30,7 @@ done
 # the spool goes to /out (9p): a tmpfs spool would take guest memory
 export MMSCOPE_SPOOL=/out/rec.spool
 dump_state before
-record_run -g kswapd,compaction,swap -- pressure -m "$MB" -f 64 -p 0
+record_run -g kswapd,compaction,swap -- sh -c "pressure -m $MB -f 64 -p 0 && sleep 3"
 dump_state after
 
 if [ -e /proc/sys/vm/defrag_mode ]; then
@@ -38,7 +41,7 @@ if [ -e /proc/sys/vm/defrag_mode ]; then
 	wr 1 /proc/sys/vm/defrag_mode
 	MMSCOPE_REC=$OUT/rec-defrag.dat
 	REC=$MMSCOPE_REC
-	record_run -g kswapd,compaction,swap -- pressure -m "$MB" -f 64 -p 0
+	record_run -g kswapd,compaction,swap -- sh -c "pressure -m $MB -f 64 -p 0 && sleep 3"
 	dump_state after-defrag
 	wr 0 /proc/sys/vm/defrag_mode
 fi
