@@ -167,6 +167,9 @@ check_file() {
 		bad "trace-cmd report cannot read it: $(grep -v '^$' "$tmp/err" | head -1)"; return
 	fi
 	ok "opens in mmscope dump and trace-cmd report ($(stat -c %s "$f") bytes)"
+	# self-test of these checks: CHECK_VM_MUTATE='s/ ret=/ rv=/' simulates a
+	# field rename, 's/^.* store_r: .*$//' a probe that never fires
+	[ -z "${CHECK_VM_MUTATE:-}" ] || sed -i -e "$CHECK_VM_MUTATE" "$rep"
 	C=$tmp/$LABEL.counts
 	awk -v head_bit="$HEAD_BIT" -f "$HERE/rec-counts.awk" "$rep" >"$C"
 
