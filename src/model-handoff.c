@@ -19,6 +19,8 @@ struct hnode {
 	struct handoff_node_stats st;
 	struct kswapd_episode *eps;
 	int neps, cap;
+	struct kcompactd_episode *kcs, kc;	/* stored, and the one running */
+	int nkcs, kccap;
 	struct kswapd_episode cur, pend;
 	int cur_open, pend_open;
 	uint64_t pend_deadline;
@@ -28,6 +30,7 @@ struct hnode {
 	char pending_waker[16];
 	int kc_asleep;			/* -1 unknown, 0 awake, 1 asleep */
 	int kc_wakeup_pending;		/* a wakeup event since the last wake */
+	int kc_wakeup_by_kswapd;	/* ... from kswapd's sleep path */
 	int kc_busy;			/* awake on a request */
 	uint64_t kc_wake_ts;
 	/* watermarks: the zone with most managed pages */
@@ -72,8 +75,10 @@ void handoff_model_free(struct handoff_model *m)
 	if (!m)
 		return;
 	for (int i = 0; i < m->nnodes_alloc; i++) {
-		if (m->nodes[i])
+		if (m->nodes[i]) {
 			free(m->nodes[i]->eps);
+			free(m->nodes[i]->kcs);
+		}
 		free(m->nodes[i]);
 	}
 	free(m->nodes);
@@ -281,6 +286,7 @@ static void handoff_wakeup_kcompactd(struct handoff_model *m, struct hnode *n,
 	if (r->pid != n->st.kswapd_pid)
 		return;
 	n->st.kc_wakeups_kswapd++;
+	n->kc_wakeup_by_kswapd = 1;
 	if (n->cur_open && n->cur.handoff == HO_OPEN) {
 		n->cur.handoff = HO_WAKEUP;
 		n->cur.handoff_order = r->wake.order;
@@ -288,8 +294,8 @@ static void handoff_wakeup_kcompactd(struct handoff_model *m, struct hnode *n,
 	}
 }
 
-static void handoff_take_pickup(struct handoff_model *m, struct hnode *n,
-				const struct record *r)
+static int handoff_take_pickup(struct handoff_model *m, struct hnode *n,
+			       const struct record *r)
 {
 	struct kswapd_episode *ep = NULL;
 
@@ -298,7 +304,7 @@ static void handoff_take_pickup(struct handoff_model *m, struct hnode *n,
 	else if (n->cur_open && n->cur.handoff == HO_OPEN && n->cur.order > 0)
 		ep = &n->cur;
 	if (!ep)
-		return;
+		return 0;
 	ep->handoff = HO_PICKUP;
 	ep->handoff_order = r->wake.order;
 	ep->handoff_ts = r->ts;
@@ -307,29 +313,63 @@ static void handoff_take_pickup(struct handoff_model *m, struct hnode *n,
 		handoff_resolve(n, ep);
 		handoff_recompute_deadline(m);
 	}
+	return 1;
+}
+
+static void handoff_kc_store(struct hnode *n)
+{
+	if (n->nkcs >= HANDOFF_MAX_EPISODES)
+		return;
+	if (n->nkcs == n->kccap) {
+		int cap = n->kccap ? n->kccap * 2 : 16;
+		struct kcompactd_episode *e = realloc(n->kcs, sizeof(*e) * (size_t)cap);
+
+		if (!e)
+			return;
+		n->kcs = e;
+		n->kccap = cap;
+	}
+	n->kcs[n->nkcs++] = n->kc;
 }
 
 static void handoff_kcompactd_wake(struct handoff_model *m, struct hnode *n,
 				   const struct record *r)
 {
+	struct kcompactd_episode *kc = &n->kc;
+
+	if (n->kc_busy) {	/* woken again before its sleep was seen */
+		if (r->ts > n->kc_wake_ts)
+			n->st.kc_busy_ns += r->ts - n->kc_wake_ts;
+		kc->end = r->ts;
+		handoff_kc_store(n);
+	}
 	n->st.kcompactd_pid = r->pid;
 	n->st.kc_wakes++;
 	n->kc_asleep = 0;
 	n->kc_busy = 1;
 	n->kc_wake_ts = r->ts;
+	memset(kc, 0, sizeof(*kc));
+	kc->start = r->ts;
+	kc->order = r->wake.order;
+	kc->last_status = -1;
 	if (r->wake.order <= 0) {
 		n->st.kc_proactive++;
+		kc->via = KC_PROACTIVE;
 	} else if (n->kc_wakeup_pending) {
 		n->st.kc_woken++;
+		kc->via = KC_WOKEN;
 		/* kswapd's wakeup resolved its episode already; a wakeup from
 		 * elsewhere can still serve a waiting kswapd episode */
+		kc->for_kswapd = n->kc_wakeup_by_kswapd;
 		if (n->pend_open)
-			handoff_take_pickup(m, n, r);
+			kc->for_kswapd |= handoff_take_pickup(m, n, r);
 	} else {
 		n->st.kc_pickup++;
-		handoff_take_pickup(m, n, r);
+		kc->via = KC_PICKUP;
+		kc->for_kswapd = handoff_take_pickup(m, n, r);
 	}
 	n->kc_wakeup_pending = 0;
+	n->kc_wakeup_by_kswapd = 0;
 }
 
 static void handoff_kcompactd_sleep(struct hnode *n, const struct record *r)
@@ -338,6 +378,10 @@ static void handoff_kcompactd_sleep(struct hnode *n, const struct record *r)
 	n->st.kc_sleeps++;
 	if (n->kc_busy && r->ts > n->kc_wake_ts)
 		n->st.kc_busy_ns += r->ts - n->kc_wake_ts;
+	if (n->kc_busy) {
+		n->kc.end = r->ts;
+		handoff_kc_store(n);
+	}
 	n->kc_busy = 0;
 	n->kc_asleep = 1;
 }
@@ -413,6 +457,11 @@ static void handoff_compact_end(struct handoff_model *m, const struct record *r)
 		n->st.kc_runs++;
 		if (r->crun.status == 8)	/* COMPACT_SUCCESS */
 			n->st.kc_runs_success++;
+		if (n->kc_busy) {
+			n->kc.runs++;
+			n->kc.success += r->crun.status == 8;
+			n->kc.last_status = r->crun.status;
+		}
 		return;
 	}
 }
@@ -561,6 +610,10 @@ void handoff_model_finish(struct handoff_model *m, uint64_t end_ts)
 		}
 		if (n->kc_busy && end_ts > n->kc_wake_ts)
 			n->st.kc_busy_ns += end_ts - n->kc_wake_ts;
+		if (n->kc_busy) {
+			n->kc.end = end_ts;
+			handoff_kc_store(n);
+		}
 		n->kc_busy = 0;
 	}
 	m->min_deadline = 0;
@@ -590,6 +643,28 @@ const struct kswapd_episode *handoff_model_episode(const struct handoff_model *m
 		return NULL;
 	n = m->nodes[m->order[i]];
 	return e >= 0 && e < n->neps ? &n->eps[e] : NULL;
+}
+
+int handoff_model_nkc(const struct handoff_model *m, int i)
+{
+	return i >= 0 && i < m->norder ? m->nodes[m->order[i]]->nkcs : 0;
+}
+
+const struct kcompactd_episode *handoff_model_kc(const struct handoff_model *m, int i, int e)
+{
+	struct hnode *n;
+
+	if (i < 0 || i >= m->norder)
+		return NULL;
+	n = m->nodes[m->order[i]];
+	return e >= 0 && e < n->nkcs ? &n->kcs[e] : NULL;
+}
+
+const char *kc_via_name(enum kc_via v)
+{
+	static const char *const names[] = { "woken", "pickup", "proactive" };
+
+	return (unsigned)v < 3 ? names[v] : "?";
 }
 
 const char *handoff_kind_name(enum handoff_kind k)

@@ -74,6 +74,18 @@ struct kswapd_episode {
 	struct wmark_snap wm_start, wm_low, wm_end;	/* wake, lowest, sleep */
 };
 
+enum kc_via { KC_WOKEN, KC_PICKUP, KC_PROACTIVE };
+
+/* kcompactd running a request: mm_compaction_kcompactd_wake .. next sleep. */
+struct kcompactd_episode {
+	uint64_t start, end;
+	int order;
+	enum kc_via via;
+	uint32_t runs, success;		/* compaction runs (begin/end) inside */
+	int last_status;		/* of the last run, -1 if none */
+	int for_kswapd;			/* took a kswapd episode's handoff */
+};
+
 struct handoff_node_stats {
 	int nid;
 	uint64_t episodes, dropped_episodes;	/* beyond the stored cap */
@@ -111,7 +123,12 @@ int handoff_model_nepisodes(const struct handoff_model *m, int i);
 const struct kswapd_episode *handoff_model_episode(const struct handoff_model *m,
 						   int i, int e);
 
+/* Stored kcompactd episodes of node i (same cap). */
+int handoff_model_nkc(const struct handoff_model *m, int i);
+const struct kcompactd_episode *handoff_model_kc(const struct handoff_model *m, int i, int e);
+
 const char *handoff_kind_name(enum handoff_kind k);
+const char *kc_via_name(enum kc_via v);
 const char *wmark_state_name(enum wmark_state s);
 /* "no-handoff,long" etc.; "-" for none. buf of 64 bytes. */
 const char *handoff_flags_str(unsigned flags, char *buf, int len);

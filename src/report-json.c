@@ -199,6 +199,22 @@ static void json_node(struct report_ctx *rc, struct jw *j, const struct handoff_
 	for (int e = 0; e < handoff_model_nepisodes(hm, i); e++)
 		json_episode(rc, j, handoff_model_episode(hm, i, e));
 	jw_close(j, ']');
+	jw_open(j, "kcompactd_requests", '[');
+	for (int e = 0; e < handoff_model_nkc(hm, i); e++) {
+		const struct kcompactd_episode *kc = handoff_model_kc(hm, i, e);
+
+		jw_open(j, NULL, '{');
+		jw_d(j, "t", report_rel_s(rc, kc->start));
+		jw_u(j, "dur_ns", kc->end - kc->start);
+		jw_i(j, "order", kc->order);
+		jw_s(j, "via", kc_via_name(kc->via));
+		jw_u(j, "runs", kc->runs);
+		jw_u(j, "success", kc->success);
+		jw_i(j, "last_status", kc->last_status);
+		jw_i(j, "for_kswapd", kc->for_kswapd);
+		jw_close(j, '}');
+	}
+	jw_close(j, ']');
 	jw_close(j, '}');
 }
 

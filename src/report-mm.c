@@ -149,6 +149,27 @@ static void handoff_timeline(struct report_ctx *rc, const struct handoff_model *
 	report_line(rc, "timeline    %s", line);
 }
 
+static void handoff_kcompactd(struct report_ctx *rc, const struct handoff_model *hm, int i)
+{
+	int ne = handoff_model_nkc(hm, i), shown = 0;
+
+	if (!ne)
+		return;
+	report_line(rc, "%s", "");
+	report_line(rc, "kcompactd requests");
+	report_line(rc, "%9s %7s %3s %-9s %5s %7s %s", "start s", "dur ms", "ord", "via", "runs",
+		    "success", "for kswapd");
+	for (int e = 0; e < ne && shown < rc->o->max_episodes; e++, shown++) {
+		const struct kcompactd_episode *kc = handoff_model_kc(hm, i, e);
+
+		report_line(rc, "%9.3f %7.1f %3d %-9s %5u %7u %s", report_rel_s(rc, kc->start),
+			    ms(kc->end - kc->start), kc->order, kc_via_name(kc->via), kc->runs,
+			    kc->success, kc->for_kswapd ? "yes" : "no");
+	}
+	if (ne > shown)
+		report_line(rc, "(%d more; --format json lists all)", ne - shown);
+}
+
 void report_text_handoff(struct report_ctx *rc)
 {
 	const struct handoff_model *hm = analysis_handoff(rc->a);
@@ -167,6 +188,7 @@ void report_text_handoff(struct report_ctx *rc)
 		handoff_wmarks(rc, n);
 		handoff_timeline(rc, hm, i);
 		handoff_episodes(rc, hm, i);
+		handoff_kcompactd(rc, hm, i);
 	}
 }
 

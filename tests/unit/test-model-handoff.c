@@ -130,6 +130,9 @@ static void test_wakeup_handoff(void)
 	is_int(ep(0, 0)->flags, 0, "wakeup: no flags");
 	is_int(handoff_model_node(m, 0)->kc_woken, 1, "wakeup: kcompactd woken");
 	is_int(handoff_model_node(m, 0)->kc_busy_ns, 29 * MS, "wakeup: kcompactd busy");
+	is_int(handoff_model_nkc(m, 0), 1, "wakeup: one kcompactd request");
+	ok(handoff_model_kc(m, 0, 0)->via == KC_WOKEN && handoff_model_kc(m, 0, 0)->for_kswapd &&
+	   handoff_model_kc(m, 0, 0)->order == 3, "wakeup: kcompactd woken for kswapd");
 }
 
 static void test_pickup(void)
@@ -145,6 +148,8 @@ static void test_pickup(void)
 	is_int(ep(0, 0)->handoff_order, 4, "pickup: order");
 	is_int(handoff_model_node(m, 0)->kc_pickup, 1, "pickup: kcompactd pickup count");
 	is_int(handoff_model_node(m, 0)->ho_pickup, 1, "pickup: node count");
+	ok(handoff_model_nkc(m, 0) == 1 && handoff_model_kc(m, 0, 0)->via == KC_PICKUP &&
+	   handoff_model_kc(m, 0, 0)->end == 2000 * MS, "pickup: request open to the end");
 }
 
 static void test_no_handoff_and_proactive(void)
@@ -161,6 +166,8 @@ static void test_no_handoff_and_proactive(void)
 	is_int(ep(0, 0)->handoff, HO_NONE, "none: no handoff after order-2 episode");
 	ok(ep(0, 0)->flags & HF_NO_HANDOFF, "none: flagged no-handoff");
 	is_int(handoff_model_node(m, 0)->kc_proactive, 1, "none: proactive wake counted");
+	ok(handoff_model_kc(m, 0, 0)->via == KC_PROACTIVE && !handoff_model_kc(m, 0, 0)->for_kswapd,
+	   "none: proactive request serves no kswapd episode");
 	is_int(handoff_model_node(m, 0)->flags_count[0], 1, "none: flag counted");
 }
 
