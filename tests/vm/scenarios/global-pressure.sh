@@ -30,7 +30,8 @@ done
 # the spool goes to /out (9p): a tmpfs spool would take guest memory
 export MMSCOPE_SPOOL=/out/rec.spool
 dump_state before
-record_run -g kswapd,compaction,swap -- sh -c "pressure -m $MB -f 64 -p 0 && sleep 3"
+# shellcheck disable=SC2046
+record_run $(reclaim_args kswapd,compaction,swap) -- sh -c "pressure -m $MB -f 64 -p 0 && sleep 3"
 dump_state after
 
 if [ -e /proc/sys/vm/defrag_mode ]; then
@@ -41,7 +42,8 @@ if [ -e /proc/sys/vm/defrag_mode ]; then
 	wr 1 /proc/sys/vm/defrag_mode
 	MMSCOPE_REC=$OUT/rec-defrag.dat
 	REC=$MMSCOPE_REC
-	record_run -g kswapd,compaction,swap -- sh -c "pressure -m $MB -f 64 -p 0 && sleep 3"
+	# shellcheck disable=SC2046
+	record_run $(reclaim_args kswapd,compaction,swap) -- sh -c "pressure -m $MB -f 64 -p 0 && sleep 3"
 	dump_state after-defrag
 	wr 0 /proc/sys/vm/defrag_mode
 fi
