@@ -39,6 +39,12 @@ struct hnode {
 	uint64_t wm_seq;
 	int wm_pending;
 	struct wmark_snap wm_new, wm_cur;
+	/* buddyinfo lines of the set being read, by zone */
+	int nbd;
+	uint64_t bd_seq;
+	char bd_zone[8][16];
+	int bd_norders[8];
+	uint64_t bd_free[8][REC_MAX_ORDERS];
 };
 
 struct handoff_model {
@@ -420,16 +426,65 @@ static void handoff_zone(struct hnode *n, const struct record *r)
 	n->wm_pending = 1;
 }
 
+static void handoff_buddy(struct hnode *n, const struct record *r)
+{
+	int i;
+
+	if (n->nbd && n->bd_seq != r->buddy.seq)
+		n->nbd = 0;		/* the previous set never ended */
+	for (i = 0; i < n->nbd; i++)
+		if (!strcmp(n->bd_zone[i], r->buddy.zone))
+			break;
+	if (i == n->nbd) {
+		if (n->nbd == 8)
+			return;
+		n->nbd++;
+	}
+	n->bd_seq = r->buddy.seq;
+	snprintf(n->bd_zone[i], sizeof(n->bd_zone[i]), "%s", r->buddy.zone);
+	n->bd_norders[i] = r->buddy.norders;
+	memcpy(n->bd_free[i], r->buddy.free, sizeof(n->bd_free[i]));
+}
+
+/* The set's buddyinfo line of the main zone goes with its watermarks. */
+static void handoff_commit_buddy(struct hnode *n, uint64_t seq)
+{
+	for (int i = 0; i < n->nbd && n->bd_seq == seq; i++) {
+		if (strcmp(n->bd_zone[i], n->wm_zone))
+			continue;
+		n->wm_cur.norders = n->bd_norders[i];
+		memcpy(n->wm_cur.buddy, n->bd_free[i], sizeof(n->wm_cur.buddy));
+	}
+	n->nbd = 0;
+}
+
+int64_t wmark_blocks_from(const struct wmark_snap *w, int order)
+{
+	int64_t b = 0;
+
+	if (!w->norders)
+		return -1;
+	for (int o = order < 0 ? 0 : order; o < w->norders; o++)
+		b += (int64_t)w->buddy[o];
+	return b;
+}
+
 /* A sample set is complete: its watermark lines count from now on. */
 static void handoff_sample_end(struct handoff_model *m, uint64_t seq)
 {
 	for (int i = 0; i < m->norder; i++) {
 		struct hnode *n = m->nodes[m->order[i]];
 
-		if (!n->wm_pending || n->wm_seq != seq)
+		if (!n->wm_pending || n->wm_seq != seq) {
+			if (n->wm_zone[0])
+				handoff_commit_buddy(n, seq);
 			continue;
+		}
 		n->wm_pending = 0;
+		n->wm_new.norders = n->wm_cur.norders;
+		memcpy(n->wm_new.buddy, n->wm_cur.buddy, sizeof(n->wm_new.buddy));
 		n->wm_cur = n->wm_new;
+		handoff_commit_buddy(n, seq);
 		if (!n->st.has_wmarks) {
 			n->st.wm_first = n->wm_cur;
 			n->st.wm_lowest = n->wm_cur;
@@ -576,6 +631,10 @@ void handoff_model_add(struct handoff_model *m, const struct record *r)
 	case REC_ZONE:
 		if ((n = handoff_node(m, r->zone.node)))
 			handoff_zone(n, r);
+		break;
+	case REC_BUDDY:
+		if ((n = handoff_node(m, r->buddy.node)))
+			handoff_buddy(n, r);
 		break;
 	case REC_SAMPLE_END:
 		handoff_sample_end(m, r->send.seq);

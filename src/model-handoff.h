@@ -46,7 +46,13 @@ enum wmark_state { WM_UNKNOWN, WM_BELOW_MIN, WM_MIN_LOW, WM_LOW_HIGH, WM_ABOVE_H
 struct wmark_snap {
 	enum wmark_state state;
 	int64_t free, min, low, high, free_blocks;
+	/* the zone's free blocks per order (buddyinfo), norders 0 if none */
+	int norders;
+	uint64_t buddy[REC_MAX_ORDERS];
 };
+
+/* Free blocks of order >= order in a snapshot; -1 without buddyinfo. */
+int64_t wmark_blocks_from(const struct wmark_snap *w, int order);
 
 struct handoff_params {
 	uint64_t pickup_window_ns;	/* default 600 ms after kswapd sleeps */

@@ -133,6 +133,10 @@ static void json_wmark(struct jw *j, const char *key, const struct wmark_snap *w
 	jw_i(j, "low", (long long)w->low);
 	jw_i(j, "high", (long long)w->high);
 	jw_i(j, "free_blocks", (long long)w->free_blocks);
+	jw_open(j, "buddy", '[');
+	for (int o = 0; o < w->norders; o++)
+		jw_u(j, NULL, w->buddy[o]);
+	jw_close(j, ']');
 	jw_close(j, '}');
 }
 

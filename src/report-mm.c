@@ -20,6 +20,16 @@ static double ms(uint64_t ns)
 	return (double)ns / 1e6;
 }
 
+/* The highest order kswapd was asked for on this node, or pageblock order. */
+static int handoff_max_order(struct report_ctx *rc, const struct handoff_node_stats *n)
+{
+	(void)rc;
+	for (int o = REC_MAX_ORDERS - 1; o > 0; o--)
+		if (n->wakeup_kswapd_by_order[o])
+			return o;
+	return 9;
+}
+
 static void handoff_wmarks(struct report_ctx *rc, const struct handoff_node_stats *n)
 {
 	if (!n->has_wmarks) {
@@ -34,6 +44,14 @@ static void handoff_wmarks(struct report_ctx *rc, const struct handoff_node_stat
 		    (long long)n->wm_lowest.free, wmark_state_name(n->wm_lowest.state));
 	report_line(rc, "            last %lld (%s)", (long long)n->wm_last.free,
 		    wmark_state_name(n->wm_last.state));
+	if (n->wm_last.norders) {
+		int o = handoff_max_order(rc, n);
+
+		report_line(rc, "blocks>=o%-2d first %lld, at lowest free %lld, last %lld "
+			    "(buddyinfo)", o, (long long)wmark_blocks_from(&n->wm_first, o),
+			    (long long)wmark_blocks_from(&n->wm_lowest, o),
+			    (long long)wmark_blocks_from(&n->wm_last, o));
+	}
 	if (n->wm_last.free_blocks >= 0)
 		report_line(rc, "free_blocks first %lld, last %lld (whole pageblocks, "
 			    "defrag_mode)", (long long)n->wm_first.free_blocks,
