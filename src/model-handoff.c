@@ -476,8 +476,12 @@ static void handoff_sample_end(struct handoff_model *m, uint64_t seq)
 		struct hnode *n = m->nodes[m->order[i]];
 
 		if (!n->wm_pending || n->wm_seq != seq) {
-			if (n->wm_zone[0])
+			/* a set with buddyinfo but no zone line */
+			if (n->wm_zone[0] && n->nbd && n->bd_seq == seq) {
 				handoff_commit_buddy(n, seq);
+				if (n->st.has_wmarks)
+					n->st.wm_last = n->wm_cur;
+			}
 			continue;
 		}
 		n->wm_pending = 0;

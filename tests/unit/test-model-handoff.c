@@ -270,11 +270,31 @@ static void test_watermarks(void)
 		r.zone.managed = 100000;
 		feed(&r);
 	}
+	{
+		struct record b = { .type = REC_BUDDY, .ts = 60 * MS };
+		struct record e = { .type = REC_SAMPLE_END, .ts = 60 * MS };
+
+		zone(60, 4, 0, 40);	/* zone line and end of set 4 ... */
+		b.buddy.seq = 5;	/* ... then set 5 with a buddy line */
+		b.buddy.node = 0;
+		b.buddy.zone = "Normal";
+		b.buddy.norders = 11;
+		b.buddy.free[0] = 40;
+		b.buddy.free[9] = 2;
+		b.buddy.free[10] = 1;
+		feed(&b);
+		e.send.seq = 5;
+		feed(&e);
+	}
 	handoff_model_finish(m, 100 * MS);
+	is_int(wmark_blocks_from(&handoff_model_node(m, 0)->wm_last, 9), 3,
+	       "wmark: buddyinfo blocks of order >= 9 with the watermarks");
+	is_int(wmark_blocks_from(&handoff_model_node(m, 0)->wm_first, 9), -1,
+	       "wmark: no buddyinfo in the first set");
 	is_int(ep(0, 0)->wm_start.state, WM_ABOVE_HIGH, "wmark: above high at start");
 	is_int(ep(0, 0)->wm_end.state, WM_MIN_LOW, "wmark: min..low at sleep");
-	is_int(handoff_model_node(m, 0)->wm_lowest.free, 50, "wmark: lowest");
-	is_int(handoff_model_node(m, 0)->wm_last.free, 50, "wmark: incomplete set ignored");
+	is_int(handoff_model_node(m, 0)->wm_lowest.free, 40, "wmark: lowest");
+	is_int(handoff_model_node(m, 0)->wm_last.free, 40, "wmark: incomplete set ignored");
 	is_int(handoff_model_node(m, 0)->wm_last.state, WM_BELOW_MIN, "wmark: below min");
 }
 
