@@ -74,7 +74,8 @@ void analysis_feed(struct analysis *a, const struct record *r)
 			a->info.last_ts = r->ts;
 	}
 	a->info.records++;
-	a->types_seen |= 1ULL << r->type;
+	if (r->type < 64)
+		a->types_seen |= 1ULL << r->type;
 	handoff_model_add(a->handoff, r);
 	reclaim_model_add(a->reclaim, r);
 	compaction_model_add(a->compaction, r);
