@@ -23,6 +23,7 @@ struct cpid {
 	enum compact_runner runner;
 	uint64_t begin_ts, zone_start;
 	uint64_t try_ts;
+	int try_order, kc_order, run_order;
 	int is_khugepaged;
 };
 
@@ -89,6 +90,8 @@ static void compaction_begin(struct compaction_model *m, const struct record *r)
 		m->st.runner[p->runner].open_at_end++;	/* its end was lost */
 	p->run_open = 1;
 	p->runner = compaction_runner(p, r->ts);
+	p->run_order = p->runner == CR_KCOMPACTD ? p->kc_order :
+		       p->runner == CR_DIRECT ? p->try_order : -1;
 	p->begin_ts = r->ts;
 	p->zone_start = r->crun.zone_start;
 }
@@ -108,6 +111,18 @@ static void compaction_end(struct compaction_model *m, const struct record *r)
 	hist_add(&rs->dur, r->ts >= p->begin_ts ? r->ts - p->begin_ts : 0);
 	if (s >= 0 && s < COMPACT_NSTATUS)
 		rs->status[s]++;
+	{
+		struct compact_order_stats *os = p->run_order > 0 &&
+			p->run_order < REC_MAX_ORDERS ? &m->st.by_order[p->run_order] :
+			&m->st.no_order;
+		uint64_t d = r->ts >= p->begin_ts ? r->ts - p->begin_ts : 0;
+
+		os->runs++;
+		os->success += s == 8;
+		os->total_ns += d;
+		if (d > os->max_ns)
+			os->max_ns = d;
+	}
 	z = compaction_zone(m, r->crun.zone_start, r->crun.zone_end);
 	if (z) {
 		z->runs++;
@@ -135,9 +150,10 @@ static void compaction_kcompactd(struct compaction_model *m, const struct record
 	if (!p)
 		return;
 	p->is_kcompactd = 1;
-	if (r->type == REC_KCOMPACTD_WAKE)
+	if (r->type == REC_KCOMPACTD_WAKE) {
 		p->kc_on_request = r->wake.order > 0;
-	else
+		p->kc_order = r->wake.order;
+	} else
 		p->kc_on_request = 0;
 }
 
@@ -195,8 +211,10 @@ void compaction_model_add(struct compaction_model *m, const struct record *r)
 		st->direct_tries++;
 		if (r->ctry.order >= 0 && r->ctry.order < REC_MAX_ORDERS)
 			st->direct_by_order[r->ctry.order]++;
-		if ((p = pidmap_add(&m->pids, r->pid)))
+		if ((p = pidmap_add(&m->pids, r->pid))) {
 			p->try_ts = r->ts ? r->ts : 1;
+			p->try_order = r->ctry.order;
+		}
 		break;
 	case REC_COMPACT_BEGIN:
 		compaction_begin(m, r);

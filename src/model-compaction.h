@@ -44,8 +44,16 @@ struct compact_zone_stats {
 
 #define COMPACT_MAX_ZONES 8
 
+/* Runs by the order they were for: direct (try_to_compact_pages) and
+ * kcompactd requests (kcompactd_wake) know it; others count as order -1. */
+struct compact_order_stats {
+	uint64_t runs, success, total_ns, max_ns;
+};
+
 struct compact_stats {
 	struct compact_runner_stats runner[CR_NR];
+	struct compact_order_stats by_order[REC_MAX_ORDERS];	/* [0] unused */
+	struct compact_order_stats no_order;
 	uint64_t direct_tries, direct_by_order[REC_MAX_ORDERS];
 	uint64_t suitable[REC_MAX_ORDERS][COMPACT_NSTATUS];
 	uint64_t deferred, defer_compaction, defer_reset;

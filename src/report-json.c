@@ -330,6 +330,21 @@ static void json_compaction(struct report_ctx *rc, struct jw *j)
 		jw_close(j, '}');
 	}
 	jw_close(j, '}');
+	jw_open(j, "runs_by_order", '{');
+	for (int o = 1; o < REC_MAX_ORDERS; o++) {
+		char key[8];
+
+		if (!cs->by_order[o].runs)
+			continue;
+		snprintf(key, sizeof(key), "%d", o);
+		jw_open(j, key, '{');
+		jw_u(j, "runs", cs->by_order[o].runs);
+		jw_u(j, "success", cs->by_order[o].success);
+		jw_u(j, "total_ns", cs->by_order[o].total_ns);
+		jw_u(j, "max_ns", cs->by_order[o].max_ns);
+		jw_close(j, '}');
+	}
+	jw_close(j, '}');
 	jw_u(j, "direct_tries", cs->direct_tries);
 	jw_u(j, "deferred", cs->deferred);
 	jw_u(j, "defer_compaction", cs->defer_compaction);

@@ -379,6 +379,14 @@ static void compaction_results(struct report_ctx *rc, const struct compact_stats
 		report_line(rc, "zone pfn %#llx: %llu runs,%s",
 			    ULL(cs->zones[z].zone_start), ULL(cs->zones[z].runs), buf);
 	}
+	for (int o = 1; o < REC_MAX_ORDERS; o++) {
+		const struct compact_order_stats *os = &cs->by_order[o];
+
+		if (os->runs)
+			report_line(rc, "order %-2d runs %llu, success %llu, mean %.3f ms, "
+				    "max %.3f ms", o, ULL(os->runs), ULL(os->success),
+				    ms(os->total_ns / os->runs), ms(os->max_ns));
+	}
 	off = 0;
 	buf[0] = '\0';
 	for (int o = 0; o < REC_MAX_ORDERS; o++)

@@ -178,6 +178,9 @@ static void test_compaction(void)
 	is_int(s->runner[CR_KCOMPACTD].migrate_scanned, 100, "kcompactd: scanner work");
 	is_int(s->runner[CR_KCOMPACTD].migrated, 40, "kcompactd: migrated");
 	is_int(s->runner[CR_KCOMPACTD].dur.max, 3 * MS, "kcompactd: duration");
+	is_int(s->by_order[9].runs, 2, "runs for order 9: kcompactd request and direct");
+	is_int(s->by_order[9].success, 1, "order 9: one success");
+	is_int(s->no_order.runs, 3, "runs without an order: proactive, khugepaged, manual");
 	is_int(s->runner[CR_PROACTIVE].runs, 1, "proactive run");
 	is_int(s->runner[CR_DIRECT].runs, 1, "direct run after try_to_compact_pages");
 	is_int(s->runner[CR_DIRECT].migrate_scanned, 10, "direct: scanner work");
