@@ -127,3 +127,12 @@ EXTRA_DIST += tests/vm/README.md tests/vm/check-matrix.sh tests/vm/check-scenari
 check_PROGRAMS += tests/unit/test-model-reclaim
 tests_unit_test_model_reclaim_LDADD = $(LIBMMSCOPE_LIBS)
 TESTS += tests/unit/test-model-reclaim
+
+# tui (issue 8): view builders without curses, golden screens from the
+# headless mode, errors, and the real binary in tmux.
+check_PROGRAMS += tests/unit/test-tui-views
+tests_unit_test_tui_views_SOURCES = tests/unit/test-tui-views.c tests/unit/tap.h $(TUI_CORE)
+tests_unit_test_tui_views_LDADD = $(LIBMMSCOPE_LIBS)
+TESTS += tests/unit/test-tui-views
+TESTS += tests/tui/golden.sh tests/tui/errors.sh tests/tui/tmux.sh
+EXTRA_DIST += tests/tui/golden.sh tests/tui/errors.sh tests/tui/tmux.sh

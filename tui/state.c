@@ -346,8 +346,11 @@ void tui_build_screen(struct tui_state *st, struct canvas *c)
 	const struct view_ops *v = tui_view(st->view);
 
 	canvas_clear(c);
-	st->rows = c->rows;
-	st->cols = c->cols;
+	if (st->rows != c->rows || st->cols != c->cols) {
+		st->rows = c->rows;
+		st->cols = c->cols;
+		tui_set_cursor(st, st->cursor);	/* keep it on a resized axis */
+	}
 	canvas_init(&body, tui_body_rows(st), c->cols);
 	if (v && v->build)
 		v->build(st, &body);

@@ -158,7 +158,8 @@ static void st_build_tasks(const struct tui_state *st, struct canvas *body, int 
 
 	if (y >= body->rows)
 		return;
-	qsort(tasks->tasks, (size_t)tasks->ntasks, sizeof(*tasks->tasks), st_cmp_task);
+	if (tasks->ntasks)
+		qsort(tasks->tasks, (size_t)tasks->ntasks, sizeof(*tasks->tasks), st_cmp_task);
 	canvas_printf(body, y++, 0, AT_HEADER, "%-24s %8s %10s %10s", "task (reclaim+compact)",
 		      "stalls", "total", "max");
 	for (int i = 0; i < tasks->ntasks && i < ST_TOP_TASKS && y < body->rows; i++, y++) {

@@ -9,6 +9,9 @@
 . "${top_srcdir:-.}/tests/lib.sh"
 
 golden="$top_srcdir/tests/golden"
+# under sanitizers, only real reports may print
+LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}print_suppressions=0"
+export LSAN_OPTIONS
 s="$top_srcdir/samples"
 
 # name  size  fixture  keys (fixtures under samples/, or tests/data/report/ as r/NAME)

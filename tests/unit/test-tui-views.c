@@ -291,6 +291,24 @@ static void test_lanes(void)
 	       "find: nothing without slack");
 	is_int(lanes_find(&n0->lane[LANE_RECLAIM], 2000000000ULL, 2000000000ULL, 1000000000ULL), 0,
 	       "find: the nearest with slack");
+	{
+		/* the timeline with two nodes at 80x24: both fit, with charts */
+		struct tui_data d = { 1000000000ULL, 3000000000ULL, 0, NULL, l };
+		struct tui_state st;
+		struct canvas c = { 0 };
+
+		tui_state_init(&st, d.first_ts, d.last_ts);
+		st.data = &d;
+		build(&st, &c, 24, 80);
+		ok(!strncmp(canvas_row(&c, 1), "0 kswapd", 8), "node 0 lanes first");
+		ok(canvas_has(&c, "1 compact    ") && canvas_has(&c, "1 free"),
+		   "node 1 lanes and chart fit in 80x24");
+		ok(canvas_has(&c, "  high     30"), "node 0 chart with its watermarks");
+		build(&st, &c, 12, 80);
+		ok(strstr(st.message, "nodes 0-0 of 2 fit") != NULL, "a short screen says what is hidden");
+		canvas_release(&c);
+		tui_state_release(&st);
+	}
 	lanes_free(l);
 }
 
