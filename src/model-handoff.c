@@ -667,6 +667,8 @@ void handoff_model_finish(struct handoff_model *m, uint64_t end_ts)
 			n->cur.end = end_ts;
 			n->cur.wm_end = n->wm_cur;
 			n->cur.flags |= HF_AT_END;
+			if (n->cur.end - n->cur.start > m->p.long_awake_ns)
+				n->cur.flags |= HF_LONG;
 			if (n->cur.handoff != HO_WAKEUP && n->cur.handoff != HO_PICKUP)
 				n->cur.handoff = HO_OPEN;
 			handoff_resolve(n, &n->cur);

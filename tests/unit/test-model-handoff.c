@@ -215,6 +215,11 @@ static void test_stall_lost_at_end(void)
 	is_int(ep(0, 0)->stalls, 2, "stall: direct reclaim and compaction");
 	is_int(handoff_model_node(m, 0)->stalls_kc_asleep, 2, "stall: node count");
 	is_int(ep(0, 0)->end, 40 * MS, "at-end: ends at the end of the file");
+	ok(!(ep(0, 0)->flags & HF_LONG), "at-end: 30 ms is not long");
+	fresh();
+	kswapd(REC_KSWAPD_WAKE, 10, 0, 9);
+	handoff_model_finish(m, 5000 * MS);
+	ok(ep(0, 0)->flags & HF_LONG, "at-end: awake 5 s to the end is long");
 }
 
 static void test_pending_at_end(void)
