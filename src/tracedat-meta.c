@@ -213,6 +213,8 @@ static int format_refs_ok(const char *text, size_t n)
 		p += 5;
 		for (q = p; q < end && is_ident(*q); q++)
 			;
+		/* 7.x formats print REC->ent.pid: "ent" is the common header */
+		found = q - p == 3 && !memcmp(p, "ent", 3);
 		for (int i = 0; i < nnames && !found; i++)
 			found = lens[i] == (size_t)(q - p) &&
 				!memcmp(names[i], p, lens[i]);

@@ -74,10 +74,6 @@ EXTRA_DIST += tests/cli/docs.sh tests/cli/usage.sh
 check_PROGRAMS += samples/workloads/anon-touch
 TESTS += tests/record/live-swap.sh
 EXTRA_DIST += tests/record/lib-live.sh tests/record/live-swap.sh
-check_PROGRAMS += tests/compare/mkrec
-tests_compare_mkrec_LDADD = $(LIBMMSCOPE_LIBS)
-TESTS += tests/compare/golden.sh
-EXTRA_DIST += tests/compare/golden.sh tests/compare/data tests/golden
 TESTS += tests/record/signals.sh
 EXTRA_DIST += tests/record/signals.sh
 TESTS += tests/record/limits.sh
@@ -89,20 +85,33 @@ TESTS += tests/record/sample.sh
 EXTRA_DIST += tests/record/sample.sh
 TESTS += tests/record/flight.sh
 EXTRA_DIST += tests/record/flight.sh
+check_PROGRAMS += tests/compare/mkrec
+tests_compare_mkrec_LDADD = $(LIBMMSCOPE_LIBS)
+TESTS += tests/compare/golden.sh
+EXTRA_DIST += tests/compare/golden.sh tests/compare/data tests/golden
 
 # analysis and report (issue 5): model and parser unit tests (TAP),
 # golden reports on the fixtures (MMSCOPE_UPDATE_GOLDEN=1 regenerates)
 check_PROGRAMS += tests/unit/test-model-handoff
 tests_unit_test_model_handoff_LDADD = $(LIBMMSCOPE_LIBS)
 TESTS += tests/unit/test-model-handoff
+TESTS += tests/report/golden.sh
+EXTRA_DIST += tests/report/golden.sh tests/data/report
 check_PROGRAMS += tests/unit/test-report
 tests_unit_test_report_LDADD = $(LIBMMSCOPE_LIBS)
 TESTS += tests/unit/test-report
-TESTS += tests/report/golden.sh
-EXTRA_DIST += tests/report/golden.sh tests/data/report
 check_PROGRAMS += tests/unit/test-metrics
 tests_unit_test_metrics_LDADD = $(LIBMMSCOPE_LIBS)
 TESTS += tests/unit/test-metrics
+
+# tui (issue 8): view builders without curses, golden screens from the
+# headless mode, errors, and the real binary in tmux.
+check_PROGRAMS += tests/unit/test-tui-views
+tests_unit_test_tui_views_SOURCES = tests/unit/test-tui-views.c tests/unit/tap.h $(TUI_CORE)
+tests_unit_test_tui_views_LDADD = $(LIBMMSCOPE_LIBS)
+TESTS += tests/unit/test-tui-views
+TESTS += tests/tui/golden.sh tests/tui/errors.sh tests/tui/tmux.sh
+EXTRA_DIST += tests/tui/golden.sh tests/tui/errors.sh tests/tui/tmux.sh
 check_PROGRAMS += tests/unit/test-parsers
 tests_unit_test_parsers_LDADD = $(LIBMMSCOPE_LIBS)
 TESTS += tests/unit/test-parsers
@@ -128,11 +137,7 @@ check_PROGRAMS += tests/unit/test-model-reclaim
 tests_unit_test_model_reclaim_LDADD = $(LIBMMSCOPE_LIBS)
 TESTS += tests/unit/test-model-reclaim
 
-# tui (issue 8): view builders without curses, golden screens from the
-# headless mode, errors, and the real binary in tmux.
-check_PROGRAMS += tests/unit/test-tui-views
-tests_unit_test_tui_views_SOURCES = tests/unit/test-tui-views.c tests/unit/tap.h $(TUI_CORE)
-tests_unit_test_tui_views_LDADD = $(LIBMMSCOPE_LIBS)
-TESTS += tests/unit/test-tui-views
-TESTS += tests/tui/golden.sh tests/tui/errors.sh tests/tui/tmux.sh
-EXTRA_DIST += tests/tui/golden.sh tests/tui/errors.sh tests/tui/tmux.sh
+check_PROGRAMS += tests/unit/test-formats
+tests_unit_test_formats_SOURCES = tests/unit/test-formats.c tests/unit/tap.h
+tests_unit_test_formats_LDADD = $(LIBMMSCOPE_LIBS)
+TESTS += tests/unit/test-formats
