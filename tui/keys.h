@@ -42,7 +42,7 @@ enum tui_key {
 	X(ENTER,     TK_ENTER, TK_NONE,  "jump to the episode or mark under the cursor and select its range") \
 	X(NEXT_FLAG, 'n',      TK_NONE,  "next flagged episode or mark") \
 	X(PREV_FLAG, 'N',      TK_NONE,  "previous flagged episode or mark") \
-	X(FILTER,    '/',      TK_NONE,  "filter events: NAME cpu=N pid=N comm=TASK node=N") \
+	X(FILTER,    '/',      TK_NONE,  "filter events: NAME !NAME cpu=N pid=N comm=TASK node=N") \
 	X(CLEAR,     TK_ESC,   'c',      "clear the selection and the filter") \
 	X(NEXT_VIEW, TK_TAB,   TK_NONE,  "next view") \
 	X(PREV_VIEW, TK_BTAB,  TK_NONE,  "previous view") \

@@ -3,7 +3,7 @@
  * View 5, events: the raw events around the time cursor, one line each as
  * `mmscope dump` prints them (src/event-format.c), filterable by event
  * name, CPU, task id, task name and node ('/' then e.g.
- * "write_folio cpu=1 comm=anon").
+ * "write_folio cpu=1 comm=anon", or "!print" to hide the sampler's lines).
  *
  * The reader's cursor streams forward and cannot seek, and memory must
  * stay bounded whatever the length of the recording. So the view keeps a
@@ -36,6 +36,8 @@
 struct ev_filter {
 	char names[EV_MAX_NAMES][64];	/* substrings of system:name, OR'ed */
 	int nnames;
+	char nots[EV_MAX_NAMES][64];	/* "!NAME": none of these */
+	int nnots;
 	int cpu, pid, node;		/* -1: any */
 	char comm[32];
 };
@@ -80,6 +82,14 @@ static int view_events_parse_filter(const char *text, struct ev_filter *f,
 		char *eq = strchr(tok, '=');
 		unsigned long long v;
 
+		if (!eq && tok[0] == '!' && tok[1]) {
+			if (f->nnots == EV_MAX_NAMES) {
+				snprintf(err, (size_t)errlen, "at most %d excluded names", EV_MAX_NAMES);
+				return -1;
+			}
+			snprintf(f->nots[f->nnots++], sizeof(f->nots[0]), "%s", tok + 1);
+			continue;
+		}
 		if (!eq) {
 			if (f->nnames == EV_MAX_NAMES) {
 				snprintf(err, (size_t)errlen, "at most %d event names", EV_MAX_NAMES);
@@ -132,16 +142,19 @@ static int view_events_match(const struct ev_filter *f, struct tep_handle *tep,
 {
 	if (f->cpu >= 0 && ev->cpu != f->cpu)
 		return 0;
-	if (f->nnames) {
+	if (f->nnames || f->nnots) {
 		char full[160];
 		int hit = 0;
 
 		if (!ev->event)
 			return 0;
 		snprintf(full, sizeof(full), "%s:%s", ev->event->system, ev->event->name);
+		for (int i = 0; i < f->nnots; i++)
+			if (strstr(full, f->nots[i]))
+				return 0;
 		for (int i = 0; i < f->nnames && !hit; i++)
 			hit = strstr(full, f->names[i]) != NULL;
-		if (!hit)
+		if (f->nnames && !hit)
 			return 0;
 	}
 	if (f->pid >= 0 || f->comm[0]) {

@@ -21,8 +21,8 @@ static const char *const view_help_legend[] = {
 	"  oom        !  an OOM kill",
 	"  free       # free pages; on the min/low/high rows: = at or above, - below",
 	"The cursor is the highlighted column; a selected range is underlined.",
-	"Filter syntax: words match event names (any of them); cpu=N pid=N",
-	"comm=TEXT node=N narrow further. Esc or c clears.",
+	"Filter syntax: words match event names (any of them), !WORD hides them;",
+	"cpu=N pid=N comm=TEXT node=N narrow further. Esc or c clears.",
 };
 
 static int view_help_lines(void)

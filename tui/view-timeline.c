@@ -470,7 +470,41 @@ static void tl_enter(struct tui_state *st)
 	tui_message(st, "%s", line);
 }
 
-/* n/N: the next or previous flagged kswapd episode, on any node. */
+/* An OOM kill before the best episode found (bound, when have) in
+ * direction dir wins: jumps to it and returns 1. */
+static int tl_oom(struct tui_state *st, int dir, uint64_t bound, int have)
+{
+	const struct lanes *l = st->data ? st->data->lanes : NULL;
+	const struct lane_span *best = NULL;
+	int best_nid = 0;
+	char line[256];
+
+	for (int nid = 0; l && nid < lanes_nnodes(l); nid++) {
+		const struct lane *ln = &lanes_node(l, nid)->lane[LANE_OOM];
+
+		for (int i = 0; i < ln->n; i++) {
+			const struct lane_span *s = &ln->spans[i];
+
+			if (dir > 0 ? s->start <= st->cursor : s->start >= st->cursor)
+				continue;
+			if (have && (dir > 0 ? s->start >= bound : s->start <= bound))
+				continue;
+			if (!best || (dir > 0 ? s->start < best->start : s->start > best->start)) {
+				best = s;
+				best_nid = nid;
+			}
+		}
+	}
+	if (!best)
+		return 0;
+	tui_set_cursor(st, best->start);
+	st->lane = best_nid * LANE_NR + LANE_OOM;
+	tl_describe(st, best_nid, LANE_OOM, best, line, sizeof(line));
+	tui_message(st, "%s", line);
+	return 1;
+}
+
+/* n/N: the next or previous flagged kswapd episode or OOM kill. */
 static void tl_flag(struct tui_state *st, int dir)
 {
 	const struct handoff_model *m = tl_handoff(st);
@@ -490,8 +524,10 @@ static void tl_flag(struct tui_state *st, int dir)
 				best_nid = handoff_model_node(m, i)->nid;
 			}
 		}
+	if (tl_oom(st, dir, best ? best->start : 0, !!best))
+		return;
 	if (!best) {
-		tui_message(st, "no flagged kswapd episode %s the cursor",
+		tui_message(st, "no flagged kswapd episode or OOM kill %s the cursor",
 			    dir > 0 ? "after" : "before");
 		return;
 	}

@@ -22,6 +22,7 @@ timeline-pressure-160x50     160x50  r/global-pressure-6.12.dat  n
 timeline-pressure-zoom-80x24 80x24   r/global-pressure-6.12.dat  n + + + right right
 events-pressure-80x24        80x24   r/global-pressure-6.12.dat  Enter 5
 events-pressure-node-80x24   80x24   r/global-pressure-6.12.dat  / kswapd Space node=0 Enter
+events-pressure-noprint-80x24 80x24  r/global-pressure-6.12.dat  Enter / !print Enter
 timeline-sampled-80x24       80x24   r/compaction-sampled-6.18.dat
 stalls-sampled-160x50        160x50  r/compaction-sampled-6.18.dat tab tab tab
 timeline-click-80x24         80x24   r/global-pressure-6.12.dat  click=2,60

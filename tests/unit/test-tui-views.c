@@ -182,6 +182,13 @@ static void test_events(void)
 		if (!strstr(canvas_row(&c, y), "write_folio"))
 			bad++;
 	is_int(bad, 0, "a name filter keeps only matching events");
+	snprintf(st.filter, sizeof(st.filter), "vmscan !lru_ !write_folio");
+	build(&st, &c, 24, 80);
+	bad = 0;
+	for (int y = 2; y < 20; y++)
+		if (!strstr(canvas_row(&c, y), "memcg_reclaim_"))
+			bad++;
+	is_int(bad, 0, "!NAME hides events");
 	snprintf(st.filter, sizeof(st.filter), "cpu=1");
 	build(&st, &c, 24, 80);
 	ok(canvas_has(&c, "- none"), "cpu=1: this fixture has no events on CPU 1");
@@ -306,6 +313,12 @@ static void test_lanes(void)
 		ok(canvas_has(&c, "  high     30"), "node 0 chart with its watermarks");
 		build(&st, &c, 12, 80);
 		ok(strstr(st.message, "nodes 0-0 of 2 fit") != NULL, "a short screen says what is hidden");
+		tui_apply(&st, ACT_HOME);
+		tui_apply(&st, ACT_NEXT_FLAG);
+		ok(strstr(st.message, "OOM kill by") && st.cursor == 2500000000ULL,
+		   "n goes to an OOM kill");
+		tui_apply(&st, ACT_PREV_FLAG);
+		ok(strstr(st.message, "no flagged") != NULL, "N: nothing before it");
 		canvas_release(&c);
 		tui_state_release(&st);
 	}
