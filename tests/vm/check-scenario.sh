@@ -311,6 +311,10 @@ check_mthp-frag() {
 check_global-pressure() {
 	cmp_ev "kswapd wakes (mm_vmscan_kswapd_wake) vs balance_pgdat runs" "$(E mm_vmscan_kswapd_wake)" "$(D pageoutrun)" pageoutrun
 	cmp_ev "kcompactd wakes (mm_compaction_kcompactd_wake) vs compact_daemon_wake" "$(E mm_compaction_kcompactd_wake)" "$(D compact_daemon_wake)" compact_daemon_wake
+	if [ "$WANT_SET" = 7.x ]; then
+		cmp_ev "balance_pgdat_begin (7.x) vs balance_pgdat runs" "$(E mm_vmscan_balance_pgdat_begin)" "$(D pageoutrun)" pageoutrun
+		cmp_ev "balance_pgdat_end (7.x) vs balance_pgdat_begin" "$(E mm_vmscan_balance_pgdat_end)" "$(E mm_vmscan_balance_pgdat_begin)" "(begin events)"
+	fi
 	need "kswapd wakes" "$(E mm_vmscan_kswapd_wake)"
 	need "kcompactd wakes" "$(E mm_compaction_kcompactd_wake)"
 	# under global pressure a THP can get its swap slots and then not be
