@@ -50,7 +50,10 @@ if [ -z "$MMSCOPE" ]; then
 		[ "$c" != /mmscope ] && [ -x "$c" ] && { MMSCOPE=$c; break; }
 	done
 fi
-[ -n "$MMSCOPE" ] && [ -x "$MMSCOPE" ] || { echo "check-scenario: mmscope binary not found (set MMSCOPE or top_builddir)" >&2; exit 2; }
+if [ -z "$MMSCOPE" ] || [ ! -x "$MMSCOPE" ]; then
+	echo "check-scenario: mmscope binary not found (set MMSCOPE or top_builddir)" >&2
+	exit 2
+fi
 MMSCOPE=$(cd "$(dirname "$MMSCOPE")" && pwd)/$(basename "$MMSCOPE")
 command -v trace-cmd >/dev/null || skip "trace-cmd not installed (the independent reader)"
 

@@ -10,6 +10,7 @@
 # vm-mem: 512
 # vm-timeout: 240
 set -eu
+# shellcheck disable=SC3040 # busybox ash has pipefail
 (set -o pipefail) 2>/dev/null && set -o pipefail
 
 OUT=${MMSCOPE_OUT:-/out}
