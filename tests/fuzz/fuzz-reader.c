@@ -44,6 +44,7 @@ static void walk_events(struct td_file *tf)
 	struct td_event ev;
 	struct trace_seq s;
 	char *err = NULL;
+	int r;
 
 	c = td_cursor_new(tf, -1, &err);
 	if (!c) {
@@ -51,7 +52,7 @@ static void walk_events(struct td_file *tf)
 		return;
 	}
 	trace_seq_init(&s);
-	while (td_cursor_next(c, &ev, &err) > 0) {
+	while ((r = td_cursor_next(c, &ev, &err)) > 0) {
 		trace_seq_reset(&s);
 		/* what `mmscope dump` does with each event */
 		(void)tep_data_comm_from_pid(td_tep(tf),
@@ -61,6 +62,9 @@ static void walk_events(struct td_file *tf)
 					TEP_PRINT_INFO);
 	}
 	trace_seq_destroy(&s);
+	/* the contract: an error always says why */
+	if (r < 0 && (!err || !*err))
+		abort();
 	free(err);
 	td_cursor_free(c);
 }
@@ -75,6 +79,7 @@ static void walk_pages(struct td_file *tf)
 			const void *page;
 			char *err = NULL;
 			volatile uint8_t sink = 0;
+			int r;
 
 			p = td_pages_open(tf, b, cpu, &err);
 			if (!p) {
@@ -82,10 +87,12 @@ static void walk_pages(struct td_file *tf)
 				continue;
 			}
 			/* touch both ends of every page the reader hands out */
-			while (td_pages_next(p, &page, &err) > 0)
+			while ((r = td_pages_next(p, &page, &err)) > 0)
 				sink ^= ((const uint8_t *)page)[0] ^
 					((const uint8_t *)page)[buf->page_size - 1];
 			(void)sink;
+			if (r < 0 && (!err || !*err))
+				abort();
 			free(err);
 			td_pages_close(p);
 		}
