@@ -27,6 +27,8 @@ static char path[64];
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
+	(void)argc;
+	(void)argv;
 	memfd = memfd_create("fuzz-reader", MFD_CLOEXEC);
 	if (memfd < 0) {
 		perror("memfd_create");
