@@ -317,9 +317,11 @@ static int enable_groups(struct collector *c, const char *groups, int no_probes,
 	for (g = strtok_r(copy, ",", &save); g; g = strtok_r(NULL, ",", &save)) {
 		const struct collector_group *grp = find_group(g);
 
+		if (!strcmp(g, "none"))		/* only what -e asks for */
+			continue;
 		if (!grp) {
 			set_err(err, "unknown event group '%s' (kswapd, compaction, reclaim, "
-				"extfrag, swap, zswap, oom)", g);
+				"extfrag, swap, zswap, oom, or none)", g);
 			free(copy);
 			return -1;
 		}

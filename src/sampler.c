@@ -56,14 +56,19 @@ struct lines {
 	int has_kv;		/* the line has pairs beyond the prefix */
 };
 
+/*
+ * Emits the line. Once a write failed (a full ring in non-overwrite mode
+ * refuses trace_marker writes with EBADF, as does tracing off), the rest
+ * of the set is dropped: its end line is missing, so readers skip it.
+ */
 static void lines_flush(struct lines *l)
 {
-	if (!l->line.len || l->failed)
-		return;
-	if (l->emit(l->ctx, l->line.buf, l->line.len))
-		l->failed = 1;
-	else
-		l->count++;
+	if (l->line.len && !l->failed) {
+		if (l->emit(l->ctx, l->line.buf, l->line.len))
+			l->failed = 1;
+		else
+			l->count++;
+	}
 	strbuf_reset(&l->line);
 	l->has_kv = 0;
 }
@@ -84,6 +89,8 @@ static void lines_kv(struct lines *l, const char *key, const char *value)
 {
 	size_t add = 1 + strlen(key) + 1 + strlen(value);
 
+	if (l->failed)
+		return;
 	if (l->line.len + add > SAMPLER_LINE_MAX - 1 && l->has_kv) {
 		char *prefix = xmalloc(l->prefix_len + 1);
 
