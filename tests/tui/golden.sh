@@ -26,6 +26,10 @@ events-pressure-noprint-80x24 80x24  r/global-pressure-6.12.dat  Enter / !print 
 timeline-sampled-80x24       80x24   r/compaction-sampled-6.18.dat
 stalls-sampled-160x50        160x50  r/compaction-sampled-6.18.dat tab tab tab
 timeline-click-80x24         80x24   r/global-pressure-6.12.dat  click=2,60
+timeline-gp612-80x24         80x24   global-pressure-6.12.dat    n
+events-gp612-160x50          160x50  global-pressure-6.12.dat    n 5 / !print Enter
+timeline-mthpfrag-80x24      80x24   mthp-frag-7.3.dat
+timeline-zswap-80x24         80x24   zswap-6.12.dat              Enter
 timeline-memcg-80x24         80x24   memcg-swap-6.18.dat
 timeline-memcg-160x50        160x50  memcg-swap-6.18.dat
 timeline-compaction-80x24    80x24   compaction-6.18.dat   +
@@ -64,6 +68,7 @@ run_case() {	# name cols rows fixture term keys
 while read -r name size fixture keys; do
 	[ -n "$name" ] || continue
 	cols=${size%x*} rows=${size#*x}
+	[ -f "$(fixture_path "$fixture")" ] || { echo "skip $name: no $fixture"; continue; }
 	for term in dumb xterm-256color; do
 		run_case "$name" "$cols" "$rows" "$fixture" "$term" "$keys" || continue
 	done
