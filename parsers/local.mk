@@ -8,3 +8,6 @@ libmmscope_a_SOURCES += \
 	parsers/sample-line.c parsers/sample-vmstat.c parsers/sample-zoneinfo.c \
 	parsers/sample-buddyinfo.c parsers/sample-pagetype.c parsers/sample-mthp.c \
 	parsers/sample-psi.c parsers/sample-swaps.c
+
+# swap and zswap kprobes (issue 6)
+libmmscope_a_SOURCES += parsers/probe-swap.c parsers/probe-zswap.c

@@ -35,7 +35,19 @@ struct parser_set {
 static const struct parser *const parser_families[] = {
 	vmscan_parsers, compaction_parsers, kmem_parsers, oom_parsers,
 	sample_print_parsers,
+	probe_swap_parsers, probe_zswap_parsers,
 };
+
+/* "mmscope_swap_*" matches the kprobe systems "mmscope_swap_PID". */
+static int parser_sys_match(const char *pat, const char *system)
+{
+	size_t n = strlen(pat);
+
+	if (n && pat[n - 1] == '*')
+		return !strncmp(pat, system, n - 1) && system[n - 1] &&
+		       strspn(system + n - 1, "0123456789") == strlen(system + n - 1);
+	return !strcmp(pat, system);
+}
 
 int pfield_find(struct tep_event *ev, struct pfield *f, const char *const *names)
 {
@@ -192,7 +204,7 @@ static const struct parser *parser_lookup(const char *system, const char *event)
 {
 	for (size_t i = 0; i < sizeof(parser_families) / sizeof(parser_families[0]); i++)
 		for (const struct parser *p = parser_families[i]; p->system; p++)
-			if (!strcmp(p->system, system) && !strcmp(p->event, event))
+			if (parser_sys_match(p->system, system) && !strcmp(p->event, event))
 				return p;
 	return NULL;
 }
@@ -329,6 +341,9 @@ const char *rec_type_name(enum rec_type t)
 		"compact_suitable", "compact_defer", "compact_isolate",
 		"compact_migrate", "extfrag", "oom", "counter", "zone", "buddy",
 		"pagetype", "sample_end", "lost",
+		"swap_alloc", "swap_free", "swap_folio", "swap_scan",
+		"swap_cluster", "swap_move", "swap_discard", "swap_device",
+		"zswap",
 	};
 
 	return (unsigned)t < REC_NR_TYPES && names[t] ? names[t] : "?";

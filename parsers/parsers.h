@@ -104,6 +104,9 @@ extern const struct parser compaction_parsers[];
 extern const struct parser kmem_parsers[];
 extern const struct parser oom_parsers[];
 extern const struct parser sample_print_parsers[];
+/* swap/zswap kprobes, systems "mmscope_swap_*" / "mmscope_zswap_*". */
+extern const struct parser probe_swap_parsers[];
+extern const struct parser probe_zswap_parsers[];
 
 /* Sample source parsers (parsers/sample-*.c). */
 void sample_vmstat_parse(const struct sample_line *sl, struct parse_ctx *pc);

@@ -49,6 +49,16 @@ enum rec_type {
 	REC_SAMPLE_END,		/* set SEQ is complete */
 	/* the reader */
 	REC_LOST,		/* events dropped on a CPU before this point */
+	/* swap and zswap kprobes (parsers/probe-swap.c, probe-zswap.c) */
+	REC_SWAP_ALLOC,		/* a slot range allocated: type, offset, nr */
+	REC_SWAP_FREE,		/* a slot range freed (offset -1: cluster unknown) */
+	REC_SWAP_FOLIO,		/* folio_alloc_swap: entry (kind 0) or result */
+	REC_SWAP_SCAN,		/* alloc_swap_scan_cluster entry: cluster tried */
+	REC_SWAP_CLUSTER,	/* reloc/isolate/free_cluster: cluster pointer */
+	REC_SWAP_MOVE,		/* move_cluster: old -> new list */
+	REC_SWAP_DISCARD,	/* discard scheduled (kind 0) or run (kind 1) */
+	REC_SWAP_DEVICE,	/* swapon (ok 1) / swapoff (ok 0) */
+	REC_ZSWAP,		/* zswap store/load/writeback result */
 	REC_NR_TYPES
 };
 
@@ -66,6 +76,11 @@ enum isolate_kind { ISO_MIGRATE, ISO_FREE, ISO_FAST_FREE };
 #define RECLAIM_FLAG_ASYNC	0x08
 
 #define REC_MAX_ORDERS	16
+
+/* REC_SWAP_CLUSTER kinds, REC_SWAP_FOLIO kinds, REC_ZSWAP ops. */
+enum swap_cluster_kind { SWCK_RELOC, SWCK_ISOLATE, SWCK_FREECL };
+enum swap_folio_kind { SWFK_ENTRY, SWFK_RESULT };
+enum zswap_op { ZSWAP_OP_STORE, ZSWAP_OP_LOAD, ZSWAP_OP_WB, ZSWAP_OP_NR };
 
 /* Counter sample sources. */
 enum sample_source {
@@ -137,6 +152,24 @@ struct record {
 		} buddy;	/* REC_BUDDY and REC_PAGETYPE */
 		struct { uint64_t seq; int64_t us; } send;
 		struct { long long count; } lost;	/* -1: some, count unknown */
+		struct {
+			int type;	/* swap device (si->type), -1 unknown */
+			int kind;	/* per record type, see probe-swap.c */
+			int order;	/* -1 unknown */
+			int ok;		/* success / swapon */
+			int64_t offset;	/* slot; -1 unknown */
+			int64_t slot;	/* slot within its cluster, -1 unknown */
+			uint64_t nr;	/* slots */
+			uint64_t ci;	/* struct swap_cluster_info *, 0 unknown */
+			uint64_t cinfo;	/* si->cluster_info (6.18), 0 unknown */
+			int old_flags, new_flags;	/* cluster flags, -1 unknown */
+			int count;	/* ci->count, -1 unknown */
+			int place;	/* FOLIO: the success is the allocation */
+			uint64_t dflags;	/* swapon: si->flags */
+			int prio;
+			uint64_t pages;	/* swapon: si->pages */
+		} swap;
+		struct { int op; int ok; long long ret; int order; } zswap;
 	};
 };
 

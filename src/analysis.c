@@ -30,6 +30,9 @@ struct analysis {
 	struct counters_model *counters;
 	struct frag_model *frag;
 	struct consistency_model *consistency;
+	struct swapclust_model *swapclust;
+	struct zswap_model *zswap;
+	char probe_set[32], probe_reason[256];
 	uint64_t types_seen;		/* bit per enum rec_type fed */
 	char *enabled;			/* mmscope metadata events=, ",a:b,c:d," */
 };
@@ -57,6 +60,12 @@ struct analysis *analysis_new_empty(const struct analysis_opts *o)
 	a->frag = frag_model_new();
 	if (a->reclaim && a->compaction)
 		a->consistency = consistency_model_new(a->reclaim, a->compaction);
+	a->swapclust = swapclust_model_new(0);
+	a->zswap = zswap_model_new();
+	if (!a->swapclust || !a->zswap) {
+		analysis_free(a);
+		return NULL;
+	}
 	if (!a->handoff || !a->reclaim || !a->compaction || !a->counters || !a->frag ||
 	    !a->consistency) {
 		analysis_free(a);
@@ -82,6 +91,8 @@ void analysis_feed(struct analysis *a, const struct record *r)
 	counters_model_add(a->counters, r);
 	frag_model_add(a->frag, r);
 	consistency_model_add(a->consistency, r);
+	swapclust_model_add(a->swapclust, r);
+	zswap_model_add(a->zswap, r);
 	if (a->opts.tap)
 		a->opts.tap(a->opts.tap_ctx, r);
 }
@@ -98,6 +109,7 @@ void analysis_finish(struct analysis *a, uint64_t end_ts)
 	handoff_model_finish(a->handoff, end_ts);
 	reclaim_model_finish(a->reclaim, end_ts);
 	compaction_model_finish(a->compaction, end_ts);
+	swapclust_model_finish(a->swapclust, end_ts);
 	in->sample_sets = counters_model_nsets(a->counters);
 	in->sample_incomplete = counters_model_incomplete_sets(a->counters);
 	if (a->ps) {
@@ -138,6 +150,10 @@ static void analysis_private(struct analysis *a, struct analysis_info *in, const
 			snprintf(in->host, sizeof(in->host), "%.95s", line + 5);
 		else if (!strncmp(line, "clock=", 6))
 			snprintf(in->clock, sizeof(in->clock), "%.31s", line + 6);
+		else if (!strncmp(line, "probe_set=", 10))
+			snprintf(a->probe_set, sizeof(a->probe_set), "%.31s", line + 10);
+		else if (!strncmp(line, "probe_reason=", 13))
+			snprintf(a->probe_reason, sizeof(a->probe_reason), "%.255s", line + 13);
 		else if (!strncmp(p, "events=", 7) && !a->enabled &&
 			 (a->enabled = malloc(len - 7 + 3)))
 			snprintf(a->enabled, len - 7 + 3, ",%.*s,", (int)len - 7, p + 7);
@@ -230,6 +246,7 @@ struct analysis *analysis_run(const char *path, const struct analysis_opts *o, c
 	if (!a->tf)
 		goto fail;
 	analysis_header(a, path);
+	swapclust_model_set_kernel(a->swapclust, a->info.kernel);
 	a->ps = parser_set_new(td_tep(a->tf));
 	if (!a->ps) {
 		set_err(err, "out of memory");
@@ -264,6 +281,8 @@ void analysis_free(struct analysis *a)
 	if (!a)
 		return;
 	consistency_model_free(a->consistency);
+	swapclust_model_free(a->swapclust);
+	zswap_model_free(a->zswap);
 	frag_model_free(a->frag);
 	counters_model_free(a->counters);
 	compaction_model_free(a->compaction);
@@ -290,6 +309,14 @@ const struct consistency_model *analysis_consistency(const struct analysis *a)
 {
 	return a->consistency;
 }
+
+const struct swapclust_model *analysis_swapclust(const struct analysis *a)
+{
+	return a->swapclust;
+}
+const struct zswap_model *analysis_zswap(const struct analysis *a) { return a->zswap; }
+const char *analysis_probe_set(const struct analysis *a) { return a->probe_set; }
+const char *analysis_probe_reason(const struct analysis *a) { return a->probe_reason; }
 
 int analysis_has_event(const struct analysis *a, const char *system, const char *event)
 {

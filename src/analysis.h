@@ -19,6 +19,8 @@
 #include "model-counters.h"
 #include "model-frag.h"
 #include "model-consistency.h"
+#include "model-swapclust.h"
+#include "model-zswap.h"
 
 struct analysis_opts {
 	struct handoff_params handoff;
@@ -59,6 +61,12 @@ const struct compaction_model *analysis_compaction(const struct analysis *a);
 const struct counters_model *analysis_counters(const struct analysis *a);
 const struct frag_model *analysis_frag(const struct analysis *a);
 const struct consistency_model *analysis_consistency(const struct analysis *a);
+/* Swap clusters and zswap (issue 6), and why probes are missing. */
+const struct swapclust_model *analysis_swapclust(const struct analysis *a);
+const struct zswap_model *analysis_zswap(const struct analysis *a);
+/* The recording's probe_set= and probe_reason= ("" when not recorded). */
+const char *analysis_probe_set(const struct analysis *a);
+const char *analysis_probe_reason(const struct analysis *a);
 /* Whether the recording has this event type (enabled when recording). */
 int analysis_has_event(const struct analysis *a, const char *system, const char *event);
 /* Event count per type: the recording's tracepoints with their counts. */

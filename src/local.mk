@@ -54,3 +54,9 @@ mmscope_SOURCES += src/cmd-report.c
 # tui (issue 8): the subcommand, and the event line shared by dump and the TUI
 mmscope_SOURCES += src/cmd-tui.c
 libmmscope_a_SOURCES += src/event-format.c src/event-format.h
+
+# swap clusters and zswap (issue 6): models, report sections, compare metrics
+libmmscope_a_SOURCES += \
+	src/model-swapclust.c src/model-swapclust.h \
+	src/model-zswap.c src/model-zswap.h \
+	src/report-swap.c

@@ -453,5 +453,13 @@ void report_json(struct report_ctx *rc)
 		json_counters(rc, &j);
 	if (want(rc, RS_CONSISTENCY))
 		json_consistency(rc, &j);
+	if (want(rc, RS_SWAP)) {
+		jw_key(&j, "swap");
+		report_json_swap(rc);
+	}
+	if (want(rc, RS_ZSWAP)) {
+		jw_key(&j, "zswap");
+		report_json_zswap(rc);
+	}
 	strbuf_addstr(rc->sb, "\n}\n");
 }

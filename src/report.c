@@ -15,6 +15,7 @@
 static const char *const section_names[RS_NR] = {
 	"header", "summary", "handoff", "stalls", "compaction", "frag",
 	"counters", "consistency",
+	"swap", "zswap",
 };
 
 void report_opts_default(struct report_opts *o)
@@ -238,6 +239,7 @@ void report_render(const struct analysis *a, const struct report_opts *o, struct
 		report_text_header, report_text_summary, report_text_handoff,
 		report_text_stalls, report_text_compaction, report_text_frag,
 		report_text_counters, report_text_consistency,
+		report_text_swap, report_text_zswap,
 	};
 
 	if (o->format == RF_JSON) {

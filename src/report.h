@@ -12,7 +12,9 @@
 
 enum report_section {
 	RS_HEADER, RS_SUMMARY, RS_HANDOFF, RS_STALLS, RS_COMPACTION, RS_FRAG,
-	RS_COUNTERS, RS_CONSISTENCY, RS_NR
+	RS_COUNTERS, RS_CONSISTENCY,
+	RS_SWAP, RS_ZSWAP,	/* issue 6: src/report-swap.c */
+	RS_NR
 };
 
 enum report_format { RF_TEXT, RF_JSON };
@@ -65,5 +67,10 @@ void report_text_frag(struct report_ctx *rc);
 void report_text_counters(struct report_ctx *rc);
 void report_text_consistency(struct report_ctx *rc);
 void report_json(struct report_ctx *rc);
+void report_text_swap(struct report_ctx *rc);
+void report_text_zswap(struct report_ctx *rc);
+/* JSON values (one object each) for the "swap" and "zswap" members. */
+void report_json_swap(struct report_ctx *rc);
+void report_json_zswap(struct report_ctx *rc);
 
 #endif

@@ -144,3 +144,12 @@ check_PROGRAMS += tests/unit/test-formats
 tests_unit_test_formats_SOURCES = tests/unit/test-formats.c tests/unit/tap.h
 tests_unit_test_formats_LDADD = $(LIBMMSCOPE_LIBS)
 TESTS += tests/unit/test-formats
+
+# swap clusters and zswap (issue 6): models on hand-built records, the
+# counter view on this host (root, tracefs, a loop device)
+check_PROGRAMS += tests/unit/test-model-swapclust tests/unit/test-model-zswap
+tests_unit_test_model_swapclust_LDADD = $(LIBMMSCOPE_LIBS)
+tests_unit_test_model_zswap_LDADD = $(LIBMMSCOPE_LIBS)
+TESTS += tests/unit/test-model-swapclust tests/unit/test-model-zswap
+TESTS += tests/report/swap.sh
+EXTRA_DIST += tests/report/swap.sh

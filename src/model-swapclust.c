@@ -1,0 +1,1017 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Swap cluster model (see model-swapclust.h). The kernel exports no
+ * per-cluster state, so it is rebuilt here from what the probes show, and
+ * only from that. Each device keeps a byte per slot (unknown, free, used)
+ * and a small struct per cluster (used and known slot counts, state,
+ * order); the per-state and per-order list sizes are kept up to date on
+ * every change, so a record costs O(nr) for its slot range and O(1)
+ * otherwise. On 6.18/7.x the state comes from move_cluster; 7.x's move
+ * probe names no cluster, so the cluster is the one the same CPU's
+ * reloc/isolate/free_cluster probe named just before, and cluster
+ * pointers become indexes once a scan (which gives an offset) and the
+ * reloc that follows it on that CPU have shown two of them. Moves that
+ * cannot be placed are counted, not guessed. On 6.1/6.12 the state is
+ * derived from the counts by the version's rules. Every change goes into
+ * a log, so front ends can ask for the state of every cluster at any
+ * time; time series points are kept per device at a bounded rate.
+ */
+#include "config.h"
+#include "model-swapclust.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SWC_TICK_NS	100000000ULL	/* first series resolution: 100 ms */
+#define SWC_MAXPTS	2048
+#define SWC_MAXLOG	(4u << 20)
+#define SWC_NCPU	256
+#define SWC_BATCH_GAP	100000ULL	/* frees closer than 100 us: one batch */
+#define SWC_NBUCKETS	12
+#define SWC_NPID	64
+
+struct swc_cluster {
+	uint16_t used, known;
+	uint8_t state, order;
+};
+
+struct swc_cpu {
+	int scan_type;		/* last scan on this CPU (moves mode) */
+	int64_t scan_idx;
+	int ci_type;		/* last cluster pointer named on this CPU */
+	int64_t ci_idx;		/* its index, -1 unknown */
+	int ci_valid;
+	uint64_t last_free_ts;
+	uint64_t batch;		/* slots in the current free batch */
+};
+
+struct swc_cimap {
+	uint64_t ci1, base, stride;
+	int64_t idx1;
+	int have1, have_base;
+};
+
+struct swapclust_model {
+	int cl;
+	enum swc_rules rules;
+	int rules_fixed;
+	struct swc_dev dev[SWC_MAXDEV];
+	int seen[SWC_MAXDEV], nseen, listed[SWC_MAXDEV];
+	struct swc_order ord[SWC_NORDERS];
+	struct swc_ctr_point *ctr[SWC_NORDERS];
+	int nctr[SWC_NORDERS], actr[SWC_NORDERS];
+	int64_t pv[SWC_NORDERS][3];
+	int pseen[SWC_NORDERS];
+	int64_t vm9[2];
+	int vm9_seen, mthp9;
+	struct swc_change *log;
+	size_t nlog, alog;
+	int log_full;
+	struct swc_cpu cpu[SWC_NCPU];
+	struct swc_cimap cimap[SWC_MAXDEV];
+	struct { int pid, order; } pidord[SWC_NPID];
+	uint64_t tick[SWC_MAXDEV], next_tick[SWC_MAXDEV];
+	uint64_t batches[SWC_NBUCKETS];
+	uint64_t switches, pairs;
+	int last_free_type;
+	uint64_t sample_seq;
+	int sample_pos;
+	char sample_inst[64];
+	int rot_seen[SWC_MAXDEV], line_seen[SWC_MAXDEV];
+	int has_probes, has_results, in_reveal;
+	uint64_t unplaced;
+	uint64_t last_ts;
+};
+
+const char *swc_state_name(enum swc_state s)
+{
+	static const char *const names[SWC_NSTATES] = {
+		"unknown", "free", "nonfull", "frag", "full", "discard", "isolated",
+	};
+
+	return (unsigned)s < SWC_NSTATES ? names[s] : "?";
+}
+
+const char *swc_cause_name(enum swc_cause c)
+{
+	static const char *const names[SWC_NCAUSES] = {
+		"device cannot take order>0", "no free cluster, nonfull empty",
+		"nonfull/frag scan failed", "free clusters left", "unknown clusters",
+	};
+
+	return (unsigned)c < SWC_NCAUSES ? names[c] : "?";
+}
+
+struct swapclust_model *swapclust_model_new(int cluster_size)
+{
+	struct swapclust_model *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return NULL;
+	m->cl = cluster_size > 0 ? cluster_size : 512;
+	m->last_free_type = -1;
+	for (int i = 0; i < SWC_MAXDEV; i++) {
+		m->dev[i].type = i;
+		m->dev[i].blockdev = m->dev[i].rotational = m->dev[i].large_ok = -1;
+		m->tick[i] = SWC_TICK_NS;
+	}
+	for (int c = 0; c < SWC_NCPU; c++)
+		m->cpu[c].scan_type = m->cpu[c].ci_type = -1;
+	return m;
+}
+
+void swapclust_model_free(struct swapclust_model *m)
+{
+	if (!m)
+		return;
+	for (int i = 0; i < SWC_MAXDEV; i++) {
+		free(m->dev[i].cl);
+		free(m->dev[i].slot);
+		free(m->dev[i].pts);
+	}
+	for (int o = 0; o < SWC_NORDERS; o++)
+		free(m->ctr[o]);
+	free(m->log);
+	free(m);
+}
+
+void swapclust_model_set_kernel(struct swapclust_model *m, const char *release)
+{
+	int maj = 0, min = 0;
+
+	if (!release || sscanf(release, "%d.%d", &maj, &min) != 2)
+		return;
+	if (maj > 6 || (maj == 6 && min >= 14))
+		m->rules = SWC_RULES_MOVES;
+	else if (maj == 6 && min >= 11)
+		m->rules = SWC_RULES_612;
+	else
+		m->rules = SWC_RULES_61;
+	m->rules_fixed = 1;
+}
+
+/* ---- devices, clusters, slots ---- */
+
+static struct swc_dev *dev_get(struct swapclust_model *m, int type)
+{
+	struct swc_dev *d;
+
+	if (type < 0 || type >= SWC_MAXDEV)
+		return NULL;
+	d = &m->dev[type];
+	if (!m->listed[type]) {
+		m->listed[type] = 1;
+		m->seen[m->nseen++] = type;
+	}
+	return d;
+}
+
+static void log_change(struct swapclust_model *m, const struct swc_dev *d, uint32_t idx,
+		       const struct swc_cluster *c)
+{
+	if (m->log_full)
+		return;
+	if (m->nlog == m->alog) {
+		size_t n = m->alog ? m->alog * 2 : 4096;
+		struct swc_change *p;
+
+		if (n > SWC_MAXLOG || !(p = realloc(m->log, n * sizeof(*p)))) {
+			m->log_full = 1;
+			return;
+		}
+		m->log = p;
+		m->alog = n;
+	}
+	m->log[m->nlog++] = (struct swc_change){ m->last_ts, idx, (uint8_t)d->type,
+						 c->state, c->order, 0 };
+}
+
+static void count_state(struct swc_dev *d, const struct swc_cluster *c, int add)
+{
+	uint32_t delta = add ? 1u : (uint32_t)-1;
+
+	d->n[c->state] += delta;
+	if (c->state == SWC_NONFULL && c->order < SWC_NORDERS)
+		d->nonfull[c->order] += delta;
+	if (c->state == SWC_FRAG && c->order < SWC_NORDERS)
+		d->frag[c->order] += delta;
+}
+
+static void free_zero_check(struct swc_dev *d, uint64_t ts)
+{
+	if (!d->revealed && d->n[SWC_UNKNOWN])
+		return;
+	if (!d->free_known || d->n[SWC_FREE] < d->free_min) {
+		d->free_min = d->n[SWC_FREE];
+		d->free_min_ts = ts;
+	}
+	d->free_known = 1;
+}
+
+static void set_state(struct swapclust_model *m, struct swc_dev *d, uint32_t idx,
+		      int state, int order)
+{
+	struct swc_cluster *c = &d->cl[idx];
+	int was_free = c->state == SWC_FREE;
+
+	if (order < 0)
+		order = c->order;
+	if (state == SWC_FREE)
+		order = 0;
+	if (c->state == state && c->order == order)
+		return;
+	count_state(d, c, 0);
+	c->state = (uint8_t)state;
+	c->order = (uint8_t)(order < SWC_NORDERS ? order : SWC_NORDERS - 1);
+	count_state(d, c, 1);
+	log_change(m, d, idx, c);
+	if (m->in_reveal)
+		return;
+	if (was_free && !d->n[SWC_FREE] && (d->revealed || !d->n[SWC_UNKNOWN])) {
+		if (d->zero_count < 32)
+			d->zero_ts[d->zero_count] = m->last_ts;
+		d->zero_count++;
+	}
+	free_zero_check(d, m->last_ts);
+}
+
+/* Grow the device to hold cluster idx; new clusters are unknown (or free
+ * after a swapon whose size we did not know). */
+static int ensure_cluster(struct swapclust_model *m, struct swc_dev *d, int64_t idx)
+{
+	int n, old = d->nclusters;
+	struct swc_cluster *c;
+	uint8_t *s;
+
+	if (idx < 0 || idx >= (1 << 24))
+		return -1;
+	if (idx < d->nclusters)
+		return 0;
+	n = old ? old : 64;
+	while (n <= idx)
+		n *= 2;
+	if (d->size_known && n > idx + 1 && old < idx + 1)
+		n = (int)idx + 1;
+	c = realloc(d->cl, (size_t)n * sizeof(*c));
+	if (!c)
+		return -1;
+	d->cl = c;
+	s = realloc(d->slot, (size_t)n * (size_t)m->cl);
+	if (!s)
+		return -1;
+	d->slot = s;
+	memset(d->cl + old, 0, (size_t)(n - old) * sizeof(*c));
+	memset(d->slot + (size_t)old * (size_t)m->cl, 0, (size_t)(n - old) * (size_t)m->cl);
+	d->nclusters = n;
+	d->nslots = (uint64_t)n * (uint64_t)m->cl;
+	d->n[SWC_UNKNOWN] += (uint32_t)(n - old);
+	if (d->revealed)
+		for (int i = old; i < n; i++) {
+			memset(d->slot + (size_t)i * (size_t)m->cl, 1, (size_t)m->cl);
+			d->cl[i].known = (uint16_t)m->cl;
+			set_state(m, d, (uint32_t)i, SWC_FREE, 0);
+		}
+	return 0;
+}
+
+/* Every slot known free (swapon, or nothing in use at the first sample):
+ * slot 0 holds the header, slots past the size are bad. */
+static void dev_reveal(struct swapclust_model *m, struct swc_dev *d)
+{
+	uint64_t last = d->pages ? d->pages + 1 : 0;
+
+	m->in_reveal = 1;
+	d->revealed = 1;
+	d->used_slots = 0;
+	for (int i = 0; i < d->nclusters; i++) {
+		struct swc_cluster *c = &d->cl[i];
+		uint8_t *s = d->slot + (size_t)i * (size_t)m->cl;
+
+		memset(s, 1, (size_t)m->cl);
+		c->used = 0;
+		c->known = (uint16_t)m->cl;
+		for (int k = 0; k < m->cl; k++) {
+			uint64_t off = (uint64_t)i * (uint64_t)m->cl + (uint64_t)k;
+
+			if (off == 0 || (last && off >= last)) {
+				s[k] = 2;
+				c->used++;
+			}
+		}
+		d->used_slots += c->used;
+		set_state(m, d, (uint32_t)i, !c->used ? SWC_FREE :
+			  c->used == m->cl ? SWC_FULL : SWC_NONFULL, 0);
+	}
+	m->in_reveal = 0;
+	d->free_known = 0;
+	free_zero_check(d, m->last_ts);
+}
+
+/* The size became known: fix the cluster count (clusters past the end
+ * are not tracked). */
+static void dev_set_pages(struct swapclust_model *m, struct swc_dev *d, uint64_t pages)
+{
+	int64_t want = (int64_t)((pages + 1 + (uint64_t)m->cl - 1) / (uint64_t)m->cl);
+
+	if (d->size_known && d->pages == pages)
+		return;
+	d->pages = pages;
+	d->size_known = 1;
+	if (want > d->nclusters)
+		ensure_cluster(m, d, want - 1);
+	/* clusters grown past the end while the size was unknown */
+	while (d->nclusters > want && !d->cl[d->nclusters - 1].known &&
+	       d->cl[d->nclusters - 1].state == SWC_UNKNOWN) {
+		d->n[SWC_UNKNOWN]--;
+		d->nclusters--;
+	}
+	d->nslots = (uint64_t)d->nclusters * (uint64_t)m->cl;
+}
+
+/* ---- time series ---- */
+
+static void push_point(struct swapclust_model *m, struct swc_dev *d, uint64_t ts);
+
+static void series_tick(struct swapclust_model *m, struct swc_dev *d, uint64_t ts)
+{
+	int t = d->type;
+
+	if (ts < m->next_tick[t])
+		return;
+	push_point(m, d, ts);
+	m->next_tick[t] = ts + m->tick[t];
+}
+
+static int largest_order(const struct swapclust_model *m, const struct swc_dev *d)
+{
+	int pmd = 0;
+
+	while ((1 << (pmd + 1)) <= m->cl)
+		pmd++;
+	if (d->n[SWC_FREE])
+		return d->large_ok == 0 ? 0 : pmd;
+	if (d->large_ok != 0)
+		for (int o = SWC_NORDERS - 1; o > 0; o--)
+			if (d->nonfull[o] || d->frag[o])
+				return o;
+	return d->used_slots < d->pages || !d->pages ? 0 : -1;
+}
+
+static void push_point(struct swapclust_model *m, struct swc_dev *d, uint64_t ts)
+{
+	struct swc_point *p;
+
+	if (d->npts == d->apts) {
+		int n = d->apts ? d->apts * 2 : 64;
+
+		if (d->npts >= SWC_MAXPTS) {	/* halve the resolution */
+			for (int i = 0; i < d->npts / 2; i++)
+				d->pts[i] = d->pts[2 * i + 1];
+			d->npts /= 2;
+			m->tick[d->type] *= 2;
+		} else {
+			p = realloc(d->pts, (size_t)n * sizeof(*p));
+			if (!p)
+				return;
+			d->pts = p;
+			d->apts = n;
+		}
+	}
+	p = &d->pts[d->npts++];
+	p->ts = ts;
+	memcpy(p->n, d->n, sizeof(p->n));
+	memcpy(p->nonfull, d->nonfull, sizeof(p->nonfull));
+	memcpy(p->frag, d->frag, sizeof(p->frag));
+	p->largest_order = largest_order(m, d);
+	p->used_slots = d->used_slots;
+}
+
+/* ---- replay: slots, derived states ---- */
+
+static int order_of_nr(uint64_t nr)
+{
+	int o = 0;
+
+	while ((1ULL << (o + 1)) <= nr)
+		o++;
+	return o;
+}
+
+/* The derived state of a fully known cluster after an alloc (is_alloc)
+ * or a free, by the rules of 6.1 and 6.12 (kernel-facts.md 1.2). */
+static void derive(struct swapclust_model *m, struct swc_dev *d, uint32_t idx,
+		   int is_alloc, int order)
+{
+	struct swc_cluster *c = &d->cl[idx];
+	int state;
+
+	if (m->rules == SWC_RULES_MOVES && m->has_probes)
+		return;		/* moves are traced: they decide */
+	if (c->known < m->cl) {
+		if (c->state != SWC_UNKNOWN)
+			set_state(m, d, idx, SWC_UNKNOWN, -1);
+		return;
+	}
+	if (!c->used)
+		state = c->state == SWC_DISCARD ? SWC_DISCARD : SWC_FREE;
+	else if (c->used >= m->cl)
+		state = SWC_FULL;
+	else if (is_alloc && c->state == SWC_FRAG)
+		state = SWC_FRAG;
+	else
+		state = SWC_NONFULL;
+	if (is_alloc && (c->state == SWC_FREE || c->state == SWC_UNKNOWN))
+		set_state(m, d, idx, state, order);	/* first use sets ci->order */
+	else
+		set_state(m, d, idx, state, -1);
+}
+
+/* Mark slots [off, off+nr) used (val 2) or free (val 1). */
+static void mark_range(struct swapclust_model *m, struct swc_dev *d, int64_t off,
+		       uint64_t nr, int val, int order)
+{
+	int64_t end = off + (int64_t)nr;
+
+	if (off < 0 || !nr || nr > (1u << 20))
+		return;
+	while (off < end) {
+		int64_t idx = off / m->cl;
+		int64_t cend = (idx + 1) * m->cl;
+		struct swc_cluster *c;
+
+		if (ensure_cluster(m, d, idx))
+			return;
+		c = &d->cl[idx];
+		for (; off < end && off < cend; off++) {
+			uint8_t *s = &d->slot[off];
+
+			if (*s == 0)
+				c->known++;
+			else if (*s == 2)
+				c->used--, d->used_slots--;
+			if (val == 2)
+				c->used++, d->used_slots++;
+			*s = (uint8_t)val;
+		}
+		derive(m, d, (uint32_t)idx, val == 2, order);
+	}
+}
+
+/* ---- cluster pointers (6.18, 7.x) ---- */
+
+static void cimap_learn(struct swapclust_model *m, int type, uint64_t ci, int64_t idx,
+			uint64_t cinfo)
+{
+	struct swc_cimap *mp;
+
+	if (type < 0 || type >= SWC_MAXDEV || !ci || idx < 0)
+		return;
+	mp = &m->cimap[type];
+	if (mp->have_base)
+		return;
+	if (cinfo && idx > 0 && ci > cinfo && (ci - cinfo) % (uint64_t)idx == 0) {
+		mp->base = cinfo;
+		mp->stride = (ci - cinfo) / (uint64_t)idx;
+		mp->have_base = mp->stride >= 8 && mp->stride <= 256;
+		return;
+	}
+	if (!mp->have1) {
+		mp->ci1 = ci;
+		mp->idx1 = idx;
+		mp->have1 = 1;
+		return;
+	}
+	if (idx != mp->idx1) {
+		int64_t dci = (int64_t)(ci - mp->ci1), di = idx - mp->idx1;
+
+		if (dci % di == 0 && dci / di >= 8 && dci / di <= 256) {
+			mp->stride = (uint64_t)(dci / di);
+			mp->base = mp->ci1 - (uint64_t)mp->idx1 * mp->stride;
+			mp->have_base = 1;
+		}
+	}
+}
+
+static int64_t cimap_idx(const struct swapclust_model *m, int type, uint64_t ci,
+			 uint64_t cinfo)
+{
+	const struct swc_cimap *mp;
+
+	if (type < 0 || type >= SWC_MAXDEV || !ci)
+		return -1;
+	mp = &m->cimap[type];
+	if (mp->have_base && ci >= mp->base && (ci - mp->base) % mp->stride == 0)
+		return (int64_t)((ci - mp->base) / mp->stride);
+	if (cinfo && mp->stride && ci >= cinfo && (ci - cinfo) % mp->stride == 0)
+		return (int64_t)((ci - cinfo) / mp->stride);
+	if (mp->have1 && ci == mp->ci1)
+		return mp->idx1;
+	return -1;
+}
+
+static struct swc_cpu *cpu_of(struct swapclust_model *m, int cpu)
+{
+	return &m->cpu[(unsigned)cpu % SWC_NCPU];
+}
+
+static int state_of_flags(int f)
+{
+	static const int map[] = { SWC_NONE, SWC_FREE, SWC_NONFULL, SWC_FRAG, SWC_FULL,
+				   SWC_DISCARD };
+
+	return f >= 0 && f < (int)(sizeof(map) / sizeof(map[0])) ? map[f] : -1;
+}
+
+/* A traced count reveals the cluster's occupancy. */
+static void cluster_count(struct swapclust_model *m, struct swc_dev *d, uint32_t idx,
+			  int count)
+{
+	struct swc_cluster *c = &d->cl[idx];
+
+	if (count < 0 || count > m->cl)
+		return;
+	d->used_slots += (uint64_t)count - c->used;
+	c->used = (uint16_t)count;
+	c->known = (uint16_t)m->cl;
+}
+
+/* ---- records ---- */
+
+static void on_scan(struct swapclust_model *m, const struct record *r)
+{
+	struct swc_dev *d = dev_get(m, r->swap.type);
+	struct swc_cpu *cpu = cpu_of(m, r->cpu);
+	int64_t idx;
+
+	if (!d || r->swap.offset < 0)
+		return;
+	idx = r->swap.offset / m->cl;
+	cpu->scan_type = r->swap.type;
+	cpu->scan_idx = idx;
+	cpu->ci_valid = 0;
+	if (r->swap.ci)
+		cimap_learn(m, r->swap.type, r->swap.ci, idx, r->swap.cinfo);
+	if (ensure_cluster(m, d, idx))
+		return;
+	/* 6.12: a list cluster scanned from its start moves nonfull -> frag */
+	if (m->rules == SWC_RULES_612 && r->swap.offset % m->cl == 0 &&
+	    d->cl[idx].state == SWC_NONFULL)
+		set_state(m, d, (uint32_t)idx, SWC_FRAG, -1);
+}
+
+static void on_cluster(struct swapclust_model *m, const struct record *r)
+{
+	struct swc_dev *d = dev_get(m, r->swap.type);
+	struct swc_cpu *cpu = cpu_of(m, r->cpu);
+	int64_t idx;
+
+	if (!d)
+		return;
+	idx = cimap_idx(m, r->swap.type, r->swap.ci, r->swap.cinfo);
+	if (idx < 0 && r->swap.kind == SWCK_RELOC && cpu->scan_type == r->swap.type &&
+	    cpu->scan_idx >= 0) {
+		cimap_learn(m, r->swap.type, r->swap.ci, cpu->scan_idx, r->swap.cinfo);
+		idx = cpu->scan_idx;
+	}
+	cpu->ci_type = r->swap.type;
+	cpu->ci_idx = idx;
+	cpu->ci_valid = 1;
+	if (idx < 0 || ensure_cluster(m, d, idx))
+		return;
+	cluster_count(m, d, (uint32_t)idx, r->swap.count);
+	if (r->swap.kind == SWCK_ISOLATE)
+		set_state(m, d, (uint32_t)idx, SWC_NONE, -1);
+}
+
+static void on_move(struct swapclust_model *m, const struct record *r)
+{
+	struct swc_dev *d = dev_get(m, r->swap.type);
+	struct swc_cpu *cpu = cpu_of(m, r->cpu);
+	int64_t idx = -1;
+	int state = state_of_flags(r->swap.new_flags);
+
+	if (!d)
+		return;
+	d->moves++;
+	if (r->swap.ci)
+		idx = cimap_idx(m, r->swap.type, r->swap.ci, r->swap.cinfo);
+	else if (cpu->ci_valid && cpu->ci_type == r->swap.type)
+		idx = cpu->ci_idx;
+	cpu->ci_valid = 0;
+	if (idx < 0 || state < 0 || ensure_cluster(m, d, idx)) {
+		m->unplaced++;
+		return;
+	}
+	cluster_count(m, d, (uint32_t)idx, r->swap.count);
+	set_state(m, d, (uint32_t)idx, state, r->swap.order);
+}
+
+static void on_alloc(struct swapclust_model *m, const struct record *r)
+{
+	struct swc_dev *d = dev_get(m, r->swap.type);
+
+	if (!d || r->swap.offset < 0)
+		return;
+	d->touched = d->active = 1;
+	d->allocs++;
+	d->alloc_slots += r->swap.nr;
+	mark_range(m, d, r->swap.offset, r->swap.nr, 2, order_of_nr(r->swap.nr));
+}
+
+static void free_batch_close(struct swapclust_model *m, struct swc_cpu *cpu)
+{
+	if (cpu->batch) {
+		int b = order_of_nr(cpu->batch);
+
+		m->batches[b < SWC_NBUCKETS ? b : SWC_NBUCKETS - 1]++;
+		cpu->batch = 0;
+	}
+}
+
+static void on_free(struct swapclust_model *m, const struct record *r)
+{
+	struct swc_dev *d = dev_get(m, r->swap.type);
+	struct swc_cpu *cpu = cpu_of(m, r->cpu);
+
+	if (cpu->batch && r->ts - cpu->last_free_ts > SWC_BATCH_GAP)
+		free_batch_close(m, cpu);
+	cpu->batch += r->swap.nr;
+	cpu->last_free_ts = r->ts;
+	cpu->ci_valid = 0;
+	if (r->swap.type >= 0) {
+		if (m->last_free_type >= 0) {
+			m->pairs++;
+			m->switches += m->last_free_type != r->swap.type;
+		}
+		m->last_free_type = r->swap.type;
+	}
+	if (!d)
+		return;
+	d->touched = d->active = 1;
+	d->frees++;
+	d->free_slots += r->swap.nr;
+	mark_range(m, d, r->swap.offset, r->swap.nr, 1, -1);
+}
+
+static int pid_order(struct swapclust_model *m, int pid, int set)
+{
+	int h = (unsigned)pid % SWC_NPID;
+
+	if (set >= 0) {
+		m->pidord[h].pid = pid;
+		m->pidord[h].order = set;
+		return set;
+	}
+	if (m->pidord[h].pid == pid) {
+		m->pidord[h].pid = 0;
+		return m->pidord[h].order;
+	}
+	return -1;
+}
+
+/* The device a large folio tried: large folios try only the first
+ * device (the highest priority one), which is the one allocated last. */
+static struct swc_dev *large_dev(struct swapclust_model *m)
+{
+	struct swc_dev *best = NULL;
+
+	for (int i = 0; i < m->nseen; i++) {
+		struct swc_dev *d = &m->dev[m->seen[i]];
+
+		if (d->active && (!best || d->allocs > best->allocs))
+			best = d;
+	}
+	return best;
+}
+
+static enum swc_cause fallback_cause(struct swapclust_model *m, int order)
+{
+	struct swc_dev *d = large_dev(m);
+
+	if (!d)
+		return SWC_CAUSE_UNKNOWN;
+	if (d->large_ok == 0)
+		return SWC_CAUSE_DEVICE;
+	if (d->n[SWC_FREE])
+		return SWC_CAUSE_FREE_LEFT;
+	if (order < SWC_NORDERS && (d->nonfull[order] || d->frag[order]))
+		return SWC_CAUSE_SCAN_FAILED;
+	if (d->n[SWC_UNKNOWN] && !d->revealed)
+		return SWC_CAUSE_UNKNOWN;
+	return SWC_CAUSE_NO_CLUSTER;
+}
+
+static void on_folio(struct swapclust_model *m, const struct record *r)
+{
+	int order = r->swap.order;
+	struct swc_order *o;
+
+	if (r->swap.kind == SWFK_ENTRY) {
+		pid_order(m, r->pid, order < 0 ? 0 : order);
+		return;
+	}
+	if (order < 0)
+		order = pid_order(m, r->pid, -1);
+	m->has_results = 1;
+	if (order < 0 || order >= SWC_NORDERS)
+		return;
+	o = &m->ord[order];
+	o->attempts++;
+	if (r->swap.ok)
+		o->ok++;
+	else {
+		o->fallback += order > 0;
+		if (order > 0)
+			o->cause[fallback_cause(m, order)]++;
+	}
+	if (r->swap.place) {
+		struct record a = *r;
+
+		a.swap.nr = 1ULL << order;
+		on_alloc(m, &a);
+	}
+}
+
+static void on_discard(struct swapclust_model *m, const struct record *r)
+{
+	struct swc_dev *d = dev_get(m, r->swap.type);
+
+	if (!d)
+		return;
+	d->discards += r->swap.kind == 0;
+	if (r->swap.kind == 0 && r->swap.offset >= 0 && !ensure_cluster(m, d, r->swap.offset)) {
+		set_state(m, d, (uint32_t)r->swap.offset, SWC_DISCARD, -1);
+		return;
+	}
+	if (r->swap.kind == 1 && m->rules != SWC_RULES_MOVES)	/* run: all done */
+		for (int i = 0; i < d->nclusters; i++)
+			if (d->cl[i].state == SWC_DISCARD)
+				set_state(m, d, (uint32_t)i, d->cl[i].used ? SWC_NONFULL : SWC_FREE, -1);
+}
+
+static void on_device(struct swapclust_model *m, const struct record *r)
+{
+	struct swc_dev *d = dev_get(m, r->swap.type);
+
+	if (!d)
+		return;
+	if (r->swap.ok) {
+		d->swapons++;
+		d->active = 1;
+		if (r->swap.pages)
+			dev_set_pages(m, d, r->swap.pages);
+		for (int i = 0; i < d->nclusters; i++)
+			d->cl[i].used = 0;
+		dev_reveal(m, d);
+	} else {
+		d->swapoffs++;
+		d->active = 0;
+		d->revealed = 0;
+		d->used_slots = 0;
+		memset(d->slot, 0, d->nslots);
+		for (int i = 0; i < d->nclusters; i++) {
+			d->cl[i].used = d->cl[i].known = 0;
+			set_state(m, d, (uint32_t)i, SWC_UNKNOWN, 0);
+		}
+	}
+	push_point(m, d, r->ts);
+}
+
+/* ---- samples ---- */
+
+static int order_of_kb(const char *inst)
+{
+	long kb = strtol(inst, NULL, 10);
+	int o = 0;
+
+	if (kb < 4)
+		return -1;
+	while ((4L << o) < kb)
+		o++;
+	return (4L << o) == kb ? o : -1;
+}
+
+static void on_mthp(struct swapclust_model *m, const struct record *r)
+{
+	int o = order_of_kb(r->counter.instance);
+	int k;
+
+	if (o < 0 || o >= SWC_NORDERS)
+		return;
+	if (!strcmp(r->counter.key, "swpout"))
+		k = 0;
+	else if (!strcmp(r->counter.key, "swpout_fallback"))
+		k = 1;
+	else if (!strcmp(r->counter.key, "zswpout"))
+		k = 2;
+	else
+		return;
+	m->pv[o][k] = r->counter.value;
+	m->pseen[o] |= 1 << k;
+	m->mthp9 |= o == 9;
+}
+
+static void on_vmstat(struct swapclust_model *m, const struct record *r)
+{
+	if (!strcmp(r->counter.key, "thp_swpout")) {
+		m->vm9[0] = r->counter.value;
+		m->vm9_seen |= 1;
+	} else if (!strcmp(r->counter.key, "thp_swpout_fallback")) {
+		m->vm9[1] = r->counter.value;
+		m->vm9_seen |= 2;
+	}
+}
+
+/* "swap" lines come in /proc/swaps order, which is si->type order. */
+static void on_swap_sample(struct swapclust_model *m, const struct record *r)
+{
+	struct swc_dev *d;
+	int64_t v = r->counter.value;
+
+	if (r->counter.seq != m->sample_seq) {
+		m->sample_pos = 0;
+		m->sample_seq = r->counter.seq;
+	}
+	if (!m->sample_pos || strcmp(m->sample_inst, r->counter.instance)) {
+		snprintf(m->sample_inst, sizeof(m->sample_inst), "%s", r->counter.instance);
+		m->sample_pos++;
+	}
+	d = dev_get(m, m->sample_pos - 1);
+	if (!d)
+		return;
+	snprintf(d->name, sizeof(d->name), "%s", r->counter.instance);
+	m->line_seen[d->type] = 1;
+	if (!strcmp(r->counter.key, "size") && v > 0)
+		dev_set_pages(m, d, (uint64_t)v / 4);
+	else if (!strcmp(r->counter.key, "rotational")) {
+		d->rotational = v != 0;
+		d->blockdev = 1;
+		m->rot_seen[d->type] = 1;
+	} else if (!strcmp(r->counter.key, "used") && v == 0 && !d->touched &&
+		   !d->revealed && d->size_known) {
+		d->active = 1;
+		dev_reveal(m, d);
+	}
+}
+
+static void on_sample_end(struct swapclust_model *m, const struct record *r)
+{
+	for (int i = 0; i < SWC_MAXDEV; i++) {
+		struct swc_dev *d = &m->dev[i];
+
+		if (m->line_seen[i] && !m->rot_seen[i])
+			d->blockdev = 0;
+		if (m->line_seen[i]) {	/* 6.1/6.12 need SSD cluster_info too */
+			d->active = 1;
+			d->large_ok = d->blockdev == 1 &&
+				      (m->rules == SWC_RULES_MOVES || d->rotational == 0);
+		}
+		m->line_seen[i] = m->rot_seen[i] = 0;
+	}
+	if (m->vm9_seen && !m->mthp9) {	/* 6.1: PMD THP only, in vmstat */
+		m->pv[9][0] = m->vm9[0];
+		m->pv[9][1] = m->vm9[1];
+		m->pseen[9] |= m->vm9_seen & 3;
+	}
+	for (int o = 0; o < SWC_NORDERS; o++) {
+		struct swc_order *so = &m->ord[o];
+		struct swc_ctr_point *p;
+
+		if (!(m->pseen[o] & 3))
+			continue;
+		if (m->nctr[o] == m->actr[o]) {
+			int n = m->actr[o] ? m->actr[o] * 2 : 64;
+
+			p = realloc(m->ctr[o], (size_t)n * sizeof(*p));
+			if (!p)
+				continue;
+			m->ctr[o] = p;
+			m->actr[o] = n;
+		}
+		p = &m->ctr[o][m->nctr[o]++];
+		*p = (struct swc_ctr_point){ r->ts, m->pv[o][0], m->pv[o][1], m->pv[o][2] };
+		if (!so->has_counters) {
+			so->has_counters = 1;
+			so->swpout_first = p->swpout;
+			so->fb_first = p->fallback;
+			so->zsw_first = p->zswpout;
+		}
+		so->swpout_last = p->swpout;
+		so->fb_last = p->fallback;
+		so->zsw_last = p->zswpout;
+	}
+	for (int i = 0; i < m->nseen; i++)
+		series_tick(m, &m->dev[m->seen[i]], r->ts);
+}
+
+void swapclust_model_add(struct swapclust_model *m, const struct record *r)
+{
+	m->last_ts = r->ts;
+	if (r->type == REC_COUNTER) {
+		if (r->counter.source == SRC_MTHP)
+			on_mthp(m, r);
+		else if (r->counter.source == SRC_VMSTAT)
+			on_vmstat(m, r);
+		else if (r->counter.source == SRC_SWAP)
+			on_swap_sample(m, r);
+		return;
+	}
+	if (r->type == REC_SAMPLE_END) {
+		on_sample_end(m, r);
+		return;
+	}
+	if (r->type < REC_SWAP_ALLOC || r->type > REC_SWAP_DEVICE)
+		return;
+	m->last_ts = r->ts;
+	if (!m->has_probes) {
+		m->has_probes = 1;
+		if (!m->rules_fixed)
+			m->rules = r->type == REC_SWAP_MOVE ? SWC_RULES_MOVES : SWC_RULES_612;
+	}
+	if (!m->rules_fixed && r->type == REC_SWAP_MOVE)
+		m->rules = SWC_RULES_MOVES;
+	if (r->swap.type >= 0 && r->swap.type < SWC_MAXDEV && dev_get(m, r->swap.type))
+		series_tick(m, &m->dev[r->swap.type], r->ts);
+	switch (r->type) {
+	case REC_SWAP_ALLOC: on_alloc(m, r); break;
+	case REC_SWAP_FREE: on_free(m, r); break;
+	case REC_SWAP_FOLIO: on_folio(m, r); break;
+	case REC_SWAP_SCAN: on_scan(m, r); break;
+	case REC_SWAP_CLUSTER: on_cluster(m, r); break;
+	case REC_SWAP_MOVE: on_move(m, r); break;
+	case REC_SWAP_DISCARD: on_discard(m, r); break;
+	case REC_SWAP_DEVICE: on_device(m, r); break;
+	default: break;
+	}
+}
+
+void swapclust_model_finish(struct swapclust_model *m, uint64_t end_ts)
+{
+	for (int c = 0; c < SWC_NCPU; c++)
+		free_batch_close(m, &m->cpu[c]);
+	for (int i = 0; i < m->nseen; i++) {
+		struct swc_dev *d = &m->dev[m->seen[i]];
+
+		if ((d->nclusters || d->touched) &&
+		    (!d->npts || d->pts[d->npts - 1].ts != end_ts))
+			push_point(m, d, end_ts);
+	}
+}
+
+/* ---- queries ---- */
+
+enum swc_rules swapclust_model_rules(const struct swapclust_model *m) { return m->rules; }
+int swapclust_model_cluster_size(const struct swapclust_model *m) { return m->cl; }
+int swapclust_model_has_probes(const struct swapclust_model *m) { return m->has_probes; }
+int swapclust_model_has_results(const struct swapclust_model *m) { return m->has_results; }
+int swapclust_model_ndevs(const struct swapclust_model *m) { return m->nseen; }
+
+const struct swc_dev *swapclust_model_dev(const struct swapclust_model *m, int i)
+{
+	return i >= 0 && i < m->nseen ? &m->dev[m->seen[i]] : NULL;
+}
+
+const struct swc_order *swapclust_model_order(const struct swapclust_model *m, int order)
+{
+	return order >= 0 && order < SWC_NORDERS ? &m->ord[order] : NULL;
+}
+
+int swapclust_model_nctr(const struct swapclust_model *m, int order)
+{
+	return order >= 0 && order < SWC_NORDERS ? m->nctr[order] : 0;
+}
+
+const struct swc_ctr_point *swapclust_model_ctr(const struct swapclust_model *m, int order,
+						int i)
+{
+	return i >= 0 && i < swapclust_model_nctr(m, order) ? &m->ctr[order][i] : NULL;
+}
+
+int swapclust_model_states_at(const struct swapclust_model *m, int i, uint64_t ts,
+			      uint8_t *out, int n)
+{
+	const struct swc_dev *d = swapclust_model_dev(m, i);
+	int k = d ? (d->nclusters < n ? d->nclusters : n) : 0;
+
+	memset(out, SWC_UNKNOWN, (size_t)k);
+	for (size_t j = 0; d && j < m->nlog && m->log[j].ts <= ts; j++)
+		if (m->log[j].dev == d->type && (int)m->log[j].idx < k)
+			out[m->log[j].idx] = m->log[j].state;
+	return k;
+}
+
+uint64_t swapclust_model_unplaced(const struct swapclust_model *m) { return m->unplaced; }
+
+const uint64_t *swapclust_model_free_batches(const struct swapclust_model *m, int *nbuckets)
+{
+	*nbuckets = SWC_NBUCKETS;
+	return m->batches;
+}
+
+uint64_t swapclust_model_free_switches(const struct swapclust_model *m, uint64_t *pairs)
+{
+	if (pairs)
+		*pairs = m->pairs;
+	return m->switches;
+}

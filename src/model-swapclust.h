@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Swap cluster model: per swap device, the occupancy and state of every
+ * swap cluster, replayed from the swap kprobes (parsers/probe-swap.c), and
+ * per mTHP order the allocation attempts, successes and fallbacks, beside
+ * the kernel's own per-order swpout / swpout_fallback counters from the
+ * "mthp" samples. Rules per kernel (kernel-facts.md 1.2-1.5): on 6.18 and
+ * 7.x cluster moves are traced (move_cluster); on 6.1 and 6.12 states are
+ * derived from the counts (and, on 6.12, the nonfull -> frag move of every
+ * scanned cluster). A slot never seen is unknown; a cluster is unknown
+ * until all its slots or its count were revealed (by allocs, frees, a
+ * traced count, a swapon, or a first swap sample with nothing in use).
+ * Pure C, no I/O; O(1) per record (per-cluster and per-slot arrays).
+ */
+#ifndef MMSCOPE_MODEL_SWAPCLUST_H
+#define MMSCOPE_MODEL_SWAPCLUST_H
+
+#include <stdint.h>
+
+#include "records.h"
+
+#define SWC_NORDERS	10	/* SWAP_NR_ORDERS with THP_SWAP on x86-64 */
+#define SWC_MAXDEV	32	/* MAX_SWAPFILES-ish: si->type is 5 bits */
+
+enum swc_state {
+	SWC_UNKNOWN, SWC_FREE, SWC_NONFULL, SWC_FRAG, SWC_FULL, SWC_DISCARD,
+	SWC_NONE,	/* isolated off every list (6.18+: being allocated from) */
+	SWC_NSTATES
+};
+
+enum swc_rules {
+	SWC_RULES_AUTO,		/* decided by the records seen */
+	SWC_RULES_61,		/* free / in use / discard; PMD order only */
+	SWC_RULES_612,		/* derived lists; scan moves nonfull -> frag */
+	SWC_RULES_MOVES,	/* 6.18, 7.x: move_cluster traced */
+};
+
+/* Why an order>0 allocation fell back to order 0 (the state then). */
+enum swc_cause {
+	SWC_CAUSE_DEVICE,	/* the device cannot take order>0 at all */
+	SWC_CAUSE_NO_CLUSTER,	/* no free cluster, nonfull/frag[order] empty */
+	SWC_CAUSE_SCAN_FAILED,	/* nonfull/frag[order] had clusters: no room */
+	SWC_CAUSE_FREE_LEFT,	/* free clusters were left (per-CPU, race) */
+	SWC_CAUSE_UNKNOWN,	/* unknown clusters: cannot tell */
+	SWC_NCAUSES
+};
+
+/* One point of a device's time series (the state at ts). */
+struct swc_point {
+	uint64_t ts;
+	uint32_t n[SWC_NSTATES];		/* clusters per state */
+	uint32_t nonfull[SWC_NORDERS], frag[SWC_NORDERS];
+	int largest_order;	/* largest order allocatable without fallback, -1 none */
+	uint64_t used_slots;	/* slots known in use */
+};
+
+struct swc_dev {
+	int type;		/* si->type */
+	char name[64];		/* from the swap samples, "" if none */
+	int active;		/* swapped on (or seen in use) */
+	int blockdev;		/* 1 block device, 0 file, -1 unknown */
+	int rotational;		/* -1 unknown */
+	int large_ok;		/* can take order>0: 1, 0, -1 unknown */
+	uint64_t pages;		/* usable slots, 0 unknown */
+	int nclusters;		/* clusters tracked (size or largest seen) */
+	int size_known;
+	uint32_t n[SWC_NSTATES];	/* now */
+	uint32_t nonfull[SWC_NORDERS], frag[SWC_NORDERS];
+	uint64_t used_slots;
+	uint32_t free_min;	/* fewest free clusters seen (after reveal) */
+	uint64_t free_min_ts;
+	int free_known;		/* free count ever meaningful */
+	uint64_t zero_count;	/* times free clusters hit zero */
+	uint64_t zero_ts[32];	/* the first 32 of them */
+	uint64_t allocs, frees, alloc_slots, free_slots;
+	uint64_t moves, swapons, swapoffs, discards;
+	/* series */
+	struct swc_point *pts;
+	int npts, apts;
+	/* internal */
+	struct swc_cluster *cl;
+	uint8_t *slot;		/* 0 unknown, 1 free, 2 used */
+	uint64_t nslots;
+	int revealed;		/* a swapon or empty first sample revealed all */
+	int touched;
+};
+
+/* Per order: probes (attempts/ok/fallback, causes) and counters. */
+struct swc_order {
+	uint64_t attempts, ok, fallback;
+	uint64_t cause[SWC_NCAUSES];
+	/* counters from the "mthp" samples (size kB = 4 << order) */
+	int has_counters;
+	int64_t swpout_first, swpout_last, fb_first, fb_last, zsw_first, zsw_last;
+};
+
+/* Counter points per order: one per complete sample set. */
+struct swc_ctr_point {
+	uint64_t ts;
+	int64_t swpout, fallback, zswpout;
+};
+
+/* A cluster state change, for replay to any time T. */
+struct swc_change {
+	uint64_t ts;
+	uint32_t idx;
+	uint8_t dev, state, order, pad;
+};
+
+struct swapclust_model;
+
+struct swapclust_model *swapclust_model_new(int cluster_size);
+void swapclust_model_free(struct swapclust_model *m);
+/* Rules from the kernel release ("6.12.117+deb12-amd64"); AUTO if unknown. */
+void swapclust_model_set_kernel(struct swapclust_model *m, const char *release);
+void swapclust_model_add(struct swapclust_model *m, const struct record *r);
+void swapclust_model_finish(struct swapclust_model *m, uint64_t end_ts);
+
+enum swc_rules swapclust_model_rules(const struct swapclust_model *m);
+int swapclust_model_cluster_size(const struct swapclust_model *m);
+/* Whether any swap probe record was seen (else: counters only). */
+int swapclust_model_has_probes(const struct swapclust_model *m);
+int swapclust_model_has_results(const struct swapclust_model *m);
+
+int swapclust_model_ndevs(const struct swapclust_model *m);
+const struct swc_dev *swapclust_model_dev(const struct swapclust_model *m, int i);
+const struct swc_order *swapclust_model_order(const struct swapclust_model *m, int order);
+int swapclust_model_nctr(const struct swapclust_model *m, int order);
+const struct swc_ctr_point *swapclust_model_ctr(const struct swapclust_model *m, int order,
+						int i);
+/* Cluster states of device i at time ts (replayed from the change log):
+ * fills out[0..n) and returns the number of clusters written. */
+int swapclust_model_states_at(const struct swapclust_model *m, int i, uint64_t ts,
+			      uint8_t *out, int n);
+/* Moves that named no cluster we could place (7.x without pointers). */
+uint64_t swapclust_model_unplaced(const struct swapclust_model *m);
+/* Free batches: histogram of slots per batch (bucket b: 2^b .. 2^(b+1)-1),
+ * batches, and consecutive frees that switched device. */
+const uint64_t *swapclust_model_free_batches(const struct swapclust_model *m, int *nbuckets);
+uint64_t swapclust_model_free_switches(const struct swapclust_model *m, uint64_t *pairs);
+
+const char *swc_state_name(enum swc_state s);
+const char *swc_cause_name(enum swc_cause c);
+
+#endif

@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * zswap model (see model-zswap.h). Counters arrive one KEY=VALUE at a
+ * time and a set counts once its end line is seen, so the current values
+ * are kept as they come and a point is taken at each set's end. vmstat
+ * lines after the first carry only the fields that changed, so the last
+ * value stands until a new one arrives. The pool limit is
+ * max_pool_percent of total RAM, and total RAM is the sum of the zones'
+ * managed pages (what totalram_pages() counts). Probes only count
+ * results; they need no pairing.
+ */
+#include "config.h"
+#include "model-zswap.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ZSW_NCTR 24
+
+struct zswap_model {
+	struct zsw_point cur;
+	struct zsw_point *pts;
+	int npts, apts;
+	struct zsw_counter ctr[ZSW_NCTR];
+	int nctr;
+	int64_t max_pool_percent;
+	int64_t managed, managed_set;
+	uint64_t zone_seq;
+	int any;			/* a zswap-related counter was seen */
+	int64_t ozsw[ZSW_NORDERS][2];
+	int oseen[ZSW_NORDERS];
+	int64_t inflight_set;
+	uint64_t swap_seq;
+	uint64_t ok[ZSWAP_OP_NR], fail[ZSWAP_OP_NR];
+	uint64_t store_order[ZSW_NORDERS];
+	int has_probes;
+};
+
+struct zswap_model *zswap_model_new(void)
+{
+	struct zswap_model *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return NULL;
+	m->cur = (struct zsw_point){ 0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1 };
+	m->max_pool_percent = -1;
+	return m;
+}
+
+void zswap_model_free(struct zswap_model *m)
+{
+	if (!m)
+		return;
+	free(m->pts);
+	free(m);
+}
+
+static struct zsw_counter *ctr_get(struct zswap_model *m, const char *key)
+{
+	for (int i = 0; i < m->nctr; i++)
+		if (!strcmp(m->ctr[i].key, key))
+			return &m->ctr[i];
+	if (m->nctr == ZSW_NCTR)
+		return NULL;
+	snprintf(m->ctr[m->nctr].key, sizeof(m->ctr[0].key), "%s", key);
+	return &m->ctr[m->nctr++];
+}
+
+static void on_zswap(struct zswap_model *m, const struct record *r)
+{
+	const char *k = r->counter.key;
+	int64_t v = r->counter.value;
+	struct zsw_counter *c;
+
+	m->any = 1;
+	if (!strcmp(k, "max_pool_percent")) {
+		m->max_pool_percent = v;
+		return;
+	}
+	if (!strcmp(k, "enabled")) {
+		m->cur.enabled = v != 0;
+		return;
+	}
+	if (!strcmp(k, "stored_pages"))
+		m->cur.stored_pages = v;
+	else if (!strcmp(k, "pool_total_size"))
+		m->cur.pool_bytes = v;
+	else if (!strcmp(k, "written_back_pages"))
+		m->cur.written_back = v;
+	else if (!strcmp(k, "pool_limit_hit"))
+		m->cur.pool_limit_hit = v;
+	if (r->counter.scale || !(c = ctr_get(m, k)))
+		return;
+	if (!c->seen)
+		c->first = v;
+	c->last = v;
+	c->seen = 1;
+}
+
+static void on_vmstat(struct zswap_model *m, const struct record *r)
+{
+	static const char *const keys[] = { "zswpout", "zswpin", "zswpwb", "pswpout", "pswpin" };
+	int64_t *dst[] = { &m->cur.zswpout, &m->cur.zswpin, &m->cur.zswpwb, &m->cur.pswpout,
+			   &m->cur.pswpin };
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (!strcmp(r->counter.key, keys[i])) {
+			*dst[i] = r->counter.value;
+			m->any |= i < 3;
+		}
+}
+
+static void on_mthp(struct zswap_model *m, const struct record *r)
+{
+	long kb = strtol(r->counter.instance, NULL, 10);
+	int o = 0;
+
+	if (strcmp(r->counter.key, "zswpout") || kb < 4)
+		return;
+	while ((4L << o) < kb && o < ZSW_NORDERS)
+		o++;
+	if (o >= ZSW_NORDERS || (4L << o) != kb)
+		return;
+	if (!m->oseen[o])
+		m->ozsw[o][0] = r->counter.value;
+	m->ozsw[o][1] = r->counter.value;
+	m->oseen[o] = 1;
+}
+
+static void on_swap(struct zswap_model *m, const struct record *r)
+{
+	if (r->counter.seq != m->swap_seq) {
+		m->swap_seq = r->counter.seq;
+		m->inflight_set = 0;
+	}
+	if (!strcmp(r->counter.key, "inflight_r") || !strcmp(r->counter.key, "inflight_w")) {
+		m->inflight_set += r->counter.value;
+		m->cur.inflight = m->inflight_set;
+	}
+}
+
+static void on_zone(struct zswap_model *m, const struct record *r)
+{
+	if (r->zone.seq != m->zone_seq) {
+		m->zone_seq = r->zone.seq;
+		m->managed_set = 0;
+	}
+	m->managed_set += r->zone.managed;
+	m->managed = m->managed_set;
+}
+
+static void on_end(struct zswap_model *m, const struct record *r)
+{
+	struct zsw_point *p;
+	int64_t rej = -1;
+
+	if (!m->any)
+		return;
+	for (int i = 0; i < m->nctr; i++)
+		if (!strncmp(m->ctr[i].key, "reject_", 7))
+			rej = (rej < 0 ? 0 : rej) + m->ctr[i].last;
+	m->cur.rejects = rej;
+	m->cur.limit_pages = m->max_pool_percent >= 0 && m->managed ?
+			     m->managed * m->max_pool_percent / 100 : -1;
+	m->cur.ts = r->ts;
+	if (m->npts == m->apts) {
+		int n = m->apts ? m->apts * 2 : 64;
+
+		p = realloc(m->pts, (size_t)n * sizeof(*p));
+		if (!p)
+			return;
+		m->pts = p;
+		m->apts = n;
+	}
+	m->pts[m->npts++] = m->cur;
+}
+
+static void on_probe(struct zswap_model *m, const struct record *r)
+{
+	if ((unsigned)r->zswap.op >= ZSWAP_OP_NR)
+		return;
+	m->has_probes = 1;
+	if (r->zswap.ok)
+		m->ok[r->zswap.op]++;
+	else
+		m->fail[r->zswap.op]++;
+	if (r->zswap.op == ZSWAP_OP_STORE && r->zswap.ok && r->zswap.order >= 0 &&
+	    r->zswap.order < ZSW_NORDERS)
+		m->store_order[r->zswap.order]++;
+}
+
+void zswap_model_add(struct zswap_model *m, const struct record *r)
+{
+	switch (r->type) {
+	case REC_COUNTER:
+		if (r->counter.source == SRC_ZSWAP)
+			on_zswap(m, r);
+		else if (r->counter.source == SRC_VMSTAT)
+			on_vmstat(m, r);
+		else if (r->counter.source == SRC_MTHP)
+			on_mthp(m, r);
+		else if (r->counter.source == SRC_SWAP)
+			on_swap(m, r);
+		break;
+	case REC_ZONE: on_zone(m, r); break;
+	case REC_SAMPLE_END: on_end(m, r); break;
+	case REC_ZSWAP: on_probe(m, r); break;
+	default: break;
+	}
+}
+
+int zswap_model_npoints(const struct zswap_model *m) { return m->npts; }
+
+const struct zsw_point *zswap_model_point(const struct zswap_model *m, int i)
+{
+	return i >= 0 && i < m->npts ? &m->pts[i] : NULL;
+}
+
+int zswap_model_nrejects(const struct zswap_model *m)
+{
+	int n = 0;
+
+	for (int i = 0; i < m->nctr; i++)
+		n += !strncmp(m->ctr[i].key, "reject_", 7);
+	return n;
+}
+
+const struct zsw_counter *zswap_model_reject(const struct zswap_model *m, int i)
+{
+	for (int k = 0; k < m->nctr; k++)
+		if (!strncmp(m->ctr[k].key, "reject_", 7) && !i--)
+			return &m->ctr[k];
+	return NULL;
+}
+
+const struct zsw_counter *zswap_model_counter(const struct zswap_model *m, const char *key)
+{
+	for (int i = 0; i < m->nctr; i++)
+		if (!strcmp(m->ctr[i].key, key))
+			return &m->ctr[i];
+	return NULL;
+}
+
+int zswap_model_order_zswpout(const struct zswap_model *m, int order, int64_t *first,
+			      int64_t *last)
+{
+	if (order < 0 || order >= ZSW_NORDERS || !m->oseen[order]) {
+		*first = *last = 0;
+		return 0;
+	}
+	*first = m->ozsw[order][0];
+	*last = m->ozsw[order][1];
+	return 1;
+}
+
+int zswap_model_has_probes(const struct zswap_model *m) { return m->has_probes; }
+uint64_t zswap_model_probe_ok(const struct zswap_model *m, enum zswap_op op)
+{
+	return (unsigned)op < ZSWAP_OP_NR ? m->ok[op] : 0;
+}
+uint64_t zswap_model_probe_fail(const struct zswap_model *m, enum zswap_op op)
+{
+	return (unsigned)op < ZSWAP_OP_NR ? m->fail[op] : 0;
+}
+uint64_t zswap_model_store_order(const struct zswap_model *m, int order)
+{
+	return order >= 0 && order < ZSW_NORDERS ? m->store_order[order] : 0;
+}
+int zswap_model_max_pool_percent(const struct zswap_model *m)
+{
+	return (int)m->max_pool_percent;
+}
+
+double zswap_model_ratio(const struct zswap_model *m)
+{
+	const struct zsw_point *p = m->npts ? &m->pts[m->npts - 1] : NULL;
+
+	if (!p || p->stored_pages <= 0 || p->pool_bytes <= 0)
+		return 0;
+	return (double)p->stored_pages * 4096.0 / (double)p->pool_bytes;
+}

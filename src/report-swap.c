@@ -1,0 +1,520 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Report sections "swap" (swap clusters) and "zswap", from the swap
+ * cluster and zswap models only. Swap clusters: per device its geometry
+ * and whether it can take order>0 at all (a swap file or, before 6.14, a
+ * rotational disk cannot: then fragmentation cannot matter and the report
+ * says so), the cluster lists per order over time, the moments free
+ * clusters ran out, the fallback rate per order from the probes with its
+ * attribution, beside the kernel's own swpout/swpout_fallback counters,
+ * and the seed-style per-size table for the first and second half of the
+ * recording. Without probes it is the counter view, with one line saying
+ * why cluster detail is missing. zswap: the pool against its limit over
+ * time with swap I/O beside it, rejects by reason, probe results.
+ * Text fits 72 columns; the JSON form carries the same numbers.
+ */
+#include "config.h"
+#include "report.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define ULL(x) ((unsigned long long)(x))
+#define LL(x) ((long long)(x))
+#define MAXROWS 16
+
+static double pct(uint64_t part, uint64_t whole)
+{
+	return whole ? (double)part * 100.0 / (double)whole : 0;
+}
+
+static const char *size_name(int order, char *buf, size_t len)
+{
+	unsigned long kb = 4UL << order;
+
+	if (kb >= 1024 && !(kb % 1024))
+		snprintf(buf, len, "%luM", kb / 1024);
+	else
+		snprintf(buf, len, "%luK", kb);
+	return buf;
+}
+
+static const char *rules_text(enum swc_rules r)
+{
+	switch (r) {
+	case SWC_RULES_61: return "6.1 rules (free, in use, discard; PMD only)";
+	case SWC_RULES_612: return "6.12 rules (lists derived from counts, scans)";
+	case SWC_RULES_MOVES: return "cluster moves traced (move_cluster)";
+	default: return "rules unknown";
+	}
+}
+
+/* Why there is no cluster detail, in one line. */
+static void swap_why_no_probes(struct report_ctx *rc)
+{
+	const char *set = analysis_probe_set(rc->a);
+	const char *why = analysis_probe_reason(rc->a);
+	char buf[400];
+
+	if (!*set)
+		snprintf(buf, sizeof(buf), "no swap kprobe events in this recording "
+			 "(not made by mmscope record -g swap)");
+	else if (!strcmp(set, "none"))
+		snprintf(buf, sizeof(buf), "no swap kprobes: %s", *why ? why : "none installed");
+	else
+		snprintf(buf, sizeof(buf), "probe set %s was installed but no swap "
+			 "allocation or free fired", set);
+	report_wrap(rc, "cluster detail missing: ", buf);
+}
+
+static void swap_dev_head(struct report_ctx *rc, const struct swapclust_model *m,
+			  const struct swc_dev *d)
+{
+	char name[80];
+
+	snprintf(name, sizeof(name), "%s", d->name[0] ? d->name : "(name not sampled)");
+	report_line(rc, "device %d  %s", d->type, name);
+	if (d->size_known)
+		report_line(rc, "  size %llu slots, %d clusters of %d", ULL(d->pages),
+			    d->nclusters, swapclust_model_cluster_size(m));
+	else
+		report_line(rc, "  size not sampled; %d clusters of %d seen",
+			    d->nclusters, swapclust_model_cluster_size(m));
+	if (d->large_ok == 0)
+		report_wrap(rc, "  ", d->blockdev == 0 ?
+			    "swap file: order>0 swap-out is never possible here (no SWP_BLKDEV); "
+			    "every mTHP falls back, and cluster fragmentation cannot matter" :
+			    "rotational disk: this kernel allocates order>0 swap only on "
+			    "non-rotational block devices; fragmentation cannot matter");
+	else if (d->large_ok == 1)
+		report_line(rc, "  %s block device: order>0 possible",
+			    d->rotational == 1 ? "rotational" : "non-rotational");
+	else
+		report_line(rc, "  device kind not sampled: order>0 may or may not be possible");
+	report_line(rc, "  %llu allocs (%llu slots), %llu frees (%llu slots), %llu moves",
+		    ULL(d->allocs), ULL(d->alloc_slots), ULL(d->frees), ULL(d->free_slots),
+		    ULL(d->moves));
+	if (d->swapons || d->swapoffs)
+		report_line(rc, "  swapon %llu, swapoff %llu during the recording",
+			    ULL(d->swapons), ULL(d->swapoffs));
+}
+
+/* Orders worth a column: those whose lists were ever used, at most 3. */
+static int swap_pick_orders(const struct swc_dev *d, int *out)
+{
+	int n = 0;
+
+	out[n++] = 0;
+	for (int o = 1; o < SWC_NORDERS && n < 3; o++)
+		for (int p = 0; p < d->npts; p++)
+			if (d->pts[p].nonfull[o] || d->pts[p].frag[o]) {
+				out[n++] = o;
+				break;
+			}
+	return n;
+}
+
+static void swap_dev_series(struct report_ctx *rc, const struct swc_dev *d)
+{
+	int ord[3], no = swap_pick_orders(d, ord), step;
+	char head[128], buf[128], sz[24];
+	int off;
+
+	if (!d->npts)
+		return;
+	off = snprintf(head, sizeof(head), "  %9s %5s %5s %5s", "time s", "free", "full",
+		       "unkn");
+	for (int i = 0; i < no; i++)
+		off += snprintf(head + off, sizeof(head) - (size_t)off, " %5s %5s",
+				"nf", "frag");
+	snprintf(head + off, sizeof(head) - (size_t)off, " %4s", "max");
+	report_line(rc, "  clusters over time (nf/frag: nonfull and frag lists per order;");
+	off = snprintf(buf, sizeof(buf), "  orders:");
+	for (int i = 0; i < no; i++)
+		off += snprintf(buf + off, sizeof(buf) - (size_t)off, " %d (%s)", ord[i],
+				size_name(ord[i], sz, sizeof(sz)));
+	report_line(rc, "%s; max: largest order with a usable list)", buf);
+	report_line(rc, "%s", head);
+	step = d->npts > MAXROWS ? (d->npts + MAXROWS - 1) / MAXROWS : 1;
+	for (int p = 0; p < d->npts; p += step) {
+		const struct swc_point *pt = &d->pts[p];
+
+		if (p + step >= d->npts)
+			pt = &d->pts[d->npts - 1];
+		off = snprintf(buf, sizeof(buf), "  %9.3f %5u %5u %5u", report_rel_s(rc, pt->ts),
+			       pt->n[SWC_FREE], pt->n[SWC_FULL], pt->n[SWC_UNKNOWN]);
+		for (int i = 0; i < no; i++)
+			off += snprintf(buf + off, sizeof(buf) - (size_t)off, " %5u %5u",
+					pt->nonfull[ord[i]], pt->frag[ord[i]]);
+		snprintf(buf + off, sizeof(buf) - (size_t)off, " %4d", pt->largest_order);
+		report_line(rc, "%s", buf);
+		if (pt == &d->pts[d->npts - 1])
+			break;
+	}
+}
+
+static void swap_dev_zero(struct report_ctx *rc, const struct swc_dev *d)
+{
+	char buf[256];
+	int off = 0;
+
+	if (!d->free_known) {
+		report_line(rc, "  free clusters: not known (clusters unknown at the start)");
+		return;
+	}
+	report_line(rc, "  free clusters now %u, fewest %u at %.3f s; ran out %llu time%s",
+		    d->n[SWC_FREE], d->free_min, report_rel_s(rc, d->free_min_ts),
+		    ULL(d->zero_count), d->zero_count == 1 ? "" : "s");
+	for (uint64_t i = 0; i < d->zero_count && i < 6; i++)
+		off += snprintf(buf + off, sizeof(buf) - (size_t)off, "%s%.3f",
+				i ? ", " : "", report_rel_s(rc, d->zero_ts[i]));
+	if (d->zero_count)
+		report_line(rc, "  ran out at %s s%s", buf, d->zero_count > 6 ? ", ..." : "");
+}
+
+static void swap_orders_probes(struct report_ctx *rc, const struct swapclust_model *m)
+{
+	char sz[24];
+	int any = 0;
+
+	for (int o = 1; o < SWC_NORDERS; o++) {
+		const struct swc_order *so = swapclust_model_order(m, o);
+
+		if (!so->attempts && !(so->has_counters && (so->swpout_last != so->swpout_first ||
+		    so->fb_last != so->fb_first)))
+			continue;
+		if (!any++) {
+			report_line(rc, "order>0 swap-out: probes (folio_alloc_swap) beside the "
+				    "kernel's counters");
+			report_line(rc, "  %-5s %8s %8s %8s %6s  %8s %8s %6s", "size", "tries",
+				    "ok", "fallbk", "fb%", "swpout", "fallbk", "fb%");
+		}
+		uint64_t ks = (uint64_t)(so->swpout_last - so->swpout_first);
+		uint64_t kf = (uint64_t)(so->fb_last - so->fb_first);
+
+		if (so->has_counters)
+			report_line(rc, "  %-5s %8llu %8llu %8llu %5.1f%%  %8llu %8llu %5.1f%%",
+				    size_name(o, sz, sizeof(sz)), ULL(so->attempts), ULL(so->ok),
+				    ULL(so->fallback), pct(so->fallback, so->attempts), ULL(ks),
+				    ULL(kf), pct(kf, ks + kf));
+		else
+			report_line(rc, "  %-5s %8llu %8llu %8llu %5.1f%%  %8s %8s %6s",
+				    size_name(o, sz, sizeof(sz)), ULL(so->attempts), ULL(so->ok),
+				    ULL(so->fallback), pct(so->fallback, so->attempts), "-", "-",
+				    "-");
+	}
+	if (!any) {
+		report_line(rc, "order>0 swap-out: none attempted");
+		return;
+	}
+	for (int o = 1; o < SWC_NORDERS; o++) {
+		const struct swc_order *so = swapclust_model_order(m, o);
+
+		if (!so->fallback)
+			continue;
+		report_line(rc, "  %s fallbacks, the state when each happened:",
+			    size_name(o, sz, sizeof(sz)));
+		for (int c = 0; c < SWC_NCAUSES; c++)
+			if (so->cause[c])
+				report_line(rc, "    %8llu %5.1f%%  %s", ULL(so->cause[c]),
+					    pct(so->cause[c], so->fallback), swc_cause_name(c));
+	}
+	report_line(rc, "  (the kernel counts swpout at write-out and, from 6.13, zswap "
+		    "stores");
+	report_line(rc, "  apart as zswpout; ok = swpout + zswpout when all went out)");
+}
+
+/* The seed-style table: per size, first half and second half. */
+static void swap_seed_table(struct report_ctx *rc, const struct swapclust_model *m)
+{
+	int any = 0;
+
+	for (int o = 0; o < SWC_NORDERS; o++) {
+		int n = swapclust_model_nctr(m, o), mid;
+		const struct swc_ctr_point *a, *b, *c;
+
+		if (n < 2 || o == 0)
+			continue;
+		a = swapclust_model_ctr(m, o, 0);
+		c = swapclust_model_ctr(m, o, n - 1);
+		if (a->swpout == c->swpout && a->fallback == c->fallback)
+			continue;
+		mid = n / 2;
+		b = swapclust_model_ctr(m, o, mid);
+		if (!any++)
+			report_line(rc, "per size, first and second half of the samples "
+				    "(kernel counters):");
+		for (int h = 0; h < 2; h++) {
+			const struct swc_ctr_point *x = h ? b : a, *y = h ? c : b;
+			uint64_t s = (uint64_t)(y->swpout - x->swpout);
+			uint64_t f = (uint64_t)(y->fallback - x->fallback);
+
+			report_line(rc, "  hugepages-%lukB swpout %llu fallback %llu (%.1f%%) %s",
+				    4UL << o, ULL(s), ULL(f), pct(f, s + f), h ? "2nd" : "1st");
+		}
+	}
+}
+
+/* Per-order swpout/fallback per interval from the counters (no probes). */
+static void swap_counter_series(struct report_ctx *rc, const struct swapclust_model *m)
+{
+	char sz[24];
+
+	for (int o = 1; o < SWC_NORDERS; o++) {
+		int n = swapclust_model_nctr(m, o), step;
+		const struct swc_ctr_point *f, *l;
+
+		if (n < 2)
+			continue;
+		f = swapclust_model_ctr(m, o, 0);
+		l = swapclust_model_ctr(m, o, n - 1);
+		if (f->swpout == l->swpout && f->fallback == l->fallback)
+			continue;
+		report_line(rc, "%s swap-out over time (counters, per interval):",
+			    size_name(o, sz, sizeof(sz)));
+		report_line(rc, "  %9s %10s %10s %7s", "until s", "swpout", "fallback", "fb%");
+		step = (n - 1 + MAXROWS - 1) / MAXROWS;
+		if (step < 1)
+			step = 1;
+		for (int i = 0; i + 1 < n; i += step) {
+			int j = i + step < n ? i + step : n - 1;
+			const struct swc_ctr_point *x = swapclust_model_ctr(m, o, i);
+			const struct swc_ctr_point *y = swapclust_model_ctr(m, o, j);
+			uint64_t s = (uint64_t)(y->swpout - x->swpout);
+			uint64_t fb = (uint64_t)(y->fallback - x->fallback);
+
+			report_line(rc, "  %9.3f %10llu %10llu %6.1f%%", report_rel_s(rc, y->ts),
+				    ULL(s), ULL(fb), pct(fb, s + fb));
+		}
+	}
+}
+
+static void swap_free_batches(struct report_ctx *rc, const struct swapclust_model *m)
+{
+	int nb;
+	const uint64_t *b = swapclust_model_free_batches(m, &nb);
+	uint64_t pairs, sw = swapclust_model_free_switches(m, &pairs), total = 0;
+	char buf[256];
+	int off = 0;
+
+	for (int i = 0; i < nb; i++)
+		total += b[i];
+	if (!total)
+		return;
+	for (int i = 0; i < nb && off < (int)sizeof(buf) - 32; i++)
+		if (b[i])
+			off += snprintf(buf + off, sizeof(buf) - (size_t)off, "%s%llu:%llu",
+					off ? " " : "", 1ULL << i, ULL(b[i]));
+	report_line(rc, "frees: %llu batches (per CPU, gaps < 100 us), slots per batch", ULL(total));
+	report_wrap(rc, "  (from 2^k: count) ", buf);
+	report_line(rc, "  consecutive frees switching device: %llu of %llu", ULL(sw), ULL(pairs));
+}
+
+void report_text_swap(struct report_ctx *rc)
+{
+	const struct swapclust_model *m = analysis_swapclust(rc->a);
+	int probes = swapclust_model_has_probes(m);
+
+	report_title(rc, "Swap clusters");
+	if (!probes && !rc->in->has_samples) {
+		swap_why_no_probes(rc);
+		report_needs_samples(rc, "swap counters");
+		return;
+	}
+	if (probes)
+		report_line(rc, "probes: %s", rules_text(swapclust_model_rules(m)));
+	else
+		swap_why_no_probes(rc);
+	for (int i = 0; i < swapclust_model_ndevs(m); i++) {
+		const struct swc_dev *d = swapclust_model_dev(m, i);
+
+		swap_dev_head(rc, m, d);
+		if (!probes)
+			continue;
+		swap_dev_zero(rc, d);
+		if (d->large_ok != 0)
+			swap_dev_series(rc, d);
+	}
+	if (!swapclust_model_ndevs(m))
+		report_line(rc, "no swap device seen (no swap samples or probe events)");
+	if (swapclust_model_unplaced(m))
+		report_wrap(rc, "note: ", "some cluster moves named no cluster this model "
+			    "could place (7.x move and free probes carry no cluster pointer); "
+			    "they are counted, not guessed");
+	if (swapclust_model_unplaced(m))
+		report_line(rc, "      %llu moves not placed", ULL(swapclust_model_unplaced(m)));
+	if (probes && swapclust_model_has_results(m))
+		swap_orders_probes(rc, m);
+	else if (!probes)
+		swap_counter_series(rc, m);
+	swap_seed_table(rc, m);
+	if (probes)
+		swap_free_batches(rc, m);
+}
+
+/* ---- zswap ---- */
+
+/* v - base, or "-" when the kernel has no such counter (v < 0). */
+static const char *num(char *buf, int64_t v, int64_t base)
+{
+	if (v < 0)
+		return "-";
+	snprintf(buf, 24, "%lld", LL(v - (base > 0 ? base : 0)));
+	return buf;
+}
+
+static void zswap_series(struct report_ctx *rc, const struct zswap_model *m)
+{
+	int n = zswap_model_npoints(m), step = n > MAXROWS ? (n + MAXROWS - 1) / MAXROWS : 1;
+	const struct zsw_point *prev = zswap_model_point(m, 0);
+
+	report_line(rc, "  %8s %8s %8s %6s %5s %7s %6s %7s %4s", "time s", "stored",
+		    "pool kB", "limit%", "ratio", "zswpout", "zswpwb", "pswpout", "infl");
+	for (int i = 0; i < n; i += step) {
+		const struct zsw_point *p = zswap_model_point(m, i + step >= n ? n - 1 : i);
+		char lim[16] = "-", ratio[16] = "-";
+
+		if (p->limit_pages > 0 && p->pool_bytes >= 0)
+			snprintf(lim, sizeof(lim), "%.0f",
+				 (double)p->pool_bytes / 4096.0 * 100.0 / (double)p->limit_pages);
+		if (p->pool_bytes > 0 && p->stored_pages > 0)
+			snprintf(ratio, sizeof(ratio), "%.2f",
+				 (double)p->stored_pages * 4096.0 / (double)p->pool_bytes);
+		char st[24], pool[24], zo[24], zw[24], po[24], inf[24];
+
+		report_line(rc, "  %8.3f %8s %8s %6s %5s %7s %6s %7s %4s",
+			    report_rel_s(rc, p->ts), num(st, p->stored_pages, 0),
+			    num(pool, p->pool_bytes >= 0 ? p->pool_bytes / 1024 : -1, 0), lim,
+			    ratio, num(zo, p->zswpout, prev->zswpout),
+			    num(zw, p->zswpwb, prev->zswpwb), num(po, p->pswpout, prev->pswpout),
+			    num(inf, p->inflight, 0));
+		prev = p;
+		if (i + step >= n)
+			break;
+	}
+	report_line(rc, "  (zswpout, zswpwb, pswpout: pages since the row before; "
+		    "infl: swap");
+	report_line(rc, "  device requests in flight; -: not on this kernel)");
+}
+
+static void zswap_probes(struct report_ctx *rc, const struct zswap_model *m)
+{
+	static const char *const op[] = { "stores", "loads", "writebacks" };
+	static const char *const okw[] = { "stored", "hit", "written back" };
+
+	report_line(rc, "probes:");
+	for (int i = 0; i < ZSWAP_OP_NR; i++) {
+		uint64_t ok = zswap_model_probe_ok(m, i), no = zswap_model_probe_fail(m, i);
+
+		report_line(rc, "  %-10s %9llu: %9llu %s (%.1f%%), %llu not", op[i],
+			    ULL(ok + no), ULL(ok), okw[i], pct(ok, ok + no), ULL(no));
+	}
+}
+
+void report_text_zswap(struct report_ctx *rc)
+{
+	const struct zswap_model *m = analysis_zswap(rc->a);
+	int n = zswap_model_npoints(m);
+	const struct zsw_point *f = zswap_model_point(m, 0), *l = zswap_model_point(m, n - 1);
+
+	report_title(rc, "zswap");
+	if (!n && !zswap_model_has_probes(m)) {
+		if (!report_needs_samples(rc, "zswap"))
+			report_line(rc, "no zswap counters in the samples (no debugfs or zswap "
+				    "not built)");
+		return;
+	}
+	if (n) {
+		char lim[64] = "limit not known";
+
+		if (l->limit_pages > 0)
+			snprintf(lim, sizeof(lim), "limit %lld pages", LL(l->limit_pages));
+		report_line(rc, "max_pool_percent %d (%s of total RAM)",
+			    zswap_model_max_pool_percent(m), lim);
+		if (f->zswpout == l->zswpout && f->pswpout == l->pswpout &&
+		    f->stored_pages == l->stored_pages && !zswap_model_has_probes(m)) {
+			report_line(rc, "no zswap or swap-out activity in the samples");
+			return;
+		}
+		zswap_series(rc, m);
+		for (int i = 0, k = 0; i < zswap_model_nrejects(m); i++) {
+			const struct zsw_counter *c = zswap_model_reject(m, i);
+
+			if (c->last == c->first)
+				continue;
+			if (!k++)
+				report_line(rc, "rejects by reason (debugfs, over the "
+					    "recording):");
+			report_line(rc, "  %-28s %+lld", c->key, LL(c->last - c->first));
+		}
+		const struct zsw_counter *lh = zswap_model_counter(m, "pool_limit_hit");
+		const struct zsw_counter *wb = zswap_model_counter(m, "written_back_pages");
+
+		if (lh || wb)
+			report_line(rc, "pool_limit_hit %+lld, written_back_pages %+lld",
+				    LL(lh ? lh->last - lh->first : 0),
+				    LL(wb ? wb->last - wb->first : 0));
+		if (f->zswpout >= 0)
+			report_line(rc, "vmstat: zswpout %+lld, zswpin %+lld, zswpwb %+lld, "
+				    "pswpout %+lld", LL(l->zswpout - f->zswpout),
+				    LL(l->zswpin - f->zswpin),
+				    LL(l->zswpwb >= 0 ? l->zswpwb - f->zswpwb : 0),
+				    LL(l->pswpout - f->pswpout));
+	}
+	if (zswap_model_has_probes(m))
+		zswap_probes(rc, m);
+}
+
+/* ---- JSON: one object per section, numbers only ---- */
+
+void report_json_swap(struct report_ctx *rc)
+{
+	const struct swapclust_model *m = analysis_swapclust(rc->a);
+	struct strbuf *sb = rc->sb;
+
+	strbuf_addf(sb, "{\"probes\": %d, \"rules\": %d, \"cluster_size\": %d, \"devices\": [",
+		    swapclust_model_has_probes(m), swapclust_model_rules(m),
+		    swapclust_model_cluster_size(m));
+	for (int i = 0; i < swapclust_model_ndevs(m); i++) {
+		const struct swc_dev *d = swapclust_model_dev(m, i);
+
+		strbuf_addf(sb, "%s{\"type\": %d, \"clusters\": %d, \"large_ok\": %d, "
+			    "\"free\": %u, \"full\": %u, \"unknown\": %u, \"free_min\": %u, "
+			    "\"ran_out\": %llu}", i ? ", " : "", d->type, d->nclusters,
+			    d->large_ok, d->n[SWC_FREE], d->n[SWC_FULL], d->n[SWC_UNKNOWN],
+			    d->free_min, ULL(d->zero_count));
+	}
+	strbuf_addstr(sb, "], \"orders\": [");
+	for (int o = 0, k = 0; o < SWC_NORDERS; o++) {
+		const struct swc_order *so = swapclust_model_order(m, o);
+
+		if (!so->attempts && !so->has_counters)
+			continue;
+		strbuf_addf(sb, "%s{\"order\": %d, \"attempts\": %llu, \"ok\": %llu, "
+			    "\"fallback\": %llu, \"swpout\": %lld, \"swpout_fallback\": %lld}",
+			    k++ ? ", " : "", o, ULL(so->attempts), ULL(so->ok),
+			    ULL(so->fallback), LL(so->swpout_last - so->swpout_first),
+			    LL(so->fb_last - so->fb_first));
+	}
+	strbuf_addstr(sb, "]}");
+}
+
+void report_json_zswap(struct report_ctx *rc)
+{
+	const struct zswap_model *m = analysis_zswap(rc->a);
+	int n = zswap_model_npoints(m);
+	const struct zsw_point *f = zswap_model_point(m, 0), *l = zswap_model_point(m, n - 1);
+	static const char *const op[] = { "stores", "loads", "writebacks" };
+
+	strbuf_addf(rc->sb, "{\"points\": %d", n);
+	if (n)
+		strbuf_addf(rc->sb, ", \"stored_pages_last\": %lld, \"pool_bytes_last\": %lld, "
+			    "\"limit_pages\": %lld, \"zswpout\": %lld, \"zswpwb\": %lld",
+			    LL(l->stored_pages), LL(l->pool_bytes), LL(l->limit_pages),
+			    LL(l->zswpout - f->zswpout), LL(l->zswpwb - f->zswpwb));
+	for (int i = 0; i < ZSWAP_OP_NR; i++)
+		strbuf_addf(rc->sb, ", \"%s_ok\": %llu, \"%s_not\": %llu", op[i],
+			    ULL(zswap_model_probe_ok(m, i)), op[i],
+			    ULL(zswap_model_probe_fail(m, i)));
+	strbuf_addstr(rc->sb, "}");
+}

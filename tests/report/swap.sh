@@ -1,0 +1,93 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The "swap" and "zswap" report sections on real recordings from the
+# kernel matrix: each must print exactly tests/golden/report-swap-NAME.txt
+# (MMSCOPE_UPDATE_GOLDEN=1 rewrites them), fit 72 columns, and its numbers
+# must equal the kernel's own counters in the same recording:
+#   mTHP fragmentation (7.3): probe fallbacks per order = swpout_fallback
+#     delta, probe successes = swpout delta
+#   zswap (6.12): stored = zswpout delta, written back = zswpwb delta
+#   global pressure (6.1, 6.12, 7.2): PMD successes within 1 of thp swpout
+# A recording that is not there is skipped, not failed.
+. "$(dirname "$0")/../lib.sh"
+
+golden="$top_srcdir/tests/golden"
+check_golden() {	# NAME FILE
+	out="$scratch/$1.txt"
+	"$MMSCOPE" report --section swap --section zswap "$2" > "$out" 2> "$scratch/$1.err" ||
+		{ fail "$1: report exited: $(cat "$scratch/$1.err")"; return; }
+	awk 'length > 72 { bad = 1 } END { exit bad }' "$out" || fail "$1: wider than 72"
+	if [ -n "$MMSCOPE_UPDATE_GOLDEN" ]; then
+		cp "$out" "$golden/report-swap-$1.txt"
+		ok "$1: golden updated"
+	elif diff -u "$golden/report-swap-$1.txt" "$out" >&2; then
+		ok "$1: swap/zswap sections match"
+	else
+		fail "$1: swap/zswap sections differ"
+	fi
+}
+
+# "  64K  tries ok fallbk fb%  swpout fallbk fb%": probes against counters
+order_row() {	# FILE SIZE -> "tries ok fallback swpout swpout_fallback"
+	awk -v s="$2" '$1 == s && NF == 8 { print $2, $3, $4, $6, $7; exit }' "$1"
+}
+
+n=0
+f=$top_srcdir/samples/mthp-frag-7.3.dat
+if [ -f "$f" ]; then
+	n=$((n + 1))
+	check_golden mthp-frag-7.3 "$f"
+	set -- $(order_row "$scratch/mthp-frag-7.3.txt" 64K)
+	if [ $# -eq 5 ] && [ "$2" = "$4" ] && [ "$3" = "$5" ] && [ "$3" -gt 0 ]; then
+		ok "mthp-frag-7.3: 64K ok $2 = swpout $4, fallback $3 = swpout_fallback $5"
+	else
+		fail "mthp-frag-7.3: 64K probes vs counters: '$*'"
+	fi
+	grep -q 'ran out 1 time' "$scratch/mthp-frag-7.3.txt" ||
+		fail "mthp-frag-7.3: free clusters should run out once"
+fi
+
+f=$top_srcdir/samples/zswap-6.12.dat
+if [ -f "$f" ]; then
+	n=$((n + 1))
+	check_golden zswap-6.12 "$f"
+	t=$scratch/zswap-6.12.txt
+	zo=$(sed -n 's/^vmstat: zswpout +\([0-9]*\),.*zswpwb +\([0-9]*\),.*/\1 \2/p' "$t")
+	st=$(awk '$1 == "stores" { print $3 }' "$t")
+	wb=$(awk '$1 == "writebacks" { print $3 }' "$t")
+	if [ -n "$zo" ] && [ "$zo" = "$st $wb" ]; then
+		ok "zswap-6.12: stored/written back $st/$wb = zswpout/zswpwb deltas"
+	else
+		fail "zswap-6.12: probes '$st $wb' vs vmstat '$zo'"
+	fi
+fi
+
+for v in global-pressure-reclaim-6.1 global-pressure-6.12 global-pressure-7.2; do
+	f=$top_srcdir/tests/data/report/$v.dat
+	[ -f "$f" ] || continue
+	n=$((n + 1))
+	check_golden "$v" "$f"
+	set -- $(order_row "$scratch/$v.txt" 2M)
+	if [ $# -eq 5 ] && [ "$3" -eq 0 ] && [ "$5" -eq 0 ] &&
+	   [ $(($2 - $4)) -ge 0 ] && [ $(($2 - $4)) -le 1 ]; then
+		ok "$v: 2M ok $2 vs thp swpout $4, no fallbacks"
+	else
+		fail "$v: 2M probes vs counters: '$*'"
+	fi
+done
+
+# no probes, no samples: one line says why
+"$MMSCOPE" report --section swap "$top_srcdir/samples/compaction-6.18.dat" > "$scratch/c"
+grep -q '^cluster detail missing: no swap kprobe events' "$scratch/c" ||
+	fail "no-probe line missing"
+# the section names work with --section and in JSON
+"$MMSCOPE" report --format json --section swap --section zswap \
+	"$top_srcdir/samples/compaction-6.18.dat" > "$scratch/j"
+grep -q '"swap": {' "$scratch/j" && grep -q '"zswap": {' "$scratch/j" ||
+	fail "json members swap/zswap missing"
+if command -v python3 >/dev/null 2>&1; then
+	python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$scratch/j" ||
+		fail "invalid JSON"
+fi
+[ "$n" -gt 0 ] || skip "no matrix recordings in samples/ or tests/data/report/"
+finish

@@ -1,0 +1,355 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Swap cluster model on hand-built record sequences, one per kernel's
+ * rules: 6.12 (derived lists; a scanned nonfull cluster moves to frag; a
+ * free in a full cluster makes it nonfull; free clusters running out and
+ * the attribution of a fallback then), 6.1 (discard scheduled and run,
+ * fas/fas_r paired by pid), 7.x (moves placed through the cluster pointer
+ * of reloc/isolate/free_cluster on the same CPU, the NONE state, DISCARD,
+ * a move that names no cluster), slots never seen staying unknown and the
+ * state replayed at an earlier time, swapoff/swapon mid-recording, the
+ * counter-only view from mthp samples, device kinds from swap samples,
+ * free batches and device switches. Clusters of 16 slots keep it short.
+ */
+#include "config.h"
+#include "model-swapclust.h"
+#include "tap.h"
+
+#include <string.h>
+
+#define CL 16
+static struct swapclust_model *m;
+static uint64_t now;
+
+static void feed(struct record *r)
+{
+	r->ts = ++now * 1000000ULL;
+	swapclust_model_add(m, r);
+}
+
+static struct record swap_rec(enum rec_type t, int type)
+{
+	struct record r;
+
+	memset(&r, 0, sizeof(r));
+	r.type = t;
+	r.cpu = 1;
+	r.pid = 100;
+	r.swap.type = type;
+	r.swap.order = -1;
+	r.swap.offset = -1;
+	r.swap.slot = -1;
+	r.swap.count = -1;
+	r.swap.old_flags = r.swap.new_flags = -1;
+	return r;
+}
+
+static void swapon(int type, uint64_t pages)
+{
+	struct record r = swap_rec(REC_SWAP_DEVICE, type);
+
+	r.swap.ok = 1;
+	r.swap.pages = pages;
+	feed(&r);
+}
+
+static void swapoff(int type)
+{
+	struct record r = swap_rec(REC_SWAP_DEVICE, type);
+
+	feed(&r);
+}
+
+static void range(enum rec_type t, int type, int64_t off, uint64_t nr)
+{
+	struct record r = swap_rec(t, type);
+
+	r.swap.offset = off;
+	r.swap.nr = nr;
+	feed(&r);
+}
+
+static void scan(int type, int64_t off, int cpu)
+{
+	struct record r = swap_rec(REC_SWAP_SCAN, type);
+
+	r.swap.offset = off;
+	r.cpu = cpu;
+	feed(&r);
+}
+
+static void folio(int order, int ok, int pid)
+{
+	struct record r = swap_rec(REC_SWAP_FOLIO, -1);
+
+	r.swap.kind = SWFK_RESULT;
+	r.swap.order = order;
+	r.swap.ok = ok;
+	r.pid = pid;
+	feed(&r);
+}
+
+static void cluster(int kind, uint64_t ci, int count, int cpu)
+{
+	struct record r = swap_rec(REC_SWAP_CLUSTER, 0);
+
+	r.swap.kind = kind;
+	r.swap.ci = ci;
+	r.swap.count = count;
+	r.cpu = cpu;
+	feed(&r);
+}
+
+static void move(int old, int new, int order, int count, int cpu)
+{
+	struct record r = swap_rec(REC_SWAP_MOVE, 0);
+
+	r.swap.old_flags = old;
+	r.swap.new_flags = new;
+	r.swap.order = order;
+	r.swap.count = count;
+	r.cpu = cpu;
+	feed(&r);
+}
+
+static void counter(enum sample_source src, const char *inst, const char *key,
+		    int64_t v, uint64_t seq)
+{
+	struct record r;
+
+	memset(&r, 0, sizeof(r));
+	r.type = REC_COUNTER;
+	r.counter.source = src;
+	r.counter.seq = seq;
+	r.counter.instance = inst;
+	r.counter.key = key;
+	r.counter.value = v;
+	feed(&r);
+}
+
+static void sample_end(uint64_t seq)
+{
+	struct record r;
+
+	memset(&r, 0, sizeof(r));
+	r.type = REC_SAMPLE_END;
+	r.send.seq = seq;
+	feed(&r);
+}
+
+static int st_now(int idx)
+{
+	uint8_t out[64];
+	int n = swapclust_model_states_at(m, 0, UINT64_MAX, out, 64);
+
+	return idx < n ? out[idx] : -1;
+}
+
+static void test_612(void)
+{
+	const struct swc_dev *d;
+
+	m = swapclust_model_new(CL);
+	swapclust_model_set_kernel(m, "6.12.117+deb12-amd64");
+	swapon(0, 63);				/* 64 slots, 4 clusters */
+	d = swapclust_model_dev(m, 0);
+	is_int(d->nclusters, 4, "6.12: 4 clusters from the size");
+	is_int(st_now(0), SWC_NONFULL, "6.12: cluster 0 holds the header: nonfull");
+	is_int(d->n[SWC_FREE], 3, "6.12: 3 free clusters after swapon");
+	range(REC_SWAP_ALLOC, 0, 16, 4);	/* order 2 */
+	is_int(st_now(1), SWC_NONFULL, "6.12: first order-2 alloc makes nonfull");
+	is_int(d->nonfull[2], 1, "6.12: nonfull[2] = 1");
+	scan(0, 16, 1);
+	is_int(st_now(1), SWC_FRAG, "6.12: scanned nonfull cluster moves to frag");
+	is_int(d->frag[2], 1, "6.12: frag[2] = 1");
+	is_int(d->nonfull[2], 0, "6.12: nonfull[2] = 0 after the scan");
+	range(REC_SWAP_ALLOC, 0, 20, 4);
+	is_int(st_now(1), SWC_FRAG, "6.12: alloc in a frag cluster keeps it frag");
+	range(REC_SWAP_ALLOC, 0, 24, 8);
+	is_int(st_now(1), SWC_FULL, "6.12: all slots used: full");
+	range(REC_SWAP_FREE, 0, 16, 4);
+	is_int(st_now(1), SWC_NONFULL, "6.12: a free in a full cluster: nonfull");
+	range(REC_SWAP_FREE, 0, 20, 12);
+	is_int(st_now(1), SWC_FREE, "6.12: count 0: free");
+	is_int(d->zero_count, 0, "6.12: free clusters never ran out yet");
+	range(REC_SWAP_ALLOC, 0, 16, 16);
+	range(REC_SWAP_ALLOC, 0, 32, 16);
+	range(REC_SWAP_ALLOC, 0, 48, 16);
+	is_int(d->n[SWC_FREE], 0, "6.12: no free cluster left");
+	is_int(d->zero_count, 1, "6.12: free clusters ran out once");
+	is_int(d->used_slots, 49, "6.12: used slots counted (header + 48)");
+	folio(2, 0, 100);
+	is_int(swapclust_model_order(m, 2)->fallback, 1, "6.12: order-2 fallback counted");
+	is_int(swapclust_model_order(m, 2)->cause[SWC_CAUSE_NO_CLUSTER], 1,
+	       "6.12: attributed to no free cluster, nonfull empty");
+	range(REC_SWAP_FREE, 0, 36, 4);		/* nonfull order 4 now */
+	scan(0, 32, 1);				/* frag[4] */
+	folio(4, 0, 100);
+	is_int(swapclust_model_order(m, 4)->cause[SWC_CAUSE_SCAN_FAILED], 1,
+	       "6.12: with frag[order] clusters: scan failed");
+	swapclust_model_finish(m, now * 1000000ULL);
+	ok(d->npts >= 2, "6.12: a time series was kept");
+	swapclust_model_free(m);
+}
+
+static void test_unknown(void)
+{
+	const struct swc_dev *d;
+	uint8_t out[8];
+
+	m = swapclust_model_new(CL);
+	swapclust_model_set_kernel(m, "6.12.1");
+	range(REC_SWAP_ALLOC, 0, 40, 1);
+	d = swapclust_model_dev(m, 0);
+	is_int(st_now(2), SWC_UNKNOWN, "unknown: one slot seen, cluster unknown");
+	ok(d->n[SWC_UNKNOWN] == (uint32_t)d->nclusters, "unknown: every cluster unknown");
+	is_int(d->free_known, 0, "unknown: free count not known");
+	range(REC_SWAP_FREE, 0, 40, 1);
+	is_int(st_now(2), SWC_UNKNOWN, "unknown: a free reveals only its slot");
+	uint64_t t = now * 1000000ULL;
+
+	range(REC_SWAP_ALLOC, 0, 32, 16);
+	is_int(st_now(2), SWC_FULL, "unknown: a whole-cluster alloc reveals it");
+	swapclust_model_states_at(m, 0, t, out, 8);
+	is_int(out[2], SWC_UNKNOWN, "unknown: state at an earlier time replayed");
+	is_int(d->zero_count, 0, "unknown: no 'ran out' while clusters are unknown");
+	swapclust_model_free(m);
+}
+
+static void test_61(void)
+{
+	const struct swc_dev *d;
+	struct record r;
+
+	m = swapclust_model_new(CL);
+	swapclust_model_set_kernel(m, "6.1.0-57-amd64");
+	swapon(0, 47);
+	d = swapclust_model_dev(m, 0);
+	range(REC_SWAP_ALLOC, 0, 16, 16);
+	is_int(st_now(1), SWC_FULL, "6.1: PMD alloc fills a cluster");
+	range(REC_SWAP_FREE, 0, 16, 16);
+	is_int(st_now(1), SWC_FREE, "6.1: freed");
+	r = swap_rec(REC_SWAP_DISCARD, 0);
+	r.swap.offset = 1;
+	feed(&r);
+	is_int(st_now(1), SWC_DISCARD, "6.1: discard scheduled");
+	is_int(d->discards, 1, "6.1: discard counted");
+	r = swap_rec(REC_SWAP_DISCARD, 0);
+	r.swap.kind = 1;
+	feed(&r);
+	is_int(st_now(1), SWC_FREE, "6.1: discard run frees it");
+	r = swap_rec(REC_SWAP_FOLIO, -1);
+	r.swap.kind = SWFK_ENTRY;
+	r.swap.order = 4;
+	r.pid = 7;
+	feed(&r);
+	folio(-1, 0, 7);
+	is_int(swapclust_model_order(m, 4)->fallback, 1, "6.1: fas/fas_r paired by pid");
+	swapclust_model_free(m);
+}
+
+static void test_7x(void)
+{
+	const struct swc_dev *d;
+	const uint64_t base = 0x10000, sz = 48;
+
+	m = swapclust_model_new(CL);
+	swapclust_model_set_kernel(m, "7.3.4+deb13-amd64");
+	swapon(0, 63);
+	d = swapclust_model_dev(m, 0);
+	scan(0, 32, 2);
+	cluster(SWCK_RELOC, base + 2 * sz, 5, 2);
+	move(0, 3, 2, 5, 2);
+	is_int(st_now(2), SWC_FRAG, "7.x: move placed through reloc's cluster");
+	is_int(d->frag[2], 1, "7.x: frag[2] = 1");
+	scan(0, 48, 3);
+	cluster(SWCK_RELOC, base + 3 * sz, 16, 3);
+	move(0, 4, 2, 16, 3);
+	is_int(st_now(3), SWC_FULL, "7.x: second cluster full");
+	cluster(SWCK_ISOLATE, base + 2 * sz, -1, 1);
+	is_int(st_now(2), SWC_NONE, "7.x: isolate: the NONE state");
+	cluster(SWCK_FREECL, base + 3 * sz, 0, 1);
+	move(4, 5, 0, 0, 1);
+	is_int(st_now(3), SWC_DISCARD, "7.x: free_cluster -> discard (pointer learnt)");
+	move(2, 3, 0, 7, 1);
+	is_int(swapclust_model_unplaced(m), 1, "7.x: a move naming no cluster: unplaced");
+	is_int(d->moves, 4, "7.x: moves counted, placed or not");
+	swapclust_model_free(m);
+}
+
+static void test_swapoff(void)
+{
+	const struct swc_dev *d;
+
+	m = swapclust_model_new(CL);
+	swapclust_model_set_kernel(m, "6.12.1");
+	swapon(0, 63);
+	range(REC_SWAP_ALLOC, 0, 16, 16);
+	d = swapclust_model_dev(m, 0);
+	swapoff(0);
+	is_int(d->active, 0, "swapoff: device inactive");
+	is_int(d->n[SWC_UNKNOWN], 4, "swapoff: clusters unknown");
+	is_int(d->used_slots, 0, "swapoff: nothing in use");
+	swapon(0, 31);
+	is_int(d->n[SWC_FREE] + d->n[SWC_NONFULL], 2, "swapon again: smaller device revealed");
+	is_int(d->swapons, 2, "swapon counted twice");
+	is_int(d->swapoffs, 1, "swapoff counted");
+	swapclust_model_free(m);
+}
+
+static void test_counters(void)
+{
+	const struct swc_order *o;
+
+	m = swapclust_model_new(0);
+	counter(SRC_MTHP, "64", "swpout", 10, 0);
+	counter(SRC_MTHP, "64", "swpout_fallback", 0, 0);
+	counter(SRC_SWAP, "/dev/loop0", "size", 4096, 0);
+	counter(SRC_SWAP, "/dev/loop0", "used", 0, 0);
+	counter(SRC_SWAP, "/dev/loop0", "rotational", 0, 0);
+	counter(SRC_SWAP, "/swapfile", "size", 4096, 0);
+	sample_end(0);
+	counter(SRC_MTHP, "64", "swpout", 20, 1);
+	counter(SRC_MTHP, "64", "swpout_fallback", 5, 1);
+	sample_end(1);
+	o = swapclust_model_order(m, 4);
+	is_int(swapclust_model_has_probes(m), 0, "counters: no probes");
+	is_int(swapclust_model_nctr(m, 4), 2, "counters: two points for 64kB");
+	is_int(o->swpout_last - o->swpout_first, 10, "counters: swpout delta");
+	is_int(o->fb_last - o->fb_first, 5, "counters: fallback delta");
+	is_int(swapclust_model_ndevs(m), 2, "swap samples: two devices");
+	is_int(swapclust_model_dev(m, 0)->large_ok, 1, "loop device: order>0 possible");
+	is_int(swapclust_model_dev(m, 1)->large_ok, 0, "swap file: never order>0");
+	is_int(swapclust_model_dev(m, 0)->n[SWC_FREE], 1, "empty device revealed free");
+	swapclust_model_free(m);
+}
+
+static void test_batches(void)
+{
+	int nb;
+	const uint64_t *b;
+	uint64_t pairs;
+
+	m = swapclust_model_new(CL);
+	range(REC_SWAP_FREE, 0, 1, 1);
+	range(REC_SWAP_FREE, 1, 1, 1);
+	range(REC_SWAP_FREE, 0, 2, 1);
+	swapclust_model_finish(m, now * 1000000ULL);
+	b = swapclust_model_free_batches(m, &nb);
+	is_int(b[0], 3, "batches: 1 ms apart, three batches of one");
+	is_int(swapclust_model_free_switches(m, &pairs), 2, "switches between devices");
+	is_int(pairs, 2, "pairs of consecutive frees");
+	swapclust_model_free(m);
+}
+
+int main(void)
+{
+	test_612();
+	test_unknown();
+	test_61();
+	test_7x();
+	test_swapoff();
+	test_counters();
+	test_batches();
+	return tap_done();
+}

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * zswap model on hand-built records: debugfs counters, vmstat (later sets
+ * carry only what changed), total RAM from the zones' managed pages for
+ * the max_pool_percent limit, in-flight swap I/O summed over devices,
+ * per-order zswpout, rejects by reason, and probe results per operation.
+ */
+#include "config.h"
+#include "model-zswap.h"
+#include "tap.h"
+
+#include <string.h>
+
+static struct zswap_model *m;
+static uint64_t now;
+
+static void feed(struct record *r)
+{
+	r->ts = ++now * 1000000ULL;
+	zswap_model_add(m, r);
+}
+
+static void counter(enum sample_source src, const char *inst, const char *key,
+		    int64_t v, uint64_t seq)
+{
+	struct record r;
+
+	memset(&r, 0, sizeof(r));
+	r.type = REC_COUNTER;
+	r.counter.source = src;
+	r.counter.seq = seq;
+	r.counter.instance = inst;
+	r.counter.key = key;
+	r.counter.value = v;
+	feed(&r);
+}
+
+static void zone(int64_t managed, uint64_t seq)
+{
+	struct record r;
+
+	memset(&r, 0, sizeof(r));
+	r.type = REC_ZONE;
+	r.zone.seq = seq;
+	r.zone.managed = managed;
+	feed(&r);
+}
+
+static void end(uint64_t seq)
+{
+	struct record r;
+
+	memset(&r, 0, sizeof(r));
+	r.type = REC_SAMPLE_END;
+	r.send.seq = seq;
+	feed(&r);
+}
+
+static void probe(enum zswap_op op, int ok, int order)
+{
+	struct record r;
+
+	memset(&r, 0, sizeof(r));
+	r.type = REC_ZSWAP;
+	r.zswap.op = op;
+	r.zswap.ok = ok;
+	r.zswap.order = order;
+	feed(&r);
+}
+
+int main(void)
+{
+	const struct zsw_point *p;
+	int64_t f, l;
+
+	m = zswap_model_new();
+	is_int(zswap_model_npoints(m), 0, "no points before samples");
+	zone(1000, 0);
+	zone(99000, 0);
+	counter(SRC_ZSWAP, "", "max_pool_percent", 10, 0);
+	counter(SRC_ZSWAP, "", "stored_pages", 0, 0);
+	counter(SRC_ZSWAP, "", "pool_total_size", 0, 0);
+	counter(SRC_ZSWAP, "", "reject_compress_poor", 2, 0);
+	counter(SRC_ZSWAP, "", "reject_reclaim_fail", 0, 0);
+	counter(SRC_VMSTAT, "", "zswpout", 100, 0);
+	counter(SRC_VMSTAT, "", "pswpout", 50, 0);
+	counter(SRC_SWAP, "/dev/a", "inflight_w", 2, 0);
+	counter(SRC_SWAP, "/dev/b", "inflight_w", 3, 0);
+	counter(SRC_MTHP, "64", "zswpout", 4, 0);
+	end(0);
+	zone(1000, 1);
+	zone(99000, 1);
+	counter(SRC_ZSWAP, "", "stored_pages", 3000, 1);
+	counter(SRC_ZSWAP, "", "pool_total_size", 4096000, 1);
+	counter(SRC_ZSWAP, "", "reject_compress_poor", 7, 1);
+	counter(SRC_VMSTAT, "", "zswpout", 3100, 1);
+	counter(SRC_SWAP, "/dev/a", "inflight_w", 1, 1);
+	counter(SRC_MTHP, "64", "zswpout", 9, 1);
+	end(1);
+	is_int(zswap_model_npoints(m), 2, "a point per complete set");
+	p = zswap_model_point(m, 1);
+	is_int(p->limit_pages, 10000, "limit = 10% of managed pages");
+	is_int(p->stored_pages, 3000, "stored pages");
+	is_int(p->pool_bytes, 4096000, "pool bytes");
+	is_int(p->pswpout, 50, "vmstat kept when a later set omits it");
+	is_int(p->zswpout, 3100, "zswpout");
+	is_int(p->inflight, 1, "in-flight summed per set");
+	is_int(zswap_model_point(m, 0)->inflight, 5, "in-flight summed over devices");
+	is_int(p->rejects, 7, "rejects summed");
+	is_int(p->zswpwb, -1, "no zswpwb counter: -1, not 0");
+	is_int(zswap_model_nrejects(m), 2, "two reject reasons");
+	is_int(zswap_model_reject(m, 0)->last - zswap_model_reject(m, 0)->first, 5,
+	       "reject_compress_poor +5");
+	ok(zswap_model_ratio(m) > 2.99 && zswap_model_ratio(m) < 3.01, "ratio 3.0");
+	zswap_model_order_zswpout(m, 4, &f, &l);
+	is_int(l - f, 5, "64kB zswpout +5");
+	probe(ZSWAP_OP_STORE, 1, 0);
+	probe(ZSWAP_OP_STORE, 1, 4);
+	probe(ZSWAP_OP_STORE, 0, 0);
+	probe(ZSWAP_OP_LOAD, 1, -1);
+	probe(ZSWAP_OP_WB, 0, -1);
+	is_int(zswap_model_probe_ok(m, ZSWAP_OP_STORE), 2, "stores ok");
+	is_int(zswap_model_probe_fail(m, ZSWAP_OP_STORE), 1, "stores refused");
+	is_int(zswap_model_probe_ok(m, ZSWAP_OP_LOAD), 1, "loads hit");
+	is_int(zswap_model_probe_fail(m, ZSWAP_OP_WB), 1, "writeback failed");
+	is_int(zswap_model_store_order(m, 4), 1, "a 64kB store");
+	is_int(zswap_model_max_pool_percent(m), 10, "max_pool_percent");
+	zswap_model_free(m);
+	return tap_done();
+}
