@@ -91,9 +91,10 @@ static void swap_dev_head(struct report_ctx *rc, const struct swapclust_model *m
 			    d->rotational == 1 ? "rotational" : "non-rotational");
 	else
 		report_line(rc, "  device kind not sampled: order>0 may or may not be possible");
-	report_line(rc, "  %llu allocs (%llu slots), %llu frees (%llu slots), %llu moves",
-		    ULL(d->allocs), ULL(d->alloc_slots), ULL(d->frees), ULL(d->free_slots),
-		    ULL(d->moves));
+	if (swapclust_model_has_probes(m))
+		report_line(rc, "  %llu allocs (%llu slots), %llu frees (%llu slots), "
+			    "%llu moves", ULL(d->allocs), ULL(d->alloc_slots), ULL(d->frees),
+			    ULL(d->free_slots), ULL(d->moves));
 	if (d->swapons || d->swapoffs)
 		report_line(rc, "  swapon %llu, swapoff %llu during the recording",
 			    ULL(d->swapons), ULL(d->swapoffs));

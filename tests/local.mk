@@ -153,3 +153,5 @@ tests_unit_test_model_zswap_LDADD = $(LIBMMSCOPE_LIBS)
 TESTS += tests/unit/test-model-swapclust tests/unit/test-model-zswap
 TESTS += tests/report/swap.sh
 EXTRA_DIST += tests/report/swap.sh
+TESTS += tests/report/swap-host.sh
+EXTRA_DIST += tests/report/swap-host.sh

@@ -1,0 +1,71 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Host: the counter view of the swap clusters section on a live recording.
+# Swap on a loop device (a swap file never takes mTHP: no SWP_BLKDEV),
+# zswap off, 64K mTHP on (2M off), a cgroup v1 limit of 128 MiB and 192
+# MiB of MADV_HUGEPAGE memory written twice: 64K folios swap out. Every
+# setting is restored and the swap, loop device and cgroup are removed on
+# exit. Then "mmscope report --section swap" must list the device, say in
+# one line why cluster detail is missing (this host has no kprobe_events)
+# or, on a kernel with kprobes, show the probe table; the 64K rows over
+# time must add up to the kernel's swpout/swpout_fallback deltas.
+. "${top_srcdir:-.}/tests/lib.sh"
+. "$top_srcdir/tests/record/lib-live.sh"
+
+THP=/sys/kernel/mm/transparent_hugepage
+live_require
+[ -d $THP/hugepages-64kB ] || skip "no 64K mTHP on this kernel"
+MTHP_RESTORE=""
+mthp_set() {	# FILE VALUE: remember the old value, then write
+	old=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$1")
+	[ -n "$old" ] || return 1
+	MTHP_RESTORE="$MTHP_RESTORE $1=$old"
+	echo "$2" >"$1"
+}
+mthp_restore() {
+	for kv in $MTHP_RESTORE; do
+		echo "${kv#*=}" >"${kv%%=*}" 2>/dev/null
+	done
+}
+trap 'rc=$?; mthp_restore; (exit $rc); live_cleanup' EXIT
+
+live_swap 512
+live_cgroup 128
+mthp_set $THP/hugepages-64kB/enabled always || skip "cannot read mTHP settings"
+mthp_set $THP/hugepages-2048kB/enabled never
+
+out="$scratch/host.dat"
+"$MMSCOPE" record -o "$out" -g swap,reclaim --interval 200 -- \
+	sh -c "echo \$\$ >$LIVE_CG/cgroup.procs && exec $ANON_TOUCH -m 192 -p 2 -H -q" \
+	>"$scratch/stdout" 2>"$scratch/summary"
+rc=$?
+[ $rc -eq 0 ] || { cat "$scratch/summary" >&2; fail "record exited $rc"; finish; }
+"$MMSCOPE" report --section swap "$out" >"$scratch/swap.txt" ||
+	{ fail "report failed"; finish; }
+cat "$scratch/swap.txt"
+awk 'length > 72 { bad = 1 } END { exit bad }' "$scratch/swap.txt" || fail "wider than 72"
+grep -q "^device [0-9]*  $LIVE_LOOP\$" "$scratch/swap.txt" &&
+	ok "the loop device is listed" || fail "no line for $LIVE_LOOP"
+grep -q 'block device: order>0 possible' "$scratch/swap.txt" &&
+	ok "a block device can take order>0" || fail "device kind line missing"
+if grep -q '^cluster detail missing: no swap kprobes' "$scratch/swap.txt"; then
+	ok "one line says why cluster detail is missing"
+	# the per-interval 64K rows add up to the first-to-last counter deltas
+	set -- $(awk '/^64K swap-out over time/ { on = 1; next }
+		on && /until s/ { next }
+		on && /^  +[0-9.]+ +[0-9]+ +[0-9]+ / { s += $2; f += $3; next }
+		on { on = 0 } END { print s + 0, f + 0 }' "$scratch/swap.txt")
+	rows_s=$1 rows_f=$2
+	set -- $(awk '$1 == "hugepages-64kB" { s += $3; f += $5 } END { print s + 0, f + 0 }' \
+		"$scratch/swap.txt")
+	[ "$rows_s" -gt 0 ] && ok "64K swap-outs over time: $rows_s, fallbacks $rows_f" ||
+		fail "no 64K swap-out in the counter rows"
+	[ "$rows_s $rows_f" = "$1 $2" ] &&
+		ok "rows add up to the halves table ($1 swpout, $2 fallback)" ||
+		fail "rows $rows_s/$rows_f vs halves $1/$2"
+else
+	grep -q '^order>0 swap-out: probes' "$scratch/swap.txt" &&
+		ok "kprobes here: the probe table is shown" || fail "neither counters nor probes"
+fi
+finish
