@@ -12,6 +12,7 @@
 #include "config.h"
 #include "compare-load.h"
 #include "analysis.h"
+#include "metrics-swap.h"
 #include "hist.h"
 #include "util.h"
 
@@ -146,6 +147,7 @@ static int load_recording(const char *path, struct metric_values *out, char **er
 		metrics_compute(&cs, out);
 	load_handoff(a, out);
 	load_stalls(a, out);
+	metrics_swap_load(a, out);
 	sets = analysis_counters(a) ? counters_model_nsets(analysis_counters(a)) : 0;
 	counter_set_release(&cs);
 	analysis_free(a);

@@ -60,3 +60,4 @@ libmmscope_a_SOURCES += \
 	src/model-swapclust.c src/model-swapclust.h \
 	src/model-zswap.c src/model-zswap.h \
 	src/report-swap.c
+libmmscope_a_SOURCES += src/metrics-swap.c src/metrics-swap.h

@@ -244,6 +244,20 @@ static const struct metric_def catalogue[] = {
 	  METRIC_TRACE, NULL, "longest direct compaction stall" },
 	{ "alloc-stalls-order-{order}", "Alloc stalls order {order}", NULL, "stall", "events",
 	  0, METRIC_TRACE, NULL, "allocations of this order that stalled in reclaim or compaction" },
+	/* swap clusters and zswap (issue 6, src/metrics-swap.c) */
+	{ "swap-fallback-pct-order-{order}", "Swap fallback % order {order}", NULL, "swap",
+	  "%", 0, METRIC_TRACE, NULL,
+	  "order-N swap allocations that fell back to order 0 (folio_alloc_swap probes)" },
+	{ "swap-free-clusters-min", "Swap free clusters min", NULL, "swap", "clusters", 1,
+	  METRIC_TRACE, NULL, "fewest free swap clusters on a device that can take order>0" },
+	{ "swap-clusters-ran-out", "Swap free clusters ran out", NULL, "swap", "events", 0,
+	  METRIC_TRACE, NULL, "times the free swap clusters hit zero" },
+	{ "zswap-reject-pct", "Zswap reject %", NULL, "zswap", "%", 0, METRIC_TRACE, NULL,
+	  "zswap stores refused (probes; else reject_* + pool_limit_hit over attempts)" },
+	{ "zswap-writeback-pages", "Zswap writeback pages", NULL, "zswap", "pages", 0,
+	  METRIC_TRACE, NULL, "pages written back from zswap (debugfs written_back_pages)" },
+	{ "zswap-pool-max-pct", "Zswap pool max % of limit", NULL, "zswap", "%", 0,
+	  METRIC_TRACE, NULL, "largest zswap pool size against max_pool_percent of RAM" },
 };
 
 const struct metric_def *metrics_catalogue(size_t *n)

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The swap cluster and zswap metrics of "mmscope compare", from the
+ * models of one analysed recording (their catalogue entries are in
+ * metrics.c, group "swap" and "zswap", source trace). Per-order fallback
+ * percentages come from the probes (folio_alloc_swap results); the free
+ * cluster minimum and the times free clusters ran out only where the
+ * cluster state was known; zswap rejects from the store probes or, without
+ * them, from the debugfs reject_* and pool_limit_hit counters; writeback
+ * from written_back_pages (or vmstat zswpwb). A metric the recording
+ * cannot give is left out, never 0.
+ */
+#include "config.h"
+#include "metrics-swap.h"
+
+#include <stdio.h>
+
+static void swap_metrics(const struct swapclust_model *m, struct metric_values *out)
+{
+	char name[64];
+	uint32_t fmin = UINT32_MAX;
+	uint64_t ran_out = 0;
+	int known = 0;
+
+	if (!swapclust_model_has_probes(m))
+		return;
+	for (int o = 1; o < SWC_NORDERS; o++) {
+		const struct swc_order *so = swapclust_model_order(m, o);
+
+		if (!so->attempts)
+			continue;
+		snprintf(name, sizeof(name), "swap-fallback-pct-order-%d", o);
+		metric_values_add(out, name, (double)so->fallback * 100.0 / (double)so->attempts);
+	}
+	for (int i = 0; i < swapclust_model_ndevs(m); i++) {
+		const struct swc_dev *d = swapclust_model_dev(m, i);
+
+		if (!d->free_known || d->large_ok == 0)
+			continue;
+		known = 1;
+		if (d->free_min < fmin)
+			fmin = d->free_min;
+		ran_out += d->zero_count;
+	}
+	if (known) {
+		metric_values_add(out, "swap-free-clusters-min", (double)fmin);
+		metric_values_add(out, "swap-clusters-ran-out", (double)ran_out);
+	}
+}
+
+static int64_t ctr_delta(const struct zswap_model *m, const char *key, int *found)
+{
+	const struct zsw_counter *c = zswap_model_counter(m, key);
+
+	if (!c)
+		return 0;
+	*found = 1;
+	return c->last - c->first;
+}
+
+static void zswap_metrics(const struct zswap_model *m, struct metric_values *out)
+{
+	uint64_t ok = zswap_model_probe_ok(m, ZSWAP_OP_STORE);
+	uint64_t no = zswap_model_probe_fail(m, ZSWAP_OP_STORE);
+	int n = zswap_model_npoints(m), found = 0;
+	int64_t rej = 0, wb;
+
+	if (zswap_model_has_probes(m) && ok)	/* none stored: zswap was off */
+		metric_values_add(out, "zswap-reject-pct", (double)no * 100.0 / (double)(ok + no));
+	else if (n >= 2 && !zswap_model_has_probes(m)) {
+		const struct zsw_point *f = zswap_model_point(m, 0);
+		const struct zsw_point *l = zswap_model_point(m, n - 1);
+
+		for (int i = 0; i < zswap_model_nrejects(m); i++)
+			rej += zswap_model_reject(m, i)->last - zswap_model_reject(m, i)->first;
+		rej += ctr_delta(m, "pool_limit_hit", &found);
+		if (found && f->zswpout >= 0 && l->zswpout - f->zswpout + rej > 0)
+			metric_values_add(out, "zswap-reject-pct", (double)rej * 100.0 /
+					  (double)(l->zswpout - f->zswpout + rej));
+	}
+	found = 0;
+	wb = ctr_delta(m, "written_back_pages", &found);
+	if (found)
+		metric_values_add(out, "zswap-writeback-pages", (double)wb);
+	for (int i = 0, top = -1; i < n; i++) {
+		const struct zsw_point *p = zswap_model_point(m, i);
+
+		if (p->limit_pages > 0 && p->pool_bytes >= 0) {
+			int pct = (int)(p->pool_bytes / 4096 * 100 / p->limit_pages);
+
+			if (pct > top)
+				top = pct;
+		}
+		if (i == n - 1 && top >= 0)
+			metric_values_add(out, "zswap-pool-max-pct", (double)top);
+	}
+}
+
+void metrics_swap_load(const struct analysis *a, struct metric_values *out)
+{
+	swap_metrics(analysis_swapclust(a), out);
+	zswap_metrics(analysis_zswap(a), out);
+}

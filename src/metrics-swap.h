@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Swap cluster and zswap metrics for "mmscope compare" (issue 6), from an
+ * analysed recording's models. Pure: no I/O.
+ */
+#ifndef MMSCOPE_METRICS_SWAP_H
+#define MMSCOPE_METRICS_SWAP_H
+
+#include "analysis.h"
+#include "metrics.h"
+
+void metrics_swap_load(const struct analysis *a, struct metric_values *out);
+
+#endif
