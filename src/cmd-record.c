@@ -105,6 +105,25 @@ static void on_usr1(int sig)
 	got_usr1 = 1;
 }
 
+/* Every name in a -g list must be a group (or "none"). */
+static int check_groups(const struct cmd_entry *cmd, const char *groups)
+{
+	char *copy = xstrdup(groups), *save = NULL, *g;
+	int bad = 0;
+
+	for (g = strtok_r(copy, ",", &save); g && !bad; g = strtok_r(NULL, ",", &save)) {
+		int found = !strcmp(g, "none");
+
+		for (int i = 0; i < collector_ngroups && !found; i++)
+			found = !strcmp(collector_groups_table[i].name, g);
+		if (!found)
+			bad = usage_error(cmd, "unknown event group '%s' (kswapd, compaction, reclaim, "
+					  "extfrag, swap, zswap, oom, or none)", g);
+	}
+	free(copy);
+	return bad;
+}
+
 static int record_parse_opts(int argc, char **argv, struct record_opts *o)
 {
 	enum {
@@ -220,6 +239,8 @@ static int record_parse_opts(int argc, char **argv, struct record_opts *o)
 			return bad_option(cmd, argc, argv);
 		}
 	}
+	if (o->groups && check_groups(cmd, o->groups))
+		return EXIT_USAGE;
 	if (optind < argc)
 		o->command = argv + optind;
 	if (o->ntriggers && !o->flight)
