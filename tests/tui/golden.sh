@@ -30,6 +30,11 @@ timeline-gp612-80x24         80x24   global-pressure-6.12.dat    n
 events-gp612-160x50          160x50  global-pressure-6.12.dat    n 5 / !print Enter
 timeline-mthpfrag-80x24      80x24   mthp-frag-7.3.dat
 timeline-zswap-80x24         80x24   zswap-6.12.dat              Enter
+swap-pressure-80x24          80x24   r/global-pressure-6.12.dat  n 2
+swap-pressure-160x50         160x50  r/global-pressure-6.12.dat  n 2
+zswap-pressure-80x24         80x24   r/global-pressure-6.12.dat  3
+zswap-zswap-80x24            80x24   zswap-6.12.dat              3
+zswap-zswap-160x50           160x50  zswap-6.12.dat              n 3
 timeline-memcg-80x24         80x24   memcg-swap-6.18.dat
 timeline-memcg-160x50        160x50  memcg-swap-6.18.dat
 timeline-compaction-80x24    80x24   compaction-6.18.dat   +

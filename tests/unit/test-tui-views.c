@@ -408,6 +408,43 @@ static void test_stalls(void)
 	tui_data_free(d);
 }
 
+static void test_swap_zswap(void)
+{
+	struct tui_state st;
+	struct canvas c = { 0 };
+	struct tui_data *d = load("tests/data/report/global-pressure-6.12.dat", &st);
+
+	if (!d) {
+		ok(0, "load the global-pressure recording");
+		return;
+	}
+	st.view = VIEW_TIMELINE;
+	tui_apply(&st, ACT_NEXT_FLAG);	/* into the kswapd episode */
+	st.view = VIEW_SWAP;
+	build(&st, &c, 24, 80);
+	ok(canvas_has(&c, "/dev/zram0: 512 clusters of 512 slots"), "swap view: the device");
+	ok(canvas_has(&c, "free 511  nonfull 1"), "swap view: counts at the cursor");
+	ok(canvas_has(&c, " n......"), "swap view: the cluster map");
+	ok(canvas_has(&c, "9             105        105          0          105"),
+	   "swap view: order 9 allocations and the swpout counter agree");
+	tui_state_release(&st);
+	tui_data_free(d);
+	d = load("samples/zswap-6.12.dat", &st);
+	if (!d) {
+		ok(0, "load the zswap sample");
+		canvas_release(&c);
+		return;
+	}
+	st.view = VIEW_ZSWAP;
+	build(&st, &c, 24, 80);
+	ok(canvas_has(&c, "max_pool_percent 1"), "zswap view: the pool limit setting");
+	ok(canvas_has(&c, "limit    1182"), "zswap view: the limit line");
+	ok(canvas_has(&c, "reject_reclaim_fail 3"), "zswap view: rejects by reason");
+	canvas_release(&c);
+	tui_state_release(&st);
+	tui_data_free(d);
+}
+
 int main(void)
 {
 	test_canvas();
@@ -419,5 +456,6 @@ int main(void)
 	test_lanes();
 	test_timeline();
 	test_stalls();
+	test_swap_zswap();
 	return tap_done();
 }
