@@ -86,6 +86,7 @@ tests_unit_test_sampler_LDADD = $(LIBMMSCOPE_LIBS)
 TESTS += tests/unit/test-sampler
 TESTS += tests/record/options.sh
 EXTRA_DIST += tests/record/options.sh
+EXTRA_DIST += tests/bench/record-bench.sh
 TESTS += tests/record/sample.sh
 EXTRA_DIST += tests/record/sample.sh
 TESTS += tests/record/flight.sh
