@@ -890,7 +890,8 @@ static void on_sample_end(struct swapclust_model *m, const struct record *r)
 			m->actr[o] = n;
 		}
 		p = &m->ctr[o][m->nctr[o]++];
-		*p = (struct swc_ctr_point){ r->ts, m->pv[o][0], m->pv[o][1], m->pv[o][2] };
+		*p = (struct swc_ctr_point){ r->ts, m->pv[o][0], m->pv[o][1], m->pv[o][2],
+					     so->attempts, so->ok, so->fallback };
 		if (!so->has_counters) {
 			so->has_counters = 1;
 			so->swpout_first = p->swpout;

@@ -94,10 +94,12 @@ struct swc_order {
 	int64_t swpout_first, swpout_last, fb_first, fb_last, zsw_first, zsw_last;
 };
 
-/* Counter points per order: one per complete sample set. */
+/* Counter points per order: one per complete sample set, with the
+ * probes' running totals for that order at the same moment. */
 struct swc_ctr_point {
 	uint64_t ts;
 	int64_t swpout, fallback, zswpout;
+	uint64_t tries, ok, fb;		/* probes, cumulative; 0 without */
 };
 
 /* A cluster state change, for replay to any time T. */

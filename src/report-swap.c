@@ -256,10 +256,12 @@ static void swap_seed_table(struct report_ctx *rc, const struct swapclust_model 
 	}
 }
 
-/* Per-order swpout/fallback per interval from the counters (no probes). */
+/* Per-order swpout/fallback per interval from the counters, and beside
+ * them the probes' tries and fallbacks in the same intervals. */
 static void swap_counter_series(struct report_ctx *rc, const struct swapclust_model *m)
 {
 	char sz[24];
+	int probes = swapclust_model_has_results(m);
 
 	for (int o = 1; o < SWC_NORDERS; o++) {
 		int n = swapclust_model_nctr(m, o), step;
@@ -269,11 +271,16 @@ static void swap_counter_series(struct report_ctx *rc, const struct swapclust_mo
 			continue;
 		f = swapclust_model_ctr(m, o, 0);
 		l = swapclust_model_ctr(m, o, n - 1);
-		if (f->swpout == l->swpout && f->fallback == l->fallback)
+		if (f->swpout == l->swpout && f->fallback == l->fallback && f->tries == l->tries)
 			continue;
-		report_line(rc, "%s swap-out over time (counters, per interval):",
-			    size_name(o, sz, sizeof(sz)));
-		report_line(rc, "  %9s %10s %10s %7s", "until s", "swpout", "fallback", "fb%");
+		report_line(rc, "%s swap-out over time (counters%s, per interval):",
+			    size_name(o, sz, sizeof(sz)), probes ? " | probes" : "");
+		if (probes)
+			report_line(rc, "  %9s %10s %10s %7s | %8s %8s %6s", "until s", "swpout",
+				    "fallback", "fb%", "tries", "fallbk", "fb%");
+		else
+			report_line(rc, "  %9s %10s %10s %7s", "until s", "swpout", "fallback",
+				    "fb%");
 		step = (n - 1 + MAXROWS - 1) / MAXROWS;
 		if (step < 1)
 			step = 1;
@@ -284,8 +291,15 @@ static void swap_counter_series(struct report_ctx *rc, const struct swapclust_mo
 			uint64_t s = (uint64_t)(y->swpout - x->swpout);
 			uint64_t fb = (uint64_t)(y->fallback - x->fallback);
 
-			report_line(rc, "  %9.3f %10llu %10llu %6.1f%%", report_rel_s(rc, y->ts),
-				    ULL(s), ULL(fb), pct(fb, s + fb));
+			if (probes)
+				report_line(rc, "  %9.3f %10llu %10llu %6.1f%% | %8llu %8llu "
+					    "%5.1f%%", report_rel_s(rc, y->ts), ULL(s), ULL(fb),
+					    pct(fb, s + fb), ULL(y->tries - x->tries),
+					    ULL(y->fb - x->fb), pct(y->fb - x->fb, y->tries - x->tries));
+			else
+				report_line(rc, "  %9.3f %10llu %10llu %6.1f%%",
+					    report_rel_s(rc, y->ts), ULL(s), ULL(fb),
+					    pct(fb, s + fb));
 		}
 	}
 }
@@ -346,8 +360,7 @@ void report_text_swap(struct report_ctx *rc)
 		report_line(rc, "      %llu moves not placed", ULL(swapclust_model_unplaced(m)));
 	if (probes && swapclust_model_has_results(m))
 		swap_orders_probes(rc, m);
-	else if (!probes)
-		swap_counter_series(rc, m);
+	swap_counter_series(rc, m);
 	swap_seed_table(rc, m);
 	if (probes)
 		swap_free_batches(rc, m);
