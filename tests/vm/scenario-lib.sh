@@ -80,19 +80,11 @@ memcg_make() {
 	fi
 }
 
-# reclaim_args GROUPS: "-g GROUPS,reclaim", except where the kernel's
-# memcg reclaim events print REC->ent.pid (7.x), which mmscope's format
-# check refuses (the whole file then fails in mmscope dump); there
-# "-g GROUPS" plus the reclaim events the checks need.
-# MMSCOPE_VM_FULL_RECLAIM=1 always takes the whole reclaim group.
+# reclaim_args GROUPS: "-g GROUPS,reclaim". (7.x memcg reclaim formats
+# print REC->ent.pid; the reader once refused them, so the whole reclaim
+# group is recorded on every kernel to keep that covered.)
 reclaim_args() {
-	f=/sys/kernel/tracing/events/vmscan/mm_vmscan_memcg_reclaim_begin/format
-	if [ "${MMSCOPE_VM_FULL_RECLAIM:-0}" = 1 ] || ! grep -q 'REC->ent\.' "$f" 2>/dev/null; then
-		echo "-g $1,reclaim"
-		return
-	fi
-	echo "workaround: $f prints REC->ent.pid; recording without the reclaim group" >> "$OUT/setup.txt"
-	echo "-g $1 -e vmscan:mm_vmscan_write_folio -e vmscan:mm_vmscan_writepage -e vmscan:mm_vmscan_lru_shrink_inactive -e vmscan:mm_vmscan_lru_isolate"
+	echo "-g $1,reclaim"
 }
 
 # dump_state SUFFIX: counters next to the recording, for cross-checks
