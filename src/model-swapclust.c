@@ -81,6 +81,7 @@ struct swapclust_model {
 	int rot_seen[SWC_MAXDEV], line_seen[SWC_MAXDEV];
 	int has_probes, has_results, in_reveal;
 	uint64_t unplaced;
+	uint64_t unplaced_by[SWC_NSTATES][SWC_NSTATES];
 	uint64_t last_ts;
 };
 
@@ -600,7 +601,11 @@ static void on_move(struct swapclust_model *m, const struct record *r)
 		idx = cpu->ci_idx;
 	cpu->ci_valid = 0;
 	if (idx < 0 || state < 0 || ensure_cluster(m, d, idx)) {
+		int o = state_of_flags(r->swap.old_flags);
+
 		m->unplaced++;
+		if (o >= 0 && state >= 0)
+			m->unplaced_by[o][state]++;
 		return;
 	}
 	cluster_count(m, d, (uint32_t)idx, r->swap.count);
@@ -633,6 +638,7 @@ static void on_free(struct swapclust_model *m, const struct record *r)
 {
 	struct swc_dev *d = dev_get(m, r->swap.type);
 	struct swc_cpu *cpu = cpu_of(m, r->cpu);
+	int64_t off;
 
 	if (cpu->batch && r->ts - cpu->last_free_ts > SWC_BATCH_GAP)
 		free_batch_close(m, cpu);
@@ -651,7 +657,18 @@ static void on_free(struct swapclust_model *m, const struct record *r)
 	d->touched = d->active = 1;
 	d->frees++;
 	d->free_slots += r->swap.nr;
-	mark_range(m, d, r->swap.offset, r->swap.nr, 1, -1);
+	off = r->swap.offset;
+	if (off < 0 && r->swap.ci && r->swap.slot >= 0) {	/* 7.x with a pointer */
+		int64_t idx = cimap_idx(m, r->swap.type, r->swap.ci, r->swap.cinfo);
+
+		if (idx >= 0) {
+			off = idx * m->cl + r->swap.slot;
+			cpu->ci_type = r->swap.type;
+			cpu->ci_idx = idx;
+			cpu->ci_valid = 1;	/* a partial free moves it next */
+		}
+	}
+	mark_range(m, d, off, r->swap.nr, 1, -1);
 }
 
 static int pid_order(struct swapclust_model *m, int pid, int set)
@@ -1003,6 +1020,13 @@ int swapclust_model_states_at(const struct swapclust_model *m, int i, uint64_t t
 }
 
 uint64_t swapclust_model_unplaced(const struct swapclust_model *m) { return m->unplaced; }
+
+uint64_t swapclust_model_unplaced_move(const struct swapclust_model *m, enum swc_state from,
+				       enum swc_state to)
+{
+	return (unsigned)from < SWC_NSTATES && (unsigned)to < SWC_NSTATES ?
+	       m->unplaced_by[from][to] : 0;
+}
 
 const uint64_t *swapclust_model_free_batches(const struct swapclust_model *m, int *nbuckets)
 {

@@ -136,6 +136,9 @@ int swapclust_model_states_at(const struct swapclust_model *m, int i, uint64_t t
 			      uint8_t *out, int n);
 /* Moves that named no cluster we could place (7.x without pointers). */
 uint64_t swapclust_model_unplaced(const struct swapclust_model *m);
+/* Of those, the ones from state "from" to state "to". */
+uint64_t swapclust_model_unplaced_move(const struct swapclust_model *m, enum swc_state from,
+				       enum swc_state to);
 /* Free batches: histogram of slots per batch (bucket b: 2^b .. 2^(b+1)-1),
  * batches, and consecutive frees that switched device. */
 const uint64_t *swapclust_model_free_batches(const struct swapclust_model *m, int *nbuckets);

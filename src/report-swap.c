@@ -325,6 +325,29 @@ static void swap_free_batches(struct report_ctx *rc, const struct swapclust_mode
 	report_line(rc, "  consecutive frees switching device: %llu of %llu", ULL(sw), ULL(pairs));
 }
 
+/* Moves that could not be placed, by transition: the lists they should
+ * have changed are off by that many (counted, not guessed). */
+static void swap_unplaced(struct report_ctx *rc, const struct swapclust_model *m)
+{
+	char buf[512];
+	int off = 0;
+
+	off += snprintf(buf, sizeof(buf), "%llu cluster moves named no cluster this model "
+			"could place (the 7.x move and free probes carry no cluster "
+			"pointer); the lists over time miss them:",
+			ULL(swapclust_model_unplaced(m)));
+	for (int f = 0; f < SWC_NSTATES; f++)
+		for (int t = 0; t < SWC_NSTATES; t++) {
+			uint64_t n = swapclust_model_unplaced_move(m, f, t);
+
+			if (n && off < (int)sizeof(buf) - 48)
+				off += snprintf(buf + off, sizeof(buf) - (size_t)off,
+						" %s->%s %llu", swc_state_name(f),
+						swc_state_name(t), ULL(n));
+		}
+	report_wrap(rc, "note: ", buf);
+}
+
 void report_text_swap(struct report_ctx *rc)
 {
 	const struct swapclust_model *m = analysis_swapclust(rc->a);
@@ -353,11 +376,7 @@ void report_text_swap(struct report_ctx *rc)
 	if (!swapclust_model_ndevs(m))
 		report_line(rc, "no swap device seen (no swap samples or probe events)");
 	if (swapclust_model_unplaced(m))
-		report_wrap(rc, "note: ", "some cluster moves named no cluster this model "
-			    "could place (7.x move and free probes carry no cluster pointer); "
-			    "they are counted, not guessed");
-	if (swapclust_model_unplaced(m))
-		report_line(rc, "      %llu moves not placed", ULL(swapclust_model_unplaced(m)));
+		swap_unplaced(rc, m);
 	if (probes && swapclust_model_has_results(m))
 		swap_orders_probes(rc, m);
 	swap_counter_series(rc, m);

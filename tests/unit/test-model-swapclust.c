@@ -274,6 +274,20 @@ static void test_7x(void)
 	move(2, 3, 0, 7, 1);
 	is_int(swapclust_model_unplaced(m), 1, "7.x: a move naming no cluster: unplaced");
 	is_int(d->moves, 4, "7.x: moves counted, placed or not");
+	is_int(swapclust_model_unplaced_move(m, SWC_NONFULL, SWC_FRAG), 1,
+	       "7.x: the unplaced move is counted by transition");
+	{	/* a free that names its cluster (a catalogue with ci) */
+		struct record r = swap_rec(REC_SWAP_FREE, 0);
+
+		r.swap.ci = base + 2 * sz;
+		r.swap.slot = 3;
+		r.swap.nr = 1;
+		r.cpu = 6;
+		feed(&r);
+		move(0, 2, 2, 4, 6);
+		is_int(st_now(2), SWC_NONFULL, "7.x: a partial free's move placed by its pointer");
+		is_int(swapclust_model_unplaced(m), 1, "7.x: nothing more unplaced");
+	}
 	swapclust_model_free(m);
 }
 
