@@ -24,6 +24,8 @@ static const char dump_usage[] =
 "      --since SECONDS         skip events before this timestamp\n"
 "      --until SECONDS         stop after this timestamp\n"
 "      --stat                  print event counts and lost events instead\n"
+"      --info                  print what the file says about itself instead\n"
+"                              (version, buffers, clock, kernel, mmscope metadata)\n"
 "  -h, --help                  show this help\n";
 
 struct dump_opts {
@@ -36,6 +38,7 @@ struct dump_opts {
 	int npids;
 	uint64_t since, until;
 	int stat;
+	int info;
 };
 
 static int add_list(const char *s, long **out, int *n, long max)
@@ -85,7 +88,7 @@ static int parse_seconds(const char *s, uint64_t *ns)
 
 static int dump_parse_opts(int argc, char **argv, struct dump_opts *o)
 {
-	enum { OPT_CPU = 256, OPT_PID, OPT_SINCE, OPT_UNTIL, OPT_STAT };
+	enum { OPT_CPU = 256, OPT_PID, OPT_SINCE, OPT_UNTIL, OPT_STAT, OPT_INFO };
 	static const struct option longopts[] = {
 		{ "event", required_argument, NULL, 'e' },
 		{ "cpu", required_argument, NULL, OPT_CPU },
@@ -93,6 +96,7 @@ static int dump_parse_opts(int argc, char **argv, struct dump_opts *o)
 		{ "since", required_argument, NULL, OPT_SINCE },
 		{ "until", required_argument, NULL, OPT_UNTIL },
 		{ "stat", no_argument, NULL, OPT_STAT },
+		{ "info", no_argument, NULL, OPT_INFO },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -134,6 +138,9 @@ static int dump_parse_opts(int argc, char **argv, struct dump_opts *o)
 			break;
 		case OPT_STAT:
 			o->stat = 1;
+			break;
+		case OPT_INFO:
+			o->info = 1;
 			break;
 		case 'h':
 			return -1;
@@ -290,6 +297,41 @@ static void print_stat(struct td_file *tf, unsigned long long *per_id,
 	}
 }
 
+/* --info: the header, buffers and options, then mmscope's metadata. */
+static int print_info(struct td_file *tf)
+{
+	const char *s;
+
+	printf("file         %s\n", td_path(tf));
+	printf("version      %d\n", td_version(tf));
+	printf("compression  %s\n", td_compression(tf));
+	printf("page size    %u\n", td_page_size(tf));
+	printf("clock        %s\n", (s = td_trace_clock(tf)) ? s : "-");
+	printf("uname        %s\n", (s = td_uname(tf)) ? s : "-");
+	printf("recorder     %s\n", (s = td_tracer_version(tf)) ? s : "-");
+	for (int b = 0; b < td_nbuffers(tf); b++) {
+		const struct td_buffer *buf = td_buffer(tf, b);
+		int with_data = 0;
+
+		for (int cpu = 0; cpu < buf->ncpus; cpu++)
+			with_data += buf->cpu_offset[cpu] || buf->cpu_size[cpu];
+		printf("buffer       '%s': %d CPUs, %d with data, page %u, %s\n",
+		       buf->name, buf->ncpus, with_data, buf->page_size,
+		       buf->compressed ? "compressed" : "uncompressed");
+	}
+	s = td_private(tf);
+	printf("mmscope metadata:%s\n", s ? "" : " none (not recorded by mmscope)");
+	while (s && *s) {
+		const char *nl = strchr(s, '\n');
+		int n = nl ? (int)(nl - s) : (int)strlen(s);
+
+		if (n)
+			printf("  %.*s\n", n, s);
+		s += n + (nl ? 1 : 0);
+	}
+	return EXIT_OK;
+}
+
 static int dump_run(struct td_file *tf, const struct dump_opts *o)
 {
 	struct tep_handle *tep = td_tep(tf);
@@ -304,6 +346,8 @@ static int dump_run(struct td_file *tf, const struct dump_opts *o)
 	char *err = NULL;
 	int got;
 
+	if (o->info)
+		return print_info(tf);
 	if (o->nevents) {
 		const char *missing;
 

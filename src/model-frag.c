@@ -43,8 +43,9 @@ void frag_model_free(struct frag_model *m)
 uint64_t frag_free_pages_from(const struct frag_snapshot *s, int order)
 {
 	uint64_t n = 0;
+	int top = s->norders < REC_MAX_ORDERS ? s->norders : REC_MAX_ORDERS;
 
-	for (int o = order < 0 ? 0 : order; o < s->norders; o++)
+	for (int o = order < 0 ? 0 : order; o < top; o++)
 		n += s->free[o] << o;
 	return n;
 }

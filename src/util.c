@@ -100,6 +100,7 @@ void strbuf_grow(struct strbuf *sb, size_t extra)
 		need = 64;
 	sb->buf = xrealloc(sb->buf, need);
 	sb->alloc = need;
+	sb->buf[sb->len] = '\0';	/* a fresh buffer is a valid empty string */
 }
 
 void strbuf_add(struct strbuf *sb, const void *data, size_t n)

@@ -148,6 +148,17 @@ tests_unit_test_formats_SOURCES = tests/unit/test-formats.c tests/unit/tap.h
 tests_unit_test_formats_LDADD = $(LIBMMSCOPE_LIBS)
 TESTS += tests/unit/test-formats
 
+# performance (issue 9): `make bench` prints mmscope against trace-cmd on
+# large recordings (tests/bench/README.md); td-walk is the reader's floor.
+# Not part of `make check`: it takes minutes and needs trace-cmd.
+EXTRA_PROGRAMS = tests/bench/td-walk
+tests_bench_td_walk_SOURCES = tests/bench/td-walk.c
+tests_bench_td_walk_LDADD = $(LIBMMSCOPE_LIBS)
+.PHONY: bench
+bench: mmscope$(EXEEXT) tests/bench/td-walk$(EXEEXT) samples/workloads/anon-touch$(EXEEXT)
+	$(abs_top_srcdir)/tests/bench/bench.sh $(abs_top_builddir)
+EXTRA_DIST += tests/bench/bench.sh tests/bench/README.md
+
 # swap clusters and zswap (issue 6): models on hand-built records, the
 # counter view on this host (root, tracefs, a loop device)
 check_PROGRAMS += tests/unit/test-model-swapclust tests/unit/test-model-zswap
@@ -158,3 +169,8 @@ TESTS += tests/report/swap.sh
 EXTRA_DIST += tests/report/swap.sh
 TESTS += tests/report/swap-host.sh
 EXTRA_DIST += tests/report/swap-host.sh
+
+check_PROGRAMS += tests/unit/test-util
+tests_unit_test_util_SOURCES = tests/unit/test-util.c tests/unit/tap.h
+tests_unit_test_util_LDADD = $(LIBMMSCOPE_LIBS)
+TESTS += tests/unit/test-util
