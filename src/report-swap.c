@@ -211,6 +211,10 @@ static void swap_orders_probes(struct report_ctx *rc, const struct swapclust_mod
 	for (int o = 1; o < SWC_NORDERS; o++) {
 		const struct swc_order *so = swapclust_model_order(m, o);
 
+		if (so->has_counters && so->zsw_last > so->zsw_first)
+			report_line(rc, "  %s: zswap took %llu whole (mTHP zswpout), not "
+				    "counted in swpout", size_name(o, sz, sizeof(sz)),
+				    ULL(so->zsw_last - so->zsw_first));
 		if (!so->fallback)
 			continue;
 		report_line(rc, "  %s fallbacks, the state when each happened:",
