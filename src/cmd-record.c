@@ -747,7 +747,9 @@ static int record_setup(struct recorder *r)
 	r->spool = spool_create(r->spool_dir, r->ncpus, collector_page_size(r->col),
 				RESERVE_BYTES, &err);
 	if (!r->spool || collector_snapshot_meta(r->col, r->spool, &err) ||
-	    write_private_meta(r, r->spool, &err)) {
+	    write_private_meta(r, r->spool, &err) ||
+	    spool_put_meta(r->spool, "instance", collector_instance_dir(r->col),
+			   strlen(collector_instance_dir(r->col)), &err)) {
 		error("%s", err);
 		free(err);
 		return -1;

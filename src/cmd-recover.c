@@ -8,12 +8,14 @@
  */
 #include "config.h"
 #include "cmd.h"
+#include "collector.h"
 #include "spool.h"
 #include "util.h"
 
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char recover_usage[] =
 "usage: mmscope recover [options] SPOOL -o FILE\n"
@@ -25,22 +27,24 @@ static const char recover_usage[] =
 "      --compression C        zstd, zlib or none (default zstd)\n"
 "  -f, --force                replace FILE if it exists\n"
 "      --remove               remove SPOOL once FILE is written\n"
+"      --no-ring              leave the dead recorder's tracefs instance alone\n"
 "  -h, --help                 show this help\n";
 
 struct recover_opts {
 	const char *spool, *out;
 	struct tw_opts w;
-	int force, remove;
+	int force, remove, no_ring;
 };
 
 static int recover_parse_opts(int argc, char **argv, struct recover_opts *o)
 {
-	enum { OPT_COMPRESSION = 256, OPT_REMOVE };
+	enum { OPT_COMPRESSION = 256, OPT_REMOVE, OPT_NO_RING };
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "compression", required_argument, NULL, OPT_COMPRESSION },
 		{ "force", no_argument, NULL, 'f' },
 		{ "remove", no_argument, NULL, OPT_REMOVE },
+		{ "no-ring", no_argument, NULL, OPT_NO_RING },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -68,6 +72,9 @@ static int recover_parse_opts(int argc, char **argv, struct recover_opts *o)
 		case OPT_REMOVE:
 			o->remove = 1;
 			break;
+		case OPT_NO_RING:
+			o->no_ring = 1;
+			break;
 		case 'h':
 			return -1;
 		default:
@@ -84,6 +91,41 @@ static int recover_parse_opts(int argc, char **argv, struct recover_opts *o)
 	return 0;
 }
 
+/*
+ * If the killed recorder's instance is still there, what its ring holds
+ * was never read: take it into the spool first, then remove the instance.
+ */
+static int drain_ring(const char *dir)
+{
+	size_t n;
+	char *inst = spool_read_meta(dir, "instance", &n), *err = NULL;
+	struct spool *s;
+	long taken;
+
+	if (!inst)
+		return 0;
+	s = spool_reopen(dir, &err);
+	if (!s) {
+		free(inst);
+		error("%s", err);
+		free(err);
+		return -1;
+	}
+	taken = collector_drain_stale(inst, s, spool_ncpus(s), spool_page_size(s), &err);
+	spool_close(s);
+	if (taken < 0) {
+		error("%s: %s", dir, err);
+		free(err);
+		free(inst);
+		return -1;
+	}
+	if (taken)
+		printf("%s: took %ld pages the recorder had not read from %s (instance removed)\n",
+		       dir, taken, inst);
+	free(inst);
+	return 0;
+}
+
 static int cmd_recover(int argc, char **argv)
 {
 	struct recover_opts o = { 0 };
@@ -97,6 +139,13 @@ static int cmd_recover(int argc, char **argv)
 		return r;
 	if (!spool_is_spool(o.spool))
 		return error("%s: not an mmscope spool directory (no layout file)", o.spool);
+	if (!o.no_ring && drain_ring(o.spool))
+		return EXIT_ERROR;
+	/* the room the recorder set aside is for this file */
+	char *reserve = xasprintf("%s/reserve", o.spool);
+
+	unlink(reserve);
+	free(reserve);
 	if (spool_write_file(o.spool, o.out, o.force, &o.w, &res, &err)) {
 		r = error("%s: %s", o.out, err);
 		free(err);

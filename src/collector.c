@@ -216,6 +216,69 @@ int collector_cleanup_stale(const char *tracefs, struct strbuf *removed)
 	return n;
 }
 
+long collector_drain_stale(const char *inst_dir, struct spool *s, int ncpus,
+			   uint32_t page_size, char **err)
+{
+	const char *base = strrchr(inst_dir, '/');
+	struct strbuf stats = STRBUF_INIT, st = STRBUF_INIT;
+	char *end, *p, *page;
+	long pid, taken = 0;
+
+	base = base ? base + 1 : inst_dir;
+	if (strncmp(base, INSTANCE_PREFIX, strlen(INSTANCE_PREFIX)) || access(inst_dir, F_OK))
+		return 0;
+	pid = strtol(base + strlen(INSTANCE_PREFIX), &end, 10);
+	if (*end || !pid_is_stale(pid))
+		return 0;	/* not ours to touch: its recorder still runs */
+	p = xasprintf("%s/tracing_on", inst_dir);
+	write_text(p, "0");
+	free(p);
+	page = xmalloc(page_size);
+	for (int cpu = 0; cpu < ncpus; cpu++) {
+		struct tracefs_cpu *t;
+		int fd, n;
+
+		p = xasprintf("%s/per_cpu/cpu%d/trace_pipe_raw", inst_dir, cpu);
+		fd = open(p, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		free(p);
+		if (fd < 0)
+			continue;
+		t = tracefs_cpu_alloc_fd(fd, (int)page_size, true);
+		while (t && (n = tracefs_cpu_flush(t, page)) > 0) {
+			if ((uint32_t)n < page_size)
+				memset(page + n, 0, page_size - (uint32_t)n);
+			if (!spool_page_valid(page, page_size))
+				continue;
+			if (spool_put_page(s, cpu, page, err)) {
+				tracefs_cpu_free_fd(t);
+				close(fd);
+				taken = -1;
+				goto out;
+			}
+			taken++;
+		}
+		if (t)
+			tracefs_cpu_free_fd(t);
+		close(fd);
+		p = xasprintf("%s/per_cpu/cpu%d/stats", inst_dir, cpu);
+		strbuf_reset(&st);
+		if (!read_file(p, &st))
+			strbuf_addf(&stats, "CPU: %d\n%s", cpu, st.buf ? st.buf : "");
+		free(p);
+	}
+	if (stats.len)
+		spool_put_meta(s, "cpustat", stats.buf, stats.len, NULL);
+	p = xasprintf("%s/events/enable", inst_dir);
+	write_text(p, "0");
+	free(p);
+	rmdir(inst_dir);
+out:
+	free(page);
+	strbuf_release(&stats);
+	strbuf_release(&st);
+	return taken;
+}
+
 /* ---- events ---- */
 
 static int event_exists(const struct collector *c, const char *sys, const char *ev)

@@ -35,6 +35,15 @@ struct collector;
  * how many were removed, and their names in *removed (may be NULL). */
 int collector_cleanup_stale(const char *tracefs_dir, struct strbuf *removed);
 
+/*
+ * Takes what is left in the ring of a dead recorder's instance (the
+ * directory inst_dir, named mmscope-PID with PID gone) into spool s, puts
+ * its per-CPU stats into the spool's CPUSTAT, and removes the instance.
+ * Returns pages taken, 0 if there is no such instance, -1 on error.
+ */
+long collector_drain_stale(const char *inst_dir, struct spool *s, int ncpus,
+			   uint32_t page_size, char **err);
+
 /* The tracefs mount point (mounting it if needed), or NULL and *err. */
 const char *collector_tracefs(char **err);
 

@@ -204,6 +204,16 @@ uint64_t spool_bytes(const struct spool *s)
 	return s->bytes;
 }
 
+int spool_ncpus(const struct spool *s)
+{
+	return s->ncpus;
+}
+
+uint32_t spool_page_size(const struct spool *s)
+{
+	return s->page_size;
+}
+
 uint64_t spool_cpu_pages(const struct spool *s, int cpu)
 {
 	return cpu >= 0 && cpu < s->ncpus ? s->pages[cpu] : 0;
@@ -316,6 +326,43 @@ struct layout {
 	int ncpus;
 	uint32_t page_size;
 };
+
+static int read_layout(const char *dir, struct layout *l, char **err);
+
+struct spool *spool_reopen(const char *dir, char **err)
+{
+	struct layout l;
+	struct spool *s;
+
+	if (read_layout(dir, &l, err))
+		return NULL;
+	s = xcalloc(1, sizeof(*s));
+	s->dir = xstrdup(dir);
+	s->ncpus = l.ncpus;
+	s->page_size = l.page_size;
+	s->fds = xcalloc((size_t)l.ncpus, sizeof(int));
+	s->pages = xcalloc((size_t)l.ncpus, sizeof(uint64_t));
+	for (int cpu = 0; cpu < l.ncpus; cpu++) {
+		char name[32];
+		char *path;
+		struct stat st;
+
+		snprintf(name, sizeof(name), "cpu%d.raw", cpu);
+		path = spool_path(dir, name);
+		s->fds[cpu] = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC,
+				   0600);
+		if (s->fds[cpu] < 0 || fstat(s->fds[cpu], &st) ||
+		    ftruncate(s->fds[cpu], st.st_size - st.st_size % l.page_size)) {
+			set_err(err, "cannot reopen %s: %s", path, strerror(errno));
+			free(path);
+			spool_close(s);
+			return NULL;
+		}
+		s->pages[cpu] = (uint64_t)st.st_size / l.page_size;
+		free(path);
+	}
+	return s;
+}
 
 static int read_layout(const char *dir, struct layout *l, char **err)
 {

@@ -36,11 +36,18 @@ struct spool *spool_create(const char *dir, int ncpus, uint32_t page_size,
 /* Stores meta.NAME atomically (temporary file, fsync, rename). */
 int spool_put_meta(struct spool *s, const char *name, const void *p, size_t n,
 		   char **err);
+/*
+ * Opens an existing spool (a killed recorder's) to append pages, after
+ * cutting every page file down to whole pages.
+ */
+struct spool *spool_reopen(const char *dir, char **err);
 /* Appends one page to cpuN.raw. On failure errno tells why (ENOSPC...). */
 int spool_put_page(struct spool *s, int cpu, const void *page, char **err);
 /* fdatasync the page files (bounded loss on power failure). */
 int spool_sync(struct spool *s, char **err);
 uint64_t spool_bytes(const struct spool *s);
+int spool_ncpus(const struct spool *s);
+uint32_t spool_page_size(const struct spool *s);
 uint64_t spool_cpu_pages(const struct spool *s, int cpu);
 /* Frees the reserve file (so the final file has room). */
 void spool_release_reserve(struct spool *s);

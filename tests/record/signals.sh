@@ -46,7 +46,7 @@ wait "$pid" 2>/dev/null
 [ -d "$TRACEFS/instances/mmscope-$pid" ] && ok "SIGKILL leaves the instance (as expected)"
 [ -f "$out.spool/layout" ] || { fail "SIGKILL: no spool at $out.spool"; finish; }
 [ -e "$out" ] && fail "SIGKILL: $out exists, but the recorder never finished it"
-"$MMSCOPE" recover "$out.spool" -o "$out" >"$scratch/rec" 2>&1 || fail "recover failed: $(cat "$scratch/rec")"
+"$MMSCOPE" recover --no-ring "$out.spool" -o "$out" >"$scratch/rec" 2>&1 || fail "recover failed: $(cat "$scratch/rec")"
 cat "$scratch/rec"
 if trace-cmd report "$out" >"$scratch/r" 2>"$scratch/e"; then
 	n=$(grep -c 'mm_page_alloc' "$scratch/r")
@@ -62,15 +62,35 @@ fi
 pages=$(grep -o '[0-9]* pages' "$scratch/rec" | cut -d' ' -f1)
 head -c 4096 /dev/zero >>"$out.spool/cpu0.raw"
 head -c 2048 "$out.spool/cpu0.raw" >>"$out.spool/cpu0.raw"
-"$MMSCOPE" recover -f "$out.spool" -o "$out" >"$scratch/rec2" 2>&1 || fail "recover of a torn spool failed"
+"$MMSCOPE" recover --no-ring -f "$out.spool" -o "$out" >"$scratch/rec2" 2>&1 || fail "recover of a torn spool failed"
 cat "$scratch/rec2"
 pages2=$(grep -o '[0-9]* pages' "$scratch/rec2" | cut -d' ' -f1)
 [ "$pages2" = "$pages" ] && grep -q 'incomplete pages skipped' "$scratch/rec2" &&
 	ok "torn and zeroed pages skipped, the $pages good ones kept" ||
 	fail "torn spool: $pages2 pages (expected $pages), $(cat "$scratch/rec2")"
 trace-cmd report "$out" >/dev/null 2>&1 || fail "trace-cmd cannot read the file recovered from a torn spool"
-"$MMSCOPE" recover --remove -f "$out.spool" -o "$out" >/dev/null 2>&1 && [ ! -e "$out.spool" ] ||
+[ -d "$TRACEFS/instances/mmscope-$pid" ] && ok "recover --no-ring leaves the instance" ||
+	fail "recover --no-ring removed the instance"
+# without --no-ring, what the dead recorder left in its ring is taken too
+"$MMSCOPE" recover --remove -f "$out.spool" -o "$out" >"$scratch/rec3" 2>&1 && [ ! -e "$out.spool" ] ||
 	fail "recover --remove did not remove the spool"
+cat "$scratch/rec3"
+pages3=$(grep -o '[0-9]* pages from' "$scratch/rec3" | cut -d' ' -f1)
+grep -q "took [0-9]* pages the recorder had not read" "$scratch/rec3" && [ "$pages3" -gt "$pages" ] &&
+	ok "the ring of the dead recorder added $((pages3 - pages)) pages" ||
+	fail "recover took nothing from the dead recorder's ring"
+[ -d "$TRACEFS/instances/mmscope-$pid" ] && fail "recover left the drained instance"
+trace-cmd report "$out" >/dev/null 2>&1 || fail "trace-cmd cannot read the file recovered with the ring"
+
+# another killed recorder: the next start removes its instance
+# shellcheck disable=SC2086
+"$MMSCOPE" record -q -o "$scratch/kill2.dat" --duration 60 $EV &
+pid=$!
+LIVE_PIDS="$LIVE_PIDS $pid"
+sleep 1
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null
+[ -d "$TRACEFS/instances/mmscope-$pid" ] || fail "the second killed recorder left no instance to clean"
 
 # the next start removes the dead recorder's instance
 "$MMSCOPE" record -q -o "$scratch/next.dat" --duration 0.3 2>"$scratch/next.err" ||
