@@ -150,6 +150,67 @@ static int divisions_ok(const char *p, const char *end)
 }
 
 /*
+ * libtraceevent's print fmt parser follows NULL on some malformed
+ * expressions (fuzzing found "cond ? word:16;(...)"). Kernel print fmts
+ * are C expressions: brackets balance and nest, strings and character
+ * constants end, each '?' meets its ':' at the same depth, and ';' only
+ * appears inside a "({ ... })" statement expression. Anything else is
+ * damaged text, refused before the library sees it.
+ */
+static int print_fmt_sane(const char *p, const char *end)
+{
+	char stack[64];
+	int pending[65] = { 0 };	/* '?' waiting for ':' per depth */
+	int depth = 0, stmt = 0;	/* stmt: depth of "({" regions open */
+	int stmt_at[64];
+
+	for (; p < end; p++) {
+		char c = *p;
+
+		if (c == '"' || c == '\'') {
+			for (p++; p < end && *p != c; p++)
+				if (*p == '\\')
+					p++;
+			if (p >= end)
+				return 0;	/* unterminated */
+			continue;
+		}
+		switch (c) {
+		case '(': case '[': case '{':
+			if (depth == (int)sizeof(stack))
+				return 0;
+			if (c == '{' && depth && stack[depth - 1] == '(' &&
+			    p[-1] == '(' && stmt < (int)ARRAY_SIZE(stmt_at))
+				stmt_at[stmt++] = depth + 1;
+			stack[depth++] = c;
+			pending[depth] = 0;
+			break;
+		case ')': case ']': case '}':
+			if (!depth || pending[depth] ||
+			    stack[depth - 1] != (c == ')' ? '(' : c == ']' ? '[' : '{'))
+				return 0;
+			if (stmt && stmt_at[stmt - 1] == depth)
+				stmt--;
+			depth--;
+			break;
+		case '?':
+			pending[depth]++;
+			break;
+		case ':':
+			if (!pending[depth])
+				return 0;
+			pending[depth]--;
+			break;
+		case ';':
+			if (!stmt)
+				return 0;
+			break;
+		}
+	}
+	return !depth && !pending[0];
+}
+
+/*
  * libtraceevent 1.7.1 dereferences NULL while parsing a print fmt that
  * names a field the format does not declare (e.g. "REC->gfp_flags ?"
  * after the field line was damaged); found by fuzzing. The kernel only
@@ -202,7 +263,8 @@ static int format_refs_ok(const char *text, size_t n)
 		}
 		p = e + 1;
 	}
-	if (!divisions_ok(fmt + sizeof(tag) - 1, end))
+	if (!divisions_ok(fmt + sizeof(tag) - 1, end) ||
+	    !print_fmt_sane(fmt + sizeof(tag) - 1, end))
 		return 0;
 	for (p = fmt; p + 5 <= end; p++) {
 		const char *q;
