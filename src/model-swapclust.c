@@ -352,7 +352,7 @@ static int largest_order(const struct swapclust_model *m, const struct swc_dev *
 		pmd++;
 	if (d->n[SWC_FREE])
 		return d->large_ok == 0 ? 0 : pmd;
-	if (d->large_ok != 0)
+	if (d->large_ok != 0 && m->rules != SWC_RULES_61)	/* 6.1: free clusters only */
 		for (int o = SWC_NORDERS - 1; o > 0; o--)
 			if (d->nonfull[o] || d->frag[o])
 				return o;
@@ -712,7 +712,8 @@ static enum swc_cause fallback_cause(struct swapclust_model *m, int order)
 		return SWC_CAUSE_DEVICE;
 	if (d->n[SWC_FREE])
 		return SWC_CAUSE_FREE_LEFT;
-	if (order < SWC_NORDERS && (d->nonfull[order] || d->frag[order]))
+	if (order < SWC_NORDERS && (d->nonfull[order] || d->frag[order]) &&
+	    m->rules != SWC_RULES_61)	/* 6.1 has no lists: PMD takes free clusters */
 		return SWC_CAUSE_SCAN_FAILED;
 	if (d->n[SWC_UNKNOWN] && !d->revealed)
 		return SWC_CAUSE_UNKNOWN;

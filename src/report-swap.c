@@ -115,7 +115,8 @@ static int swap_pick_orders(const struct swc_dev *d, int *out)
 	return n;
 }
 
-static void swap_dev_series(struct report_ctx *rc, const struct swc_dev *d)
+static void swap_dev_series(struct report_ctx *rc, const struct swapclust_model *m,
+			    const struct swc_dev *d)
 {
 	int ord[3], no = swap_pick_orders(d, ord), step;
 	char head[128], buf[128], sz[24];
@@ -129,7 +130,12 @@ static void swap_dev_series(struct report_ctx *rc, const struct swc_dev *d)
 		off += snprintf(head + off, sizeof(head) - (size_t)off, " %5s %5s",
 				"nf", "frag");
 	snprintf(head + off, sizeof(head) - (size_t)off, " %4s", "max");
-	report_line(rc, "  clusters over time (nf/frag: nonfull and frag lists per order;");
+	if (swapclust_model_rules(m) == SWC_RULES_61)
+		report_line(rc, "  clusters over time (6.1 keeps no lists: nf = partly used, "
+			    "by order;");
+	else
+		report_line(rc, "  clusters over time (nf/frag: nonfull and frag lists per "
+			    "order;");
 	off = snprintf(buf, sizeof(buf), "  orders:");
 	for (int i = 0; i < no; i++)
 		off += snprintf(buf + off, sizeof(buf) - (size_t)off, " %d (%s)", ord[i],
@@ -375,7 +381,7 @@ void report_text_swap(struct report_ctx *rc)
 			continue;
 		swap_dev_zero(rc, d);
 		if (d->large_ok != 0)
-			swap_dev_series(rc, d);
+			swap_dev_series(rc, m, d);
 	}
 	if (!swapclust_model_ndevs(m))
 		report_line(rc, "no swap device seen (no swap samples or probe events)");

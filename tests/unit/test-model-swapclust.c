@@ -245,6 +245,13 @@ static void test_61(void)
 	feed(&r);
 	folio(-1, 0, 7);
 	is_int(swapclust_model_order(m, 4)->fallback, 1, "6.1: fas/fas_r paired by pid");
+	range(REC_SWAP_ALLOC, 0, 32, 16);
+	range(REC_SWAP_ALLOC, 0, 16, 16);
+	range(REC_SWAP_FREE, 0, 16, 1);
+	is_int(d->nonfull[4], 1, "6.1: a partly used PMD cluster");
+	folio(4, 0, 8);
+	is_int(swapclust_model_order(m, 4)->cause[SWC_CAUSE_NO_CLUSTER], 1,
+	       "6.1: no lists: a PMD fallback without free clusters is 'no cluster'");
 	swapclust_model_free(m);
 }
 
