@@ -174,3 +174,4 @@ check_PROGRAMS += tests/unit/test-util
 tests_unit_test_util_SOURCES = tests/unit/test-util.c tests/unit/tap.h
 tests_unit_test_util_LDADD = $(LIBMMSCOPE_LIBS)
 TESTS += tests/unit/test-util
+EXTRA_DIST += tests/data/swap

@@ -5,7 +5,8 @@
 # (MMSCOPE_UPDATE_GOLDEN=1 rewrites them), fit 72 columns, and its numbers
 # must equal the kernel's own counters in the same recording:
 #   mTHP fragmentation (7.3): probe fallbacks per order = swpout_fallback
-#     delta, probe successes = swpout delta
+#     delta, probe successes = swpout delta; the same for PMD THP on 6.1
+#     (tests/data/swap/mthp-frag-6.1.dat) against thp_swpout*
 #   zswap (6.12): stored = zswpout delta, written back = zswpwb delta
 #   global pressure (6.1, 6.12, 7.2): PMD successes within 1 of thp swpout
 # A recording that is not there is skipped, not failed.
@@ -45,6 +46,20 @@ if [ -f "$f" ]; then
 	fi
 	grep -q 'ran out 1 time' "$scratch/mthp-frag-7.3.txt" ||
 		fail "mthp-frag-7.3: free clusters should run out once"
+fi
+
+f=$top_srcdir/tests/data/swap/mthp-frag-6.1.dat
+if [ -f "$f" ]; then	# 6.1: PMD THP only, counted in vmstat thp_swpout*
+	n=$((n + 1))
+	check_golden mthp-frag-6.1 "$f"
+	set -- $(order_row "$scratch/mthp-frag-6.1.txt" 2M)
+	if [ $# -eq 5 ] && [ "$2" = "$4" ] && [ "$3" = "$5" ] && [ "$3" -gt 0 ]; then
+		ok "mthp-frag-6.1: 2M ok $2 = thp_swpout $4, fallback $3 = thp_swpout_fallback $5"
+	else
+		fail "mthp-frag-6.1: 2M probes vs counters: '$*'"
+	fi
+	grep -q '6.1 keeps no lists' "$scratch/mthp-frag-6.1.txt" ||
+		fail "mthp-frag-6.1: the 6.1 rules line is missing"
 fi
 
 f=$top_srcdir/samples/zswap-6.12.dat
