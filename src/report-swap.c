@@ -510,6 +510,30 @@ void report_text_zswap(struct report_ctx *rc)
 
 /* ---- JSON: one object per section, numbers only ---- */
 
+static const char *const cause_key[SWC_NCAUSES] = {
+	"device", "no_cluster", "scan_failed", "free_left", "unknown",
+};
+
+/* One time-series point: counts per state, lists per order (cumulative
+ * counters are absolute, as in the samples). */
+static void json_point(struct report_ctx *rc, const struct swc_point *p, int i)
+{
+	struct strbuf *sb = rc->sb;
+
+	strbuf_addf(sb, "%s{\"t\": %.6f", i ? ", " : "", report_rel_s(rc, p->ts));
+	for (int s = 0; s < SWC_NSTATES; s++)
+		if (s != SWC_NONFULL && s != SWC_FRAG)
+			strbuf_addf(sb, ", \"%s\": %u", swc_state_name(s), p->n[s]);
+	strbuf_addstr(sb, ", \"nonfull\": [");
+	for (int o = 0; o < SWC_NORDERS; o++)
+		strbuf_addf(sb, "%s%u", o ? ", " : "", p->nonfull[o]);
+	strbuf_addstr(sb, "], \"frag\": [");
+	for (int o = 0; o < SWC_NORDERS; o++)
+		strbuf_addf(sb, "%s%u", o ? ", " : "", p->frag[o]);
+	strbuf_addf(sb, "], \"largest_order\": %d, \"used_slots\": %llu}",
+		    p->largest_order, ULL(p->used_slots));
+}
+
 void report_json_swap(struct report_ctx *rc)
 {
 	const struct swapclust_model *m = analysis_swapclust(rc->a);
@@ -523,9 +547,12 @@ void report_json_swap(struct report_ctx *rc)
 
 		strbuf_addf(sb, "%s{\"type\": %d, \"clusters\": %d, \"large_ok\": %d, "
 			    "\"free\": %u, \"full\": %u, \"unknown\": %u, \"free_min\": %u, "
-			    "\"ran_out\": %llu}", i ? ", " : "", d->type, d->nclusters,
-			    d->large_ok, d->n[SWC_FREE], d->n[SWC_FULL], d->n[SWC_UNKNOWN],
-			    d->free_min, ULL(d->zero_count));
+			    "\"ran_out\": %llu, \"series\": [", i ? ", " : "", d->type,
+			    d->nclusters, d->large_ok, d->n[SWC_FREE], d->n[SWC_FULL],
+			    d->n[SWC_UNKNOWN], d->free_min, ULL(d->zero_count));
+		for (int p = 0; p < d->npts; p++)
+			json_point(rc, &d->pts[p], p);
+		strbuf_addstr(sb, "]}");
 	}
 	strbuf_addstr(sb, "], \"orders\": [");
 	for (int o = 0, k = 0; o < SWC_NORDERS; o++) {
@@ -534,10 +561,23 @@ void report_json_swap(struct report_ctx *rc)
 		if (!so->attempts && !so->has_counters)
 			continue;
 		strbuf_addf(sb, "%s{\"order\": %d, \"attempts\": %llu, \"ok\": %llu, "
-			    "\"fallback\": %llu, \"swpout\": %lld, \"swpout_fallback\": %lld}",
-			    k++ ? ", " : "", o, ULL(so->attempts), ULL(so->ok),
+			    "\"fallback\": %llu, \"swpout\": %lld, \"swpout_fallback\": %lld, "
+			    "\"causes\": {", k++ ? ", " : "", o, ULL(so->attempts), ULL(so->ok),
 			    ULL(so->fallback), LL(so->swpout_last - so->swpout_first),
 			    LL(so->fb_last - so->fb_first));
+		for (int c = 0; c < SWC_NCAUSES; c++)
+			strbuf_addf(sb, "%s\"%s\": %llu", c ? ", " : "", cause_key[c],
+				    ULL(so->cause[c]));
+		strbuf_addstr(sb, "}, \"series\": [");
+		for (int i = 0; i < swapclust_model_nctr(m, o); i++) {
+			const struct swc_ctr_point *p = swapclust_model_ctr(m, o, i);
+
+			strbuf_addf(sb, "%s{\"t\": %.6f, \"swpout\": %lld, \"swpout_fallback\": "
+				    "%lld, \"zswpout\": %lld, \"tries\": %llu, \"fallbacks\": %llu}",
+				    i ? ", " : "", report_rel_s(rc, p->ts), LL(p->swpout),
+				    LL(p->fallback), LL(p->zswpout), ULL(p->tries), ULL(p->fb));
+		}
+		strbuf_addstr(sb, "]}");
 	}
 	strbuf_addstr(sb, "]}");
 }
@@ -559,5 +599,18 @@ void report_json_zswap(struct report_ctx *rc)
 		strbuf_addf(rc->sb, ", \"%s_ok\": %llu, \"%s_not\": %llu", op[i],
 			    ULL(zswap_model_probe_ok(m, i)), op[i],
 			    ULL(zswap_model_probe_fail(m, i)));
-	strbuf_addstr(rc->sb, "}");
+	strbuf_addstr(rc->sb, ", \"series\": [");
+	for (int i = 0; i < n; i++) {	/* absolute values; -1: no such counter */
+		const struct zsw_point *p = zswap_model_point(m, i);
+
+		strbuf_addf(rc->sb, "%s{\"t\": %.6f, \"stored_pages\": %lld, \"pool_bytes\": "
+			    "%lld, \"limit_pages\": %lld, \"zswpout\": %lld, \"zswpin\": %lld, "
+			    "\"zswpwb\": %lld, \"pswpout\": %lld, \"pswpin\": %lld, "
+			    "\"rejects\": %lld, \"pool_limit_hit\": %lld, \"inflight\": %lld}",
+			    i ? ", " : "", report_rel_s(rc, p->ts), LL(p->stored_pages),
+			    LL(p->pool_bytes), LL(p->limit_pages), LL(p->zswpout), LL(p->zswpin),
+			    LL(p->zswpwb), LL(p->pswpout), LL(p->pswpin), LL(p->rejects),
+			    LL(p->pool_limit_hit), LL(p->inflight));
+	}
+	strbuf_addstr(rc->sb, "]}");
 }

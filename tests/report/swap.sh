@@ -62,6 +62,18 @@ if [ -f "$f" ]; then	# 6.1: PMD THP only, counted in vmstat thp_swpout*
 		fail "mthp-frag-6.1: the 6.1 rules line is missing"
 fi
 
+f=$top_srcdir/tests/data/swap/mthp-frag-6.12.dat
+if [ -f "$f" ]; then	# 6.12: lists derived, nonfull -> frag on scan
+	n=$((n + 1))
+	check_golden mthp-frag-6.12 "$f"
+	set -- $(order_row "$scratch/mthp-frag-6.12.txt" 64K)
+	if [ $# -eq 5 ] && [ "$2" = "$4" ] && [ "$3" = "$5" ] && [ "$3" -gt 0 ]; then
+		ok "mthp-frag-6.12: 64K ok $2 = swpout $4, fallback $3 = swpout_fallback $5"
+	else
+		fail "mthp-frag-6.12: 64K probes vs counters: '$*'"
+	fi
+fi
+
 f=$top_srcdir/samples/zswap-6.12.dat
 if [ -f "$f" ]; then
 	n=$((n + 1))
