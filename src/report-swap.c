@@ -335,6 +335,37 @@ static void swap_free_batches(struct report_ctx *rc, const struct swapclust_mode
 	report_line(rc, "  consecutive frees switching device: %llu of %llu", ULL(sw), ULL(pairs));
 }
 
+/* Without probes: if no device can take order>0, every order>0 fallback
+ * the counters show is that device's doing. */
+static void swap_no_large_device(struct report_ctx *rc, const struct swapclust_model *m)
+{
+	int64_t fb = 0;
+	int n = 0;
+
+	for (int i = 0; i < swapclust_model_ndevs(m); i++) {
+		const struct swc_dev *d = swapclust_model_dev(m, i);
+
+		if (!d->active)
+			continue;
+		if (d->large_ok != 0)
+			return;
+		n++;
+	}
+	for (int o = 1; o < SWC_NORDERS; o++) {
+		const struct swc_order *so = swapclust_model_order(m, o);
+
+		if (so->has_counters)
+			fb += so->fb_last - so->fb_first;
+	}
+	if (n && fb > 0) {
+		char buf[160];
+
+		snprintf(buf, sizeof(buf), "all %lld order>0 fallbacks are the devices' "
+			 "doing: no active swap device can take order>0", LL(fb));
+		report_wrap(rc, "", buf);
+	}
+}
+
 /* Moves that could not be placed, by transition: the lists they should
  * have changed are off by that many (counted, not guessed). */
 static void swap_unplaced(struct report_ctx *rc, const struct swapclust_model *m)
@@ -389,6 +420,8 @@ void report_text_swap(struct report_ctx *rc)
 		swap_unplaced(rc, m);
 	if (probes && swapclust_model_has_results(m))
 		swap_orders_probes(rc, m);
+	else
+		swap_no_large_device(rc, m);
 	swap_counter_series(rc, m);
 	swap_seed_table(rc, m);
 	if (probes)

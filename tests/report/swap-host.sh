@@ -68,4 +68,28 @@ else
 	grep -q '^order>0 swap-out: probes' "$scratch/swap.txt" &&
 		ok "kprobes here: the probe table is shown" || fail "neither counters nor probes"
 fi
+
+# The same on a swap file: never order>0 (no SWP_BLKDEV), and it says so.
+swapoff "$LIVE_LOOP" && LIVE_SWAP_ON=0 || { fail "swapoff $LIVE_LOOP"; finish; }
+HOST_SWAPFILE=/var/tmp/$LIVE_TAG.file
+trap 'rc=$?; swapoff "$HOST_SWAPFILE" 2>/dev/null; rm -f "$HOST_SWAPFILE"; mthp_restore;
+	(exit $rc); live_cleanup' EXIT
+fallocate -l 512M "$HOST_SWAPFILE" && chmod 600 "$HOST_SWAPFILE" &&
+	mkswap -q "$HOST_SWAPFILE" >/dev/null && swapon -p 10 "$HOST_SWAPFILE" ||
+	{ fail "cannot swapon a file in /var/tmp"; finish; }
+out="$scratch/file.dat"
+"$MMSCOPE" record -o "$out" -g swap,reclaim --interval 200 -- \
+	sh -c "echo \$\$ >$LIVE_CG/cgroup.procs && exec $ANON_TOUCH -m 192 -p 2 -H -q" \
+	>"$scratch/stdout" 2>"$scratch/summary" || fail "record on a swap file failed"
+"$MMSCOPE" report --section swap "$out" >"$scratch/file.txt" || fail "report failed"
+cat "$scratch/file.txt"
+grep -q '^  swap file: order>0 swap-out is never possible' "$scratch/file.txt" &&
+	ok "a swap file: the report says order>0 cannot happen" ||
+	fail "no swap-file line"
+if grep -q '^cluster detail missing' "$scratch/file.txt"; then
+	grep -q '^all [0-9]* order>0 fallbacks are the devices' "$scratch/file.txt" &&
+		ok "the fallbacks are put down to the device" ||
+		fail "fallbacks not put down to the swap file"
+fi
+swapoff "$HOST_SWAPFILE" && rm -f "$HOST_SWAPFILE"
 finish
