@@ -24,6 +24,9 @@ void event_format(struct trace_seq *s, struct tep_handle *tep, const char *buffe
 	if (ev->event) {
 		trace_seq_printf(s, "%s:%s: ", ev->event->system, ev->event->name);
 		tep_print_event(tep, s, &ev->record, "%s", TEP_PRINT_INFO);
+		/* trace_marker text keeps the writer's newline; trace-cmd drops it */
+		while (s->len && s->buffer[s->len - 1] == '\n')
+			s->len--;
 	} else {
 		trace_seq_printf(s, "[UNKNOWN EVENT id %u]", (unsigned)*(uint16_t *)ev->data);
 	}

@@ -217,6 +217,8 @@ static char *view_events_brief(struct tep_handle *tep, struct trace_seq *s,
 			 tep_data_comm_from_pid(tep, pid), pid, ev->event ? ev->event->name : "?");
 	if (ev->event)
 		tep_print_event(tep, s, &ev->record, "%s", TEP_PRINT_INFO);
+	while (s->len && s->buffer[s->len - 1] == '\n')
+		s->len--;	/* as event_format() */
 	trace_seq_terminate(s);
 	return xstrdup(s->buffer);
 }
