@@ -74,5 +74,11 @@ int td_parse_meta(struct td_file *tf, char **err);
 int td_bad_id(const struct td_file *tf, int id);
 /* tracedat-meta.c: attribute CPUSTAT text to buffers. */
 void td_parse_cpustats(struct td_file *tf);
+/*
+ * tracedat-pages.c: decompress the chunks of p in a thread of its own,
+ * one chunk ahead of td_pages_next (before its first call; a no-op for
+ * uncompressed data). -1 if no thread could be started: p reads alone.
+ */
+int td_pages_readahead(struct td_pages *p);
 
 #endif
