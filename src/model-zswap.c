@@ -35,6 +35,7 @@ struct zswap_model {
 	uint64_t ok[ZSWAP_OP_NR], fail[ZSWAP_OP_NR];
 	uint64_t store_order[ZSW_NORDERS];
 	int has_probes;
+	struct zsw_memcg memcg;
 };
 
 struct zswap_model *zswap_model_new(void)
@@ -140,6 +141,22 @@ static void on_swap(struct zswap_model *m, const struct record *r)
 	}
 }
 
+/* memcg v2 memory.stat: zswap (compressed bytes), zswapped (original). */
+static void on_memcg(struct zswap_model *m, const struct record *r)
+{
+	struct zsw_memcg *c = &m->memcg;
+	int k = !strcmp(r->counter.key, "zswap") ? 0 :
+		!strcmp(r->counter.key, "zswapped") ? 1 : -1;
+
+	if (k < 0)
+		return;
+	snprintf(c->path, sizeof(c->path), "%s", r->counter.instance);
+	if (r->counter.value > c->max[k])
+		c->max[k] = r->counter.value;
+	c->last[k] = r->counter.value;
+	c->seen = 1;
+}
+
 static void on_zone(struct zswap_model *m, const struct record *r)
 {
 	if (r->zone.seq != m->zone_seq) {
@@ -202,6 +219,8 @@ void zswap_model_add(struct zswap_model *m, const struct record *r)
 			on_mthp(m, r);
 		else if (r->counter.source == SRC_SWAP)
 			on_swap(m, r);
+		else if (r->counter.source == SRC_MEMCG)
+			on_memcg(m, r);
 		break;
 	case REC_ZONE: on_zone(m, r); break;
 	case REC_SAMPLE_END: on_end(m, r); break;
@@ -279,4 +298,9 @@ double zswap_model_ratio(const struct zswap_model *m)
 	if (!p || p->stored_pages <= 0 || p->pool_bytes <= 0)
 		return 0;
 	return (double)p->stored_pages * 4096.0 / (double)p->pool_bytes;
+}
+
+const struct zsw_memcg *zswap_model_memcg(const struct zswap_model *m)
+{
+	return m->memcg.seen ? &m->memcg : NULL;
 }

@@ -33,6 +33,13 @@ struct zsw_counter {
 	int seen;
 };
 
+/* The sampled memcg's zswap use (memory.stat, bytes): last and largest. */
+struct zsw_memcg {
+	char path[96];
+	int64_t last[2], max[2];	/* [0] zswap (compressed), [1] zswapped */
+	int seen;
+};
+
 struct zswap_model;
 
 struct zswap_model *zswap_model_new(void);
@@ -56,6 +63,8 @@ uint64_t zswap_model_probe_fail(const struct zswap_model *m, enum zswap_op op);
 /* Stores seen per folio order (6.18+ probes give the order). */
 uint64_t zswap_model_store_order(const struct zswap_model *m, int order);
 int zswap_model_max_pool_percent(const struct zswap_model *m);
+/* The memcg's zswap fields, NULL without memcg samples that have them. */
+const struct zsw_memcg *zswap_model_memcg(const struct zswap_model *m);
 /* Compression ratio (stored bytes / pool bytes) at the last point, 0 if none. */
 double zswap_model_ratio(const struct zswap_model *m);
 

@@ -537,6 +537,16 @@ void report_text_zswap(struct report_ctx *rc)
 				    LL(l->zswpwb >= 0 ? l->zswpwb - f->zswpwb : 0),
 				    LL(l->pswpout - f->pswpout));
 	}
+	if (zswap_model_memcg(m)) {
+		const struct zsw_memcg *c = zswap_model_memcg(m);
+		char buf[320];
+
+		snprintf(buf, sizeof(buf), "zswap %lld kB holding %lld kB, at most %lld kB "
+			 "holding %lld kB (memory.stat of %s)", LL(c->last[0] / 1024),
+			 LL(c->last[1] / 1024), LL(c->max[0] / 1024), LL(c->max[1] / 1024),
+			 c->path);
+		report_wrap(rc, "memcg: ", buf);
+	}
 	if (zswap_model_has_probes(m))
 		zswap_probes(rc, m);
 }

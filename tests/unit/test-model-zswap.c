@@ -3,7 +3,8 @@
  * zswap model on hand-built records: debugfs counters, vmstat (later sets
  * carry only what changed), total RAM from the zones' managed pages for
  * the max_pool_percent limit, in-flight swap I/O summed over devices,
- * per-order zswpout, rejects by reason, and probe results per operation.
+ * per-order zswpout, rejects by reason, probe results per operation, and
+ * the memcg's zswap / zswapped bytes.
  */
 #include "config.h"
 #include "model-zswap.h"
@@ -125,6 +126,12 @@ int main(void)
 	is_int(zswap_model_probe_fail(m, ZSWAP_OP_WB), 1, "writeback failed");
 	is_int(zswap_model_store_order(m, 4), 1, "a 64kB store");
 	is_int(zswap_model_max_pool_percent(m), 10, "max_pool_percent");
+	ok(!zswap_model_memcg(m), "no memcg samples: no memcg zswap");
+	counter(SRC_MEMCG, "/cg", "zswap", 4096, 2);
+	counter(SRC_MEMCG, "/cg", "zswapped", 16384, 2);
+	counter(SRC_MEMCG, "/cg", "zswap", 0, 3);
+	is_int(zswap_model_memcg(m)->max[1], 16384, "memcg zswapped at most");
+	is_int(zswap_model_memcg(m)->last[0], 0, "memcg zswap last");
 	zswap_model_free(m);
 	return tap_done();
 }
