@@ -60,8 +60,11 @@ static void check_tracefs(struct doctor *d)
 	d->tracefs = collector_tracefs(&err);
 	if (!d->tracefs) {
 		printf("  mount:       none (%s)\n", err);
-		problem(d, 1, "tracefs is not mounted and could not be mounted",
-			"mount -t tracefs nodev /sys/kernel/tracing (as root)");
+		if (strstr(err, "permission denied"))
+			problem(d, 1, "tracefs is only for root here", "run as root");
+		else
+			problem(d, 1, "tracefs is not mounted and could not be mounted",
+				"mount -t tracefs nodev /sys/kernel/tracing (as root)");
 		free(err);
 		return;
 	}

@@ -32,7 +32,7 @@
 #include <unistd.h>
 
 #define POLL_MS 100
-#define POLL_FAST_MS 10
+#define POLL_FAST_MS 2
 #define SYNC_MS 1000
 #define LATE_META_MS 5000
 #define RESERVE_BYTES (4u << 20)
@@ -630,8 +630,8 @@ static void record_loop(struct recorder *r)
 	uint64_t next_late = r->t0_ns + (uint64_t)LATE_META_MS * 1000000u;
 	char *err = NULL;
 
-	/* a poll that moved an eighth of the rings calls for a quicker next one */
-	long busy = (long)((uint64_t)r->o->buffer_kb * 1024 / r->page_size / 8) * r->ncpus;
+	/* poll often enough that the rings fill to at most a quarter between reads */
+	double quarter = (double)r->o->buffer_kb * 1024 / r->page_size / 4;
 	int wait_ms = POLL_MS;
 
 	while (r->stop == STOP_NONE) {
@@ -642,8 +642,14 @@ static void record_loop(struct recorder *r)
 		if (!r->o->flight) {
 			long n = move_pages(r, now >= next_sync ? COLLECTOR_READ_PARTIAL :
 					    COLLECTOR_READ_FULL);
+			/* pages per ms on the busiest CPU, roughly: n spread over ncpus */
+			double rate = (double)n / r->ncpus / wait_ms;
 
-			wait_ms = n > busy ? POLL_FAST_MS : POLL_MS;
+			wait_ms = rate > 0 ? (int)(quarter / rate) : POLL_MS;
+			if (wait_ms > POLL_MS)
+				wait_ms = POLL_MS;
+			if (wait_ms < POLL_FAST_MS)
+				wait_ms = POLL_FAST_MS;
 		}
 		if (got_stop_signal) {
 			set_stop(r, STOP_SIGNAL, xstrdup(strsignal(got_stop_signal)));

@@ -148,6 +148,13 @@ const char *collector_tracefs(char **err)
 			return path;
 		}
 	}
+	/* a tracefs we may not enter: say so, rather than "not mounted" */
+	if (!stat("/sys/kernel/tracing", &st) && access("/sys/kernel/tracing", X_OK) &&
+	    errno == EACCES) {
+		set_err(err, "permission denied: tracefs at /sys/kernel/tracing is for root "
+			"(run as root)");
+		return NULL;
+	}
 	/* libtracefs did not find or mount it: try the usual place ourselves */
 	if (!access("/sys/kernel/tracing/instances", F_OK) ||
 	    !mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL)) {

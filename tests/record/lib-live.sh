@@ -104,10 +104,14 @@ in_cgroup() {
 	printf 'sh -c "echo \\$\\$ >%s/cgroup.procs && exec %s"' "$LIVE_CG" "$*"
 }
 
-# No instance named after a recorder of ours may remain.
+# Instances of dead recorders that were not there when the test started
+# (other people's recorders on a shared machine come and go: the start of
+# any recorder removes dead ones, and one killed meanwhile leaves one).
+LIVE_BEFORE=" $(ls "$TRACEFS/instances" 2>/dev/null | tr '\n' ' ')"
 instances_left() {
 	ls "$TRACEFS/instances" | grep -E '^mmscope-[0-9]+$' | while read -r i; do
 		pid=${i#mmscope-}
+		case $LIVE_BEFORE in *" $i "*) continue ;; esac
 		kill -0 "$pid" 2>/dev/null || echo "$i"
 	done
 }
