@@ -154,6 +154,8 @@ static void analysis_private(struct analysis *a, struct analysis_info *in, const
 			snprintf(a->probe_set, sizeof(a->probe_set), "%.31s", line + 10);
 		else if (!strncmp(line, "probe_reason=", 13))
 			snprintf(a->probe_reason, sizeof(a->probe_reason), "%.255s", line + 13);
+		else if (!strncmp(line, "swap_cluster=", 13))	/* SWAPFILE_CLUSTER */
+			swapclust_model_set_cluster_size(a->swapclust, atoi(line + 13));
 		else if (!strncmp(p, "events=", 7) && !a->enabled &&
 			 (a->enabled = malloc(len - 7 + 3)))
 			snprintf(a->enabled, len - 7 + 3, ",%.*s,", (int)len - 7, p + 7);

@@ -80,6 +80,8 @@ struct swapclust_model {
 	char sample_inst[64];
 	int rot_seen[SWC_MAXDEV], line_seen[SWC_MAXDEV];
 	int has_probes, has_results, in_reveal;
+	int cl_basis;		/* see swapclust_model_cluster_basis() */
+	int thp_seen, sets_seen;
 	uint64_t unplaced;
 	uint64_t unplaced_by[SWC_NSTATES][SWC_NSTATES];
 	uint64_t last_ts;
@@ -135,6 +137,27 @@ void swapclust_model_free(struct swapclust_model *m)
 		free(m->ctr[o]);
 	free(m->log);
 	free(m);
+}
+
+int swapclust_model_set_cluster_size(struct swapclust_model *m, int slots)
+{
+	for (int i = 0; i < SWC_MAXDEV; i++)
+		if (m->dev[i].nclusters)
+			return -1;	/* too late: clusters exist */
+	if (slots != 256 && slots != 512)
+		return -1;
+	m->cl = slots;
+	m->cl_basis = 2;
+	return 0;
+}
+
+int swapclust_model_cluster_basis(const struct swapclust_model *m)
+{
+	if (m->cl_basis == 2)
+		return 2;
+	if (m->thp_seen)
+		return 1;
+	return m->sets_seen ? -1 : 0;
 }
 
 void swapclust_model_set_kernel(struct swapclust_model *m, const char *release)
@@ -815,6 +838,7 @@ static void on_mthp(struct swapclust_model *m, const struct record *r)
 	int o = order_of_kb(r->counter.instance);
 	int k;
 
+	m->thp_seen = 1;
 	if (o < 0 || o >= SWC_NORDERS)
 		return;
 	if (!strcmp(r->counter.key, "swpout"))
@@ -832,6 +856,8 @@ static void on_mthp(struct swapclust_model *m, const struct record *r)
 
 static void on_vmstat(struct swapclust_model *m, const struct record *r)
 {
+	if (!strncmp(r->counter.key, "thp_", 4))
+		m->thp_seen = 1;	/* CONFIG_TRANSPARENT_HUGEPAGE */
 	if (!strcmp(r->counter.key, "thp_swpout")) {
 		m->vm9[0] = r->counter.value;
 		m->vm9_seen |= 1;
@@ -875,6 +901,7 @@ static void on_swap_sample(struct swapclust_model *m, const struct record *r)
 
 static void on_sample_end(struct swapclust_model *m, const struct record *r)
 {
+	m->sets_seen++;
 	for (int i = 0; i < SWC_MAXDEV; i++) {
 		struct swc_dev *d = &m->dev[i];
 

@@ -118,6 +118,13 @@ void swapclust_model_set_kernel(struct swapclust_model *m, const char *release);
 void swapclust_model_add(struct swapclust_model *m, const struct record *r);
 void swapclust_model_finish(struct swapclust_model *m, uint64_t end_ts);
 
+/* The cluster size from the recording's metadata (256 or 512), before
+ * any record; -1 when too late or not a valid size. */
+int swapclust_model_set_cluster_size(struct swapclust_model *m, int slots);
+/* What the cluster size rests on: 2 the recording said, 1 THP counters in
+ * the samples (THP_SWAP follows THP on x86-64: 512), 0 assumed (no
+ * samples), -1 samples without THP counters (the kernel may use 256). */
+int swapclust_model_cluster_basis(const struct swapclust_model *m);
 enum swc_rules swapclust_model_rules(const struct swapclust_model *m);
 int swapclust_model_cluster_size(const struct swapclust_model *m);
 /* Whether any swap probe record was seen (else: counters only). */

@@ -49,6 +49,20 @@ static const char *rules_text(enum swc_rules r)
 	}
 }
 
+/* What the cluster size rests on (SWAPFILE_CLUSTER: 512 with THP_SWAP). */
+static void swap_cluster_basis(struct report_ctx *rc, const struct swapclust_model *m)
+{
+	static const char *const why[] = {
+		"the samples have no THP counters: it may be 256",
+		"assumed (THP_SWAP)", "THP counters in the samples: THP_SWAP",
+		"from the recording",
+	};
+	int b = swapclust_model_cluster_basis(m);
+
+	report_line(rc, "cluster size %d slots: %s", swapclust_model_cluster_size(m),
+		    why[b + 1]);
+}
+
 /* Why there is no cluster detail, in one line. */
 static void swap_why_no_probes(struct report_ctx *rc)
 {
@@ -404,6 +418,7 @@ void report_text_swap(struct report_ctx *rc)
 		report_line(rc, "probes: %s", rules_text(swapclust_model_rules(m)));
 	else
 		swap_why_no_probes(rc);
+	swap_cluster_basis(rc, m);
 	for (int i = 0; i < swapclust_model_ndevs(m); i++) {
 		const struct swc_dev *d = swapclust_model_dev(m, i);
 
@@ -582,9 +597,10 @@ void report_json_swap(struct report_ctx *rc)
 	const struct swapclust_model *m = analysis_swapclust(rc->a);
 	struct strbuf *sb = rc->sb;
 
-	strbuf_addf(sb, "{\"probes\": %d, \"rules\": %d, \"cluster_size\": %d, \"devices\": [",
-		    swapclust_model_has_probes(m), swapclust_model_rules(m),
-		    swapclust_model_cluster_size(m));
+	strbuf_addf(sb, "{\"probes\": %d, \"rules\": %d, \"cluster_size\": %d, "
+		    "\"cluster_basis\": %d, \"devices\": [", swapclust_model_has_probes(m),
+		    swapclust_model_rules(m), swapclust_model_cluster_size(m),
+		    swapclust_model_cluster_basis(m));
 	for (int i = 0; i < swapclust_model_ndevs(m); i++) {
 		const struct swc_dev *d = swapclust_model_dev(m, i);
 

@@ -342,6 +342,16 @@ static void test_counters(void)
 	is_int(swapclust_model_dev(m, 0)->large_ok, 1, "loop device: order>0 possible");
 	is_int(swapclust_model_dev(m, 1)->large_ok, 0, "swap file: never order>0");
 	is_int(swapclust_model_dev(m, 0)->n[SWC_FREE], 1, "empty device revealed free");
+	is_int(swapclust_model_cluster_basis(m), 1, "cluster size: THP counters seen");
+	is_int(swapclust_model_set_cluster_size(m, 256), -1, "cluster size: too late");
+	swapclust_model_free(m);
+	m = swapclust_model_new(0);
+	is_int(swapclust_model_cluster_basis(m), 0, "cluster size: assumed");
+	sample_end(0);
+	is_int(swapclust_model_cluster_basis(m), -1, "cluster size: samples without THP");
+	is_int(swapclust_model_set_cluster_size(m, 256), 0, "cluster size from metadata");
+	is_int(swapclust_model_cluster_size(m), 256, "256-slot clusters");
+	is_int(swapclust_model_cluster_basis(m), 2, "cluster size: from the recording");
 	swapclust_model_free(m);
 }
 
