@@ -30,6 +30,11 @@
 #define SWC_BATCH_GAP	100000ULL	/* frees closer than 100 us: one batch */
 #define SWC_NBUCKETS	12
 #define SWC_NPID	64
+/* Bounds on model memory (a byte per slot): clusters grown on demand at
+ * most 1M (2 TB of swap), made up front from a sampled size at most 128K
+ * (256 GB); a bigger device grows as its slots are seen. */
+#define SWC_MAXCLUSTERS	(1 << 20)
+#define SWC_PREALLOC	(1 << 17)
 
 struct swc_cluster {
 	uint16_t used, known;
@@ -268,7 +273,7 @@ static int ensure_cluster(struct swapclust_model *m, struct swc_dev *d, int64_t 
 	struct swc_cluster *c;
 	uint8_t *s;
 
-	if (idx < 0 || idx >= (1 << 24))
+	if (idx < 0 || idx >= SWC_MAXCLUSTERS)
 		return -1;
 	if (idx < d->nclusters)
 		return 0;
@@ -343,7 +348,7 @@ static void dev_set_pages(struct swapclust_model *m, struct swc_dev *d, uint64_t
 	d->pages = pages;
 	d->size_known = 1;
 	if (want > d->nclusters)
-		ensure_cluster(m, d, want - 1);
+		ensure_cluster(m, d, (want < SWC_PREALLOC ? want : SWC_PREALLOC) - 1);
 	/* clusters grown past the end while the size was unknown */
 	while (d->nclusters > want && !d->cl[d->nclusters - 1].known &&
 	       d->cl[d->nclusters - 1].state == SWC_UNKNOWN) {

@@ -352,6 +352,9 @@ static void test_counters(void)
 	is_int(swapclust_model_set_cluster_size(m, 256), 0, "cluster size from metadata");
 	is_int(swapclust_model_cluster_size(m), 256, "256-slot clusters");
 	is_int(swapclust_model_cluster_basis(m), 2, "cluster size: from the recording");
+	counter(SRC_SWAP, "/dev/huge", "size", INT64_MAX, 1);
+	ok(swapclust_model_dev(m, 0)->nclusters <= (1 << 17),
+	   "an absurd sampled size does not allocate without bound");
 	swapclust_model_free(m);
 }
 
