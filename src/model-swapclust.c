@@ -796,6 +796,22 @@ static void on_discard(struct swapclust_model *m, const struct record *r)
 				set_state(m, d, (uint32_t)i, d->cl[i].used ? SWC_NONFULL : SWC_FREE, -1);
 }
 
+/* Swapoff: nothing of the device is known any more; a later swapon, or a
+ * sample with nothing in use, reveals it again. */
+static void dev_off(struct swapclust_model *m, struct swc_dev *d)
+{
+	d->swapoffs++;
+	d->active = 0;
+	d->revealed = 0;
+	d->touched = 0;
+	d->used_slots = 0;
+	memset(d->slot, 0, d->nslots);
+	for (int i = 0; i < d->nclusters; i++) {
+		d->cl[i].used = d->cl[i].known = 0;
+		set_state(m, d, (uint32_t)i, SWC_UNKNOWN, 0);
+	}
+}
+
 static void on_device(struct swapclust_model *m, const struct record *r)
 {
 	struct swc_dev *d = dev_get(m, r->swap.type);
@@ -810,17 +826,8 @@ static void on_device(struct swapclust_model *m, const struct record *r)
 		for (int i = 0; i < d->nclusters; i++)
 			d->cl[i].used = 0;
 		dev_reveal(m, d);
-	} else {
-		d->swapoffs++;
-		d->active = 0;
-		d->revealed = 0;
-		d->used_slots = 0;
-		memset(d->slot, 0, d->nslots);
-		for (int i = 0; i < d->nclusters; i++) {
-			d->cl[i].used = d->cl[i].known = 0;
-			set_state(m, d, (uint32_t)i, SWC_UNKNOWN, 0);
-		}
-	}
+	} else
+		dev_off(m, d);
 	push_point(m, d, r->ts);
 }
 
@@ -872,6 +879,26 @@ static void on_vmstat(struct swapclust_model *m, const struct record *r)
 	}
 }
 
+/* The device of a swap sample line: the one with that name, else the
+ * type of the line's position (/proc/swaps lists by si->type), else the
+ * first type without a name; the name sticks, so a device that goes away
+ * does not shift the others. */
+static struct swc_dev *sample_dev(struct swapclust_model *m, const char *name, int pos)
+{
+	for (int i = 0; i < m->nseen; i++)
+		if (!strcmp(m->dev[m->seen[i]].name, name))
+			return &m->dev[m->seen[i]];
+	if (pos < 0 || pos >= SWC_MAXDEV)
+		return NULL;
+	if (m->dev[pos].name[0])
+		for (pos = 0; pos < SWC_MAXDEV && m->dev[pos].name[0]; pos++)
+			;
+	if (pos >= SWC_MAXDEV)
+		return NULL;
+	snprintf(m->dev[pos].name, sizeof(m->dev[pos].name), "%s", name);
+	return dev_get(m, pos);
+}
+
 /* "swap" lines come in /proc/swaps order, which is si->type order. */
 static void on_swap_sample(struct swapclust_model *m, const struct record *r)
 {
@@ -886,10 +913,11 @@ static void on_swap_sample(struct swapclust_model *m, const struct record *r)
 		snprintf(m->sample_inst, sizeof(m->sample_inst), "%s", r->counter.instance);
 		m->sample_pos++;
 	}
-	d = dev_get(m, m->sample_pos - 1);
+	d = sample_dev(m, r->counter.instance, m->sample_pos - 1);
 	if (!d)
 		return;
-	snprintf(d->name, sizeof(d->name), "%s", r->counter.instance);
+	if (!m->line_seen[d->type] && d->sampled && !d->active)
+		d->swapons++;	/* back in /proc/swaps: swapon */
 	m->line_seen[d->type] = 1;
 	if (!strcmp(r->counter.key, "size") && v > 0)
 		dev_set_pages(m, d, (uint64_t)v / 4);
@@ -906,12 +934,19 @@ static void on_swap_sample(struct swapclust_model *m, const struct record *r)
 
 static void on_sample_end(struct swapclust_model *m, const struct record *r)
 {
+	int any_line = 0;	/* a set without swap lines says nothing */
+
+	for (int i = 0; i < SWC_MAXDEV; i++)
+		any_line |= m->line_seen[i];
 	m->sets_seen++;
 	for (int i = 0; i < SWC_MAXDEV; i++) {
 		struct swc_dev *d = &m->dev[i];
 
 		if (m->line_seen[i] && !m->rot_seen[i])
 			d->blockdev = 0;
+		if (!m->line_seen[i] && d->sampled && d->active && any_line)
+			dev_off(m, d);	/* gone from /proc/swaps: swapoff */
+		d->sampled |= m->line_seen[i];
 		if (m->line_seen[i]) {	/* 6.1/6.12 need SSD cluster_info too */
 			d->active = 1;
 			d->large_ok = d->blockdev == 1 &&

@@ -10,6 +10,8 @@
  * scanned cluster). A slot never seen is unknown; a cluster is unknown
  * until all its slots or its count were revealed (by allocs, frees, a
  * traced count, a swapon, or a first swap sample with nothing in use).
+ * Swapon and swapoff come from probes where the set has them, else from
+ * a device appearing in or leaving the swap samples (by name).
  * Pure C, no I/O; O(1) per record (per-cluster and per-slot arrays).
  */
 #ifndef MMSCOPE_MODEL_SWAPCLUST_H
@@ -82,6 +84,7 @@ struct swc_dev {
 	uint8_t *slot;		/* 0 unknown, 1 free, 2 used */
 	uint64_t nslots;
 	int revealed;		/* a swapon or empty first sample revealed all */
+	int sampled;		/* seen in a complete swap sample set */
 	int touched;
 };
 

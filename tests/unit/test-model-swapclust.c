@@ -342,6 +342,19 @@ static void test_counters(void)
 	is_int(swapclust_model_dev(m, 0)->large_ok, 1, "loop device: order>0 possible");
 	is_int(swapclust_model_dev(m, 1)->large_ok, 0, "swap file: never order>0");
 	is_int(swapclust_model_dev(m, 0)->n[SWC_FREE], 1, "empty device revealed free");
+	counter(SRC_SWAP, "/swapfile", "size", 4096, 2);	/* loop0 swapped off */
+	sample_end(2);
+	is_int(swapclust_model_dev(m, 0)->swapoffs, 1, "gone from the samples: swapoff");
+	is_int(swapclust_model_dev(m, 0)->n[SWC_FREE], 0, "after swapoff: nothing free known");
+	is_str(swapclust_model_dev(m, 1)->name, "/swapfile", "the other device keeps its type");
+	is_int(swapclust_model_dev(m, 1)->swapoffs, 0, "the other device stays on");
+	counter(SRC_SWAP, "/dev/loop0", "size", 4096, 3);
+	counter(SRC_SWAP, "/dev/loop0", "used", 0, 3);
+	counter(SRC_SWAP, "/dev/loop0", "rotational", 0, 3);
+	counter(SRC_SWAP, "/swapfile", "size", 4096, 3);
+	sample_end(3);
+	is_int(swapclust_model_dev(m, 0)->swapons, 1, "back in the samples: swapon");
+	is_int(swapclust_model_dev(m, 0)->n[SWC_FREE], 1, "empty again: revealed free");
 	is_int(swapclust_model_cluster_basis(m), 1, "cluster size: THP counters seen");
 	is_int(swapclust_model_set_cluster_size(m, 256), -1, "cluster size: too late");
 	swapclust_model_free(m);
