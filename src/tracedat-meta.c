@@ -225,6 +225,15 @@ static int format_refs_ok(const char *text, size_t n)
 	size_t lens[512];
 	int nnames = 0;
 
+	/*
+	 * Control characters: a \x01 inside the print fmt string made
+	 * libtraceevent divide by zero (fuzzing). Kernel format files are
+	 * plain text: tabs and newlines only.
+	 */
+	for (p = text; p < end; p++)
+		if (((unsigned char)*p < 0x20 && *p != '\t' && *p != '\n') ||
+		    *p == 0x7f)
+			return 0;
 	fmt = NULL;
 	for (p = text; p + sizeof(tag) - 1 <= end; p++) {
 		if (*p == 'p' && !memcmp(p, tag, sizeof(tag) - 1)) {
