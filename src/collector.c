@@ -382,7 +382,7 @@ static int enable_groups(struct collector *c, const char *groups, int no_probes,
 			 char **err)
 {
 	char *copy = xstrdup(groups), *save = NULL, *g;
-	int want_probes = 0;
+	unsigned want_probes = 0;
 
 	for (g = strtok_r(copy, ",", &save); g; g = strtok_r(NULL, ",", &save)) {
 		const struct collector_group *grp = find_group(g);
@@ -408,12 +408,14 @@ static int enable_groups(struct collector *c, const char *groups, int no_probes,
 				continue;
 			enable_spec(c, *e);
 		}
-		if (!strcmp(g, "swap") || !strcmp(g, "zswap"))
-			want_probes = 1;
+		if (!strcmp(g, "swap"))
+			want_probes |= 1u << PROBE_SWAP;
+		if (!strcmp(g, "zswap"))
+			want_probes |= 1u << PROBE_ZSWAP;
 	}
 	free(copy);
 	if (want_probes && !no_probes) {
-		probes_install(c->tracefs, c->dir, &c->probes);
+		probes_install(c->tracefs, c->dir, want_probes, &c->probes);
 		c->have_probes = 1;
 		if (c->probes.probes && *c->probes.probes)
 			strbuf_addf(&c->events, "%s%s", c->events.len ? "," : "",

@@ -268,7 +268,8 @@ static const char *family_name(enum probe_family f)
 	return f == PROBE_SWAP ? "swap" : "zswap";
 }
 
-void probes_install(const char *tracefs, const char *inst_dir, struct probe_result *res)
+void probes_install(const char *tracefs, const char *inst_dir, unsigned families,
+		    struct probe_result *res)
 {
 	const char *ctl = probes_control_file(tracefs);
 	struct probe_syms syms = { 0 };
@@ -312,6 +313,9 @@ void probes_install(const char *tracefs, const char *inst_dir, struct probe_resu
 		strbuf_addf(&reason, "functions missing: %s", ch.skipped.buf);
 	for (int i = 0; i < ch.nuse; i++) {
 		const struct probe_def *d = ch.use[i];
+
+		if (!(families & (1u << d->family)))
+			continue;	/* that group was not asked for */
 		char *line = xasprintf("%c:%s/%s %s %s\n", d->kind, res->systems[d->family],
 				       d->name, d->symbol, d->args);
 

@@ -74,7 +74,9 @@ struct probe_result {
  * "mmscope_swap_PID" and "mmscope_zswap_PID", and enables them in the
  * instance directory inst_dir. Never fails: the result says what happened.
  */
-void probes_install(const char *tracefs, const char *inst_dir, struct probe_result *res);
+/* families: bits (1 << PROBE_SWAP) | (1 << PROBE_ZSWAP) of the groups asked for. */
+void probes_install(const char *tracefs, const char *inst_dir, unsigned families,
+		    struct probe_result *res);
 /* Removes the probe systems of res (disable first in every instance). */
 void probes_remove(const char *tracefs, struct probe_result *res);
 /* Removes probe systems "mmscope_*_PID" whose PID is dead. */

@@ -20,7 +20,7 @@ thp_off
 cg=$(memcg_make mmscope-memcg 64)
 dump_state before
 # shellcheck disable=SC2046
-record_run $(reclaim_args swap) --cgroup "$cg" -- \
+record_run $(reclaim_args swap,zswap) --cgroup "$cg" -- \
 	sh -c "echo \$\$ > $cg/cgroup.procs && exec anon-touch -m 112 -p 2 -N -q"
 dump_state after
 cat /proc/swaps > "$OUT/swaps"
