@@ -33,6 +33,7 @@ struct analysis {
 	struct swapclust_model *swapclust;
 	struct zswap_model *zswap;
 	char probe_set[32], probe_reason[256];
+	int probes_swap;		/* probes= names swap probes: 1, 0; -1 no key */
 	uint64_t types_seen;		/* bit per enum rec_type fed */
 	char *enabled;			/* mmscope metadata events=, ",a:b,c:d," */
 };
@@ -60,6 +61,7 @@ struct analysis *analysis_new_empty(const struct analysis_opts *o)
 	a->frag = frag_model_new();
 	if (a->reclaim && a->compaction)
 		a->consistency = consistency_model_new(a->reclaim, a->compaction);
+	a->probes_swap = -1;
 	a->swapclust = swapclust_model_new(0);
 	a->zswap = zswap_model_new();
 	if (!a->swapclust || !a->zswap) {
@@ -154,6 +156,8 @@ static void analysis_private(struct analysis *a, struct analysis_info *in, const
 			snprintf(a->probe_set, sizeof(a->probe_set), "%.31s", line + 10);
 		else if (!strncmp(line, "probe_reason=", 13))
 			snprintf(a->probe_reason, sizeof(a->probe_reason), "%.255s", line + 13);
+		else if (!strncmp(line, "probes=", 7))
+			a->probes_swap = strstr(line, "mmscope_swap_") != NULL;
 		else if (!strncmp(line, "swap_cluster=", 13))	/* SWAPFILE_CLUSTER */
 			swapclust_model_set_cluster_size(a->swapclust, atoi(line + 13));
 		else if (!strncmp(p, "events=", 7) && !a->enabled &&
@@ -319,6 +323,7 @@ const struct swapclust_model *analysis_swapclust(const struct analysis *a)
 const struct zswap_model *analysis_zswap(const struct analysis *a) { return a->zswap; }
 const char *analysis_probe_set(const struct analysis *a) { return a->probe_set; }
 const char *analysis_probe_reason(const struct analysis *a) { return a->probe_reason; }
+int analysis_probes_swap(const struct analysis *a) { return a->probes_swap; }
 
 int analysis_has_event(const struct analysis *a, const char *system, const char *event)
 {

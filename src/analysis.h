@@ -67,6 +67,8 @@ const struct zswap_model *analysis_zswap(const struct analysis *a);
 /* The recording's probe_set= and probe_reason= ("" when not recorded). */
 const char *analysis_probe_set(const struct analysis *a);
 const char *analysis_probe_reason(const struct analysis *a);
+/* Whether probes= lists swap probes: 1, 0, or -1 when the key is absent. */
+int analysis_probes_swap(const struct analysis *a);
 /* Whether the recording has this event type (enabled when recording). */
 int analysis_has_event(const struct analysis *a, const char *system, const char *event);
 /* Event count per type: the recording's tracepoints with their counts. */

@@ -75,6 +75,9 @@ static void swap_why_no_probes(struct report_ctx *rc)
 			 "(not made by mmscope record -g swap)");
 	else if (!strcmp(set, "none"))
 		snprintf(buf, sizeof(buf), "no swap kprobes: %s", *why ? why : "none installed");
+	else if (!analysis_probes_swap(rc->a))
+		snprintf(buf, sizeof(buf), "probe set %s, but the swap probes were not asked "
+			 "for (mmscope record -g swap)", set);
 	else
 		snprintf(buf, sizeof(buf), "probe set %s was installed but no swap "
 			 "allocation or free fired", set);
