@@ -132,6 +132,23 @@ static int swap_pick_orders(const struct swc_dev *d, int *out)
 	return n;
 }
 
+/* Clusters waiting for discard are neither free nor in use: say how many
+ * there were at most (the table has no room for a column). */
+static void swap_dev_discard(struct report_ctx *rc, const struct swc_dev *d)
+{
+	uint32_t top = 0;
+	uint64_t ts = 0;
+
+	for (int p = 0; p < d->npts; p++)
+		if (d->pts[p].n[SWC_DISCARD] > top) {
+			top = d->pts[p].n[SWC_DISCARD];
+			ts = d->pts[p].ts;
+		}
+	if (top || d->discards)
+		report_line(rc, "  discard: %llu scheduled, at most %u clusters waiting "
+			    "(%.3f s)", ULL(d->discards), top, report_rel_s(rc, ts));
+}
+
 static void swap_dev_series(struct report_ctx *rc, const struct swapclust_model *m,
 			    const struct swc_dev *d)
 {
@@ -175,6 +192,7 @@ static void swap_dev_series(struct report_ctx *rc, const struct swapclust_model 
 		if (pt == &d->pts[d->npts - 1])
 			break;
 	}
+	swap_dev_discard(rc, d);
 }
 
 static void swap_dev_zero(struct report_ctx *rc, const struct swc_dev *d)
