@@ -1,0 +1,172 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# bench.sh: mmscope's reader, report and dump against trace-cmd report on
+# the same large recordings, in the same run (issue 9). Not a test: it
+# prints tables and says which targets are met; timings on a shared
+# machine are not pass/fail material.
+#
+# usage: tests/bench/bench.sh [BUILDDIR]
+#   BENCH_DIR     where recordings live (default /var/tmp/mmscope-bench)
+#   BENCH_SIZES   sizes of uncompressed pages (default "512M 1G 2G")
+#   BENCH_REPEAT  runs per tool and file, best wall time kept (default 3)
+#   BENCH_NO_DUMP=1  skip the dump rows (they take as long as trace-cmd)
+#
+# The recordings are real: `mmscope record -e kmem:mm_page_alloc -e
+# kmem:mm_page_free` (plus the default groups and counter samples) around
+# two loops of anon-touch churning 64 MiB each, stopped by --max-size at
+# the wanted amount of pages. Making them needs root; once made they are
+# reused (delete the directory to make new ones).
+#
+# Each repetition runs every tool back to back, so a busy neighbour slows
+# trace-cmd and mmscope alike and the ratios stay meaningful; the best of
+# BENCH_REPEAT runs is kept per tool. "1 core" rows run under taskset -c 0.
+set -u
+B=$(cd "${1:-$(pwd)}" && pwd)
+D=${BENCH_DIR:-/var/tmp/mmscope-bench}
+SIZES=${BENCH_SIZES:-512M 1G 2G}
+REPEAT=${BENCH_REPEAT:-3}
+MMSCOPE=$B/mmscope
+WALK=$B/tests/bench/td-walk
+ANON=$B/samples/workloads/anon-touch
+TIME=/usr/bin/time
+
+for x in "$MMSCOPE" "$WALK"; do
+	[ -x "$x" ] || { echo "bench: $x missing (make bench builds it)" >&2; exit 1; }
+done
+[ -x "$TIME" ] || { echo "bench: needs $TIME (GNU time) for peak RSS" >&2; exit 1; }
+command -v trace-cmd >/dev/null || { echo "bench: needs trace-cmd" >&2; exit 1; }
+command -v taskset >/dev/null || { echo "bench: needs taskset" >&2; exit 1; }
+mkdir -p "$D" || exit 1
+TMP=$(mktemp -d /tmp/mmscope-bench.XXXXXX)
+PIDS=""
+cleanup() {
+	for p in $PIDS; do
+		pkill -P "$p" 2>/dev/null
+		kill "$p" 2>/dev/null
+	done
+	wait 2>/dev/null
+	rm -rf "$TMP"
+}
+trap cleanup EXIT INT TERM
+
+make_recording() { # SIZE FILE
+	[ "$(id -u)" -eq 0 ] || { echo "bench: $2 missing and recording needs root" >&2; return 1; }
+	[ -x "$ANON" ] || { echo "bench: $ANON missing (make check builds it)" >&2; return 1; }
+	echo "making $2: churn with kmem:mm_page_alloc/free until $1 of pages"
+	for _ in 1 2; do
+		bash -c "while :; do '$ANON' -m 64 -q; done" &
+		PIDS="$PIDS $!"
+	done
+	sleep 0.3
+	"$MMSCOPE" record -q -f -o "$2.tmp" -e kmem:mm_page_alloc -e kmem:mm_page_free \
+		--max-size "$1" --duration 900
+	local rc=$?
+	for p in $PIDS; do
+		pkill -P "$p" 2>/dev/null
+		kill "$p" 2>/dev/null
+	done
+	wait 2>/dev/null
+	PIDS=""
+	[ $rc -eq 0 ] && mv "$2.tmp" "$2"
+}
+
+# run NAME CMD...: one timed run, stdout to /dev/null; appends
+# "NAME wall user sys rss_kb" to $TMP/runs (nothing if the command failed)
+run() {
+	local name=$1
+	shift
+	if "$TIME" -f '%e %U %S %M' -o "$TMP/t" "$@" >/dev/null 2>"$TMP/err"; then
+		echo "$name $(tail -1 "$TMP/t")" >>"$TMP/runs"
+	else
+		echo "  ($name failed: $(head -c 300 "$TMP/err"))" >&2
+	fi
+}
+
+echo "mmscope bench: $(uname -n), $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-), $(date -u '+%F %H:%M UTC')"
+echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg); best of $REPEAT"
+echo
+
+for sz in $SIZES; do
+	f=$D/churn-$sz.dat
+	[ -s "$f" ] || make_recording "$sz" "$f" || continue
+	# events and pages from the reader itself (trace-cmd counts the same;
+	# tests/oracle/trace-cmd.sh checks that)
+	ev=$("$WALK" walk "$f" | sed -n 's/.*events=\([0-9]*\).*/\1/p')
+	pg=$("$WALK" pages "$f" | sed -n 's/.*bytes=\([0-9]*\).*/\1/p')
+	[ -n "$ev" ] && [ -n "$pg" ] || { echo "bench: cannot read $f" >&2; continue; }
+	: >"$TMP/runs"
+	for _ in $(seq "$REPEAT"); do
+		run trace-cmd taskset -c 0 trace-cmd report "$f"
+		run report-1core taskset -c 0 "$MMSCOPE" report "$f"
+		run report-2core "$MMSCOPE" report "$f"
+		run walk-1core taskset -c 0 "$WALK" walk "$f"
+		run pages-1core taskset -c 0 "$WALK" pages "$f"
+		[ -n "${BENCH_NO_DUMP:-}" ] || run dump-1core taskset -c 0 "$MMSCOPE" dump "$f"
+	done
+	echo "== $f: $(awk -v b="$pg" 'BEGIN { printf "%.2f GB", b / 1e9 }') of pages, $(stat -c %s "$f" | awk '{ printf "%.0f MB", $1 / 1e6 }') on disk, $ev events"
+	awk -v ev="$ev" -v sz="$sz" '
+	{
+		if (!($1 in wall) || $2 < wall[$1]) {
+			wall[$1] = $2; cpu[$1] = $3 + $4
+		}
+		if ($5 > rss[$1])
+			rss[$1] = $5
+	}
+	END {
+		order = "trace-cmd report-1core report-2core walk-1core pages-1core dump-1core"
+		label["trace-cmd"] = "trace-cmd report (1 core)"
+		label["report-1core"] = "mmscope report (1 core)"
+		label["report-2core"] = "mmscope report (2 cores)"
+		label["walk-1core"] = "decompress+page walk (1 core)"
+		label["pages-1core"] = "decompress only (1 core)"
+		label["dump-1core"] = "mmscope dump (1 core)"
+		printf "%-32s %11s %8s %8s %10s %8s %8s %9s\n", "tool", "events",
+			"wall_s", "cpu_s", "events/s", "ratio", "cpu_rat", "peak_MB"
+		n = split(order, o, " ")
+		tc = ("trace-cmd" in wall) ? ev / wall["trace-cmd"] : 0
+		tcc = ("trace-cmd" in cpu && cpu["trace-cmd"] > 0) ? ev / cpu["trace-cmd"] : 0
+		for (i = 1; i <= n; i++) {
+			k = o[i]
+			if (!(k in wall))
+				continue
+			w = wall[k] > 0 ? wall[k] : 0.01
+			c = cpu[k] > 0 ? cpu[k] : 0.01
+			printf "%-32s %11d %8.2f %8.2f %10.0f %7.1fx %7.1fx %9.1f\n", label[k],
+				k == "pages-1core" ? 0 : ev, w, c, ev / w,
+				tc ? ev / w / tc : 0, tcc ? ev / c / tcc : 0, rss[k] / 1024
+		}
+		if ("report-1core" in wall && "walk-1core" in wall)
+			printf "report / practical limit (walk): %.0f%% of its throughput\n",
+				100 * wall["walk-1core"] / wall["report-1core"]
+		if (tc) {
+			r1 = ev / wall["report-1core"] / tc
+			r2 = ev / wall["report-2core"] / tc
+			printf "target report 1 core >= 30x: %.1fx %s\n", r1, (r1 >= 30 ? "MET" : "NOT MET")
+			printf "target report 2 cores >= 50x: %.1fx %s\n", r2, (r2 >= 50 ? "MET" : "NOT MET")
+			if ("dump-1core" in wall) {
+				r3 = ev / wall["dump-1core"] / tc
+				printf "target dump >= 3x: %.1fx %s\n", r3, (r3 >= 3 ? "MET" : "NOT MET")
+			}
+		}
+		if (sz == "2G") {
+			m = (rss["report-2core"] > rss["report-1core"]) ? rss["report-2core"] : rss["report-1core"]
+			printf "target report peak RSS <= 64 MB on 2 GB: %.1f MB %s\n", m / 1024,
+				(m <= 65536 ? "MET" : "NOT MET")
+		}
+	}' "$TMP/runs"
+	echo
+done
+
+# zstd level: size against CPU on the smallest recording's pages
+for sz in $SIZES; do
+	f=$D/churn-$sz.dat
+	[ -s "$f" ] || continue
+	echo "== zstd level, recompressing the pages of $f in 64-page chunks"
+	"$WALK" levels "$f" | awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+		printf "level %-2s  %6.0f MB -> %6.1f MB (%5.2fx)  compress %6.2f s CPU (%4.0f MB/s)  decompress %5.2f s (%4.0f MB/s)\n",
+			v["level"], v["in_bytes"] / 1e6, v["out_bytes"] / 1e6, v["ratio"],
+			v["cpu_s"], v["MBps"], v["dcpu_s"], v["dMBps"] }'
+	echo "default level in this build: zstd $(grep -o 'ZLIB ? 6 : [0-9]*' "$(dirname "$0")/../../src/codec.c" | awk '{ print $NF }')"
+	break
+done
