@@ -23,7 +23,7 @@ static const char convert_usage[] =
 "\n"
 "  -o, --output FILE                  where to write (required)\n"
 "      --compression zstd|zlib|none  compression of a version 7 file (default zstd)\n"
-"      --level N                      compression level (default: zstd 3, zlib 6)\n"
+"      --level N                      compression level (default: zstd 1, zlib 6)\n"
 "      --file-version 6|7             file version (default 7; 6 is uncompressed)\n"
 "  -f, --force                        replace OUT if it exists\n"
 "  -h, --help                         show this help\n"
