@@ -178,25 +178,42 @@ static void counters_vmstat(struct report_ctx *rc, const struct counters_model *
 		report_line(rc, "  (%d more; --format json lists all)", more);
 }
 
+/*
+ * One line per moved counter. Short instances (a size, a device name)
+ * lead the line; long ones (cgroup paths) get a line of their own so
+ * the rows stay inside 72 columns.
+ */
 static void counters_instances(struct report_ctx *rc, const struct counters_model *cm,
 			       enum sample_source src, const char *title)
 {
+	const char *last = NULL;
 	int any = 0;
 
 	for (int i = 0; i < counters_model_count(cm); i++) {
 		const struct counter *c = counters_model_get(cm, i);
+		int own_line;
 
 		if (!c || c->source != src || (!c->scale && c->last == c->first))
 			continue;
 		if (!any++)
 			report_line(rc, "%s that moved", title);
+		own_line = strlen(c->instance) > 8;
+		if (own_line && (!last || strcmp(last, c->instance))) {
+			size_t n = strlen(c->instance);
+
+			if (n > 66)	/* keep the tail: the cgroup's own name */
+				report_line(rc, "  ...%s", c->instance + n - 63);
+			else
+				report_line(rc, "  %s", c->instance);
+		}
+		last = c->instance;
 		if (c->scale)
-			report_line(rc, "  %-8s %-26s last %.2f", c->instance, c->key,
-				    (double)c->last / (c->scale == 1 ? 10.0 : 100.0));
+			report_line(rc, "  %-8s %-26s last %.2f", own_line ? "" : c->instance,
+				    c->key, (double)c->last / (c->scale == 1 ? 10.0 : 100.0));
 		else
-			report_line(rc, "  %-8s %-26s %lld -> %lld (%+lld)", c->instance,
-				    c->key, (long long)c->first, (long long)c->last,
-				    (long long)(c->last - c->first));
+			report_line(rc, "  %-8s %-26s %lld -> %lld (%+lld)",
+				    own_line ? "" : c->instance, c->key, (long long)c->first,
+				    (long long)c->last, (long long)(c->last - c->first));
 	}
 }
 

@@ -89,7 +89,7 @@ if [ -f "$f" ]; then
 	fi
 fi
 
-for v in global-pressure-reclaim-6.1 global-pressure-6.12 global-pressure-7.2; do
+for v in global-pressure-reclaim-6.1 global-pressure-early-6.12 global-pressure-7.2; do
 	f=$top_srcdir/tests/data/report/$v.dat
 	[ -f "$f" ] || continue
 	n=$((n + 1))

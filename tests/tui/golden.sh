@@ -16,23 +16,23 @@ s="$top_srcdir/samples"
 
 # name  size  fixture  keys (fixtures under samples/, or tests/data/report/ as r/NAME)
 cases='
-timeline-pressure-80x24      80x24   r/global-pressure-6.12.dat
-timeline-pressure-enter-80x24 80x24  r/global-pressure-6.12.dat  Enter
-timeline-pressure-160x50     160x50  r/global-pressure-6.12.dat  n
-timeline-pressure-zoom-80x24 80x24   r/global-pressure-6.12.dat  n + + + right right
-events-pressure-80x24        80x24   r/global-pressure-6.12.dat  Enter 5
-events-pressure-node-80x24   80x24   r/global-pressure-6.12.dat  / kswapd Space node=0 Enter
-events-pressure-noprint-80x24 80x24  r/global-pressure-6.12.dat  Enter / !print Enter
+timeline-pressure-80x24      80x24   r/global-pressure-early-6.12.dat
+timeline-pressure-enter-80x24 80x24  r/global-pressure-early-6.12.dat  Enter
+timeline-pressure-160x50     160x50  r/global-pressure-early-6.12.dat  n
+timeline-pressure-zoom-80x24 80x24   r/global-pressure-early-6.12.dat  n + + + right right
+events-pressure-80x24        80x24   r/global-pressure-early-6.12.dat  Enter 5
+events-pressure-node-80x24   80x24   r/global-pressure-early-6.12.dat  / kswapd Space node=0 Enter
+events-pressure-noprint-80x24 80x24  r/global-pressure-early-6.12.dat  Enter / !print Enter
 timeline-sampled-80x24       80x24   r/compaction-sampled-6.18.dat
 stalls-sampled-160x50        160x50  r/compaction-sampled-6.18.dat tab tab tab
-timeline-click-80x24         80x24   r/global-pressure-6.12.dat  click=2,60
+timeline-click-80x24         80x24   r/global-pressure-early-6.12.dat  click=2,60
 timeline-gp612-80x24         80x24   global-pressure-6.12.dat    n
 events-gp612-160x50          160x50  global-pressure-6.12.dat    n 5 / !print Enter
 timeline-mthpfrag-80x24      80x24   mthp-frag-7.3.dat
 timeline-zswap-80x24         80x24   zswap-6.12.dat              Enter
-swap-pressure-80x24          80x24   r/global-pressure-6.12.dat  n 2
-swap-pressure-160x50         160x50  r/global-pressure-6.12.dat  n 2
-zswap-pressure-80x24         80x24   r/global-pressure-6.12.dat  3
+swap-pressure-80x24          80x24   r/global-pressure-early-6.12.dat  n 2
+swap-pressure-160x50         160x50  r/global-pressure-early-6.12.dat  n 2
+zswap-pressure-80x24         80x24   r/global-pressure-early-6.12.dat  3
 zswap-zswap-80x24            80x24   zswap-6.12.dat              3
 zswap-zswap-160x50           160x50  zswap-6.12.dat              n 3
 timeline-memcg-80x24         80x24   memcg-swap-6.18.dat

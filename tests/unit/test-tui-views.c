@@ -348,7 +348,7 @@ static void test_timeline(void)
 {
 	struct tui_state st;
 	struct canvas c = { 0 };
-	struct tui_data *d = load("tests/data/report/global-pressure-6.12.dat", &st);
+	struct tui_data *d = load("tests/data/report/global-pressure-early-6.12.dat", &st);
 
 	if (!d) {
 		ok(0, "load the global-pressure recording");
@@ -412,7 +412,7 @@ static void test_swap_zswap(void)
 {
 	struct tui_state st;
 	struct canvas c = { 0 };
-	struct tui_data *d = load("tests/data/report/global-pressure-6.12.dat", &st);
+	struct tui_data *d = load("tests/data/report/global-pressure-early-6.12.dat", &st);
 
 	if (!d) {
 		ok(0, "load the global-pressure recording");
