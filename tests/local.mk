@@ -175,3 +175,14 @@ tests_unit_test_util_SOURCES = tests/unit/test-util.c tests/unit/tap.h
 tests_unit_test_util_LDADD = $(LIBMMSCOPE_LIBS)
 TESTS += tests/unit/test-util
 EXTRA_DIST += tests/data/swap
+
+# The live recorder tests share the kernel's tracing state (instances,
+# swap, cgroups) and check it after each run; one test's deliberately
+# killed recorder would look like another's leftover. Run them one after
+# another, even under make -j.
+tests/record/signals.log: tests/record/live-swap.log
+tests/record/limits.log: tests/record/signals.log
+tests/record/options.log: tests/record/limits.log
+tests/record/sample.log: tests/record/options.log
+tests/record/flight.log: tests/record/sample.log
+tests/report/swap-host.log: tests/record/flight.log
