@@ -72,8 +72,9 @@ static const struct probe_def defs_618[] = {
 };
 
 static const struct probe_def defs_7x[] = {
-	{ SW, "move", 'p', "move_cluster", "type=si->type old=ci->flags new=new_flags order=ci->order count=ci->count", 1 },
-	{ SW, "free", 'p', "__swap_cluster_free_entries", "type=si->type start=ci_start nr=nr_pages", 1 },
+	/* ci and the cluster array let moves caused by frees be placed */
+	{ SW, "move", 'p', "move_cluster", "type=si->type cinfo=si->cluster_info ci old=ci->flags new=new_flags order=ci->order count=ci->count", 1 },
+	{ SW, "free", 'p', "__swap_cluster_free_entries", "type=si->type cinfo=si->cluster_info ci start=ci_start nr=nr_pages count=ci->count", 1 },
 	{ SW, "isol", 'r', "isolate_lock_cluster", "ci=$retval:x64 type=si->type", 0 },
 	{ SW, "scan", 'p', "alloc_swap_scan_cluster", "type=si->type offset", 0 },
 	{ SW, "scan_r", 'r', "alloc_swap_scan_cluster", "found=$retval:u32 type=si->type", 0 },
