@@ -15,21 +15,31 @@
 
 /*
  * Read-ahead (td_pages_readahead): a thread per CPU stream decompresses
- * the next chunk into a second buffer while the caller walks the current
- * one, so zstd (a third of a report's time) runs on another core. The
- * thread works on its own td_pages, "ahead", which owns the file
- * position, the bomb counters and a codec context of its own; the
- * caller's td_pages only swaps buffers with it, one chunk at a time.
+ * up to RA_SLOTS chunks ahead of the caller, so zstd (a third of a
+ * report's time) runs on another core. The thread works on its own
+ * td_pages, "ahead", which owns the file position, the bomb counters and
+ * a codec context of its own; the caller's td_pages only swaps buffers
+ * with the oldest queued slot. One chunk ahead was not enough: each
+ * hand-off then waited for a cross-CPU wake-up (slow on this VM) and
+ * nothing overlapped.
  */
+#define RA_SLOTS 4
+
+struct ra_slot {
+	uint8_t *buf;
+	size_t cap, dirty, fill;
+};
+
 struct readahead {
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	struct td_pages *ahead;
-	int want;		/* the caller asks for the next chunk */
-	int done;		/* ahead holds it (or the end, or an error) */
+	struct ra_slot slot[RA_SLOTS];
+	int head, count;	/* queued chunks, the oldest at head */
 	int stop;
-	int rc;			/* 1 a chunk, 0 the end, -1 error in err */
+	int end;		/* no more chunks: rc says why */
+	int rc;			/* 0 the end, -1 error in err */
 	char *err;
 };
 
@@ -192,20 +202,34 @@ static void *readahead_main(void *arg)
 {
 	struct readahead *ra = arg;
 
+	struct td_pages *a = ra->ahead;
+
 	pthread_mutex_lock(&ra->lock);
 	for (;;) {
-		while (!ra->want && !ra->stop)
+		while (!ra->stop && ra->count == RA_SLOTS)
 			pthread_cond_wait(&ra->cond, &ra->lock);
 		if (ra->stop)
 			break;
-		ra->want = 0;
+		/* the free slot after the queue is the thread's until queued */
+		struct ra_slot *sl = &ra->slot[(ra->head + ra->count) % RA_SLOTS];
+
+		a->buf = sl->buf, a->cap = sl->cap, a->dirty = sl->dirty;
+		a->fill = a->at = 0;
 		pthread_mutex_unlock(&ra->lock);
-		int rc = !ra->ahead->chunks_left ? 0 :
-			 load_chunk(ra->ahead, &ra->err) ? -1 : 1;
+		int rc = !a->chunks_left ? 0 : load_chunk(a, &ra->err) ? -1 : 1;
+
 		pthread_mutex_lock(&ra->lock);
-		ra->rc = rc;
-		ra->done = 1;
+		sl->buf = a->buf, sl->cap = a->cap, sl->dirty = a->dirty;
+		sl->fill = a->fill;
+		if (rc > 0) {
+			ra->count++;
+		} else {
+			ra->end = 1;
+			ra->rc = rc;
+		}
 		pthread_cond_broadcast(&ra->cond);
+		if (rc <= 0)
+			break;
 	}
 	pthread_mutex_unlock(&ra->lock);
 	return NULL;
@@ -227,7 +251,6 @@ int td_pages_readahead(struct td_pages *p)
 	a->ccap = 0;
 	a->codec = codec_new(p->tf->codec_id, 0);
 	ra->ahead = a;
-	ra->want = 1;
 	pthread_mutex_init(&ra->lock, NULL);
 	pthread_cond_init(&ra->cond, NULL);
 	if (pthread_create(&ra->thread, NULL, readahead_main, ra)) {
@@ -246,30 +269,31 @@ int td_pages_readahead(struct td_pages *p)
 static int readahead_take(struct td_pages *p, char **err)
 {
 	struct readahead *ra = p->ra;
-	struct td_pages *a = ra->ahead;
+	struct ra_slot *sl;
 	uint8_t *buf;
 	size_t cap, dirty;
 	int rc;
 
 	pthread_mutex_lock(&ra->lock);
-	while (!ra->done)
+	while (!ra->count && !ra->end)
 		pthread_cond_wait(&ra->cond, &ra->lock);
-	rc = ra->rc;
-	if (rc < 0)	/* a copy: a caller may ask again */
-		*err = xstrdup(ra->err ? ra->err : "read-ahead failed");
-	if (rc <= 0) {	/* nothing more: the thread stays idle */
+	if (!ra->count) {	/* the queue is drained and the thread done */
+		rc = ra->rc;
+		if (rc < 0)	/* a copy: a caller may ask again */
+			*err = xstrdup(ra->err ? ra->err : "read-ahead failed");
 		pthread_mutex_unlock(&ra->lock);
 		return rc;
 	}
-	/* swap buffers: the thread refills the one just walked */
+	/* swap buffers: the slot takes the one just walked, for reuse */
+	sl = &ra->slot[ra->head];
 	buf = p->buf, cap = p->cap, dirty = p->dirty;
-	p->buf = a->buf, p->cap = a->cap, p->dirty = a->dirty;
-	p->fill = a->fill;
+	p->buf = sl->buf, p->cap = sl->cap, p->dirty = sl->dirty;
+	p->fill = sl->fill;
 	p->at = 0;
-	a->buf = buf, a->cap = cap, a->dirty = dirty;
-	a->fill = a->at = 0;
-	ra->done = 0;
-	ra->want = 1;
+	sl->buf = buf, sl->cap = cap, sl->dirty = dirty;
+	sl->fill = 0;
+	ra->head = (ra->head + 1) % RA_SLOTS;
+	ra->count--;
 	pthread_cond_broadcast(&ra->cond);
 	pthread_mutex_unlock(&ra->lock);
 	return 1;
@@ -315,7 +339,9 @@ void td_pages_close(struct td_pages *p)
 		pthread_mutex_destroy(&ra->lock);
 		pthread_cond_destroy(&ra->cond);
 		codec_free(ra->ahead->codec);
-		free(ra->ahead->buf);
+		/* ahead's buf is always one of the slots' by now */
+		for (int i = 0; i < RA_SLOTS; i++)
+			free(ra->slot[i].buf);
 		free(ra->ahead->cbuf);
 		free(ra->ahead);
 		free(ra->err);
