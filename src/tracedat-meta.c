@@ -205,6 +205,11 @@ static int print_fmt_sane(const char *p, const char *end)
 			if (!stmt)
 				return 0;
 			break;
+		default:
+			/* '@', '$', '`', '#', '\\' are not C operators (a
+			 * trailing '@' crashed the parser, fuzzing found) */
+			if (!isalnum((unsigned char)c) && !strchr(" \t\n_,.+-*/%&|^!~<>=", c))
+				return 0;
 		}
 	}
 	return !depth && !pending[0];
