@@ -70,8 +70,19 @@ int bad_option(const struct cmd_entry *cmd, int argc, char **argv)
 {
 	const char *opt = optind > 0 && optind <= argc ? argv[optind - 1] : "?";
 
-	if (optopt && optopt != '?')
+	/*
+	 * A short option getopt knows nothing about sets optopt to its
+	 * letter; a long option's optopt is its value (often >= 256), so
+	 * name it as the user typed it.
+	 */
+	if (optopt > 0 && optopt < 128 && optopt != '?' && strncmp(opt, "--", 2))
 		return usage_error(cmd, "option '-%c' is unknown or needs a value", optopt);
+	if (!strncmp(opt, "--", 2)) {
+		const char *eq = strchr(opt, '=');
+
+		return usage_error(cmd, "option '%.*s' is unknown or needs a value",
+				   eq ? (int)(eq - opt) : (int)strlen(opt), opt);
+	}
 	return usage_error(cmd, "option '%s' is unknown or needs a value", opt);
 }
 

@@ -112,6 +112,7 @@ struct page_src {
 	struct td_file *tf;
 	struct td_pages *pages;
 	uint32_t page_size;
+	int *input_failed;	/* set when the input, not the output, went bad */
 };
 
 static int next_page(void *ctx, void *page, char **err)
@@ -122,6 +123,8 @@ static int next_page(void *ctx, void *page, char **err)
 
 	if (r > 0)
 		memcpy(page, p, s->page_size);
+	if (r < 0)
+		*s->input_failed = 1;
 	return r;
 }
 
@@ -134,7 +137,7 @@ static int convert_run(struct td_file *tf, struct convert_opts *o)
 	struct output_file out;
 	struct tw_result res;
 	char *err = NULL, *clock_text = NULL;
-	int r = EXIT_ERROR;
+	int r = EXIT_ERROR, input_failed = 0;
 
 	for (int m = 0; m < TD_META_COUNT; m++)
 		in.meta[m] = td_meta(tf, (enum td_meta)m, &in.meta_len[m]);
@@ -169,6 +172,7 @@ static int convert_run(struct td_file *tf, struct convert_opts *o)
 				continue;
 			s->tf = tf;
 			s->page_size = tb->page_size;
+			s->input_failed = &input_failed;
 			s->pages = td_pages_open(tf, b, cpu, &err);
 			if (!s->pages) {
 				error("%s: %s", o->in, err);
@@ -187,7 +191,7 @@ static int convert_run(struct td_file *tf, struct convert_opts *o)
 	}
 	if (tw_write(out.fd, &in, &o->w, &res, &err)) {
 		output_file_abort(&out);
-		error("%s: %s", o->out, err);
+		error("%s: %s", input_failed ? o->in : o->out, err);
 		goto out;
 	}
 	if (output_file_commit(&out, &err)) {

@@ -27,6 +27,9 @@ expect 2 '^error: no recording given' -- dump
 expect 2 '^error: more than one recording given' -- dump "$f" "$f"
 expect 2 "^error: option '--nope' is unknown" -- dump --nope "$f"
 expect 2 "^error: bad CPU list 'x'" -- dump --cpu x "$f"
+expect 2 "^error: option '--cpu' is unknown or needs a value" -- dump "$f" --cpu
+expect 2 "^error: option '-e' is unknown or needs a value" -- dump "$f" -e
+expect 2 "^error: option '-Z' is unknown or needs a value" -- dump -Z "$f"
 expect 1 "^error: $scratch/none.dat: No such file or directory$" -- dump "$scratch/none.dat"
 expect 1 "^error: $scratch: is a directory$" -- dump "$scratch"
 expect 1 "^error: $f: no event matches 'nosuch:event'" -- dump -e nosuch:event "$f"
