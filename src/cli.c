@@ -86,6 +86,16 @@ int bad_option(const struct cmd_entry *cmd, int argc, char **argv)
 	return usage_error(cmd, "option '%s' is unknown or needs a value", opt);
 }
 
+int parse_compression(const struct cmd_entry *cmd, const char *name,
+		      enum codec_id *codec)
+{
+	if (codec_from_name(name, codec))
+		return usage_error(cmd, "unknown compression '%s' (zstd, zlib or none)", name);
+	if (!codec_available(*codec))
+		return usage_error(cmd, "this mmscope was built without %s", name);
+	return 0;
+}
+
 int finish_stdout(int status)
 {
 	if (fflush(stdout) || ferror(stdout)) {

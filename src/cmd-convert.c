@@ -61,11 +61,8 @@ static int convert_parse_opts(int argc, char **argv, struct convert_opts *o)
 			o->out = optarg;
 			break;
 		case OPT_COMPRESSION:
-			if (codec_from_name(optarg, &o->w.codec))
-				return usage_error(cmd, "unknown compression '%s' (zstd, zlib or none)",
-						   optarg);
-			if (!codec_available(o->w.codec))
-				return usage_error(cmd, "this mmscope was built without %s", optarg);
+			if (parse_compression(cmd, optarg, &o->w.codec))
+				return EXIT_USAGE;
 			o->compression_set = 1;
 			break;
 		case OPT_LEVEL:

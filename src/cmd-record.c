@@ -206,11 +206,8 @@ static int record_parse_opts(int argc, char **argv, struct record_opts *o)
 			o->spool = optarg;
 			break;
 		case OPT_COMPRESSION:
-			if (codec_from_name(optarg, &o->w.codec))
-				return usage_error(cmd, "unknown compression '%s' (zstd, zlib or none)",
-						   optarg);
-			if (!codec_available(o->w.codec))
-				return usage_error(cmd, "this mmscope was built without %s", optarg);
+			if (parse_compression(cmd, optarg, &o->w.codec))
+				return EXIT_USAGE;
 			o->w.level = codec_default_level(o->w.codec);
 			break;
 		case OPT_NO_PROBES:

@@ -16,6 +16,7 @@
 
 #include <stdio.h>
 
+#include "codec.h"
 #include "tracedat-read.h"
 
 enum exit_status {
@@ -54,6 +55,13 @@ int bad_option(const struct cmd_entry *cmd, int argc, char **argv);
 
 /* Flush stdout and report a write error (e.g. a full disk); returns status. */
 int finish_stdout(int status);
+
+/*
+ * --compression NAME for the commands that write recordings: sets *codec,
+ * or prints the usage error and returns EXIT_USAGE.
+ */
+int parse_compression(const struct cmd_entry *cmd, const char *name,
+		      enum codec_id *codec);
 
 /* Opens a recording, or prints "error: FILE: reason" and returns NULL. */
 struct td_file *open_recording(const char *path);
