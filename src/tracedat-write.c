@@ -84,26 +84,24 @@ static int out_patch(struct out *o, uint64_t off, const void *p, size_t n)
 	return 0;
 }
 
+/* Overwrite an n-byte little-endian integer already emitted. */
+static int out_patch_le(struct out *o, uint64_t off, uint64_t v, size_t n)
+{
+	unsigned char b[8];
+
+	for (size_t i = 0; i < n; i++)
+		b[i] = (unsigned char)(v >> (8 * i));
+	return out_patch(o, off, b, n);
+}
+
 static int out_patch_u64(struct out *o, uint64_t off, uint64_t v)
 {
-	struct strbuf sb = STRBUF_INIT;
-	int r;
-
-	strbuf_add_u64(&sb, v);
-	r = out_patch(o, off, sb.buf, 8);
-	strbuf_release(&sb);
-	return r;
+	return out_patch_le(o, off, v, 8);
 }
 
 static int out_patch_u32(struct out *o, uint64_t off, uint32_t v)
 {
-	struct strbuf sb = STRBUF_INIT;
-	int r;
-
-	strbuf_add_u32(&sb, v);
-	r = out_patch(o, off, sb.buf, 4);
-	strbuf_release(&sb);
-	return r;
+	return out_patch_le(o, off, v, 4);
 }
 
 static void out_pad_to(struct out *o, uint64_t align)
