@@ -13,10 +13,11 @@ sock="mmscope-test-$$"
 T() { tmux -L "$sock" -f /dev/null "$@"; }
 trap 'T kill-server 2>/dev/null; rm -rf "$scratch"' EXIT
 
-# Waits until the pane shows $1 (a grep -E pattern), up to ~10 s.
+# Waits until the pane shows $1 (a grep -E pattern), up to ~60 s (an
+# ASan build on a loaded 2-core machine opens files slowly).
 wait_for() {
 	i=0
-	while [ $i -lt 100 ]; do
+	while [ $i -lt 600 ]; do
 		T capture-pane -p -t t >"$scratch/screen" 2>/dev/null
 		grep -Eq -- "$1" "$scratch/screen" && return 0
 		sleep 0.1
@@ -30,7 +31,7 @@ $(cat "$scratch/screen")"
 # The pane runs a shell that starts mmscope, then prints its exit status
 # and whether the terminal is back in canonical (cooked) mode.
 T new-session -d -s t -x 80 -y 24 \
-	"env TERM=screen-256color '$MMSCOPE' tui '$f'; echo EXIT=\$?; stty -a | grep -Eo '(^| )-?icanon'; sleep 60" ||
+	"env TERM=screen-256color '$MMSCOPE' tui '$f'; echo EXIT=\$?; stty -a | grep -Eo '(^| )-?icanon'; sleep 300" ||
 	skip "tmux cannot start a server here"
 wait_for 'mmscope memcg-swap-6.18.dat' && ok "title bar"
 wait_for '^ *[0-9]+\.[0-9]{6} s ' && ok "status bar with the cursor time"
@@ -59,7 +60,7 @@ grep -Eq '(^| )icanon' "$scratch/screen" && ok "q: terminal back in canonical mo
 # SIGTERM: the handler restores the terminal, then dies of the signal.
 T kill-session -t t
 T new-session -d -s t -x 80 -y 24 \
-	"env TERM=screen-256color '$MMSCOPE' tui '$f'; echo EXIT=\$?; stty -a | grep -Eo '(^| )-?icanon'; sleep 60"
+	"env TERM=screen-256color '$MMSCOPE' tui '$f'; echo EXIT=\$?; stty -a | grep -Eo '(^| )-?icanon'; sleep 300"
 wait_for 'mmscope memcg-swap-6.18.dat'
 shell=$(T display -p -t t '#{pane_pid}')
 pid=$(ps -o pid= --ppid "$shell" | tr -d ' ' | head -1)
