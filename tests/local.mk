@@ -186,3 +186,7 @@ tests/record/options.log: tests/record/limits.log
 tests/record/sample.log: tests/record/options.log
 tests/record/flight.log: tests/record/sample.log
 tests/report/swap-host.log: tests/record/flight.log
+
+TESTS += tests/record/concurrency.sh
+EXTRA_DIST += tests/record/concurrency.sh
+tests/record/concurrency.log: tests/report/swap-host.log

@@ -1,0 +1,62 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Live: two recorders at once do not disturb each other or a tracing
+# instance someone else made (as a running trace-cmd would have): each
+# writes a file both readers open, each removes only its own instance,
+# and the foreign instance keeps its events enabled. Also: a COMMAND that
+# crashes still leaves a complete recording and the command's fate in the
+# exit status line.
+. "${top_srcdir:-.}/tests/lib.sh"
+. "$top_srcdir/tests/record/lib-live.sh"
+
+live_require trace-cmd
+
+foreign="$TRACEFS/instances/mmscope-test-foreign-$$"
+mkdir "$foreign" || skip "cannot create a tracing instance"
+trap 'rmdir "$foreign" 2>/dev/null; live_cleanup' EXIT
+echo 1 >"$foreign/events/vmscan/enable"
+
+"$MMSCOPE" record -q -o "$scratch/a.dat" -g kswapd,compaction --interval 200 \
+	-- sh -c "$ANON_TOUCH -m 64 -q; sleep 1" 2>"$scratch/a.err" &
+a=$!
+"$MMSCOPE" record -q -o "$scratch/b.dat" -g kswapd,compaction --interval 200 \
+	-- sh -c "$ANON_TOUCH -m 64 -q; sleep 1" 2>"$scratch/b.err" &
+b=$!
+LIVE_PIDS="$a $b"
+sleep 0.5
+n=$(ls "$TRACEFS/instances" | grep -cE "^mmscope-($a|$b)\$")
+[ "$n" -eq 2 ] && ok "two recorders, two instances" || fail "$n instances for two recorders"
+wait $a; ra=$?
+wait $b; rb=$?
+LIVE_PIDS=""
+for x in a b; do
+	eval "r=\$r$x"
+	[ "$r" -eq 0 ] || { fail "recorder $x exited $r: $(cat "$scratch/$x.err")"; continue; }
+	"$MMSCOPE" dump --stat "$scratch/$x.dat" >"$scratch/$x.stat" ||
+		fail "recorder $x: mmscope dump cannot read its file"
+	trace-cmd report "$scratch/$x.dat" >/dev/null 2>&1 ||
+		fail "recorder $x: trace-cmd cannot read its file"
+	grep -q 'ftrace:print' "$scratch/$x.stat" && ok "recorder $x: file readable, with samples" ||
+		fail "recorder $x: no samples in its file"
+done
+for p in $a $b; do
+	[ -d "$TRACEFS/instances/mmscope-$p" ] && fail "instance mmscope-$p left behind"
+done
+[ -d "$foreign" ] && ok "the foreign instance is still there" || fail "the foreign instance was removed"
+[ "$(cat "$foreign/events/vmscan/enable")" = 1 ] && ok "its events are still enabled" ||
+	fail "the foreign instance's events were changed"
+
+# a crashing command: the recording is finished, the exit says why
+"$MMSCOPE" record -o "$scratch/crash.dat" -g kswapd --interval 200 \
+	-- sh -c 'sleep 0.5; kill -SEGV $$' >/dev/null 2>"$scratch/crash.err"
+rc=$?
+cat "$scratch/crash.err"
+[ -f "$scratch/crash.dat" ] && "$MMSCOPE" dump --stat "$scratch/crash.dat" >/dev/null &&
+	trace-cmd report "$scratch/crash.dat" >/dev/null 2>&1 &&
+	ok "crashed command: the recording is complete (record exited $rc)" ||
+	fail "crashed command: no readable recording (record exited $rc)"
+grep -qiE 'signal|SEGV|killed|exited' "$scratch/crash.err" &&
+	ok "crashed command: the summary says how it ended" ||
+	fail "crashed command: the summary does not say how the command ended"
+finish
