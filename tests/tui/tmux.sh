@@ -54,6 +54,8 @@ wait_for '1 timeline' && ok "1: timeline view after keys"
 
 T send-keys -t t q
 wait_for '^EXIT=0' && ok "q exits 0"
+# the stty line comes a moment after the EXIT line: wait for it too
+wait_for '(^| )-?icanon'
 grep -Eq '(^| )icanon' "$scratch/screen" && ok "q: terminal back in canonical mode" ||
 	fail "terminal left in raw mode after q"
 
@@ -67,6 +69,7 @@ pid=$(ps -o pid= --ppid "$shell" | tr -d ' ' | head -1)
 if [ -n "$pid" ]; then
 	kill -TERM "$pid"
 	wait_for '^EXIT=143' && ok "SIGTERM: exit status 143"
+	wait_for '(^| )-?icanon'
 	grep -Eq '(^| )icanon' "$scratch/screen" && ok "SIGTERM: terminal back in canonical mode" ||
 		fail "terminal left in raw mode after SIGTERM"
 else
