@@ -190,3 +190,6 @@ tests/report/swap-host.log: tests/record/flight.log
 TESTS += tests/record/concurrency.sh
 EXTRA_DIST += tests/record/concurrency.sh
 tests/record/concurrency.log: tests/report/swap-host.log
+
+TESTS += tests/oracle/kbuffer.sh
+EXTRA_DIST += tests/oracle/kbuffer.sh
