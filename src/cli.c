@@ -96,6 +96,23 @@ int parse_compression(const struct cmd_entry *cmd, const char *name,
 	return 0;
 }
 
+int parse_interval(const struct cmd_entry *cmd, const char *arg, unsigned *ms)
+{
+	unsigned long long v;
+
+	if (parse_ull(arg, &v) || v < 10 || v > 3600000)
+		return usage_error(cmd, "bad --interval '%s' (10..3600000 ms)", arg);
+	*ms = (unsigned)v;
+	return 0;
+}
+
+int parse_duration(const struct cmd_entry *cmd, const char *arg, uint64_t *ns)
+{
+	if (parse_duration_ns(arg, ns) || !*ns)
+		return usage_error(cmd, "bad --duration '%s'", arg);
+	return 0;
+}
+
 int finish_stdout(int status)
 {
 	if (fflush(stdout) || ferror(stdout)) {

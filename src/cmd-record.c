@@ -179,13 +179,12 @@ static int record_parse_opts(int argc, char **argv, struct record_opts *o)
 			o->extra[o->nextra] = NULL;
 			break;
 		case OPT_INTERVAL:
-			if (parse_ull(optarg, &v) || v < 10 || v > 3600000)
-				return usage_error(cmd, "bad --interval '%s' (10..3600000 ms)", optarg);
-			o->interval_ms = (unsigned)v;
+			if (parse_interval(cmd, optarg, &o->interval_ms))
+				return EXIT_USAGE;
 			break;
 		case OPT_DURATION:
-			if (parse_duration_ns(optarg, &o->duration_ns) || !o->duration_ns)
-				return usage_error(cmd, "bad --duration '%s'", optarg);
+			if (parse_duration(cmd, optarg, &o->duration_ns))
+				return EXIT_USAGE;
 			break;
 		case OPT_BUFFER:
 			if (parse_ull(optarg, &v) || v < 64 || v > (4u << 20))

@@ -64,7 +64,6 @@ static int sample_parse_opts(int argc, char **argv, struct sample_opts *o)
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct cmd_entry *cmd = &cmd_sample_entry;
-	unsigned long long v;
 	int c;
 
 	o->interval_ms = 1000;
@@ -72,13 +71,12 @@ static int sample_parse_opts(int argc, char **argv, struct sample_opts *o)
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_INTERVAL:
-			if (parse_ull(optarg, &v) || v < 10 || v > 3600000)
-				return usage_error(cmd, "bad --interval '%s' (10..3600000 ms)", optarg);
-			o->interval_ms = (unsigned)v;
+			if (parse_interval(cmd, optarg, &o->interval_ms))
+				return EXIT_USAGE;
 			break;
 		case OPT_DURATION:
-			if (parse_duration_ns(optarg, &o->duration_ns) || !o->duration_ns)
-				return usage_error(cmd, "bad --duration '%s'", optarg);
+			if (parse_duration(cmd, optarg, &o->duration_ns))
+				return EXIT_USAGE;
 			break;
 		case OPT_COUNT:
 			if (parse_ull(optarg, &o->count) || !o->count)

@@ -14,6 +14,7 @@
 #ifndef MMSCOPE_CMD_H
 #define MMSCOPE_CMD_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "codec.h"
@@ -62,6 +63,11 @@ int finish_stdout(int status);
  */
 int parse_compression(const struct cmd_entry *cmd, const char *name,
 		      enum codec_id *codec);
+
+/* --interval MS and --duration TIME of the commands that sample or record:
+ * set the value, or print the usage error and return EXIT_USAGE. */
+int parse_interval(const struct cmd_entry *cmd, const char *arg, unsigned *ms);
+int parse_duration(const struct cmd_entry *cmd, const char *arg, uint64_t *ns);
 
 /* Opens a recording, or prints "error: FILE: reason" and returns NULL. */
 struct td_file *open_recording(const char *path);
