@@ -9,6 +9,9 @@
  * Pass p writes (p + i + 1) & 0xff to the first byte of page i, so one
  * page in 256 stays zero-filled (swap-out skips I/O for those).
  *
+ * -r paces the touching (pages per second), for a steady event rate in
+ * tests/bench/record-bench.sh.
+ *
  * Exit status: 0 success, 1 usage error, 2 mmap/madvise/system error.
  */
 #define _GNU_SOURCE
@@ -40,9 +43,11 @@ static void on_signal(int sig)
 static void usage(FILE *f, const char *prog)
 {
 	fprintf(f,
-		"usage: %s -m MB [-p PASSES] [-H | -N] [-o PERCENT] [-f KEEP] [-s SECONDS] [-q]\n"
+		"usage: %s -m MB [-p PASSES] [-r PAGES/S] [-H | -N] [-o PERCENT] [-f KEEP] [-s SECONDS] [-q]\n"
 		"  -m MB       size of the anonymous mapping in MiB (required, >0)\n"
 		"  -p PASSES   write every base page this many times (default 1)\n"
+		"  -r PAGES/S  pacing: touch at most this many base pages per second\n"
+		"              (default: as fast as possible)\n"
 		"  -H          madvise(MADV_HUGEPAGE) the mapping before touching\n"
 		"  -N          madvise(MADV_NOHUGEPAGE) the mapping before touching\n"
 		"  -o PERCENT  after the passes, MADV_PAGEOUT the first PERCENT%% (0-100)\n"
@@ -76,16 +81,32 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* Pacing: sleeps until page number done is due at rate pages/s from t0. */
+static void pace(double t0, size_t done, long rate)
+{
+	double due = t0 + (double)done / (double)rate, wait = due - now();
+	struct timespec ts;
+
+	if (wait <= 0)
+		return;
+	ts.tv_sec = (time_t)wait;
+	ts.tv_nsec = (long)((wait - (double)ts.tv_sec) * 1e9);
+	nanosleep(&ts, NULL);
+}
+
+/* Pages touched between two pacing checks (about 1 ms at 100k pages/s). */
+#define PACE_BATCH 64
+
 int main(int argc, char **argv)
 {
-	long mb = 0, passes = 1, pageout = 0, keep = 0, hold = 0;
+	long mb = 0, passes = 1, pageout = 0, keep = 0, hold = 0, rate = 0;
 	int huge = 0, nohuge = 0, quiet = 0, opt;
 	size_t len, psz, npages, i;
 	unsigned char *p;
 	long pass;
 	double t0;
 
-	while ((opt = getopt(argc, argv, "m:p:HNo:f:s:qh")) != -1) {
+	while ((opt = getopt(argc, argv, "m:p:r:HNo:f:s:qh")) != -1) {
 		switch (opt) {
 		case 'm':
 			if (parse_long(optarg, 1, 1L << 20, &mb))
@@ -93,6 +114,10 @@ int main(int argc, char **argv)
 			break;
 		case 'p':
 			if (parse_long(optarg, 1, 1000, &passes))
+				goto bad;
+			break;
+		case 'r':
+			if (parse_long(optarg, 1, 1L << 30, &rate))
 				goto bad;
 			break;
 		case 'H':
@@ -147,8 +172,11 @@ int main(int argc, char **argv)
 
 	for (pass = 0; pass < passes; pass++) {
 		t0 = now();
-		for (i = 0; i < npages; i++)
+		for (i = 0; i < npages; i++) {
+			if (rate && i % PACE_BATCH == 0)
+				pace(t0, i, rate);
 			p[i * psz] = (unsigned char)(pass + i + 1);
+		}
 		if (!quiet)
 			printf("anon-touch: pass %ld/%ld: %ld MiB in %.2f s\n",
 			       pass + 1, passes, mb, now() - t0);
