@@ -32,6 +32,7 @@ struct analysis {
 	struct consistency_model *consistency;
 	struct swapclust_model *swapclust;
 	struct zswap_model *zswap;
+	struct lanes *lanes;
 	char probe_set[32], probe_reason[256];
 	int probes_swap;		/* probes= names swap probes: 1, 0; -1 no key */
 	uint64_t types_seen;		/* bit per enum rec_type fed */
@@ -64,7 +65,8 @@ struct analysis *analysis_new_empty(const struct analysis_opts *o)
 	a->probes_swap = -1;
 	a->swapclust = swapclust_model_new(0);
 	a->zswap = zswap_model_new();
-	if (!a->swapclust || !a->zswap) {
+	a->lanes = lanes_new();
+	if (!a->swapclust || !a->zswap || !a->lanes) {
 		analysis_free(a);
 		return NULL;
 	}
@@ -95,6 +97,7 @@ void analysis_feed(struct analysis *a, const struct record *r)
 	consistency_model_add(a->consistency, r);
 	swapclust_model_add(a->swapclust, r);
 	zswap_model_add(a->zswap, r);
+	lanes_add(a->lanes, r);
 	if (a->opts.tap)
 		a->opts.tap(a->opts.tap_ctx, r);
 }
@@ -112,6 +115,7 @@ void analysis_finish(struct analysis *a, uint64_t end_ts)
 	reclaim_model_finish(a->reclaim, end_ts);
 	compaction_model_finish(a->compaction, end_ts);
 	swapclust_model_finish(a->swapclust, end_ts);
+	lanes_finish(a->lanes, end_ts);
 	in->sample_sets = counters_model_nsets(a->counters);
 	in->sample_incomplete = counters_model_incomplete_sets(a->counters);
 	if (a->ps) {
@@ -289,6 +293,7 @@ void analysis_free(struct analysis *a)
 	consistency_model_free(a->consistency);
 	swapclust_model_free(a->swapclust);
 	zswap_model_free(a->zswap);
+	lanes_free(a->lanes);
 	frag_model_free(a->frag);
 	counters_model_free(a->counters);
 	compaction_model_free(a->compaction);
@@ -321,6 +326,7 @@ const struct swapclust_model *analysis_swapclust(const struct analysis *a)
 	return a->swapclust;
 }
 const struct zswap_model *analysis_zswap(const struct analysis *a) { return a->zswap; }
+const struct lanes *analysis_lanes(const struct analysis *a) { return a->lanes; }
 const char *analysis_probe_set(const struct analysis *a) { return a->probe_set; }
 const char *analysis_probe_reason(const struct analysis *a) { return a->probe_reason; }
 int analysis_probes_swap(const struct analysis *a) { return a->probes_swap; }

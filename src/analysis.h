@@ -21,6 +21,7 @@
 #include "model-consistency.h"
 #include "model-swapclust.h"
 #include "model-zswap.h"
+#include "model-lanes.h"
 
 struct analysis_opts {
 	struct handoff_params handoff;
@@ -64,6 +65,8 @@ const struct consistency_model *analysis_consistency(const struct analysis *a);
 /* Swap clusters and zswap (issue 6), and why probes are missing. */
 const struct swapclust_model *analysis_swapclust(const struct analysis *a);
 const struct zswap_model *analysis_zswap(const struct analysis *a);
+/* Time-indexed lanes per node (timeline and stalls views of the TUI). */
+const struct lanes *analysis_lanes(const struct analysis *a);
 /* The recording's probe_set= and probe_reason= ("" when not recorded). */
 const char *analysis_probe_set(const struct analysis *a);
 const char *analysis_probe_reason(const struct analysis *a);

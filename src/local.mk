@@ -61,3 +61,6 @@ libmmscope_a_SOURCES += \
 	src/model-zswap.c src/model-zswap.h \
 	src/report-swap.c
 libmmscope_a_SOURCES += src/metrics-swap.c src/metrics-swap.h
+
+# time-indexed lanes (the timeline's spans), a model like the others (issue 8)
+libmmscope_a_SOURCES += src/model-lanes.c src/model-lanes.h

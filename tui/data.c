@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The initial pass of `mmscope tui`: analysis_run() streams the
- * recording once into the models, and its tap hands every record to the
- * lanes as well. Progress is reported every PROGRESS_EVERY records (the
- * driver has no per-event hook), with the timestamp reached.
+ * recording once into the models. Progress is reported every
+ * PROGRESS_EVERY records through the analysis tap, with the timestamp
+ * reached.
  */
 #include "config.h"
 #include "data.h"
-#include "lanes.h"
 #include "analysis.h"
 #include "util.h"
 
@@ -16,7 +15,6 @@
 #define PROGRESS_EVERY 8192
 
 struct tui_data_pass {
-	struct lanes *lanes;
 	tui_progress_fn progress;
 	void *ctx;
 	uint64_t records;
@@ -26,7 +24,6 @@ static void tui_data_tap(void *ctx, const struct record *r)
 {
 	struct tui_data_pass *p = ctx;
 
-	lanes_add(p->lanes, r);
 	if (p->progress && ++p->records % PROGRESS_EVERY == 0)
 		p->progress(p->ctx, p->records, r->ts);
 }
@@ -34,15 +31,11 @@ static void tui_data_tap(void *ctx, const struct record *r)
 struct tui_data *tui_data_load(const char *path, tui_progress_fn progress, void *ctx,
 			       char **err)
 {
-	struct tui_data_pass p = { lanes_new(), progress, ctx, 0 };
+	struct tui_data_pass p = { progress, ctx, 0 };
 	struct analysis_opts o;
 	const struct analysis_info *in;
 	struct tui_data *d;
 
-	if (!p.lanes) {
-		set_err(err, "out of memory");
-		return NULL;
-	}
 	analysis_opts_default(&o);
 	o.tap = tui_data_tap;
 	o.tap_ctx = &p;
@@ -51,7 +44,6 @@ struct tui_data *tui_data_load(const char *path, tui_progress_fn progress, void 
 	d = xcalloc(1, sizeof(*d));
 	d->an = analysis_run(path, &o, err);
 	if (!d->an) {
-		lanes_free(p.lanes);
 		free(d);
 		return NULL;
 	}
@@ -59,8 +51,7 @@ struct tui_data *tui_data_load(const char *path, tui_progress_fn progress, void 
 	d->first_ts = in->first_ts;
 	d->last_ts = in->last_ts;
 	d->events = in->events;
-	lanes_finish(p.lanes, in->last_ts);
-	d->lanes = p.lanes;
+	d->lanes = analysis_lanes(d->an);
 	return d;
 }
 
@@ -69,6 +60,5 @@ void tui_data_free(struct tui_data *d)
 	if (!d)
 		return;
 	analysis_free(d->an);
-	lanes_free(d->lanes);
 	free(d);
 }

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * What `mmscope tui` builds in its one streaming pass over a recording:
- * the analysis models (src/analysis.h) and, fed the same records through
- * the analysis tap, the time-indexed lanes the timeline draws (lanes.h).
- * Views read it; nothing in it prints or draws.
+ * the analysis models (src/analysis.h), among them the time-indexed lanes
+ * the timeline draws (src/model-lanes.h). Views read it; nothing in it
+ * prints or draws.
  */
 #ifndef MMSCOPE_TUI_DATA_H
 #define MMSCOPE_TUI_DATA_H
@@ -17,7 +17,7 @@ struct tui_data {
 	uint64_t first_ts, last_ts;
 	uint64_t events;
 	struct analysis *an;
-	struct lanes *lanes;
+	const struct lanes *lanes;	/* analysis_lanes(an) */
 };
 
 /* Called now and then during the pass: records so far, and the

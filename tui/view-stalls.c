@@ -5,13 +5,13 @@
  * recording): for direct/memcg reclaim stalls and for compaction runs
  * outside kcompactd, the count, total, percentiles and a log2 latency
  * histogram; then the tasks that stalled longest. A stall counts when it
- * overlaps the range. Spans come from tui/lanes.c, percentiles from
+ * overlaps the range. Spans come from src/model-lanes.c, percentiles from
  * src/hist.c, the same histogram the report uses.
  */
 #include "config.h"
 #include "tui.h"
 #include "data.h"
-#include "lanes.h"
+#include "model-lanes.h"
 #include "hist.h"
 #include "util.h"
 #include "tracedat-read.h"

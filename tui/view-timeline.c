@@ -10,14 +10,14 @@
  * two lines: what lies under the cursor in the selected lane, and the
  * node's totals.
  *
- * Spans come from tui/lanes.c; episodes, handoffs and flags from the
+ * Spans come from src/model-lanes.c; episodes, handoffs and flags from the
  * handoff model. Up/Down select a lane, Enter jumps to the span under or
  * nearest the cursor and selects its range, n/N go to flagged episodes.
  */
 #include "config.h"
 #include "tui.h"
 #include "data.h"
-#include "lanes.h"
+#include "model-lanes.h"
 #include "analysis.h"
 #include "util.h"
 #include "tracedat-read.h"

@@ -11,7 +11,7 @@
 #include "data.h"
 #include "keys.h"
 #include "tracedat-read.h"
-#include "lanes.h"
+#include "model-lanes.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -445,6 +445,56 @@ static void test_swap_zswap(void)
 	tui_data_free(d);
 }
 
+/* Reading lanes while records still come (tui --live): provisional spans
+ * for what is open, taken back out by the next record; spans that close
+ * out of order are sorted by start. */
+static void test_lanes_sync(void)
+{
+	struct lanes *l = lanes_new();
+	const struct lane *ks, *rc;
+	struct record r;
+
+	memset(&r, 0, sizeof(r));
+	r.type = REC_KSWAPD_WAKE;
+	r.ts = 1000000000ULL;
+	r.pid = 40;
+	lanes_add(l, &r);
+	r.type = REC_RECLAIM_BEGIN;
+	r.rbegin.kind = RK_DIRECT;
+	r.pid = 100;
+	r.ts = 1100000000ULL;
+	lanes_add(l, &r);
+	r.pid = 101;
+	r.ts = 1200000000ULL;
+	lanes_add(l, &r);
+	feed(l, REC_RECLAIM_END, 1300, 101);
+	lanes_sync(l, 1500000000ULL);
+	ks = &lanes_node(l, 0)->lane[LANE_KSWAPD];
+	rc = &lanes_node(l, 0)->lane[LANE_RECLAIM];
+	ok(ks->n == 1 && (ks->spans[0].flags & LANE_OPEN) &&
+	   ks->spans[0].end == 1500000000ULL, "sync: open kswapd shown up to now");
+	ok(rc->n == 2 && rc->spans[0].pid == 100 && (rc->spans[0].flags & LANE_OPEN) &&
+	   rc->spans[1].pid == 101 && !(rc->spans[1].flags & LANE_OPEN),
+	   "sync: the open stall sorted before the closed one that started later");
+	lanes_sync(l, 1600000000ULL);
+	ok(ks->n == 1 && ks->spans[0].end == 1600000000ULL, "sync twice: no duplicates");
+	feed(l, REC_RECLAIM_END, 1700, 100);
+	ok(rc->n == 2 && !(rc->spans[0].flags & LANE_OPEN) && rc->spans[1].pid == 100,
+	   "add after sync: provisional spans taken out, the closed one appended");
+	r.type = REC_KSWAPD_SLEEP;
+	r.sleep.nid = 0;
+	r.ts = 1800000000ULL;
+	lanes_add(l, &r);
+	lanes_sync(l, 1900000000ULL);
+	ok(ks->n == 1 && !(ks->spans[0].flags & LANE_OPEN) && ks->spans[0].end == 1800000000ULL,
+	   "sync: the kswapd span closed at its sleep");
+	ok(rc->n == 2 && rc->spans[0].pid == 100 && rc->spans[1].pid == 101 &&
+	   rc->nopen == 0, "sync: closed spans in start order");
+	lanes_finish(l, 2000000000ULL);
+	ok(rc->n == 2 && ks->n == 1, "finish after sync: nothing doubled");
+	lanes_free(l);
+}
+
 int main(void)
 {
 	test_canvas();
@@ -454,6 +504,7 @@ int main(void)
 	test_events();
 	test_placeholders();
 	test_lanes();
+	test_lanes_sync();
 	test_timeline();
 	test_stalls();
 	test_swap_zswap();
