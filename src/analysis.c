@@ -21,6 +21,7 @@ struct analysis {
 	struct analysis_opts opts;
 	struct analysis_info info;
 	struct td_file *tf;
+	struct tep_handle *tep;		/* td_tep(tf), or a live kernel's */
 	struct parser_set *ps;
 	uint64_t *counts;		/* events per event id */
 	int ncounts;
@@ -80,7 +81,7 @@ struct analysis *analysis_new_empty(const struct analysis_opts *o)
 
 void analysis_feed(struct analysis *a, const struct record *r)
 {
-	if (!a->tf) {	/* records fed by hand: they set the span */
+	if (!a->tep) {	/* records fed by hand: they set the span */
 		if (!a->info.records || r->ts < a->info.first_ts)
 			a->info.first_ts = r->ts;
 		if (r->ts > a->info.last_ts)
@@ -240,11 +241,30 @@ static int analysis_stream(struct analysis *a, char **err)
 	return r < 0 ? -1 : 0;
 }
 
+/* Parsers bound to the event formats of tep, and a count per event id. */
+static int analysis_bind(struct analysis *a, struct tep_handle *tep, char **err)
+{
+	struct tep_event **evs;
+
+	a->tep = tep;
+	swapclust_model_set_kernel(a->swapclust, a->info.kernel);
+	a->ps = parser_set_new(tep);
+	if (!a->ps)
+		return set_err(err, "out of memory");
+	evs = tep_list_events(tep, TEP_EVENT_SORT_ID);
+	for (int i = 0; evs && evs[i]; i++)
+		if (evs[i]->id >= a->ncounts)
+			a->ncounts = evs[i]->id + 1;
+	a->counts = calloc((size_t)a->ncounts + 1, sizeof(*a->counts));
+	if (!a->counts)
+		return set_err(err, "out of memory");
+	return 0;
+}
+
 struct analysis *analysis_run(const char *path, const struct analysis_opts *o, char **err)
 {
 	struct timespec t0, t1, ts0;
 	struct analysis *a;
-	struct tep_event **evs;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	a = analysis_new_empty(o);
@@ -256,21 +276,8 @@ struct analysis *analysis_run(const char *path, const struct analysis_opts *o, c
 	if (!a->tf)
 		goto fail;
 	analysis_header(a, path);
-	swapclust_model_set_kernel(a->swapclust, a->info.kernel);
-	a->ps = parser_set_new(td_tep(a->tf));
-	if (!a->ps) {
-		set_err(err, "out of memory");
+	if (analysis_bind(a, td_tep(a->tf), err))
 		goto fail;
-	}
-	evs = tep_list_events(td_tep(a->tf), TEP_EVENT_SORT_ID);
-	for (int i = 0; evs && evs[i]; i++)
-		if (evs[i]->id >= a->ncounts)
-			a->ncounts = evs[i]->id + 1;
-	a->counts = calloc((size_t)a->ncounts + 1, sizeof(*a->counts));
-	if (!a->counts) {
-		set_err(err, "out of memory");
-		goto fail;
-	}
 	clock_gettime(CLOCK_MONOTONIC, &ts0);
 	if (analysis_stream(a, err))
 		goto fail;
@@ -345,7 +352,7 @@ int analysis_has_event(const struct analysis *a, const char *system, const char 
 	};
 
 	/* records fed by hand: traced if records of that kind were fed */
-	if (!a->tf) {
+	if (!a->tep) {
 		for (size_t i = 0; i < sizeof(fed) / sizeof(fed[0]); i++)
 			if (!strcmp(fed[i].event, event))
 				return !!(a->types_seen & (1ULL << fed[i].type));
@@ -357,7 +364,7 @@ int analysis_has_event(const struct analysis *a, const char *system, const char 
 		snprintf(key, sizeof(key), ",%s:%s,", system, event);
 		return strstr(a->enabled, key) != NULL;
 	}
-	return tep_find_event_by_name(td_tep(a->tf), system, event) != NULL;
+	return tep_find_event_by_name(a->tep, system, event) != NULL;
 }
 
 uint64_t analysis_event_count(const struct analysis *a, const char *system,
@@ -365,9 +372,9 @@ uint64_t analysis_event_count(const struct analysis *a, const char *system,
 {
 	struct tep_event *ev;
 
-	if (!a->tf)
+	if (!a->tep)
 		return 0;
-	ev = tep_find_event_by_name(td_tep(a->tf), system, event);
+	ev = tep_find_event_by_name(a->tep, system, event);
 	return ev && ev->id >= 0 && ev->id < a->ncounts ? a->counts[ev->id] : 0;
 }
 
@@ -379,4 +386,47 @@ int analysis_nnotes(const struct analysis *a)
 const char *analysis_note(const struct analysis *a, int i)
 {
 	return a->ps ? parser_set_note(a->ps, i) : NULL;
+}
+
+struct analysis *analysis_live_new(struct tep_handle *tep, const char *kernel,
+				   const char *private_meta, const struct analysis_opts *o,
+				   char **err)
+{
+	struct analysis *a = analysis_new_empty(o);
+
+	if (!a) {
+		set_err(err, "out of memory");
+		return NULL;
+	}
+	a->info.path = "live";
+	snprintf(a->info.kernel, sizeof(a->info.kernel), "%s", kernel ? kernel : "?");
+	snprintf(a->info.host, sizeof(a->info.host), "?");
+	snprintf(a->info.clock, sizeof(a->info.clock), "mono");
+	analysis_private(a, &a->info, private_meta);
+	if (analysis_bind(a, tep, err)) {
+		analysis_free(a);
+		return NULL;
+	}
+	return a;
+}
+
+void analysis_live_event(struct analysis *a, const struct td_event *ev)
+{
+	analysis_event(a, ev);
+}
+
+void analysis_live_sync(struct analysis *a, uint64_t now)
+{
+	struct analysis_info *in = &a->info;
+
+	if (now > in->last_ts)
+		in->last_ts = now;
+	if (!in->events)
+		in->first_ts = now;
+	in->sample_sets = counters_model_nsets(a->counters);
+	in->sample_incomplete = counters_model_incomplete_sets(a->counters);
+	in->sample_lines = parser_set_sample_lines(a->ps);
+	in->sample_gaps = parser_set_sample_gaps(a->ps);
+	in->has_samples = in->sample_sets > 0;
+	lanes_sync(a->lanes, in->last_ts);
 }

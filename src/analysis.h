@@ -87,4 +87,19 @@ struct analysis *analysis_new_empty(const struct analysis_opts *o);
 void analysis_feed(struct analysis *a, const struct record *r);
 void analysis_finish(struct analysis *a, uint64_t end_ts);
 
+/*
+ * Live (mmscope tui --live): models fed event by event from a running
+ * kernel. tep holds its event formats (it stays the caller's); kernel is
+ * the release; private_meta the recorder's key=value metadata (events=,
+ * probes=...) or NULL. analysis_live_sync() makes the models readable up
+ * to now (lanes show what is still open up to it); feeding may go on.
+ */
+struct td_event;
+struct tep_handle;
+struct analysis *analysis_live_new(struct tep_handle *tep, const char *kernel,
+				   const char *private_meta, const struct analysis_opts *o,
+				   char **err);
+void analysis_live_event(struct analysis *a, const struct td_event *ev);
+void analysis_live_sync(struct analysis *a, uint64_t now);
+
 #endif

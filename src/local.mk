@@ -64,3 +64,6 @@ libmmscope_a_SOURCES += src/metrics-swap.c src/metrics-swap.h
 
 # time-indexed lanes (the timeline's spans), a model like the others (issue 8)
 libmmscope_a_SOURCES += src/model-lanes.c src/model-lanes.h
+
+# tui --live (issue 8): pages of a running recorder merged in time order
+libmmscope_a_SOURCES += src/live-merge.c src/live-merge.h

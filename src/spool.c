@@ -329,6 +329,17 @@ struct layout {
 
 static int read_layout(const char *dir, struct layout *l, char **err);
 
+int spool_layout(const char *dir, int *ncpus, uint32_t *page_size, char **err)
+{
+	struct layout l;
+
+	if (read_layout(dir, &l, err))
+		return -1;
+	*ncpus = l.ncpus;
+	*page_size = l.page_size;
+	return 0;
+}
+
 struct spool *spool_reopen(const char *dir, char **err)
 {
 	struct layout l;

@@ -76,6 +76,8 @@ int spool_write_file(const char *dir, const char *path, int force,
 char *spool_read_meta(const char *dir, const char *name, size_t *len);
 /* Removes a spool directory and the files a spool may contain. */
 int spool_remove(const char *dir, char **err);
+/* The CPU count and page size a spool's layout file gives. */
+int spool_layout(const char *dir, int *ncpus, uint32_t *page_size, char **err);
 /* Is DIR a spool (has a layout file)? */
 int spool_is_spool(const char *dir);
 /* A page looks like a ring-buffer page that was written completely. */

@@ -34,16 +34,35 @@ EXTRA_DIST += tests/malformed/lib.sh tests/fuzz/regress.sh tests/fuzz/README.md 
 FUZZ_CC = clang
 FUZZ_SECONDS = 120
 FUZZ_FLAGS = -timeout=1 -rss_limit_mb=2048 -max_len=65536
+# The reader, then what `mmscope report` runs on top of it: the parsers,
+# the models, the analysis driver and the text and JSON renderers.
 FUZZ_SRCS = $(srcdir)/tests/fuzz/fuzz-reader.c $(srcdir)/src/tracedat-read.c \
 	$(srcdir)/src/tracedat-meta.c $(srcdir)/src/tracedat-pages.c \
-	$(srcdir)/src/tracedat-cursor.c $(srcdir)/src/codec.c $(srcdir)/src/util.c
+	$(srcdir)/src/tracedat-cursor.c $(srcdir)/src/codec.c $(srcdir)/src/util.c \
+	$(srcdir)/parsers/parsers.c $(srcdir)/parsers/vmscan.c \
+	$(srcdir)/parsers/compaction.c $(srcdir)/parsers/kmem.c $(srcdir)/parsers/oom.c \
+	$(srcdir)/parsers/sample-line.c $(srcdir)/parsers/sample-vmstat.c \
+	$(srcdir)/parsers/sample-zoneinfo.c $(srcdir)/parsers/sample-buddyinfo.c \
+	$(srcdir)/parsers/sample-pagetype.c $(srcdir)/parsers/sample-mthp.c \
+	$(srcdir)/parsers/sample-psi.c $(srcdir)/parsers/sample-swaps.c \
+	$(srcdir)/parsers/probe-swap.c $(srcdir)/parsers/probe-zswap.c \
+	$(srcdir)/src/hist.c $(srcdir)/src/pidmap.c \
+	$(srcdir)/src/model-handoff.c $(srcdir)/src/model-reclaim.c \
+	$(srcdir)/src/model-compaction.c $(srcdir)/src/model-counters.c \
+	$(srcdir)/src/model-frag.c $(srcdir)/src/model-consistency.c \
+	$(srcdir)/src/model-swapclust.c $(srcdir)/src/model-zswap.c \
+	$(srcdir)/src/model-lanes.c \
+	$(srcdir)/src/analysis.c $(srcdir)/src/report.c $(srcdir)/src/report-mm.c \
+	$(srcdir)/src/report-counters.c $(srcdir)/src/report-json.c \
+	$(srcdir)/src/report-swap.c
 fuzz-reader: $(FUZZ_SRCS) $(srcdir)/src/tracedat-local.h \
-		$(srcdir)/src/tracedat-read.h config.h
+		$(srcdir)/src/tracedat-read.h $(srcdir)/src/analysis.h \
+		$(srcdir)/src/report.h $(srcdir)/parsers/parsers.h config.h
 	$(AM_V_CCLD)$(FUZZ_CC) -g -O1 -std=gnu11 \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		-I$(top_builddir) -I$(srcdir)/src $(TRACEEVENT_CFLAGS) \
+		-I$(top_builddir) -I$(srcdir)/src -I$(srcdir)/parsers $(TRACEEVENT_CFLAGS) \
 		$(ZLIB_CFLAGS) $(ZSTD_CFLAGS) -o $@ $(FUZZ_SRCS) \
-		$(TRACEEVENT_LIBS) $(ZLIB_LIBS) $(ZSTD_LIBS)
+		$(TRACEEVENT_LIBS) $(ZLIB_LIBS) $(ZSTD_LIBS) -lm
 CLEANFILES += fuzz-reader
 
 # New inputs go to fuzz-corpus/ in the build tree; crashes to fuzz-artifacts/.
@@ -193,3 +212,8 @@ tests/record/concurrency.log: tests/report/swap-host.log
 
 TESTS += tests/oracle/kbuffer.sh
 EXTRA_DIST += tests/oracle/kbuffer.sh
+
+# tui --live (issue 8): the live merge against the reader's cursor
+check_PROGRAMS += tests/unit/test-live-merge
+tests_unit_test_live_merge_LDADD = $(LIBMMSCOPE_LIBS)
+TESTS += tests/unit/test-live-merge
