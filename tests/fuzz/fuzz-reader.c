@@ -3,7 +3,10 @@
  * libFuzzer target over mmscope's whole trace.dat read path: the header,
  * v6 parts and v7 sections and options, compressed metadata and chunks,
  * every CPU's pages, the kbuffer walk and merge, and libtraceevent's
- * printing of each event.
+ * printing of each event; then what `mmscope report` does with the same
+ * file: analysis_run() (parsers bound to the file's formats, every event
+ * through its parser, the records through every model) and the report
+ * rendered as text and as JSON into a strbuf that is thrown away.
  *
  * td_open() takes a path, so each input is written to one memfd that is
  * reused for the whole run and opened through /proc/self/fd. Nothing
@@ -12,6 +15,9 @@
 #define _GNU_SOURCE
 #include "config.h"
 #include "tracedat-read.h"
+#include "analysis.h"
+#include "report.h"
+#include "util.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -101,6 +107,41 @@ static void walk_pages(struct td_file *tf)
 	}
 }
 
+/* What `mmscope report` does: the analysis, then every section as text
+ * (at a width taken from the input's size, so wrapping varies) and JSON. */
+static void walk_analysis(size_t size)
+{
+	struct analysis_opts ao;
+	struct report_opts ro;
+	struct strbuf out = STRBUF_INIT;
+	struct analysis *a;
+	char *err = NULL;
+
+	analysis_opts_default(&ao);
+	a = analysis_run(path, &ao, &err);
+	if (!a) {
+		if (!err || !*err)
+			abort();
+		free(err);
+		return;
+	}
+	report_opts_default(&ro);
+	ro.width = 40 + (int)(size % 61);
+	report_render(a, &ro, &out);
+	strbuf_reset(&out);
+	report_opts_default(&ro);
+	ro.format = RF_JSON;
+	report_render(a, &ro, &out);
+	strbuf_release(&out);
+	/* the accessors compare and the TUI use */
+	for (int i = 0; i < analysis_nnotes(a); i++)
+		if (!analysis_note(a, i))
+			abort();
+	(void)analysis_has_event(a, "vmscan", "mm_vmscan_kswapd_wake");
+	(void)analysis_event_count(a, "vmscan", "mm_vmscan_kswapd_wake");
+	analysis_free(a);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct td_file *tf;
@@ -133,5 +174,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		(void)td_meta(tf, (enum td_meta)m, &len);
 	}
 	td_close(tf);
+	walk_analysis(size);
 	return 0;
 }
