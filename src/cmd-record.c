@@ -858,6 +858,17 @@ static void record_cleanup(struct recorder *r)
 	free(r->spool_dir);
 }
 
+/* COMMAND's wait status as a shell would give it: its exit status, or
+ * 128 + the signal that killed it. */
+static int command_exit_status(int st)
+{
+	if (WIFEXITED(st))
+		return WEXITSTATUS(st);
+	if (WIFSIGNALED(st))
+		return 128 + WTERMSIG(st);
+	return EXIT_ERROR;
+}
+
 static int cmd_record(int argc, char **argv)
 {
 	struct record_opts o = { 0 };
@@ -890,13 +901,19 @@ static int cmd_record(int argc, char **argv)
 	record_loop(&r);
 	stop_child(&r);
 	ret = record_finish(&r);
-	if (r.child > 0 && r.child_done && r.stop == STOP_COMMAND && !o.quiet) {
-		if (WIFEXITED(r.child_status) && WEXITSTATUS(r.child_status))
+	if (r.child > 0 && r.child_done && r.stop == STOP_COMMAND) {
+		int cs = command_exit_status(r.child_status);
+
+		if (!o.quiet && WIFEXITED(r.child_status) && WEXITSTATUS(r.child_status))
 			warning("'%s' exited with status %d", o.command[0],
 				WEXITSTATUS(r.child_status));
-		else if (WIFSIGNALED(r.child_status))
+		else if (!o.quiet && WIFSIGNALED(r.child_status))
 			warning("'%s' was killed by signal %d", o.command[0],
 				WTERMSIG(r.child_status));
+		/* like time(1): a complete recording exits with the command's
+		 * status; a recorder error keeps its own */
+		if (ret == EXIT_OK)
+			ret = cs;
 	}
 	if (o.flight && !o.quiet)
 		fprintf(stderr, "%smmscope: flight recorder stopped (%s); %d file%s written\n",

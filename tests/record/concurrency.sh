@@ -5,8 +5,8 @@
 # instance someone else made (as a running trace-cmd would have): each
 # writes a file both readers open, each removes only its own instance,
 # and the foreign instance keeps its events enabled. Also: a COMMAND that
-# crashes still leaves a complete recording and the command's fate in the
-# exit status line.
+# crashes or fails still leaves a complete recording, says how the command
+# ended, and record exits with the command's status (128 + signal).
 . "${top_srcdir:-.}/tests/lib.sh"
 . "$top_srcdir/tests/record/lib-live.sh"
 
@@ -59,4 +59,16 @@ cat "$scratch/crash.err"
 grep -qiE 'signal|SEGV|killed|exited' "$scratch/crash.err" &&
 	ok "crashed command: the summary says how it ended" ||
 	fail "crashed command: the summary does not say how the command ended"
+# like time(1): the command's status, 128 + the signal that killed it
+[ "$rc" -eq $((128 + 11)) ] && ok "crashed command: record exits 139 (128 + SIGSEGV)" ||
+	fail "crashed command: record exited $rc, expected 139 (128 + SIGSEGV)"
+# a command that fails: its exit status, the recording still complete
+"$MMSCOPE" record -q -o "$scratch/fail.dat" -g kswapd --interval 200 \
+	-- sh -c 'sleep 0.3; exit 3' >/dev/null 2>"$scratch/fail.err"
+rc=$?
+[ "$rc" -eq 3 ] && ok "failing command: record exits with its status 3" ||
+	fail "failing command: record exited $rc, expected 3: $(cat "$scratch/fail.err")"
+"$MMSCOPE" dump --stat "$scratch/fail.dat" >/dev/null &&
+	ok "failing command: the recording is complete" ||
+	fail "failing command: no readable recording"
 finish
