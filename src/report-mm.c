@@ -271,6 +271,11 @@ static void stalls_efficiency(struct report_ctx *rc, const struct reclaim_model 
 {
 	int any = 0;
 
+	if (report_not_measured(rc, "reclaim efficiency")) {
+		report_line(rc, "efficiency (shrink_inactive: reclaimed/scanned): not measured");
+		report_line(rc, "  (the event's format lacks a field; see the note above)");
+		return;
+	}
 	for (int k = 0; k < RK_NR; k++) {
 		const struct reclaim_kind_stats *ks = reclaim_model_kind(rm, k);
 

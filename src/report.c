@@ -10,6 +10,7 @@
 #include "report.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 static const char *const section_names[RS_NR] = {
@@ -106,6 +107,24 @@ int report_needs_samples(struct report_ctx *rc, const char *section)
 	return 1;
 }
 
+int report_not_measured(const struct report_ctx *rc, const char *metric)
+{
+	char tail[160];
+	size_t t;
+
+	/* parser_field()'s note: "SYS:EVENT has no field 'F': METRIC not measured" */
+	snprintf(tail, sizeof(tail), ": %s not measured", metric);
+	t = strlen(tail);
+	for (int i = 0; i < analysis_nnotes(rc->a); i++) {
+		const char *n = analysis_note(rc->a, i);
+		size_t l = n ? strlen(n) : 0;
+
+		if (l > t && !strcmp(n + l - t, tail))
+			return 1;
+	}
+	return 0;
+}
+
 static const char *basename_of(const char *path)
 {
 	const char *s = strrchr(path, '/');
@@ -197,7 +216,9 @@ static void report_summary_reclaim(struct report_ctx *rc)
 	}
 	const struct reclaim_kind_stats *k = reclaim_model_kind(rm, RK_KSWAPD);
 
-	if (analysis_has_event(rc->a, "vmscan", "mm_vmscan_lru_shrink_inactive"))
+	if (report_not_measured(rc, "reclaim efficiency"))
+		report_line(rc, "kswapd      pages scanned/reclaimed not measured (see note)");
+	else if (analysis_has_event(rc->a, "vmscan", "mm_vmscan_lru_shrink_inactive"))
 		report_line(rc, "kswapd      %llu pages scanned, %llu reclaimed",
 			    (unsigned long long)k->scanned, (unsigned long long)k->reclaimed);
 	else

@@ -53,6 +53,10 @@ void report_wrap(struct report_ctx *rc, const char *prefix, const char *text);
 double report_rel_s(const struct report_ctx *rc, uint64_t ts);
 /* One line saying a section needs counter samples; 1 if printed. */
 int report_needs_samples(struct report_ctx *rc, const char *section);
+/* 1 if a parser noted that METRIC (a field_spec's metric, "reclaim
+ * efficiency") is not measured: the event's format lacks the field, so
+ * the numbers behind it read 0 and must not be printed as measured. */
+int report_not_measured(const struct report_ctx *rc, const char *metric);
 
 /* Consistency rows with "not traced" decided; returns their number. */
 int report_consistency_rows(struct report_ctx *rc, struct consistency_row *rows,
