@@ -6,6 +6,11 @@
  * binary heap (one entry per CPU stream). Each page is checked before it
  * is walked, and each event before it is handed out, so a corrupt page
  * is an error, not a wild read.
+ *
+ * Seeking (td_cursor_seek): a td_index remembers where every Nth page of
+ * each stream lies and the time stamp of its first event; a seek moves
+ * each stream to the last such page before the time, then walks events
+ * up to it. See tracedat-read.h for what is guaranteed.
  */
 #define _GNU_SOURCE	/* sched_getaffinity, CPU_COUNT */
 #include "config.h"
@@ -24,6 +29,7 @@ struct stream {
 	struct td_pages *pages;
 	struct kbuffer *kbuf;
 	int buffer, cpu;
+	int slot;		/* in a td_index: the CPU's place over all buffers */
 	const uint8_t *page;
 	size_t data_end;	/* offset in page where event data ends */
 	void *data;		/* current event */
@@ -54,7 +60,61 @@ struct td_cursor {
 	struct tep_event **by_id;
 	int nids;
 	int fast;		/* 64-bit longs: pages walked by walk_next */
+	int readahead;		/* streams decompress in threads */
+	int primed;		/* after a seek: the heap's heads are not yet handed out */
+	struct td_index *ix;	/* pages loaded are added here */
 };
+
+#define INDEX_EVERY 16
+
+struct ix_entry {
+	uint64_t ts;		/* of the page's first event, with the file's offset */
+	struct td_page_pos pos;
+};
+
+struct ix_stream {
+	struct ix_entry *e;	/* by page, time stamps never decreasing */
+	size_t n, cap;
+};
+
+struct td_index {
+	struct td_file *tf;
+	unsigned int every;
+	int nslots;
+	struct ix_stream *s;	/* one per CPU slot over all buffers */
+	size_t total;
+};
+
+/* 1 when page (of the stream at slot) should be indexed. */
+static int index_due(const struct td_index *ix, int slot, uint64_t page)
+{
+	const struct ix_stream *is = &ix->s[slot];
+
+	return !is->n || page >= is->e[is->n - 1].pos.page + ix->every;
+}
+
+/* Add the page s just loaded, its first event in s->ts. */
+static void index_add(struct td_index *ix, const struct td_cursor *c,
+		      const struct stream *s)
+{
+	struct ix_stream *is = &ix->s[s->slot];
+	uint64_t ts = s->ts + (unsigned long long)c->tf->ts_offset;
+	struct ix_entry *e;
+
+	if (!index_due(ix, s->slot, (uint64_t)s->page_no - 1))
+		return;
+	/* a stream whose time goes backwards keeps a sorted index */
+	if (is->n && ts < is->e[is->n - 1].ts)
+		return;
+	if (is->n == is->cap) {
+		is->cap = is->cap ? 2 * is->cap : 64;
+		is->e = xreallocarray(is->e, is->cap, sizeof(*is->e));
+	}
+	e = &is->e[is->n++];
+	e->ts = ts;
+	td_pages_tell(s->pages, &e->pos);
+	ix->total++;
+}
 
 /*
  * Ring-buffer record types (kbuffer.h); 1..28 are data of type_len * 4
@@ -192,79 +252,96 @@ static void sift_up(struct td_cursor *c, int i)
 	}
 }
 
-/* Load pages until one has an event; 1 event ready, 0 end, -1 error. */
-static int stream_load_page(struct td_cursor *c, struct stream *s, char **err)
+/*
+ * Set s up on page (loaded just now): 1 with its first event ready, 0
+ * when it has none (its lost-event count stays pending), -1 on error.
+ */
+static int stream_page(struct td_cursor *c, struct stream *s, const void *page,
+		       char **err)
 {
-	for (;;) {
-		const void *page;
-		uint64_t commit;
-		size_t len, room;
-		int r = td_pages_next(s->pages, &page, err);
+	uint64_t commit;
+	size_t len, room;
+	int r;
 
-		if (r <= 0)
-			return r;
-		s->page_no++;
-		s->page = page;
-		commit = td_le64((const uint8_t *)page + 8);
-		len = commit & COMMIT_MASK;
-		room = c->tf->buffers[s->buffer].page_size - (size_t)c->hdr_size;
-		if ((commit & MISSING_STORED) && room >= 8)
-			room -= 8;
-		if (len > room)
-			return set_err(err, "cpu %d page %ld: commit size %zu exceeds the page (%zu)",
-				       s->cpu, s->page_no - 1, len, room);
-		if (!len)
-			continue;
-		s->data_end = (size_t)c->hdr_size + len;
-		if (c->fast) {
-			long long missed = 0;
+	s->page = page;
+	commit = td_le64((const uint8_t *)page + 8);
+	len = commit & COMMIT_MASK;
+	room = c->tf->buffers[s->buffer].page_size - (size_t)c->hdr_size;
+	if ((commit & MISSING_STORED) && room >= 8)
+		room -= 8;
+	if (len > room)
+		return set_err(err, "cpu %d page %ld: commit size %zu exceeds the page (%zu)",
+			       s->cpu, s->page_no - 1, len, room);
+	if (!len)
+		return 0;
+	s->data_end = (size_t)c->hdr_size + len;
+	if (c->fast) {
+		long long missed = 0;
 
-			s->fast = 1;
-			s->base = s->page + c->hdr_size;
-			s->len = len;
-			s->next = 0;
-			s->ts = td_le64(page);
-			r = walk_next(s, err);
-			if (r < 0)
-				return -1;
-			if (r == 2 && !stream_to_kbuffer(s))
-				continue;
-			/*
-			 * kbuffer_missed_events() reports the loss only when
-			 * the first data record opens the page (no time extend
-			 * before it); do the same, so dump matches trace-cmd.
-			 */
-			if (r == 1 && (commit & MISSING_EVENTS) && s->rec == 0)
-				missed = (commit & MISSING_STORED) ?
-					 (long long)td_le64(s->base + len) : -1;
-			if (missed) {
-				if (missed < 0 || s->pending < 0)
-					s->pending = -1;
-				else
-					s->pending += missed;
-			}
-			if (r == 0)
-				continue;
-			s->missed = s->pending;
-			s->pending = 0;
-			return 1;
-		}
-		s->fast = 0;
-		kbuffer_load_subbuffer(s->kbuf, (void *)page);
-		int missed = kbuffer_missed_events(s->kbuf);
-
+		s->fast = 1;
+		s->base = s->page + c->hdr_size;
+		s->len = len;
+		s->next = 0;
+		s->ts = td_le64(page);
+		r = walk_next(s, err);
+		if (r < 0)
+			return -1;
+		if (r == 2 && !stream_to_kbuffer(s))
+			return 0;
+		/*
+		 * kbuffer_missed_events() reports the loss only when
+		 * the first data record opens the page (no time extend
+		 * before it); do the same, so dump matches trace-cmd.
+		 */
+		if (r == 1 && (commit & MISSING_EVENTS) && s->rec == 0)
+			missed = (commit & MISSING_STORED) ?
+				 (long long)td_le64(s->base + len) : -1;
 		if (missed) {
 			if (missed < 0 || s->pending < 0)
 				s->pending = -1;
 			else
 				s->pending += missed;
 		}
-		s->data = kbuffer_read_event(s->kbuf, &s->ts);
-		if (!s->data)
-			continue;
+		if (r == 0)
+			return 0;
 		s->missed = s->pending;
 		s->pending = 0;
 		return 1;
+	}
+	s->fast = 0;
+	kbuffer_load_subbuffer(s->kbuf, (void *)page);
+	int missed = kbuffer_missed_events(s->kbuf);
+
+	if (missed) {
+		if (missed < 0 || s->pending < 0)
+			s->pending = -1;
+		else
+			s->pending += missed;
+	}
+	s->data = kbuffer_read_event(s->kbuf, &s->ts);
+	if (!s->data)
+		return 0;
+	s->missed = s->pending;
+	s->pending = 0;
+	return 1;
+}
+
+/* Load pages until one has an event; 1 event ready, 0 end, -1 error. */
+static int stream_load_page(struct td_cursor *c, struct stream *s, char **err)
+{
+	for (;;) {
+		const void *page;
+		int r = td_pages_next(s->pages, &page, err);
+
+		if (r <= 0)
+			return r;
+		s->page_no++;
+		r = stream_page(c, s, page, err);
+		if (r == 0)
+			continue;
+		if (r > 0 && c->ix)
+			index_add(c->ix, c, s);
+		return r;
 	}
 }
 
@@ -329,7 +406,9 @@ static int use_readahead(int streams)
 	return CPU_COUNT(&set) > 1;
 }
 
-struct td_cursor *td_cursor_new(struct td_file *tf, int buffer, char **err)
+/* With start_ra the read-ahead threads start now, else at a seek. */
+static struct td_cursor *cursor_create(struct td_file *tf, int buffer, int start_ra,
+				       char **err)
 {
 	struct td_cursor *c = xcalloc(1, sizeof(*c));
 	int total = 0, readahead;
@@ -346,6 +425,7 @@ struct td_cursor *td_cursor_new(struct td_file *tf, int buffer, char **err)
 		if (buffer < 0 || b == buffer)
 			total += tf->buffers[b].ncpus;
 	readahead = use_readahead(total);
+	c->readahead = readahead;
 	c->streams = xcalloc((size_t)total + 1, sizeof(*c->streams));
 	c->heap = xcalloc((size_t)total + 1, sizeof(int));
 	{
@@ -360,7 +440,7 @@ struct td_cursor *td_cursor_new(struct td_file *tf, int buffer, char **err)
 			if (evs[i]->id >= 0 && evs[i]->id < c->nids)
 				c->by_id[evs[i]->id] = evs[i];
 	}
-	for (int b = 0; b < tf->nbuffers; b++) {
+	for (int b = 0, slot = 0; b < tf->nbuffers; slot += tf->buffers[b++].ncpus) {
 		if (buffer >= 0 && b != buffer)
 			continue;
 		for (int cpu = 0; cpu < tf->buffers[b].ncpus; cpu++) {
@@ -368,11 +448,12 @@ struct td_cursor *td_cursor_new(struct td_file *tf, int buffer, char **err)
 
 			s->buffer = b;
 			s->cpu = cpu;
+			s->slot = slot + cpu;
 			s->pages = td_pages_open(tf, b, cpu, err);
 			if (!s->pages)
 				goto fail;
-			if (readahead)
-				td_pages_readahead(s->pages);
+			if (readahead && start_ra)
+				td_pages_readahead(s->pages, 0);
 			s->kbuf = tep_kbuffer(tf->tep);
 			if (!s->kbuf) {
 				set_err(err, "cannot set up kbuffer");
@@ -385,6 +466,11 @@ struct td_cursor *td_cursor_new(struct td_file *tf, int buffer, char **err)
 fail:
 	td_cursor_free(c);
 	return NULL;
+}
+
+struct td_cursor *td_cursor_new(struct td_file *tf, int buffer, char **err)
+{
+	return cursor_create(tf, buffer, 1, err);
 }
 
 static int cursor_start(struct td_cursor *c, char **err)
@@ -411,6 +497,8 @@ int td_cursor_next(struct td_cursor *c, struct td_event *ev, char **err)
 	if (!c->started) {
 		if (cursor_start(c, err))
 			return -1;
+	} else if (c->primed) {
+		c->primed = 0;	/* a seek loaded the heads: hand them out first */
 	} else if (c->nheap) {
 		/* advance the stream whose event was handed out last time */
 		s = &c->streams[c->heap[0]];
@@ -472,4 +560,180 @@ void td_cursor_free(struct td_cursor *c)
 	free(c->heap);
 	free(c->by_id);
 	free(c);
+}
+
+/* ---- seeking ---- */
+
+struct td_index *td_index_new(struct td_file *tf, unsigned int every)
+{
+	struct td_index *ix = xcalloc(1, sizeof(*ix));
+
+	ix->tf = tf;
+	ix->every = every ? every : INDEX_EVERY;
+	for (int b = 0; b < tf->nbuffers; b++)
+		ix->nslots += tf->buffers[b].ncpus;
+	ix->s = xcalloc((size_t)ix->nslots + 1, sizeof(*ix->s));
+	return ix;
+}
+
+void td_index_free(struct td_index *ix)
+{
+	if (!ix)
+		return;
+	for (int i = 0; i < ix->nslots; i++)
+		free(ix->s[i].e);
+	free(ix->s);
+	free(ix);
+}
+
+size_t td_index_size(const struct td_index *ix)
+{
+	return ix ? ix->total : 0;
+}
+
+int td_cursor_set_index(struct td_cursor *c, struct td_index *ix, char **err)
+{
+	if (ix && ix->tf != c->tf)
+		return set_err(err, "the index was made for another file");
+	c->ix = ix;
+	return 0;
+}
+
+/*
+ * The streams are read in turn, a page each, so their read-ahead threads
+ * decompress side by side; only the pages due for the index are walked,
+ * and only to their first event.
+ */
+int td_index_build(struct td_index *ix, char **err)
+{
+	struct td_cursor *c = cursor_create(ix->tf, -1, 1, err);
+	int active, rc = -1;
+	char *done;
+
+	if (!c)
+		return -1;
+	done = xcalloc((size_t)c->nstreams + 1, 1);
+	active = c->nstreams;
+	while (active) {
+		active = 0;
+		for (int i = 0; i < c->nstreams; i++) {
+			struct stream *s = &c->streams[i];
+			const void *page;
+			int r;
+
+			if (done[i])
+				continue;
+			r = td_pages_next(s->pages, &page, err);
+			if (r < 0)
+				goto out;
+			if (r == 0) {
+				done[i] = 1;
+				continue;
+			}
+			active++;
+			s->page_no++;
+			if (!index_due(ix, s->slot, (uint64_t)s->page_no - 1))
+				continue;
+			s->pending = 0;
+			r = stream_page(c, s, page, err);
+			if (r < 0)
+				goto out;
+			if (r > 0)
+				index_add(ix, c, s);
+		}
+	}
+	rc = 0;
+out:
+	free(done);
+	td_cursor_free(c);
+	return rc;
+}
+
+/* The last entry of is whose first event is before ts, or NULL. */
+static const struct ix_entry *index_find(const struct ix_stream *is, uint64_t ts)
+{
+	size_t lo = 0, hi = is->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (is->e[mid].ts < ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? &is->e[lo - 1] : NULL;
+}
+
+int td_cursor_seek(struct td_cursor *c, const struct td_index *ix, uint64_t ts,
+		   char **err)
+{
+	uint64_t off = (unsigned long long)c->tf->ts_offset;
+
+	if (ix && ix->tf != c->tf)
+		return set_err(err, "the index was made for another file");
+	c->started = 1;
+	c->primed = 1;
+	c->nheap = 0;
+	for (int i = 0; i < c->nstreams; i++) {
+		struct stream *s = &c->streams[i];
+		const struct ix_entry *e = ix ? index_find(&ix->s[s->slot], ts) : NULL;
+		int r;
+
+		s->missed = s->pending = 0;
+		s->fast = 0;
+		s->data = NULL;
+		if (e) {
+			r = td_pages_goto(s->pages, &e->pos, err);
+			s->page_no = (long)e->pos.page;
+		} else {
+			/* td_pages_seek to page 0 of an empty CPU fails: reopen */
+			struct td_pages *p = td_pages_open(c->tf, s->buffer, s->cpu, err);
+
+			r = p ? 0 : -1;
+			if (p) {
+				td_pages_close(s->pages);
+				s->pages = p;
+			}
+			s->page_no = 0;
+		}
+		if (r)
+			goto fail;
+		/* a window's worth of events needs no thread; a long read does */
+		if (c->readahead)
+			td_pages_readahead(s->pages, 2);
+		r = stream_load_page(c, s, err);
+		if (r > 0 && stream_check(s, err))
+			goto fail;
+		while (r > 0 && s->ts + off < ts) {
+			r = stream_advance(c, s, err);
+			if (r < 0)
+				goto fail;
+		}
+		if (r < 0)
+			goto fail;
+		if (r > 0) {
+			c->heap[c->nheap++] = i;
+			sift_up(c, c->nheap - 1);
+		}
+	}
+	return 0;
+fail:
+	/* the cursor is left at its end: no stale events after an error */
+	c->nheap = 0;
+	c->primed = 0;
+	return -1;
+}
+
+struct td_cursor *td_cursor_new_at(struct td_file *tf, int buffer,
+				   const struct td_index *ix, uint64_t ts,
+				   char **err)
+{
+	struct td_cursor *c = cursor_create(tf, buffer, 0, err);
+
+	if (c && td_cursor_seek(c, ix, ts, err)) {
+		td_cursor_free(c);
+		return NULL;
+	}
+	return c;
 }

@@ -76,9 +76,29 @@ int td_bad_id(const struct td_file *tf, int id);
 void td_parse_cpustats(struct td_file *tf);
 /*
  * tracedat-pages.c: decompress the chunks of p in a thread of its own,
- * one chunk ahead of td_pages_next (before its first call; a no-op for
- * uncompressed data). -1 if no thread could be started: p reads alone.
+ * up to a few chunks ahead of td_pages_next (a no-op for uncompressed
+ * data). With after > 0 the thread starts only once td_pages_next has
+ * read that many chunks itself: a seek that reads a window of events
+ * should not pay for a thread decompressing chunks it never reads.
+ * -1 if no thread could be started: p reads alone.
  */
-int td_pages_readahead(struct td_pages *p);
+int td_pages_readahead(struct td_pages *p, int after);
+
+/* Where a page lies, from td_pages_tell, for td_pages_goto. */
+struct td_page_pos {
+	uint64_t page;		/* its number in the CPU's stream, from 0 */
+	uint64_t off;		/* uncompressed: the page; compressed: its chunk header */
+	uint32_t skip;		/* compressed: pages before it in its chunk */
+	uint32_t chunks_left;	/* compressed: chunks from its chunk on */
+	uint64_t cin, cout;	/* compressed: bomb counters before its chunk */
+};
+/* The page the last td_pages_next returned. */
+void td_pages_tell(const struct td_pages *p, struct td_page_pos *pos);
+/*
+ * The next td_pages_next returns the page at pos (from td_pages_tell on
+ * the same CPU of the same file); the chunk is read with every check.
+ * Stops read-ahead. 0, or -1 with *err set.
+ */
+int td_pages_goto(struct td_pages *p, const struct td_page_pos *pos, char **err);
 
 #endif

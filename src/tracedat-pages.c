@@ -3,6 +3,13 @@
  * trace.dat reader, part 3: the raw ring-buffer pages of one CPU, read in
  * batches (uncompressed data) or chunk by chunk (compressed data) into one
  * reused buffer, so a CPU costs at most one chunk of memory.
+ *
+ * Seeking (td_pages_seek, td_pages_goto): uncompressed pages are found by
+ * offset arithmetic; a compressed page by walking the 8-byte chunk headers
+ * (no decompression) to the chunk that holds it, or straight from a
+ * position td_pages_tell gave earlier (the cursor's index). Either way the
+ * chunk is then read by load_chunk, with every check of a full pass, and
+ * the bomb counters carry what the chunks before it would have added.
  */
 #include "config.h"
 #include "tracedat-local.h"
@@ -25,9 +32,17 @@
  */
 #define RA_SLOTS 4
 
+/* Where the chunk (or batch) in a buffer began, for td_pages_tell. */
+struct chunk_at {
+	uint64_t off;		/* of the chunk header, or the batch's first page */
+	uint64_t cin, cout;	/* bomb counters before the chunk */
+	uint32_t chunks_left;	/* chunks from this one on */
+};
+
 struct ra_slot {
 	uint8_t *buf;
 	size_t cap, dirty, fill;
+	struct chunk_at cur;
 };
 
 struct readahead {
@@ -49,6 +64,9 @@ struct td_pages {
 	int cpu;
 	uint32_t page_size;
 	uint64_t pos, end;	/* file range still to read (uncompressed) */
+	uint64_t start;		/* first page, or first chunk header */
+	uint64_t next_page;	/* number of the page td_pages_next returns next */
+	uint32_t chunks_total;	/* compressed: chunks of the CPU */
 	uint32_t chunks_left;	/* compressed: chunks not yet read */
 	uint64_t limit;		/* compressed: end of this CPU's region */
 	uint64_t cin, cout;	/* compressed: bytes read and produced so far */
@@ -59,7 +77,9 @@ struct td_pages {
 	uint8_t *cbuf;		/* compressed chunk */
 	size_t ccap;
 	struct codec *codec;	/* the file's, or the read-ahead thread's own */
+	struct chunk_at cur;	/* of the chunk or batch in buf */
 	struct readahead *ra;
+	int ra_after;		/* chunks to read before read-ahead starts; -1 never */
 };
 
 static void ensure_cap(struct td_pages *p, size_t n)
@@ -87,6 +107,7 @@ struct td_pages *td_pages_open(struct td_file *tf, int buffer, int cpu, char **e
 	p->cpu = cpu;
 	p->page_size = b->page_size;
 	p->codec = tf->codec;
+	p->ra_after = -1;
 	p->pos = b->cpu_offset[cpu];
 	if (!b->cpu_size[cpu] && !(b->compressed && b->cpu_offset[cpu]))
 		return p;	/* no data */
@@ -99,6 +120,7 @@ struct td_pages *td_pages_open(struct td_file *tf, int buffer, int cpu, char **e
 		}
 		p->chunks_left = td_le32(n);
 		p->pos += 4;
+		p->start = p->pos;
 		p->limit = tf->cpu_limit ? tf->cpu_limit[buffer][cpu] : tf->size;
 		if (p->limit > tf->size)
 			p->limit = tf->size;
@@ -114,7 +136,9 @@ struct td_pages *td_pages_open(struct td_file *tf, int buffer, int cpu, char **e
 			td_pages_close(p);
 			return NULL;
 		}
+		p->chunks_total = p->chunks_left;
 	} else {
+		p->start = p->pos;
 		p->end = p->pos + b->cpu_size[cpu];
 	}
 	return p;
@@ -129,34 +153,41 @@ static int load_batch(struct td_pages *p, char **err)
 	ensure_cap(p, (size_t)p->page_size * BATCH_PAGES);
 	if (td_pread(p->tf, p->pos, p->buf, n, "cpu data", err))
 		return -1;
+	p->cur.off = p->pos;
 	p->pos += n;
 	p->fill = n;
 	p->at = 0;
 	return 0;
 }
 
-static int load_chunk(struct td_pages *p, char **err)
+/*
+ * Read and check the header of the chunk at p->pos, and count it against
+ * the bomb limit; p->pos is left at the header.
+ */
+static int chunk_header(struct td_pages *p, uint32_t *csize_out, uint32_t *usize_out,
+			char **err)
 {
 	uint8_t h[8];
 	uint32_t csize, usize;
-	size_t stale;
+	uint64_t data = p->pos + 8;
 
 	if (td_pread(p->tf, p->pos, h, 8, "chunk header", err))
 		return -1;
 	csize = td_le32(h);
 	usize = td_le32(h + 4);
-	p->pos += 8;
 	if (!usize || usize % p->page_size || usize > TD_MAX_CHUNK)
 		return set_err(err, "cpu %d: chunk of %u bytes is not a whole number of %u-byte pages (or too large)",
 			       p->cpu, usize, p->page_size);
-	if (p->pos > p->limit || csize > p->limit - p->pos)
+	if (data > p->limit || csize > p->limit - data)
 		return set_err(err, "cpu %d: chunk of %u compressed bytes runs past the end of %s",
 			       p->cpu, csize, p->limit < p->tf->size ?
 			       "its data (into the next CPU's)" : "the file");
 	/*
 	 * Bound the work a small file can cause: whatever the chunk count,
 	 * a CPU decompresses to at most TD_INFLATE_FREE plus
-	 * TD_INFLATE_RATIO x its compressed bytes.
+	 * TD_INFLATE_RATIO x its compressed bytes. A chunk skipped by a seek
+	 * counts as if it had been read, so a seek can fail here as a full
+	 * pass would, never later.
 	 */
 	p->cin += 8 + (uint64_t)csize;
 	p->cout += usize;
@@ -164,6 +195,23 @@ static int load_chunk(struct td_pages *p, char **err)
 		return set_err(err, "cpu %d: chunks decompress to %llu bytes from %llu (more than %ux): corrupt or a decompression bomb",
 			       p->cpu, (unsigned long long)p->cout,
 			       (unsigned long long)p->cin, TD_INFLATE_RATIO);
+	*csize_out = csize;
+	*usize_out = usize;
+	return 0;
+}
+
+static int load_chunk(struct td_pages *p, char **err)
+{
+	uint32_t csize, usize;
+	size_t stale;
+
+	p->cur.off = p->pos;
+	p->cur.cin = p->cin;
+	p->cur.cout = p->cout;
+	p->cur.chunks_left = p->chunks_left;
+	if (chunk_header(p, &csize, &usize, err))
+		return -1;
+	p->pos += 8;
 	if (csize > p->ccap) {
 		free(p->cbuf);
 		p->cbuf = xmalloc(csize);
@@ -221,6 +269,7 @@ static void *readahead_main(void *arg)
 		pthread_mutex_lock(&ra->lock);
 		sl->buf = a->buf, sl->cap = a->cap, sl->dirty = a->dirty;
 		sl->fill = a->fill;
+		sl->cur = a->cur;
 		if (rc > 0) {
 			ra->count++;
 		} else {
@@ -235,12 +284,17 @@ static void *readahead_main(void *arg)
 	return NULL;
 }
 
-int td_pages_readahead(struct td_pages *p)
+static int readahead_start(struct td_pages *p)
 {
 	struct readahead *ra;
 	struct td_pages *a;
 
-	if (p->ra || !p->b->compressed || !p->chunks_left || p->at < p->fill)
+	/*
+	 * A partly walked chunk (after a seek) stays in p->buf: the thread
+	 * starts with the chunk after it, and readahead_take swaps only
+	 * once p has walked it.
+	 */
+	if (p->ra || !p->b->compressed || !p->chunks_left)
 		return 0;
 	ra = xcalloc(1, sizeof(*ra));
 	a = xcalloc(1, sizeof(*a));
@@ -263,6 +317,15 @@ int td_pages_readahead(struct td_pages *p)
 	}
 	p->ra = ra;
 	return 0;
+}
+
+int td_pages_readahead(struct td_pages *p, int after)
+{
+	if (after > 0) {
+		p->ra_after = after;
+		return 0;
+	}
+	return readahead_start(p);
 }
 
 /* Take the chunk the thread made: 1, 0 at the end, -1 on error. */
@@ -289,6 +352,7 @@ static int readahead_take(struct td_pages *p, char **err)
 	buf = p->buf, cap = p->cap, dirty = p->dirty;
 	p->buf = sl->buf, p->cap = sl->cap, p->dirty = sl->dirty;
 	p->fill = sl->fill;
+	p->cur = sl->cur;
 	p->at = 0;
 	sl->buf = buf, sl->cap = cap, sl->dirty = dirty;
 	sl->fill = 0;
@@ -301,6 +365,11 @@ static int readahead_take(struct td_pages *p, char **err)
 
 int td_pages_next(struct td_pages *p, const void **page, char **err)
 {
+	/* a deferred read-ahead (after a seek) starts once it is due */
+	if (p->at >= p->fill && !p->ra && p->ra_after == 0) {
+		p->ra_after = -1;
+		readahead_start(p);
+	}
 	if (p->at >= p->fill && p->ra) {
 		int r = readahead_take(p, err);
 
@@ -312,6 +381,8 @@ int td_pages_next(struct td_pages *p, const void **page, char **err)
 				return 0;
 			if (load_chunk(p, err))
 				return -1;
+			if (p->ra_after > 0)
+				p->ra_after--;
 		} else {
 			if (p->pos >= p->end)
 				return 0;
@@ -321,32 +392,141 @@ int td_pages_next(struct td_pages *p, const void **page, char **err)
 	}
 	*page = p->buf + p->at;
 	p->at += p->page_size;
+	p->next_page++;
 	return 1;
+}
+
+/* Stop the read-ahead thread; p's own buffer stays. */
+static void readahead_stop(struct td_pages *p)
+{
+	struct readahead *ra = p->ra;
+
+	if (!ra)
+		return;
+	pthread_mutex_lock(&ra->lock);
+	ra->stop = 1;
+	pthread_cond_broadcast(&ra->cond);
+	pthread_mutex_unlock(&ra->lock);
+	pthread_join(ra->thread, NULL);
+	pthread_mutex_destroy(&ra->lock);
+	pthread_cond_destroy(&ra->cond);
+	codec_free(ra->ahead->codec);
+	/* ahead's buf is always one of the slots' by now */
+	for (int i = 0; i < RA_SLOTS; i++)
+		free(ra->slot[i].buf);
+	free(ra->ahead->cbuf);
+	free(ra->ahead);
+	free(ra->err);
+	free(ra);
+	p->ra = NULL;
+}
+
+/* Back to the state of td_pages_open, without read-ahead. */
+static void rewind_pages(struct td_pages *p)
+{
+	readahead_stop(p);
+	p->ra_after = -1;
+	p->pos = p->start;
+	p->chunks_left = p->chunks_total;
+	p->cin = p->cout = 0;
+	p->fill = p->at = 0;
+	p->next_page = 0;
+}
+
+int td_pages_seek(struct td_pages *p, uint64_t page, char **err)
+{
+	uint64_t k = page;
+
+	rewind_pages(p);
+	if (!p->b->compressed) {
+		uint64_t n = (p->end - p->start) / p->page_size;
+
+		if (k >= n)
+			return set_err(err, "cpu %d: no page %llu (the data has %llu)",
+				       p->cpu, (unsigned long long)page,
+				       (unsigned long long)n);
+		p->pos = p->start + k * p->page_size;
+		p->next_page = page;
+		return 0;
+	}
+	while (p->chunks_left) {
+		uint64_t at = p->pos, cin = p->cin, cout = p->cout;
+		uint32_t csize, usize, n;
+
+		if (chunk_header(p, &csize, &usize, err))
+			return -1;
+		n = usize / p->page_size;
+		if (k < n) {
+			/* load_chunk counts this chunk itself */
+			p->pos = at, p->cin = cin, p->cout = cout;
+			if (load_chunk(p, err))
+				return -1;
+			p->at = (size_t)k * p->page_size;
+			p->next_page = page;
+			return 0;
+		}
+		k -= n;
+		p->pos = at + 8 + csize;
+		p->chunks_left--;
+	}
+	return set_err(err, "cpu %d: no page %llu (the data has %llu)",
+		       p->cpu, (unsigned long long)page,
+		       (unsigned long long)(page - k));
+}
+
+void td_pages_tell(const struct td_pages *p, struct td_page_pos *pos)
+{
+	size_t in = p->at >= p->page_size ? p->at - p->page_size : 0;
+
+	memset(pos, 0, sizeof(*pos));
+	pos->page = p->next_page ? p->next_page - 1 : 0;
+	if (!p->b->compressed) {
+		pos->off = p->cur.off + in;
+		return;
+	}
+	pos->off = p->cur.off;
+	pos->skip = (uint32_t)(in / p->page_size);
+	pos->chunks_left = p->cur.chunks_left;
+	pos->cin = p->cur.cin;
+	pos->cout = p->cur.cout;
+}
+
+int td_pages_goto(struct td_pages *p, const struct td_page_pos *pos, char **err)
+{
+	rewind_pages(p);
+	if (!p->b->compressed) {
+		if (pos->off < p->start || pos->off >= p->end ||
+		    (pos->off - p->start) % p->page_size)
+			return set_err(err, "cpu %d: no page at offset %llu",
+				       p->cpu, (unsigned long long)pos->off);
+		p->pos = pos->off;
+		p->next_page = (pos->off - p->start) / p->page_size;
+		return 0;
+	}
+	/* a position from td_pages_tell of this CPU; checked all the same */
+	if (pos->off < p->start || pos->off >= p->limit || !pos->chunks_left ||
+	    pos->chunks_left > p->chunks_total || pos->cin > pos->off - p->start)
+		return set_err(err, "cpu %d: no chunk at offset %llu",
+			       p->cpu, (unsigned long long)pos->off);
+	p->pos = pos->off;
+	p->chunks_left = pos->chunks_left;
+	p->cin = pos->cin;
+	p->cout = pos->cout;
+	if (load_chunk(p, err))
+		return -1;
+	if ((uint64_t)pos->skip * p->page_size >= p->fill)
+		return set_err(err, "cpu %d: no page %u in the chunk at offset %llu",
+			       p->cpu, pos->skip, (unsigned long long)pos->off);
+	p->at = (size_t)pos->skip * p->page_size;
+	p->next_page = pos->page;
+	return 0;
 }
 
 void td_pages_close(struct td_pages *p)
 {
 	if (!p)
 		return;
-	if (p->ra) {
-		struct readahead *ra = p->ra;
-
-		pthread_mutex_lock(&ra->lock);
-		ra->stop = 1;
-		pthread_cond_broadcast(&ra->cond);
-		pthread_mutex_unlock(&ra->lock);
-		pthread_join(ra->thread, NULL);
-		pthread_mutex_destroy(&ra->lock);
-		pthread_cond_destroy(&ra->cond);
-		codec_free(ra->ahead->codec);
-		/* ahead's buf is always one of the slots' by now */
-		for (int i = 0; i < RA_SLOTS; i++)
-			free(ra->slot[i].buf);
-		free(ra->ahead->cbuf);
-		free(ra->ahead);
-		free(ra->err);
-		free(ra);
-	}
+	readahead_stop(p);
 	free(p->buf);
 	free(p->cbuf);
 	free(p);

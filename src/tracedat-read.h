@@ -68,6 +68,14 @@ struct td_pages;
 struct td_pages *td_pages_open(struct td_file *tf, int buffer, int cpu, char **err);
 /* 1 and *page set (page_size bytes, valid until the next call), 0 at end, -1 on error. */
 int td_pages_next(struct td_pages *p, const void **page, char **err);
+/*
+ * The next td_pages_next returns page number `page` (from 0, as a full
+ * pass counts them). Uncompressed data: offset arithmetic; compressed:
+ * the chunk headers are walked (not decompressed) to the chunk that holds
+ * the page, which is then read with every check of a full pass. Stops
+ * read-ahead. 0, or -1 with *err set (no such page, or bad data).
+ */
+int td_pages_seek(struct td_pages *p, uint64_t page, char **err);
 void td_pages_close(struct td_pages *p);
 
 /* One event, as the cursor hands it out; valid until the next call. */
@@ -90,5 +98,45 @@ struct td_cursor *td_cursor_new(struct td_file *tf, int buffer, char **err);
 /* 1 with *ev filled, 0 at the end, -1 on error. */
 int td_cursor_next(struct td_cursor *c, struct td_event *ev, char **err);
 void td_cursor_free(struct td_cursor *c);
+
+/*
+ * Seeking. A td_index holds, for each CPU of each buffer, the position
+ * and first event time stamp of every Nth page that has events. It is
+ * filled by a cursor it is attached to (td_cursor_set_index; any pass,
+ * complete or not, adds what it walks: a report's pass costs nothing
+ * more) or by td_index_build (a pass over the pages alone, walking only
+ * the first event of every Nth page). An index belongs to one open file
+ * and is not thread-safe.
+ *
+ * td_cursor_seek positions every stream of c at the last indexed page
+ * whose first event is before ts (strictly: events with ts equal may
+ * start on the page before), or at its first page when the index has
+ * none, then skips the events before ts. So the first event returned is
+ * the first with a time stamp >= ts, and what follows is exactly the rest
+ * of a full pass, ties across CPUs in the same order (for streams whose
+ * time stamps never go backwards, as the kernel writes them; on others
+ * the result is well-defined but may differ). Lost events: each event
+ * returned carries the same `missed` as in a full pass; losses reported
+ * with skipped events are not reported. An index that is empty or
+ * partial makes a seek slower, never wrong. Time stamps are those of
+ * td_event.ts (with the file's offset).
+ */
+struct td_index;
+/* every: index one page in `every` (0: the default, 16). */
+struct td_index *td_index_new(struct td_file *tf, unsigned int every);
+void td_index_free(struct td_index *ix);
+/* Pages indexed so far, over all streams. */
+size_t td_index_size(const struct td_index *ix);
+/* Fill ix with a pass over every page of every buffer. 0 or -1. */
+int td_index_build(struct td_index *ix, char **err);
+/* Pages c loads from now on are added to ix (NULL detaches). 0 or -1. */
+int td_cursor_set_index(struct td_cursor *c, struct td_index *ix, char **err);
+/* ix may be NULL: the streams then walk from their start. 0 or -1. */
+int td_cursor_seek(struct td_cursor *c, const struct td_index *ix, uint64_t ts,
+		   char **err);
+/* td_cursor_new + td_cursor_seek, without starting read-ahead first. */
+struct td_cursor *td_cursor_new_at(struct td_file *tf, int buffer,
+				   const struct td_index *ix, uint64_t ts,
+				   char **err);
 
 #endif

@@ -217,3 +217,8 @@ EXTRA_DIST += tests/oracle/kbuffer.sh
 check_PROGRAMS += tests/unit/test-live-merge
 tests_unit_test_live_merge_LDADD = $(LIBMMSCOPE_LIBS)
 TESTS += tests/unit/test-live-merge
+
+# seekable cursor: seeks in real recordings equal the suffix of a full pass
+check_PROGRAMS += tests/unit/test-seek
+tests_unit_test_seek_LDADD = $(LIBMMSCOPE_LIBS)
+TESTS += tests/unit/test-seek

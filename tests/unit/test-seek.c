@@ -1,0 +1,558 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Seeking in real recordings (samples/, tests/data/report/, tests/data/swap/)
+ * as recorded and converted to v6, v7 none, v7 zlib and v7 zstd (small
+ * chunks, so seeks land inside, at the start and at the end of chunks):
+ * after td_cursor_seek(ts) the events must be exactly the suffix of a full
+ * pass from the first event with a time stamp >= ts: time stamp, buffer,
+ * CPU, event id, size, raw bytes (FNV-1a hash) and lost-event count, for
+ * time stamps before the first event, at the first and last, after the
+ * last, equal to events' (ties across CPUs included), between events, and
+ * at random; with an index built by td_index_build (two densities), one
+ * filled by a full pass, and none. td_pages_seek must return the pages a
+ * full pass reads. Also under MMSCOPE_KBUFFER=1 and MMSCOPE_THREADS=0.
+ */
+#include "config.h"
+#include "tracedat-read.h"
+#include "tracedat-write.h"
+#include "util.h"
+#include "tap.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+/* Events compared after a seek; some seeks compare the whole suffix. */
+#define WINDOW 400
+
+struct rec {
+	uint64_t ts, hash;
+	long long missed;
+	int cpu, buffer, id, size;
+};
+
+struct pass {
+	struct rec *r;
+	size_t n, cap;
+	int sorted;
+};
+
+static uint64_t fnv(const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	uint64_t h = 1469598103934665603ull;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 1099511628211ull;
+	return h;
+}
+
+static void rec_of(struct rec *r, const struct td_event *ev)
+{
+	r->ts = ev->ts;
+	r->cpu = ev->cpu;
+	r->buffer = ev->buffer;
+	r->id = ev->size >= 2 ? *(const unsigned short *)ev->data : -1;
+	r->size = ev->size;
+	r->hash = fnv(ev->data, ev->size > 0 ? (size_t)ev->size : 0);
+	r->missed = ev->missed;
+}
+
+static int rec_eq(const struct rec *a, const struct rec *b)
+{
+	return a->ts == b->ts && a->cpu == b->cpu && a->buffer == b->buffer &&
+	       a->id == b->id && a->size == b->size && a->hash == b->hash &&
+	       a->missed == b->missed;
+}
+
+/* A full pass, optionally filling ix; 0 or -1. */
+static int full_pass(struct td_file *tf, struct td_index *ix, struct pass *p)
+{
+	struct td_cursor *c;
+	struct td_event ev;
+	char *err = NULL;
+	int r;
+
+	p->n = 0;
+	p->sorted = 1;
+	c = td_cursor_new(tf, -1, &err);
+	if (c && ix && td_cursor_set_index(c, ix, &err))
+		r = -1;
+	else
+		while (c && (r = td_cursor_next(c, &ev, &err)) > 0) {
+			if (p->n == p->cap) {
+				p->cap = p->cap ? 2 * p->cap : 4096;
+				p->r = xreallocarray(p->r, p->cap, sizeof(*p->r));
+			}
+			rec_of(&p->r[p->n], &ev);
+			if (p->n && p->r[p->n].ts < p->r[p->n - 1].ts)
+				p->sorted = 0;
+			p->n++;
+		}
+	if (!c || r < 0)
+		printf("#   full pass: %s\n", err ? err : "?");
+	td_cursor_free(c);
+	free(err);
+	return c && r == 0 ? 0 : -1;
+}
+
+/* Index of the first event with ts >= t in the full pass. */
+static size_t first_at(const struct pass *p, uint64_t t)
+{
+	size_t lo = 0, hi = p->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p->r[mid].ts < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * Seek c (or a new cursor when c is NULL) to t and compare up to `window`
+ * events (all when 0) with the full pass. 1 when equal.
+ */
+static int check_seek(struct td_file *tf, struct td_cursor *c, const struct td_index *ix,
+		      const struct pass *p, uint64_t t, size_t window, const char *what)
+{
+	struct td_cursor *own = NULL;
+	struct td_event ev;
+	char *err = NULL;
+	size_t i = first_at(p, t), n = 0;
+	int r = 0, good = 1;
+
+	if (c) {
+		if (td_cursor_seek(c, ix, t, &err))
+			c = NULL;
+	} else {
+		c = own = td_cursor_new_at(tf, -1, ix, t, &err);
+	}
+	if (!c) {
+		printf("#   %s: seek to %llu: %s\n", what, (unsigned long long)t, err);
+		free(err);
+		return 0;
+	}
+	while ((!window || n < window) && (r = td_cursor_next(c, &ev, &err)) > 0) {
+		struct rec got;
+
+		rec_of(&got, &ev);
+		if (i + n >= p->n || !rec_eq(&got, &p->r[i + n])) {
+			printf("#   %s: seek to %llu: event %zu after it is %llu cpu %d id %d missed %lld, want ",
+			       what, (unsigned long long)t, n, (unsigned long long)got.ts,
+			       got.cpu, got.id, got.missed);
+			if (i + n < p->n)
+				printf("%llu cpu %d id %d missed %lld\n",
+				       (unsigned long long)p->r[i + n].ts, p->r[i + n].cpu,
+				       p->r[i + n].id, p->r[i + n].missed);
+			else
+				printf("the end\n");
+			good = 0;
+			break;
+		}
+		n++;
+	}
+	if (good && r < 0) {
+		printf("#   %s: after seek to %llu: %s\n", what, (unsigned long long)t, err);
+		good = 0;
+	}
+	/* the end must come where the full pass ends */
+	if (good && r == 0 && i + n != p->n) {
+		printf("#   %s: seek to %llu: %zu events, want %zu\n", what,
+		       (unsigned long long)t, n, p->n - i);
+		good = 0;
+	}
+	free(err);
+	td_cursor_free(own);
+	return good;
+}
+
+/* The time stamps to seek to. */
+static size_t pick_times(const struct pass *p, uint64_t *t, size_t max, unsigned int seed)
+{
+	size_t n = 0, ties = 0;
+
+	if (!p->n)
+		return 0;
+	t[n++] = 0;
+	t[n++] = p->r[0].ts ? p->r[0].ts - 1 : 0;
+	t[n++] = p->r[0].ts;
+	t[n++] = p->r[0].ts + 1;
+	t[n++] = p->r[p->n - 1].ts;
+	t[n++] = p->r[p->n - 1].ts + 1;
+	t[n++] = UINT64_MAX;
+	/* ties: the same time stamp on two CPUs (or twice on one) */
+	for (size_t i = 1; i < p->n && ties < 6; i++)
+		if (p->r[i].ts == p->r[i - 1].ts && (p->r[i].cpu != p->r[i - 1].cpu || ties > 3)) {
+			t[n++] = p->r[i].ts;
+			ties++;
+			i += p->n / 7;	/* spread over the file */
+		}
+	srand(seed);
+	while (n < max) {
+		size_t i = (size_t)rand() % p->n;
+
+		switch (rand() % 3) {
+		case 0:		/* an event's own time stamp */
+			t[n++] = p->r[i].ts;
+			break;
+		case 1:		/* between two events */
+			t[n++] = p->r[i].ts + 1;
+			break;
+		default:	/* anywhere */
+			t[n++] = p->r[0].ts + (uint64_t)rand() % (p->r[p->n - 1].ts - p->r[0].ts + 1);
+			break;
+		}
+	}
+	return n;
+}
+
+/* td_pages_seek to a few pages of each CPU returns the pages of a full pass. */
+static void check_pages_seek(struct td_file *tf, const char *what)
+{
+	int bad = 0, tried = 0;
+
+	for (int b = 0; b < td_nbuffers(tf); b++) {
+		for (int cpu = 0; cpu < td_buffer(tf, b)->ncpus; cpu++) {
+			uint32_t ps = td_buffer(tf, b)->page_size;
+			uint64_t *h = NULL, n = 0, cap = 0;
+			struct td_pages *p = td_pages_open(tf, b, cpu, NULL);
+			const void *page;
+			char *err = NULL;
+
+			while (p && td_pages_next(p, &page, NULL) > 0) {
+				if (n == cap) {
+					cap = cap ? 2 * cap : 256;
+					h = xreallocarray(h, cap, sizeof(*h));
+				}
+				h[n++] = fnv(page, ps);
+			}
+			for (uint64_t k = 0; p && n && k < n; k += n / 5 + 1) {
+				uint64_t ks[2] = { k, n - 1 - k };
+
+				for (int j = 0; j < 2; j++) {
+					tried++;
+					if (td_pages_seek(p, ks[j], &err) ||
+					    td_pages_next(p, &page, &err) != 1 ||
+					    fnv(page, ps) != h[ks[j]] ||
+					    (ks[j] + 1 < n && (td_pages_next(p, &page, &err) != 1 ||
+							       fnv(page, ps) != h[ks[j] + 1]))) {
+						if (!bad)
+							printf("#   %s: cpu %d page %llu: %s\n", what, cpu,
+							       (unsigned long long)ks[j], err ? err : "other bytes");
+						bad++;
+					}
+					free(err);
+					err = NULL;
+				}
+			}
+			/* past the end: an error that says so */
+			if (p && n) {
+				tried++;
+				if (!td_pages_seek(p, n, &err) || !err || !strstr(err, "no page"))
+					bad++;
+				free(err);
+			}
+			td_pages_close(p);
+			free(h);
+		}
+	}
+	ok(!bad, "%s: td_pages_seek returns the pages of a full pass (%d seeks, %d bad)",
+	   what, tried, bad);
+}
+
+/* One file as it is: every kind of index, every kind of time stamp. */
+static void check_file(const char *path, const char *what, int thorough, unsigned int seed)
+{
+	char *err = NULL;
+	struct td_file *tf = td_open(path, &err);
+	struct pass p = { 0 }, p2 = { 0 };
+	struct td_index *built4, *built16, *filled;
+	struct td_cursor *reused;
+	uint64_t t[64];
+	size_t nt;
+	int bad[4] = { 0 }, whole = 0;
+
+	if (!ok(tf != NULL, "%s: opens", what)) {
+		printf("#   %s\n", err);
+		free(err);
+		return;
+	}
+	built4 = td_index_new(tf, 4);
+	built16 = td_index_new(tf, 0);
+	filled = td_index_new(tf, 0);
+	int fp = full_pass(tf, filled, &p);
+
+	ok(!fp, "%s: full pass (%zu events) filling an index", what, p.n);
+	ok(p.sorted, "%s: the full pass is in time order", what);
+	ok(!full_pass(tf, NULL, &p2) && p2.n == p.n, "%s: a second pass reads the same", what);
+	ok(!td_index_build(built4, &err) && !td_index_build(built16, &err),
+	   "%s: td_index_build%s%s", what, err ? ": " : "", err ? err : "");
+	ok(td_index_size(built16) == td_index_size(filled) && td_index_size(filled) > 0 &&
+	   td_index_size(built4) >= td_index_size(built16),
+	   "%s: built and filled indexes agree (%zu, %zu, every 4: %zu)", what,
+	   td_index_size(built16), td_index_size(filled), td_index_size(built4));
+	nt = pick_times(&p, t, thorough ? 64 : 24, seed);
+	reused = td_cursor_new(tf, -1, &err);
+	for (size_t i = 0; i < nt; i++) {
+		/* the whole suffix now and then, else a window */
+		size_t win = i % 11 == 3 ? 0 : WINDOW;
+
+		whole += !win;
+		bad[0] += !check_seek(tf, NULL, built16, &p, t[i], win, what);
+		bad[1] += !check_seek(tf, NULL, built4, &p, t[i], WINDOW, what);
+		bad[2] += !check_seek(tf, reused, filled, &p, t[i], WINDOW, what);
+		if (i % 4 == 0)
+			bad[3] += !check_seek(tf, NULL, NULL, &p, t[i], WINDOW, what);
+	}
+	ok(!bad[0], "%s: seek with a built index: %zu times, %d whole suffixes (%d bad)",
+	   what, nt, whole, bad[0]);
+	ok(!bad[1], "%s: seek with a dense index (%d bad)", what, bad[1]);
+	ok(!bad[2], "%s: seek again and again on one cursor, index filled by a pass (%d bad)",
+	   what, bad[2]);
+	ok(!bad[3], "%s: seek without an index (%d bad)", what, bad[3]);
+	if (thorough)
+		check_pages_seek(tf, what);
+	td_cursor_free(reused);
+	td_index_free(built4);
+	td_index_free(built16);
+	td_index_free(filled);
+	free(p.r);
+	free(p2.r);
+	td_close(tf);
+	free(err);
+}
+
+/* Page source over the reader (as `mmscope convert`). */
+struct conv_src {
+	struct td_pages *p;
+	uint32_t page_size;
+};
+
+static int conv_page(void *ctx, void *page, char **err)
+{
+	struct conv_src *s = ctx;
+	const void *src;
+	int r = td_pages_next(s->p, &src, err);
+
+	if (r > 0)
+		memcpy(page, src, s->page_size);
+	return r;
+}
+
+/* Rewrite in as out in another version/compression; 0 or -1. */
+static int convert(const char *in, const char *out, int version, enum codec_id codec,
+		   int chunk_pages)
+{
+	char *err = NULL;
+	struct td_file *tf = td_open(in, &err);
+	struct tw_input ti = { 0 };
+	struct tw_buffer bufs[64];
+	struct conv_src srcs[512];
+	struct tw_cpu cpus[512];
+	struct tw_opts o;
+	struct tw_result res;
+	char clock[64];
+	size_t ns = 0, len;
+	int fd, r = -1;
+
+	if (!tf || td_nbuffers(tf) > 64)
+		goto out;
+	for (int m = 0; m < TD_META_COUNT; m++)
+		ti.meta[m] = td_meta(tf, (enum td_meta)m, &ti.meta_len[m]);
+	ti.page_size = td_page_size(tf);
+	if (td_trace_clock(tf)) {
+		snprintf(clock, sizeof(clock), "[%s]\n", td_trace_clock(tf));
+		ti.trace_clock = clock;
+	}
+	ti.uname = td_uname(tf);
+	ti.version = td_tracer_version(tf);
+	ti.cpustat = td_cpustat_text(tf, &len);
+	ti.cpustat_len = len;
+	ti.private_meta = td_private(tf);
+	memset(srcs, 0, sizeof(srcs));
+	memset(cpus, 0, sizeof(cpus));
+	for (int b = 0; b < td_nbuffers(tf); b++) {
+		const struct td_buffer *tb = td_buffer(tf, b);
+
+		if (tb->ncpus > ti.cpucount)
+			ti.cpucount = tb->ncpus;
+		if (ns + (size_t)tb->ncpus > 512)
+			goto out;
+		bufs[b].name = tb->name;
+		bufs[b].clock = tb->clock;
+		bufs[b].page_size = tb->page_size;
+		bufs[b].ncpus = tb->ncpus;
+		bufs[b].cpus = &cpus[ns];
+		for (int cpu = 0; cpu < tb->ncpus; cpu++, ns++) {
+			if (!tb->cpu_offset[cpu] && !tb->cpu_size[cpu])
+				continue;
+			srcs[ns].p = td_pages_open(tf, b, cpu, &err);
+			srcs[ns].page_size = tb->page_size;
+			if (!srcs[ns].p)
+				goto out;
+			cpus[ns].next = conv_page;
+			cpus[ns].ctx = &srcs[ns];
+		}
+	}
+	ti.buffers = bufs;
+	ti.nbuffers = td_nbuffers(tf);
+	tw_opts_default(&o);
+	o.version = version;
+	o.codec = codec;
+	o.chunk_pages = chunk_pages;
+	fd = open(out, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (fd >= 0) {
+		r = tw_write(fd, &ti, &o, &res, &err);
+		close(fd);
+	}
+out:
+	if (r)
+		printf("#   convert %s: %s\n", in, err ? err : "?");
+	for (size_t i = 0; i < ns; i++)
+		td_pages_close(srcs[i].p);
+	td_close(tf);
+	free(err);
+	return r;
+}
+
+static int is_dat(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n > 4 && !strcmp(name + n - 4, ".dat");
+}
+
+/* Hostile use: an index of another file, seeks in cut files. No crash. */
+static void check_misuse(const char *a, const char *b)
+{
+	char *err = NULL;
+	struct td_file *fa = td_open(a, &err), *fb = td_open(b, &err);
+	struct td_index *ix = fa ? td_index_new(fa, 0) : NULL;
+	struct td_cursor *c = fb ? td_cursor_new(fb, -1, &err) : NULL;
+	char tpath[] = "/tmp/mmscope-seek-cut-XXXXXX";
+	struct strbuf sb = STRBUF_INIT;
+	int silent = 0, fd;
+
+	ok(c && ix && td_cursor_seek(c, ix, 0, &err) < 0 && err && strstr(err, "another file"),
+	   "an index of another file is refused: %s", err ? err : "(no error)");
+	free(err);
+	err = NULL;
+	ok(c && ix && td_cursor_set_index(c, ix, &err) < 0, "and cannot be attached");
+	free(err);
+	err = NULL;
+	td_cursor_free(c);
+	td_index_free(ix);
+	td_close(fa);
+	td_close(fb);
+
+	/* cut short: building, seeking and reading fail with a reason or end */
+	read_file(b, &sb);
+	fd = mkstemp(tpath);
+	for (size_t cut = sb.len / 3; cut < sb.len; cut += sb.len / 41 + 1) {
+		struct td_file *tf;
+
+		if (ftruncate(fd, 0) || pwrite(fd, sb.buf, cut, 0) != (ssize_t)cut)
+			break;
+		tf = td_open(tpath, &err);
+		if (tf) {
+			struct td_index *cix = td_index_new(tf, 2);
+			struct td_event ev;
+			int r;
+
+			if (td_index_build(cix, &err) && !err)
+				silent++;
+			free(err);
+			err = NULL;
+			c = td_cursor_new_at(tf, -1, cix, 1, &err);
+			while (c && (r = td_cursor_next(c, &ev, &err)) > 0)
+				;
+			if (c && r < 0 && !err)
+				silent++;
+			if (!c && !err)
+				silent++;
+			td_cursor_free(c);
+			td_index_free(cix);
+			td_close(tf);
+		}
+		free(err);
+		err = NULL;
+	}
+	ok(!silent, "seeks in cut files fail with a reason (%d silent)", silent);
+	close(fd);
+	unlink(tpath);
+	strbuf_release(&sb);
+}
+
+int main(void)
+{
+	static const char *dirs[] = { "samples", "tests/data/report", "tests/data/swap" };
+	static const struct { int version; enum codec_id codec; int chunk; const char *name; } conv[] = {
+		{ 6, CODEC_NONE, 0, "v6" },
+		{ 7, CODEC_NONE, 0, "v7 none" },
+		{ 7, CODEC_ZLIB, 5, "v7 zlib, 5-page chunks" },
+		{ 7, CODEC_ZSTD, 3, "v7 zstd, 3-page chunks" },
+	};
+	const char *top = getenv("top_srcdir");
+	char tmp[] = "/tmp/mmscope-seek-XXXXXX", first[8192] = "", second[8192] = "";
+	int fd = mkstemp(tmp), nfiles = 0;
+
+	close(fd);
+	for (size_t d = 0; d < ARRAY_SIZE(dirs); d++) {
+		char dir[4096];
+		struct dirent **names;
+		int n;
+
+		snprintf(dir, sizeof(dir), "%s/%s", top ? top : ".", dirs[d]);
+		n = scandir(dir, &names, NULL, alphasort);
+		for (int i = 0; i < n; i++) {
+			char path[8192], what[8192];
+			/* converted copies of every other file, all modes on one */
+			int all = nfiles % 2 == 0;
+
+			if (is_dat(names[i]->d_name)) {
+				snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name);
+				if (!first[0])
+					snprintf(first, sizeof(first), "%s", path);
+				else if (!second[0])
+					snprintf(second, sizeof(second), "%s", path);
+				check_file(path, names[i]->d_name, all, (unsigned int)nfiles);
+				for (size_t k = 0; all && k < ARRAY_SIZE(conv); k++) {
+					if (!codec_available(conv[k].codec))
+						continue;
+					snprintf(what, sizeof(what), "%s as %s", names[i]->d_name,
+						 conv[k].name);
+					if (ok(!convert(path, tmp, conv[k].version, conv[k].codec,
+							conv[k].chunk ? conv[k].chunk : 64),
+					       "%s: converted", what))
+						check_file(tmp, what, 1, (unsigned int)(nfiles * 7 + k));
+				}
+				if (nfiles == 0) {
+					/* the kbuffer walk and the unthreaded reader seek alike */
+					setenv("MMSCOPE_KBUFFER", "1", 1);
+					snprintf(what, sizeof(what), "%s, kbuffer", names[i]->d_name);
+					check_file(path, what, 1, 99);
+					unsetenv("MMSCOPE_KBUFFER");
+					setenv("MMSCOPE_THREADS", "0", 1);
+					convert(path, tmp, 7, CODEC_ZSTD, 2);
+					snprintf(what, sizeof(what), "%s as v7 zstd, no threads", names[i]->d_name);
+					check_file(tmp, what, 1, 98);
+					unsetenv("MMSCOPE_THREADS");
+				}
+				nfiles++;
+			}
+			free(names[i]);
+		}
+		if (n >= 0)
+			free(names);
+	}
+	ok(nfiles >= 10, "found the recordings (%d)", nfiles);
+	if (first[0] && second[0])
+		check_misuse(first, second);
+	unlink(tmp);
+	return tap_done();
+}
