@@ -221,8 +221,9 @@ struct parser_set *parser_set_new(struct tep_handle *tep)
 	set->last_seq = -1;
 	n = tep ? tep_get_events_count(tep) : 0;
 	evs = n ? tep_list_events(tep, TEP_EVENT_SORT_ID) : NULL;
+	/* ids beyond common_type's 16 bits never occur (hostile formats) */
 	for (int i = 0; evs && evs[i]; i++)
-		if (evs[i]->id > maxid)
+		if (evs[i]->id > maxid && evs[i]->id <= 0xffff)
 			maxid = evs[i]->id;
 	set->nids = maxid + 1;
 	set->by_id = calloc((size_t)set->nids, sizeof(*set->by_id));
@@ -234,7 +235,7 @@ struct parser_set *parser_set_new(struct tep_handle *tep)
 		const struct parser *p = parser_lookup(evs[i]->system, evs[i]->name);
 		void *state;
 
-		if (!p || evs[i]->id < 0)
+		if (!p || evs[i]->id < 0 || evs[i]->id >= set->nids)
 			continue;
 		state = p->bind ? p->bind(set, evs[i]) : parser_bind_fields(set, evs[i], p);
 		if (!state)

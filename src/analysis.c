@@ -253,7 +253,10 @@ static int analysis_bind(struct analysis *a, struct tep_handle *tep, char **err)
 		return set_err(err, "out of memory");
 	evs = tep_list_events(tep, TEP_EVENT_SORT_ID);
 	for (int i = 0; evs && evs[i]; i++)
-		if (evs[i]->id >= a->ncounts)
+		/* common_type is 16 bits: a larger id (hostile format text,
+		 * "ID: 0x7fffffff") can never be an event's; dump's cursor
+		 * ignores those formats the same way */
+		if (evs[i]->id >= a->ncounts && evs[i]->id <= 0xffff)
 			a->ncounts = evs[i]->id + 1;
 	a->counts = calloc((size_t)a->ncounts + 1, sizeof(*a->counts));
 	if (!a->counts)
