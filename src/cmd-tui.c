@@ -2,23 +2,36 @@
 /*
  * mmscope tui: explore a recording in ncurses (tui/). This file parses
  * the command line and the test-mode environment, opens the recording
- * and reports errors after the terminal has been restored.
+ * (or starts a live session, src/live.h) and reports errors after the
+ * terminal has been restored.
  */
 #include "config.h"
 #include "cmd.h"
 #include "tui-run.h"
 
+#include "live.h"
+
 #include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char tui_usage[] =
 "usage: mmscope tui [options] FILE\n"
+"       mmscope tui --live [-o FILE] [record options] [-- COMMAND [ARG...]]\n"
 "\n"
 "Explore a recording: lanes of kswapd, kcompactd, reclaim and compaction\n"
 "over time per node, free pages against the watermarks, stalls, and the\n"
 "raw events around any moment. Press ? inside for the keys.\n"
 "\n"
+"  --live                      watch the running kernel (root): 'mmscope\n"
+"                              record' runs underneath with the options that\n"
+"                              follow, and the views update every second\n"
+"  -o, --output FILE           (live) keep the recording in FILE; without it\n"
+"                              nothing is kept\n"
+"  -f, --force                 (live) replace FILE if it exists\n"
 "  -h, --help                  show this help\n"
 "\n"
 "Test mode: MMSCOPE_TUI_HEADLESS=1 (no terminal, LINES x COLUMNS),\n"
@@ -54,13 +67,134 @@ static int tui_parse_opts(int argc, char **argv, struct tui_opts *o)
 	return 0;
 }
 
+/* Record options that a live session sets itself or cannot follow. */
+static const char *const live_refused[] = {
+	"--spool", "--flight-recorder", "--clock", "-q", "--quiet", "--trigger", NULL,
+};
+
+/*
+ * mmscope tui --live [-o FILE] [-f] [record options] [-- COMMAND...]: -o
+ * and -f are ours, -h is help, the rest goes to the recorder, which
+ * checks it (its error comes back as ours).
+ */
+static int tui_parse_live(int argc, char **argv, struct live_opts *lo, char ***rec)
+{
+	const struct cmd_entry *cmd = &cmd_tui_entry;
+	int n = 0, i;
+
+	*rec = xcalloc((size_t)argc + 1, sizeof(**rec));
+	for (i = 2; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--"))
+			break;
+		if (!strcmp(a, "-h") || !strcmp(a, "--help"))
+			return -1;
+		if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
+			if (++i == argc)
+				return usage_error(cmd, "option '%s' needs a file name", a);
+			lo->out = argv[i];
+			continue;
+		}
+		if (!strncmp(a, "--output=", 9)) {
+			lo->out = a + 9;
+			continue;
+		}
+		if (!strcmp(a, "-f") || !strcmp(a, "--force")) {
+			lo->force = 1;
+			continue;
+		}
+		for (int k = 0; live_refused[k]; k++) {
+			size_t len = strlen(live_refused[k]);
+
+			if (!strncmp(a, live_refused[k], len) && (!a[len] || a[len] == '='))
+				return usage_error(cmd, "'%s' cannot be used with --live", a);
+		}
+		(*rec)[n++] = argv[i];
+	}
+	for (; i < argc; i++)		/* -- COMMAND...: the recorder runs it */
+		(*rec)[n++] = argv[i];
+	if (lo->out && !strcmp(lo->out, ""))
+		return usage_error(cmd, "an empty output file name");
+	return 0;
+}
+
+static int cmd_tui_live(int argc, char **argv)
+{
+	struct live_opts lo = { 0 };
+	struct tui_opts o = { 0 };
+	char exe[PATH_MAX], first[200], **rec = NULL, *err = NULL;
+	const char *env, *notes;
+	ssize_t n;
+	int r = tui_parse_live(argc, argv, &lo, &rec);
+
+	if (r < 0) {
+		free(rec);
+		return show_help(&cmd_tui_entry);
+	}
+	if (r > 0) {
+		free(rec);
+		return r;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0) {
+		free(rec);
+		return error("cannot find the mmscope binary (/proc/self/exe)");
+	}
+	exe[n] = '\0';
+	lo.exe = exe;
+	lo.record_args = rec;
+	lo.tmpdir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/var/tmp";
+	if (!getenv("MMSCOPE_TUI_HEADLESS"))
+		fprintf(stderr, "mmscope: starting the recorder...\n");
+	o.live = live_start(&lo, &err);
+	if (!o.live) {
+		r = error("tui --live: %s", err);
+		free(err);
+		free(rec);
+		return r;
+	}
+	o.path = "live";
+	notes = live_notes(o.live);
+	if (*notes) {	/* the recorder's warnings: first line on screen, all after */
+		snprintf(first, sizeof(first), "%.*s", (int)strcspn(notes, "\n"), notes);
+		o.message = first;
+	}
+	env = getenv("MMSCOPE_TUI_HEADLESS");
+	o.headless = env && *env && strcmp(env, "0");
+	o.keys = getenv("MMSCOPE_TUI_KEYS");
+	o.dump = getenv("MMSCOPE_TUI_DUMP");
+	r = EXIT_OK;
+	if (tui_run(NULL, &o, &err) < 0) {
+		r = error("tui --live: %s", err ? err : "cannot run the TUI");
+		free(err);
+		err = NULL;
+	}
+	if (*notes)
+		fprintf(stderr, "%s\n", notes);
+	fprintf(stderr, "mmscope: stopping the recorder%s...\n",
+		lo.out ? " (it writes the file)" : "");
+	if (live_stop(o.live, &err) < 0) {
+		r = error("tui --live: the recorder: %s", err);
+		free(err);
+	} else if (lo.out) {
+		fprintf(stderr, "mmscope: recording written to %s\n", lo.out);
+	}
+	live_free(o.live);
+	free(rec);
+	return r;
+}
+
 static int cmd_tui(int argc, char **argv)
 {
 	struct tui_opts o = { 0 };
 	struct td_file *tf;
 	char *err = NULL;
-	int r = tui_parse_opts(argc, argv, &o);
+	int r;
 
+	if (argc > 1 && !strcmp(argv[1], "--live"))
+		return cmd_tui_live(argc, argv);
+	r = tui_parse_opts(argc, argv, &o);
 	if (r < 0)
 		return show_help(&cmd_tui_entry);
 	if (r > 0)

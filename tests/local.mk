@@ -222,3 +222,8 @@ TESTS += tests/unit/test-live-merge
 check_PROGRAMS += tests/unit/test-seek
 tests_unit_test_seek_LDADD = $(LIBMMSCOPE_LIBS)
 TESTS += tests/unit/test-seek
+
+# tui --live on this kernel (root): after the live recorder tests
+TESTS += tests/tui/live.sh
+EXTRA_DIST += tests/tui/live.sh
+tests/tui/live.log: tests/record/concurrency.log

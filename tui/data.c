@@ -8,6 +8,7 @@
 #include "config.h"
 #include "data.h"
 #include "analysis.h"
+#include "live.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -55,10 +56,29 @@ struct tui_data *tui_data_load(const char *path, tui_progress_fn progress, void 
 	return d;
 }
 
+struct tui_data *tui_data_live(struct live *l)
+{
+	struct tui_data *d = xcalloc(1, sizeof(*d));
+
+	d->an = live_analysis(l);
+	d->lanes = analysis_lanes(d->an);
+	d->borrowed = 1;
+	tui_data_live_update(d, l);
+	return d;
+}
+
+void tui_data_live_update(struct tui_data *d, struct live *l)
+{
+	d->first_ts = live_first_ts(l);
+	d->last_ts = live_horizon(l) > d->first_ts ? live_horizon(l) : d->first_ts;
+	d->events = analysis_info(d->an)->events;
+}
+
 void tui_data_free(struct tui_data *d)
 {
 	if (!d)
 		return;
-	analysis_free(d->an);
+	if (!d->borrowed)
+		analysis_free(d->an);
 	free(d);
 }

@@ -18,6 +18,7 @@ struct tui_data {
 	uint64_t events;
 	struct analysis *an;
 	const struct lanes *lanes;	/* analysis_lanes(an) */
+	int borrowed;			/* an belongs to a live session */
 };
 
 /* Called now and then during the pass: records so far, and the
@@ -28,5 +29,11 @@ typedef void (*tui_progress_fn)(void *ctx, uint64_t records, uint64_t ts);
 struct tui_data *tui_data_load(const char *path, tui_progress_fn progress, void *ctx,
 			       char **err);
 void tui_data_free(struct tui_data *d);
+
+/* Live mode: the models of a live session (src/live.h), read as they
+ * grow; tui_data_live_update() after each live_poll(). */
+struct live;
+struct tui_data *tui_data_live(struct live *l);
+void tui_data_live_update(struct tui_data *d, struct live *l);
 
 #endif

@@ -224,12 +224,20 @@ void draw_canvas(const struct canvas *c)
 	refresh();
 }
 
+static int draw_timeout_ms = -1;
+
+void draw_timeout(int ms)
+{
+	draw_timeout_ms = ms;
+	timeout(ms);
+}
+
 int draw_getkey(void)
 {
 	int ch = getch();
 
 	switch (ch) {
-	case ERR:		return TK_EOF;
+	case ERR:		return draw_timeout_ms >= 0 ? TK_TICK : TK_EOF;
 	case KEY_LEFT:		return TK_LEFT;
 	case KEY_RIGHT:		return TK_RIGHT;
 	case KEY_UP:		return TK_UP;

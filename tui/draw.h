@@ -29,6 +29,8 @@ void draw_canvas(const struct canvas *c);
 /* Waits for a key; returns TK_* or the character. TK_RESIZE after a
  * resize (draw_size() then gives the new size). */
 int draw_getkey(void);
+/* From now on draw_getkey() waits at most ms (then TK_TICK); < 0 forever. */
+void draw_timeout(int ms);
 /* Where the last TK_MOUSE click was (screen row and column). */
 void draw_mouse(int *y, int *x);
 /* Forces a size (headless mode, tests). */

@@ -22,6 +22,7 @@ enum tui_key {
 	TK_HOME, TK_END, TK_PGUP, TK_PGDN,
 	TK_BTAB, TK_BACKSPACE, TK_RESIZE, TK_MOUSE,
 	TK_EOF,		/* input closed: quit */
+	TK_TICK,	/* no key within the timeout (live mode) */
 };
 
 /*

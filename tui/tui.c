@@ -10,8 +10,13 @@
  * MMSCOPE_TUI_KEYS is a script of key names separated by blanks ("right
  * + tab 5 / write_folio enter q"; a word that is not a key name is typed
  * letter by letter; "resize=COLSxROWS" resizes, "click=Y,X" clicks the
- * mouse at screen row Y, column X); MMSCOPE_TUI_DUMP=FILE
- * writes the screen as text when the script ends or at 'q'.
+ * mouse at screen row Y, column X, "wait=SECONDS" lets a live session
+ * run that long); MMSCOPE_TUI_DUMP=FILE writes the screen as text when
+ * the script ends or at 'q'.
+ *
+ * Live mode: keys are waited for at most TUI_TICK_MS; every
+ * TUI_LIVE_POLL_NS the session is polled, the axis grows, and a cursor
+ * at the end follows it (tail -f); moving the cursor away stops that.
  */
 #include "config.h"
 #include "tui-run.h"
@@ -20,15 +25,31 @@
 #include "data.h"
 #include "util.h"
 #include "tracedat-read.h"
+#include "live.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define TUI_TICK_MS 250
+#define TUI_LIVE_POLL_NS 1000000000ULL
+#define TUI_LIVE_WINDOW_NS 60000000000ULL	/* the axis spans a minute at first */
+
+static uint64_t tui_mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
 
 struct tui_script {
 	char *text, *pos;	/* malloc'd copy, next token */
 	const char *typing;	/* rest of a word being typed */
 	int click_y, click_x;	/* of a "click=Y,X" token */
+	uint64_t wait_until;	/* of a "wait=SECONDS" token (mono ns) */
 };
 
 struct tui_loop {
@@ -38,13 +59,23 @@ struct tui_loop {
 	int use_script;
 	int prompting;
 	char prompt[128];
+	struct live *live;
+	uint64_t last_poll;
 };
 
 /* Next key of the script; TK_EOF at its end. */
 static int tui_script_key(struct tui_script *s)
 {
 	static char word[128];
+	int secs;
 
+	if (s->wait_until) {
+		if (tui_mono_ns() < s->wait_until) {
+			usleep(TUI_TICK_MS * 1000);
+			return TK_TICK;
+		}
+		s->wait_until = 0;
+	}
 	if (s->typing && *s->typing)
 		return (unsigned char)*s->typing++;
 	while (*s->pos == ' ' || *s->pos == '\t' || *s->pos == '\n')
@@ -59,6 +90,10 @@ static int tui_script_key(struct tui_script *s)
 
 	if (sscanf(word, "click=%d,%d", &s->click_y, &s->click_x) == 2)
 		return TK_MOUSE;
+	if (sscanf(word, "wait=%d", &secs) == 1 && secs >= 0) {
+		s->wait_until = tui_mono_ns() + (uint64_t)secs * 1000000000ULL;
+		return TK_TICK;
+	}
 	if (sscanf(word, "resize=%dx%d", &cols, &rows) == 2 && rows > 2 && cols > 10) {
 		draw_resize(rows, cols);
 		return TK_RESIZE;
@@ -139,6 +174,27 @@ static void tui_progress(void *ctx, uint64_t records, uint64_t ts)
 	draw_canvas(&l->screen);
 }
 
+/* Live mode: new events into the models, the axis to the new end, and
+ * the cursor with it if it was at the end. */
+static void tui_live_tick(struct tui_loop *l)
+{
+	struct tui_state *st = &l->st;
+	int follow = st->cursor >= st->t_last;
+	char *err = NULL;
+
+	l->last_poll = tui_mono_ns();
+	if (live_poll(l->live, &err) < 0) {
+		tui_message(st, "%s", err);
+		free(err);
+	}
+	tui_data_live_update(st->data, l->live);
+	st->t_first = st->data->first_ts;
+	st->t_last = st->data->last_ts;
+	if (follow)
+		tui_set_cursor(st, st->t_last);
+	tui_redraw(l);
+}
+
 static void tui_loop_run(struct tui_loop *l)
 {
 	int key;
@@ -146,6 +202,11 @@ static void tui_loop_run(struct tui_loop *l)
 	tui_redraw(l);
 	while ((key = tui_next_key(l)) != TK_EOF) {
 		unsigned r;
+
+		if (l->live && tui_mono_ns() - l->last_poll >= TUI_LIVE_POLL_NS)
+			tui_live_tick(l);
+		if (key == TK_TICK)
+			continue;
 
 		if (key == TK_RESIZE) {
 			tui_redraw(l);
@@ -202,17 +263,33 @@ int tui_run(struct td_file *tf, const struct tui_opts *o, char **err)
 		free(l.script.text);
 		return -1;
 	}
-	d = tui_data_load(o->path, tui_progress, &l, err);
+	if (o->live) {
+		l.live = o->live;
+		d = tui_data_live(o->live);
+	} else {
+		d = tui_data_load(o->path, tui_progress, &l, err);
+	}
 	if (!d) {
 		r = -1;
 		goto out;
 	}
 	tui_state_init(&l.st, d->first_ts, d->last_ts);
-	l.st.path = o->path;
+	l.st.path = o->live ? "live" : o->path;
 	l.st.tf = tf;
+	l.st.tep = o->live ? live_tep(o->live) : tf ? td_tep(tf) : NULL;
 	l.st.data = d;
 	draw_size(&l.st.rows, &l.st.cols);
 	tui_state_fit(&l.st);
+	if (o->live) {
+		l.st.live_status = live_status(o->live);
+		l.st.ns_per_col = TUI_LIVE_WINDOW_NS / (uint64_t)tui_axis_cols(l.st.cols);
+		l.st.cursor = l.st.t_last;
+		l.last_poll = tui_mono_ns();
+		if (!l.use_script)
+			draw_timeout(TUI_TICK_MS);
+	}
+	if (o->message)
+		tui_message(&l.st, "%s", o->message);
 	tui_loop_run(&l);
 	if (o->dump && draw_dump(o->dump) < 0)
 		r = set_err(err, "cannot write screen dump '%s'", o->dump);

@@ -15,6 +15,7 @@
 #include "view.h"
 
 struct td_file;
+struct tep_handle;
 struct tui_data;
 struct view_events;
 
@@ -28,7 +29,9 @@ enum tui_view_id {
 
 struct tui_state {
 	const char *path;
-	struct td_file *tf;		/* for the events view; may be NULL in tests */
+	struct td_file *tf;		/* for the events view; NULL live and in tests */
+	struct tep_handle *tep;		/* task names; may be NULL in tests */
+	const char *live_status;	/* live mode: the session's state line */
 	struct tui_data *data;		/* what the initial pass built (data.h) */
 	uint64_t t_first, t_last;	/* of the recording */
 	uint64_t cursor;

@@ -167,7 +167,7 @@ static void st_build_tasks(const struct tui_state *st, struct canvas *body, int 
 		char name[64];
 
 		snprintf(name, sizeof(name), "%s-%d",
-			 st->tf ? tep_data_comm_from_pid(td_tep(st->tf), t->pid) : "?", t->pid);
+			 st->tep ? tep_data_comm_from_pid(st->tep, t->pid) : "?", t->pid);
 		canvas_printf(body, y, 0, AT_NORMAL, "%-24s %8llu %10s %10s", name,
 			      (unsigned long long)t->count, tui_fmt_dur(t->total, tot, sizeof(tot)),
 			      tui_fmt_dur(t->max, mx, sizeof(mx)));

@@ -310,7 +310,7 @@ static void tl_build_cursor(struct tui_state *st, struct canvas *body, const str
 
 static const char *tl_comm(const struct tui_state *st, int pid)
 {
-	return st->tf ? tep_data_comm_from_pid(td_tep(st->tf), pid) : "?";
+	return st->tep ? tep_data_comm_from_pid(st->tep, pid) : "?";
 }
 
 /* One line about span s of lane k of node nid. */

@@ -163,6 +163,7 @@ static void test_events(void)
 	ok(d && d->events == 125866, "the initial pass reads all 125866 events");
 	tui_state_init(&st, d->first_ts, d->last_ts);
 	st.tf = tf;
+	st.tep = td_tep(tf);
 	st.data = d;
 	st.view = VIEW_EVENTS;
 	build(&st, &c, 24, 80);
@@ -300,7 +301,7 @@ static void test_lanes(void)
 	       "find: the nearest with slack");
 	{
 		/* the timeline with two nodes at 80x24: both fit, with charts */
-		struct tui_data d = { 1000000000ULL, 3000000000ULL, 0, NULL, l };
+		struct tui_data d = { 1000000000ULL, 3000000000ULL, 0, NULL, l, 0 };
 		struct tui_state st;
 		struct canvas c = { 0 };
 
@@ -395,6 +396,7 @@ static void test_stalls(void)
 		return;
 	}
 	st.tf = open_sample("memcg-swap-6.18.dat");
+	st.tep = st.tf ? td_tep(st.tf) : NULL;
 	st.view = VIEW_STALLS;
 	build(&st, &c, 24, 80);
 	ok(canvas_has(&c, "reclaim stalls: 2180"), "every memcg reclaim stall counted");

@@ -1,0 +1,105 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# mmscope tui --live on this kernel (root): a swapping workload in a
+# cgroup v1 memory limit runs as the recorder's COMMAND while the
+# headless TUI watches. When the command has ended and the recorder with
+# it, the live models must equal those of the file the recorder wrote:
+# the stalls view of the live session and of `mmscope tui FILE` must be
+# the same screen (title and status bar aside), the live event count must
+# be the file's, and nothing may be lost or late. Without -o nothing is
+# left behind (no private directory, no instance); bad options fail with
+# one line naming the problem, and an event the kernel lacks is named on
+# the screen and after it.
+. "${top_srcdir:-.}/tests/lib.sh"
+. "$top_srcdir/tests/record/lib-live.sh"
+
+live_require
+live_swap 512
+live_cgroup 96
+
+export MMSCOPE_TUI_HEADLESS=1 LINES=24 COLUMNS=80
+tmp="$scratch/tmp"
+mkdir "$tmp"
+out="$scratch/live.dat"
+
+# 1. Watch the workload to its end, keep the recording, end on the stalls view.
+TMPDIR="$tmp" MMSCOPE_TUI_KEYS='wait=16 4' MMSCOPE_TUI_DUMP="$scratch/live4.txt" \
+	"$MMSCOPE" tui --live -o "$out" -g reclaim,kswapd --cgroup "$LIVE_TAG" -- \
+	sh -c "echo \$\$ >$LIVE_CG/cgroup.procs && exec $ANON_TOUCH -m 256 -p 2 -N -q" \
+	>"$scratch/stdout" 2>"$scratch/stderr"
+rc=$?
+cat "$scratch/stderr"
+[ $rc -eq 0 ] && ok "tui --live exits 0" || fail "tui --live exited $rc"
+[ -f "$out" ] || { fail "no recording at $out"; finish; }
+[ "$(stat -c %a "$out")" = 600 ] && ok "recording mode 0600" || fail "mode $(stat -c %a "$out")"
+grep -q "recording written to $out" "$scratch/stderr" && ok "says where the file is" ||
+	fail "no 'recording written to' line"
+[ -z "$(ls -A "$tmp")" ] && ok "private directory removed" || fail "left in TMPDIR: $(ls -A "$tmp")"
+[ -z "$(instances_left)" ] && ok "no instance left" || fail "instances left: $(instances_left)"
+
+status=$(tail -n 1 "$scratch/live4.txt")
+case $status in
+*"recorder ended: "*" events, 0 lost") ok "status: ${status##*  }" ;;
+*) fail "status line: $status" ;;
+esac
+live_events=$(echo "$status" | sed -n 's/.*recorder ended: \([0-9]*\) events.*/\1/p')
+file_events=$("$MMSCOPE" dump --stat "$out" | awk '$2 ~ /:/ { s += $1 } END { print s + 0 }')
+[ -n "$live_events" ] && [ "$live_events" = "$file_events" ] &&
+	ok "live fed all $file_events events of the file" ||
+	fail "live saw '$live_events' events, the file has $file_events"
+
+MMSCOPE_TUI_KEYS='4' MMSCOPE_TUI_DUMP="$scratch/file4.txt" "$MMSCOPE" tui "$out" ||
+	fail "tui on the recording failed"
+sed '1d;$d' "$scratch/live4.txt" >"$scratch/live4.body"
+sed '1d;$d' "$scratch/file4.txt" >"$scratch/file4.body"
+if cmp -s "$scratch/live4.body" "$scratch/file4.body"; then
+	ok "stalls view: live equals the file"
+else
+	fail "stalls view differs between live and the file:"
+	diff "$scratch/live4.body" "$scratch/file4.body" >&2
+fi
+stalls=$(sed -n 's/^reclaim stalls: \([0-9]*\).*/\1/p' "$scratch/live4.body")
+[ "${stalls:-0}" -gt 0 ] && ok "$stalls reclaim stalls seen live" ||
+	fail "no reclaim stalls seen live (the workload did not reclaim?)"
+
+# 2. Without -o: watch a moment, quit; nothing may remain.
+TMPDIR="$tmp" MMSCOPE_TUI_KEYS='wait=2 q' MMSCOPE_TUI_DUMP="$scratch/short.txt" \
+	"$MMSCOPE" tui --live -g kswapd >/dev/null 2>"$scratch/short.err"
+rc=$?
+[ $rc -eq 0 ] && ok "live without -o exits 0" || fail "live without -o exited $rc: $(cat "$scratch/short.err")"
+grep -q 'live: [0-9]* events' "$scratch/short.txt" && ok "status while recording" ||
+	fail "no live status: $(tail -n 1 "$scratch/short.txt")"
+[ -z "$(ls -A "$tmp")" ] && ok "nothing kept without -o" || fail "left in TMPDIR: $(ls -A "$tmp")"
+[ -z "$(instances_left)" ] && ok "no instance left" || fail "instances left: $(instances_left)"
+
+# 3. Errors: one line naming the problem, non-zero exit, nothing left.
+expect_error() { # WANT ARGS...: exit 2 or 1 and the message
+	want=$1
+	shift
+	TMPDIR="$tmp" MMSCOPE_TUI_KEYS='q' "$MMSCOPE" tui "$@" >/dev/null 2>"$scratch/err"
+	rc=$?
+	line=$(grep -v '^mmscope: \(starting\|stopping\)' "$scratch/err" | head -n 1)
+	if [ $rc -ne 0 ] && printf '%s' "$line" | grep -q -- "$want"; then
+		ok "tui $*: $line"
+	else
+		fail "tui $*: exit $rc, '$line' (want '$want')"
+	fi
+}
+expect_error "cannot be used with --live" --live --clock global
+expect_error "cannot be used with --live" --live --flight-recorder
+expect_error "option '-o' needs a file name" --live -o
+TMPDIR="$tmp" MMSCOPE_TUI_KEYS='wait=1' MMSCOPE_TUI_DUMP="$scratch/missing.txt" \
+	"$MMSCOPE" tui --live -g kswapd -e kmem:nosuch_event_xyz >/dev/null 2>"$scratch/missing.err"
+rc=$?
+want="kmem:nosuch_event_xyz: no such event on this kernel"
+# the screen shows the start of it in the status bar
+[ $rc -eq 0 ] && grep -q "$want" "$scratch/missing.err" &&
+	grep -q "warning: kmem:nosuch_event_xyz: no such" "$scratch/missing.txt" &&
+	ok "an event the kernel lacks: said on screen and after" ||
+	fail "missing event: exit $rc, stderr '$(cat "$scratch/missing.err")'"
+expect_error "tui --live: unknown event group 'nosuchgroup'" --live -g nosuchgroup
+[ -z "$(ls -A "$tmp")" ] && ok "nothing kept after errors" || fail "left in TMPDIR: $(ls -A "$tmp")"
+[ -z "$(instances_left)" ] && ok "no instance left after errors" ||
+	fail "instances left: $(instances_left)"
+finish
