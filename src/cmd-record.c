@@ -710,6 +710,21 @@ static int exists(const char *path)
 	return !lstat(path, &st);
 }
 
+/* An -e event this kernel lacks is recorded without, but never silently
+ * (group events a kernel lacks are normal and listed in the metadata). */
+static void warn_missing_extra(const struct record_opts *o, const char *missing)
+{
+	for (int i = 0; i < o->nextra; i++) {
+		char *want = xasprintf(",%s,", o->extra[i]), *have = xasprintf(",%s,", missing);
+
+		if (strstr(have, want))
+			warning("%s: no such event on this kernel; recording without it",
+				o->extra[i]);
+		free(want);
+		free(have);
+	}
+}
+
 static int record_setup(struct recorder *r)
 {
 	struct collector_opts co = { 0 };
@@ -739,6 +754,7 @@ static int record_setup(struct recorder *r)
 		free(err);
 		return -1;
 	}
+	warn_missing_extra(r->o, collector_missing(r->col));
 	r->ncpus = collector_ncpus(r->col);
 	r->page_size = collector_page_size(r->col);
 	r->stats = xcalloc((size_t)r->ncpus, sizeof(*r->stats));
