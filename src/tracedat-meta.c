@@ -8,6 +8,7 @@
 #include "tracedat-local.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -300,6 +301,62 @@ static int format_refs_ok(const char *text, size_t n)
 	return 1;
 }
 
+/* The number after "KEY:" in a field line (libtraceevent reads it with
+ * strtoul(.., 0) into an int), or LLONG_MIN when it is not there. */
+static long long field_number(const char *f, const char *e, const char *key)
+{
+	size_t k = strlen(key);
+	char buf[32];
+	size_t n = 0;
+
+	for (; f + k <= e; f++) {
+		if (memcmp(f, key, k))
+			continue;
+		for (f += k; f < e && (*f == ' ' || *f == '\t'); f++)
+			;
+		while (f < e && *f != ';' && n < sizeof(buf) - 1)
+			buf[n++] = *f++;
+		buf[n] = '\0';
+		return (long long)strtoull(buf, NULL, 0);
+	}
+	return LLONG_MIN;
+}
+
+/*
+ * libtraceevent reads a field at its declared offset without checking it
+ * against the record's size: "offset:0x7ffffffc;" made `mmscope dump`
+ * die of SIGSEGV in tep_read_number() (fuzzing). An event record lies
+ * within one ring-buffer page, so a field that does not fit in a page
+ * (negative, or offset + size beyond it) marks a corrupt format.
+ */
+static int format_fields_fit(const char *text, size_t n, uint32_t page_size)
+{
+	const char *end = text + n, *p;
+	long long lim = page_size ? page_size : 65536;
+
+	for (p = text; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *e = nl ? nl : end, *f = p;
+
+		while (f < e && (*f == ' ' || *f == '\t'))
+			f++;
+		if (e - f > 6 && !memcmp(f, "field:", 6)) {
+			long long off = field_number(f, e, "offset:");
+			long long size = field_number(f, e, "size:");
+
+			if (off == LLONG_MIN || size == LLONG_MIN)
+				;	/* not a field line the library reads */
+			else if (off < 0 || size < 0 || off > lim || size > lim ||
+				 off + size > lim)
+				return 0;
+		}
+		if (e - f > 10 && !memcmp(f, "print fmt:", 10))
+			break;
+		p = e + 1;
+	}
+	return 1;
+}
+
 static void note_bad_format(struct td_file *tf, const char *sys,
 			    const char *text, size_t n)
 {
@@ -345,6 +402,7 @@ static int parse_formats(struct td_file *tf, const struct strbuf *sb,
 			return set_err(err, "%s: format %u claims %llu bytes, section has %zu",
 				       what, i, (unsigned long long)n, sb->len - *pos);
 		if (!format_refs_ok(sb->buf + *pos, (size_t)n) ||
+		    !format_fields_fit(sb->buf + *pos, (size_t)n, tf->page_size) ||
 		    tep_parse_event(tf->tep, sb->buf + *pos, (unsigned long)n, sys))
 			note_bad_format(tf, sys, sb->buf + *pos, (size_t)n);
 		*pos += (size_t)n;
