@@ -170,13 +170,17 @@ TESTS += tests/unit/test-formats
 # performance (issue 9): `make bench` prints mmscope against trace-cmd on
 # large recordings (tests/bench/README.md); td-walk is the reader's floor.
 # Not part of `make check`: it takes minutes and needs trace-cmd.
-EXTRA_PROGRAMS = tests/bench/td-walk
+# tui-bench drives the TUI core (no ncurses) for the index and redraw targets.
+EXTRA_PROGRAMS = tests/bench/td-walk tests/bench/tui-bench
 tests_bench_td_walk_SOURCES = tests/bench/td-walk.c
 tests_bench_td_walk_LDADD = $(LIBMMSCOPE_LIBS)
+tests_bench_tui_bench_SOURCES = tests/bench/tui-bench.c $(TUI_CORE)
+tests_bench_tui_bench_LDADD = $(LIBMMSCOPE_LIBS)
 .PHONY: bench
-bench: mmscope$(EXEEXT) tests/bench/td-walk$(EXEEXT) samples/workloads/anon-touch$(EXEEXT)
+bench: mmscope$(EXEEXT) tests/bench/td-walk$(EXEEXT) tests/bench/tui-bench$(EXEEXT) \
+		samples/workloads/anon-touch$(EXEEXT)
 	$(abs_top_srcdir)/tests/bench/bench.sh $(abs_top_builddir)
-EXTRA_DIST += tests/bench/bench.sh tests/bench/README.md
+EXTRA_DIST += tests/bench/bench.sh tests/bench/README.md tests/bench/vm-record-bench.sh
 
 # swap clusters and zswap (issue 6): models on hand-built records, the
 # counter view on this host (root, tracefs, a loop device)

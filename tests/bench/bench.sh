@@ -11,6 +11,9 @@
 #   BENCH_SIZES   sizes of uncompressed pages (default "512M 1G 2G")
 #   BENCH_REPEAT  runs per tool and file, best wall time kept (default 3)
 #   BENCH_NO_DUMP=1  skip the dump rows (they take as long as trace-cmd)
+#   BENCH_TUI     recordings for the TUI targets (default: the 2G churn
+#                 file, if in BENCH_SIZES, and samples/global-pressure-6.12.dat);
+#                 BENCH_TUI=none skips them
 #
 # The recordings are real: `mmscope record -e kmem:mm_page_alloc -e
 # kmem:mm_page_free` (plus the default groups and counter samples) around
@@ -28,10 +31,12 @@ SIZES=${BENCH_SIZES:-512M 1G 2G}
 REPEAT=${BENCH_REPEAT:-3}
 MMSCOPE=$B/mmscope
 WALK=$B/tests/bench/td-walk
+TUI=$B/tests/bench/tui-bench
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
 ANON=$B/samples/workloads/anon-touch
 TIME=/usr/bin/time
 
-for x in "$MMSCOPE" "$WALK"; do
+for x in "$MMSCOPE" "$WALK" "$TUI"; do
 	[ -x "$x" ] || { echo "bench: $x missing (make bench builds it)" >&2; exit 1; }
 done
 [ -x "$TIME" ] || { echo "bench: needs $TIME (GNU time) for peak RSS" >&2; exit 1; }
@@ -170,3 +175,60 @@ for sz in $SIZES; do
 	echo "default level in this build: zstd $(grep -o 'ZLIB ? 6 : [0-9]*' "$(dirname "$0")/../../src/codec.c" | awk '{ print $NF }')"
 	break
 done
+
+# TUI (issue 9): the initial pass of `mmscope tui` against `mmscope report`
+# on the same file in the same run (one core, best CPU time of REPEAT),
+# then one run of the redraw script (tests/bench/tui-bench.c).
+if [ "${BENCH_TUI:-}" != none ]; then
+	TUI_FILES=${BENCH_TUI:-}
+	if [ -z "$TUI_FILES" ]; then
+		case " $SIZES " in *" 2G "*) TUI_FILES="$D/churn-2G.dat" ;; esac
+		TUI_FILES="$TUI_FILES $SRC/samples/global-pressure-6.12.dat"
+	fi
+	for f in $TUI_FILES; do
+		[ -s "$f" ] || { echo "bench: $f missing, no TUI numbers for it" >&2; continue; }
+		: >"$TMP/runs"
+		for _ in $(seq "$REPEAT"); do
+			run report-1core taskset -c 0 "$MMSCOPE" report "$f"
+			run tui-index-1core taskset -c 0 "$TUI" load "$f"
+		done
+		echo "== TUI on $f (load average $(cut -d' ' -f1-3 /proc/loadavg))"
+		awk '
+		{
+			c = $3 + $4
+			if (!($1 in cpu) || c < cpu[$1]) { cpu[$1] = c; wall[$1] = $2 }
+			if ($5 > rss[$1]) rss[$1] = $5
+		}
+		END {
+			printf "%-34s %8s %8s %9s\n", "one pass (1 core, best of runs)", "wall_s", "cpu_s", "peak_MB"
+			printf "%-34s %8.2f %8.2f %9.1f\n", "mmscope report", wall["report-1core"], cpu["report-1core"], rss["report-1core"] / 1024
+			printf "%-34s %8.2f %8.2f %9.1f\n", "tui index (tui_data_load)", wall["tui-index-1core"], cpu["tui-index-1core"], rss["tui-index-1core"] / 1024
+			if (cpu["tui-index-1core"] > 0) {
+				r = cpu["report-1core"] / cpu["tui-index-1core"]
+				met = r < 0.9 ? "NOT MET" : "MET"
+				printf "target TUI index at report speed (>= 0.9x report, CPU time): %.2fx %s\n", r, met
+			}
+		}' "$TMP/runs"
+		"$TUI" redraw "$f" >"$TMP/tui" 2>&1 || { cat "$TMP/tui"; continue; }
+		grep -v '^slow redraw:' "$TMP/tui"
+		n=$(grep -c '^slow redraw:' "$TMP/tui")
+		if [ "$n" -gt 0 ]; then
+			echo "$n redraws took 50 ms or more; the slowest:"
+			grep '^slow redraw:' "$TMP/tui" | sort -t= -k4 -g -r | head -5
+		fi
+		awk '/^first screen/ {
+				for (i = 1; i <= NF; i++) if ($i ~ /^(wall|cpu)_ms=/) { split($i, a, "="); v[a[1]] = a[2] }
+				met = v["wall_ms"] < 50 ? "MET" : "NOT MET"
+				printf "target first screen right after the index: %.2f ms wall, %.2f ms CPU %s\n",
+					v["wall_ms"], v["cpu_ms"], met
+			}
+			/^redraw max/ {
+				split($0, x, "max wall_ms="); split(x[2], w, " ")
+				split($0, y, "max cpu_ms="); split(y[2], c, " ")
+				split($0, z, " at="); split(z[2], at, " slow=")
+				met = w[1] < 50 ? "MET" : (c[1] < 50 ? "NOT MET on wall time, MET on CPU time (load)" : "NOT MET")
+				printf "target every redraw < 50 ms: max %.1f ms wall, %.1f ms CPU (%s) %s\n", w[1], c[1], at[1], met
+			}' "$TMP/tui"
+		echo
+	done
+fi
