@@ -6,7 +6,9 @@
  * in the requested version and compression with one page per chunk (so
  * the chunk table has several entries to mutate).
  *
- * usage: make-seeds IN OUT VERSION COMPRESSION PAGES
+ * usage: make-seeds IN OUT VERSION COMPRESSION PAGES [FIRST]
+ * (FIRST: skip that many pages of each CPU first, to reach the middle of
+ * a recording where kswapd and kcompactd run)
  * Built and run by hand (see README.md); the seeds are committed.
  */
 #define _GNU_SOURCE
@@ -41,6 +43,41 @@ static int next_page(void *ctx, void *page, char **err)
 static uint32_t le32(const void *p) { uint32_t v; memcpy(&v, p, 4); return v; }
 static uint64_t le64(const void *p) { uint64_t v; memcpy(&v, p, 8); return v; }
 
+/* Keep the formats (u64 size, text) whose "ID: n" was seen; returns how
+ * many were kept. */
+static uint32_t cut_list(const uint8_t *p, size_t *pos, uint32_t count,
+			 const unsigned char *used, struct strbuf *out)
+{
+	uint32_t kept = 0;
+
+	for (uint32_t j = 0; j < count; j++) {
+		uint64_t n = le64(p + *pos);
+		const char *text = (const char *)p + *pos + 8;
+		const char *id = memmem(text, n, "\nID: ", 5);
+
+		*pos += 8 + n;
+		if (!id || !used[atoi(id + 5) & 0xffff])
+			continue;
+		strbuf_add_u64(out, n);
+		strbuf_add(out, text, n);
+		kept++;
+	}
+	return kept;
+}
+
+/* The ftrace formats part (u32 count, formats): ftrace:print carries the
+ * mms1 counter samples, so the sample parsers need it. */
+static void cut_ftrace(const uint8_t *p, size_t len, const unsigned char *used,
+		       struct strbuf *out)
+{
+	size_t pos = 4;
+	uint32_t kept;
+
+	strbuf_add_u32(out, 0);
+	kept = len >= 4 ? cut_list(p, &pos, le32(p), used, out) : 0;
+	memcpy(out->buf, &kept, 4);
+}
+
 /* Keep the formats whose "ID: n" was seen. */
 static void cut_formats(const uint8_t *p, size_t len, const unsigned char *used,
 			struct strbuf *out)
@@ -63,18 +100,7 @@ static void cut_formats(const uint8_t *p, size_t len, const unsigned char *used,
 		strbuf_addch(out, 0);
 		at_count = out->len;
 		strbuf_add_u32(out, 0);
-		for (uint32_t j = 0; j < count; j++) {
-			uint64_t n = le64(p + pos);
-			const char *text = (const char *)p + pos + 8;
-			const char *id = memmem(text, n, "\nID: ", 5);
-
-			pos += 8 + n;
-			if (!id || !used[atoi(id + 5) & 0xffff])
-				continue;
-			strbuf_add_u64(out, n);
-			strbuf_add(out, text, n);
-			kept++;
-		}
+		kept = cut_list(p, &pos, count, used, out);
 		if (!kept) {
 			out->len = sys_start;
 			continue;
@@ -109,17 +135,18 @@ int main(int argc, char **argv)
 	struct td_file *tf;
 	char *err = NULL;
 	static unsigned char used[65536];
-	struct strbuf ev = STRBUF_INIT, ks = STRBUF_INIT, cl = STRBUF_INIT;
+	struct strbuf ev = STRBUF_INIT, ks = STRBUF_INIT, cl = STRBUF_INIT, ft = STRBUF_INIT;
 	struct tw_input in = { 0 };
 	struct tw_opts o;
 	struct tw_result res;
-	int npages, fd;
+	int npages, first, fd;
 
-	if (argc != 6) {
-		fprintf(stderr, "usage: make-seeds IN OUT VERSION COMPRESSION PAGES\n");
+	if (argc != 6 && argc != 7) {
+		fprintf(stderr, "usage: make-seeds IN OUT VERSION COMPRESSION PAGES [FIRST]\n");
 		return 2;
 	}
 	npages = atoi(argv[5]);
+	first = argc == 7 ? atoi(argv[6]) : 0;
 	tf = td_open(argv[1], &err);
 	if (!tf) {
 		fprintf(stderr, "%s: %s\n", argv[1], err);
@@ -144,6 +171,9 @@ int main(int argc, char **argv)
 
 			s->page_size = tb->page_size;
 			s->pages = malloc((size_t)npages * tb->page_size);
+			for (int skip = 0; p && skip < first &&
+			     td_pages_next(p, &page, &err) > 0; skip++)
+				;
 			while (p && s->n < npages && td_pages_next(p, &page, &err) > 0) {
 				unsigned long long ts;
 				void *d;
@@ -183,11 +213,18 @@ int main(int argc, char **argv)
 		in.meta[TD_META_CMDLINES] = cl.buf;
 		in.meta_len[TD_META_CMDLINES] = cl.len;
 	}
-	/* empty ftrace and printk parts: trace-cmd convert wants them */
+	/* the ftrace formats the pages use (ftrace:print: counter samples),
+	 * and an empty printk part: trace-cmd convert wants them */
 	static const uint8_t zero4[4];
 
-	in.meta[TD_META_FTRACE] = zero4;
-	in.meta_len[TD_META_FTRACE] = 4;
+	if ((m = td_meta(tf, TD_META_FTRACE, &len)) && len >= 4) {
+		cut_ftrace(m, len, used, &ft);
+		in.meta[TD_META_FTRACE] = ft.buf;
+		in.meta_len[TD_META_FTRACE] = ft.len;
+	} else {
+		in.meta[TD_META_FTRACE] = zero4;
+		in.meta_len[TD_META_FTRACE] = 4;
+	}
 	in.meta[TD_META_PRINTK] = zero4;
 	in.meta_len[TD_META_PRINTK] = 4;
 	in.cpucount = bufs[nb - 1].ncpus;
@@ -196,6 +233,7 @@ int main(int argc, char **argv)
 	in.uname = td_uname(tf);
 	in.version = td_tracer_version(tf);
 	in.cpustat = td_cpustat_text(tf, &in.cpustat_len);
+	in.private_meta = td_private(tf);	/* mmscope's kernel=, events=, probes= */
 	in.buffers = bufs;
 	in.nbuffers = nb;
 	tw_opts_default(&o);
