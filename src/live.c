@@ -19,6 +19,7 @@
 #include "spool.h"
 #include "util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -134,6 +135,16 @@ static int live_spawn(struct live *l, char **err)
 	close(logfd);
 	close(nullfd);
 	free(argv);
+	{	/* for live_cleanup_stale() after a kill */
+		char *pidfile = xasprintf("%s/recorder.pid", l->dir);
+		int fd = open(pidfile, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+
+		if (fd >= 0) {
+			dprintf(fd, "%d\n", (int)l->child);
+			close(fd);
+		}
+		free(pidfile);
+	}
 	return 0;
 fail:
 	if (logfd >= 0)
@@ -162,11 +173,14 @@ static int live_child_error(struct live *l, char **err)
 {
 	char *msg = live_last_message(l);
 
+	const char *keep = l->o.out && spool_is_spool(l->spool) ?
+			   "; its spool is kept: mmscope recover " : "";
+
 	if (WIFSIGNALED(l->child_status))
-		set_err(err, "the recorder was killed by signal %d (%s)",
-			WTERMSIG(l->child_status), msg);
+		set_err(err, "the recorder was killed by signal %d (%s)%s%s",
+			WTERMSIG(l->child_status), msg, keep, *keep ? l->spool : "");
 	else
-		set_err(err, "%s", msg);
+		set_err(err, "%s%s%s", msg, keep, *keep ? l->spool : "");
 	free(msg);
 	return -1;
 }
@@ -242,16 +256,81 @@ static int live_open_spool(struct live *l, char **err)
 	return 0;
 }
 
+static int pid_alive(pid_t pid)
+{
+	return pid > 0 && (kill(pid, 0) == 0 || errno == EPERM);
+}
+
+/* Removes one session directory: what live_free() would have removed. */
+static void live_remove_dir(const char *dir)
+{
+	static const char *const files[] = { "live.dat", "record.log", "recorder.pid" };
+	char *spool = xasprintf("%s/spool", dir);
+
+	if (spool_is_spool(spool))
+		spool_remove(spool, NULL);
+	free(spool);
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char *p = xasprintf("%s/%s", dir, files[i]);
+
+		unlink(p);
+		free(p);
+	}
+	rmdir(dir);
+}
+
+/*
+ * Directories of sessions that were killed (SIGKILL, or a signal that
+ * let the TUI restore the terminal but not clean up): named after the
+ * TUI's pid, with the recorder's pid inside. Removed once both are gone
+ * (the recorder finishes its file first); only ours, never through a
+ * symlink.
+ */
+static void live_cleanup_stale(const char *tmpdir)
+{
+	DIR *d = opendir(tmpdir);
+	struct dirent *de;
+
+	while (d && (de = readdir(d))) {
+		char *path, *pidfile;
+		struct stat st;
+		int tui_pid, rec_pid = 0;
+		FILE *f;
+
+		if (sscanf(de->d_name, "mmscope-live.%d.", &tui_pid) != 1 || pid_alive(tui_pid))
+			continue;
+		path = xasprintf("%s/%s", tmpdir, de->d_name);
+		pidfile = xasprintf("%s/recorder.pid", path);
+		if (!lstat(path, &st) && S_ISDIR(st.st_mode) && st.st_uid == geteuid()) {
+			f = fopen(pidfile, "re");
+			if (f) {
+				if (fscanf(f, "%d", &rec_pid) != 1)
+					rec_pid = 0;
+				fclose(f);
+			}
+			if (!pid_alive(rec_pid))
+				live_remove_dir(path);
+		}
+		free(pidfile);
+		free(path);
+	}
+	if (d)
+		closedir(d);
+}
+
 struct live *live_start(const struct live_opts *o, char **err)
 {
 	struct live *l = xcalloc(1, sizeof(*l));
-	char *templ = xasprintf("%s/mmscope-live.XXXXXX", o->tmpdir ? o->tmpdir : "/var/tmp");
+	const char *tmpdir = o->tmpdir ? o->tmpdir : "/var/tmp";
+	char *templ;
+
+	live_cleanup_stale(tmpdir);
+	templ = xasprintf("%s/mmscope-live.%d.XXXXXX", tmpdir, (int)getpid());
 
 	l->o = *o;
 	l->child = -1;
 	if (!mkdtemp(templ)) {
-		set_err(err, "cannot create a directory in %s: %s",
-			o->tmpdir ? o->tmpdir : "/var/tmp", strerror(errno));
+		set_err(err, "cannot create a directory in %s: %s", tmpdir, strerror(errno));
 		free(templ);
 		free(l);
 		return NULL;
@@ -400,17 +479,10 @@ void live_free(struct live *l)
 	analysis_free(l->an);
 	if (l->tep)
 		tep_free(l->tep);
-	if (l->dir) {
-		/* the spool is gone unless the recorder failed; keep it then */
-		if (!l->failed || !l->o.out) {
-			if (spool_is_spool(l->spool))
-				spool_remove(l->spool, NULL);
-			if (!l->o.out)
-				unlink(l->out);
-			unlink(l->log);
-			rmdir(l->dir);
-		}
-	}
+	/* the spool is gone unless the recorder failed; with -o keep it then
+	 * (mmscope recover can finish it) */
+	if (l->dir && !(l->failed && l->o.out && spool_is_spool(l->spool)))
+		live_remove_dir(l->dir);
 	free(l->notes);
 	free(l->fds);
 	free(l->off);

@@ -73,7 +73,62 @@ grep -q 'live: [0-9]* events' "$scratch/short.txt" && ok "status while recording
 [ -z "$(ls -A "$tmp")" ] && ok "nothing kept without -o" || fail "left in TMPDIR: $(ls -A "$tmp")"
 [ -z "$(instances_left)" ] && ok "no instance left" || fail "instances left: $(instances_left)"
 
-# 3. Errors: one line naming the problem, non-zero exit, nothing left.
+# 3. A real terminal (tmux): the screen updates by itself (key waits time
+# out), and after SIGTERM the terminal is restored, the recorder ends
+# and the next session removes what the killed one left.
+if command -v tmux >/dev/null; then
+	sock="mmscope-live-$$"
+	T() { tmux -L "$sock" -f /dev/null "$@"; }
+	screen_time() { # the cursor time in the status bar
+		T capture-pane -p -t t | tail -n 1 | awk '{ print $1 }'
+	}
+	T new-session -d -s t -x 80 -y 24 \
+		"env -u MMSCOPE_TUI_HEADLESS -u LINES -u COLUMNS TMPDIR='$tmp' TERM=screen-256color '$MMSCOPE' tui --live -g kswapd; echo EXIT=\$?; sleep 300" ||
+		skip "tmux cannot start a server here"
+	i=0
+	until T capture-pane -p -t t | grep -q 'live: [0-9]* events' || [ $i -ge 300 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	t1=$(screen_time)
+	sleep 3
+	t2=$(screen_time)
+	if [ -n "$t1" ] && [ -n "$t2" ] && [ "$(echo "$t2 > $t1 + 1" | bc 2>/dev/null || awk "BEGIN { print ($t2 > $t1 + 1) }")" = 1 ]; then
+		ok "real terminal: the cursor follows the clock without keys ($t1 -> $t2)"
+	else
+		fail "real terminal: no update without keys ($t1 -> $t2): $(T capture-pane -p -t t | tail -n 1)"
+	fi
+	shell=$(T display -p -t t '#{pane_pid}')
+	pid=$(ps -o pid= --ppid "$shell" | tr -d ' ' | head -1)
+	[ -n "$pid" ] && kill -TERM "$pid"
+	i=0
+	until T capture-pane -p -t t | grep -q '^EXIT=' || [ $i -ge 300 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	T capture-pane -p -t t | grep -q '^EXIT=143' && ok "SIGTERM: exit status 143" ||
+		fail "SIGTERM: $(T capture-pane -p -t t | grep EXIT=)"
+	T kill-server 2>/dev/null
+	# the recorder got SIGTERM when the TUI died: it writes its file, then exits
+	rec=$(cat "$tmp"/mmscope-live.*/recorder.pid 2>/dev/null | head -n 1)
+	i=0
+	while [ -n "$rec" ] && kill -0 "$rec" 2>/dev/null && [ $i -lt 150 ]; do
+		sleep 0.2
+		i=$((i + 1))
+	done
+	[ -z "$(instances_left)" ] && ok "SIGTERM: the recorder ended and removed its instance" ||
+		fail "instances left after SIGTERM: $(instances_left)"
+	[ -n "$(ls -A "$tmp")" ] && ok "SIGTERM: the session directory stays until the next session" ||
+		echo "note: nothing left after SIGTERM"
+	TMPDIR="$tmp" MMSCOPE_TUI_KEYS='q' "$MMSCOPE" tui --live -g kswapd >/dev/null 2>&1 ||
+		fail "the session after SIGTERM failed"
+	[ -z "$(ls -A "$tmp")" ] && ok "the next session removed the killed one's directory" ||
+		fail "left in TMPDIR after the next session: $(ls -A "$tmp")"
+else
+	echo "tmux not installed: real-terminal part skipped"
+fi
+
+# 4. Errors: one line naming the problem, non-zero exit, nothing left.
 expect_error() { # WANT ARGS...: exit 2 or 1 and the message
 	want=$1
 	shift
