@@ -1,0 +1,122 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# vm-record-bench.sh: `mmscope record` against `trace-cmd record` on the
+# same page churn in one kernel-matrix guest (issue 9). Not a test: it
+# prints a table and the ratios. Under qemu TCG the absolute rates mean
+# nothing; only the ratios between tools in the same guest do.
+#
+# usage: tests/bench/vm-record-bench.sh [BUILDDIR] [KERNEL]
+#   KERNEL default 6.12; RB_SECS, RB_REPS, RB_WORKERS are passed to the
+#   guest (tests/vm/scenarios/record-bench.sh, which says what it runs).
+#   MMSCOPE_VM_CACHE as for tests/vm/run-vm.sh (default here:
+#   /var/cache/mmscope-vm when it exists). RB_KEEP=DIR keeps the guest
+#   output; RB_REUSE=DIR prints the table of a kept output again.
+#
+# The guest gets the built mmscope, a static anon-touch and the host's
+# trace-cmd (run-vm.sh --binary copies its shared libraries). Events are
+# counted here with `mmscope dump --stat` on every file, trace-cmd's too.
+# CPU is each recorder's user+system time including the processes it
+# waited for, over the whole run (start-up and the final write included)
+# and in a steady window while recording (the guest scenario says how).
+set -u
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$HERE/../.." && pwd)
+B=$(cd "${1:-$(pwd)}" && pwd)
+KERNEL=${2:-6.12}
+MMSCOPE=$B/mmscope
+[ -x "$MMSCOPE" ] || { echo "vm-record-bench: $MMSCOPE missing" >&2; exit 1; }
+command -v trace-cmd >/dev/null || { echo "vm-record-bench: needs trace-cmd on the host" >&2; exit 1; }
+command -v qemu-system-x86_64 >/dev/null || { echo "vm-record-bench: needs qemu-system-x86_64" >&2; exit 1; }
+if [ -z "${MMSCOPE_VM_CACHE:-}" ] && [ -d /var/cache/mmscope-vm ]; then
+	export MMSCOPE_VM_CACHE=/var/cache/mmscope-vm
+fi
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/vm-record-bench.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+OUT=${RB_KEEP:-$TMP/out}
+mkdir -p "$OUT"
+
+cc -static -std=c99 -O2 -Wall -Wextra -o "$TMP/anon-touch" "$REPO/samples/workloads/anon-touch.c" ||
+	exit 1
+echo "vm-record-bench: kernel $KERNEL under qemu TCG, -smp 2 -m 1024; host $(uname -n), $(date -u '+%F %H:%M UTC')"
+echo "host load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+t0=$(date +%s)
+RB_SECS=${RB_SECS:-12} RB_REPS=${RB_REPS:-2} RB_WORKERS=${RB_WORKERS:-2}
+# run-vm.sh passes no environment into the guest: bake the settings in
+sed -e "s/^SECS=.*/SECS=$RB_SECS/" -e "s/^REPS=.*/REPS=$RB_REPS/" \
+	-e "s/^WORKERS=.*/WORKERS=$RB_WORKERS/" \
+	"$REPO/tests/vm/scenarios/record-bench.sh" >"$TMP/record-bench.sh"
+rc=0
+if [ -n "${RB_REUSE:-}" ]; then
+	OUT=$RB_REUSE
+	echo "(not run: the guest output in $OUT is read again)"
+else
+	"$REPO/tests/vm/run-vm.sh" "$KERNEL" "$TMP/record-bench.sh" "$OUT" --mem 1024 --smp 2 \
+		--timeout $((120 + RB_REPS * 3 * (RB_SECS + 90))) \
+		--binary "$MMSCOPE:/usr/local/bin/mmscope" --binary "$TMP/anon-touch" \
+		--binary "$(command -v trace-cmd)" >"$TMP/run-vm.log" 2>&1 || rc=$?
+fi
+echo "host load average at end: $(cut -d' ' -f1-3 /proc/loadavg); the VM took $(( $(date +%s) - t0 )) s"
+if [ $rc -ne 0 ] || [ ! -s "$OUT/bench.txt" ]; then
+	echo "vm-record-bench: the guest failed (exit $rc):" >&2
+	tail -5 "$TMP/run-vm.log" >&2
+	tail -30 "$OUT/log" 2>/dev/null >&2
+	exit 1
+fi
+echo "guest kernel: $(cat "$OUT/uname-r.txt")"
+echo
+
+# one row per run: tool rep secs events lost run_cpu_s win_s win_cpu_s file_B
+: >"$TMP/rows"
+while read -r line; do
+	tool='' rep='' secs='' cpu_ticks='' hz='' win_s='' win_cpu_s='' file=''
+	for kv in $line; do
+		case $kv in
+		tool=* | rep=* | secs=* | cpu_ticks=* | hz=* | win_s=* | win_cpu_s=* | file=*)
+			eval "${kv%%=*}=\${kv#*=}" ;;
+		esac
+	done
+	# events of the two churn events; lost = lost pages + overrun + dropped
+	read -r ev lost < <("$MMSCOPE" dump --stat "$OUT/$file" 2>/dev/null | awk '
+		$2 ~ /^kmem:mm_page_(alloc|free)$/ { n += $1 }
+		$1 == "cpu" && $2 == "events" { t = 1; next }
+		t && $1 ~ /^[0-9]+$/ && NF == 5 { l += $3 + $4 + $5 }
+		END { print n + 0, l + 0 }')
+	size=$(stat -c %s "$OUT/$file" 2>/dev/null || echo 0)
+	echo "$tool $rep $secs ${ev:-0} ${lost:-0} $(awk -v t="$cpu_ticks" -v h="$hz" 'BEGIN { print t / h }') $win_s $win_cpu_s $size" >>"$TMP/rows"
+done <"$OUT/bench.txt"
+
+awk '
+BEGIN {
+	printf "%-14s %3s %10s %9s %6s %8s %7s %8s %9s %10s\n", "tool", "rep", "events",
+		"events/s", "lost", "run_cpu", "run_%", "steady_%", "ns/ev_stdy", "file_B"
+}
+{
+	t = $1; ev = $4; secs = $3; rate = ev / secs
+	wev = rate * $7			# events in the steady window, at the run rate
+	printf "%-14s %3d %10d %9.0f %6d %8.2f %6.1f%% %7.1f%% %9.0f %10d\n", t, $2, ev, rate,
+		$5, $6, 100 * $6 / secs, 100 * $8 / $7, wev ? 1e9 * $8 / wev : 0, $9
+	E[t] += ev; S[t] += secs; L[t] += $5; C[t] += $6; W[t] += $8; WE[t] += wev
+	if (!(t in seen)) { seen[t] = 1; order[++n] = t }
+}
+END {
+	print ""
+	print "totals over all reps (CPU ns per event recorded):"
+	for (i = 1; i <= n; i++) {
+		t = order[i]
+		printf "  %-14s %10d events %8.0f events/s %6d lost  whole run %6.0f ns/event  steady %6.0f ns/event\n",
+			t, E[t], E[t] / S[t], L[t], 1e9 * C[t] / E[t], WE[t] ? 1e9 * W[t] / WE[t] : 0
+	}
+	m = "mmscope"; tc = "trace-cmd"; ns = "mmscope-nosamp"
+	if (E[m] && E[tc] && W[tc] > 0 && C[tc] > 0) {
+		print "ratios, mmscope / trace-cmd (CPU: above 1 = mmscope costs more):"
+		printf "  CPU per event while recording: %.2fx\n", (W[m] / WE[m]) / (W[tc] / WE[tc])
+		if (W[ns] > 0)
+			printf "  CPU per event while recording, mmscope without counter sampling: %.2fx\n",
+				(W[ns] / WE[ns]) / (W[tc] / WE[tc])
+		printf "  CPU per event over the whole run (start-up, final write): %.2fx\n",
+			(C[m] / E[m]) / (C[tc] / E[tc])
+		printf "  events/s recorded of the same churn: %.2fx (lost: %d vs %d)\n",
+			(E[m] / S[m]) / (E[tc] / S[tc]), L[m], L[tc]
+	}
+}' "$TMP/rows"

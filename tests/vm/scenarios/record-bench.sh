@@ -1,0 +1,131 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Scenario record-bench (issue 9; not part of the check matrix): the same
+# page churn recorded by `mmscope record` and by `trace-cmd record`, one
+# after the other in the same guest, alternating, REPS times each for SECS
+# seconds (tests/bench/vm-record-bench.sh sets both). Both record only
+# kmem:mm_page_alloc and kmem:mm_page_free into a 16 MiB ring per CPU
+# (mmscope's default; trace-cmd -b 16384), and both write zstd files
+# (trace-cmd 3.1 writes version 7 compressed by default). The churn is
+# WORKERS loops of `anon-touch -m 32 -N` (base pages: this kernel's THP
+# default is "always", which makes 1 event per 2 MiB). mmscope also runs
+# as "mmscope-nosamp" with --interval 3600000: counter samples only at
+# the start and the end, to tell the sampler's share from the reading.
+#
+# For every run it writes a line to $OUT/bench.txt:
+#   tool=T rep=N secs=S cpu_ticks=C hz=H win_s=W win_cpu_s=X file=F
+# cpu_ticks: user+system of the recorder and of every process it waited
+# for (trace-cmd's per-CPU readers), from the stat of the shell that ran
+# it (cutime+cstime): the whole run, with start-up (both read kallsyms,
+# which is slow under TCG) and the final write. win_cpu_s: the CPU
+# (schedstat) of the recorder's whole process tree during win_s seconds
+# of steady recording, from 1 s after the event was enabled to 1 s
+# before the end. The files are copied to $OUT; events and losses are
+# counted on the host from them.
+# Needs: mmscope, anon-touch, trace-cmd (run-vm.sh --binary).
+# vm-mem: 1024
+# vm-timeout: 900
+set -eu
+# shellcheck disable=SC3040 # busybox ash has pipefail
+(set -o pipefail) 2>/dev/null && set -o pipefail
+
+OUT=${MMSCOPE_OUT:-/out}
+SECS=${RB_SECS:-12}
+REPS=${RB_REPS:-2}
+WORKERS=${RB_WORKERS:-2}
+HZ=$(getconf CLK_TCK 2>/dev/null || echo 100)
+T=/sys/kernel/tracing
+say() { echo "record-bench: [$(cut -d' ' -f1 /proc/uptime)] $*"; }
+
+command -v trace-cmd >/dev/null || { echo "record-bench: no trace-cmd in the guest" >&2; exit 1; }
+command -v mmscope >/dev/null || { echo "record-bench: no mmscope in the guest" >&2; exit 1; }
+uname -r > "$OUT/uname-r.txt"
+: > "$OUT/bench.txt"
+
+PIDS=""
+churn_start() {
+	i=0
+	while [ $i -lt "$WORKERS" ]; do
+		sh -c 'while :; do anon-touch -m 32 -N -q; done' &
+		PIDS="$PIDS $!"
+		i=$((i + 1))
+	done
+	sleep 1
+}
+churn_stop() {
+	for p in $PIDS; do
+		pkill -P "$p" 2>/dev/null || true
+		kill "$p" 2>/dev/null || true
+	done
+	wait 2>/dev/null || true
+	PIDS=""
+}
+
+# ticks: utime+stime+cutime+cstime of a stat line
+ticks() { awk '{ print $14 + $15 + $16 + $17 }'; }
+
+# tree_ns ROOT: schedstat run time (ns) of ROOT and all its descendants
+tree_ns() {
+	cat /proc/[0-9]*/stat 2>/dev/null | awk -v root="$1" '
+	{ pp[$1] = $4; all[$1] = 1 }
+	END {
+		in_tree[root] = 1
+		do {
+			changed = 0
+			for (p in all)
+				if (!(p in in_tree) && (pp[p] in in_tree)) { in_tree[p] = 1; changed = 1 }
+		} while (changed)
+		for (p in in_tree) {
+			f = "/proc/" p "/schedstat"
+			if ((getline line < f) > 0) { split(line, a, " "); ns += a[1] }
+			close(f)
+		}
+		printf "%.0f\n", ns
+	}'
+}
+
+# enabled: 0 when some kmem:mm_page_alloc enable file (top level or an
+# instance) says 1
+enabled() {
+	for f in $T/events/kmem/mm_page_alloc/enable $T/instances/*/events/kmem/mm_page_alloc/enable; do
+		[ -r "$f" ] || continue
+		read -r v < "$f" || continue
+		[ "$v" = 1 ] && return 0
+	done
+	return 1
+}
+
+up() { cut -d' ' -f1 /proc/uptime; }
+
+# measure TOOL REP FILE CMD: runs CMD (a shell command line) beside the churn
+measure() {
+	churn_start
+	say "$1 rep $2: $4"
+	sh -c "$4; cat /proc/\$\$/stat > /tmp/stat" > /tmp/rec.log 2>&1 &
+	root=$!
+	n=0
+	while ! enabled && [ $n -lt 600 ]; do sleep 0.1; n=$((n + 1)); done
+	sleep 1
+	a=$(tree_ns $root) ua=$(up)
+	sleep $((SECS - 3))
+	b=$(tree_ns $root) ub=$(up)
+	wait $root || true
+	churn_stop
+	cat /tmp/rec.log
+	cp "$3" "$OUT/$1-$2.dat"
+	rm -f "$3"
+	win=$(awk -v a="$ua" -v b="$ub" 'BEGIN { printf "%.2f", b - a }')
+	wcpu=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
+	echo "tool=$1 rep=$2 secs=$SECS cpu_ticks=$(ticks < /tmp/stat) hz=$HZ win_s=$win win_cpu_s=$wcpu file=$1-$2.dat" >> "$OUT/bench.txt"
+}
+
+rep=1
+while [ $rep -le "$REPS" ]; do
+	measure mmscope $rep /tmp/mm.dat "mmscope record -f -o /tmp/mm.dat --spool /tmp/mm.spool -g none -e kmem:mm_page_alloc -e kmem:mm_page_free --duration $SECS"
+	measure mmscope-nosamp $rep /tmp/mm.dat "mmscope record -f -o /tmp/mm.dat --spool /tmp/mm.spool -g none -e kmem:mm_page_alloc -e kmem:mm_page_free --interval 3600000 --duration $SECS"
+	measure trace-cmd $rep /tmp/tc.dat "cd /tmp && trace-cmd record -b 16384 -e kmem:mm_page_alloc -e kmem:mm_page_free -o /tmp/tc.dat sleep $SECS"
+	rep=$((rep + 1))
+done
+cat "$OUT/bench.txt"
+say "done"
