@@ -3,10 +3,12 @@
  * libFuzzer target over mmscope's whole trace.dat read path: the header,
  * v6 parts and v7 sections and options, compressed metadata and chunks,
  * every CPU's pages, the kbuffer walk and merge, and libtraceevent's
- * printing of each event; then what `mmscope report` does with the same
- * file: analysis_run() (parsers bound to the file's formats, every event
- * through its parser, the records through every model) and the report
- * rendered as text and as JSON into a strbuf that is thrown away.
+ * printing of each event; seeks (td_cursor_seek, td_cursor_new_at,
+ * td_index_build, td_pages_seek) checked against the full pass; then
+ * what `mmscope report` does with the same file: analysis_run() (parsers
+ * bound to the file's formats, every event through its parser, the
+ * records through every model) and the report rendered as text and as
+ * JSON into a strbuf that is thrown away.
  *
  * td_open() takes a path, so each input is written to one memfd that is
  * reused for the whole run and opened through /proc/self/fd. Nothing
@@ -46,18 +48,115 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
-static void walk_events(struct td_file *tf)
+/* The full pass, remembered for the seek oracle: the first MAXEV events
+ * (time stamp, CPU, buffer), and whether every stream's time stamps never
+ * went backwards (only then is a seek's output defined as a suffix). */
+#define MAXEV 4096
+struct evkey {
+	uint64_t ts;
+	int cpu, buffer;
+};
+static struct evkey pass[MAXEV];
+
+/* Last time stamp per stream (buffer, cpu), in a small open table; a
+ * table that fills up counts as "not monotonic" (no oracle). */
+struct streams {
+	int key[64];
+	uint64_t last[64];
+	int monotonic;
+};
+
+static void stream_see(struct streams *st, const struct td_event *ev)
+{
+	int key = ev->buffer * 65536 + ev->cpu + 1;
+
+	for (unsigned i = (unsigned)key % 64, n = 0; n < 64; i = (i + 1) % 64, n++) {
+		if (st->key[i] == key) {
+			if (ev->ts < st->last[i])
+				st->monotonic = 0;
+			st->last[i] = ev->ts;
+			return;
+		}
+		if (!st->key[i]) {
+			st->key[i] = key;
+			st->last[i] = ev->ts;
+			return;
+		}
+	}
+	st->monotonic = 0;
+}
+
+/*
+ * After a seek to ts: up to 32 events. When the full pass ended cleanly
+ * with n <= MAXEV events on monotonic streams, they must be the pass's
+ * suffix from its first event with a time stamp >= ts (tracedat-read.h).
+ */
+static void check_seek(struct td_cursor *c, uint64_t ts, int oracle, int n)
+{
+	struct td_event ev;
+	char *err = NULL;
+	int j = 0, k = 0, r;
+
+	if (oracle)
+		while (j < n && pass[j].ts < ts)
+			j++;
+	while (k < 32 && (r = td_cursor_next(c, &ev, &err)) > 0) {
+		if (oracle && (j + k >= n || pass[j + k].ts != ev.ts ||
+			       pass[j + k].cpu != ev.cpu ||
+			       pass[j + k].buffer != ev.buffer)) {
+			fprintf(stderr, "seek to %llu: event %d is %llu cpu %d buffer %d, "
+				"the full pass has %s%llu cpu %d buffer %d (event %d of %d)\n",
+				(unsigned long long)ts, k, (unsigned long long)ev.ts,
+				ev.cpu, ev.buffer, j + k >= n ? "nothing: " : "",
+				j + k < n ? (unsigned long long)pass[j + k].ts : 0,
+				j + k < n ? pass[j + k].cpu : -1,
+				j + k < n ? pass[j + k].buffer : -1, j + k, n);
+			abort();
+		}
+		k++;
+	}
+	if (k < 32) {
+		if (r < 0 && (!err || !*err))
+			abort();
+		/* a seek that ends early must end where the pass ended */
+		if (oracle && r == 0 && j + k != n) {
+			fprintf(stderr, "seek to %llu: %d events, the full pass has %d after it\n",
+				(unsigned long long)ts, k, n - j);
+			abort();
+		}
+	}
+	free(err);
+}
+
+/*
+ * What `mmscope dump` does: every event of every buffer, printed by
+ * libtraceevent. The pass fills an index (one page in 1, 2 or 16, from
+ * the input's size), then the cursor seeks back to the time stamp of an
+ * event picked by the input's size, and a second cursor starts at another
+ * through an index built by td_index_build (or none).
+ */
+static void walk_events(struct td_file *tf, size_t size)
 {
 	struct td_cursor *c;
+	struct td_index *ix, *ix2;
 	struct td_event ev;
 	struct trace_seq s;
+	struct streams st = { .monotonic = 1 };
 	char *err = NULL;
-	int r;
+	int r, n = 0, oracle;
+	uint64_t t1, t2;
 
 	c = td_cursor_new(tf, -1, &err);
 	if (!c) {
 		free(err);
 		return;
+	}
+	ix = td_index_new(tf, (unsigned)(size % 3));
+	if (ix && td_cursor_set_index(c, ix, &err)) {
+		if (!err || !*err)
+			abort();
+		free(err);
+		err = NULL;
 	}
 	trace_seq_init(&s);
 	while ((r = td_cursor_next(c, &ev, &err)) > 0) {
@@ -68,17 +167,69 @@ static void walk_events(struct td_file *tf)
 		if (ev.event)
 			tep_print_event(td_tep(tf), &s, &ev.record, "%s",
 					TEP_PRINT_INFO);
+		if (n < MAXEV)
+			pass[n] = (struct evkey){ ev.ts, ev.cpu, ev.buffer };
+		n++;
+		stream_see(&st, &ev);
 	}
 	trace_seq_destroy(&s);
 	/* the contract: an error always says why */
 	if (r < 0 && (!err || !*err))
 		abort();
 	free(err);
+	err = NULL;
+	oracle = r == 0 && st.monotonic && n <= MAXEV;
+	/* seek targets: events' own time stamps, one past, or past the end */
+	t1 = n ? pass[(size * 7919) % (size_t)(n < MAXEV ? n : MAXEV)].ts : 0;
+	t2 = n ? pass[(size * 104729 + 1) % (size_t)(n < MAXEV ? n : MAXEV)].ts : 1;
+	if (size % 5 == 0)
+		t2++;
+	else if (size % 5 == 1)
+		t2 = UINT64_MAX;
+	if (td_cursor_seek(c, size % 7 ? ix : NULL, t1, &err) == 0)
+		check_seek(c, t1, oracle, n);
+	else if (!err || !*err)
+		abort();
+	free(err);
+	err = NULL;
 	td_cursor_free(c);
+
+	ix2 = td_index_new(tf, (unsigned)(size % 4));
+	if (ix2 && td_index_build(ix2, &err)) {
+		if (!err || !*err)
+			abort();
+		free(err);
+		err = NULL;
+	}
+	c = td_cursor_new_at(tf, -1, size % 11 ? ix2 : NULL, t2, &err);
+	if (c) {
+		check_seek(c, t2, oracle, n);
+		td_cursor_free(c);
+	} else if (!err || !*err) {
+		abort();
+	}
+	free(err);
+	td_index_free(ix2);
+	td_index_free(ix);
 }
 
-static void walk_pages(struct td_file *tf)
+/* FNV-1a of a page, for comparing a seek's page with the full pass's. */
+static uint64_t page_hash(const void *page, uint32_t len)
 {
+	const uint8_t *b = page;
+	uint64_t h = 1469598103934665603ull;
+
+	for (uint32_t i = 0; i < len; i++)
+		h = (h ^ b[i]) * 1099511628211ull;
+	return h;
+}
+
+/* Every CPU's pages, hashed; then td_pages_seek to a page picked by the
+ * input's size must hand out the same page as the full pass. */
+static void walk_pages(struct td_file *tf, size_t size)
+{
+	static uint64_t hashes[1024];
+
 	for (int b = 0; b < td_nbuffers(tf); b++) {
 		const struct td_buffer *buf = td_buffer(tf, b);
 
@@ -86,6 +237,7 @@ static void walk_pages(struct td_file *tf)
 			struct td_pages *p;
 			const void *page;
 			char *err = NULL;
+			uint64_t np = 0, j;
 			volatile uint8_t sink = 0;
 			int r;
 
@@ -94,13 +246,42 @@ static void walk_pages(struct td_file *tf)
 				free(err);
 				continue;
 			}
-			/* touch both ends of every page the reader hands out */
-			while ((r = td_pages_next(p, &page, &err)) > 0)
-				sink ^= ((const uint8_t *)page)[0] ^
-					((const uint8_t *)page)[buf->page_size - 1];
+			/* every byte of the first 1024 pages, both ends of the rest */
+			while ((r = td_pages_next(p, &page, &err)) > 0) {
+				if (np < 1024)
+					hashes[np] = page_hash(page, buf->page_size);
+				else
+					sink ^= ((const uint8_t *)page)[0] ^
+						((const uint8_t *)page)[buf->page_size - 1];
+				np++;
+			}
 			(void)sink;
 			if (r < 0 && (!err || !*err))
 				abort();
+			free(err);
+			err = NULL;
+			/* a page the pass read (or one past them) */
+			j = (size + (size_t)cpu) % (np + 1);
+			if (td_pages_seek(p, j, &err) == 0) {
+				r = td_pages_next(p, &page, &err);
+				if (r > 0 && j < np && j < 1024 &&
+				    page_hash(page, buf->page_size) != hashes[j]) {
+					fprintf(stderr, "buffer %d cpu %d: page %llu after a seek "
+						"differs from the full pass's\n", b, cpu,
+						(unsigned long long)j);
+					abort();
+				}
+				if (r == 0 && j < np) {
+					fprintf(stderr, "buffer %d cpu %d: no page %llu after a "
+						"seek; the full pass read %llu\n", b, cpu,
+						(unsigned long long)j, (unsigned long long)np);
+					abort();
+				}
+				if (r < 0 && (!err || !*err))
+					abort();
+			} else if (!err || !*err) {
+				abort();
+			}
 			free(err);
 			td_pages_close(p);
 		}
@@ -165,8 +346,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(err);
 		return 0;
 	}
-	walk_events(tf);
-	walk_pages(tf);
+	walk_events(tf, size);
+	walk_pages(tf, size);
 	/* the accessors front ends use */
 	for (int m = 0; m < TD_META_COUNT; m++) {
 		size_t len;
