@@ -240,6 +240,12 @@ struct parser_set *parser_set_new(struct tep_handle *tep)
 		state = p->bind ? p->bind(set, evs[i]) : parser_bind_fields(set, evs[i], p);
 		if (!state)
 			continue;
+		/* two formats with one id (a corrupt file): the last wins, as
+		 * in the cursor's table; the first one's state was leaked */
+		if (set->by_id[evs[i]->id].p) {
+			free(set->by_id[evs[i]->id].state);
+			set->nbound--;
+		}
 		set->by_id[evs[i]->id].p = p;
 		set->by_id[evs[i]->id].state = state;
 		set->nbound++;
