@@ -600,16 +600,66 @@ int td_cursor_set_index(struct td_cursor *c, struct td_index *ix, char **err)
 }
 
 /*
+ * A sparse index (a page in SPARSE_EVERY or more) skips to each page due
+ * with td_pages_skip, which walks chunk headers without decompressing the
+ * chunks between: the cost is one chunk per entry, not the whole file.
+ */
+#define SPARSE_EVERY 128
+
+static int index_build_sparse(struct td_index *ix, char **err)
+{
+	struct td_cursor *c = cursor_create(ix->tf, -1, 0, err);
+	int rc = -1;
+
+	if (!c)
+		return -1;
+	for (int i = 0; i < c->nstreams; i++) {
+		struct stream *s = &c->streams[i];
+
+		for (;;) {
+			const void *page;
+			int r = td_pages_next(s->pages, &page, err);
+
+			if (r < 0)
+				goto out;
+			if (r == 0)
+				break;
+			s->page_no++;
+			s->pending = 0;
+			r = stream_page(c, s, page, err);
+			if (r < 0)
+				goto out;
+			if (r == 0)
+				continue;	/* no events: the next page may have */
+			index_add(ix, c, s);
+			r = td_pages_skip(s->pages, (uint64_t)s->page_no - 1 + ix->every, err);
+			if (r < 0)
+				goto out;
+			if (r == 0)
+				break;
+			s->page_no = (long)((uint64_t)s->page_no - 1 + ix->every);
+		}
+	}
+	rc = 0;
+out:
+	td_cursor_free(c);
+	return rc;
+}
+
+/*
  * The streams are read in turn, a page each, so their read-ahead threads
  * decompress side by side; only the pages due for the index are walked,
  * and only to their first event.
  */
 int td_index_build(struct td_index *ix, char **err)
 {
-	struct td_cursor *c = cursor_create(ix->tf, -1, 1, err);
+	struct td_cursor *c;
 	int active, rc = -1;
 	char *done;
 
+	if (ix->every >= SPARSE_EVERY)
+		return index_build_sparse(ix, err);
+	c = cursor_create(ix->tf, -1, 1, err);
 	if (!c)
 		return -1;
 	done = xcalloc((size_t)c->nstreams + 1, 1);

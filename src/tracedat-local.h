@@ -100,5 +100,7 @@ void td_pages_tell(const struct td_pages *p, struct td_page_pos *pos);
  * Stops read-ahead. 0, or -1 with *err set.
  */
 int td_pages_goto(struct td_pages *p, const struct td_page_pos *pos, char **err);
+/* td_pages_seek, but 0 (no error) when there is no such page; 1 when there is. */
+int td_pages_skip(struct td_pages *p, uint64_t page, char **err);
 
 #endif

@@ -433,45 +433,85 @@ static void rewind_pages(struct td_pages *p)
 	p->next_page = 0;
 }
 
-int td_pages_seek(struct td_pages *p, uint64_t page, char **err)
+/* 1 positioned, 0 no such page (*total: the pages there are), -1 error. */
+static int pages_seek(struct td_pages *p, uint64_t page, uint64_t *total, char **err)
 {
 	uint64_t k = page;
 
-	rewind_pages(p);
 	if (!p->b->compressed) {
 		uint64_t n = (p->end - p->start) / p->page_size;
 
+		rewind_pages(p);
+		*total = n;
 		if (k >= n)
-			return set_err(err, "cpu %d: no page %llu (the data has %llu)",
-				       p->cpu, (unsigned long long)page,
-				       (unsigned long long)n);
+			return 0;
 		p->pos = p->start + k * p->page_size;
 		p->next_page = page;
-		return 0;
+		return 1;
+	}
+	/*
+	 * Forward without read-ahead (td_index_build's sparse pass): on from
+	 * where p is, so that skipping through a CPU costs one walk of its
+	 * chunk headers, not one per seek.
+	 */
+	if (!p->ra && page >= p->next_page) {
+		uint64_t have = (p->fill - p->at) / p->page_size;
+
+		if (page - p->next_page < have) {
+			p->at += (size_t)(page - p->next_page) * p->page_size;
+			p->next_page = page;
+			return 1;
+		}
+		k = page - p->next_page - have;
+		p->at = p->fill;
+	} else {
+		rewind_pages(p);
 	}
 	while (p->chunks_left) {
 		uint64_t at = p->pos, cin = p->cin, cout = p->cout;
 		uint32_t csize, usize, n;
 
 		if (chunk_header(p, &csize, &usize, err))
-			return -1;
+			goto fail;
 		n = usize / p->page_size;
 		if (k < n) {
 			/* load_chunk counts this chunk itself */
 			p->pos = at, p->cin = cin, p->cout = cout;
 			if (load_chunk(p, err))
-				return -1;
+				goto fail;
 			p->at = (size_t)k * p->page_size;
 			p->next_page = page;
-			return 0;
+			return 1;
 		}
 		k -= n;
 		p->pos = at + 8 + csize;
 		p->chunks_left--;
 	}
-	return set_err(err, "cpu %d: no page %llu (the data has %llu)",
-		       p->cpu, (unsigned long long)page,
-		       (unsigned long long)(page - k));
+	*total = page - k;
+	rewind_pages(p);
+	return 0;
+fail:
+	rewind_pages(p);	/* a known state for whatever comes next */
+	return -1;
+}
+
+int td_pages_seek(struct td_pages *p, uint64_t page, char **err)
+{
+	uint64_t total = 0;
+	int r = pages_seek(p, page, &total, err);
+
+	if (r == 0)
+		return set_err(err, "cpu %d: no page %llu (the data has %llu)",
+			       p->cpu, (unsigned long long)page,
+			       (unsigned long long)total);
+	return r < 0 ? -1 : 0;
+}
+
+int td_pages_skip(struct td_pages *p, uint64_t page, char **err)
+{
+	uint64_t total;
+
+	return pages_seek(p, page, &total, err);
 }
 
 void td_pages_tell(const struct td_pages *p, struct td_page_pos *pos)

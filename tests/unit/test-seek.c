@@ -8,8 +8,9 @@
  * CPU, event id, size, raw bytes (FNV-1a hash) and lost-event count, for
  * time stamps before the first event, at the first and last, after the
  * last, equal to events' (ties across CPUs included), between events, and
- * at random; with an index built by td_index_build (two densities), one
- * filled by a full pass, and none. td_pages_seek must return the pages a
+ * at random; with an index built by td_index_build (every page, every
+ * 16th, and a sparse one that skips chunks undecompressed), one filled by
+ * a full pass, and none. td_pages_seek must return the pages a
  * full pass reads. Also under MMSCOPE_KBUFFER=1 and MMSCOPE_THREADS=0.
  */
 #include "config.h"
@@ -271,11 +272,11 @@ static void check_file(const char *path, const char *what, int thorough, unsigne
 	char *err = NULL;
 	struct td_file *tf = td_open(path, &err);
 	struct pass p = { 0 }, p2 = { 0 };
-	struct td_index *built4, *built16, *filled;
+	struct td_index *built4, *built16, *filled, *sparse;
 	struct td_cursor *reused;
 	uint64_t t[64];
 	size_t nt;
-	int bad[4] = { 0 }, whole = 0;
+	int bad[5] = { 0 }, whole = 0;
 
 	if (!ok(tf != NULL, "%s: opens", what)) {
 		printf("#   %s\n", err);
@@ -285,12 +286,14 @@ static void check_file(const char *path, const char *what, int thorough, unsigne
 	built4 = td_index_new(tf, 1);
 	built16 = td_index_new(tf, 0);
 	filled = td_index_new(tf, 0);
+	sparse = td_index_new(tf, 100);	/* skips chunks without decompressing them */
 	int fp = full_pass(tf, filled, &p);
 
 	ok(!fp, "%s: full pass (%zu events) filling an index", what, p.n);
 	ok(p.sorted, "%s: the full pass is in time order", what);
 	ok(!full_pass(tf, NULL, &p2) && p2.n == p.n, "%s: a second pass reads the same", what);
-	ok(!td_index_build(built4, &err) && !td_index_build(built16, &err),
+	ok(!td_index_build(built4, &err) && !td_index_build(built16, &err) &&
+	   !td_index_build(sparse, &err),
 	   "%s: td_index_build%s%s", what, err ? ": " : "", err ? err : "");
 	ok(td_index_size(built16) == td_index_size(filled) && td_index_size(filled) > 0 &&
 	   td_index_size(built4) >= td_index_size(built16),
@@ -308,6 +311,7 @@ static void check_file(const char *path, const char *what, int thorough, unsigne
 		bad[2] += !check_seek(tf, reused, filled, &p, t[i], WINDOW, what);
 		if (i % 4 == 0)
 			bad[3] += !check_seek(tf, NULL, NULL, &p, t[i], WINDOW, what);
+		bad[4] += !check_seek(tf, NULL, sparse, &p, t[i], WINDOW, what);
 	}
 	ok(!bad[0], "%s: seek with a built index: %zu times, %d whole suffixes (%d bad)",
 	   what, nt, whole, bad[0]);
@@ -315,12 +319,15 @@ static void check_file(const char *path, const char *what, int thorough, unsigne
 	ok(!bad[2], "%s: seek again and again on one cursor, index filled by a pass (%d bad)",
 	   what, bad[2]);
 	ok(!bad[3], "%s: seek without an index (%d bad)", what, bad[3]);
+	ok(!bad[4], "%s: seek with a sparse index, %zu pages (%d bad)", what,
+	   td_index_size(sparse), bad[4]);
 	if (thorough)
 		check_pages_seek(tf, what);
 	td_cursor_free(reused);
 	td_index_free(built4);
 	td_index_free(built16);
 	td_index_free(filled);
+	td_index_free(sparse);
 	free(p.r);
 	free(p2.r);
 	td_close(tf);
