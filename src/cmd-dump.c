@@ -260,7 +260,8 @@ static void print_stat(struct td_file *tf, unsigned long long *per_id,
 		rows[nrows].name = e ? xasprintf("%s:%s", e->system, e->name) : xstrdup("?");
 		rows[nrows++].count = per_id[id];
 	}
-	qsort(rows, nrows, sizeof(*rows), cmp_row);
+	if (nrows)	/* rows is NULL when no event has a format */
+		qsort(rows, nrows, sizeof(*rows), cmp_row);
 	printf("\n%12s  %s\n", "events", "event");
 	for (size_t i = 0; i < nrows; i++) {
 		printf("%12llu  %s\n", rows[i].count, rows[i].name);
