@@ -20,6 +20,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define COMMIT_MASK	((1u << 27) - 1)
 #define MISSING_EVENTS	(1ull << 31)
@@ -79,6 +80,13 @@ struct ix_stream {
 
 struct td_index {
 	struct td_file *tf;
+	/* the file's identity: another td_file of the same file may use ix */
+	int have_id;
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	struct timespec mtime;
+	uint64_t layout;	/* layout_hash() */
 	unsigned int every;
 	int nslots;
 	struct ix_stream *s;	/* one per CPU slot over all buffers */
@@ -564,11 +572,23 @@ void td_cursor_free(struct td_cursor *c)
 
 /* ---- seeking ---- */
 
+static uint64_t layout_hash(const struct td_file *tf);
+
 struct td_index *td_index_new(struct td_file *tf, unsigned int every)
 {
 	struct td_index *ix = xcalloc(1, sizeof(*ix));
 
+	struct stat sb;
+
 	ix->tf = tf;
+	if (!fstat(tf->fd, &sb)) {
+		ix->have_id = 1;
+		ix->dev = sb.st_dev;
+		ix->ino = sb.st_ino;
+		ix->size = sb.st_size;
+		ix->mtime = sb.st_mtim;
+	}
+	ix->layout = layout_hash(tf);
 	ix->every = every ? every : INDEX_EVERY;
 	for (int b = 0; b < tf->nbuffers; b++)
 		ix->nslots += tf->buffers[b].ncpus;
@@ -586,6 +606,50 @@ void td_index_free(struct td_index *ix)
 	free(ix);
 }
 
+/* A hash of what the positions in an index depend on. */
+static uint64_t layout_hash(const struct td_file *tf)
+{
+	uint64_t h = 1469598103934665603ull;
+
+#define MIX(v) (h = (h ^ (uint64_t)(v)) * 1099511628211ull)
+	MIX(tf->nbuffers);
+	MIX(tf->ts_offset);
+	MIX(tf->size);
+	for (int b = 0; b < tf->nbuffers; b++) {
+		const struct td_buffer *x = &tf->buffers[b];
+
+		MIX(x->ncpus);
+		MIX(x->page_size);
+		MIX(x->compressed);
+		for (int c = 0; c < x->ncpus; c++) {
+			MIX(x->cpu_offset[c]);
+			MIX(x->cpu_size[c]);
+		}
+	}
+#undef MIX
+	return h;
+}
+
+/*
+ * 1 when ix may serve tf: the file it was made for, or another td_file
+ * of the same file, unchanged (the TUI could index in its analysis pass
+ * and seek in the file it opened for the events view). The positions are
+ * checked when used in any case: a wrong index can make a seek fail or
+ * return other events, never read out of bounds.
+ */
+static int index_matches(const struct td_index *ix, const struct td_file *tf)
+{
+	struct stat sb;
+
+	if (layout_hash(tf) != ix->layout)
+		return 0;
+	if (!ix->have_id)
+		return ix->tf == tf;
+	return !fstat(tf->fd, &sb) && sb.st_dev == ix->dev && sb.st_ino == ix->ino &&
+	       sb.st_size == ix->size && sb.st_mtim.tv_sec == ix->mtime.tv_sec &&
+	       sb.st_mtim.tv_nsec == ix->mtime.tv_nsec;
+}
+
 size_t td_index_size(const struct td_index *ix)
 {
 	return ix ? ix->total : 0;
@@ -593,7 +657,7 @@ size_t td_index_size(const struct td_index *ix)
 
 int td_cursor_set_index(struct td_cursor *c, struct td_index *ix, char **err)
 {
-	if (ix && ix->tf != c->tf)
+	if (ix && !index_matches(ix, c->tf))
 		return set_err(err, "the index was made for another file");
 	c->ix = ix;
 	return 0;
@@ -720,7 +784,7 @@ int td_cursor_seek(struct td_cursor *c, const struct td_index *ix, uint64_t ts,
 {
 	uint64_t off = (unsigned long long)c->tf->ts_offset;
 
-	if (ix && ix->tf != c->tf)
+	if (ix && !index_matches(ix, c->tf))
 		return set_err(err, "the index was made for another file");
 	c->started = 1;
 	c->primed = 1;

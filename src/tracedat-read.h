@@ -105,8 +105,8 @@ void td_cursor_free(struct td_cursor *c);
  * filled by a cursor it is attached to (td_cursor_set_index; any pass,
  * complete or not, adds what it walks: a report's pass costs nothing
  * more) or by td_index_build (a pass over the pages alone, walking only
- * the first event of every Nth page). An index belongs to one open file
- * and is not thread-safe.
+ * the first event of every Nth page; for N >= 128 only the chunks that
+ * hold those pages are decompressed).
  *
  * td_cursor_seek positions every stream of c at the last indexed page
  * whose first event is before ts (strictly: events with ts equal may
@@ -120,6 +120,11 @@ void td_cursor_free(struct td_cursor *c);
  * with skipped events are not reported. An index that is empty or
  * partial makes a seek slower, never wrong. Time stamps are those of
  * td_event.ts (with the file's offset).
+ *
+ * An index is made for one open file (td_index_new, td_index_build need
+ * it open) but may outlive it and serve any td_file of the same file as
+ * long as the file is unchanged (device, inode, size, mtime and layout);
+ * others are refused. Not thread-safe.
  */
 struct td_index;
 /* every: index one page in `every` (0: the default, 16). */

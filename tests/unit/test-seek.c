@@ -272,11 +272,12 @@ static void check_file(const char *path, const char *what, int thorough, unsigne
 	char *err = NULL;
 	struct td_file *tf = td_open(path, &err);
 	struct pass p = { 0 }, p2 = { 0 };
-	struct td_index *built4, *built16, *filled, *sparse;
+	struct td_index *built4, *built16, *filled, *sparse, *foreign = NULL;
+	struct td_file *tf2;
 	struct td_cursor *reused;
 	uint64_t t[64];
 	size_t nt;
-	int bad[5] = { 0 }, whole = 0;
+	int bad[6] = { 0 }, whole = 0;
 
 	if (!ok(tf != NULL, "%s: opens", what)) {
 		printf("#   %s\n", err);
@@ -299,6 +300,16 @@ static void check_file(const char *path, const char *what, int thorough, unsigne
 	   td_index_size(built4) >= td_index_size(built16),
 	   "%s: built and filled indexes agree (%zu, %zu, every page: %zu)", what,
 	   td_index_size(built16), td_index_size(filled), td_index_size(built4));
+	/* built through another td_file of the same file, closed since */
+	tf2 = td_open(path, &err);
+	if (tf2) {
+		foreign = td_index_new(tf2, 8);
+		if (td_index_build(foreign, &err))
+			td_index_free(foreign), foreign = NULL;
+		td_close(tf2);
+	}
+	ok(foreign != NULL, "%s: an index built through a second open%s%s", what,
+	   err ? ": " : "", err ? err : "");
 	nt = pick_times(&p, t, thorough ? 64 : 24, seed);
 	reused = td_cursor_new(tf, -1, &err);
 	for (size_t i = 0; i < nt; i++) {
@@ -312,6 +323,8 @@ static void check_file(const char *path, const char *what, int thorough, unsigne
 		if (i % 4 == 0)
 			bad[3] += !check_seek(tf, NULL, NULL, &p, t[i], WINDOW, what);
 		bad[4] += !check_seek(tf, NULL, sparse, &p, t[i], WINDOW, what);
+		if (foreign && i % 3 == 0)
+			bad[5] += !check_seek(tf, NULL, foreign, &p, t[i], WINDOW, what);
 	}
 	ok(!bad[0], "%s: seek with a built index: %zu times, %d whole suffixes (%d bad)",
 	   what, nt, whole, bad[0]);
@@ -321,6 +334,8 @@ static void check_file(const char *path, const char *what, int thorough, unsigne
 	ok(!bad[3], "%s: seek without an index (%d bad)", what, bad[3]);
 	ok(!bad[4], "%s: seek with a sparse index, %zu pages (%d bad)", what,
 	   td_index_size(sparse), bad[4]);
+	ok(!bad[5], "%s: seek with the index of a second open of the file (%d bad)",
+	   what, bad[5]);
 	if (thorough)
 		check_pages_seek(tf, what);
 	td_cursor_free(reused);
@@ -328,6 +343,7 @@ static void check_file(const char *path, const char *what, int thorough, unsigne
 	td_index_free(built16);
 	td_index_free(filled);
 	td_index_free(sparse);
+	td_index_free(foreign);
 	free(p.r);
 	free(p2.r);
 	td_close(tf);
@@ -584,8 +600,10 @@ static void check_misuse(const char *a, const char *b)
 	struct strbuf sb = STRBUF_INIT;
 	int silent = 0, fd;
 
-	ok(c && ix && td_cursor_seek(c, ix, 0, &err) < 0 && err && strstr(err, "another file"),
-	   "an index of another file is refused: %s", err ? err : "(no error)");
+	int refused = c && ix && td_cursor_seek(c, ix, 0, &err) < 0 && err &&
+		      strstr(err, "another file");
+
+	ok(refused, "an index of another file is refused: %s", err ? err : "(no error)");
 	free(err);
 	err = NULL;
 	ok(c && ix && td_cursor_set_index(c, ix, &err) < 0, "and cannot be attached");
