@@ -13,7 +13,8 @@
 #   BENCH_NO_DUMP=1  skip the dump rows (they take as long as trace-cmd)
 #   BENCH_TUI     recordings for the TUI targets (default: the 2G churn
 #                 file, if in BENCH_SIZES, and samples/global-pressure-6.12.dat);
-#                 BENCH_TUI=none skips them
+#                 BENCH_TUI=none skips them; BENCH_TUI_REPEAT runs of
+#                 the index and report per file (default BENCH_REPEAT)
 #
 # The recordings are real: `mmscope record -e kmem:mm_page_alloc -e
 # kmem:mm_page_free` (plus the default groups and counter samples) around
@@ -188,7 +189,7 @@ if [ "${BENCH_TUI:-}" != none ]; then
 	for f in $TUI_FILES; do
 		[ -s "$f" ] || { echo "bench: $f missing, no TUI numbers for it" >&2; continue; }
 		: >"$TMP/runs"
-		for _ in $(seq "$REPEAT"); do
+		for _ in $(seq "${BENCH_TUI_REPEAT:-$REPEAT}"); do
 			run report-1core taskset -c 0 "$MMSCOPE" report "$f"
 			run tui-index-1core taskset -c 0 "$TUI" load "$f"
 		done
