@@ -59,6 +59,7 @@ struct td_cursor {
 	 * per event, a tenth of the time of a report on page-churn events.
 	 */
 	struct tep_event **by_id;
+	int *min_size;		/* by id: bytes a record needs for its fields */
 	int nids;
 	int fast;		/* 64-bit longs: pages walked by walk_next */
 	int readahead;		/* streams decompress in threads */
@@ -414,6 +415,30 @@ static int use_readahead(int streams)
 	return CPU_COUNT(&set) > 1;
 }
 
+/*
+ * The bytes a record of event e must have: every field's end, but only
+ * the start of a fixed-size array (the kernel's kernel_stack records hold
+ * `size` of the 8 callers its format declares).
+ */
+static int format_min_size(const struct tep_event *e)
+{
+	const struct tep_format_field *const lists[] = {
+		e->format.common_fields, e->format.fields,
+	};
+	int min = 0;
+
+	for (int l = 0; l < 2; l++)
+		for (const struct tep_format_field *f = lists[l]; f; f = f->next) {
+			int end = f->offset;
+
+			if (!(f->flags & TEP_FIELD_IS_ARRAY) || (f->flags & TEP_FIELD_IS_DYNAMIC))
+				end += f->size;
+			if (end > min)
+				min = end;
+		}
+	return min;
+}
+
 /* With start_ra the read-ahead threads start now, else at a seek. */
 static struct td_cursor *cursor_create(struct td_file *tf, int buffer, int start_ra,
 				       char **err)
@@ -444,9 +469,12 @@ static struct td_cursor *cursor_create(struct td_file *tf, int buffer, int start
 			if (evs[i]->id >= c->nids && evs[i]->id <= 0xffff)
 				c->nids = evs[i]->id + 1;
 		c->by_id = xcalloc((size_t)c->nids + 1, sizeof(*c->by_id));
+		c->min_size = xcalloc((size_t)c->nids + 1, sizeof(*c->min_size));
 		for (int i = 0; evs && evs[i]; i++)
-			if (evs[i]->id >= 0 && evs[i]->id < c->nids)
+			if (evs[i]->id >= 0 && evs[i]->id < c->nids) {
 				c->by_id[evs[i]->id] = evs[i];
+				c->min_size[evs[i]->id] = format_min_size(evs[i]);
+			}
 	}
 	for (int b = 0, slot = 0; b < tf->nbuffers; slot += tf->buffers[b++].ncpus) {
 		if (buffer >= 0 && b != buffer)
@@ -543,6 +571,15 @@ int td_cursor_next(struct td_cursor *c, struct td_event *ev, char **err)
 		return set_err(err, "cpu %d: no format for event id %u (%d event format%s in the file did not parse)",
 			       s->cpu, td_le16(s->data), c->tf->bad_formats,
 			       c->tf->bad_formats == 1 ? "" : "s");
+	/*
+	 * libtraceevent reads fields at their offsets without checking the
+	 * record's size: an ftrace:print shorter than 16 bytes (its text
+	 * starts at byte 16) made it malloc 4 GB and die (fuzzing).
+	 */
+	if (ev->event && s->size < c->min_size[id])
+		return set_err(err, "cpu %d: event %s:%s of %d bytes is shorter than its format (%d bytes)",
+			       s->cpu, ev->event->system, ev->event->name, s->size,
+			       c->min_size[id]);
 	ev->record.ts = ev->ts;
 	ev->record.offset = 0;
 	ev->record.priv = NULL;
@@ -567,6 +604,7 @@ void td_cursor_free(struct td_cursor *c)
 	free(c->streams);
 	free(c->heap);
 	free(c->by_id);
+	free(c->min_size);
 	free(c);
 }
 
