@@ -29,40 +29,24 @@ EXTRA_DIST += tests/malformed/lib.sh tests/fuzz/regress.sh tests/fuzz/README.md 
 	tests/fuzz/fuzz-reader.c tests/fuzz/make-seeds.c tests/fuzz/lsan.supp tests/fuzz/corpus \
 	tests/fuzz/regress
 
-# The fuzzer is built with clang straight from the reader's sources (not
-# libmmscope.a, which may be built by gcc without coverage hooks).
+# The fuzzer is built with clang straight from the library's sources (not
+# libmmscope.a, which may be built by gcc without coverage hooks): every .c
+# of libmmscope_a_SOURCES, so a parser, model or report file added there
+# is in the fuzzer too (the target runs the reader, then what `mmscope
+# report` runs: parsers, models, analysis, the text and JSON renderers).
 FUZZ_CC = clang
 FUZZ_SECONDS = 120
 FUZZ_FLAGS = -timeout=1 -rss_limit_mb=2048 -max_len=65536
-# The reader, then what `mmscope report` runs on top of it: the parsers,
-# the models, the analysis driver and the text and JSON renderers.
-FUZZ_SRCS = $(srcdir)/tests/fuzz/fuzz-reader.c $(srcdir)/src/tracedat-read.c \
-	$(srcdir)/src/tracedat-meta.c $(srcdir)/src/tracedat-pages.c \
-	$(srcdir)/src/tracedat-cursor.c $(srcdir)/src/codec.c $(srcdir)/src/util.c \
-	$(srcdir)/parsers/parsers.c $(srcdir)/parsers/vmscan.c \
-	$(srcdir)/parsers/compaction.c $(srcdir)/parsers/kmem.c $(srcdir)/parsers/oom.c \
-	$(srcdir)/parsers/sample-line.c $(srcdir)/parsers/sample-vmstat.c \
-	$(srcdir)/parsers/sample-zoneinfo.c $(srcdir)/parsers/sample-buddyinfo.c \
-	$(srcdir)/parsers/sample-pagetype.c $(srcdir)/parsers/sample-mthp.c \
-	$(srcdir)/parsers/sample-psi.c $(srcdir)/parsers/sample-swaps.c \
-	$(srcdir)/parsers/probe-swap.c $(srcdir)/parsers/probe-zswap.c \
-	$(srcdir)/src/hist.c $(srcdir)/src/pidmap.c \
-	$(srcdir)/src/model-handoff.c $(srcdir)/src/model-reclaim.c \
-	$(srcdir)/src/model-compaction.c $(srcdir)/src/model-counters.c \
-	$(srcdir)/src/model-frag.c $(srcdir)/src/model-consistency.c \
-	$(srcdir)/src/model-swapclust.c $(srcdir)/src/model-zswap.c \
-	$(srcdir)/src/model-lanes.c \
-	$(srcdir)/src/analysis.c $(srcdir)/src/report.c $(srcdir)/src/report-mm.c \
-	$(srcdir)/src/report-counters.c $(srcdir)/src/report-json.c \
-	$(srcdir)/src/report-swap.c
-fuzz-reader: $(FUZZ_SRCS) $(srcdir)/src/tracedat-local.h \
-		$(srcdir)/src/tracedat-read.h $(srcdir)/src/analysis.h \
-		$(srcdir)/src/report.h $(srcdir)/parsers/parsers.h config.h
-	$(AM_V_CCLD)$(FUZZ_CC) -g -O1 -std=gnu11 \
+fuzz-reader: $(srcdir)/tests/fuzz/fuzz-reader.c $(libmmscope_a_SOURCES) config.h
+	$(AM_V_CCLD)srcs=; for f in $(libmmscope_a_SOURCES); do \
+		case $$f in *.c) srcs="$$srcs $(srcdir)/$$f";; esac; \
+	done; \
+	$(FUZZ_CC) -g -O1 -std=gnu11 \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		-I$(top_builddir) -I$(srcdir)/src -I$(srcdir)/parsers $(TRACEEVENT_CFLAGS) \
-		$(ZLIB_CFLAGS) $(ZSTD_CFLAGS) -o $@ $(FUZZ_SRCS) \
-		$(TRACEEVENT_LIBS) $(ZLIB_LIBS) $(ZSTD_LIBS) -lm
+		$(TRACEFS_CFLAGS) $(ZLIB_CFLAGS) $(ZSTD_CFLAGS) -o $@ \
+		$(srcdir)/tests/fuzz/fuzz-reader.c $$srcs \
+		$(TRACEFS_LIBS) $(TRACEEVENT_LIBS) $(ZLIB_LIBS) $(ZSTD_LIBS) -lm -lpthread
 CLEANFILES += fuzz-reader
 
 # New inputs go to fuzz-corpus/ in the build tree; crashes to fuzz-artifacts/.
