@@ -67,6 +67,9 @@ static int rec_eq(const struct rec *a, const struct rec *b)
 	       a->missed == b->missed;
 }
 
+/* The buffer the cursors of full_pass and check_seek read; -1 all. */
+static int test_buffer = -1;
+
 /* A full pass, optionally filling ix; 0 or -1. */
 static int full_pass(struct td_file *tf, struct td_index *ix, struct pass *p)
 {
@@ -77,7 +80,7 @@ static int full_pass(struct td_file *tf, struct td_index *ix, struct pass *p)
 
 	p->n = 0;
 	p->sorted = 1;
-	c = td_cursor_new(tf, -1, &err);
+	c = td_cursor_new(tf, test_buffer, &err);
 	if (c && ix && td_cursor_set_index(c, ix, &err))
 		r = -1;
 	else
@@ -131,7 +134,7 @@ static int check_seek(struct td_file *tf, struct td_cursor *c, const struct td_i
 		if (td_cursor_seek(c, ix, t, &err))
 			c = NULL;
 	} else {
-		c = own = td_cursor_new_at(tf, -1, ix, t, &err);
+		c = own = td_cursor_new_at(tf, test_buffer, ix, t, &err);
 	}
 	if (!c) {
 		printf("#   %s: seek to %llu: %s\n", what, (unsigned long long)t, err);
@@ -336,6 +339,22 @@ static void check_file(const char *path, const char *what, int thorough, unsigne
 	   td_index_size(sparse), bad[4]);
 	ok(!bad[5], "%s: seek with the index of a second open of the file (%d bad)",
 	   what, bad[5]);
+	/* a cursor over one buffer (the last: the fixtures' instance) */
+	if (td_nbuffers(tf) > 1) {
+		struct pass pb = { 0 };
+		int badb = 0;
+
+		test_buffer = td_nbuffers(tf) - 1;
+		if (!full_pass(tf, NULL, &pb))
+			for (size_t i = 0; i < nt; i += 2) {
+				badb += !check_seek(tf, NULL, built16, &pb, t[i], WINDOW, what);
+				badb += !check_seek(tf, NULL, sparse, &pb, t[i], WINDOW, what);
+			}
+		ok(pb.n && !badb, "%s: seeks of a cursor over buffer %d alone (%zu events, %d bad)",
+		   what, test_buffer, pb.n, badb);
+		test_buffer = -1;
+		free(pb.r);
+	}
 	if (thorough)
 		check_pages_seek(tf, what);
 	td_cursor_free(reused);
