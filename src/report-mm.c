@@ -212,18 +212,26 @@ void report_text_handoff(struct report_ctx *rc)
 
 static void stalls_latency(struct report_ctx *rc, const struct reclaim_model *rm)
 {
+	/* reclaim_end without nr_reclaimed: "-", not the 0 it reads as */
+	int no_rec = report_not_measured(rc, "pages reclaimed per reclaim");
+
 	report_line(rc, "kind       count   p50 ms   p90 ms   p99 ms   max ms  "
 		    "total s reclaimed");
 	for (int k = 0; k < RK_NR; k++) {
 		const struct reclaim_kind_stats *ks = reclaim_model_kind(rm, k);
+		char rec[24];
 
 		if (!ks->begins && !ks->ends)
 			continue;
-		report_line(rc, "%-9s %6llu %8.3f %8.3f %8.3f %8.3f %8.3f %9llu",
+		if (no_rec)
+			snprintf(rec, sizeof(rec), "-");
+		else
+			snprintf(rec, sizeof(rec), "%llu", ULL(ks->nr_reclaimed));
+		report_line(rc, "%-9s %6llu %8.3f %8.3f %8.3f %8.3f %8.3f %9s",
 			    reclaim_kind_name(k), ULL(ks->lat.count),
 			    ms(hist_percentile(&ks->lat, 50)), ms(hist_percentile(&ks->lat, 90)),
 			    ms(hist_percentile(&ks->lat, 99)), ms(ks->lat.max),
-			    (double)ks->lat.sum / 1e9, ULL(ks->nr_reclaimed));
+			    (double)ks->lat.sum / 1e9, rec);
 		if (ks->open_at_end || ks->unpaired_ends)
 			report_line(rc, "          (%llu still open at the end, %llu ends "
 				    "without a begin)", ULL(ks->open_at_end),

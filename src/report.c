@@ -201,18 +201,25 @@ static void report_summary_reclaim(struct report_ctx *rc)
 	const struct reclaim_model *rm = analysis_reclaim(rc->a);
 	static const enum reclaim_kind kinds[] = { RK_DIRECT, RK_MEMCG, RK_NODE };
 
+	/* reclaim_end without nr_reclaimed: no page count (the note says
+	 * why), not the 0 it reads as */
+	int no_rec = report_not_measured(rc, "pages reclaimed per reclaim");
+
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
 		const struct reclaim_kind_stats *ks = reclaim_model_kind(rm, kinds[i]);
+		char pages[48] = "";
 
 		if (!ks->begins && !ks->ends)
 			continue;
-		report_line(rc, "%-11s %llu reclaims, p99 %.3f ms, max %.3f ms, "
-			    "%llu pages", kinds[i] == RK_DIRECT ? "direct" :
+		if (!no_rec)
+			snprintf(pages, sizeof(pages), ", %llu pages",
+				 (unsigned long long)ks->nr_reclaimed);
+		report_line(rc, "%-11s %llu reclaims, p99 %.3f ms, max %.3f ms%s",
+			    kinds[i] == RK_DIRECT ? "direct" :
 			    kinds[i] == RK_MEMCG ? "memcg" : "node",
 			    (unsigned long long)ks->lat.count,
 			    (double)hist_percentile(&ks->lat, 99) / 1e6,
-			    (double)ks->lat.max / 1e6,
-			    (unsigned long long)ks->nr_reclaimed);
+			    (double)ks->lat.max / 1e6, pages);
 	}
 	const struct reclaim_kind_stats *k = reclaim_model_kind(rm, RK_KSWAPD);
 
