@@ -232,6 +232,26 @@ missing_row "missing field: report --format json" report --format json "$F" <<'E
     "vmscan:mm_vmscan_lru_shrink_inactive has no field 'nr_reclaimed': reclaim efficiency not measured"
 EOT
 
+# The same for direct_reclaim_end without nr_reclaimed, on a real
+# recording with 148 direct reclaims (made v6 uncompressed for the edit):
+# no page count in the summary, "-" in the stalls table.
+GP="$top_srcdir/tests/data/report/global-pressure-reclaim-6.12.dat"
+if run_mm "$TMPD/out" "$TMPD/err" convert "$GP" -o "$TMPD/gp.dat" --file-version 6 --compression none; then
+	perl -0777 -pe 's/(name: mm_vmscan_direct_reclaim_end\n.*?print fmt:[^\n]*\n)/
+		my $b = $1; $b =~ s{nr_reclaimed;}{nr_reclaimeX;}; $b =~ s{REC->nr_reclaimed}{REC->nr_reclaimeX}; $b/se' \
+		"$TMPD/gp.dat" >"$F"
+	missing_row "missing field: direct_reclaim_end" report "$F" <<'EOT'
+note      vmscan:mm_vmscan_direct_reclaim_end has no field
+          'nr_reclaimed': pages reclaimed per reclaim not measured
+direct      148 reclaims, p99 60.817 ms, max 167.967 ms
+direct       148    2.753   11.010   60.817  167.967    0.938         -
+EOT
+	awk 'length > 72 { bad = 1 } END { exit !bad }' "$TMPD/out" &&
+		fail "missing field: direct_reclaim_end: report wider than 72 columns"
+else
+	fail "missing field: cannot convert $GP: $(cat "$TMPD/err")"
+fi
+
 # convert of a bad file: one error line, exit 1, and no output left
 # behind (neither OUT nor its temporary file)
 mkdir "$TMPD/conv"
