@@ -21,6 +21,7 @@ struct analysis {
 	struct analysis_opts opts;
 	struct analysis_info info;
 	struct td_file *tf;
+	struct td_index *index;		/* opts.index_every: pages seen */
 	struct tep_handle *tep;		/* td_tep(tf), or a live kernel's */
 	struct parser_set *ps;
 	uint64_t *counts;		/* events per event id */
@@ -227,18 +228,51 @@ static void analysis_event(struct analysis *a, const struct td_event *ev)
 						 ev->ts, ev->cpu, analysis_sink, a);
 }
 
+#define PROGRESS_EVERY 65536	/* events between progress calls */
+
+static void analysis_progress(struct analysis *a, const struct td_cursor *c)
+{
+	uint64_t done, total;
+
+	td_cursor_progress(c, &done, &total);
+	a->opts.progress(a->opts.progress_ctx, done, total, a->info.last_ts);
+}
+
 static int analysis_stream(struct analysis *a, char **err)
 {
 	struct td_cursor *c = td_cursor_new(a->tf, -1, err);
 	struct td_event ev;
+	uint64_t n = 0;
 	int r;
 
 	if (!c)
 		return -1;
-	while ((r = td_cursor_next(c, &ev, err)) > 0)
+	if (a->opts.index_every) {
+		a->index = td_index_new(a->tf, a->opts.index_every);
+		if (!a->index || td_cursor_set_index(c, a->index, NULL)) {
+			td_index_free(a->index);	/* seeks will walk from the start */
+			a->index = NULL;
+		}
+	}
+	if (a->opts.progress)
+		analysis_progress(a, c);
+	while ((r = td_cursor_next(c, &ev, err)) > 0) {
 		analysis_event(a, &ev);
+		if (a->opts.progress && ++n % PROGRESS_EVERY == 0)
+			analysis_progress(a, c);
+	}
+	if (a->opts.progress && r == 0)
+		analysis_progress(a, c);
 	td_cursor_free(c);
 	return r < 0 ? -1 : 0;
+}
+
+struct td_index *analysis_take_index(struct analysis *a)
+{
+	struct td_index *ix = a->index;
+
+	a->index = NULL;
+	return ix;
 }
 
 /* Parsers bound to the event formats of tep, and a count per event id. */
@@ -310,6 +344,7 @@ void analysis_free(struct analysis *a)
 	reclaim_model_free(a->reclaim);
 	handoff_model_free(a->handoff);
 	parser_set_free(a->ps);
+	td_index_free(a->index);
 	free(a->counts);
 	free(a->enabled);
 	if (a->tf)

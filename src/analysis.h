@@ -28,6 +28,13 @@ struct analysis_opts {
 	/* Called for every record after the models (tests, debugging). */
 	record_sink_fn tap;
 	void *tap_ctx;
+	/* Called now and then while streaming: bytes of the file's event
+	 * data read so far (done of total) and the time stamp reached. */
+	void (*progress)(void *ctx, uint64_t done, uint64_t total, uint64_t ts);
+	void *progress_ctx;
+	/* > 0: index every Nth page while streaming, for seeks later
+	 * (analysis_take_index); 0: no index. */
+	unsigned index_every;
 };
 
 struct analysis_info {
@@ -54,6 +61,10 @@ void analysis_opts_default(struct analysis_opts *o);
 /* Reads the whole recording. NULL with *err set on failure. */
 struct analysis *analysis_run(const char *path, const struct analysis_opts *o, char **err);
 void analysis_free(struct analysis *a);
+/* The page index the pass filled (index_every), now the caller's; it can
+ * serve another td_open of the same file. NULL if none. */
+struct td_index;
+struct td_index *analysis_take_index(struct analysis *a);
 
 const struct analysis_info *analysis_info(const struct analysis *a);
 const struct handoff_model *analysis_handoff(const struct analysis *a);

@@ -597,6 +597,20 @@ int td_cursor_next(struct td_cursor *c, struct td_event *ev, char **err)
 	return 1;
 }
 
+void td_cursor_progress(const struct td_cursor *c, uint64_t *done, uint64_t *total)
+{
+	*done = *total = 0;
+	for (int i = 0; i < c->nstreams; i++) {
+		uint64_t d, t;
+
+		if (!c->streams[i].pages)
+			continue;
+		td_pages_progress(c->streams[i].pages, &d, &t);
+		*done += d;
+		*total += t;
+	}
+}
+
 void td_cursor_free(struct td_cursor *c)
 {
 	if (!c)
@@ -695,6 +709,14 @@ static int index_matches(const struct td_index *ix, const struct td_file *tf)
 size_t td_index_size(const struct td_index *ix)
 {
 	return ix ? ix->total : 0;
+}
+
+int td_index_attach(struct td_index *ix, struct td_file *tf, char **err)
+{
+	if (!index_matches(ix, tf))
+		return set_err(err, "the index was made for another file");
+	ix->tf = tf;
+	return 0;
 }
 
 int td_cursor_set_index(struct td_cursor *c, struct td_index *ix, char **err)

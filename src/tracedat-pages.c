@@ -80,6 +80,7 @@ struct td_pages {
 	struct chunk_at cur;	/* of the chunk or batch in buf */
 	struct readahead *ra;
 	int ra_after;		/* chunks to read before read-ahead starts; -1 never */
+	int eof;		/* td_pages_next has said there is no more */
 };
 
 static void ensure_cap(struct td_pages *p, size_t n)
@@ -363,6 +364,26 @@ static int readahead_take(struct td_pages *p, char **err)
 	return 1;
 }
 
+void td_pages_progress(const struct td_pages *p, uint64_t *done, uint64_t *total)
+{
+	uint64_t start = p->b->cpu_offset[p->cpu];
+	uint64_t end = p->b->compressed ? p->limit : start + p->b->cpu_size[p->cpu];
+
+	*total = end > start ? end - start : 0;
+	if (p->eof)
+		*done = *total;
+	else
+		*done = p->cur.off > start ? p->cur.off - start : 0;
+	if (*done > *total)
+		*done = *total;
+}
+
+static int td_pages_end(struct td_pages *p)
+{
+	p->eof = 1;
+	return 0;
+}
+
 int td_pages_next(struct td_pages *p, const void **page, char **err)
 {
 	/* a deferred read-ahead (after a seek) starts once it is due */
@@ -374,18 +395,18 @@ int td_pages_next(struct td_pages *p, const void **page, char **err)
 		int r = readahead_take(p, err);
 
 		if (r <= 0)
-			return r;
+			return r ? r : td_pages_end(p);
 	} else if (p->at >= p->fill) {
 		if (p->b->compressed) {
 			if (!p->chunks_left)
-				return 0;
+				return td_pages_end(p);
 			if (load_chunk(p, err))
 				return -1;
 			if (p->ra_after > 0)
 				p->ra_after--;
 		} else {
 			if (p->pos >= p->end)
-				return 0;
+				return td_pages_end(p);
 			if (load_batch(p, err))
 				return -1;
 		}
@@ -424,6 +445,7 @@ static void readahead_stop(struct td_pages *p)
 /* Back to the state of td_pages_open, without read-ahead. */
 static void rewind_pages(struct td_pages *p)
 {
+	p->eof = 0;
 	readahead_stop(p);
 	p->ra_after = -1;
 	p->pos = p->start;

@@ -77,6 +77,9 @@ int td_pages_next(struct td_pages *p, const void **page, char **err);
  */
 int td_pages_seek(struct td_pages *p, uint64_t page, char **err);
 void td_pages_close(struct td_pages *p);
+/* How far p has read its CPU's data, in bytes of the file (done of
+ * total): for progress bars, not for positions. */
+void td_pages_progress(const struct td_pages *p, uint64_t *done, uint64_t *total);
 
 /* One event, as the cursor hands it out; valid until the next call. */
 struct td_event {
@@ -98,6 +101,8 @@ struct td_cursor *td_cursor_new(struct td_file *tf, int buffer, char **err);
 /* 1 with *ev filled, 0 at the end, -1 on error. */
 int td_cursor_next(struct td_cursor *c, struct td_event *ev, char **err);
 void td_cursor_free(struct td_cursor *c);
+/* How far c has read, summed over its streams (see td_pages_progress). */
+void td_cursor_progress(const struct td_cursor *c, uint64_t *done, uint64_t *total);
 
 /*
  * Seeking. A td_index holds, for each CPU of each buffer, the position
@@ -132,6 +137,10 @@ struct td_index *td_index_new(struct td_file *tf, unsigned int every);
 void td_index_free(struct td_index *ix);
 /* Pages indexed so far, over all streams. */
 size_t td_index_size(const struct td_index *ix);
+/* Makes tf the file ix reads when built further (td_index_build): for
+ * an index filled through another td_file of the same file, once that
+ * one is closed. -1 if ix was made for another file. */
+int td_index_attach(struct td_index *ix, struct td_file *tf, char **err);
 /* Fill ix with a pass over every page of every buffer. 0 or -1. */
 int td_index_build(struct td_index *ix, char **err);
 /* Pages c loads from now on are added to ix (NULL detaches). 0 or -1. */

@@ -1,47 +1,34 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The initial pass of `mmscope tui`: analysis_run() streams the
- * recording once into the models. Progress is reported every
- * PROGRESS_EVERY records through the analysis tap, with the timestamp
- * reached.
+ * recording once into the models, reports its progress, and indexes the
+ * pages it reads so the events view can seek without a pass of its own.
  */
 #include "config.h"
 #include "data.h"
 #include "analysis.h"
 #include "live.h"
+#include "tracedat-read.h"
 #include "util.h"
 
 #include <stdlib.h>
 
-#define PROGRESS_EVERY 8192
-
-struct tui_data_pass {
-	tui_progress_fn progress;
-	void *ctx;
-	uint64_t records;
-};
-
-static void tui_data_tap(void *ctx, const struct record *r)
-{
-	struct tui_data_pass *p = ctx;
-
-	if (p->progress && ++p->records % PROGRESS_EVERY == 0)
-		p->progress(p->ctx, p->records, r->ts);
-}
+/* Pages per index entry: 1/16 of the pages, ~1.5 MB for 2 GB of them. */
+#define TUI_INDEX_EVERY 16
 
 struct tui_data *tui_data_load(const char *path, tui_progress_fn progress, void *ctx,
 			       char **err)
 {
-	struct tui_data_pass p = { progress, ctx, 0 };
 	struct analysis_opts o;
 	const struct analysis_info *in;
 	struct tui_data *d;
 
 	analysis_opts_default(&o);
-	o.tap = tui_data_tap;
-	o.tap_ctx = &p;
+	o.progress = progress;
+	o.progress_ctx = ctx;
+	o.index_every = TUI_INDEX_EVERY;
 	if (progress)
-		progress(ctx, 0, 0);
+		progress(ctx, 0, 0, 0);
 	d = xcalloc(1, sizeof(*d));
 	d->an = analysis_run(path, &o, err);
 	if (!d->an) {
@@ -53,6 +40,7 @@ struct tui_data *tui_data_load(const char *path, tui_progress_fn progress, void 
 	d->last_ts = in->last_ts;
 	d->events = in->events;
 	d->lanes = analysis_lanes(d->an);
+	d->index = analysis_take_index(d->an);
 	return d;
 }
 
@@ -80,5 +68,6 @@ void tui_data_free(struct tui_data *d)
 		return;
 	if (!d->borrowed)
 		analysis_free(d->an);
+	td_index_free(d->index);
 	free(d);
 }

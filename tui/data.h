@@ -12,6 +12,7 @@
 
 struct analysis;
 struct lanes;
+struct td_index;
 
 struct tui_data {
 	uint64_t first_ts, last_ts;
@@ -19,11 +20,12 @@ struct tui_data {
 	struct analysis *an;
 	const struct lanes *lanes;	/* analysis_lanes(an) */
 	int borrowed;			/* an belongs to a live session */
+	struct td_index *index;		/* pages indexed by the pass, or NULL */
 };
 
-/* Called now and then during the pass: records so far, and the
- * timestamp reached. */
-typedef void (*tui_progress_fn)(void *ctx, uint64_t records, uint64_t ts);
+/* Called now and then during the pass: bytes of event data read of the
+ * total, and the time stamp reached. */
+typedef void (*tui_progress_fn)(void *ctx, uint64_t done, uint64_t total, uint64_t ts);
 
 /* One pass over the recording at path. NULL with *err set on failure. */
 struct tui_data *tui_data_load(const char *path, tui_progress_fn progress, void *ctx,

@@ -61,6 +61,7 @@ struct tui_loop {
 	char prompt[128];
 	struct live *live;
 	uint64_t last_poll;
+	int progress_pct;	/* last percentage drawn by tui_progress */
 };
 
 /* Next key of the script; TK_EOF at its end. */
@@ -152,12 +153,20 @@ static int tui_prompt_key(struct tui_loop *l, int key)
 	return !l->prompting;
 }
 
-static void tui_progress(void *ctx, uint64_t records, uint64_t ts)
+/* The bar while the initial pass reads: how much of the event data
+ * (bytes of the file) is read, and the time stamp reached. Drawn only
+ * when the percentage moves, so a fast pass is not slowed by drawing. */
+static void tui_progress(void *ctx, uint64_t done, uint64_t total, uint64_t ts)
 {
 	struct tui_loop *l = ctx;
-	int rows, cols;
+	int rows, cols, pct = total ? (int)(done * 100 / total) : 0, w, fill;
 	char when[32];
 
+	if (pct > 100)
+		pct = 100;
+	if (done && pct == l->progress_pct)
+		return;
+	l->progress_pct = pct;
 	draw_size(&rows, &cols);
 	if (rows != l->screen.rows || cols != l->screen.cols) {
 		canvas_release(&l->screen);
@@ -165,12 +174,13 @@ static void tui_progress(void *ctx, uint64_t records, uint64_t ts)
 	}
 	canvas_clear(&l->screen);
 	canvas_printf(&l->screen, rows / 2 - 1, 2, AT_HEADER, "reading %s", l->st.path);
-	canvas_printf(&l->screen, rows / 2, 2, AT_NORMAL, "%llu records, at %s s",
-		      (unsigned long long)records, tui_fmt_ts(ts, when, sizeof(when)));
-	/* a spinner: the driver does not say how far the file goes */
-	for (int x = 0; x < cols - 4; x++)
-		canvas_set(&l->screen, rows / 2 + 1, 2 + x,
-			   (x + (int)(records / 8192)) % 8 == 0 ? '#' : '.', AT_DIM);
+	canvas_printf(&l->screen, rows / 2, 2, AT_NORMAL, "%3d%%  at %s s", pct,
+		      ts ? tui_fmt_ts(ts, when, sizeof(when)) : "-");
+	w = cols - 4;
+	fill = w > 0 ? w * pct / 100 : 0;
+	for (int x = 0; x < w; x++)
+		canvas_set(&l->screen, rows / 2 + 1, 2 + x, x < fill ? '#' : '.',
+			   x < fill ? AT_NORMAL : AT_DIM);
 	draw_canvas(&l->screen);
 }
 

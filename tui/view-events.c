@@ -91,6 +91,7 @@ struct view_events {
 	char err[200];
 	struct td_index *ix;		/* of ix_tf, for the seeks; NULL: none yet */
 	struct td_file *ix_tf;
+	int ix_borrowed;		/* ix is the initial pass's (tui_data) */
 };
 
 /* Parses the filter text; returns 0 or -1 with a message in err. */
@@ -334,7 +335,9 @@ static struct td_index *view_events_index(struct view_events *ve, struct td_file
 
 	if (ve->ix_tf == tf)
 		return ve->ix;
-	td_index_free(ve->ix);
+	if (!ve->ix_borrowed)
+		td_index_free(ve->ix);
+	ve->ix_borrowed = 0;
 	ve->ix_tf = tf;
 	ve->ix = td_index_new(tf, view_events_every(tf));
 	/* a damaged file keeps the pages indexed before the damage */
@@ -454,16 +457,27 @@ void view_events_free(struct view_events *ve)
 	if (!ve)
 		return;
 	view_events_reset(ve);
-	td_index_free(ve->ix);
+	if (!ve->ix_borrowed)
+		td_index_free(ve->ix);
 	free(ve->lines);
 	free(ve);
 }
 
 static struct view_events *view_events_get(struct tui_state *st)
 {
-	if (!st->events)
-		st->events = xcalloc(1, sizeof(*st->events));
-	return st->events;
+	struct view_events *ve = st->events;
+
+	if (ve)
+		return ve;
+	ve = st->events = xcalloc(1, sizeof(*st->events));
+	/* the index the initial pass filled: no pass of our own */
+	if (st->data && st->data->index && st->tf &&
+	    !td_index_attach(st->data->index, st->tf, NULL)) {
+		ve->ix = st->data->index;
+		ve->ix_tf = st->tf;
+		ve->ix_borrowed = 1;
+	}
+	return ve;
 }
 
 /* Refills the window if the cursor or the filter changed behind our back. */

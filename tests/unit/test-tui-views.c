@@ -207,6 +207,78 @@ static void test_events(void)
 	td_close(tf);
 }
 
+struct progress_seen {
+	int calls, backwards;
+	uint64_t done, total;
+};
+
+static void progress_cb(void *ctx, uint64_t done, uint64_t total, uint64_t ts)
+{
+	struct progress_seen *p = ctx;
+
+	(void)ts;
+	if (done < p->done)
+		p->backwards++;
+	p->calls++;
+	p->done = done;
+	p->total = total;
+}
+
+/* The initial pass reports its progress in bytes up to the whole, and
+ * leaves a page index the events view seeks with: the screens it builds
+ * at far cursors equal those of a view that indexes on its own. */
+static void test_progress_index(void)
+{
+	struct td_file *tf = open_sample("memcg-swap-6.18.dat");
+	struct progress_seen p = { 0 };
+	struct tui_state a, b;
+	struct canvas ca = { 0 }, cb = { 0 };
+	struct tui_data *d, *d2;
+	char *err = NULL;
+	int same = 1;
+
+	if (!tf)
+		return;
+	d = tui_data_load(td_path(tf), progress_cb, &p, &err);
+	d2 = tui_data_load(td_path(tf), NULL, NULL, &err);
+	if (!ok(d && d2, "load twice"))
+		return;
+	ok(p.calls >= 3 && !p.backwards, "progress: %d calls, never backwards", p.calls);
+	ok(p.total > 100000 && p.done == p.total, "progress: ends at the whole (%llu bytes)",
+	   (unsigned long long)p.total);
+	ok(d->index && td_index_size(d->index) > 0, "the pass indexed %zu pages",
+	   d->index ? td_index_size(d->index) : 0);
+	td_index_free(d2->index);
+	d2->index = NULL;	/* the view indexes by itself */
+	tui_state_init(&a, d->first_ts, d->last_ts);
+	tui_state_init(&b, d->first_ts, d->last_ts);
+	a.tf = b.tf = tf;
+	a.tep = b.tep = td_tep(tf);
+	a.data = d;
+	b.data = d2;
+	a.view = b.view = VIEW_EVENTS;
+	for (int i = 0; i <= 8; i++) {
+		uint64_t t = d->first_ts + (d->last_ts - d->first_ts) / 8 * (uint64_t)(8 - i);
+
+		tui_set_cursor(&a, t);
+		tui_set_cursor(&b, t);
+		build(&a, &ca, 24, 160);
+		build(&b, &cb, 24, 160);
+		for (int y = 0; y < 24; y++)
+			if (strcmp(canvas_row(&ca, y), canvas_row(&cb, y)))
+				same = 0;
+	}
+	ok(same, "events view: the pass's index gives the same screens at 9 cursors");
+	canvas_release(&ca);
+	canvas_release(&cb);
+	tui_state_release(&a);
+	tui_state_release(&b);
+	tui_data_free(d);
+	tui_data_free(d2);
+	td_close(tf);
+	free(err);
+}
+
 static void test_placeholders(void)
 {
 	struct tui_state st;
@@ -301,7 +373,7 @@ static void test_lanes(void)
 	       "find: the nearest with slack");
 	{
 		/* the timeline with two nodes at 80x24: both fit, with charts */
-		struct tui_data d = { 1000000000ULL, 3000000000ULL, 0, NULL, l, 0 };
+		struct tui_data d = { 1000000000ULL, 3000000000ULL, 0, NULL, l, 0, NULL };
 		struct tui_state st;
 		struct canvas c = { 0 };
 
@@ -504,6 +576,7 @@ int main(void)
 	test_state();
 	test_help();
 	test_events();
+	test_progress_index();
 	test_placeholders();
 	test_lanes();
 	test_lanes_sync();
