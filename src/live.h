@@ -55,6 +55,16 @@ uint64_t live_first_ts(const struct live *l);
 uint64_t live_horizon(const struct live *l);
 /* "recording: 12,345 events, 0 late" or how the recorder ended. */
 const char *live_status(const struct live *l);
+/*
+ * The last LIVE_RECENT events fed (raw copies), for the events view:
+ * live_recent(l, i, &ev) fills ev with the i-th oldest of them (valid
+ * until the next live_poll), 0 past the last.
+ */
+#define LIVE_RECENT 4096
+struct td_event;
+int live_recent_count(const struct live *l);
+int live_recent(const struct live *l, int i, struct td_event *ev);
+
 /* What the recorder said while starting (warnings), or "". */
 const char *live_notes(const struct live *l);
 /* The recording kept (-o), or NULL. */

@@ -271,8 +271,6 @@ unsigned tui_apply(struct tui_state *st, enum tui_action a)
 	unsigned r = 0;
 
 	st->message[0] = '\0';
-	if (st->view == VIEW_EVENTS && !st->tf && st->live_status)
-		v = NULL;	/* live: no file to read events from */
 	if (v && v->handle)
 		r = v->handle(st, a);
 	if (!(r & TUI_HANDLED))
@@ -360,13 +358,7 @@ void tui_build_screen(struct tui_state *st, struct canvas *c)
 		tui_set_cursor(st, st->cursor);	/* keep it on a resized axis */
 	}
 	canvas_init(&body, tui_body_rows(st), c->cols);
-	if (st->view == VIEW_EVENTS && !st->tf && st->live_status)
-		canvas_wrap(&body, 1, 2, c->cols - 4, body.rows - 1, AT_NORMAL,
-			    "Live mode keeps no events to list: the recorder writes them to its "
-			    "spool, and the models read them as they come. To read the events "
-			    "behind a moment, record with -o FILE and open FILE after quitting: "
-			    "mmscope tui FILE.");
-	else if (v && v->build)
+	if (v && v->build)
 		v->build(st, &body);
 	canvas_blit(c, &body, 1, 0);
 	canvas_release(&body);

@@ -292,6 +292,7 @@ int tui_run(struct td_file *tf, const struct tui_opts *o, char **err)
 	tui_state_fit(&l.st);
 	if (o->live) {
 		l.st.live_status = live_status(o->live);
+		l.st.live = o->live;
 		l.st.ns_per_col = TUI_LIVE_WINDOW_NS / (uint64_t)tui_axis_cols(l.st.cols);
 		l.st.cursor = l.st.t_last;
 		l.last_poll = tui_mono_ns();

@@ -32,6 +32,7 @@ struct tui_state {
 	struct td_file *tf;		/* for the events view; NULL live and in tests */
 	struct tep_handle *tep;		/* task names; may be NULL in tests */
 	const char *live_status;	/* live mode: the session's state line */
+	struct live *live;		/* live mode: its recent events */
 	struct tui_data *data;		/* what the initial pass built (data.h) */
 	uint64_t t_first, t_last;	/* of the recording */
 	uint64_t cursor;

@@ -34,6 +34,9 @@
  * 0.04-0.2 s a fill, where a pass from the start took 3-6.5 s.)
  * If the index cannot be built (a damaged file), fills walk from the
  * start as before the seek existed.
+ *
+ * Live (tui --live) there is no file: the window is cut from the last
+ * LIVE_RECENT events the session fed, which it keeps as raw copies.
  */
 #include "config.h"
 #include "tui.h"
@@ -41,6 +44,7 @@
 #include "util.h"
 #include "event-format.h"
 #include "tracedat-read.h"
+#include "live.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -266,8 +270,9 @@ static char *view_events_brief(struct tep_handle *tep, struct trace_seq *s,
 	return xstrdup(s->buffer);
 }
 
-static void view_events_add_line(struct view_events *ve, struct td_file *tf,
-				 struct trace_seq *s, const struct ev_raw *r)
+/* tf is NULL live: one buffer, no instance prefix. */
+static void view_events_add_line(struct view_events *ve, struct tep_handle *tep,
+				 struct td_file *tf, struct trace_seq *s, const struct ev_raw *r)
 {
 	struct td_event ev;
 
@@ -292,8 +297,8 @@ static void view_events_add_line(struct view_events *ve, struct td_file *tf,
 		ve->lines[ve->nlines].brief = xstrdup(s->buffer);
 		ve->lines[ve->nlines++].text = xstrdup(s->buffer);
 	}
-	ve->lines[ve->nlines].brief = view_events_brief(td_tep(tf), s, &ev);
-	event_format(s, td_tep(tf), view_events_buffer_name(tf, r->buffer), &ev);
+	ve->lines[ve->nlines].brief = view_events_brief(tep, s, &ev);
+	event_format(s, tep, tf ? view_events_buffer_name(tf, r->buffer) : NULL, &ev);
 	ve->lines[ve->nlines].ts = r->ts;
 	ve->lines[ve->nlines++].text = xstrdup(s->buffer);
 }
@@ -426,14 +431,57 @@ static void view_events_fill(struct view_events *ve, struct td_file *tf,
 	ve->from_start = !start && before <= EV_BEFORE;
 	trace_seq_init(&s);
 	for (long long i = before > EV_BEFORE ? before - EV_BEFORE : 0; i < before; i++)
-		view_events_add_line(ve, tf, &s, &ring[i % EV_BEFORE]);
+		view_events_add_line(ve, td_tep(tf), tf, &s, &ring[i % EV_BEFORE]);
 	ve->at = ve->nlines;
 	for (int i = 0; i < after; i++)
-		view_events_add_line(ve, tf, &s, &ring[EV_BEFORE + i]);
+		view_events_add_line(ve, td_tep(tf), tf, &s, &ring[EV_BEFORE + i]);
 	trace_seq_destroy(&s);
 	if (err)
 		snprintf(ve->err, sizeof(ve->err), "%s", err);
 	free(err);
+	for (int i = 0; i < EV_BEFORE + EV_AFTER; i++)
+		free(ring[i].data);
+	free(ring);
+	ve->cursor = cursor;
+	ve->sel = ve->at < ve->nlines ? ve->at : ve->nlines - 1;
+	ve->valid = 1;
+}
+
+/*
+ * Live (no file): the window comes from the session's ring of recent
+ * events (src/live.h) with the same filter and layout; it reaches back
+ * only as far as the ring does, which the header then says.
+ */
+static void view_events_fill_live(struct view_events *ve, struct live *live,
+				  const struct ev_filter *f, uint64_t cursor)
+{
+	struct ev_raw *ring = xcalloc(EV_BEFORE + EV_AFTER, sizeof(*ring));
+	struct tep_handle *tep = live_tep(live);
+	long long before = 0;
+	int after = 0, n = live_recent_count(live);
+	struct td_event ev;
+	struct trace_seq s;
+
+	view_events_reset(ve);
+	ve->lines = xreallocarray(ve->lines, 2 * (EV_BEFORE + EV_AFTER), sizeof(*ve->lines));
+	for (int i = 0; i < n && after < EV_AFTER && live_recent(live, i, &ev); i++) {
+		if (!view_events_match(f, tep, &ev, NULL))
+			continue;
+		if (ev.ts < cursor)
+			view_events_copy(&ring[before++ % EV_BEFORE], &ev);
+		else
+			view_events_copy(&ring[EV_BEFORE + after++], &ev);
+	}
+	if (n == LIVE_RECENT && live_recent(live, 0, &ev) && cursor < ev.ts)
+		snprintf(ve->err, sizeof(ve->err), "live: the last %d events only", LIVE_RECENT);
+	ve->from_start = ve->to_end = 1;	/* nothing more to fetch */
+	trace_seq_init(&s);
+	for (long long i = before > EV_BEFORE ? before - EV_BEFORE : 0; i < before; i++)
+		view_events_add_line(ve, tep, NULL, &s, &ring[i % EV_BEFORE]);
+	ve->at = ve->nlines;
+	for (int i = 0; i < after; i++)
+		view_events_add_line(ve, tep, NULL, &s, &ring[EV_BEFORE + i]);
+	trace_seq_destroy(&s);
 	for (int i = 0; i < EV_BEFORE + EV_AFTER; i++)
 		free(ring[i].data);
 	free(ring);
@@ -497,6 +545,8 @@ static void view_events_sync(struct tui_state *st, int list_rows)
 	snprintf(ve->filter, sizeof(ve->filter), "%s", st->filter);
 	if (st->tf)
 		view_events_fill(ve, st->tf, &f, st->cursor, view_events_span(st));
+	else if (st->live)
+		view_events_fill_live(ve, st->live, &f, st->cursor);
 	else
 		view_events_reset(ve), ve->valid = 1, ve->cursor = st->cursor;
 	st->top[VIEW_EVENTS] = ve->sel - list_rows / 3;
@@ -569,7 +619,10 @@ static void view_events_fill_at(struct tui_state *st, uint64_t ts, int dir)
 	char ferr[128];
 
 	view_events_parse_filter(ve->filter, &f, ferr, sizeof(ferr));
-	view_events_fill(ve, st->tf, &f, ts, view_events_span(st));
+	if (st->tf)
+		view_events_fill(ve, st->tf, &f, ts, view_events_span(st));
+	else if (st->live)
+		view_events_fill_live(ve, st->live, &f, ts);
 	if (dir < 0 && ve->at > 0)
 		ve->sel = ve->at - 1;
 	if (ve->sel >= 0 && ve->sel < ve->nlines) {
@@ -584,7 +637,7 @@ static void view_events_move(struct tui_state *st, int delta)
 	struct view_events *ve = view_events_get(st);
 	int to = ve->sel + delta;
 
-	if (!ve->valid || !ve->nlines || !st->tf)
+	if (!ve->valid || !ve->nlines || (!st->tf && !st->live))
 		return;
 	if (to < 0 && !ve->from_start) {
 		view_events_fill_at(st, ve->lines[0].ts, -1);

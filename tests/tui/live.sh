@@ -63,13 +63,19 @@ stalls=$(sed -n 's/^reclaim stalls: \([0-9]*\).*/\1/p' "$scratch/live4.body")
 [ "${stalls:-0}" -gt 0 ] && ok "$stalls reclaim stalls seen live" ||
 	fail "no reclaim stalls seen live (the workload did not reclaim?)"
 
-# 2. Without -o: watch a moment, quit; nothing may remain.
-TMPDIR="$tmp" MMSCOPE_TUI_KEYS='wait=2 q' MMSCOPE_TUI_DUMP="$scratch/short.txt" \
+# 2. Without -o: watch a moment on the events view, quit; nothing may
+# remain. The events view lists the recent events (the sampler's lines
+# are always there), as dump prints them.
+TMPDIR="$tmp" MMSCOPE_TUI_KEYS='wait=3 5' MMSCOPE_TUI_DUMP="$scratch/short.txt" COLUMNS=160 \
 	"$MMSCOPE" tui --live -g kswapd >/dev/null 2>"$scratch/short.err"
 rc=$?
 [ $rc -eq 0 ] && ok "live without -o exits 0" || fail "live without -o exited $rc: $(cat "$scratch/short.err")"
 grep -q 'live: [0-9]* events' "$scratch/short.txt" && ok "status while recording" ||
 	fail "no live status: $(tail -n 1 "$scratch/short.txt")"
+grep -Eq '^ +mmscope-[0-9]+ +\[[0-9]{3}\] +[0-9]+\.[0-9]{6}: ftrace:print: +tracing_mark_write: mms1 ' \
+	"$scratch/short.txt" && ok "events view: recent events as dump prints them" ||
+	fail "events view shows no recent events:
+$(cat "$scratch/short.txt")"
 [ -z "$(ls -A "$tmp")" ] && ok "nothing kept without -o" || fail "left in TMPDIR: $(ls -A "$tmp")"
 [ -z "$(instances_left)" ] && ok "no instance left" || fail "instances left: $(instances_left)"
 
