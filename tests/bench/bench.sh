@@ -8,7 +8,8 @@
 #
 # usage: tests/bench/bench.sh [BUILDDIR]
 #   BENCH_DIR     where recordings live (default /var/tmp/mmscope-bench)
-#   BENCH_SIZES   sizes of uncompressed pages (default "512M 1G 2G")
+#   BENCH_SIZES   sizes of uncompressed pages (default "512M 1G 2G"; set
+#                 and empty: no trace-cmd tables, e.g. for the TUI part alone)
 #   BENCH_REPEAT  runs per tool and file, best wall time kept (default 3)
 #   BENCH_NO_DUMP=1  skip the dump rows (they take as long as trace-cmd)
 #   BENCH_TUI     recordings for the TUI targets (default: the 2G churn
@@ -28,7 +29,7 @@
 set -u
 B=$(cd "${1:-$(pwd)}" && pwd)
 D=${BENCH_DIR:-/var/tmp/mmscope-bench}
-SIZES=${BENCH_SIZES:-512M 1G 2G}
+SIZES=${BENCH_SIZES-512M 1G 2G}
 REPEAT=${BENCH_REPEAT:-3}
 MMSCOPE=$B/mmscope
 WALK=$B/tests/bench/td-walk
