@@ -15,6 +15,7 @@
 #include "config.h"
 #include "live.h"
 #include "live-merge.h"
+#include "event-raw.h"
 #include "analysis.h"
 #include "spool.h"
 #include "util.h"
@@ -38,15 +39,6 @@
 #define LIVE_READ_PAGES 64		/* pages per read() of a page file */
 #define LIVE_COMM_EVERY_NS 2000000000ULL
 
-struct live_raw {
-	uint64_t ts;
-	int cpu, size;
-	long long missed;
-	struct tep_event *event;
-	unsigned char *data;
-	size_t cap;
-};
-
 struct live {
 	struct live_opts o;
 	char *dir, *spool, *out, *log;
@@ -63,7 +55,7 @@ struct live {
 	uint64_t first_ts, horizon, last_ts, last_comm_ns;
 	char status[200];
 	char *notes;			/* the recorder's messages at start */
-	struct live_raw *recent;	/* ring of the last LIVE_RECENT events */
+	struct event_raw *recent;	/* ring of the last LIVE_RECENT events */
 	uint64_t nrecent;		/* events ever put in it */
 };
 
@@ -369,26 +361,6 @@ struct live *live_start(const struct live_opts *o, char **err)
 	return l;
 }
 
-/* A raw copy, zero-padded: libtraceevent may read a little past a
- * record's fields when printing. */
-static void live_keep(struct live *l, const struct td_event *ev)
-{
-	struct live_raw *r = &l->recent[l->nrecent++ % LIVE_RECENT];
-	size_t n = ev->size > 0 ? (size_t)ev->size : 0;
-
-	if (r->cap < n + 16) {
-		r->cap = n + 64;
-		r->data = xrealloc(r->data, r->cap);
-	}
-	memcpy(r->data, ev->data, n);
-	memset(r->data + n, 0, 16);
-	r->ts = ev->ts;
-	r->cpu = ev->cpu;
-	r->size = ev->size;
-	r->missed = ev->missed;
-	r->event = ev->event;
-}
-
 int live_recent_count(const struct live *l)
 {
 	return l->nrecent < LIVE_RECENT ? (int)l->nrecent : LIVE_RECENT;
@@ -397,25 +369,10 @@ int live_recent_count(const struct live *l)
 int live_recent(const struct live *l, int i, struct td_event *ev)
 {
 	uint64_t first = l->nrecent < LIVE_RECENT ? 0 : l->nrecent - LIVE_RECENT;
-	const struct live_raw *r;
 
 	if (i < 0 || i >= live_recent_count(l))
 		return 0;
-	r = &l->recent[(first + (uint64_t)i) % LIVE_RECENT];
-	memset(ev, 0, sizeof(*ev));
-	ev->ts = r->ts;
-	ev->cpu = r->cpu;
-	ev->event = r->event;
-	ev->data = r->data;
-	ev->size = r->size;
-	ev->missed = r->missed;
-	ev->record.ts = r->ts;
-	ev->record.cpu = r->cpu;
-	ev->record.size = r->size;
-	ev->record.record_size = r->size;
-	ev->record.data = r->data;
-	ev->record.ref_count = 1;
-	ev->record.locked = 1;
+	event_raw_event(&l->recent[(first + (uint64_t)i) % LIVE_RECENT], ev);
 	return 1;
 }
 
@@ -424,7 +381,7 @@ static void live_feed(void *ctx, const struct td_event *ev)
 	struct live *l = ctx;
 
 	analysis_live_event(l->an, ev);
-	live_keep(l, ev);
+	event_raw_copy(&l->recent[l->nrecent++ % LIVE_RECENT], ev);
 	if (ev->ts > l->last_ts)
 		l->last_ts = ev->ts;
 }
@@ -548,7 +505,7 @@ void live_free(struct live *l)
 		live_remove_dir(l->dir);
 	free(l->notes);
 	for (int i = 0; l->recent && i < LIVE_RECENT; i++)
-		free(l->recent[i].data);
+		event_raw_release(&l->recent[i]);
 	free(l->recent);
 	free(l->fds);
 	free(l->off);

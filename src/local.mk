@@ -68,3 +68,4 @@ libmmscope_a_SOURCES += src/model-lanes.c src/model-lanes.h
 # tui --live (issue 8): pages of a running recorder merged in time order
 libmmscope_a_SOURCES += src/live-merge.c src/live-merge.h
 libmmscope_a_SOURCES += src/live.c src/live.h
+libmmscope_a_SOURCES += src/event-raw.c src/event-raw.h

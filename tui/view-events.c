@@ -45,6 +45,7 @@
 #include "data.h"
 #include "util.h"
 #include "event-format.h"
+#include "event-raw.h"
 #include "tracedat-read.h"
 #include "live.h"
 
@@ -73,15 +74,6 @@ struct ev_filter {
 	int nnots;
 	int cpu, pid, node;		/* -1: any */
 	char comm[32];
-};
-
-struct ev_raw {
-	uint64_t ts;
-	int cpu, buffer, size;
-	long long missed;
-	struct tep_event *event;
-	unsigned char *data;
-	size_t cap;
 };
 
 struct ev_line {
@@ -225,24 +217,6 @@ static int view_events_match(const struct ev_filter *f, struct tep_handle *tep,
 	return 1;
 }
 
-static void view_events_copy(struct ev_raw *r, const struct td_event *ev)
-{
-	size_t n = ev->size > 0 ? (size_t)ev->size : 0;
-
-	if (r->cap < n + 8) {
-		r->cap = n + 64;
-		r->data = xrealloc(r->data, r->cap);
-	}
-	memcpy(r->data, ev->data, n);
-	memset(r->data + n, 0, 8);
-	r->ts = ev->ts;
-	r->cpu = ev->cpu;
-	r->buffer = ev->buffer;
-	r->size = ev->size;
-	r->missed = ev->missed;
-	r->event = ev->event;
-}
-
 /* The instance prefix is kept only when several buffers have data. */
 static const char *view_events_buffer_name(struct td_file *tf, int buffer)
 {
@@ -280,25 +254,11 @@ static char *view_events_brief(struct tep_handle *tep, struct trace_seq *s,
 
 /* tf is NULL live: one buffer, no instance prefix. */
 static void view_events_add_line(struct view_events *ve, struct tep_handle *tep,
-				 struct td_file *tf, struct trace_seq *s, const struct ev_raw *r)
+				 struct td_file *tf, struct trace_seq *s, const struct event_raw *r)
 {
 	struct td_event ev;
 
-	memset(&ev, 0, sizeof(ev));
-	ev.ts = r->ts;
-	ev.cpu = r->cpu;
-	ev.buffer = r->buffer;
-	ev.event = r->event;
-	ev.data = r->data;
-	ev.size = r->size;
-	ev.missed = r->missed;
-	ev.record.ts = r->ts;
-	ev.record.cpu = r->cpu;
-	ev.record.size = r->size;
-	ev.record.record_size = r->size;
-	ev.record.data = r->data;
-	ev.record.ref_count = 1;
-	ev.record.locked = 1;
+	event_raw_event(r, &ev);
 	if (r->missed) {
 		event_format_lost(s, &ev);
 		ve->lines[ve->nlines].ts = r->ts;
@@ -373,7 +333,7 @@ static struct td_index *view_events_index(struct view_events *ve, struct td_file
  */
 static long long view_events_walk(struct td_file *tf, struct td_index *ix,
 				  const struct ev_filter *f, uint64_t start, uint64_t cursor,
-				  struct ev_raw *ring, int *after, int *end, uint64_t *stop,
+				  struct event_raw *ring, int *after, int *end, uint64_t *stop,
 				  char **err)
 {
 	struct td_cursor *cur = td_cursor_new_at(tf, -1, ix, start, err);
@@ -401,9 +361,9 @@ static long long view_events_walk(struct td_file *tf, struct td_index *ix,
 		if (!view_events_match(f, td_tep(tf), &ev, names))
 			continue;
 		if (ev.ts < cursor)
-			view_events_copy(&ring[before++ % EV_BEFORE], &ev);
+			event_raw_copy(&ring[before++ % EV_BEFORE], &ev);
 		else if (*after < EV_AFTER)
-			view_events_copy(&ring[EV_BEFORE + (*after)++], &ev);
+			event_raw_copy(&ring[EV_BEFORE + (*after)++], &ev);
 		else
 			break;
 	}
@@ -414,15 +374,37 @@ static long long view_events_walk(struct td_file *tf, struct td_index *ix,
 	return before;
 }
 
+/* Formats the window from the walk's ring (the last EV_BEFORE matches
+ * before the cursor, then `after` from it on) and frees the ring. */
+static void view_events_window(struct view_events *ve, struct tep_handle *tep,
+			       struct td_file *tf, struct event_raw *ring, long long before,
+			       int after, uint64_t cursor)
+{
+	struct trace_seq s;
+
+	trace_seq_init(&s);
+	for (long long i = before > EV_BEFORE ? before - EV_BEFORE : 0; i < before; i++)
+		view_events_add_line(ve, tep, tf, &s, &ring[i % EV_BEFORE]);
+	ve->at = ve->nlines;
+	for (int i = 0; i < after; i++)
+		view_events_add_line(ve, tep, tf, &s, &ring[EV_BEFORE + i]);
+	trace_seq_destroy(&s);
+	for (int i = 0; i < EV_BEFORE + EV_AFTER; i++)
+		event_raw_release(&ring[i]);
+	free(ring);
+	ve->cursor = cursor;
+	ve->sel = ve->at < ve->nlines ? ve->at : ve->nlines - 1;
+	ve->valid = 1;
+}
+
 static void view_events_fill(struct view_events *ve, struct td_file *tf,
 			     const struct ev_filter *f, uint64_t cursor, uint64_t span)
 {
-	struct ev_raw *ring = xcalloc(EV_BEFORE + EV_AFTER, sizeof(*ring));
+	struct event_raw *ring = xcalloc(EV_BEFORE + EV_AFTER, sizeof(*ring));
 	struct td_index *ix = view_events_index(ve, tf);
 	long long before = 0;
 	int after = 0, end = 0;
 	uint64_t start = 0;
-	struct trace_seq s;
 	char *err = NULL;
 
 	view_events_reset(ve);
@@ -442,22 +424,10 @@ static void view_events_fill(struct view_events *ve, struct td_file *tf,
 	}
 	ve->to_end = end;
 	ve->from_start = !start && before <= EV_BEFORE;
-	trace_seq_init(&s);
-	for (long long i = before > EV_BEFORE ? before - EV_BEFORE : 0; i < before; i++)
-		view_events_add_line(ve, td_tep(tf), tf, &s, &ring[i % EV_BEFORE]);
-	ve->at = ve->nlines;
-	for (int i = 0; i < after; i++)
-		view_events_add_line(ve, td_tep(tf), tf, &s, &ring[EV_BEFORE + i]);
-	trace_seq_destroy(&s);
 	if (err)
 		snprintf(ve->err, sizeof(ve->err), "%s", err);
 	free(err);
-	for (int i = 0; i < EV_BEFORE + EV_AFTER; i++)
-		free(ring[i].data);
-	free(ring);
-	ve->cursor = cursor;
-	ve->sel = ve->at < ve->nlines ? ve->at : ve->nlines - 1;
-	ve->valid = 1;
+	view_events_window(ve, td_tep(tf), tf, ring, before, after, cursor);
 }
 
 /*
@@ -468,12 +438,11 @@ static void view_events_fill(struct view_events *ve, struct td_file *tf,
 static void view_events_fill_live(struct view_events *ve, struct live *live,
 				  const struct ev_filter *f, uint64_t cursor)
 {
-	struct ev_raw *ring = xcalloc(EV_BEFORE + EV_AFTER, sizeof(*ring));
+	struct event_raw *ring = xcalloc(EV_BEFORE + EV_AFTER, sizeof(*ring));
 	struct tep_handle *tep = live_tep(live);
 	long long before = 0;
 	int after = 0, n = live_recent_count(live);
 	struct td_event ev;
-	struct trace_seq s;
 
 	view_events_reset(ve);
 	ve->lines = xreallocarray(ve->lines, 2 * (EV_BEFORE + EV_AFTER), sizeof(*ve->lines));
@@ -481,26 +450,14 @@ static void view_events_fill_live(struct view_events *ve, struct live *live,
 		if (!view_events_match(f, tep, &ev, NULL))
 			continue;
 		if (ev.ts < cursor)
-			view_events_copy(&ring[before++ % EV_BEFORE], &ev);
+			event_raw_copy(&ring[before++ % EV_BEFORE], &ev);
 		else
-			view_events_copy(&ring[EV_BEFORE + after++], &ev);
+			event_raw_copy(&ring[EV_BEFORE + after++], &ev);
 	}
 	if (n == LIVE_RECENT && live_recent(live, 0, &ev) && cursor < ev.ts)
 		snprintf(ve->err, sizeof(ve->err), "live: the last %d events only", LIVE_RECENT);
 	ve->from_start = ve->to_end = 1;	/* nothing more to fetch */
-	trace_seq_init(&s);
-	for (long long i = before > EV_BEFORE ? before - EV_BEFORE : 0; i < before; i++)
-		view_events_add_line(ve, tep, NULL, &s, &ring[i % EV_BEFORE]);
-	ve->at = ve->nlines;
-	for (int i = 0; i < after; i++)
-		view_events_add_line(ve, tep, NULL, &s, &ring[EV_BEFORE + i]);
-	trace_seq_destroy(&s);
-	for (int i = 0; i < EV_BEFORE + EV_AFTER; i++)
-		free(ring[i].data);
-	free(ring);
-	ve->cursor = cursor;
-	ve->sel = ve->at < ve->nlines ? ve->at : ve->nlines - 1;
-	ve->valid = 1;
+	view_events_window(ve, tep, NULL, ring, before, after, cursor);
 }
 
 /* The time of about 2 x EV_BEFORE events at the recording's average rate. */
