@@ -144,7 +144,7 @@ static void walk_events(struct td_file *tf, size_t size)
 	struct streams st = { .monotonic = 1 };
 	char *err = NULL;
 	int r, n = 0, oracle;
-	uint64_t t1, t2;
+	uint64_t t1, t2, done = 0, total = 0, before = 0;
 
 	c = td_cursor_new(tf, -1, &err);
 	if (!c) {
@@ -171,10 +171,21 @@ static void walk_events(struct td_file *tf, size_t size)
 			pass[n] = (struct evkey){ ev.ts, ev.cpu, ev.buffer };
 		n++;
 		stream_see(&st, &ev);
+		/* the TUI's progress bar: within the total, never backwards */
+		if (n % 16 == 0) {
+			td_cursor_progress(c, &done, &total);
+			if (done > total || done < before)
+				abort();
+			before = done;
+		}
 	}
 	trace_seq_destroy(&s);
 	/* the contract: an error always says why */
 	if (r < 0 && (!err || !*err))
+		abort();
+	/* a pass that ended cleanly has read everything */
+	td_cursor_progress(c, &done, &total);
+	if (r == 0 && done != total)
 		abort();
 	free(err);
 	err = NULL;
@@ -194,13 +205,17 @@ static void walk_events(struct td_file *tf, size_t size)
 	err = NULL;
 	td_cursor_free(c);
 
-	ix2 = td_index_new(tf, (unsigned)(size % 4));
+	/* dense (every 0-3rd page) or sparse (every 128th/256th: chunks skipped) */
+	ix2 = td_index_new(tf, size % 8 < 4 ? (unsigned)(size % 4) : 128u << (size % 2));
 	if (ix2 && td_index_build(ix2, &err)) {
 		if (!err || !*err)
 			abort();
 		free(err);
 		err = NULL;
 	}
+	/* an index may serve the file it was made for, and be attached to it */
+	if (ix2 && td_index_attach(ix2, tf, &err))
+		abort();
 	c = td_cursor_new_at(tf, -1, size % 11 ? ix2 : NULL, t2, &err);
 	if (c) {
 		check_seek(c, t2, oracle, n);
