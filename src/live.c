@@ -44,6 +44,8 @@ struct live {
 	char *dir, *spool, *out, *log;
 	pid_t child;
 	int child_status, ended, failed;
+	int ready;			/* the recorder got as far as recording */
+	int cmd_status;			/* COMMAND's, passed on by the recorder */
 	int ncpus;
 	uint32_t page_size;
 	int *fds;
@@ -167,7 +169,19 @@ static void live_reap(struct live *l, int block)
 	if (waitpid(l->child, &st, block ? 0 : WNOHANG) == l->child) {
 		l->ended = 1;
 		l->child_status = st;
-		l->failed = !WIFEXITED(st) || WEXITSTATUS(st) != 0;
+		/*
+		 * Once recording, the recorder exits with its COMMAND's status
+		 * (like time(1)), so its status does not tell whether it
+		 * failed: it finished when the file is there and the spool
+		 * is gone (it removes the spool only after writing the file).
+		 */
+		if (!l->ready)
+			l->failed = !WIFEXITED(st) || WEXITSTATUS(st) != 0;
+		else
+			l->failed = WIFSIGNALED(st) || spool_is_spool(l->spool) ||
+				    access(l->out, F_OK) != 0;
+		if (!l->failed && WIFEXITED(st))
+			l->cmd_status = WEXITSTATUS(st);
 	}
 }
 
@@ -344,7 +358,12 @@ struct live *live_start(const struct live_opts *o, char **err)
 	l->log = xasprintf("%s/record.log", l->dir);
 	l->out = o->out ? xstrdup(o->out) : xasprintf("%s/live.dat", l->dir);
 	l->first_ts = mono_now();
-	if (live_spawn(l, err) || live_wait_ready(l, err) || live_open_spool(l, err)) {
+	if (live_spawn(l, err) || live_wait_ready(l, err)) {
+		live_free(l);
+		return NULL;
+	}
+	l->ready = 1;
+	if (live_open_spool(l, err)) {
 		live_free(l);
 		return NULL;
 	}
@@ -443,8 +462,11 @@ static void live_set_status(struct live *l)
 {
 	const struct analysis_info *in = analysis_info(l->an);
 	const char *state = !l->ended ? "live" : l->failed ? "recorder failed" : "recorder ended";
+	char cmd[40] = "";
 
-	snprintf(l->status, sizeof(l->status), "%s: %llu events, %lld lost%s", state,
+	if (l->cmd_status)
+		snprintf(cmd, sizeof(cmd), " (command exit %d)", l->cmd_status);
+	snprintf(l->status, sizeof(l->status), "%s%s: %llu events, %lld lost%s", state, cmd,
 		 (unsigned long long)live_merge_events(l->merge), in->lost,
 		 live_merge_late(l->merge) ? ", some late" : "");
 }

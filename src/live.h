@@ -53,7 +53,8 @@ struct tep_handle *live_tep(const struct live *l);
  * far the models are fed (trace clock). */
 uint64_t live_first_ts(const struct live *l);
 uint64_t live_horizon(const struct live *l);
-/* "recording: 12,345 events, 0 late" or how the recorder ended. */
+/* "live: 12345 events, 0 lost", or how the recorder ended (with the
+ * COMMAND's exit status when it is not 0). */
 const char *live_status(const struct live *l);
 /*
  * The last LIVE_RECENT events fed (raw copies), for the events view:

@@ -79,6 +79,20 @@ $(cat "$scratch/short.txt")"
 [ -z "$(ls -A "$tmp")" ] && ok "nothing kept without -o" || fail "left in TMPDIR: $(ls -A "$tmp")"
 [ -z "$(instances_left)" ] && ok "no instance left" || fail "instances left: $(instances_left)"
 
+# A COMMAND that fails: the recorder passes its status on (like time(1)),
+# which is not a failure of the recorder: the file is complete and the
+# status bar says how the command ended.
+TMPDIR="$tmp" MMSCOPE_TUI_KEYS='wait=3' MMSCOPE_TUI_DUMP="$scratch/cmd.txt" \
+	"$MMSCOPE" tui --live -o "$scratch/cmd.dat" -g kswapd -- sh -c 'sleep 1; exit 3' \
+	>/dev/null 2>"$scratch/cmd.err"
+rc=$?
+if [ $rc -eq 0 ] && tail -n 1 "$scratch/cmd.txt" | grep -q 'recorder ended (command exit 3): ' &&
+	"$MMSCOPE" report "$scratch/cmd.dat" >/dev/null 2>&1; then
+	ok "a command that exits 3: complete recording, said in the status bar"
+else
+	fail "command exit 3: tui exit $rc, status '$(tail -n 1 "$scratch/cmd.txt")', $(cat "$scratch/cmd.err")"
+fi
+
 # 3. A real terminal (tmux): the screen updates by itself (key waits time
 # out), and after SIGTERM the terminal is restored, the recorder ends
 # and the next session removes what the killed one left.
