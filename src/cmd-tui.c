@@ -96,8 +96,8 @@ static int tui_parse_live(int argc, char **argv, struct live_opts *lo, char ***r
 			lo->out = argv[i];
 			continue;
 		}
-		if (!strncmp(a, "--output=", 9)) {
-			lo->out = a + 9;
+		if (!strncmp(a, "--output=", 9) || (!strncmp(a, "-o", 2) && a[2])) {
+			lo->out = a[1] == 'o' ? a + 2 : a + 9;	/* -oFILE or --output=FILE */
 			continue;
 		}
 		if (!strcmp(a, "-f") || !strcmp(a, "--force")) {
