@@ -154,9 +154,12 @@ static int divisions_ok(const char *p, const char *end)
  * libtraceevent's print fmt parser follows NULL on some malformed
  * expressions (fuzzing found "cond ? word:16;(...)"). Kernel print fmts
  * are C expressions: brackets balance and nest, strings and character
- * constants end, each '?' meets its ':' at the same depth, and ';' only
- * appears inside a "({ ... })" statement expression. Anything else is
- * damaged text, refused before the library sees it.
+ * constants end, each '?' meets its ':' at the same depth, ';' only
+ * appears inside a "({ ... })" statement expression, and an operator has
+ * something on its right (a trailing '=' after a string crashed the
+ * parser, fuzzing found; '*' is left out: casts end in "*)", and '?' for
+ * GNU's "?:"). Anything else is damaged text, refused before the library
+ * sees it.
  */
 static int print_fmt_sane(const char *p, const char *end)
 {
@@ -164,6 +167,7 @@ static int print_fmt_sane(const char *p, const char *end)
 	int pending[65] = { 0 };	/* '?' waiting for ':' per depth */
 	int depth = 0, stmt = 0;	/* stmt: depth of "({" regions open */
 	int stmt_at[64];
+	int operand = 0;		/* an operator waits for its right side */
 
 	for (; p < end; p++) {
 		char c = *p;
@@ -174,8 +178,17 @@ static int print_fmt_sane(const char *p, const char *end)
 					p++;
 			if (p >= end)
 				return 0;	/* unterminated */
+			operand = 0;
 			continue;
 		}
+		if (strchr("+-/%&|^!~<>=", c)) {
+			operand = 1;
+			continue;
+		}
+		if (operand && strchr(")]},:;", c))
+			return 0;
+		if (isalnum((unsigned char)c) || c == '_' || c == '(' || c == '[' || c == '{')
+			operand = 0;
 		switch (c) {
 		case '(': case '[': case '{':
 			if (depth == (int)sizeof(stack))
@@ -213,7 +226,7 @@ static int print_fmt_sane(const char *p, const char *end)
 				return 0;
 		}
 	}
-	return !depth && !pending[0];
+	return !depth && !pending[0] && !operand;
 }
 
 /*
