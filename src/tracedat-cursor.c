@@ -17,6 +17,7 @@
 #include "tracedat-local.h"
 
 #include <kbuffer.h>
+#include <limits.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,6 +151,14 @@ static void index_add(struct td_index *ix, const struct td_cursor *c,
  * 1 with data/size/ts/rec set, 0 at the end of the page, 2 on a time
  * stamp, -1 on a record that runs past the data.
  */
+/* A type-0 record's data length, rounded up to 4, clamped to int. */
+static int rec_len(int32_t word)
+{
+	long long l = ((long long)word - 4 + 3) & ~3LL;
+
+	return l < INT_MIN ? INT_MIN : l > INT_MAX ? INT_MAX : (int)l;
+}
+
 static int walk_next(struct stream *s, char **err)
 {
 	while (s->next < s->len) {
@@ -180,8 +189,10 @@ static int walk_next(struct stream *s, char **err)
 			 * Length as kbuffer computes it (an int, so a word
 			 * under 4 is negative); a word past the data is read
 			 * from the page or its zeroed pad, then refused below.
+			 * In 64 bits: INT_MIN - 4 overflowed an int (UBSan,
+			 * fuzzing found).
 			 */
-			size = ((int)td_le32(s->base + off + 4) - 4 + 3) & ~3;
+			size = rec_len((int32_t)td_le32(s->base + off + 4));
 			at = off + 8;
 			break;
 		default:
