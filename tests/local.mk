@@ -18,7 +18,8 @@ EXTRA_DIST += tests/oracle/trace-cmd.sh
 
 # C unit tests speak TAP (tests/unit/tap.h).
 check_PROGRAMS += tests/unit/test-tracedat
-tests_unit_test_tracedat_SOURCES = tests/unit/test-tracedat.c tests/unit/tap.h
+tests_unit_test_tracedat_SOURCES = tests/unit/test-tracedat.c tests/unit/tap.h \
+	tests/unit/synth.c tests/unit/synth.h
 tests_unit_test_tracedat_LDADD = $(LIBMMSCOPE_LIBS)
 TESTS += tests/unit/test-tracedat
 
@@ -95,6 +96,7 @@ EXTRA_DIST += tests/record/sample.sh
 TESTS += tests/record/flight.sh
 EXTRA_DIST += tests/record/flight.sh
 check_PROGRAMS += tests/compare/mkrec
+tests_compare_mkrec_SOURCES = tests/compare/mkrec.c tests/unit/synth.c tests/unit/synth.h
 tests_compare_mkrec_LDADD = $(LIBMMSCOPE_LIBS)
 TESTS += tests/compare/golden.sh
 EXTRA_DIST += tests/compare/golden.sh tests/compare/data tests/golden
@@ -147,7 +149,8 @@ tests_unit_test_model_reclaim_LDADD = $(LIBMMSCOPE_LIBS)
 TESTS += tests/unit/test-model-reclaim
 
 check_PROGRAMS += tests/unit/test-formats
-tests_unit_test_formats_SOURCES = tests/unit/test-formats.c tests/unit/tap.h
+tests_unit_test_formats_SOURCES = tests/unit/test-formats.c tests/unit/tap.h \
+	tests/unit/synth.c tests/unit/synth.h
 tests_unit_test_formats_LDADD = $(LIBMMSCOPE_LIBS)
 TESTS += tests/unit/test-formats
 
@@ -208,6 +211,8 @@ TESTS += tests/unit/test-live-merge
 
 # seekable cursor: seeks in real recordings equal the suffix of a full pass
 check_PROGRAMS += tests/unit/test-seek
+tests_unit_test_seek_SOURCES = tests/unit/test-seek.c tests/unit/tap.h \
+	tests/unit/synth.c tests/unit/synth.h
 tests_unit_test_seek_LDADD = $(LIBMMSCOPE_LIBS)
 TESTS += tests/unit/test-seek
 

@@ -10,6 +10,7 @@
 #include "config.h"
 #include "tracedat-write.h"
 #include "util.h"
+#include "../unit/synth.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -18,27 +19,6 @@
 #include <unistd.h>
 
 #define PAGE 4096
-
-static const char header_page[] =
-	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
-	"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
-	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
-	"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:0;\n";
-
-/* events/ftrace/print/format of Linux 6.x, x86_64 */
-static const char print_format[] =
-	"name: print\n"
-	"ID: 5\n"
-	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-	"\n"
-	"\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"
-	"\tfield:char buf[];\toffset:16;\tsize:0;\tsigned:0;\n"
-	"\n"
-	"print fmt: \"%ps: %s\", (void *)REC->ip, REC->buf\n";
 
 struct pages {
 	unsigned char *b;	/* n pages */
@@ -131,24 +111,15 @@ int main(int argc, char **argv)
 			add_print(&p, ts, text + 1);
 	}
 	page_close(&p);
-	strbuf_add(&hi, "header_page", 12);
-	strbuf_add_u64(&hi, sizeof(header_page) - 1);
-	strbuf_addstr(&hi, header_page);
-	strbuf_add(&hi, "header_event", 13);
-	strbuf_add_u64(&hi, 0);
+	synth_header_info(&hi);
 	strbuf_add_u32(&ft, 1);
-	strbuf_add_u64(&ft, sizeof(print_format) - 1);
-	strbuf_addstr(&ft, print_format);
+	strbuf_add_u64(&ft, strlen(synth_print_format));
+	strbuf_addstr(&ft, synth_print_format);
 	cpu.next = next_page;
 	cpu.ctx = &p;
-	in.meta[TD_META_HEADER_INFO] = hi.buf;
-	in.meta_len[TD_META_HEADER_INFO] = hi.len;
+	synth_input(&in, &hi, NULL, 1, PAGE);
 	in.meta[TD_META_FTRACE] = ft.buf;
 	in.meta_len[TD_META_FTRACE] = ft.len;
-	in.cpucount = 1;
-	in.page_size = PAGE;
-	in.trace_clock = "[local] global counter\n";
-	in.uname = "Linux testhost 6.18.0 x86_64";
 	in.buffers = &buf;
 	in.nbuffers = 1;
 	tw_opts_default(&o);

@@ -12,17 +12,12 @@
 #include "tracedat-write.h"
 #include "util.h"
 #include "tap.h"
+#include "synth.h"
 
 #include <dirent.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
-
-static const char header_page[] =
-	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
-	"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
-	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
-	"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:0;\n";
 
 static int dir_names(const char *path, char ***out)
 {
@@ -95,16 +90,8 @@ static void check_kernel(const char *dir, const char *name)
 	int n, fd;
 
 	n = build_formats(events, &ev);
-	strbuf_add(&hi, "header_page", 12);
-	strbuf_add_u64(&hi, sizeof(header_page) - 1);
-	strbuf_addstr(&hi, header_page);
-	strbuf_add(&hi, "header_event", 13);
-	strbuf_add_u64(&hi, 0);
-	in.meta[TD_META_HEADER_INFO] = hi.buf;
-	in.meta_len[TD_META_HEADER_INFO] = hi.len;
-	in.meta[TD_META_EVENTS] = ev.buf;
-	in.meta_len[TD_META_EVENTS] = ev.len;
-	in.page_size = 4096;
+	synth_header_info(&hi);
+	synth_input(&in, &hi, &ev, 0, 4096);
 	in.buffers = &buf;
 	in.nbuffers = 1;
 	tw_opts_default(&o);

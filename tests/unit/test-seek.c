@@ -18,6 +18,7 @@
 #include "tracedat-write.h"
 #include "util.h"
 #include "tap.h"
+#include "synth.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -471,25 +472,6 @@ out:
 #define SPAGE 4096
 #define SPAGES 40
 
-static const char s_header_page[] =
-	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
-	"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
-	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
-	"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:0;\n";
-
-static const char s_format[] =
-	"name: test_event\n"
-	"ID: 1000\n"
-	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-	"\n"
-	"\tfield:int value;\toffset:8;\tsize:4;\tsigned:1;\n"
-	"\n"
-	"print fmt: \"value=%d\", REC->value\n";
-
 struct spage {
 	unsigned char b[SPAGE];
 	size_t len;
@@ -556,6 +538,7 @@ static int s_write(const char *path, int version, enum codec_id codec)
 	struct ssrc s0 = { cpu0, SPAGES, 0 }, s1 = { cpu1, SPAGES, 0 };
 	struct tw_cpu cpus[2] = { { s_next, &s0 }, { s_next, &s1 } };
 	struct tw_buffer buf = { "", "local", SPAGE, 2, cpus };
+	const char *formats[] = { synth_test_format };
 	struct tw_input in = { 0 };
 	struct tw_opts o;
 	struct tw_result res;
@@ -564,24 +547,9 @@ static int s_write(const char *path, int version, enum codec_id codec)
 
 	s_build(cpu0, 0);
 	s_build(cpu1, 1);
-	strbuf_add(&hi, "header_page", 12);
-	strbuf_add_u64(&hi, sizeof(s_header_page) - 1);
-	strbuf_addstr(&hi, s_header_page);
-	strbuf_add(&hi, "header_event", 13);
-	strbuf_add_u64(&hi, 0);
-	strbuf_add_u32(&evs, 1);
-	strbuf_add(&evs, "test", 5);
-	strbuf_add_u32(&evs, 1);
-	strbuf_add_u64(&evs, sizeof(s_format) - 1);
-	strbuf_addstr(&evs, s_format);
-	in.meta[TD_META_HEADER_INFO] = hi.buf;
-	in.meta_len[TD_META_HEADER_INFO] = hi.len;
-	in.meta[TD_META_EVENTS] = evs.buf;
-	in.meta_len[TD_META_EVENTS] = evs.len;
-	in.cpucount = 2;
-	in.page_size = SPAGE;
-	in.trace_clock = "[local] global counter\n";
-	in.uname = "Linux testhost 6.18.0 x86_64";
+	synth_header_info(&hi);
+	synth_add_system(&evs, "test", formats, 1);
+	synth_input(&in, &hi, &evs, 2, SPAGE);
 	in.buffers = &buf;
 	in.nbuffers = 1;
 	tw_opts_default(&o);

@@ -11,32 +11,13 @@
 #include "tracedat-write.h"
 #include "util.h"
 #include "tap.h"
+#include "synth.h"
 
 #include <stdlib.h>
 #include <fcntl.h>
 #include <unistd.h>
 
 #define PAGE 4096
-
-/* events/header_page of Linux 6.18, x86_64 */
-static const char header_page[] =
-	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
-	"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
-	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
-	"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:0;\n";
-
-static const char test_format[] =
-	"name: test_event\n"
-	"ID: 1000\n"
-	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-	"\n"
-	"\tfield:int value;\toffset:8;\tsize:4;\tsigned:1;\n"
-	"\n"
-	"print fmt: \"value=%d\", REC->value\n";
 
 /* A page under construction. */
 struct page {
@@ -98,16 +79,10 @@ static int next_page(void *ctx, void *page, char **err)
 
 static void build_meta(struct strbuf *hi, struct strbuf *ev)
 {
-	strbuf_add(hi, "header_page", 12);
-	strbuf_add_u64(hi, sizeof(header_page) - 1);
-	strbuf_addstr(hi, header_page);
-	strbuf_add(hi, "header_event", 13);
-	strbuf_add_u64(hi, 0);
-	strbuf_add_u32(ev, 1);			/* one system */
-	strbuf_add(ev, "test", 5);
-	strbuf_add_u32(ev, 1);			/* one event */
-	strbuf_add_u64(ev, sizeof(test_format) - 1);
-	strbuf_addstr(ev, test_format);
+	const char *formats[] = { synth_test_format };
+
+	synth_header_info(hi);
+	synth_add_system(ev, "test", formats, 1);
 }
 
 /*
@@ -159,14 +134,7 @@ static int write_file(const char *path, int version, enum codec_id codec)
 	int fd, r;
 
 	build_meta(&hi, &ev);
-	in.meta[TD_META_HEADER_INFO] = hi.buf;
-	in.meta_len[TD_META_HEADER_INFO] = hi.len;
-	in.meta[TD_META_EVENTS] = ev.buf;
-	in.meta_len[TD_META_EVENTS] = ev.len;
-	in.cpucount = 2;
-	in.page_size = PAGE;
-	in.trace_clock = "[local] global counter\n";
-	in.uname = "Linux testhost 6.18.0 x86_64";
+	synth_input(&in, &hi, &ev, 2, PAGE);
 	in.private_meta = "mmscope=test\nkernel=6.18.0\n";
 	in.cpustat = cpustat;
 	in.cpustat_len = sizeof(cpustat) - 1;
