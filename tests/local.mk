@@ -175,6 +175,7 @@ check_PROGRAMS += tests/unit/test-model-swapclust tests/unit/test-model-zswap
 tests_unit_test_model_swapclust_LDADD = $(LIBMMSCOPE_LIBS)
 tests_unit_test_model_zswap_LDADD = $(LIBMMSCOPE_LIBS)
 TESTS += tests/unit/test-model-swapclust tests/unit/test-model-zswap
+EXTRA_DIST += tests/unit/sample-rec.h
 TESTS += tests/report/swap.sh
 EXTRA_DIST += tests/report/swap.sh
 TESTS += tests/report/swap-host.sh

@@ -14,6 +14,7 @@
 #include "config.h"
 #include "model-swapclust.h"
 #include "tap.h"
+#include "sample-rec.h"
 
 #include <string.h>
 
@@ -115,25 +116,15 @@ static void move(int old, int new, int order, int count, int cpu)
 static void counter(enum sample_source src, const char *inst, const char *key,
 		    int64_t v, uint64_t seq)
 {
-	struct record r;
+	struct record r = rec_counter(src, inst, key, v, seq);
 
-	memset(&r, 0, sizeof(r));
-	r.type = REC_COUNTER;
-	r.counter.source = src;
-	r.counter.seq = seq;
-	r.counter.instance = inst;
-	r.counter.key = key;
-	r.counter.value = v;
 	feed(&r);
 }
 
 static void sample_end(uint64_t seq)
 {
-	struct record r;
+	struct record r = rec_sample_end(seq);
 
-	memset(&r, 0, sizeof(r));
-	r.type = REC_SAMPLE_END;
-	r.send.seq = seq;
 	feed(&r);
 }
 

@@ -9,6 +9,7 @@
 #include "config.h"
 #include "model-zswap.h"
 #include "tap.h"
+#include "sample-rec.h"
 
 #include <string.h>
 
@@ -24,15 +25,8 @@ static void feed(struct record *r)
 static void counter(enum sample_source src, const char *inst, const char *key,
 		    int64_t v, uint64_t seq)
 {
-	struct record r;
+	struct record r = rec_counter(src, inst, key, v, seq);
 
-	memset(&r, 0, sizeof(r));
-	r.type = REC_COUNTER;
-	r.counter.source = src;
-	r.counter.seq = seq;
-	r.counter.instance = inst;
-	r.counter.key = key;
-	r.counter.value = v;
 	feed(&r);
 }
 
@@ -49,11 +43,8 @@ static void zone(int64_t managed, uint64_t seq)
 
 static void end(uint64_t seq)
 {
-	struct record r;
+	struct record r = rec_sample_end(seq);
 
-	memset(&r, 0, sizeof(r));
-	r.type = REC_SAMPLE_END;
-	r.send.seq = seq;
 	feed(&r);
 }
 
