@@ -9,7 +9,6 @@
 #     (tests/data/swap/mthp-frag-6.1.dat) against thp_swpout*
 #   zswap (6.12): stored = zswpout delta, written back = zswpwb delta
 #   global pressure (6.1, 6.12, 7.2): PMD successes within 1 of thp swpout
-# A recording that is not there is skipped, not failed.
 . "$(dirname "$0")/../lib.sh"
 
 golden="$top_srcdir/tests/golden"
@@ -33,50 +32,48 @@ order_row() {	# FILE SIZE -> "tries ok fallback swpout swpout_fallback"
 	awk -v s="$2" '$1 == s && NF == 8 { print $2, $3, $4, $6, $7; exit }' "$1"
 }
 
-n=0
-f=$top_srcdir/samples/mthp-frag-7.3.dat
-if [ -f "$f" ]; then
-	n=$((n + 1))
-	check_golden mthp-frag-7.3 "$f"
-	set -- $(order_row "$scratch/mthp-frag-7.3.txt" 64K)
+# The 5 numbers of order_row: probe fallbacks and successes must equal the
+# counters' deltas, and the workload must have made fallbacks at all.
+probes_match_counters() {	# NAME SIZE OK-COUNTER FALLBACK-COUNTER
+	name=$1 size=$2 okc=$3 fbc=$4
+	set -- $(order_row "$scratch/$name.txt" "$size")
 	if [ $# -eq 5 ] && [ "$2" = "$4" ] && [ "$3" = "$5" ] && [ "$3" -gt 0 ]; then
-		ok "mthp-frag-7.3: 64K ok $2 = swpout $4, fallback $3 = swpout_fallback $5"
+		ok "$name: $size ok $2 = $okc $4, fallback $3 = $fbc $5"
 	else
-		fail "mthp-frag-7.3: 64K probes vs counters: '$*'"
+		fail "$name: $size probes vs counters: '$*'"
 	fi
+}
+
+# The recordings are part of the tree: a missing one is a failure, not a
+# skip, so that deleting a fixture cannot quietly drop its checks.
+need() {	# FILE
+	[ -f "$1" ] || { fail "missing recording $1"; return 1; }
+}
+
+f=$top_srcdir/samples/mthp-frag-7.3.dat
+if need "$f"; then
+	check_golden mthp-frag-7.3 "$f"
+	probes_match_counters mthp-frag-7.3 64K swpout swpout_fallback
 	grep -q 'ran out 1 time' "$scratch/mthp-frag-7.3.txt" ||
 		fail "mthp-frag-7.3: free clusters should run out once"
 fi
 
 f=$top_srcdir/tests/data/swap/mthp-frag-6.1.dat
-if [ -f "$f" ]; then	# 6.1: PMD THP only, counted in vmstat thp_swpout*
-	n=$((n + 1))
+if need "$f"; then	# 6.1: PMD THP only, counted in vmstat thp_swpout*
 	check_golden mthp-frag-6.1 "$f"
-	set -- $(order_row "$scratch/mthp-frag-6.1.txt" 2M)
-	if [ $# -eq 5 ] && [ "$2" = "$4" ] && [ "$3" = "$5" ] && [ "$3" -gt 0 ]; then
-		ok "mthp-frag-6.1: 2M ok $2 = thp_swpout $4, fallback $3 = thp_swpout_fallback $5"
-	else
-		fail "mthp-frag-6.1: 2M probes vs counters: '$*'"
-	fi
+	probes_match_counters mthp-frag-6.1 2M thp_swpout thp_swpout_fallback
 	grep -q '6.1 keeps no lists' "$scratch/mthp-frag-6.1.txt" ||
 		fail "mthp-frag-6.1: the 6.1 rules line is missing"
 fi
 
 f=$top_srcdir/tests/data/swap/mthp-frag-6.12.dat
-if [ -f "$f" ]; then	# 6.12: lists derived, nonfull -> frag on scan
-	n=$((n + 1))
+if need "$f"; then	# 6.12: lists derived, nonfull -> frag on scan
 	check_golden mthp-frag-6.12 "$f"
-	set -- $(order_row "$scratch/mthp-frag-6.12.txt" 64K)
-	if [ $# -eq 5 ] && [ "$2" = "$4" ] && [ "$3" = "$5" ] && [ "$3" -gt 0 ]; then
-		ok "mthp-frag-6.12: 64K ok $2 = swpout $4, fallback $3 = swpout_fallback $5"
-	else
-		fail "mthp-frag-6.12: 64K probes vs counters: '$*'"
-	fi
+	probes_match_counters mthp-frag-6.12 64K swpout swpout_fallback
 fi
 
 f=$top_srcdir/samples/zswap-6.12.dat
-if [ -f "$f" ]; then
-	n=$((n + 1))
+if need "$f"; then
 	check_golden zswap-6.12 "$f"
 	t=$scratch/zswap-6.12.txt
 	zo=$(sed -n 's/^vmstat: zswpout +\([0-9]*\),.*zswpwb +\([0-9]*\),.*/\1 \2/p' "$t")
@@ -91,8 +88,7 @@ fi
 
 for v in global-pressure-reclaim-6.1 global-pressure-early-6.12 global-pressure-7.2; do
 	f=$top_srcdir/tests/data/report/$v.dat
-	[ -f "$f" ] || continue
-	n=$((n + 1))
+	need "$f" || continue
 	check_golden "$v" "$f"
 	set -- $(order_row "$scratch/$v.txt" 2M)
 	if [ $# -eq 5 ] && [ "$3" -eq 0 ] && [ "$5" -eq 0 ] &&
@@ -105,7 +101,7 @@ done
 
 # compare: the swap and zswap metrics from the same recordings
 a=$top_srcdir/samples/mthp-frag-7.3.dat b=$top_srcdir/samples/zswap-6.12.dat
-if [ -f "$a" ] && [ -f "$b" ]; then
+if need "$a" && need "$b"; then
 	"$MMSCOPE" compare --dialect plain --metrics swap,zswap "frag=$a" "zswap=$b" \
 		> "$scratch/cmp" 2>&1 || fail "compare failed: $(head -2 "$scratch/cmp")"
 	grep -Eq '^Swap fallback % order 4 mean +5\.77 ' "$scratch/cmp" &&
@@ -132,5 +128,4 @@ if command -v python3 >/dev/null 2>&1; then
 	python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$scratch/j" ||
 		fail "invalid JSON"
 fi
-[ "$n" -gt 0 ] || skip "no matrix recordings in samples/ or tests/data/report/"
 finish
