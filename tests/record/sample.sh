@@ -37,7 +37,7 @@ fake() { # KERNELDIR ROOT
 }
 k61=$(ls -d "$top_srcdir"/tests/data/kernels/6.1.* 2>/dev/null | head -1)
 k73=$(ls -d "$top_srcdir"/tests/data/kernels/7.3.* 2>/dev/null | head -1)
-[ -n "$k61" ] && [ -n "$k73" ] || skip "no 6.1/7.3 data in tests/data/kernels"
+[ -n "$k61" ] && [ -n "$k73" ] || { fail "no 6.1/7.3 data in tests/data/kernels"; finish; }
 fake "$k61" "$scratch/r61"
 fake "$k73" "$scratch/r73"
 MMSCOPE_SAMPLE_ROOT="$scratch/r61" "$MMSCOPE" sample --stdout --count 1 >"$scratch/61" ||
