@@ -151,7 +151,9 @@ static void probe_swap_fas_r(void *state, struct parse_ctx *pc)
 	r->swap.ok = has(st, SF_RET) ? PF_S(st, pc, SF_RET) == 0 : entry != 0;
 	if (r->swap.ok && entry)
 		swap_entry_split(r, entry);
-	r->swap.nr = r->swap.order >= 0 ? 1ULL << r->swap.order : 0;
+	/* a damaged record's order can be up to 255 (a flags byte): no
+	 * shift past 64 bits; the models ignore orders they do not know */
+	r->swap.nr = r->swap.order >= 0 && r->swap.order < 64 ? 1ULL << r->swap.order : 0;
 	r->swap.place = st->kind && r->swap.ok && entry && r->swap.order >= 0;
 	SINK(pc);
 }

@@ -840,9 +840,10 @@ static int order_of_kb(const char *inst)
 
 	if (kb < 4)
 		return -1;
-	while ((4L << o) < kb)
+	/* bounded: a damaged sample's size must not shift 4 past a long */
+	while ((4L << o) < kb && o < SWC_NORDERS)
 		o++;
-	return (4L << o) == kb ? o : -1;
+	return o < SWC_NORDERS && (4L << o) == kb ? o : -1;
 }
 
 static void on_mthp(struct swapclust_model *m, const struct record *r)

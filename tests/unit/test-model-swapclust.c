@@ -323,7 +323,19 @@ static void test_counters(void)
 	sample_end(0);
 	counter(SRC_MTHP, "64", "swpout", 20, 1);
 	counter(SRC_MTHP, "64", "swpout_fallback", 5, 1);
+	/* sizes no order of ours has (a damaged sample): left out, and
+	 * LONG_MAX must not shift 4 past a long on the way (UBSan) */
+	counter(SRC_MTHP, "9223372036854775807", "swpout", 7, 1);
+	counter(SRC_MTHP, "8192", "swpout", 7, 1);
+	counter(SRC_MTHP, "48", "swpout", 7, 1);
 	sample_end(1);
+	{
+		int points = 0;
+
+		for (int k = 0; k < SWC_NORDERS; k++)
+			points += swapclust_model_nctr(m, k);
+		is_int(points, 2, "counters: sizes of no known order are left out");
+	}
 	o = swapclust_model_order(m, 4);
 	is_int(swapclust_model_has_probes(m), 0, "counters: no probes");
 	is_int(swapclust_model_nctr(m, 4), 2, "counters: two points for 64kB");
