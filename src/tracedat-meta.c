@@ -260,6 +260,15 @@ static int format_refs_ok(const char *text, size_t n)
 			break;
 		}
 	}
+	/*
+	 * Bytes above 0x7e before the print fmt: "field:char buf[\xa9;"
+	 * made libtraceevent's field parser strcmp() a NULL token (fuzzing).
+	 * The kernel writes the header and field lines in ASCII; only the
+	 * print fmt's strings could hold anything else.
+	 */
+	for (p = text; p < (fmt ? fmt : end); p++)
+		if ((unsigned char)*p > 0x7e)
+			return 0;
 	if (!fmt)
 		return 1;	/* nothing to print; the library copes */
 	/* field declarations: "field:TYPE NAME[N];" -> NAME */
