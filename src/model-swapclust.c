@@ -805,7 +805,8 @@ static void dev_off(struct swapclust_model *m, struct swc_dev *d)
 	d->revealed = 0;
 	d->touched = 0;
 	d->used_slots = 0;
-	memset(d->slot, 0, d->nslots);
+	if (d->nslots)	/* a swapoff before any size was known: no slots */
+		memset(d->slot, 0, d->nslots);
 	for (int i = 0; i < d->nclusters; i++) {
 		d->cl[i].used = d->cl[i].known = 0;
 		set_state(m, d, (uint32_t)i, SWC_UNKNOWN, 0);

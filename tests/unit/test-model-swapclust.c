@@ -306,6 +306,13 @@ static void test_swapoff(void)
 	is_int(d->n[SWC_FREE] + d->n[SWC_NONFULL], 2, "swapon again: smaller device revealed");
 	is_int(d->swapons, 2, "swapon counted twice");
 	is_int(d->swapoffs, 1, "swapoff counted");
+	/* a swapoff of a device never seen (no size, no slots yet): counted,
+	 * nothing cleared through a NULL slot map (UBSan; fuzzing found) */
+	swapoff(3);
+	d = swapclust_model_dev(m, swapclust_model_ndevs(m) - 1);
+	is_int(d->type, 3, "swapoff of an unsized device: the device is kept");
+	is_int(d->swapoffs, 1, "swapoff of an unsized device counted");
+	is_int(d->nclusters, 0, "swapoff of an unsized device: no clusters");
 	swapclust_model_free(m);
 }
 
