@@ -37,13 +37,7 @@ void event_raw_event(const struct event_raw *r, struct td_event *ev)
 	ev->data = r->data;
 	ev->size = r->size;
 	ev->missed = r->missed;
-	ev->record.ts = r->ts;
-	ev->record.cpu = r->cpu;
-	ev->record.size = r->size;
-	ev->record.record_size = r->size;
-	ev->record.data = r->data;
-	ev->record.ref_count = 1;
-	ev->record.locked = 1;
+	td_event_fill_record(ev);
 }
 
 void event_raw_release(struct event_raw *r)

@@ -162,11 +162,7 @@ uint64_t live_merge_drain(struct live_merge *m, uint64_t horizon, live_event_fn 
 		ev.size = kbuffer_event_size(best->kbuf);
 		ev.missed = best->missed;
 		best->missed = 0;
-		ev.record.ts = ev.ts;
-		ev.record.cpu = bc;
-		ev.record.size = ev.size;
-		ev.record.data = ev.data;
-		ev.record.missed_events = ev.missed > 0 ? ev.missed : 0;
+		td_event_fill_record(&ev);
 		ev.event = live_event_of(m, &ev.record);
 		if (ev.ts < m->last_ts)
 			m->late++;

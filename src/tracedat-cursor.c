@@ -595,16 +595,7 @@ int td_cursor_next(struct td_cursor *c, struct td_event *ev, char **err)
 		return set_err(err, "cpu %d: event %s:%s of %d bytes is shorter than its format (%d bytes)",
 			       s->cpu, ev->event->system, ev->event->name, s->size,
 			       c->min_size[id]);
-	ev->record.ts = ev->ts;
-	ev->record.offset = 0;
-	ev->record.priv = NULL;
-	ev->record.cpu = s->cpu;
-	ev->record.size = s->size;
-	ev->record.record_size = s->size;
-	ev->record.data = s->data;
-	ev->record.missed_events = s->missed;
-	ev->record.ref_count = 1;
-	ev->record.locked = 1;
+	td_event_fill_record(ev);
 	return 1;
 }
 

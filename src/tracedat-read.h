@@ -95,6 +95,29 @@ struct td_event {
 	long long missed;
 };
 
+/*
+ * Fills ev->record from ev's ts, cpu, data, size and missed, so that
+ * tep_* calls see the event. The cursor, the live merge and the raw
+ * event copy all hand out td_events; they share this so the record
+ * cannot drift from the event (missed_events keeps libtraceevent's
+ * meaning: >0 a count, -1 a loss of unknown size).
+ */
+static inline void td_event_fill_record(struct td_event *ev)
+{
+	/* Field by field, no memset: this runs once per event on the
+	 * cursor's hot path (see td_cursor_next). */
+	ev->record.ts = ev->ts;
+	ev->record.offset = 0;
+	ev->record.priv = NULL;
+	ev->record.cpu = ev->cpu;
+	ev->record.size = ev->size;
+	ev->record.record_size = ev->size;
+	ev->record.data = ev->data;
+	ev->record.missed_events = ev->missed;
+	ev->record.ref_count = 1;
+	ev->record.locked = 1;
+}
+
 struct td_cursor;
 /* A cursor over every CPU of every buffer (buffer < 0), or one buffer. */
 struct td_cursor *td_cursor_new(struct td_file *tf, int buffer, char **err);
