@@ -8,6 +8,10 @@
 #   PASS: 6.12 memcg-swap
 #   FAIL: 7.x zswap            (followed by the failed checks, indented)
 #   SKIP: 6.1 zswap (reason)
+# A case whose guest stops without any status (check-scenario.sh exit 3:
+# qemu or the guest failed before the scenario could say how it ended)
+# is booted once more, after a "RETRY:" line with what the first boot
+# showed; a second such stop is a FAIL.
 # then the wall time of the matrix and of each case. Exit status 1 if any case failed.
 # Defaults: kernels "6.1 6.12 7.x", scenarios "memcg-swap global-pressure
 # mthp-frag zswap". MMSCOPE (or top_builddir) names the mmscope to test;
@@ -32,10 +36,20 @@ for k in $KERNELS; do
 		c0=$(date +%s)
 		rc=0
 		"$HERE/check-scenario.sh" "$k" "$s" "${args[@]}" >"$tmp/case.log" 2>&1 || rc=$?
+		retried=''
+		if [ $rc = 3 ]; then
+			# The guest stopped without a status (the lab failed, not a
+			# check): boot once more, and show what the first boot said.
+			retried=" (second boot; the first left no status, see above)"
+			echo "RETRY: $k $s"
+			sed 's/^/    /' "$tmp/case.log" | head -30
+			rc=0
+			"$HERE/check-scenario.sh" "$k" "$s" "${args[@]}" >"$tmp/case.log" 2>&1 || rc=$?
+		fi
 		dt=$(( $(date +%s) - c0 ))
 		times="$times $k/$s=${dt}s"
 		case $rc in
-		0) echo "PASS: $k $s" ;;
+		0) echo "PASS: $k $s$retried" ;;
 		77) echo "SKIP: $k $s ($(sed -n 's/^  skipped: [^:]*: //p' "$tmp/case.log" | head -1))" ;;
 		*)
 			echo "FAIL: $k $s"

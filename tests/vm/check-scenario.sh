@@ -15,8 +15,9 @@
 #     (first to last complete sample set), exactly or within the file's
 #     lost-event count.
 # Every check prints one line ("ok:" or "FAILED:"), naming kernel, event or
-# counter and what was seen. Exit: 0 all ok, 1 a check failed, 77 skipped
-# (kernel not fetchable, qemu or trace-cmd missing).
+# counter and what was seen. Exit: 0 all ok, 1 a check failed, 3 the guest
+# left no status (it stopped without saying how the scenario ended),
+# 77 skipped (kernel not fetchable, qemu or trace-cmd missing).
 #
 # mmscope: $MMSCOPE, else $top_builddir/mmscope, else ./mmscope, else
 # <repo>/mmscope. --out DIR keeps the guest output (default: temporary,
@@ -86,9 +87,17 @@ if [ $RUN = 1 ]; then
 	0) ;;
 	77) skip "kernel $KERNEL not available: $(tail -1 "$tmp/run-vm.log")" ;;
 	*)
-		echo "  FAILED: $KERNEL $SCEN: the guest run ended with status $rc ($( [ $rc = 124 ] && echo timeout || echo scenario error)); last lines of its log:"
-		tail -15 "$OUT/log" 2>/dev/null | sed 's/^/    | /'
-		tail -3 "$tmp/run-vm.log" | sed 's/^/    | /'
+		echo "  FAILED: $KERNEL $SCEN: the guest run ended with status $rc ($(case $rc in 124) echo timeout ;; 125) echo no status from the guest ;; *) echo scenario error ;; esac)); last lines of its log:"
+		# Each tail may find no file (a guest that died before its
+		# scenario wrote nothing); under pipefail that must not end the
+		# script before the run-vm.sh line that says why.
+		{ tail -15 "$OUT/log" 2>/dev/null || echo "(no log: the scenario did not start)"; } | sed 's/^/    | /'
+		{ tail -3 "$tmp/run-vm.log" || true; } | sed 's/^/    | /'
+		echo "    last lines of the console:"
+		{ tail -8 "$OUT/console.log" 2>/dev/null || true; } | tr -d '\r' | sed 's/^/    | /'
+		# 125: the guest left no status at all; the lab, not mmscope's
+		# checks, failed (check-matrix.sh tries such a case once more).
+		[ $rc = 125 ] && exit 3
 		exit 1 ;;
 	esac
 	sed -n 's/^/  time: /p' "$OUT/vm-timing.txt" | grep -E 'qemu_wall|total_wall' | tr '\n' ' '; echo
