@@ -140,6 +140,25 @@ cmp_ev() {
 		bad "$what: events $ev but counters $desc = $ctr (differ by $d; lost events $LOST$( [ "$slack" = 0 ] || echo ", slack $slack"))"
 	fi
 }
+# cmp_alloc WHAT EVENTS COUNTER DESC: swap allocations (EVENTS) against
+# swap-outs (COUNTER). Reclaim can allocate a folio's slots and then keep
+# the folio (try_to_unmap fails, it was referenced or redirtied): it stays
+# in the swap cache unwritten. So allocations >= swap-outs, with a small
+# excess: allowed 2 + 0.5% (seen: 6.1 global-pressure 123 vs thp_swpout
+# 122; 7.3 memcg-swap 41072 vs 41066, once in 16 runs; usually 0).
+cmp_alloc() {
+	local what=$1 ev=$2 ctr=$3 desc=$4
+	if [[ $ctr == *NA* ]]; then
+		bad "$what: counter $desc was not sampled in the file"
+		return
+	fi
+	local lim=$((2 + ctr / 200 + LOST))
+	if [ $((ev + LOST)) -ge "$ctr" ] && [ $((ev - ctr)) -le $lim ]; then
+		ok "$what: events $ev, counters $desc = $ctr (allocated, not written: $((ev - ctr)); lost $LOST)"
+	else
+		bad "$what: events $ev but counters $desc = $ctr (want $desc <= events <= $desc + $lim; lost events $LOST)"
+	fi
+}
 # fields NAME FIELD...: NAME (when it has events) prints every FIELD
 fields() {
 	local n=$1 f miss=''; shift
@@ -283,7 +302,7 @@ write_ev() { echo $(( $(E mm_vmscan_write_folio) + $(E mm_vmscan_writepage) )); 
 check_memcg-swap() {
 	local outs; outs=$(ctrsum pswpout); [ "$outs" = NA ] || outs=$((outs + $(ctr0 swpout_zero)))
 	cmp_ev "reclaim writes (write_folio/writepage) vs swap-outs" "$(write_ev)" "$outs" "pswpout+swpout_zero"
-	cmp_ev "successful folio_alloc_swap (fas_r) vs swap-outs" "$(fas_ok)" "$outs" "pswpout+swpout_zero"
+	cmp_alloc "successful folio_alloc_swap (fas_r) vs swap-outs" "$(fas_ok)" "$outs" "pswpout+swpout_zero"
 	case $WANT_SET in
 	6.1|6.12)
 		local a; a=$(S alloc.nr)
@@ -308,13 +327,13 @@ check_mthp-frag() {
 	if [ "$WANT_SET" = 6.1 ]; then
 		sz=2048 out=$(D thp_swpout) fb=$(D thp_swpout_fallback)
 		cmp_ev "order-9 folio_alloc_swap failures vs THP fallbacks" "$(E fas_r.errforder=9)" "$fb" thp_swpout_fallback
-		cmp_ev "order-9 swap allocations vs THP swap-outs" "$(E fas_r.okforder=9)" "$out" thp_swpout
+		cmp_alloc "order-9 swap allocations vs THP swap-outs" "$(E fas_r.okforder=9)" "$out" thp_swpout
 	else
 		sz=64 out=$(D mthp64.swpout) fb=$(D mthp64.swpout_fallback)
 		cmp_ev "order-4 folio_alloc_swap failures vs 64K swpout_fallback" "$(E fas_r.errforder=4)" "$fb" "hugepages-64kB swpout_fallback"
-		cmp_ev "order-4 swap allocations vs 64K swpout" "$(E fas_r.okforder=4)" "$out" "hugepages-64kB swpout"
+		cmp_alloc "order-4 swap allocations vs 64K swpout" "$(E fas_r.okforder=4)" "$out" "hugepages-64kB swpout"
 		[ "$WANT_SET" = 6.12 ] && cmp_ev "get_swap_pages order 4 returning 0 vs 64K swpout_fallback" "$(E getpg_r.order4.ret=0)" "$fb" "hugepages-64kB swpout_fallback"
-		[ "$WANT_SET" = 6.12 ] && cmp_ev "swap_range_alloc of 16 slots vs 64K swpout" "$(E alloc.nr=16)" "$out" "hugepages-64kB swpout"
+		[ "$WANT_SET" = 6.12 ] && cmp_alloc "swap_range_alloc of 16 slots vs 64K swpout" "$(E alloc.nr=16)" "$out" "hugepages-64kB swpout"
 	fi
 	if [ "$fb" != NA ] && [ "$fb" -gt 0 ]; then ok "${sz}kB swap-outs fell back: swpout $out, swpout_fallback $fb"
 	else bad "no ${sz}kB swap-out fell back (swpout $out, swpout_fallback $fb): the scenario did not fragment swap"; fi
@@ -329,15 +348,7 @@ check_global-pressure() {
 	fi
 	need "kswapd wakes" "$(E mm_vmscan_kswapd_wake)"
 	need "kcompactd wakes" "$(E mm_compaction_kcompactd_wake)"
-	# under global pressure a THP can get its swap slots and then not be
-	# written (redirtied or referenced again; it stays in the swap cache):
-	# seen once on 6.1 (123 allocations, thp_swpout 122). Allow 2 + 2 %.
-	local a9 t9; a9=$(E fas_r.okforder=9) t9=$(D thp_swpout)
-	if [ "$t9" != NA ] && [ "$a9" -lt "$t9" ]; then
-		bad "order-9 swap allocations $a9 < thp_swpout $t9 (every THP swap-out needs one)"
-	else
-		cmp_ev "order-9 swap allocations vs THP swap-outs" "$a9" "$t9" thp_swpout "$(( 2 + ${t9/NA/0} / 50 ))"
-	fi
+	cmp_alloc "order-9 swap allocations vs THP swap-outs" "$(E fas_r.okforder=9)" "$(D thp_swpout)" thp_swpout
 	cmp_ev "order-9 folio_alloc_swap failures vs THP fallbacks" "$(E fas_r.errforder=9)" "$(D thp_swpout_fallback)" thp_swpout_fallback
 }
 
