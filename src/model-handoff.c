@@ -32,6 +32,12 @@ struct hnode {
 	int kc_wakeup_pending;		/* a wakeup event since the last wake */
 	int kc_wakeup_by_kswapd;	/* ... from kswapd's sleep path */
 	int kc_busy;			/* awake on a request */
+	/* The earliest time a request that kcompactd picks up now (without
+	 * mm_compaction_wakeup_kcompactd) can have been made: its last
+	 * wake, or its last sleep when that sleep followed an idle wait (a
+	 * request pending then would have been run, not slept on); 0 when
+	 * unknown. See handoff_take_pickup(). */
+	uint64_t kc_req_from;
 	uint64_t kc_wake_ts;
 	/* watermarks: the zone with most managed pages */
 	char wm_zone[16];
@@ -184,7 +190,14 @@ static void handoff_resolve(struct hnode *n, struct kswapd_episode *ep)
 		n->eps = e;
 		n->cap = cap;
 	}
-	n->eps[n->neps++] = *ep;
+	/* Episodes resolve out of start order (one waits out its pickup
+	 * window while the next begins and resolves): keep the array sorted
+	 * by start; the place is nearly always the end. */
+	int i = n->neps++;
+
+	for (; i > 0 && n->eps[i - 1].start > ep->start; i--)
+		n->eps[i] = n->eps[i - 1];
+	n->eps[i] = *ep;
 }
 
 static void handoff_recompute_deadline(struct handoff_model *m)
@@ -293,7 +306,9 @@ static void handoff_wakeup_kcompactd(struct handoff_model *m, struct hnode *n,
 		return;
 	n->st.kc_wakeups_kswapd++;
 	n->kc_wakeup_by_kswapd = 1;
-	if (n->cur_open && n->cur.handoff == HO_OPEN) {
+	/* the documented rule: an episode whose kswapd emitted the wakeup
+	 * is "wake", even if a pickup was credited to it earlier */
+	if (n->cur_open && (n->cur.handoff == HO_OPEN || n->cur.handoff == HO_PICKUP)) {
 		n->cur.handoff = HO_WAKEUP;
 		n->cur.handoff_order = r->wake.order;
 		n->cur.handoff_ts = r->ts;
@@ -305,9 +320,18 @@ static int handoff_take_pickup(struct handoff_model *m, struct hnode *n,
 {
 	struct kswapd_episode *ep = NULL;
 
-	if (n->pend_open)
+	/*
+	 * A request that may predate an episode is never its handoff. The
+	 * picked-up request was made in [kc_req_from, now]. A closed episode
+	 * takes it if it was still awake then (kswapd asks for compaction
+	 * as it goes to sleep); the open one only if that whole interval
+	 * lies inside it, so an older request picked up early in an
+	 * episode leaves the episode to its own wakeup or pickup.
+	 */
+	if (n->pend_open && n->pend.end >= n->kc_req_from)
 		ep = &n->pend;
-	else if (n->cur_open && n->cur.handoff == HO_OPEN && n->cur.order > 0)
+	else if (n->cur_open && n->cur.handoff == HO_OPEN && n->cur.order > 0 &&
+		 n->kc_req_from >= n->cur.start)
 		ep = &n->cur;
 	if (!ep)
 		return 0;
@@ -376,6 +400,8 @@ static void handoff_kcompactd_wake(struct handoff_model *m, struct hnode *n,
 	}
 	n->kc_wakeup_pending = 0;
 	n->kc_wakeup_by_kswapd = 0;
+	/* busy from now on: requests can wait for it without a wakeup */
+	n->kc_req_from = r->ts;
 }
 
 static void handoff_kcompactd_sleep(struct hnode *n, const struct record *r)
@@ -387,6 +413,8 @@ static void handoff_kcompactd_sleep(struct hnode *n, const struct record *r)
 	if (n->kc_busy) {
 		n->kc.end = r->ts;
 		handoff_kc_store(n);
+	} else if (n->kc_asleep == 1) {
+		n->kc_req_from = r->ts;	/* an idle wait ended: nothing pending */
 	}
 	n->kc_busy = 0;
 	n->kc_asleep = 1;

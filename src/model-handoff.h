@@ -7,9 +7,11 @@
  * handoff is what kcompactd got when kswapd went to sleep:
  *   WAKEUP   kswapd emitted mm_compaction_wakeup_kcompactd (order > 0);
  *   PICKUP   no wakeup event, but kcompactd ran a request of order > 0
- *            (mm_compaction_kcompactd_wake) within the pickup window: the
- *            request was recorded while kcompactd was awake and picked
- *            up at its 500 ms timeout (lab-notes);
+ *            (mm_compaction_kcompactd_wake) during the episode or within
+ *            the pickup window after it: the request was recorded while
+ *            kcompactd was busy (or the node unsuitable) and picked up
+ *            at its 500 ms timeout (lab-notes). Never a request that may
+ *            predate the episode; a later wakeup event still wins;
  *   NONE     kswapd was asked for order > 0 and nothing followed;
  *   NOT_NEEDED  order-0 episode, nothing to hand off;
  *   OPEN     the recording ended first.

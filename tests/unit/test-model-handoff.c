@@ -152,6 +152,81 @@ static void test_pickup(void)
 	   handoff_model_kc(m, 0, 0)->end == 2000 * MS, "pickup: request open to the end");
 }
 
+/* Issue 17.1: a pickup of a request older than the open episode (made
+ * before it began) is not its handoff; the episode's own wakeup event
+ * makes it "wake", even after a pickup was credited to it. */
+static void test_pickup_predates_episode(void)
+{
+	fresh();
+	kcd(REC_KCOMPACTD_SLEEP, 0, 0, 0, KCD0);
+	kcd(REC_KCOMPACTD_SLEEP, 500, 0, 0, KCD0);	/* idle wait ended */
+	kswapd(REC_KSWAPD_WAKE, 600, 0, 3);
+	/* requested in [500, 900]: may be older than the episode */
+	kcd(REC_KCOMPACTD_WAKE, 900, 0, 3, KCD0);
+	kcd(REC_KCOMPACTD_SLEEP, 901, 0, 0, KCD0);
+	kcd(REC_WAKEUP_KCOMPACTD, 1100, 0, 3, KSWAPD0);
+	kcd(REC_KCOMPACTD_WAKE, 1101, 0, 3, KCD0);
+	kswapd(REC_KSWAPD_SLEEP, 1200, 0, 0);
+	handoff_model_finish(m, 3000 * MS);
+	is_int(handoff_model_nepisodes(m, 0), 1, "predates: one episode");
+	is_int(ep(0, 0)->handoff, HO_WAKEUP, "predates: the episode's own wakeup wins");
+	is_int(ep(0, 0)->handoff_ts, 1100 * MS, "predates: handoff at the wakeup event");
+	ok(!handoff_model_kc(m, 0, 0)->for_kswapd, "predates: the older request served no episode");
+
+	fresh();
+	kcd(REC_KCOMPACTD_SLEEP, 0, 0, 0, KCD0);
+	kswapd(REC_KSWAPD_WAKE, 10, 0, 3);
+	kcd(REC_KCOMPACTD_SLEEP, 500, 0, 0, KCD0);
+	/* requested in [500, 1000], inside the episode: a pickup... */
+	kcd(REC_KCOMPACTD_WAKE, 1000, 0, 3, KCD0);
+	kcd(REC_KCOMPACTD_SLEEP, 1001, 0, 0, KCD0);
+	/* ... until kswapd emits the wakeup itself */
+	kcd(REC_WAKEUP_KCOMPACTD, 1100, 0, 3, KSWAPD0);
+	kswapd(REC_KSWAPD_SLEEP, 1200, 0, 0);
+	handoff_model_finish(m, 3000 * MS);
+	is_int(ep(0, 0)->handoff, HO_WAKEUP, "wakeup after pickup: wake");
+
+	fresh();
+	kcd(REC_KCOMPACTD_SLEEP, 0, 0, 0, KCD0);
+	kswapd(REC_KSWAPD_WAKE, 10, 0, 3);
+	kcd(REC_KCOMPACTD_SLEEP, 500, 0, 0, KCD0);
+	kcd(REC_KCOMPACTD_WAKE, 1000, 0, 3, KCD0);
+	kcd(REC_KCOMPACTD_SLEEP, 1001, 0, 0, KCD0);
+	kswapd(REC_KSWAPD_SLEEP, 1200, 0, 0);
+	handoff_model_finish(m, 3000 * MS);
+	is_int(ep(0, 0)->handoff, HO_PICKUP, "pickup inside the episode: pick");
+
+	/* a closed episode does not take a request made after kcompactd's
+	 * next idle wait: that wait would have run the episode's request */
+	fresh();
+	kcd(REC_KCOMPACTD_SLEEP, 0, 0, 0, KCD0);
+	kswapd(REC_KSWAPD_WAKE, 10, 0, 3);
+	kswapd(REC_KSWAPD_SLEEP, 100, 0, 0);
+	kcd(REC_KCOMPACTD_SLEEP, 500, 0, 0, KCD0);
+	kcd(REC_KCOMPACTD_WAKE, 550, 0, 3, KCD0);
+	handoff_model_finish(m, 3000 * MS);
+	is_int(ep(0, 0)->handoff, HO_NONE, "closed episode, later request: none");
+}
+
+/* Issue 17.4: an episode waiting out its pickup window while the next
+ * one begins and resolves stays first. */
+static void test_episode_order(void)
+{
+	fresh();
+	kcd(REC_KCOMPACTD_SLEEP, 0, 0, 0, KCD0);
+	kswapd(REC_KSWAPD_WAKE, 10, 0, 2);
+	kswapd(REC_KSWAPD_SLEEP, 100, 0, 0);		/* waits until 700 */
+	kswapd(REC_KSWAPD_WAKE, 200, 0, 0);
+	kswapd(REC_KSWAPD_SLEEP, 300, 0, 0);		/* order 0: resolved now */
+	kcd(REC_KCOMPACTD_SLEEP, 900, 0, 0, KCD0);
+	handoff_model_finish(m, 3000 * MS);
+	is_int(handoff_model_nepisodes(m, 0), 2, "order: two episodes");
+	ok(ep(0, 0)->start == 10 * MS && ep(0, 1)->start == 200 * MS,
+	   "order: stored by start time");
+	is_int(ep(0, 0)->handoff, HO_NONE, "order: first had no handoff");
+	is_int(ep(0, 1)->handoff, HO_NOT_NEEDED, "order: second needed none");
+}
+
 static void test_no_handoff_and_proactive(void)
 {
 	fresh();
@@ -340,6 +415,8 @@ int main(void)
 {
 	test_wakeup_handoff();
 	test_pickup();
+	test_pickup_predates_episode();
+	test_episode_order();
 	test_no_handoff_and_proactive();
 	test_order0_long_rewake();
 	test_stall_lost_at_end();
