@@ -282,6 +282,7 @@ static int analysis_bind(struct analysis *a, struct tep_handle *tep, char **err)
 
 	a->tep = tep;
 	swapclust_model_set_kernel(a->swapclust, a->info.kernel);
+	consistency_model_set_kernel(a->consistency, a->info.kernel);
 	a->ps = parser_set_new(tep);
 	if (!a->ps)
 		return set_err(err, "out of memory");

@@ -30,6 +30,11 @@ struct consistency_model {
 	int64_t first[EV_NR], last[EV_NR];
 	int nsnap;
 	unsigned seen;			/* event types seen (bit per EV_) */
+	/* 7.2+: pgscan_* / pgsteal_* are node stats counted through the
+	 * lruvec, so memcg reclaim (charge path: memory.high/max) counts in
+	 * the global pgscan_direct / pgsteal_direct as well; before 7.2
+	 * shrink_inactive_list() left them alone under cgroup_reclaim() */
+	int memcg_in_direct;
 };
 
 struct consistency_model *consistency_model_new(const struct reclaim_model *rm,
@@ -49,10 +54,24 @@ void consistency_model_free(struct consistency_model *m)
 	free(m);
 }
 
+void consistency_model_set_kernel(struct consistency_model *m, const char *release)
+{
+	int maj = 0, min = 0;
+
+	if (release && sscanf(release, "%d.%d", &maj, &min) == 2)
+		m->memcg_in_direct = maj > 7 || (maj == 7 && min >= 2);
+}
+
+int consistency_model_memcg_in_direct(const struct consistency_model *m)
+{
+	return m->memcg_in_direct;
+}
+
 static void consistency_snapshot(struct consistency_model *m, int64_t *v)
 {
 	const struct reclaim_kind_stats *ks = reclaim_model_kind(m->rm, RK_KSWAPD);
 	const struct reclaim_kind_stats *ds = reclaim_model_kind(m->rm, RK_DIRECT);
+	const struct reclaim_kind_stats *ms = reclaim_model_kind(m->rm, RK_MEMCG);
 	const struct compact_stats *cs = compaction_model_stats(m->cm);
 
 	memcpy(v, m->count, sizeof(m->count));
@@ -65,6 +84,12 @@ static void consistency_snapshot(struct consistency_model *m, int64_t *v)
 				       ks->lru_taken[LRU_INACTIVE_FILE]);
 	v[EV_DIRECT_TAKEN] = (int64_t)(ds->lru_taken[LRU_INACTIVE_ANON] +
 				       ds->lru_taken[LRU_INACTIVE_FILE]);
+	if (m->memcg_in_direct) {
+		v[EV_DIRECT_SCANNED] += (int64_t)ms->scanned;
+		v[EV_DIRECT_RECLAIMED] += (int64_t)ms->reclaimed;
+		v[EV_DIRECT_TAKEN] += (int64_t)(ms->lru_taken[LRU_INACTIVE_ANON] +
+						ms->lru_taken[LRU_INACTIVE_FILE]);
+	}
 	v[EV_COMPACT_MIGRATE_SCANNED] = 0;
 	v[EV_COMPACT_FREE_SCANNED] = 0;
 	v[EV_COMPACT_MIGRATED] = 0;
@@ -146,7 +171,7 @@ static const struct row_def row_defs[CONSISTENCY_NROWS] = {
 	  "vmscan", "mm_vmscan_lru_shrink_inactive", EV_DIRECT_RECLAIMED, 0, REL_EQ, 0 },
 	{ "kcompactd wakes", "compact_daemon_wake",
 	  "compaction", "mm_compaction_kcompactd_wake", EV_KCOMPACTD_WAKE, 0, REL_EQ, 0 },
-	{ "direct compacts", "compact_stall",
+	{ "try_to_compact", "compact_stall",
 	  "compaction", "mm_compaction_try_to_compact_pages", EV_COMPACT_TRY, 0, REL_LE, 0 },
 	{ "migrate scanned", "compact_migrate_scanned",
 	  "compaction", "mm_compaction_isolate_migratepages", EV_COMPACT_MIGRATE_SCANNED, 0, REL_GE, 0 },
@@ -167,6 +192,20 @@ static enum consistency_verdict consistency_judge(enum consistency_rel rel, int6
 	default:
 		return -d <= lost ? CV_AGREE : CV_DIFFERS;
 	}
+}
+
+const char *consistency_row_rel(const struct consistency_row *row)
+{
+	/* rows print "events REL counter": events on the left, so REL_LE
+	 * (counter <= events) reads ">=" and REL_GE reads "<=" */
+	static const char *const expected[] = { "=", ">=", "<=" };
+
+	if (row->verdict == CV_AGREE && row->rel == REL_EQ &&
+	    row->events != row->counter_delta)
+		return "~";	/* equal within the lost events */
+	if (row->verdict == CV_DIFFERS)	/* what holds instead */
+		return row->events < row->counter_delta ? "<" : ">";
+	return (unsigned)row->rel < 3 ? expected[row->rel] : "?";
 }
 
 int consistency_model_rows(const struct consistency_model *m,

@@ -19,8 +19,9 @@
 
 enum consistency_rel {
 	REL_EQ,		/* should be equal */
-	REL_LE,		/* counter <= events (some attempts are not counted) */
-	REL_GE,		/* counter >= events (other sources count too) */
+	REL_LE,		/* counter <= events (some attempts are not counted);
+			 * printed events-first as ">=" */
+	REL_GE,		/* counter >= events (other sources count too); "<=" */
 };
 
 enum consistency_verdict { CV_AGREE, CV_DIFFERS, CV_NO_COUNTER, CV_NO_EVENTS };
@@ -43,6 +44,14 @@ struct consistency_model;
 struct consistency_model *consistency_model_new(const struct reclaim_model *rm,
 						const struct compaction_model *cm);
 void consistency_model_free(struct consistency_model *m);
+/* The relation between the row's events (left) and counter delta
+ * (right) as printed: the expected one when they agree ("~" for equal
+ * within the lost events), the one that holds instead when they differ. */
+const char *consistency_row_rel(const struct consistency_row *row);
+/* The kernel release ("7.3.4+deb13-amd64") decides what the global
+ * direct counters include: from 7.2 on also memcg reclaim. */
+void consistency_model_set_kernel(struct consistency_model *m, const char *release);
+int consistency_model_memcg_in_direct(const struct consistency_model *m);
 /* Feed after the reclaim and compaction models got the same record. */
 void consistency_model_add(struct consistency_model *m, const struct record *r);
 /* Fills rows; returns their number (0 without two complete sample sets).

@@ -237,7 +237,6 @@ void report_text_counters(struct report_ctx *rc)
 }
 
 const char *const report_verdict_names[] = { "agree", "DIFFERS", "absent", "untraced" };
-const char *const report_rel_names[] = { "=", "<=", ">=" };
 
 int report_consistency_rows(struct report_ctx *rc, struct consistency_row *rows,
 			    int64_t *lost)
@@ -279,11 +278,11 @@ void report_text_consistency(struct report_ctx *rc)
 
 		if (v == CV_NO_EVENTS)
 			report_line(rc, "%-16s %9s %2s %-23s %9lld %s", rows[i].what,
-				    "-", report_rel_names[rows[i].rel], rows[i].counter,
+				    "-", consistency_row_rel(&rows[i]), rows[i].counter,
 				    (long long)rows[i].counter_delta, report_verdict_names[v]);
 		else
 			report_line(rc, "%-16s %9lld %2s %-23s %9lld %s", rows[i].what,
-				    (long long)rows[i].events, report_rel_names[rows[i].rel],
+				    (long long)rows[i].events, consistency_row_rel(&rows[i]),
 				    rows[i].counter, (long long)rows[i].counter_delta,
 				    report_verdict_names[v]);
 	}
@@ -293,8 +292,12 @@ void report_text_consistency(struct report_ctx *rc)
 				    "as MGLRU counts");
 			break;
 		}
+	if (consistency_model_memcg_in_direct(analysis_consistency(rc->a)))
+		report_line(rc, "direct rows: direct and memcg reclaim (7.2+ counts both "
+			    "as direct)");
 	report_line(rc, "tolerance: %lld events lost between the first and last set",
 		    (long long)lost);
-	report_line(rc, "(absent: no such counter on this kernel; untraced: event not "
-		    "recorded)");
+	report_wrap(rc, "", "(absent: no such counter on this kernel; untraced: event "
+		    "not recorded; ~: equal within the lost events; try_to_compact: "
+		    "calls of try_to_compact_pages)");
 }

@@ -421,7 +421,7 @@ static void json_consistency(struct report_ctx *rc, struct jw *j)
 		jw_open(j, NULL, '{');
 		jw_s(j, "events", rows[i].what);
 		jw_i(j, "event_count", (long long)rows[i].events);
-		jw_s(j, "relation", report_rel_names[rows[i].rel]);
+		jw_s(j, "relation", consistency_row_rel(&rows[i]));
 		jw_s(j, "counter", rows[i].counter);
 		jw_i(j, "counter_delta", (long long)rows[i].counter_delta);
 		jw_s(j, "verdict", report_verdict_names[rows[i].verdict]);

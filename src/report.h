@@ -62,7 +62,6 @@ int report_not_measured(const struct report_ctx *rc, const char *metric);
 int report_consistency_rows(struct report_ctx *rc, struct consistency_row *rows,
 			    int64_t *lost);
 extern const char *const report_verdict_names[];
-extern const char *const report_rel_names[];
 
 void report_text_handoff(struct report_ctx *rc);
 void report_text_stalls(struct report_ctx *rc);
