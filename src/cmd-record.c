@@ -124,7 +124,13 @@ static int check_groups(const struct cmd_entry *cmd, const char *groups)
 	return bad;
 }
 
-static int record_parse_opts(int argc, char **argv, struct record_opts *o)
+/*
+ * record's options, also for `tui --live` (record_parse_live): errors are
+ * cmd's, and live refuses what a live session sets itself or cannot
+ * follow. An option added here works in tui --live with no other edit.
+ */
+static int record_opts_parse(const struct cmd_entry *cmd, int live, int argc, char **argv,
+			     struct record_opts *o)
 {
 	enum {
 		OPT_INTERVAL = 256, OPT_DURATION, OPT_BUFFER, OPT_MAX_SIZE, OPT_CLOCK,
@@ -151,18 +157,24 @@ static int record_parse_opts(int argc, char **argv, struct record_opts *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const struct cmd_entry *cmd = &cmd_record_entry;
+	/* a live session passes its own -q and --spool; it follows the trace
+	 * clock in mono time and reads the spool as it grows */
+	static const int live_refused[] = { 'q', OPT_SPOOL, OPT_CLOCK, OPT_FLIGHT, OPT_TRIGGER };
 	unsigned long long v;
 	char *err = NULL;
-	int c;
+	int c, li;
 
-	o->out = "mmscope.dat";
 	o->interval_ms = 1000;
 	o->buffer_kb = 16384;
 	tw_opts_default(&o->w);
 	opterr = 0;
 	/* "+": stop at the first non-option, which starts COMMAND */
-	while ((c = getopt_long(argc, argv, "+o:fg:e:qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+o:fg:e:qh", longopts, &li)) != -1) {
+		for (size_t k = 0; live && k < sizeof(live_refused) / sizeof(live_refused[0]); k++)
+			if (c == live_refused[k])
+				return c < 256 ? usage_error(cmd, "'-%c' cannot be used with --live", c) :
+				       usage_error(cmd, "'--%s' cannot be used with --live",
+						   longopts[li].name);
 		switch (c) {
 		case 'o':
 			o->out = optarg;
@@ -243,7 +255,26 @@ static int record_parse_opts(int argc, char **argv, struct record_opts *o)
 		return usage_error(cmd, "--trigger needs --flight-recorder");
 	if (o->flight && o->max_size)
 		return usage_error(cmd, "--max-size does not apply to --flight-recorder");
+	if (!o->out && !live)
+		o->out = "mmscope.dat";
 	return 0;
+}
+
+static int record_parse_opts(int argc, char **argv, struct record_opts *o)
+{
+	return record_opts_parse(&cmd_record_entry, 0, argc, argv, o);
+}
+
+int record_parse_live(const struct cmd_entry *cmd, int argc, char **argv, const char **out,
+		      int *force)
+{
+	struct record_opts o = { 0 };
+	int r = record_opts_parse(cmd, 1, argc, argv, &o);
+
+	*out = o.out;
+	*force = o.force;
+	free(o.extra);
+	return r;
 }
 
 /* ---- the recording state ---- */

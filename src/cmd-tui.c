@@ -67,55 +67,24 @@ static int tui_parse_opts(int argc, char **argv, struct tui_opts *o)
 	return 0;
 }
 
-/* Record options that a live session sets itself or cannot follow. */
-static const char *const live_refused[] = {
-	"--spool", "--flight-recorder", "--clock", "-q", "--quiet", "--trigger", NULL,
-};
-
 /*
- * mmscope tui --live [-o FILE] [-f] [record options] [-- COMMAND...]: -o
- * and -f are ours, -h is help, the rest goes to the recorder, which
- * checks it (its error comes back as ours).
+ * mmscope tui --live [-o FILE] [-f] [record options] [-- COMMAND...]:
+ * record's own parser checks the options (src/cmd-record.c) and gives -o
+ * and -f, which are the session's too; the whole command line then goes
+ * to the recorder as typed (its -o is the session's file, see live.c).
  */
-static int tui_parse_live(int argc, char **argv, struct live_opts *lo, char ***rec)
+static int tui_parse_live(int argc, char **argv, struct live_opts *lo)
 {
 	const struct cmd_entry *cmd = &cmd_tui_entry;
-	int n = 0, i;
+	int r;
 
-	*rec = xcalloc((size_t)argc + 1, sizeof(**rec));
-	for (i = 2; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "--"))
-			break;
-		if (!strcmp(a, "-h") || !strcmp(a, "--help"))
-			return -1;
-		if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
-			if (++i == argc)
-				return usage_error(cmd, "option '%s' needs a file name", a);
-			lo->out = argv[i];
-			continue;
-		}
-		if (!strncmp(a, "--output=", 9) || (!strncmp(a, "-o", 2) && a[2])) {
-			lo->out = a[1] == 'o' ? a + 2 : a + 9;	/* -oFILE or --output=FILE */
-			continue;
-		}
-		if (!strcmp(a, "-f") || !strcmp(a, "--force")) {
-			lo->force = 1;
-			continue;
-		}
-		for (int k = 0; live_refused[k]; k++) {
-			size_t len = strlen(live_refused[k]);
-
-			if (!strncmp(a, live_refused[k], len) && (!a[len] || a[len] == '='))
-				return usage_error(cmd, "'%s' cannot be used with --live", a);
-		}
-		(*rec)[n++] = argv[i];
-	}
-	for (; i < argc; i++)		/* -- COMMAND...: the recorder runs it */
-		(*rec)[n++] = argv[i];
+	optind = 1;
+	r = record_parse_live(cmd, argc - 1, argv + 1, &lo->out, &lo->force);
+	if (r)
+		return r;
 	if (lo->out && !strcmp(lo->out, ""))
 		return usage_error(cmd, "an empty output file name");
+	lo->record_args = argv + 2;
 	return 0;
 }
 
@@ -123,27 +92,20 @@ static int cmd_tui_live(int argc, char **argv)
 {
 	struct live_opts lo = { 0 };
 	struct tui_opts o = { 0 };
-	char exe[PATH_MAX], first[200], **rec = NULL, *err = NULL;
+	char exe[PATH_MAX], first[200], *err = NULL;
 	const char *env, *notes;
 	ssize_t n;
-	int r = tui_parse_live(argc, argv, &lo, &rec);
+	int r = tui_parse_live(argc, argv, &lo);
 
-	if (r < 0) {
-		free(rec);
+	if (r < 0)
 		return show_help(&cmd_tui_entry);
-	}
-	if (r > 0) {
-		free(rec);
+	if (r > 0)
 		return r;
-	}
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0) {
-		free(rec);
+	if (n <= 0)
 		return error("cannot find the mmscope binary (/proc/self/exe)");
-	}
 	exe[n] = '\0';
 	lo.exe = exe;
-	lo.record_args = rec;
 	lo.tmpdir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/var/tmp";
 	if (!getenv("MMSCOPE_TUI_HEADLESS"))
 		fprintf(stderr, "mmscope: starting the recorder...\n");
@@ -151,7 +113,6 @@ static int cmd_tui_live(int argc, char **argv)
 	if (!o.live) {
 		r = error("tui --live: %s", err);
 		free(err);
-		free(rec);
 		return r;
 	}
 	o.path = "live";
@@ -181,7 +142,6 @@ static int cmd_tui_live(int argc, char **argv)
 		fprintf(stderr, "mmscope: recording written to %s\n", lo.out);
 	}
 	live_free(o.live);
-	free(rec);
 	return r;
 }
 

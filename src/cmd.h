@@ -69,6 +69,15 @@ int parse_compression(const struct cmd_entry *cmd, const char *name,
 int parse_interval(const struct cmd_entry *cmd, const char *arg, unsigned *ms);
 int parse_duration(const struct cmd_entry *cmd, const char *arg, uint64_t *ns);
 
+/*
+ * `mmscope tui --live` checks its command line with record's own parser
+ * (cmd-record.c; argv[0] is skipped): errors name cmd, and the options a
+ * live session sets itself or cannot follow are refused. Gives -o's FILE
+ * (NULL without) and -f. Returns 0, -1 for --help, or EXIT_USAGE.
+ */
+int record_parse_live(const struct cmd_entry *cmd, int argc, char **argv, const char **out,
+		      int *force);
+
 /* Opens a recording, or prints "error: FILE: reason" and returns NULL. */
 struct td_file *open_recording(const char *path);
 

@@ -29,7 +29,10 @@ struct tep_handle;
 
 struct live_opts {
 	const char *exe;		/* the mmscope binary to run as recorder */
-	char *const *record_args;	/* record options [-- COMMAND...], NULL-terminated */
+	/* record's options [-- COMMAND...] as the user typed them, checked by
+	 * record_parse_live() (cmd.h) and NULL-terminated; a -o in them is
+	 * out, so the -o the session passes first and theirs agree */
+	char *const *record_args;
 	const char *out;		/* keep the recording here, or NULL */
 	int force;			/* replace out if it exists */
 	const char *tmpdir;		/* where the private directory goes */

@@ -11,6 +11,8 @@
 #ifndef MMSCOPE_TUI_KEYS_H
 #define MMSCOPE_TUI_KEYS_H
 
+#include "view-list.h"
+
 enum tui_key {
 	TK_NONE = 0,
 	TK_TAB = '\t',
@@ -27,8 +29,10 @@ enum tui_key {
 
 /*
  * X(ACTION, key1, key2, help text). key2 is TK_NONE when there is one key.
- * Rows appear in the help view in this order.
+ * Rows appear in the help view in this order. The rows VIEW_<ID> (one key
+ * each) come from the view table (view-list.h) through TUI_VIEW_KEY.
  */
+#define TUI_VIEW_KEY(X, id, name, key, help) X(VIEW_##id, key, TK_NONE, help)
 #define TUI_KEY_TABLE(X) \
 	X(LEFT,      TK_LEFT,  'h',      "move the time cursor one column earlier") \
 	X(RIGHT,     TK_RIGHT, 'l',      "move the time cursor one column later") \
@@ -47,11 +51,7 @@ enum tui_key {
 	X(CLEAR,     TK_ESC,   'c',      "clear the selection and the filter") \
 	X(NEXT_VIEW, TK_TAB,   TK_NONE,  "next view") \
 	X(PREV_VIEW, TK_BTAB,  TK_NONE,  "previous view") \
-	X(VIEW_1,    '1',      TK_NONE,  "timeline: lanes and watermarks per node") \
-	X(VIEW_2,    '2',      TK_NONE,  "swap clusters") \
-	X(VIEW_3,    '3',      TK_NONE,  "zswap") \
-	X(VIEW_4,    '4',      TK_NONE,  "stalls and compaction in the selected range") \
-	X(VIEW_5,    '5',      TK_NONE,  "raw events around the cursor") \
+	TUI_VIEW_TABLE(TUI_VIEW_KEY, X) \
 	X(HELP,      '?',      TK_NONE,  "this help (any view key leaves it)") \
 	X(REFRESH,   TK_CTRL_L, TK_NONE, "redraw the screen") \
 	X(QUIT,      'q',      TK_NONE,  "quit (in help: back to the previous view)")

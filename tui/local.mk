@@ -5,7 +5,7 @@
 # the canvas, the key table and the state are also linked into the unit
 # test of the view builders.
 TUI_CORE = \
-	tui/view.h tui/keys.h tui/keys.c tui/canvas.c tui/tui.h tui/state.c \
+	tui/view.h tui/view-list.h tui/keys.h tui/keys.c tui/canvas.c tui/tui.h tui/state.c \
 	tui/data.h tui/data.c \
 	tui/view-timeline.c tui/view-swap.c tui/view-zswap.c tui/view-stalls.c \
 	tui/view-events.c tui/view-help.c

@@ -17,17 +17,43 @@
 #define TUI_MIN_NS_PER_COL 1000ULL	/* 1 us per column */
 
 static const struct view_ops *const tui_views[VIEW_NR] = {
-	[VIEW_TIMELINE] = &view_timeline_ops,
-	[VIEW_SWAP] = &view_swap_ops,
-	[VIEW_ZSWAP] = &view_zswap_ops,
-	[VIEW_STALLS] = &view_stalls_ops,
-	[VIEW_EVENTS] = &view_events_ops,
+#define X(_, id, name, key, help) [VIEW_##id] = &view_##name##_ops,
+	TUI_VIEW_TABLE(X, _)
+#undef X
 	[VIEW_HELP] = &view_help_ops,
+};
+
+/* The key of each view's tab (the help's is in the key table too). */
+static const int tui_view_keys[VIEW_HELP] = {
+#define X(_, id, name, key, help) [VIEW_##id] = key,
+	TUI_VIEW_TABLE(X, _)
+#undef X
 };
 
 const struct view_ops *tui_view(int id)
 {
 	return id >= 0 && id < VIEW_NR ? tui_views[id] : NULL;
+}
+
+enum tui_action tui_view_action(int id)
+{
+	switch (id) {
+#define X(_, id, name, key, help) case VIEW_##id: return ACT_VIEW_##id;
+	TUI_VIEW_TABLE(X, _)
+#undef X
+	case VIEW_HELP:
+		return ACT_HELP;
+	}
+	return ACT_NONE;
+}
+
+/* The view an action shows (ACT_VIEW_<ID>), or -1. */
+static int tui_action_view(enum tui_action a)
+{
+	for (int id = 0; id < VIEW_HELP; id++)
+		if (tui_view_action(id) == a)
+			return id;
+	return -1;
 }
 
 int tui_axis_cols(int cols)
@@ -69,8 +95,10 @@ void tui_state_init(struct tui_state *st, uint64_t t_first, uint64_t t_last)
 	st->rows = 24;
 	st->cols = 80;
 	st->prev_view = VIEW_TIMELINE;
-	st->lane = -1;		/* the timeline picks the first busy lane */
 	tui_fit_all(st);
+	for (int id = 0; id < VIEW_NR; id++)
+		if (tui_views[id]->priv_new)
+			st->priv[id] = tui_views[id]->priv_new();
 }
 
 long tui_ts_col(const struct tui_state *st, uint64_t ts)
@@ -242,9 +270,6 @@ static unsigned tui_default(struct tui_state *st, enum tui_action a)
 		tui_switch(st, (cur + (a == ACT_NEXT_VIEW ? 1 : n - 1)) % n);
 		break;
 	}
-	case ACT_VIEW_1: case ACT_VIEW_2: case ACT_VIEW_3: case ACT_VIEW_4: case ACT_VIEW_5:
-		tui_switch(st, VIEW_TIMELINE + (int)(a - ACT_VIEW_1));
-		break;
 	case ACT_HELP:
 		tui_switch(st, st->view == VIEW_HELP ? st->prev_view : VIEW_HELP);
 		break;
@@ -260,7 +285,10 @@ static unsigned tui_default(struct tui_state *st, enum tui_action a)
 	case ACT_NONE:
 		return 0;
 	default:
-		return TUI_HANDLED;	/* meaningless in this view */
+		if (tui_action_view(a) < 0)
+			return TUI_HANDLED;	/* meaningless in this view */
+		tui_switch(st, tui_action_view(a));
+		break;
 	}
 	return TUI_HANDLED | TUI_REDRAW;
 }
@@ -305,12 +333,13 @@ static void tui_build_title(struct tui_state *st, struct canvas *c)
 	canvas_fill_row(c, 0, ' ', AT_TITLE);
 	x = canvas_printf(c, 0, 0, AT_TITLE, " mmscope %s ", base);
 	for (int i = 0; i < VIEW_HELP; i++) {
-		char tab[32];
+		char tab[32], kb[16];
+		const char *key = tui_key_name(tui_view_keys[i], kb, sizeof(kb));
 		int cur = i == st->view;
 
-		snprintf(tab, sizeof(tab), "%d %s", i + 1, tui_view(i)->name);
+		snprintf(tab, sizeof(tab), "%s %s", key, tui_view(i)->name);
 		if (x + (int)strlen(tab) + 2 > c->cols - 6)
-			snprintf(tab, sizeof(tab), "%d", i + 1);
+			snprintf(tab, sizeof(tab), "%s", key);
 		x += canvas_put(c, 0, x, AT_TITLE, " ");
 		st->tab_x[i][0] = x;
 		x += canvas_put(c, 0, x, cur ? AT_TAB : AT_TITLE, tab);
@@ -368,6 +397,9 @@ void tui_build_screen(struct tui_state *st, struct canvas *c)
 
 void tui_state_release(struct tui_state *st)
 {
-	view_events_free(st->events);
-	st->events = NULL;
+	for (int id = 0; id < VIEW_NR; id++) {
+		if (st->priv[id] && tui_views[id]->priv_free)
+			tui_views[id]->priv_free(st->priv[id]);
+		st->priv[id] = NULL;
+	}
 }

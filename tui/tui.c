@@ -139,7 +139,7 @@ static int tui_prompt_key(struct tui_loop *l, int key)
 	if (key == TK_ENTER || key == '\r') {
 		snprintf(l->st.filter, sizeof(l->st.filter), "%s", l->prompt);
 		if (l->st.view != VIEW_EVENTS)
-			tui_apply(&l->st, ACT_VIEW_5);
+			tui_apply(&l->st, ACT_VIEW_EVENTS);
 		l->prompting = 0;
 	} else if (key == TK_ESC) {
 		l->prompting = 0;

@@ -17,10 +17,13 @@
 struct td_file;
 struct tep_handle;
 struct tui_data;
-struct view_events;
 
+/* The views of the table in view-list.h, then the help (no tab). */
 enum tui_view_id {
-	VIEW_TIMELINE, VIEW_SWAP, VIEW_ZSWAP, VIEW_STALLS, VIEW_EVENTS, VIEW_HELP,
+#define X(_, id, name, key, help) VIEW_##id,
+	TUI_VIEW_TABLE(X, _)
+#undef X
+	VIEW_HELP,
 	VIEW_NR
 };
 
@@ -39,16 +42,23 @@ struct tui_state {
 	uint64_t origin, ns_per_col;
 	int has_sel;
 	uint64_t sel_start, sel_end;
-	char filter[128];		/* events filter, as typed after '/' */
+	/* the events filter as typed after '/': the main loop's prompt sets
+	 * it and the status bar shows it in every view */
+	char filter[128];
 	int view, prev_view;
-	int lane;			/* timeline: selected lane */
-	int top[VIEW_NR];		/* first line shown, for list views */
 	char message[200];		/* one-shot line in the status bar */
-	struct view_events *events;	/* events view cache */
 	int rows, cols;			/* screen size */
 	int tab_x[VIEW_NR][2];		/* columns of the view tabs in the top bar */
+	/*
+	 * Each view's own state (selected lane, scroll position, caches),
+	 * made by its ops->priv_new() in tui_state_init() and given to its
+	 * ops->priv_free() by tui_state_release(); NULL for views without.
+	 * Only the view itself looks inside.
+	 */
+	void *priv[VIEW_NR];
 };
 
+/* Also makes each view's own state: every init needs a release. */
 void tui_state_init(struct tui_state *st, uint64_t t_first, uint64_t t_last);
 void tui_state_release(struct tui_state *st);
 /* Zooms out so that the whole recording fits the axis at st->cols. */
@@ -84,5 +94,7 @@ unsigned tui_click(struct tui_state *st, int y, int x);
 unsigned tui_apply(struct tui_state *st, enum tui_action a);
 
 const struct view_ops *tui_view(int id);
+/* The action that shows view id (ACT_HELP for the help). */
+enum tui_action tui_view_action(int id);
 
 #endif

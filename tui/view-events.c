@@ -82,7 +82,10 @@ struct ev_line {
 	char *brief;		/* "TS [CPU] COMM-PID name: fields", for narrow screens */
 };
 
+/* The view's own state (st->priv[VIEW_EVENTS]): the window and its index. */
 struct view_events {
+	int started;			/* view_events_get() has looked for an index */
+	int top;			/* first line shown */
 	int valid;
 	uint64_t cursor;		/* the cursor the window was filled for */
 	char filter[128];
@@ -470,10 +473,15 @@ static uint64_t view_events_span(const struct tui_state *st)
 	return (d->last_ts - d->first_ts) / d->events * 2 * EV_BEFORE + 1;
 }
 
-void view_events_free(struct view_events *ve)
+static void *view_events_priv_new(void)
 {
-	if (!ve)
-		return;
+	return xcalloc(1, sizeof(struct view_events));
+}
+
+static void view_events_priv_free(void *priv)
+{
+	struct view_events *ve = priv;
+
 	view_events_reset(ve);
 	if (!ve->ix_borrowed)
 		td_index_free(ve->ix);
@@ -483,11 +491,11 @@ void view_events_free(struct view_events *ve)
 
 static struct view_events *view_events_get(struct tui_state *st)
 {
-	struct view_events *ve = st->events;
+	struct view_events *ve = st->priv[VIEW_EVENTS];
 
-	if (ve)
+	if (ve->started)
 		return ve;
-	ve = st->events = xcalloc(1, sizeof(*st->events));
+	ve->started = 1;
 	/* the index the initial pass filled: no pass of our own */
 	if (st->data && st->data->index && st->tf &&
 	    !td_index_attach(st->data->index, st->tf, NULL)) {
@@ -519,7 +527,7 @@ static void view_events_sync(struct tui_state *st, int list_rows)
 		view_events_fill_live(ve, st->live, &f, st->cursor);
 	else
 		view_events_reset(ve), ve->valid = 1, ve->cursor = st->cursor;
-	st->top[VIEW_EVENTS] = ve->sel - list_rows / 3;
+	ve->top = ve->sel - list_rows / 3;
 }
 
 static int view_events_list_rows(const struct canvas *body)
@@ -545,12 +553,11 @@ static void view_events_build_detail(struct view_events *ve, struct canvas *body
 
 static void view_events_build(struct tui_state *st, struct canvas *body)
 {
-	struct view_events *ve;
-	int list = view_events_list_rows(body), *top = &st->top[VIEW_EVENTS];
+	struct view_events *ve = view_events_get(st);
+	int list = view_events_list_rows(body), *top = &ve->top;
 	char ts[32];
 
 	view_events_sync(st, list);
-	ve = st->events;
 	if (ve->sel < *top)
 		*top = ve->sel;
 	if (ve->sel >= *top + list)
@@ -672,6 +679,8 @@ static unsigned view_events_handle(struct tui_state *st, enum tui_action a)
 
 const struct view_ops view_events_ops = {
 	.name = "events",
+	.priv_new = view_events_priv_new,
+	.priv_free = view_events_priv_free,
 	.build = view_events_build,
 	.handle = view_events_handle,
 };

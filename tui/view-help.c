@@ -6,8 +6,10 @@
  */
 #include "config.h"
 #include "tui.h"
+#include "util.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const view_help_legend[] = {
@@ -24,6 +26,21 @@ static const char *const view_help_legend[] = {
 	"Filter syntax: words match event names (any of them), !WORD hides them;",
 	"cpu=N pid=N comm=TEXT node=N narrow further. Esc or c clears.",
 };
+
+/* The view's own state (st->priv[VIEW_HELP]). */
+struct view_help_priv {
+	int top;		/* first line shown */
+};
+
+static void *view_help_priv_new(void)
+{
+	return xcalloc(1, sizeof(struct view_help_priv));
+}
+
+static struct view_help_priv *view_help_priv(const struct tui_state *st)
+{
+	return st->priv[VIEW_HELP];
+}
 
 static int view_help_lines(void)
 {
@@ -65,7 +82,7 @@ static void view_help_line(struct canvas *body, int y, int i)
 
 static void view_help_build(struct tui_state *st, struct canvas *body)
 {
-	int total = view_help_lines(), *top = &st->top[VIEW_HELP];
+	int total = view_help_lines(), *top = &view_help_priv(st)->top;
 
 	if (*top > total - body->rows)
 		*top = total - body->rows;
@@ -83,16 +100,16 @@ static unsigned view_help_handle(struct tui_state *st, enum tui_action a)
 
 	switch (a) {
 	case ACT_UP:
-		st->top[VIEW_HELP]--;
+		view_help_priv(st)->top--;
 		break;
 	case ACT_DOWN:
-		st->top[VIEW_HELP]++;
+		view_help_priv(st)->top++;
 		break;
 	case ACT_PAGE_UP:
-		st->top[VIEW_HELP] -= page;
+		view_help_priv(st)->top -= page;
 		break;
 	case ACT_PAGE_DOWN:
-		st->top[VIEW_HELP] += page;
+		view_help_priv(st)->top += page;
 		break;
 	case ACT_QUIT:
 		st->view = st->prev_view;
@@ -100,13 +117,15 @@ static unsigned view_help_handle(struct tui_state *st, enum tui_action a)
 	default:
 		return 0;
 	}
-	if (st->top[VIEW_HELP] < 0)
-		st->top[VIEW_HELP] = 0;
+	if (view_help_priv(st)->top < 0)
+		view_help_priv(st)->top = 0;
 	return TUI_HANDLED | TUI_REDRAW;
 }
 
 const struct view_ops view_help_ops = {
 	.name = "help",
+	.priv_new = view_help_priv_new,
+	.priv_free = free,
 	.build = view_help_build,
 	.handle = view_help_handle,
 };

@@ -26,6 +26,21 @@ static const char swap_state_char[SWC_NSTATES] = {
 	[SWC_FULL] = '#', [SWC_DISCARD] = 'd', [SWC_NONE] = 'i',
 };
 
+/* The view's own state (st->priv[VIEW_SWAP]). */
+struct view_swap_priv {
+	int dev;		/* the device shown (Up/Down) */
+};
+
+static void *view_swap_priv_new(void)
+{
+	return xcalloc(1, sizeof(struct view_swap_priv));
+}
+
+static struct view_swap_priv *view_swap_priv(const struct tui_state *st)
+{
+	return st->priv[VIEW_SWAP];
+}
+
 static const struct swapclust_model *view_swap_model(const struct tui_state *st)
 {
 	return st->data && st->data->an ? analysis_swapclust(st->data->an) : NULL;
@@ -150,7 +165,7 @@ static int view_swap_rates(struct tui_state *st, struct canvas *body, int y,
 static void view_swap_build(struct tui_state *st, struct canvas *body)
 {
 	const struct swapclust_model *m = view_swap_model(st);
-	int ndev = m ? swapclust_model_ndevs(m) : 0, *dev = &st->top[VIEW_SWAP], y = 0;
+	int ndev = m ? swapclust_model_ndevs(m) : 0, *dev = &view_swap_priv(st)->dev, y = 0;
 	char ts[32];
 
 	if (!m || (!ndev && !swapclust_model_has_results(m))) {
@@ -186,10 +201,12 @@ static void view_swap_build(struct tui_state *st, struct canvas *body)
 
 static unsigned view_swap_handle(struct tui_state *st, enum tui_action a)
 {
+	int *dev = &view_swap_priv(st)->dev;
+
 	if (a == ACT_UP || a == ACT_DOWN) {
-		st->top[VIEW_SWAP] += a == ACT_UP ? -1 : 1;
-		if (st->top[VIEW_SWAP] < 0)
-			st->top[VIEW_SWAP] = 0;
+		*dev += a == ACT_UP ? -1 : 1;
+		if (*dev < 0)
+			*dev = 0;
 		return TUI_HANDLED | TUI_REDRAW;
 	}
 	return 0;
@@ -197,6 +214,8 @@ static unsigned view_swap_handle(struct tui_state *st, enum tui_action a)
 
 const struct view_ops view_swap_ops = {
 	.name = "swap",
+	.priv_new = view_swap_priv_new,
+	.priv_free = free,
 	.build = view_swap_build,
 	.handle = view_swap_handle,
 };

@@ -42,6 +42,24 @@ struct tl_layout {
 	int axis_y;
 };
 
+/* The view's own state (st->priv[VIEW_TIMELINE]). */
+struct tl_priv {
+	int lane;		/* the selected lane: node * LANE_NR + lane id; -1 at first */
+};
+
+static void *tl_priv_new(void)
+{
+	struct tl_priv *p = xcalloc(1, sizeof(*p));
+
+	p->lane = -1;		/* the first build picks the first busy lane */
+	return p;
+}
+
+static struct tl_priv *tl_priv(const struct tui_state *st)
+{
+	return st->priv[VIEW_TIMELINE];
+}
+
 static const struct handoff_model *tl_handoff(const struct tui_state *st)
 {
 	return st->data && st->data->an ? analysis_handoff(st->data->an) : NULL;
@@ -128,7 +146,7 @@ static void tl_build_lane(struct tui_state *st, struct canvas *body, const struc
 {
 	uint32_t *cnt = xcalloc((size_t)L->w, sizeof(*cnt));
 	uint32_t *req = NULL;
-	int selected = st->lane == nid * LANE_NR + (int)k;
+	int selected = tl_priv(st)->lane == nid * LANE_NR + (int)k;
 
 	canvas_printf(body, y, 0, selected ? AT_CURSOR : AT_LABEL, "%d %-*s", nid,
 		      TUI_LABEL_W - 3, lane_name(k));
@@ -354,8 +372,8 @@ static void tl_describe(const struct tui_state *st, int nid, enum lane_id k,
 
 static const struct lane *tl_sel_lane(const struct tui_state *st, int *nid, enum lane_id *k)
 {
-	*nid = st->lane / LANE_NR;
-	*k = (enum lane_id)(st->lane % LANE_NR);
+	*nid = tl_priv(st)->lane / LANE_NR;
+	*k = (enum lane_id)(tl_priv(st)->lane % LANE_NR);
 	if (!st->data || !st->data->lanes)
 		return NULL;
 	return &lanes_node(st->data->lanes, *nid)->lane[*k];
@@ -425,10 +443,10 @@ static void view_timeline_build(struct tui_state *st, struct canvas *body)
 	struct tl_layout L;
 
 	tl_layout(st, body, &L);
-	if (st->lane < 0)
-		st->lane = tl_first_busy_lane(st);
-	if (st->lane >= L.shown * LANE_NR)
-		st->lane = L.shown * LANE_NR - 1;
+	if (tl_priv(st)->lane < 0)
+		tl_priv(st)->lane = tl_first_busy_lane(st);
+	if (tl_priv(st)->lane >= L.shown * LANE_NR)
+		tl_priv(st)->lane = L.shown * LANE_NR - 1;
 	for (int nid = 0; nid < L.shown && st->data && st->data->lanes; nid++) {
 		const struct lanes_node *n = lanes_node(st->data->lanes, nid);
 		int y = nid * L.node_rows;
@@ -498,7 +516,7 @@ static int tl_oom(struct tui_state *st, int dir, uint64_t bound, int have)
 	if (!best)
 		return 0;
 	tui_set_cursor(st, best->start);
-	st->lane = best_nid * LANE_NR + LANE_OOM;
+	tl_priv(st)->lane = best_nid * LANE_NR + LANE_OOM;
 	tl_describe(st, best_nid, LANE_OOM, best, line, sizeof(line));
 	tui_message(st, "%s", line);
 	return 1;
@@ -536,7 +554,7 @@ static void tl_flag(struct tui_state *st, int dir)
 	tui_select(st, best->start, best->end ? best->end : st->t_last);
 	tui_set_cursor(st, best->start);
 	if (best_nid < tl_nnodes(st))
-		st->lane = best_nid * LANE_NR + LANE_KSWAPD;
+		tl_priv(st)->lane = best_nid * LANE_NR + LANE_KSWAPD;
 	tui_message(st, "kswapd%d: %s, handoff %s", best_nid,
 		    handoff_flags_str(best->flags, fl, sizeof(fl)), handoff_kind_name(best->handoff));
 }
@@ -545,14 +563,14 @@ static unsigned view_timeline_handle(struct tui_state *st, enum tui_action a)
 {
 	int nlanes = tl_nnodes(st) * LANE_NR;
 
-	if (st->lane < 0)
-		st->lane = tl_first_busy_lane(st);
+	if (tl_priv(st)->lane < 0)
+		tl_priv(st)->lane = tl_first_busy_lane(st);
 	switch (a) {
 	case ACT_UP:
-		st->lane = (st->lane + nlanes - 1) % nlanes;
+		tl_priv(st)->lane = (tl_priv(st)->lane + nlanes - 1) % nlanes;
 		break;
 	case ACT_DOWN:
-		st->lane = (st->lane + 1) % nlanes;
+		tl_priv(st)->lane = (tl_priv(st)->lane + 1) % nlanes;
 		break;
 	case ACT_ENTER:
 		tl_enter(st);
@@ -575,7 +593,7 @@ static unsigned view_timeline_click(struct tui_state *st, int y, int x)
 
 	tl_layout(st, &size, &L);
 	if (y < L.shown * L.node_rows && y % L.node_rows < LANE_NR)
-		st->lane = (y / L.node_rows) * LANE_NR + y % L.node_rows;
+		tl_priv(st)->lane = (y / L.node_rows) * LANE_NR + y % L.node_rows;
 	if (x >= L.x0 && x < L.x0 + L.w)
 		tui_set_cursor(st, tui_col_ts(st, x - L.x0));
 	return TUI_HANDLED | TUI_REDRAW;
@@ -583,6 +601,8 @@ static unsigned view_timeline_click(struct tui_state *st, int y, int x)
 
 const struct view_ops view_timeline_ops = {
 	.name = "timeline",
+	.priv_new = tl_priv_new,
+	.priv_free = free,
 	.build = view_timeline_build,
 	.handle = view_timeline_handle,
 	.click = view_timeline_click,

@@ -81,6 +81,13 @@ struct tui_state;
 
 struct view_ops {
 	const char *name;	/* in the top bar */
+	/*
+	 * Optional: the view's own state, st->priv[VIEW_<ID>], made when the
+	 * shared state is (tui_state_init) and freed with it. Views keep
+	 * there what only they use, so the shared state knows nothing of it.
+	 */
+	void *(*priv_new)(void);
+	void (*priv_free)(void *priv);
 	void (*build)(struct tui_state *st, struct canvas *body);
 	unsigned (*handle)(struct tui_state *st, enum tui_action a);
 	/* Optional: called when the view becomes current. */
@@ -89,15 +96,10 @@ struct view_ops {
 	unsigned (*click)(struct tui_state *st, int y, int x);
 };
 
-/* Views, in key order: 1 timeline .. 5 events, then help. */
-extern const struct view_ops view_timeline_ops;
-extern const struct view_ops view_swap_ops;
-extern const struct view_ops view_zswap_ops;
-extern const struct view_ops view_stalls_ops;
-extern const struct view_ops view_events_ops;
+/* The views of the table (view-list.h), then the help. */
+#define X(_, id, name, key, help) extern const struct view_ops view_##name##_ops;
+TUI_VIEW_TABLE(X, _)
+#undef X
 extern const struct view_ops view_help_ops;
-
-struct view_events;
-void view_events_free(struct view_events *ve);
 
 #endif

@@ -185,18 +185,13 @@ static enum tui_action action_named(const char *name, size_t len)
 	return ACT_NONE;
 }
 
-static const enum tui_action view_keys[VIEW_NR] = {
-	[VIEW_TIMELINE] = ACT_VIEW_1, [VIEW_SWAP] = ACT_VIEW_2, [VIEW_ZSWAP] = ACT_VIEW_3,
-	[VIEW_STALLS] = ACT_VIEW_4, [VIEW_EVENTS] = ACT_VIEW_5, [VIEW_HELP] = ACT_HELP,
-};
-
 /* The script in view v; a key that leaves the view (Enter in the events
  * view jumps to the timeline) is followed by the key back, also timed. */
 static void run_script(struct bench *b, struct series *se, int v)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(script); i++) {
 		if (b->st.view != v)
-			timed(b, se, "back", 'k', view_keys[v], NULL);
+			timed(b, se, "back", 'k', tui_view_action(v), NULL);
 		const char *s = script[i], *star = strchr(s, '*');
 
 		if (!strncmp(s, "jump:", 5)) {
@@ -210,7 +205,7 @@ static void run_script(struct bench *b, struct series *se, int v)
 
 			for (int k = 0; k < times; k++) {
 				if (k && b->st.view != v)
-					timed(b, se, "back", 'k', view_keys[v], NULL);
+					timed(b, se, "back", 'k', tui_view_action(v), NULL);
 				timed(b, se, action_names[a], 'k', a, NULL);
 			}
 		}
@@ -277,7 +272,7 @@ static int redraws(struct bench *b)
 			double cmax = 0;
 			char size[16];
 
-			timed(b, &se, "switch", 'k', view_keys[v], NULL);
+			timed(b, &se, "switch", 'k', tui_view_action(v), NULL);
 			run_script(b, &se, v);
 			show(b, "after the script");
 			for (int i = 0; i < se.n; i++) {

@@ -54,7 +54,7 @@ static void test_keys(void)
 	is_int(tui_key_action(TK_LEFT), ACT_LEFT, "Left moves the cursor");
 	is_int(tui_key_action('+'), ACT_ZOOM_IN, "+ zooms in");
 	is_int(tui_key_action('\r'), ACT_ENTER, "CR is Enter");
-	is_int(tui_key_action('5'), ACT_VIEW_5, "digits switch views");
+	is_int(tui_key_action('5'), ACT_VIEW_EVENTS, "digits switch views");
 	is_int(tui_key_action('Z'), ACT_NONE, "unbound keys do nothing");
 	for (int i = 0; i < n; i++)
 		for (int k = 0; k < n; k++)
@@ -92,7 +92,7 @@ static void test_state(void)
 	is_int(st.ns_per_col, w / 2, "+ halves the time per column");
 	ok(tui_ts_col(&st, st.cursor) >= 0 && tui_ts_col(&st, st.cursor) < tui_axis_cols(80),
 	   "the cursor stays on screen after zooming");
-	tui_apply(&st, ACT_VIEW_5);
+	tui_apply(&st, ACT_VIEW_EVENTS);
 	is_int(st.view, VIEW_EVENTS, "5 shows the events");
 	tui_apply(&st, ACT_HELP);
 	is_int(st.view, VIEW_HELP, "? shows the help");
@@ -131,6 +131,62 @@ static void test_help(void)
 	ok(canvas_has(&c, "(Down: more)"), "a short help says there is more");
 	canvas_release(&c);
 	tui_state_release(&st);
+}
+
+/*
+ * Everything the view table (tui/view-list.h) generates agrees with it:
+ * ids, ops, the key of each view and its tab in the top bar, and every
+ * view (help included) builds and handles keys on an empty state, with
+ * its own state made and freed by tui_state_init/release (ASan: no leak).
+ */
+static void test_view_table(void)
+{
+	static const struct {
+		int id;
+		const char *name;
+		int key;
+	} rows[] = {
+#define X(_, id, name, key, help) { VIEW_##id, #name, key },
+		TUI_VIEW_TABLE(X, _)
+#undef X
+	};
+	int n = (int)(sizeof(rows) / sizeof(rows[0])), bad = 0;
+	struct tui_state st;
+	struct canvas c = { 0 };
+
+	is_int(n, VIEW_HELP, "the help comes after the views of the table");
+	tui_state_init(&st, 0, 1000000);
+	build(&st, &c, 24, 120);
+	for (int i = 0; i < n; i++) {
+		const struct view_ops *v = tui_view(rows[i].id);
+		char tab[40];
+
+		snprintf(tab, sizeof(tab), "%c %s", rows[i].key, rows[i].name);
+		if (rows[i].id != i || !v || strcmp(v->name, rows[i].name) ||
+		    tui_key_action(rows[i].key) != tui_view_action(i) ||
+		    !strstr(canvas_row(&c, 0), tab)) {
+			printf("# view %d (%s) disagrees with the table\n", i, rows[i].name);
+			bad++;
+		}
+	}
+	is_int(bad, 0, "ids, ops, keys and tabs come from the view table");
+	is_int(tui_view_action(VIEW_HELP), ACT_HELP, "? shows the help");
+	bad = 0;
+	for (int id = 0; id < VIEW_NR; id++) {
+		tui_apply(&st, tui_view_action(id));
+		if (st.view != id)
+			bad++;
+		build(&st, &c, 24, 80);
+		tui_apply(&st, ACT_DOWN);
+		tui_apply(&st, ACT_UP);
+		build(&st, &c, 24, 80);
+	}
+	is_int(bad, 0, "each view's action shows it; each builds on an empty state");
+	tui_click(&st, 0, st.tab_x[VIEW_SWAP][0]);
+	is_int(st.view, VIEW_SWAP, "a click on a tab shows its view");
+	canvas_release(&c);
+	tui_state_release(&st);
+	ok(!st.priv[VIEW_EVENTS] && !st.priv[VIEW_TIMELINE], "release frees the views' own state");
 }
 
 static struct td_file *open_sample(const char *name)
@@ -433,7 +489,7 @@ static void test_timeline(void)
 	ok(canvas_has(&c, "high   8508") && canvas_has(&c, "min    5672"),
 	   "the chart labels the watermarks");
 	ok(canvas_has(&c, "kswapd 1 (handoff: 0 woke, 1 pickup, 0 none)"), "node totals from the model");
-	is_int(st.lane, 0, "the first busy lane is selected");
+	is_int(canvas_attr_at(&c, 1, 0), AT_CURSOR, "the first busy lane is selected");
 	tui_apply(&st, ACT_ENTER);
 	ok(st.cursor / 1000 == 32894836ULL, "Enter jumps to the episode");
 	ok(st.has_sel && st.sel_end - st.sel_start > 4900000000ULL, "and selects its range");
@@ -444,7 +500,7 @@ static void test_timeline(void)
 	ok(strstr(st.message, "long") != NULL, "n: the next flagged episode (long)");
 	tui_apply(&st, ACT_NEXT_FLAG);
 	ok(strstr(st.message, "no flagged") != NULL, "n: no more after it");
-	tui_apply(&st, ACT_VIEW_4);
+	tui_apply(&st, ACT_VIEW_STALLS);
 	build(&st, &c, 24, 80);
 	ok(canvas_has(&c, "(selection)"), "stalls view works on the selection");
 	tui_click(&st, 0, st.tab_x[VIEW_EVENTS][0]);
@@ -575,6 +631,7 @@ int main(void)
 	test_keys();
 	test_state();
 	test_help();
+	test_view_table();
 	test_events();
 	test_progress_index();
 	test_placeholders();
