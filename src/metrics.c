@@ -75,7 +75,9 @@ static const struct metric_def catalogue[] = {
 	{ "page-writes-reclaim", "Page writes by reclaim", NULL, "reclaim", "pages", 0,
 	  METRIC_COUNTER, "nr_vmscan_write", "pages written out by reclaim" },
 	{ "page-writes-file", "Page writes file", NULL, "reclaim", "pages", 0, METRIC_COUNTER,
-	  "nr_vmscan_write - pswpout", "file pages written out by reclaim" },
+	  "nr_vmscan_write - pswpout - opt(zswpout) - opt(swpout_zero)",
+	  "file pages written out by reclaim (pageout() counts zswap stores and "
+	  "zero-filled swap-outs in nr_vmscan_write too)" },
 	{ "page-writes-anon", "Page writes anon", NULL, "reclaim", "pages", 0, METRIC_COUNTER,
 	  "pswpout", "anonymous pages written out by reclaim" },
 	{ "page-reclaim-immediate", "Page reclaim immediate", NULL, "reclaim", "pages", 0,

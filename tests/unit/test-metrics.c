@@ -117,6 +117,33 @@ static void test_compute(void)
 	counter_set_release(&cs);
 }
 
+/* Issue 17.7: nr_vmscan_write counts every folio pageout() wrote,
+ * zswap stores and zero-filled swap-outs included: they are not file
+ * writes (samples/zswap-6.12.dat: 2887 "file" writes, 0 file folios). */
+static void test_file_writes(void)
+{
+	struct counter_set cs = COUNTER_SET_INIT;
+	struct metric_values mv = METRIC_VALUES_INIT;
+
+	counter_set_put(&cs, "nr_vmscan_write", 5000);
+	counter_set_put(&cs, "pswpout", 1000);
+	counter_set_put(&cs, "zswpout", 3000);
+	counter_set_put(&cs, "swpout_zero", 900);
+	metrics_compute(&cs, &mv);
+	check(metric(&mv, "page-writes-file") == 100,
+	      "file writes: vmscan writes less swap, zswap and zero-filled swap-outs");
+	metric_values_release(&mv);
+	counter_set_release(&cs);
+
+	counter_set_put(&cs, "nr_vmscan_write", 5000);
+	counter_set_put(&cs, "pswpout", 1000);
+	metrics_compute(&cs, &mv);
+	check(metric(&mv, "page-writes-file") == 4000,
+	      "file writes: kernels without zswpout/swpout_zero subtract swap only");
+	metric_values_release(&mv);
+	counter_set_release(&cs);
+}
+
 static void test_describe(void)
 {
 	struct metric_info mi;
@@ -176,6 +203,7 @@ int main(void)
 	printf("1..40\n");
 	test_eval();
 	test_compute();
+	test_file_writes();
 	test_describe();
 	test_metrics_file();
 	if (n_test != 40)
