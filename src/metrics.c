@@ -75,9 +75,11 @@ static const struct metric_def catalogue[] = {
 	{ "page-writes-reclaim", "Page writes by reclaim", NULL, "reclaim", "pages", 0,
 	  METRIC_COUNTER, "nr_vmscan_write", "pages written out by reclaim" },
 	{ "page-writes-file", "Page writes file", NULL, "reclaim", "pages", 0, METRIC_COUNTER,
-	  "nr_vmscan_write - pswpout - opt(zswpout) - opt(swpout_zero)",
-	  "file pages written out by reclaim (pageout() counts zswap stores and "
-	  "zero-filled swap-outs in nr_vmscan_write too)" },
+	  "max(nr_vmscan_write - (pswpout - opt(zswpwb)) - opt(zswpout) - opt(swpout_zero), 0)",
+	  "file pages written out by reclaim: pageout() counts zswap stores and "
+	  "zero-filled swap-outs in nr_vmscan_write too, and pswpout counts zswap "
+	  "writeback, which pageout() does not; a few pages below 0 (counters "
+	  "moving while read) are 0" },
 	{ "page-writes-anon", "Page writes anon", NULL, "reclaim", "pages", 0, METRIC_COUNTER,
 	  "pswpout", "anonymous pages written out by reclaim" },
 	{ "page-reclaim-immediate", "Page reclaim immediate", NULL, "reclaim", "pages", 0,
@@ -530,6 +532,11 @@ static double eval_call(struct eval *e, const char *fn, size_t len)
 			return eval_fail(e, "expected ')'"), NAN;
 		e->s++;
 		break;
+	}
+	if (len == 3 && !strncmp(fn, "max", 3)) {
+		if (n != 2)
+			return eval_fail(e, "max() takes 2 arguments"), NAN;
+		return isnan(arg[0]) || isnan(arg[1]) ? NAN : fmax(arg[0], arg[1]);
 	}
 	if (len == 3 && !strncmp(fn, "opt", 3))
 		return isnan(arg[0]) ? (n > 1 ? arg[1] : 0) : arg[0];

@@ -129,9 +129,21 @@ static void test_file_writes(void)
 	counter_set_put(&cs, "pswpout", 1000);
 	counter_set_put(&cs, "zswpout", 3000);
 	counter_set_put(&cs, "swpout_zero", 900);
+	counter_set_put(&cs, "zswpwb", 400);	/* in pswpout, not via pageout() */
 	metrics_compute(&cs, &mv);
-	check(metric(&mv, "page-writes-file") == 100,
-	      "file writes: vmscan writes less swap, zswap and zero-filled swap-outs");
+	check(metric(&mv, "page-writes-file") == 500,
+	      "file writes: vmscan writes less swap (but zswap writeback), zswap "
+	      "and zero-filled swap-outs");
+	metric_values_release(&mv);
+	counter_set_release(&cs);
+
+	counter_set_put(&cs, "nr_vmscan_write", 33135);	/* zswap-6.12.dat */
+	counter_set_put(&cs, "pswpout", 30248);
+	counter_set_put(&cs, "zswpout", 6722);
+	counter_set_put(&cs, "swpout_zero", 2);
+	counter_set_put(&cs, "zswpwb", 3831);
+	metrics_compute(&cs, &mv);
+	check(metric(&mv, "page-writes-file") == 0, "file writes: -6 read while moving is 0");
 	metric_values_release(&mv);
 	counter_set_release(&cs);
 
