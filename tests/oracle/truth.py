@@ -1,0 +1,327 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The truth test: mmscope's figures recomputed from `trace-cmd report`.
+
+trace-cmd decodes the recording (not our reader); this script recomputes,
+by the rules documented in mmscope-report(1), what the report claims:
+kswapd episodes and their handoff labels per node, stall count, total and
+maximum per reclaim kind, compaction runs, per-order swap-out attempts,
+successes and fallbacks from the swap probes, zswap stores, loads and
+writebacks from the zswap probes, OOM kills. Any difference with
+`mmscope report --format json` fails, naming the recording and the figure.
+
+trace-cmd prints microseconds, so a duration may differ by 1 us from the
+nanosecond one: totals are allowed 1 us per stall, maxima 1 us.
+
+usage: truth.py MMSCOPE FILE...      exit 0 all agree, 1 a difference
+"""
+import json
+import re
+import subprocess
+import sys
+
+LINE = re.compile(r'^\s*(?P<comm>.*?)-(?P<pid>\d+)\s+\[(?P<cpu>\d+)\]\s+'
+                  r'(?P<ts>\d+\.\d+):\s+(?P<event>[\w.]+):\s?(?P<rest>.*)$')
+FIELD = re.compile(r'(\w+)=(\S+)')
+PICKUP_WINDOW_US = 600000
+RECLAIM_KINDS = {
+    'mm_vmscan_direct_reclaim': 'direct',
+    'mm_vmscan_memcg_reclaim': 'memcg',
+    'mm_vmscan_memcg_softlimit_reclaim': 'softlimit',
+    'mm_vmscan_node_reclaim': 'node',
+}
+
+
+def num(s):
+    try:
+        return int(s, 0)
+    except ValueError:
+        return int(s.rstrip(','), 0)
+
+
+def events(path):
+    """(ts in us, pid, event, fields) of every event, in trace-cmd's order."""
+    out = subprocess.run(['trace-cmd', 'report', path], capture_output=True,
+                         text=True, check=True).stdout
+    for line in out.splitlines():
+        m = LINE.match(line)
+        if not m:
+            continue
+        sec, frac = m['ts'].split('.')
+        ts = int(sec) * 1000000 + int(frac.ljust(6, '0')[:6])
+        yield ts, int(m['pid']), m['event'], dict(FIELD.findall(m['rest']))
+
+
+class Node:
+    def __init__(self):
+        self.cur = None       # open episode: dict(start, order, label)
+        self.pend = None      # closed, waiting out its pickup window
+        self.deadline = 0
+        self.labels = []      # (start, label)
+        self.pending_order = 0
+        self.kswapd_pid = None
+        self.kc_busy = False
+        self.kc_asleep = None
+        self.kc_req_from = 0  # earliest time a picked-up request was made
+        self.wakeup_pending = False
+
+    def resolve(self, ep, label):
+        self.labels.append((ep['start'], label))
+
+    def expire(self, ts):
+        if self.pend and ts > self.deadline:
+            self.resolve(self.pend, 'none')
+            self.pend = None
+
+    def take_pickup(self):
+        if self.pend and self.pend['end'] >= self.kc_req_from:
+            self.resolve(self.pend, 'pickup')
+            self.pend = None
+        elif (self.cur and self.cur['label'] == 'open' and self.cur['order'] > 0
+              and self.kc_req_from >= self.cur['start']):
+            self.cur['label'] = 'pickup'
+
+
+def handoffs(evs, end_ts):
+    """Per node: episode labels by mmscope-report(1)'s handoff rule."""
+    nodes = {}
+
+    def node(f):
+        return nodes.setdefault(num(f.get('nid', f.get('node', '0'))), Node())
+
+    for ts, pid, ev, f in evs:
+        for n in nodes.values():
+            n.expire(ts)
+        if ev == 'mm_vmscan_wakeup_kswapd':
+            n = node(f)
+            order = num(f.get('order', '0'))
+            if n.cur:
+                n.cur['order'] = max(n.cur['order'], order)
+            else:
+                n.pending_order = max(n.pending_order, order)
+        elif ev == 'mm_vmscan_kswapd_wake':
+            n = node(f)
+            n.kswapd_pid = pid
+            order = num(f.get('order', '0'))
+            if n.cur:
+                n.cur['order'] = max(n.cur['order'], order)
+            else:
+                n.cur = {'start': ts, 'order': max(order, n.pending_order),
+                         'label': 'open'}
+                n.pending_order = 0
+        elif ev == 'mm_vmscan_kswapd_sleep':
+            n = node(f)
+            n.kswapd_pid = pid
+            ep, n.cur = n.cur, None
+            if not ep:
+                continue
+            ep['end'] = ts
+            if ep['label'] in ('wakeup', 'pickup'):
+                n.resolve(ep, ep['label'])
+            elif ep['order'] <= 0:
+                n.resolve(ep, 'not-needed')
+            else:
+                if n.pend:
+                    n.resolve(n.pend, 'none')
+                n.pend, n.deadline = ep, ts + PICKUP_WINDOW_US
+        elif ev == 'mm_compaction_wakeup_kcompactd':
+            n = node(f)
+            n.wakeup_pending = True
+            if num(f.get('order', '0')) < 0 or pid != n.kswapd_pid:
+                continue
+            if n.cur and n.cur['label'] in ('open', 'pickup'):
+                n.cur['label'] = 'wakeup'
+        elif ev == 'mm_compaction_kcompactd_wake':
+            n = node(f)
+            order = num(f.get('order', '0'))
+            if order > 0 and n.wakeup_pending:
+                if n.pend:
+                    n.take_pickup()
+            elif order > 0:
+                n.take_pickup()
+            n.wakeup_pending = False
+            n.kc_busy, n.kc_asleep, n.kc_req_from = True, False, ts
+        elif ev == 'mm_compaction_kcompactd_sleep':
+            n = node(f)
+            if not n.kc_busy and n.kc_asleep:
+                n.kc_req_from = ts
+            n.kc_busy, n.kc_asleep = False, True
+    for n in nodes.values():
+        n.expire(end_ts)
+        if n.pend:
+            n.resolve(n.pend, 'open')
+        if n.cur:
+            n.resolve(n.cur, n.cur['label'] if n.cur['label'] != 'open' else 'open')
+    return {nid: sorted(n.labels) for nid, n in nodes.items()}
+
+
+def stalls(evs):
+    """Per reclaim kind: completed begin/end pairs, total and max in us."""
+    open_, out = {}, {}
+    for ts, pid, ev, _ in evs:
+        for prefix, kind in RECLAIM_KINDS.items():
+            if ev == prefix + '_begin':
+                open_[(kind, pid)] = ts
+            elif ev == prefix + '_end' and (kind, pid) in open_:
+                d = ts - open_.pop((kind, pid))
+                c, t, m = out.get(kind, (0, 0, 0))
+                out[kind] = (c + 1, t + d, max(m, d))
+    return out
+
+
+def compaction_runs(evs):
+    begins, done, open_ = 0, 0, set()
+    for _, pid, ev, _ in evs:
+        if ev == 'mm_compaction_begin':
+            begins += 1
+            open_.add(pid)
+        elif ev == 'mm_compaction_end' and pid in open_:
+            open_.discard(pid)
+            done += 1
+    return begins, done
+
+
+def swap_orders(evs):
+    """Per folio order: folio_alloc_swap results, successes, fallbacks."""
+    entry_order, out = {}, {}
+    for _, pid, ev, f in evs:
+        if ev == 'fas':                       # 6.1: order at entry
+            head = (num(f.get('pflags', '0')) >> 16) & 1
+            entry_order[pid] = num(f.get('ord', '0')) if head else 0
+            continue
+        if ev != 'fas_r':
+            continue
+        if 'fl1' in f:                        # 6.12+: PG_head is bit 6
+            head = (num(f['pflags']) >> 6) & 1
+            order = num(f['fl1']) & 0xff if head else 0
+        else:
+            order = entry_order.pop(pid, None)
+            if order is None:
+                continue
+        ok = num(f['ret']) == 0 if 'ret' in f else num(f.get('entry', '0')) != 0
+        a, o, fb = out.get(order, (0, 0, 0))
+        out[order] = (a + 1, o + ok, fb + (not ok and order > 0))
+    return out
+
+
+def zswap_results(evs, kernel):
+    """stores, loads, writebacks: (ok, not) from the return probes."""
+    maj, mnr = (int(x) for x in re.match(r'(\d+)\.(\d+)', kernel).groups())
+    new = (maj, mnr) >= (6, 18)
+    out = {'stores': [0, 0], 'loads': [0, 0], 'writebacks': [0, 0]}
+    for _, _, ev, f in evs:
+        if ev not in ('store_r', 'load_r', 'wb_r') or 'ret' not in f:
+            continue
+        ret = num(f['ret'])
+        if ev == 'store_r':
+            ok = ret == 0 if (maj, mnr) < (6, 12) else ret == 1
+            key = 'stores'
+        elif ev == 'load_r':
+            ok = ret == 1 if (6, 12) <= (maj, mnr) < (6, 18) else ret == 0
+            key = 'loads'
+        else:
+            key = 'writebacks'
+            if new:                           # shrink_memcg_cb's lru_status
+                if ret not in (1, 4):
+                    continue
+                ok = ret == 1
+            else:
+                ok = ret == 0
+        out[key][0 if ok else 1] += 1
+    return out
+
+
+def check(path, mmscope):
+    bad = []
+    rep = json.loads(subprocess.run([mmscope, 'report', '--format', 'json', path],
+                                    capture_output=True, text=True, check=True).stdout)
+    evs = list(events(path))
+    name = path.rsplit('/', 1)[-1]
+
+    def differ(what, ours, theirs):
+        bad.append('%s: %s: mmscope %s, trace-cmd %s' % (name, what, ours, theirs))
+
+    end_ts = evs[-1][0] if evs else 0
+    labels = handoffs(evs, end_ts)
+    for nd in rep.get('handoff', []):
+        got = labels.get(nd['nid'], [])
+        want_eps = [e['handoff'] for e in nd.get('kswapd_episodes', [])]
+        have = [lab for _, lab in got]
+        if nd['episodes'] != len(have):
+            differ('node %d kswapd episodes' % nd['nid'], nd['episodes'], len(have))
+        for lab in ('wakeup', 'pickup', 'none', 'not-needed', 'open'):
+            key = 'handoff_' + lab.replace('-', '_')
+            if nd.get(key) != have.count(lab):
+                differ('node %d handoff %s' % (nd['nid'], lab), nd.get(key), have.count(lab))
+        norm = [{'not_needed': 'not-needed'}.get(x, x) for x in want_eps]
+        if len(norm) == len(have) and norm != have:
+            differ('node %d episode labels in time order' % nd['nid'], norm, have)
+    for nid in labels:
+        if labels[nid] and nid not in [nd['nid'] for nd in rep.get('handoff', [])]:
+            differ('node %d' % nid, 'absent', '%d episodes' % len(labels[nid]))
+
+    for kind, (c, total_us, max_us) in stalls(evs).items():
+        s = rep['stalls'][kind]
+        if s['count'] != c:
+            differ('%s stalls' % kind, s['count'], c)
+        if abs(s['total_ns'] - total_us * 1000) > 1000 * c:
+            differ('%s stall total ns' % kind, s['total_ns'], total_us * 1000)
+        if abs(s['max_ns'] - max_us * 1000) > 1000:
+            differ('%s stall max ns' % kind, s['max_ns'], max_us * 1000)
+    for kind in RECLAIM_KINDS.values():
+        if kind not in stalls(evs) and rep['stalls'][kind]['count']:
+            differ('%s stalls' % kind, rep['stalls'][kind]['count'], 0)
+
+    begins, done = compaction_runs(evs)
+    runners = rep['compaction']['runners'].values()
+    if sum(r['runs'] for r in runners) != begins:
+        differ('compaction runs begun', sum(r['runs'] for r in runners), begins)
+    if sum(r['count'] for r in runners) != done:
+        differ('compaction runs ended', sum(r['count'] for r in runners), done)
+
+    orders = swap_orders(evs)
+    if orders:
+        ours = {o['order']: o for o in rep['swap']['orders']}
+        for order in sorted(set(orders) | set(ours)):
+            a, ok, fb = orders.get(order, (0, 0, 0))
+            o = ours.get(order)
+            if o is None:
+                differ('order %d swap-out attempts' % order, 'absent', a)
+                continue
+            for key, v in (('attempts', a), ('ok', ok), ('fallback', fb)):
+                if o[key] != v:
+                    differ('order %d swap-out %s' % (order, key), o[key], v)
+
+    z = zswap_results(evs, rep['header']['kernel'])
+    for key, (ok, no) in z.items():
+        if ok + no == 0:
+            continue
+        for suffix, v in (('_ok', ok), ('_not', no)):
+            if rep['zswap'].get(key + suffix) != v:
+                differ('zswap %s%s' % (key, suffix), rep['zswap'].get(key + suffix), v)
+
+    kills = sum(1 for e in evs if e[2] == 'mark_victim')
+    ours = rep.get('oom', {}).get('kills', 0) if isinstance(rep.get('oom'), dict) else 0
+    if ours != kills:
+        differ('OOM kills', ours, kills)
+    return bad
+
+
+def main():
+    mmscope, files = sys.argv[1], sys.argv[2:]
+    failed = 0
+    for path in files:
+        bad = check(path, mmscope)
+        name = path.rsplit('/', 1)[-1]
+        if bad:
+            failed += 1
+            for b in bad:
+                print('FAIL:', b)
+        else:
+            print('ok: %s: episodes, handoffs, stalls, compaction runs, swap orders, '
+                  'zswap and OOM kills agree with trace-cmd' % name)
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == '__main__':
+    main()
