@@ -12,7 +12,7 @@ AM_TESTS_ENVIRONMENT = \
 	export LSAN_OPTIONS;
 LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
 
-EXTRA_DIST += tests/lib.sh tests/lsan.supp
+EXTRA_DIST += tests/lib.sh tests/lsan.supp tests/install-deps.sh
 TESTS += tests/oracle/trace-cmd.sh
 EXTRA_DIST += tests/oracle/trace-cmd.sh
 

@@ -1,20 +1,38 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Helpers for the live recorder tests (sourced after tests/lib.sh): skip
-# unless root with tracefs, make swap on a loop device and a cgroup v1
-# memory limit, and undo all of it on exit, whatever happens.
+# Helpers for the live recorder tests (sourced after tests/lib.sh): take
+# the global lock (tests/lib.sh), mount tracefs where nothing has (as
+# mmscope record does), make swap on a loop device and a memory cgroup
+# (v1, or v2 where there is no v1), and undo all of it on exit, whatever
+# happens: every setting is put back as it was found. They skip only
+# when not root or when the kernel has no tracefs, and say why; .ci/run
+# fails a live test that skips as root on a kernel with tracefs.
+# Swap devices, cgroups and tracing instances that are not the test's own
+# are left alone and tolerated.
 
 TRACEFS=/sys/kernel/tracing
 CGV1=/sys/fs/cgroup/memory
 ZSWAP_EN=/sys/module/zswap/parameters/enabled
 ANON_TOUCH="$top_builddir/samples/workloads/anon-touch"
 
+# live_require [TOOL...]: root, a kernel with tracefs, the workload and
+# the tools; then the lock, then tracefs mounted. Nothing before the lock
+# changes anything.
 live_require() {
 	[ "$(id -u)" -eq 0 ] || skip "needs root (tracefs, swap, cgroups)"
-	[ -d "$TRACEFS/instances" ] || skip "no tracefs with instances at $TRACEFS"
+	grep -qw tracefs /proc/filesystems || skip "this kernel has no tracefs (CONFIG_TRACING off)"
 	[ -x "$ANON_TOUCH" ] || skip "workload $ANON_TOUCH not built"
 	for tool in "$@"; do
-		command -v "$tool" >/dev/null 2>&1 || skip "$tool not installed"
+		command -v "$tool" >/dev/null 2>&1 || skip "$tool not installed (sh tests/install-deps.sh)"
 	done
+	global_lock
+	if [ ! -d "$TRACEFS/instances" ]; then
+		mount -t tracefs nodev "$TRACEFS" ||
+			skip "root cannot mount tracefs at $TRACEFS (no CAP_SYS_ADMIN: a container?)"
+		LIVE_TRACEFS_MOUNTED=1
+		[ -d "$TRACEFS/instances" ] || skip "tracefs at $TRACEFS has no instances"
+	fi
+	# instances outlive a umount: take the list once tracefs is there
+	LIVE_BEFORE=" $(ls "$TRACEFS/instances" 2>/dev/null | tr '\n' ' ')"
 }
 
 LIVE_TAG="mmscope-test-$$"
@@ -25,6 +43,10 @@ LIVE_SWAP_ON=0
 LIVE_ZSWAP_OLD=""
 LIVE_PIDS=""
 LIVE_MOUNT=""
+LIVE_TRACEFS_MOUNTED=0
+LIVE_CG_V2=0
+LIVE_CG2_ENABLED=""
+LIVE_BEFORE=" "
 
 live_cleanup() {
 	rc=$?
@@ -43,7 +65,11 @@ live_cleanup() {
 			kill -KILL $pids 2>/dev/null
 			sleep 0.3
 		done
-		echo -1 >"$LIVE_CG/memory.limit_in_bytes" 2>/dev/null
+		if [ "$LIVE_CG_V2" -eq 1 ]; then
+			echo max >"$LIVE_CG/memory.max" 2>/dev/null
+		else
+			echo -1 >"$LIVE_CG/memory.limit_in_bytes" 2>/dev/null
+		fi
 	fi
 	if [ "$LIVE_SWAP_ON" -eq 1 ]; then
 		for i in 1 2 3 4 5 6 7 8 9 10; do
@@ -62,10 +88,15 @@ live_cleanup() {
 			sleep 0.3
 		done
 	fi
+	[ -n "$LIVE_CG2_ENABLED" ] && echo -memory >"$LIVE_CG2_ENABLED/cgroup.subtree_control"
 	[ -n "$LIVE_ZSWAP_OLD" ] && echo "$LIVE_ZSWAP_OLD" >"$ZSWAP_EN"
 	if [ -n "$LIVE_MOUNT" ]; then
 		umount "$LIVE_MOUNT" 2>/dev/null
 		rmdir "$LIVE_MOUNT" 2>/dev/null
+	fi
+	# unmounted as found (a foreign user of it keeps it busy: then it stays)
+	if [ "$LIVE_TRACEFS_MOUNTED" -eq 1 ]; then
+		umount "$TRACEFS" 2>/dev/null || echo "note: $TRACEFS busy, left mounted" >&2
 	fi
 	rm -rf "$scratch"
 	exit $rc
@@ -73,6 +104,12 @@ live_cleanup() {
 trap live_cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
+
+# A swap priority above every active device (others' too), so that the
+# test's own device takes the swap-outs it counts.
+live_swap_prio() {
+	awk 'NR > 1 && $5 >= p { p = $5 + 1 } END { print (p > 32767 ? 32767 : p) }' p=10 /proc/swaps
+}
 
 # live_swap MB: swap on a loop device backed by a file in /var/tmp
 live_swap() {
@@ -87,16 +124,35 @@ live_swap() {
 	chmod 600 "$LIVE_SWAPFILE"
 	LIVE_LOOP=$(losetup -f --show "$LIVE_SWAPFILE") || skip "no loop device"
 	mkswap -q "$LIVE_LOOP" >/dev/null || skip "mkswap failed"
-	swapon -p 10 "$LIVE_LOOP" || skip "swapon failed"
+	swapon -p "$(live_swap_prio)" "$LIVE_LOOP" || skip "swapon failed"
 	LIVE_SWAP_ON=1
 }
 
-# live_cgroup MB: a cgroup v1 memory cgroup with that limit
+# live_cgroup MB: a memory cgroup with that limit: cgroup v1 where the
+# memory controller is mounted (this project's hosts), else cgroup v2 (a
+# fresh systemd machine), enabling the memory controller for the root's
+# children only if it was off (and turning it off again on exit).
 live_cgroup() {
-	[ -d "$CGV1" ] || skip "no cgroup v1 memory controller at $CGV1"
-	LIVE_CG="$CGV1/$LIVE_TAG"
+	if [ -d "$CGV1" ]; then
+		LIVE_CG="$CGV1/$LIVE_TAG"
+		mkdir "$LIVE_CG" || skip "cannot create $LIVE_CG"
+		echo "$(($1 << 20))" >"$LIVE_CG/memory.limit_in_bytes"
+		return
+	fi
+	v2=""
+	for d in /sys/fs/cgroup /sys/fs/cgroup/unified; do
+		grep -qw memory "$d/cgroup.controllers" 2>/dev/null && { v2=$d; break; }
+	done
+	[ -n "$v2" ] || skip "no memory cgroup: no v1 controller at $CGV1, no v2 memory controller"
+	if ! grep -qw memory "$v2/cgroup.subtree_control"; then
+		echo +memory >"$v2/cgroup.subtree_control" ||
+			skip "cannot enable the v2 memory controller in $v2"
+		LIVE_CG2_ENABLED=$v2
+	fi
+	LIVE_CG="$v2/$LIVE_TAG"
+	LIVE_CG_V2=1
 	mkdir "$LIVE_CG" || skip "cannot create $LIVE_CG"
-	echo "$(($1 << 20))" >"$LIVE_CG/memory.limit_in_bytes"
+	echo "$(($1 << 20))" >"$LIVE_CG/memory.max"
 }
 
 # The command line that runs ARGS inside the test cgroup.
@@ -105,9 +161,9 @@ in_cgroup() {
 }
 
 # Instances of dead recorders that were not there when the test started
-# (other people's recorders on a shared machine come and go: the start of
-# any recorder removes dead ones, and one killed meanwhile leaves one).
-LIVE_BEFORE=" $(ls "$TRACEFS/instances" 2>/dev/null | tr '\n' ' ')"
+# (LIVE_BEFORE, taken by live_require: other people's recorders on a shared
+# machine come and go: the start of any recorder removes dead ones, and one
+# killed meanwhile leaves one).
 instances_left() {
 	ls "$TRACEFS/instances" | grep -E '^mmscope-[0-9]+$' | while read -r i; do
 		pid=${i#mmscope-}

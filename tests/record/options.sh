@@ -5,8 +5,9 @@
 # errors exit 2, an existing output is not replaced without --force,
 # recover refuses what is not a spool. As root with tracefs also: --clock,
 # -g none -e, a refused clock, doctor's verdict, and the default output
-# name in the current directory.
+# name in the current directory (as a user that part skips and says so).
 . "${top_srcdir:-.}/tests/lib.sh"
+. "$top_srcdir/tests/record/lib-live.sh"
 
 expect_rc() { # RC DESCRIPTION CMD...
 	want=$1 what=$2
@@ -37,8 +38,9 @@ grep -q 'no event formats' "$scratch/out" || fail "no 'no event formats' message
 expect_rc 2 "sample: stray argument" "$MMSCOPE" sample foo
 expect_rc 2 "doctor: stray argument" "$MMSCOPE" doctor foo
 
-[ "$(id -u)" -eq 0 ] && [ -d /sys/kernel/tracing/instances ] || { finish; }
-command -v trace-cmd >/dev/null || { echo "trace-cmd not installed: live part skipped"; finish; }
+# the live part: root, tracefs (mounted here if nothing has), the lock
+[ "$(id -u)" -eq 0 ] || skip "the live part needs root (the checks above passed)"
+live_require trace-cmd
 
 expect_rc 0 "doctor as root" "$MMSCOPE" doctor
 grep -q '^verdict        mmscope record can run' "$scratch/out" || fail "doctor: no positive verdict"

@@ -1,0 +1,43 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Installs (apt-get, Debian 12 as root) what mmscope needs to build and
+# what "make check" needs to run every test, so that no test skips for a
+# missing tool. README.md's first command and .ci/run both call this: the
+# lists live here only.
+#   --ci     also what .ci/run needs beyond make check (make fuzz: clang and
+#            libFuzzer; make check-vm: qemu, busybox, Debian's archive keys)
+#   --print  print the package names and install nothing (other systems)
+set -e
+
+# build: compiler, autotools, the five libraries
+BUILD="build-essential autoconf automake libtool pkg-config
+	libtraceevent-dev libtracefs-dev libncurses-dev zlib1g-dev libzstd-dev"
+# make check: trace-cmd (the independent reader of every recording), tmux
+# (the TUI in a real terminal), groff-base (man page lint), python3 (JSON
+# well-formed), util-linux and mount (losetup, mkswap, swapon, flock,
+# setpriv for the live tests), procps (ps)
+TEST="trace-cmd tmux groff-base python3 util-linux mount procps"
+# .ci/run only: libFuzzer, the qemu kernel matrix, kernel packages' keys
+CI="clang libclang-rt-14-dev llvm qemu-system-x86 busybox-static xz-utils zstd
+	cpio kmod file ca-certificates debian-archive-keyring"
+
+pkgs="$BUILD $TEST"
+print=0
+for a in "$@"; do
+	case $a in
+	--ci) pkgs="$pkgs $CI" ;;
+	--print) print=1 ;;
+	*) echo "usage: $0 [--ci] [--print]" >&2; exit 2 ;;
+	esac
+done
+# shellcheck disable=SC2086
+if [ $print -eq 1 ]; then
+	echo $pkgs
+	exit 0
+fi
+[ "$(id -u)" -eq 0 ] || { echo "$0: run as root (sudo sh $0)" >&2; exit 1; }
+export DEBIAN_FRONTEND=noninteractive
+apt-get update
+# shellcheck disable=SC2086
+apt-get install -y --no-install-recommends $pkgs
