@@ -207,6 +207,8 @@ tests/record/concurrency.log: tests/report/swap-host.log
 
 TESTS += tests/oracle/kbuffer.sh
 EXTRA_DIST += tests/oracle/kbuffer.sh
+TESTS += tests/oracle/truth.sh
+EXTRA_DIST += tests/oracle/truth.sh tests/oracle/truth.py
 
 # tui --live (issue 8): the live merge against the reader's cursor
 check_PROGRAMS += tests/unit/test-live-merge
