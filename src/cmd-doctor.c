@@ -15,6 +15,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,6 +73,8 @@ static void check_tracefs(struct doctor *d)
 	printf("  instances:   %s\n", path_exists(d->tracefs, "instances") ? "yes" : "no");
 }
 
+static void check_ftrace_enabled(void);
+
 static void check_instance(struct doctor *d)
 {
 	char *dir;
@@ -90,8 +93,38 @@ static void check_instance(struct doctor *d)
 		rmdir(dir);
 	}
 	free(dir);
-	if (access("/proc/sys/kernel/ftrace_enabled", W_OK))
-		printf("  ftrace_enabled: read-only (stock 'trace-cmd record' fails; mmscope does not need it)\n");
+	check_ftrace_enabled();
+}
+
+/*
+ * access(W_OK) says yes for root on the 0644 file while the write itself
+ * is refused (EPERM, e.g. a VM whose kernel locks function tracing): the
+ * only true test is a write. Writing back the value read changes nothing.
+ */
+static void check_ftrace_enabled(void)
+{
+	static const char path[] = "/proc/sys/kernel/ftrace_enabled";
+	struct strbuf v = STRBUF_INIT;
+	const char *state;
+	int fd;
+
+	if (read_file(path, &v) || !v.len) {
+		strbuf_release(&v);
+		return;
+	}
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		state = errno == ENOENT ? NULL : "read-only";
+	else {
+		state = write(fd, v.buf, v.len) == (ssize_t)v.len ? "writable" : "read-only";
+		close(fd);
+	}
+	if (state && !strcmp(state, "read-only"))
+		printf("  ftrace_enabled: read-only (stock 'trace-cmd record' fails; "
+		       "mmscope does not need it)\n");
+	else if (state)
+		printf("  ftrace_enabled: writable\n");
+	strbuf_release(&v);
 }
 
 static void check_groups(struct doctor *d)
@@ -173,6 +206,63 @@ static void check_probes(struct doctor *d)
 	probe_syms_free(&syms);
 }
 
+/* Sampling swap works with no device too, but there is nothing to see. */
+static void check_swap_devices(struct doctor *d)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *line, *save = NULL;
+	int devices = 0, files = 0;
+
+	if (read_file("/proc/swaps", &sb))
+		return;
+	for (line = strtok_r(sb.buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char name[256], type[32];
+
+		if (sscanf(line, "%255s %31s", name, type) != 2 || !strcmp(name, "Filename"))
+			continue;
+		devices++;
+		if (!strcmp(type, "file")) {
+			files++;
+			printf("              %s: a swap file, never takes mTHP swap-out "
+			       "(only block devices do)\n", name);
+		} else {
+			printf("              %s: %s\n", name, type);
+		}
+	}
+	if (!devices) {
+		printf("              no active swap device\n");
+		problem(d, 0, "no active swap device: nothing will be swapped out",
+			"swapon a block device (a swap file never takes mTHP swap-out)");
+	} else if (files == devices) {
+		problem(d, 0, "only swap files are active: no mTHP swap-out, every large "
+			"folio is split before swap-out",
+			"swapon a block device (e.g. a loop device) for mTHP swap-out");
+	}
+	strbuf_release(&sb);
+}
+
+/* zswap's pool counters live in debugfs: say whether they can be read. */
+static void check_zswap_debugfs(struct doctor *d)
+{
+	struct strbuf mounts = STRBUF_INIT;
+	int debugfs = 0;
+
+	if (!read_file("/proc/mounts", &mounts))
+		debugfs = strstr(mounts.buf, " debugfs ") != NULL;
+	strbuf_release(&mounts);
+	if (!access("/sys/kernel/debug/zswap", F_OK))
+		printf("              pool counters: yes (debugfs)\n");
+	else if (!debugfs) {
+		printf("              pool counters: debugfs not mounted (record mounts it)\n");
+		problem(d, 0, "debugfs is not mounted: zswap's pool counters cannot be read",
+			"run 'mmscope record' as root (it mounts debugfs), or "
+			"mount -t debugfs none /sys/kernel/debug");
+	} else {
+		printf("              pool counters: not yet (debugfs shows them once zswap "
+		       "has been enabled)\n");
+	}
+}
+
 static void check_sources(struct doctor *d, const char *cgroup)
 {
 	struct sampler_opts so = { .cgroup = cgroup };
@@ -181,8 +271,16 @@ static void check_sources(struct doctor *d, const char *cgroup)
 
 	printf("sample sources\n");
 	for (int i = 0; i < n; i++) {
+		/* the why tokens are for the recording; people read spaces */
+		for (char *u = sp[i].why; *u; u++)
+			if (*u == '_')
+				*u = ' ';
 		printf("  %-11s %s%s\n", sp[i].source, sp[i].available ? "yes" : "no: ",
 		       sp[i].available ? "" : sp[i].why);
+		if (sp[i].available && !strcmp(sp[i].source, "swap"))
+			check_swap_devices(d);
+		if (sp[i].available && !strcmp(sp[i].source, "zswap"))
+			check_zswap_debugfs(d);
 		if (!sp[i].available && !strcmp(sp[i].source, "pagetype"))
 			problem(d, 0, "/proc/pagetypeinfo is not readable", "run as root");
 		if (!sp[i].available && !strcmp(sp[i].source, "psi"))
