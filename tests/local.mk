@@ -185,6 +185,12 @@ check_PROGRAMS += tests/unit/test-util
 tests_unit_test_util_SOURCES = tests/unit/test-util.c tests/unit/tap.h
 tests_unit_test_util_LDADD = $(LIBMMSCOPE_LIBS)
 TESTS += tests/unit/test-util
+
+# the JSON writer (issue 16)
+check_PROGRAMS += tests/unit/test-json
+tests_unit_test_json_SOURCES = tests/unit/test-json.c tests/unit/tap.h
+tests_unit_test_json_LDADD = $(LIBMMSCOPE_LIBS)
+TESTS += tests/unit/test-json
 EXTRA_DIST += tests/data/swap
 
 # The live recorder tests share the kernel's tracing state (instances,
