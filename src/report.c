@@ -262,7 +262,7 @@ static void report_text_summary(struct report_ctx *rc)
 
 void report_render(const struct analysis *a, const struct report_opts *o, struct strbuf *out)
 {
-	struct report_ctx rc = { a, analysis_info(a), o, out };
+	struct report_ctx rc = { a, analysis_info(a), o, out, NULL };
 	static void (*const text[RS_NR])(struct report_ctx *) = {
 		report_text_header, report_text_summary, report_text_handoff,
 		report_text_stalls, report_text_compaction, report_text_frag,

@@ -8,6 +8,7 @@
 #define MMSCOPE_REPORT_H
 
 #include "analysis.h"
+#include "json.h"
 #include "util.h"
 
 enum report_section {
@@ -40,6 +41,7 @@ struct report_ctx {
 	const struct analysis_info *in;
 	const struct report_opts *o;
 	struct strbuf *sb;
+	struct json_writer *jw;		/* the JSON renderers write here */
 };
 
 void report_title(struct report_ctx *rc, const char *fmt, ...)
@@ -73,7 +75,7 @@ void report_text_consistency(struct report_ctx *rc);
 void report_json(struct report_ctx *rc);
 void report_text_swap(struct report_ctx *rc);
 void report_text_zswap(struct report_ctx *rc);
-/* JSON values (one object each) for the "swap" and "zswap" members. */
+/* The "swap" and "zswap" members of the JSON report, into rc->jw. */
 void report_json_swap(struct report_ctx *rc);
 void report_json_zswap(struct report_ctx *rc);
 
