@@ -11,13 +11,9 @@
 
 #include <stdio.h>
 
-static int want(const struct report_ctx *rc, enum report_section s)
+void report_json_header(struct report_ctx *rc)
 {
-	return !rc->o->sections || (rc->o->sections & (1u << s));
-}
-
-static void json_header(struct report_ctx *rc, struct json_writer *j)
-{
+	struct json_writer *j = rc->jw;
 	const struct analysis_info *in = rc->in;
 
 	json_object(j, "header");
@@ -143,8 +139,9 @@ static void json_node(struct report_ctx *rc, struct json_writer *j, const struct
 	json_close(j);
 }
 
-static void json_handoff(struct report_ctx *rc, struct json_writer *j)
+void report_json_handoff(struct report_ctx *rc)
 {
+	struct json_writer *j = rc->jw;
 	const struct handoff_model *hm = analysis_handoff(rc->a);
 
 	json_array(j, "handoff");
@@ -174,8 +171,9 @@ static void json_hist(struct json_writer *j, const struct hist *h)
 	json_close(j);
 }
 
-static void json_stalls(struct report_ctx *rc, struct json_writer *j)
+void report_json_stalls(struct report_ctx *rc)
 {
+	struct json_writer *j = rc->jw;
 	const struct reclaim_model *rm = analysis_reclaim(rc->a);
 	struct reclaim_task t[32];
 	int n = reclaim_model_top_tasks(rm, t, 32);
@@ -224,8 +222,9 @@ static void json_stalls(struct report_ctx *rc, struct json_writer *j)
 	json_close(j);
 }
 
-static void json_compaction(struct report_ctx *rc, struct json_writer *j)
+void report_json_compaction(struct report_ctx *rc)
 {
+	struct json_writer *j = rc->jw;
 	const struct compact_stats *cs = compaction_model_stats(analysis_compaction(rc->a));
 
 	json_object(j, "compaction");
@@ -285,8 +284,9 @@ static void json_orders(struct json_writer *j, const char *key, const struct fra
 	json_close(j);
 }
 
-static void json_frag(struct report_ctx *rc, struct json_writer *j)
+void report_json_frag(struct report_ctx *rc)
 {
+	struct json_writer *j = rc->jw;
 	const struct frag_model *fm = analysis_frag(rc->a);
 
 	json_array(j, "frag");
@@ -308,8 +308,9 @@ static void json_frag(struct report_ctx *rc, struct json_writer *j)
 	json_close(j);
 }
 
-static void json_counters(struct report_ctx *rc, struct json_writer *j)
+void report_json_counters(struct report_ctx *rc)
 {
+	struct json_writer *j = rc->jw;
 	const struct counters_model *cm = analysis_counters(rc->a);
 
 	json_array(j, "counters");
@@ -331,8 +332,9 @@ static void json_counters(struct report_ctx *rc, struct json_writer *j)
 	json_close(j);
 }
 
-static void json_consistency(struct report_ctx *rc, struct json_writer *j)
+void report_json_consistency(struct report_ctx *rc)
 {
+	struct json_writer *j = rc->jw;
 	struct consistency_row rows[CONSISTENCY_NROWS];
 	int64_t lost = 0;
 	int n = rc->in->has_samples ? report_consistency_rows(rc, rows, &lost) : 0;
@@ -350,33 +352,4 @@ static void json_consistency(struct report_ctx *rc, struct json_writer *j)
 		json_close(j);
 	}
 	json_close(j);
-}
-
-void report_json(struct report_ctx *rc)
-{
-	struct json_writer j;
-
-	json_begin(&j, rc->sb, JSON_ROOT_FLUSH);
-	rc->jw = &j;
-	if (want(rc, RS_HEADER) || want(rc, RS_SUMMARY))
-		json_header(rc, &j);
-	if (want(rc, RS_HANDOFF) || want(rc, RS_SUMMARY))
-		json_handoff(rc, &j);
-	if (want(rc, RS_STALLS) || want(rc, RS_SUMMARY))
-		json_stalls(rc, &j);
-	if (want(rc, RS_COMPACTION) || want(rc, RS_SUMMARY))
-		json_compaction(rc, &j);
-	json_bool(&j, "has_samples", rc->in->has_samples);
-	if (want(rc, RS_FRAG))
-		json_frag(rc, &j);
-	if (want(rc, RS_COUNTERS))
-		json_counters(rc, &j);
-	if (want(rc, RS_CONSISTENCY))
-		json_consistency(rc, &j);
-	if (want(rc, RS_SWAP))
-		report_json_swap(rc);
-	if (want(rc, RS_ZSWAP))
-		report_json_zswap(rc);
-	json_end(&j);
-	rc->jw = NULL;
 }

@@ -73,6 +73,8 @@ TESTS += tests/unit/test-stats
 
 TESTS += tests/cli/docs.sh tests/cli/usage.sh
 EXTRA_DIST += tests/cli/docs.sh tests/cli/usage.sh
+TESTS += tests/cli/sections.sh
+EXTRA_DIST += tests/cli/sections.sh
 
 # collector (issue 3): live recorder tests (root; they skip elsewhere)
 check_PROGRAMS += samples/workloads/anon-touch

@@ -141,7 +141,8 @@ int main(void)
 
 	build();
 	report_opts_default(&o);
-	o.sections = 1u << RS_HANDOFF | 1u << RS_STALLS | 1u << RS_CONSISTENCY;
+	o.sections = 1u << report_section_find("handoff") | 1u << report_section_find("stalls") |
+		     1u << report_section_find("consistency");
 	report_render(a, &o, &sb);
 	if (getenv("MMSCOPE_TEST_SHOW"))
 		fputs(sb.buf, stdout);
