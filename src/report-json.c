@@ -178,6 +178,13 @@ void report_json_stalls(struct report_ctx *rc)
 	struct reclaim_task t[32];
 	int n = reclaim_model_top_tasks(rm, t, 32);
 
+	/* null, not 0, where the events cannot say: reclaim_end without
+	 * nr_reclaimed, lru_shrink_inactive without its page fields or not
+	 * recorded at all (the header's notes say which) */
+	int rec_known = !report_not_measured(rc, "pages reclaimed per reclaim");
+	int lru_known = !report_not_measured(rc, "reclaim efficiency") &&
+			analysis_has_event(rc->a, "vmscan", "mm_vmscan_lru_shrink_inactive");
+
 	json_object(j, "stalls");
 	for (int k = 0; k < RK_NR; k++) {
 		const struct reclaim_kind_stats *ks = reclaim_model_kind(rm, k);
@@ -187,21 +194,21 @@ void report_json_stalls(struct report_ctx *rc)
 		json_u64(j, "ends", ks->ends);
 		json_u64(j, "open_at_end", ks->open_at_end);
 		json_u64(j, "unpaired_ends", ks->unpaired_ends);
-		json_u64(j, "nr_reclaimed", ks->nr_reclaimed);
+		json_u64_or_null(j, "nr_reclaimed", ks->nr_reclaimed, rec_known);
 		json_hist(j, &ks->lat);
-		json_u64(j, "scanned", ks->scanned);
-		json_u64(j, "reclaimed", ks->reclaimed);
-		json_u64(j, "anon_scanned", ks->anon_scanned);
-		json_u64(j, "anon_reclaimed", ks->anon_reclaimed);
-		json_u64(j, "file_scanned", ks->file_scanned);
-		json_u64(j, "file_reclaimed", ks->file_reclaimed);
+		json_u64_or_null(j, "scanned", ks->scanned, lru_known);
+		json_u64_or_null(j, "reclaimed", ks->reclaimed, lru_known);
+		json_u64_or_null(j, "anon_scanned", ks->anon_scanned, lru_known);
+		json_u64_or_null(j, "anon_reclaimed", ks->anon_reclaimed, lru_known);
+		json_u64_or_null(j, "file_scanned", ks->file_scanned, lru_known);
+		json_u64_or_null(j, "file_reclaimed", ks->file_reclaimed, lru_known);
 		json_u64(j, "write_anon", ks->write_anon);
 		json_u64(j, "write_file", ks->write_file);
 		json_array(j, "priority");
 		for (int p = 0; p < RECLAIM_NPRIO; p++) {
 			json_array(j, NULL);
-			json_u64(j, NULL, ks->prio_scanned[p]);
-			json_u64(j, NULL, ks->prio_reclaimed[p]);
+			json_u64_or_null(j, NULL, ks->prio_scanned[p], lru_known);
+			json_u64_or_null(j, NULL, ks->prio_reclaimed[p], lru_known);
 			json_close(j);
 		}
 		json_close(j);

@@ -627,8 +627,9 @@ static void json_swap_order(struct report_ctx *rc, const struct swapclust_model 
 	json_u64(j, "attempts", so->attempts);
 	json_u64(j, "ok", so->ok);
 	json_u64(j, "fallback", so->fallback);
-	json_s64(j, "swpout", so->swpout_last - so->swpout_first);
-	json_s64(j, "swpout_fallback", so->fb_last - so->fb_first);
+	/* the deltas need the mTHP counter samples: null without them */
+	json_s64_or_null(j, "swpout", so->swpout_last - so->swpout_first, so->has_counters);
+	json_s64_or_null(j, "swpout_fallback", so->fb_last - so->fb_first, so->has_counters);
 	json_object(j, "causes");
 	for (int c = 0; c < SWC_NCAUSES; c++)
 		json_u64(j, cause_key[c], so->cause[c]);
@@ -691,6 +692,12 @@ void report_json_swap(struct report_ctx *rc)
 	json_close(j);
 }
 
+/* A zswap point's value: the model keeps -1 for a counter it never saw. */
+static void zswap_value(struct json_writer *j, const char *key, int64_t v)
+{
+	json_s64_or_null(j, key, v, v >= 0);
+}
+
 void report_json_zswap(struct report_ctx *rc)
 {
 	const struct zswap_model *m = analysis_zswap(rc->a);
@@ -702,12 +709,14 @@ void report_json_zswap(struct report_ctx *rc)
 
 	json_object(j, "zswap");
 	json_s64(j, "points", n);
-	if (n) {
-		json_s64(j, "stored_pages_last", l->stored_pages);
-		json_s64(j, "pool_bytes_last", l->pool_bytes);
-		json_s64(j, "limit_pages", l->limit_pages);
-		json_s64(j, "zswpout", l->zswpout - f->zswpout);
-		json_s64(j, "zswpwb", l->zswpwb - f->zswpwb);
+	if (n) {	/* -1 in a point: no such counter, so null */
+		json_s64_or_null(j, "stored_pages_last", l->stored_pages, l->stored_pages >= 0);
+		json_s64_or_null(j, "pool_bytes_last", l->pool_bytes, l->pool_bytes >= 0);
+		json_s64_or_null(j, "limit_pages", l->limit_pages, l->limit_pages >= 0);
+		json_s64_or_null(j, "zswpout", l->zswpout - f->zswpout,
+				 f->zswpout >= 0 && l->zswpout >= 0);
+		json_s64_or_null(j, "zswpwb", l->zswpwb - f->zswpwb,
+				 f->zswpwb >= 0 && l->zswpwb >= 0);
 	}
 	for (int i = 0; i < ZSWAP_OP_NR; i++) {
 		snprintf(key, sizeof(key), "%s_ok", op[i]);
@@ -716,22 +725,22 @@ void report_json_zswap(struct report_ctx *rc)
 		json_u64(j, key, zswap_model_probe_fail(m, i));
 	}
 	json_array(j, "series");
-	for (int i = 0; i < n; i++) {	/* absolute values; -1: no such counter */
+	for (int i = 0; i < n; i++) {	/* absolute values; null: no such counter */
 		const struct zsw_point *p = zswap_model_point(m, i);
 
 		json_object(j, NULL);
 		json_fixed(j, "t", report_rel_s(rc, p->ts), 6);
-		json_s64(j, "stored_pages", p->stored_pages);
-		json_s64(j, "pool_bytes", p->pool_bytes);
-		json_s64(j, "limit_pages", p->limit_pages);
-		json_s64(j, "zswpout", p->zswpout);
-		json_s64(j, "zswpin", p->zswpin);
-		json_s64(j, "zswpwb", p->zswpwb);
-		json_s64(j, "pswpout", p->pswpout);
-		json_s64(j, "pswpin", p->pswpin);
-		json_s64(j, "rejects", p->rejects);
-		json_s64(j, "pool_limit_hit", p->pool_limit_hit);
-		json_s64(j, "inflight", p->inflight);
+		zswap_value(j, "stored_pages", p->stored_pages);
+		zswap_value(j, "pool_bytes", p->pool_bytes);
+		zswap_value(j, "limit_pages", p->limit_pages);
+		zswap_value(j, "zswpout", p->zswpout);
+		zswap_value(j, "zswpin", p->zswpin);
+		zswap_value(j, "zswpwb", p->zswpwb);
+		zswap_value(j, "pswpout", p->pswpout);
+		zswap_value(j, "pswpin", p->pswpin);
+		zswap_value(j, "rejects", p->rejects);
+		zswap_value(j, "pool_limit_hit", p->pool_limit_hit);
+		zswap_value(j, "inflight", p->inflight);
 		json_close(j);
 	}
 	json_close(j);
