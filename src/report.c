@@ -16,8 +16,9 @@
 /*
  * The sections, in the order they print (text) and appear (JSON). A new
  * section is one entry here, with its renderers in its own file
- * (src/report-NAME.c, declared in report.h), its help line and a
- * subsection in man/mmscope-report.1, and a test:
+ * (src/report-NAME.c, declared in report.h), the same help line under
+ * --section and a subsection under SECTIONS in man/mmscope-report.1
+ * (tests/cli/sections.sh compares them with --help), and a test:
  *
  *	{ .name = "NAME", .help = "one line of at most 64 columns",
  *	  .text = report_text_NAME, .json = report_json_NAME },
