@@ -19,13 +19,29 @@ static const char report_usage[] =
 "Reconstruct kswapd/kcompactd handoffs, reclaim and compaction stalls,\n"
 "fragmentation and counters from a recording, and print them.\n"
 "\n"
-"  -s, --section NAME   only this section (repeat): header, summary, handoff,\n"
-"                       stalls, compaction, frag, counters, consistency,\n"
-"                       swap, zswap\n"
+"  -s, --section NAME   only this section (repeat; the sections are below)\n"
 "  -f, --format FMT     text (default) or json\n"
 "  -w, --width N        text width in columns (default 72)\n"
 "      --episodes N     kswapd episodes listed per node in text (default 40)\n"
 "  -h, --help           show this help\n";
+
+/* --help: the usage, then the sections from the table (report.c) */
+static int report_help(void)
+{
+	fputs(report_usage, stdout);
+	printf("\nsections, in the order they print:\n");
+	for (int i = 0; i < report_nsections; i++)
+		printf("  %-13s%s%s\n", report_sections[i].name, report_sections[i].help,
+		       report_sections[i].needs_samples ? " (needs samples)" : "");
+	return finish_stdout(EXIT_OK);
+}
+
+/* "header, summary, ..." for the error on an unknown name */
+static void report_section_names(struct strbuf *sb)
+{
+	for (int i = 0; i < report_nsections; i++)
+		strbuf_addf(sb, "%s%s", i ? ", " : "", report_sections[i].name);
+}
 
 struct report_cmd_opts {
 	const char *file;
@@ -63,8 +79,14 @@ static int report_parse_opts(int argc, char **argv, struct report_cmd_opts *o)
 		switch (c) {
 		case 's':
 			s = report_section_find(optarg);
-			if (s < 0)
-				return usage_error(cmd, "unknown section '%s'", optarg);
+			if (s < 0) {
+				struct strbuf names = STRBUF_INIT;
+
+				report_section_names(&names);
+				c = usage_error(cmd, "unknown section '%s' (%s)", optarg, names.buf);
+				strbuf_release(&names);
+				return c;
+			}
 			o->r.sections |= 1u << s;
 			break;
 		case 'f':
@@ -115,7 +137,7 @@ static int cmd_report_run(int argc, char **argv)
 	int r = report_parse_opts(argc, argv, &o);
 
 	if (r < 0)
-		return show_help(&cmd_report_entry);
+		return report_help();
 	if (r > 0)
 		return r;
 	analysis_opts_default(&ao);

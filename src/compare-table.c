@@ -14,6 +14,7 @@
  */
 #include "config.h"
 #include "compare-table.h"
+#include "json.h"
 #include "stats.h"
 
 #include <ctype.h>
@@ -733,105 +734,86 @@ void ct_render_text(const struct ct_table *t, const struct ct_opts *o, struct st
 		render_mmtests(t, o, out);
 }
 
-static void json_str(struct strbuf *out, const char *s)
-{
-	strbuf_addch(out, '"');
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			strbuf_addf(out, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			strbuf_addf(out, "\\u%04x", *s);
-		else
-			strbuf_addch(out, *s);
-	}
-	strbuf_addch(out, '"');
-}
-
-static void json_num(struct strbuf *out, double v)
-{
-	if (isnan(v) || isinf(v))
-		strbuf_addstr(out, "null");
-	else
-		strbuf_addf(out, "%.10g", v == 0 ? 0.0 : v);
-}
-
+/* The layout predates the JSON writer and is kept: a metric per line,
+ * its cells on continuation lines (inline containers with json_wrap). */
 static void json_cell(const struct ct_table *t, const struct ct_row *row, size_t c,
-		      const struct ct_opts *o, struct strbuf *out)
+		      const struct ct_opts *o, struct json_writer *j)
 {
 	const struct ct_cell *cell = &row->cells[c];
 	struct stats_welch w;
 	char name[64];
 
-	if (!cell->n) {
-		strbuf_addstr(out, "null");
+	if (!cell->n) {		/* no run of this column has the metric */
+		json_null(j, NULL);
 		return;
 	}
-	strbuf_addf(out, "{\"samples\": %zu, \"values\": [", cell->n);
-	for (size_t i = 0; i < cell->n; i++) {
-		if (i)
-			strbuf_addstr(out, ", ");
-		json_num(out, cell->v[i]);
-	}
-	strbuf_addstr(out, "], \"stats\": {");
+	json_object_inline(j, NULL);
+	json_u64(j, "samples", cell->n);
+	json_array_inline(j, "values");
+	for (size_t i = 0; i < cell->n; i++)
+		json_g(j, NULL, cell->v[i]);
+	json_close(j);
+	json_object_inline(j, "stats");
 	for (size_t k = 0; k < o->nstats; k++) {
 		const struct ct_stat *s = &o->stats[k];
 		double v = ct_stat_value(s, row, c, o->dialect);
 		double base = row->cells[0].n ? ct_stat_value(s, row, 0, o->dialect) : NAN;
 
 		ct_stat_name(s, row, o->dialect, name, sizeof(name));
-		strbuf_addf(out, "%s\"%s\": {\"value\": ", k ? ", " : "", name);
-		json_num(out, v);
-		strbuf_addstr(out, ", \"change_pct\": ");
-		json_num(out, c ? change_pct(s, row->higher_is_better, o->dialect, v, base) : 0);
-		strbuf_addch(out, '}');
+		json_object_inline(j, name);
+		json_g(j, "value", v);
+		json_g(j, "change_pct",
+		       c ? change_pct(s, row->higher_is_better, o->dialect, v, base) : 0);
+		json_close(j);
 	}
-	strbuf_addch(out, '}');
+	json_close(j);
 	if (c && t->nruns[0] >= 2 && t->nruns[c] >= 2 && !stats_welch_test(row->cells[0].v, row->cells[0].n, cell->v, cell->n,
 				   o->alpha, &w)) {
-		strbuf_addstr(out, ", \"welch\": {\"t\": ");
-		json_num(out, w.t);
-		strbuf_addstr(out, ", \"df\": ");
-		json_num(out, w.df);
-		strbuf_addstr(out, ", \"p\": ");
-		json_num(out, w.p);
-		strbuf_addf(out, ", \"significant\": %s}", w.significant ? "true" : "false");
+		json_object_inline(j, "welch");
+		json_g(j, "t", w.t);
+		json_g(j, "df", w.df);
+		json_g(j, "p", w.p);
+		json_bool(j, "significant", w.significant);
+		json_close(j);
 	}
-	strbuf_addch(out, '}');
+	json_close(j);
 }
 
 void ct_render_json(const struct ct_table *t, const struct ct_opts *o, struct strbuf *out)
 {
 	static const char *const sources[] = { "counter", "trace", "user" };
+	struct json_writer j;
 
-	strbuf_addf(out, "{\n  \"dialect\": \"%s\",\n  \"alpha\": ",
-		    o->dialect == CT_PLAIN ? "plain" : "mmtests");
-	json_num(out, o->alpha);
-	strbuf_addstr(out, ",\n  \"columns\": [");
+	json_begin(&j, out, JSON_ROOT_INDENT);
+	json_str(&j, "dialect", o->dialect == CT_PLAIN ? "plain" : "mmtests");
+	json_g(&j, "alpha", o->alpha);
+	json_array_inline(&j, "columns");
 	for (size_t c = 0; c < t->ncols; c++) {
-		strbuf_addstr(out, c ? ", {\"name\": " : "{\"name\": ");
-		json_str(out, t->cols[c]);
-		strbuf_addf(out, ", \"runs\": %zu}", t->nruns[c]);
+		json_object_inline(&j, NULL);
+		json_str(&j, "name", t->cols[c]);
+		json_u64(&j, "runs", t->nruns[c]);
+		json_close(&j);
 	}
-	strbuf_addstr(out, "],\n  \"metrics\": [");
+	json_close(&j);
+	json_array(&j, "metrics");
 	for (size_t r = 0; r < t->nrows; r++) {
 		const struct ct_row *row = &t->rows[r];
 
-		strbuf_addstr(out, r ? ",\n    {\"name\": " : "\n    {\"name\": ");
-		json_str(out, row->mi.name);
-		strbuf_addstr(out, ", \"label\": ");
-		json_str(out, o->dialect == CT_PLAIN ? row->mi.plain_label : row->mi.label);
-		strbuf_addstr(out, ", \"group\": ");
-		json_str(out, row->mi.group);
-		strbuf_addstr(out, ", \"unit\": ");
-		json_str(out, row->mi.unit);
-		strbuf_addf(out, ", \"higher_is_better\": %s, \"source\": \"%s\",\n     \"cells\": [",
-			    row->higher_is_better ? "true" : "false", sources[row->mi.source]);
+		json_object_inline(&j, NULL);
+		json_str(&j, "name", row->mi.name);
+		json_str(&j, "label", o->dialect == CT_PLAIN ? row->mi.plain_label : row->mi.label);
+		json_str(&j, "group", row->mi.group);
+		json_str(&j, "unit", row->mi.unit);
+		json_bool(&j, "higher_is_better", row->higher_is_better);
+		json_str(&j, "source", sources[row->mi.source]);
+		json_wrap(&j);
+		json_array_inline(&j, "cells");
 		for (size_t c = 0; c < t->ncols; c++) {
-			if (c)
-				strbuf_addstr(out, ",\n       ");
-			json_cell(t, row, c, o, out);
+			json_wrap(&j);
+			json_cell(t, row, c, o, &j);
 		}
-		strbuf_addstr(out, "]}");
+		json_close(&j);
+		json_close(&j);
 	}
-	strbuf_addstr(out, t->nrows ? "\n  ]\n}\n" : "]\n}\n");
+	json_end(&j);
 }

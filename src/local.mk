@@ -49,6 +49,7 @@ libmmscope_a_SOURCES += \
 libmmscope_a_SOURCES += \
 	src/report.c src/report.h src/report-mm.c src/report-counters.c \
 	src/report-json.c
+libmmscope_a_SOURCES += src/json.c src/json.h
 mmscope_SOURCES += src/cmd-report.c
 
 # tui (issue 8): the subcommand, and the event line shared by dump and the TUI

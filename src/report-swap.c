@@ -587,7 +587,7 @@ void report_text_zswap(struct report_ctx *rc)
 		zswap_probes(rc, m);
 }
 
-/* ---- JSON: one object per section, numbers only ---- */
+/* ---- JSON: one member per section, numbers only ---- */
 
 static const char *const cause_key[SWC_NCAUSES] = {
 	"device", "no_cluster", "scan_failed", "free_left", "unknown",
@@ -595,71 +595,107 @@ static const char *const cause_key[SWC_NCAUSES] = {
 
 /* One time-series point: counts per state, lists per order (cumulative
  * counters are absolute, as in the samples). */
-static void json_point(struct report_ctx *rc, const struct swc_point *p, int i)
+static void json_point(struct report_ctx *rc, const struct swc_point *p)
 {
-	struct strbuf *sb = rc->sb;
+	struct json_writer *j = rc->jw;
 
-	strbuf_addf(sb, "%s{\"t\": %.6f", i ? ", " : "", report_rel_s(rc, p->ts));
+	json_object(j, NULL);
+	json_fixed(j, "t", report_rel_s(rc, p->ts), 6);
 	for (int s = 0; s < SWC_NSTATES; s++)
 		if (s != SWC_NONFULL && s != SWC_FRAG)
-			strbuf_addf(sb, ", \"%s\": %u", swc_state_name(s), p->n[s]);
-	strbuf_addstr(sb, ", \"nonfull\": [");
+			json_u64(j, swc_state_name(s), p->n[s]);
+	json_array(j, "nonfull");
 	for (int o = 0; o < SWC_NORDERS; o++)
-		strbuf_addf(sb, "%s%u", o ? ", " : "", p->nonfull[o]);
-	strbuf_addstr(sb, "], \"frag\": [");
+		json_u64(j, NULL, p->nonfull[o]);
+	json_close(j);
+	json_array(j, "frag");
 	for (int o = 0; o < SWC_NORDERS; o++)
-		strbuf_addf(sb, "%s%u", o ? ", " : "", p->frag[o]);
-	strbuf_addf(sb, "], \"largest_order\": %d, \"used_slots\": %llu}",
-		    p->largest_order, ULL(p->used_slots));
+		json_u64(j, NULL, p->frag[o]);
+	json_close(j);
+	json_s64(j, "largest_order", p->largest_order);
+	json_u64(j, "used_slots", p->used_slots);
+	json_close(j);
+}
+
+static void json_swap_order(struct report_ctx *rc, const struct swapclust_model *m, int o)
+{
+	const struct swc_order *so = swapclust_model_order(m, o);
+	struct json_writer *j = rc->jw;
+
+	json_object(j, NULL);
+	json_s64(j, "order", o);
+	json_u64(j, "attempts", so->attempts);
+	json_u64(j, "ok", so->ok);
+	json_u64(j, "fallback", so->fallback);
+	/* the deltas need the mTHP counter samples: null without them */
+	json_s64_or_null(j, "swpout", so->swpout_last - so->swpout_first, so->has_counters);
+	json_s64_or_null(j, "swpout_fallback", so->fb_last - so->fb_first, so->has_counters);
+	json_object(j, "causes");
+	for (int c = 0; c < SWC_NCAUSES; c++)
+		json_u64(j, cause_key[c], so->cause[c]);
+	json_close(j);
+	json_array(j, "series");
+	for (int i = 0; i < swapclust_model_nctr(m, o); i++) {
+		const struct swc_ctr_point *p = swapclust_model_ctr(m, o, i);
+
+		json_object(j, NULL);
+		json_fixed(j, "t", report_rel_s(rc, p->ts), 6);
+		json_s64(j, "swpout", p->swpout);
+		json_s64(j, "swpout_fallback", p->fallback);
+		json_s64(j, "zswpout", p->zswpout);
+		json_u64(j, "tries", p->tries);
+		json_u64(j, "fallbacks", p->fb);
+		json_close(j);
+	}
+	json_close(j);
+	json_close(j);
 }
 
 void report_json_swap(struct report_ctx *rc)
 {
 	const struct swapclust_model *m = analysis_swapclust(rc->a);
-	struct strbuf *sb = rc->sb;
+	struct json_writer *j = rc->jw;
 
-	strbuf_addf(sb, "{\"probes\": %d, \"rules\": %d, \"cluster_size\": %d, "
-		    "\"cluster_basis\": %d, \"devices\": [", swapclust_model_has_probes(m),
-		    swapclust_model_rules(m), swapclust_model_cluster_size(m),
-		    swapclust_model_cluster_basis(m));
+	json_object(j, "swap");
+	json_s64(j, "probes", swapclust_model_has_probes(m));
+	json_s64(j, "rules", swapclust_model_rules(m));
+	json_s64(j, "cluster_size", swapclust_model_cluster_size(m));
+	json_s64(j, "cluster_basis", swapclust_model_cluster_basis(m));
+	json_array(j, "devices");
 	for (int i = 0; i < swapclust_model_ndevs(m); i++) {
 		const struct swc_dev *d = swapclust_model_dev(m, i);
 
-		strbuf_addf(sb, "%s{\"type\": %d, \"clusters\": %d, \"large_ok\": %d, "
-			    "\"free\": %u, \"full\": %u, \"unknown\": %u, \"free_min\": %u, "
-			    "\"ran_out\": %llu, \"series\": [", i ? ", " : "", d->type,
-			    d->nclusters, d->large_ok, d->n[SWC_FREE], d->n[SWC_FULL],
-			    d->n[SWC_UNKNOWN], d->free_min, ULL(d->zero_count));
+		json_object(j, NULL);
+		json_s64(j, "type", d->type);
+		json_s64(j, "clusters", d->nclusters);
+		json_s64(j, "large_ok", d->large_ok);
+		json_u64(j, "free", d->n[SWC_FREE]);
+		json_u64(j, "full", d->n[SWC_FULL]);
+		json_u64(j, "unknown", d->n[SWC_UNKNOWN]);
+		json_u64(j, "free_min", d->free_min);
+		json_u64(j, "ran_out", d->zero_count);
+		json_array(j, "series");
 		for (int p = 0; p < d->npts; p++)
-			json_point(rc, &d->pts[p], p);
-		strbuf_addstr(sb, "]}");
+			json_point(rc, &d->pts[p]);
+		json_close(j);
+		json_close(j);
 	}
-	strbuf_addstr(sb, "], \"orders\": [");
-	for (int o = 0, k = 0; o < SWC_NORDERS; o++) {
+	json_close(j);
+	json_array(j, "orders");
+	for (int o = 0; o < SWC_NORDERS; o++) {
 		const struct swc_order *so = swapclust_model_order(m, o);
 
-		if (!so->attempts && !so->has_counters)
-			continue;
-		strbuf_addf(sb, "%s{\"order\": %d, \"attempts\": %llu, \"ok\": %llu, "
-			    "\"fallback\": %llu, \"swpout\": %lld, \"swpout_fallback\": %lld, "
-			    "\"causes\": {", k++ ? ", " : "", o, ULL(so->attempts), ULL(so->ok),
-			    ULL(so->fallback), LL(so->swpout_last - so->swpout_first),
-			    LL(so->fb_last - so->fb_first));
-		for (int c = 0; c < SWC_NCAUSES; c++)
-			strbuf_addf(sb, "%s\"%s\": %llu", c ? ", " : "", cause_key[c],
-				    ULL(so->cause[c]));
-		strbuf_addstr(sb, "}, \"series\": [");
-		for (int i = 0; i < swapclust_model_nctr(m, o); i++) {
-			const struct swc_ctr_point *p = swapclust_model_ctr(m, o, i);
-
-			strbuf_addf(sb, "%s{\"t\": %.6f, \"swpout\": %lld, \"swpout_fallback\": "
-				    "%lld, \"zswpout\": %lld, \"tries\": %llu, \"fallbacks\": %llu}",
-				    i ? ", " : "", report_rel_s(rc, p->ts), LL(p->swpout),
-				    LL(p->fallback), LL(p->zswpout), ULL(p->tries), ULL(p->fb));
-		}
-		strbuf_addstr(sb, "]}");
+		if (so->attempts || so->has_counters)
+			json_swap_order(rc, m, o);
 	}
-	strbuf_addstr(sb, "]}");
+	json_close(j);
+	json_close(j);
+}
+
+/* A zswap point's value: the model keeps -1 for a counter it never saw. */
+static void zswap_value(struct json_writer *j, const char *key, int64_t v)
+{
+	json_s64_or_null(j, key, v, v >= 0);
 }
 
 void report_json_zswap(struct report_ctx *rc)
@@ -668,29 +704,45 @@ void report_json_zswap(struct report_ctx *rc)
 	int n = zswap_model_npoints(m);
 	const struct zsw_point *f = zswap_model_point(m, 0), *l = zswap_model_point(m, n - 1);
 	static const char *const op[] = { "stores", "loads", "writebacks" };
+	struct json_writer *j = rc->jw;
+	char key[32];
 
-	strbuf_addf(rc->sb, "{\"points\": %d", n);
-	if (n)
-		strbuf_addf(rc->sb, ", \"stored_pages_last\": %lld, \"pool_bytes_last\": %lld, "
-			    "\"limit_pages\": %lld, \"zswpout\": %lld, \"zswpwb\": %lld",
-			    LL(l->stored_pages), LL(l->pool_bytes), LL(l->limit_pages),
-			    LL(l->zswpout - f->zswpout), LL(l->zswpwb - f->zswpwb));
-	for (int i = 0; i < ZSWAP_OP_NR; i++)
-		strbuf_addf(rc->sb, ", \"%s_ok\": %llu, \"%s_not\": %llu", op[i],
-			    ULL(zswap_model_probe_ok(m, i)), op[i],
-			    ULL(zswap_model_probe_fail(m, i)));
-	strbuf_addstr(rc->sb, ", \"series\": [");
-	for (int i = 0; i < n; i++) {	/* absolute values; -1: no such counter */
+	json_object(j, "zswap");
+	json_s64(j, "points", n);
+	if (n) {	/* -1 in a point: no such counter, so null */
+		json_s64_or_null(j, "stored_pages_last", l->stored_pages, l->stored_pages >= 0);
+		json_s64_or_null(j, "pool_bytes_last", l->pool_bytes, l->pool_bytes >= 0);
+		json_s64_or_null(j, "limit_pages", l->limit_pages, l->limit_pages >= 0);
+		json_s64_or_null(j, "zswpout", l->zswpout - f->zswpout,
+				 f->zswpout >= 0 && l->zswpout >= 0);
+		json_s64_or_null(j, "zswpwb", l->zswpwb - f->zswpwb,
+				 f->zswpwb >= 0 && l->zswpwb >= 0);
+	}
+	for (int i = 0; i < ZSWAP_OP_NR; i++) {
+		snprintf(key, sizeof(key), "%s_ok", op[i]);
+		json_u64(j, key, zswap_model_probe_ok(m, i));
+		snprintf(key, sizeof(key), "%s_not", op[i]);
+		json_u64(j, key, zswap_model_probe_fail(m, i));
+	}
+	json_array(j, "series");
+	for (int i = 0; i < n; i++) {	/* absolute values; null: no such counter */
 		const struct zsw_point *p = zswap_model_point(m, i);
 
-		strbuf_addf(rc->sb, "%s{\"t\": %.6f, \"stored_pages\": %lld, \"pool_bytes\": "
-			    "%lld, \"limit_pages\": %lld, \"zswpout\": %lld, \"zswpin\": %lld, "
-			    "\"zswpwb\": %lld, \"pswpout\": %lld, \"pswpin\": %lld, "
-			    "\"rejects\": %lld, \"pool_limit_hit\": %lld, \"inflight\": %lld}",
-			    i ? ", " : "", report_rel_s(rc, p->ts), LL(p->stored_pages),
-			    LL(p->pool_bytes), LL(p->limit_pages), LL(p->zswpout), LL(p->zswpin),
-			    LL(p->zswpwb), LL(p->pswpout), LL(p->pswpin), LL(p->rejects),
-			    LL(p->pool_limit_hit), LL(p->inflight));
+		json_object(j, NULL);
+		json_fixed(j, "t", report_rel_s(rc, p->ts), 6);
+		zswap_value(j, "stored_pages", p->stored_pages);
+		zswap_value(j, "pool_bytes", p->pool_bytes);
+		zswap_value(j, "limit_pages", p->limit_pages);
+		zswap_value(j, "zswpout", p->zswpout);
+		zswap_value(j, "zswpin", p->zswpin);
+		zswap_value(j, "zswpwb", p->zswpwb);
+		zswap_value(j, "pswpout", p->pswpout);
+		zswap_value(j, "pswpin", p->pswpin);
+		zswap_value(j, "rejects", p->rejects);
+		zswap_value(j, "pool_limit_hit", p->pool_limit_hit);
+		zswap_value(j, "inflight", p->inflight);
+		json_close(j);
 	}
-	strbuf_addstr(rc->sb, "]}");
+	json_close(j);
+	json_close(j);
 }

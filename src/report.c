@@ -13,11 +13,62 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const section_names[RS_NR] = {
-	"header", "summary", "handoff", "stalls", "compaction", "frag",
-	"counters", "consistency",
-	"swap", "zswap",
+/*
+ * The sections, in the order they print (text) and appear (JSON). A new
+ * section is one entry here, with its renderers in its own file
+ * (src/report-NAME.c, declared in report.h), the same help line under
+ * --section and a subsection under SECTIONS in man/mmscope-report.1
+ * (tests/cli/sections.sh compares them with --help), and a test:
+ *
+ *	{ .name = "NAME", .help = "one line of at most 64 columns",
+ *	  .text = report_text_NAME, .json = report_json_NAME },
+ *
+ * .json writes one member named NAME; set .needs_samples when every
+ * number comes from counter samples (--help then adds " (needs samples)":
+ * keep the help line to 48 columns), .in_summary when --section summary
+ * should also bring its JSON member. At most 32 sections (a bit each in
+ * report_opts.sections).
+ */
+const struct report_section_def report_sections[] = {
+	{ .name = "header",
+	  .help = "file, kernel, host, clock, span, events read and lost, notes",
+	  .text = report_text_header, .json = report_json_header, .in_summary = 1 },
+	{ .name = "summary",
+	  .help = "a line each for kswapd, kcompactd, stalls, reclaim, compaction",
+	  .text = report_text_summary },
+	{ .name = "handoff",
+	  .help = "per node: kswapd episodes and their kcompactd handoffs",
+	  .text = report_text_handoff, .json = report_json_handoff, .in_summary = 1 },
+	{ .name = "stalls",
+	  .help = "reclaim by kind: latency, pages per priority, longest tasks",
+	  .text = report_text_stalls, .json = report_json_stalls, .in_summary = 1 },
+	{ .name = "compaction",
+	  .help = "compaction runs by runner and order, results, deferrals",
+	  .text = report_text_compaction, .json = report_json_compaction,
+	  .in_summary = 1 },
+	{ .name = "frag",
+	  .help = "free blocks and fragmentation indices per zone",
+	  .text = report_text_frag, .json = report_json_frag, .needs_samples = 1 },
+	{ .name = "counters",
+	  .help = "vmstat, mTHP, zswap, PSI, swap and memcg deltas",
+	  .text = report_text_counters, .json = report_json_counters,
+	  .needs_samples = 1 },
+	{ .name = "consistency",
+	  .help = "event counts against the kernel's counters",
+	  .text = report_text_consistency, .json = report_json_consistency,
+	  .needs_samples = 1 },
+	{ .name = "swap",
+	  .help = "swap clusters per device, mTHP swap-out and its fallbacks",
+	  .text = report_text_swap, .json = report_json_swap },
+	{ .name = "zswap",
+	  .help = "zswap pool, limit, stores, rejects, writeback",
+	  .text = report_text_zswap, .json = report_json_zswap, .needs_samples = 1 },
 };
+const int report_nsections = (int)(sizeof(report_sections) / sizeof(report_sections[0]));
+
+_Static_assert(sizeof(report_sections) / sizeof(report_sections[0]) <=
+	       sizeof(((struct report_opts *)0)->sections) * 8,
+	       "more sections than bits in report_opts.sections");
 
 void report_opts_default(struct report_opts *o)
 {
@@ -30,15 +81,10 @@ void report_opts_default(struct report_opts *o)
 
 int report_section_find(const char *name)
 {
-	for (int i = 0; i < RS_NR; i++)
-		if (!strcmp(section_names[i], name))
+	for (int i = 0; i < report_nsections; i++)
+		if (!strcmp(report_sections[i].name, name))
 			return i;
 	return -1;
-}
-
-const char *report_section_name(enum report_section s)
-{
-	return (unsigned)s < RS_NR ? section_names[s] : "?";
 }
 
 void report_title(struct report_ctx *rc, const char *fmt, ...)
@@ -132,7 +178,7 @@ static const char *basename_of(const char *path)
 	return s ? s + 1 : path;
 }
 
-static void report_text_header(struct report_ctx *rc)
+void report_text_header(struct report_ctx *rc)
 {
 	const struct analysis_info *in = rc->in;
 	double span = in->last_ts > in->first_ts ?
@@ -252,7 +298,7 @@ static void report_summary_compaction(struct report_ctx *rc)
 			    (unsigned long long)cs->extfrag_severe);
 }
 
-static void report_text_summary(struct report_ctx *rc)
+void report_text_summary(struct report_ctx *rc)
 {
 	report_title(rc, "Summary");
 	report_summary_handoff(rc);
@@ -260,21 +306,47 @@ static void report_text_summary(struct report_ctx *rc)
 	report_summary_compaction(rc);
 }
 
+static int wanted(const struct report_opts *o, int i)
+{
+	return i >= 0 && (!o->sections || (o->sections & (1u << i)));
+}
+
+/* One object, a member per section asked for. "has_samples" comes just
+ * before the first section that needs samples (asked for or not), so a
+ * script reads it before the members it qualifies. */
+static void report_json(struct report_ctx *rc)
+{
+	int summary = wanted(rc->o, report_section_find("summary"));
+	struct json_writer j;
+	int said = 0;
+
+	json_begin(&j, rc->sb, JSON_ROOT_FLUSH);
+	rc->jw = &j;
+	for (int i = 0; i < report_nsections; i++) {
+		const struct report_section_def *d = &report_sections[i];
+
+		if (d->needs_samples && !said) {
+			json_bool(&j, "has_samples", rc->in->has_samples);
+			said = 1;
+		}
+		if (d->json && (wanted(rc->o, i) || (d->in_summary && summary)))
+			d->json(rc);
+	}
+	if (!said)
+		json_bool(&j, "has_samples", rc->in->has_samples);
+	json_end(&j);
+	rc->jw = NULL;
+}
+
 void report_render(const struct analysis *a, const struct report_opts *o, struct strbuf *out)
 {
-	struct report_ctx rc = { a, analysis_info(a), o, out };
-	static void (*const text[RS_NR])(struct report_ctx *) = {
-		report_text_header, report_text_summary, report_text_handoff,
-		report_text_stalls, report_text_compaction, report_text_frag,
-		report_text_counters, report_text_consistency,
-		report_text_swap, report_text_zswap,
-	};
+	struct report_ctx rc = { a, analysis_info(a), o, out, NULL };
 
 	if (o->format == RF_JSON) {
 		report_json(&rc);
 		return;
 	}
-	for (int s = 0; s < RS_NR; s++)
-		if (!o->sections || (o->sections & (1u << s)))
-			text[s](&rc);
+	for (int i = 0; i < report_nsections; i++)
+		if (wanted(o, i))
+			report_sections[i].text(&rc);
 }

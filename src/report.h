@@ -8,19 +8,13 @@
 #define MMSCOPE_REPORT_H
 
 #include "analysis.h"
+#include "json.h"
 #include "util.h"
-
-enum report_section {
-	RS_HEADER, RS_SUMMARY, RS_HANDOFF, RS_STALLS, RS_COMPACTION, RS_FRAG,
-	RS_COUNTERS, RS_CONSISTENCY,
-	RS_SWAP, RS_ZSWAP,	/* issue 6: src/report-swap.c */
-	RS_NR
-};
 
 enum report_format { RF_TEXT, RF_JSON };
 
 struct report_opts {
-	unsigned sections;		/* bit per enum report_section; 0 = all */
+	unsigned sections;		/* bit i: report_sections[i]; 0 = all */
 	enum report_format format;
 	int width;			/* text columns, default 72 */
 	int max_episodes;		/* episode rows per node in text */
@@ -28,10 +22,6 @@ struct report_opts {
 };
 
 void report_opts_default(struct report_opts *o);
-/* The section for a name ("handoff"), or -1. */
-int report_section_find(const char *name);
-const char *report_section_name(enum report_section s);
-
 void report_render(const struct analysis *a, const struct report_opts *o, struct strbuf *out);
 
 /* Internals shared by the report files. */
@@ -40,7 +30,37 @@ struct report_ctx {
 	const struct analysis_info *in;
 	const struct report_opts *o;
 	struct strbuf *sb;
+	struct json_writer *jw;		/* the JSON renderers write here */
 };
+
+/*
+ * A report section: one entry of report_sections[] (src/report.c), which
+ * is the only list of them. --section, the list in "report --help", the
+ * order of the text and of the JSON members all come from the table;
+ * tests/cli/sections.sh checks that man/mmscope-report.1 lists the same
+ * names and help lines.
+ */
+struct report_section_def {
+	const char *name;	/* --section NAME; its JSON member is named so too */
+	const char *help;	/* one line for --help and the man page */
+	/* Prints the section: its title (report_title) and lines. */
+	void (*text)(struct report_ctx *rc);
+	/* Writes the section's JSON member(s) into rc->jw; NULL: none. */
+	void (*json)(struct report_ctx *rc);
+	/* Its numbers come only from counter samples (mmscope record or
+	 * sample): --help says so, and the JSON member follows
+	 * "has_samples". The text renderer prints report_needs_samples()'s
+	 * line itself, after its title. */
+	unsigned needs_samples : 1;
+	/* Its JSON member is also written for --section summary, whose text
+	 * is drawn from it (the summary has no JSON member of its own). */
+	unsigned in_summary : 1;
+};
+
+extern const struct report_section_def report_sections[];
+extern const int report_nsections;
+/* The index of a section ("handoff") in report_sections[], or -1. */
+int report_section_find(const char *name);
 
 void report_title(struct report_ctx *rc, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -63,16 +83,29 @@ int report_consistency_rows(struct report_ctx *rc, struct consistency_row *rows,
 			    int64_t *lost);
 extern const char *const report_verdict_names[];
 
+/* The renderers of the table's sections, by file. */
+/* report.c */
+void report_text_header(struct report_ctx *rc);
+void report_text_summary(struct report_ctx *rc);
+/* report-mm.c */
 void report_text_handoff(struct report_ctx *rc);
 void report_text_stalls(struct report_ctx *rc);
 void report_text_compaction(struct report_ctx *rc);
+/* report-counters.c */
 void report_text_frag(struct report_ctx *rc);
 void report_text_counters(struct report_ctx *rc);
 void report_text_consistency(struct report_ctx *rc);
-void report_json(struct report_ctx *rc);
+/* report-json.c */
+void report_json_header(struct report_ctx *rc);
+void report_json_handoff(struct report_ctx *rc);
+void report_json_stalls(struct report_ctx *rc);
+void report_json_compaction(struct report_ctx *rc);
+void report_json_frag(struct report_ctx *rc);
+void report_json_counters(struct report_ctx *rc);
+void report_json_consistency(struct report_ctx *rc);
+/* report-swap.c */
 void report_text_swap(struct report_ctx *rc);
 void report_text_zswap(struct report_ctx *rc);
-/* JSON values (one object each) for the "swap" and "zswap" members. */
 void report_json_swap(struct report_ctx *rc);
 void report_json_zswap(struct report_ctx *rc);
 

@@ -73,6 +73,8 @@ TESTS += tests/unit/test-stats
 
 TESTS += tests/cli/docs.sh tests/cli/usage.sh
 EXTRA_DIST += tests/cli/docs.sh tests/cli/usage.sh
+TESTS += tests/cli/sections.sh
+EXTRA_DIST += tests/cli/sections.sh
 
 # collector (issue 3): live recorder tests (root; they skip elsewhere)
 check_PROGRAMS += samples/workloads/anon-touch
@@ -188,6 +190,12 @@ check_PROGRAMS += tests/unit/test-util
 tests_unit_test_util_SOURCES = tests/unit/test-util.c tests/unit/tap.h
 tests_unit_test_util_LDADD = $(LIBMMSCOPE_LIBS)
 TESTS += tests/unit/test-util
+
+# the JSON writer (issue 16)
+check_PROGRAMS += tests/unit/test-json
+tests_unit_test_json_SOURCES = tests/unit/test-json.c tests/unit/tap.h
+tests_unit_test_json_LDADD = $(LIBMMSCOPE_LIBS)
+TESTS += tests/unit/test-json
 EXTRA_DIST += tests/data/swap
 
 # The live recorder tests share the kernel's tracing state (instances,

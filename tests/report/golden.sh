@@ -50,6 +50,14 @@ for f in "$top_srcdir"/samples/*.dat "$top_srcdir"/tests/data/report/*.dat; do
 	! grep -q '^Summary$' "$scratch/$name.sec" || fail "$name: --section printed more"
 done
 
+# JSON says null, not 0, for pages the events could not give: 7.2's
+# recording has no mm_vmscan_lru_shrink_inactive ("not traced" in text)
+"$MMSCOPE" report --format json --section stalls \
+	"$top_srcdir/tests/data/report/global-pressure-7.2.dat" > "$scratch/stalls.json"
+grep -q '^    "scanned": null,$' "$scratch/stalls.json" &&
+	grep -q '^    "nr_reclaimed": [0-9]' "$scratch/stalls.json" ||
+	fail "json: untraced reclaim efficiency is not null (or nr_reclaimed is)"
+
 # recordings without samples say so in one line per section
 out=$("$MMSCOPE" report --section counters "$top_srcdir/samples/compaction-6.18.dat")
 echo "$out" | grep -q 'needs counter samples' || fail "no-samples line missing"

@@ -128,4 +128,14 @@ if command -v python3 >/dev/null 2>&1; then
 	python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$scratch/j" ||
 		fail "invalid JSON"
 fi
+# a counter the kernel lacks is null in JSON, never -1 or a delta of 0:
+# 6.1 has no zswpwb; order 0 has no per-size swpout counter
+"$MMSCOPE" report --format json --section swap --section zswap \
+	"$top_srcdir/tests/data/swap/mthp-frag-6.1.dat" > "$scratch/j61"
+grep -q '^  "zswpwb": null,$' "$scratch/j61" || fail "json: zswpwb on 6.1 is not null"
+grep -q '^      "zswpwb": null,$' "$scratch/j61" || fail "json: zswpwb points on 6.1 are not null"
+! grep -q ': -1,\{0,1\}$' "$scratch/j61" || fail "json: -1 printed for an unknown value"
+awk '/"order": 0,/ { o0 = 1 } o0 && /"swpout": / { print; exit }' "$scratch/j61" |
+	grep -q '"swpout": null,' || fail "json: order 0 swpout is not null"
+ok "json: not measured is null"
 finish

@@ -134,14 +134,37 @@ static int max_width(const char *s)
 	return w > max ? w : max;
 }
 
+/* The section table's entries are complete and their names unique; the
+ * help lines fit "report --help" in 80 columns. */
+static void check_table(void)
+{
+	int bad = 0;
+
+	for (int i = 0; i < report_nsections; i++) {
+		const struct report_section_def *d = &report_sections[i];
+		size_t max = d->needs_samples ? 48 : 64;
+
+		if (!d->name || !*d->name || !d->help || !d->text || strlen(d->help) > max ||
+		    report_section_find(d->name) != i) {
+			printf("# section %d (%s) incomplete, too long or named twice\n", i,
+			       d->name ? d->name : "?");
+			bad++;
+		}
+	}
+	ok(report_nsections > 0 && !bad, "section table: %d complete entries", report_nsections);
+	ok(report_section_find("nosuch") == -1, "unknown section name: -1");
+}
+
 int main(void)
 {
 	struct report_opts o;
 	struct strbuf sb = STRBUF_INIT;
 
+	check_table();
 	build();
 	report_opts_default(&o);
-	o.sections = 1u << RS_HANDOFF | 1u << RS_STALLS | 1u << RS_CONSISTENCY;
+	o.sections = 1u << report_section_find("handoff") | 1u << report_section_find("stalls") |
+		     1u << report_section_find("consistency");
 	report_render(a, &o, &sb);
 	if (getenv("MMSCOPE_TEST_SHOW"))
 		fputs(sb.buf, stdout);
