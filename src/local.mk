@@ -69,3 +69,6 @@ libmmscope_a_SOURCES += src/model-lanes.c src/model-lanes.h
 libmmscope_a_SOURCES += src/live-merge.c src/live-merge.h
 libmmscope_a_SOURCES += src/live.c src/live.h
 libmmscope_a_SOURCES += src/event-raw.c src/event-raw.h
+
+# the model table of src/analysis.c (issue 16)
+libmmscope_a_SOURCES += src/model.h
