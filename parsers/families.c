@@ -18,6 +18,7 @@ extern const struct parser oom_parsers[];
 extern const struct parser sample_print_parsers[];
 extern const struct parser probe_swap_parsers[];
 extern const struct parser probe_zswap_parsers[];
+extern const struct parser khugepaged_parsers[];
 
 #define END { NULL, NULL }
 
@@ -76,6 +77,19 @@ static const struct family_event ev_oom[] = {
 	END,
 };
 
+/* The file and mTHP variants and the 7.x pass event are enabled where
+ * the kernel has them (a missing one is listed, as for every group). */
+static const struct family_event ev_khugepaged[] = {
+	{ "huge_memory:mm_khugepaged_scan_pmd", NULL },
+	{ "huge_memory:mm_collapse_huge_page", NULL },
+	{ "huge_memory:mm_collapse_huge_page_isolate", NULL },
+	{ "huge_memory:mm_collapse_huge_page_swapin", NULL },
+	{ "huge_memory:mm_khugepaged_scan_file", NULL },
+	{ "huge_memory:mm_khugepaged_collapse_file", NULL },
+	{ "huge_memory:mm_khugepaged_scan", NULL },
+	END,
+};
+
 /* ftrace:print: the sampler's trace_marker lines; there by itself. */
 static const struct family_event ev_samples[] = {
 	{ "ftrace:print", NULL },
@@ -97,6 +111,8 @@ const struct event_family event_families[] = {
 	  ev_none, FAMILY_PROBE_ZSWAP, probe_zswap_parsers },
 	{ "oom", "OOM victims and the allocator's last retries before them",
 	  ev_oom, 0, oom_parsers },
+	{ "khugepaged", "khugepaged scans and THP collapses, by order and result",
+	  ev_khugepaged, 0, khugepaged_parsers },
 	{ NULL, "counter samples (trace_marker lines, always recorded)",
 	  ev_samples, 0, sample_print_parsers },
 };

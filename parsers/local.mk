@@ -12,3 +12,6 @@ libmmscope_a_SOURCES += \
 
 # swap and zswap kprobes (issue 6)
 libmmscope_a_SOURCES += parsers/probe-swap.c parsers/probe-zswap.c
+
+# khugepaged and THP collapse (issue 16)
+libmmscope_a_SOURCES += parsers/khugepaged.c

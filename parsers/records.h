@@ -64,7 +64,9 @@
 	X(REC_SWAP_MOVE, "swap_move")		/* move_cluster: old -> new list */ \
 	X(REC_SWAP_DISCARD, "swap_discard")	/* discard scheduled (kind 0) or run (kind 1) */ \
 	X(REC_SWAP_DEVICE, "swap_device")	/* swapon (ok 1) / swapoff (ok 0) */ \
-	X(REC_ZSWAP, "zswap")			/* zswap store/load/writeback result */
+	X(REC_ZSWAP, "zswap")			/* zswap store/load/writeback result */ \
+	/* huge_memory (parsers/khugepaged.c) */ \
+	X(REC_THP, "thp")			/* khugepaged scan, collapse and their steps */
 
 #define REC_ENUM_(e, name) e,
 enum rec_type {
@@ -92,6 +94,12 @@ enum isolate_kind { ISO_MIGRATE, ISO_FREE, ISO_FAST_FREE };
 enum swap_cluster_kind { SWCK_RELOC, SWCK_ISOLATE, SWCK_FREECL };
 enum swap_folio_kind { SWFK_ENTRY, SWFK_RESULT };
 enum zswap_op { ZSWAP_OP_STORE, ZSWAP_OP_LOAD, ZSWAP_OP_WB, ZSWAP_OP_NR };
+
+/* REC_THP kinds: which huge_memory event. */
+enum thp_kind {
+	THP_SCAN_PMD, THP_COLLAPSE, THP_ISOLATE, THP_SWAPIN, THP_SCAN_FILE,
+	THP_COLLAPSE_FILE, THP_SCAN_PASS, THP_NR
+};
 
 /* Counter sample sources. */
 enum sample_source {
@@ -183,6 +191,15 @@ struct record {
 			uint64_t pages;	/* swapon: si->pages */
 		} swap;
 		struct { int op; int ok; long long ret; int order; } zswap;
+		struct {
+			enum thp_kind kind;
+			int order;		/* the event's, or 9 (PMD) */
+			int order_known;	/* the event has an order field */
+			int ok;			/* result "succeeded" (swapin: ret 1) */
+			int status;		/* the raw result, -1 none */
+			const char *result;	/* its name from the print fmt, or "" */
+			int64_t value;		/* swapin: swapped_in; pass: finished */
+		} thp;
 	};
 };
 

@@ -8,6 +8,7 @@
  */
 #include "config.h"
 #include "analysis.h"
+#include "model-khugepaged.h"
 #include "parsers.h"
 #include "tracedat-read.h"
 #include "util.h"
@@ -22,6 +23,7 @@
  * is one entry here, before the NULL. (The older models are still wired
  * by hand.) */
 static const struct model_ops *const models[] = {
+	&khugepaged_model_ops,
 	NULL
 };
 #define NMODELS (sizeof(models) / sizeof(models[0]) - 1)
