@@ -182,28 +182,40 @@ static void compaction_parse_mig(void *state, struct parse_ctx *pc)
 	SINK(pc);
 }
 
-#define C(ev, fn, kind, fields, comm) { "compaction", ev, fn, kind, fields, comm, NULL }
+/* C(event, parse, kind, fields, wants_comm, record type emitted) */
+#define C(ev, fn, kind, fields, comm, rec) \
+	{ "compaction", ev, fn, kind, fields, comm, NULL, rec }
 
 const struct parser compaction_parsers[] = {
 	C("mm_compaction_wakeup_kcompactd", compaction_parse_kwake, REC_WAKEUP_KCOMPACTD,
-	  kwake_fields, 0),
+	  kwake_fields, 0, REC_WAKEUP_KCOMPACTD),
 	C("mm_compaction_kcompactd_wake", compaction_parse_kwake, REC_KCOMPACTD_WAKE,
-	  kwake_fields, 0),
-	C("mm_compaction_kcompactd_sleep", compaction_parse_ksleep, 0, ksleep_fields, 0),
-	C("mm_compaction_try_to_compact_pages", compaction_parse_try, 0, try_fields, 1),
-	C("mm_compaction_begin", compaction_parse_run, REC_COMPACT_BEGIN, run_fields, 1),
-	C("mm_compaction_end", compaction_parse_run, REC_COMPACT_END, run_fields, 0),
-	C("mm_compaction_finished", compaction_parse_fin, REC_COMPACT_FINISHED, fin_fields, 0),
-	C("mm_compaction_suitable", compaction_parse_fin, REC_COMPACT_SUITABLE, fin_fields, 0),
-	C("mm_compaction_deferred", compaction_parse_defer, DEFER_DEFERRED, defer_fields, 0),
+	  kwake_fields, 0, REC_KCOMPACTD_WAKE),
+	C("mm_compaction_kcompactd_sleep", compaction_parse_ksleep, 0, ksleep_fields, 0,
+	  REC_KCOMPACTD_SLEEP),
+	C("mm_compaction_try_to_compact_pages", compaction_parse_try, 0, try_fields, 1,
+	  REC_COMPACT_TRY),
+	C("mm_compaction_begin", compaction_parse_run, REC_COMPACT_BEGIN, run_fields, 1,
+	  REC_COMPACT_BEGIN),
+	C("mm_compaction_end", compaction_parse_run, REC_COMPACT_END, run_fields, 0,
+	  REC_COMPACT_END),
+	C("mm_compaction_finished", compaction_parse_fin, REC_COMPACT_FINISHED, fin_fields, 0,
+	  REC_COMPACT_FINISHED),
+	C("mm_compaction_suitable", compaction_parse_fin, REC_COMPACT_SUITABLE, fin_fields, 0,
+	  REC_COMPACT_SUITABLE),
+	C("mm_compaction_deferred", compaction_parse_defer, DEFER_DEFERRED, defer_fields, 0,
+	  REC_COMPACT_DEFER),
 	C("mm_compaction_defer_compaction", compaction_parse_defer, DEFER_COMPACTION,
-	  defer_fields, 0),
-	C("mm_compaction_defer_reset", compaction_parse_defer, DEFER_RESET, defer_fields, 0),
+	  defer_fields, 0, REC_COMPACT_DEFER),
+	C("mm_compaction_defer_reset", compaction_parse_defer, DEFER_RESET, defer_fields, 0,
+	  REC_COMPACT_DEFER),
 	C("mm_compaction_isolate_migratepages", compaction_parse_iso, ISO_MIGRATE,
-	  iso_fields, 0),
-	C("mm_compaction_isolate_freepages", compaction_parse_iso, ISO_FREE, iso_fields, 0),
+	  iso_fields, 0, REC_COMPACT_ISOLATE),
+	C("mm_compaction_isolate_freepages", compaction_parse_iso, ISO_FREE, iso_fields, 0,
+	  REC_COMPACT_ISOLATE),
 	C("mm_compaction_fast_isolate_freepages", compaction_parse_iso, ISO_FAST_FREE,
-	  iso_fields, 0),
-	C("mm_compaction_migratepages", compaction_parse_mig, 0, mig_fields, 0),
-	{ NULL, NULL, NULL, 0, NULL, 0, NULL },
+	  iso_fields, 0, REC_COMPACT_ISOLATE),
+	C("mm_compaction_migratepages", compaction_parse_mig, 0, mig_fields, 0,
+	  REC_COMPACT_MIGRATE),
+	{ NULL, NULL, NULL, 0, NULL, 0, NULL, 0 },
 };

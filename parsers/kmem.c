@@ -35,6 +35,6 @@ static void kmem_parse_extfrag(void *state, struct parse_ctx *pc)
 }
 
 const struct parser kmem_parsers[] = {
-	{ "kmem", "mm_page_alloc_extfrag", kmem_parse_extfrag, 0, extfrag_fields, 0, NULL },
-	{ NULL, NULL, NULL, 0, NULL, 0, NULL },
+	{ "kmem", "mm_page_alloc_extfrag", kmem_parse_extfrag, 0, extfrag_fields, 0, NULL, REC_EXTFRAG },
+	{ NULL, NULL, NULL, 0, NULL, 0, NULL, 0 },
 };

@@ -23,8 +23,8 @@ static void oom_parse(void *state, struct parse_ctx *pc)
 }
 
 const struct parser oom_parsers[] = {
-	{ "oom", "mark_victim", oom_parse, OOM_VICTIM, oom_fields, 1, NULL },
-	{ "oom", "compact_retry", oom_parse, OOM_COMPACT_RETRY, oom_fields, 0, NULL },
-	{ "oom", "reclaim_retry_zone", oom_parse, OOM_RECLAIM_RETRY, oom_fields, 0, NULL },
-	{ NULL, NULL, NULL, 0, NULL, 0, NULL },
+	{ "oom", "mark_victim", oom_parse, OOM_VICTIM, oom_fields, 1, NULL, REC_OOM },
+	{ "oom", "compact_retry", oom_parse, OOM_COMPACT_RETRY, oom_fields, 0, NULL, REC_OOM },
+	{ "oom", "reclaim_retry_zone", oom_parse, OOM_RECLAIM_RETRY, oom_fields, 0, NULL, REC_OOM },
+	{ NULL, NULL, NULL, 0, NULL, 0, NULL, 0 },
 };

@@ -2,13 +2,14 @@
 /*
  * The parser registry and the field cache. parser_set_new() walks every
  * event type the tep handle knows, finds its parser in the family tables
- * by (system, event) and lets the parser bind its fields once; the result
+ * (families.c) by (system, event) and lets the parser bind its fields once; the result
  * is an array indexed by event id, so dispatching an event costs one array
  * load. Fields are read through struct pfield (offset, size, signedness),
  * never through tep_get_field_val() per event.
  */
 #include "config.h"
 #include "parsers.h"
+#include "families.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -30,12 +31,6 @@ struct parser_set {
 	uint64_t sample_lines;
 	uint64_t sample_gaps;
 	int64_t last_seq;
-};
-
-static const struct parser *const parser_families[] = {
-	vmscan_parsers, compaction_parsers, kmem_parsers, oom_parsers,
-	sample_print_parsers,
-	probe_swap_parsers, probe_zswap_parsers,
 };
 
 /* "mmscope_swap_*" matches the kprobe systems "mmscope_swap_PID". */
@@ -200,10 +195,10 @@ void *parser_bind_fields(struct parser_set *set, struct tep_event *ev,
 	return st;
 }
 
-static const struct parser *parser_lookup(const char *system, const char *event)
+const struct parser *parser_lookup(const char *system, const char *event)
 {
-	for (size_t i = 0; i < sizeof(parser_families) / sizeof(parser_families[0]); i++)
-		for (const struct parser *p = parser_families[i]; p->system; p++)
+	for (int i = 0; i < event_nfamilies; i++)
+		for (const struct parser *p = event_families[i].parsers; p && p->system; p++)
 			if (parser_sys_match(p->system, system) && !strcmp(p->event, event))
 				return p;
 	return NULL;
@@ -339,19 +334,9 @@ uint64_t parser_set_sample_gaps(const struct parser_set *set)
 
 const char *rec_type_name(enum rec_type t)
 {
-	static const char *const names[REC_NR_TYPES] = {
-		"wakeup_kswapd", "kswapd_wake", "kswapd_sleep", "balance_end",
-		"reclaim_begin", "reclaim_end", "lru_isolate", "shrink_inactive",
-		"shrink_active", "write_folio", "reclaim_pages", "throttled",
-		"wakeup_kcompactd", "kcompactd_wake", "kcompactd_sleep",
-		"compact_try", "compact_begin", "compact_end", "compact_finished",
-		"compact_suitable", "compact_defer", "compact_isolate",
-		"compact_migrate", "extfrag", "oom", "counter", "zone", "buddy",
-		"pagetype", "sample_end", "lost",
-		"swap_alloc", "swap_free", "swap_folio", "swap_scan",
-		"swap_cluster", "swap_move", "swap_discard", "swap_device",
-		"zswap",
-	};
+#define REC_NAME_(e, name) [e] = name,
+	static const char *const names[REC_NR_TYPES] = { REC_TYPES(REC_NAME_) };
+#undef REC_NAME_
 
 	return (unsigned)t < REC_NR_TYPES && names[t] ? names[t] : "?";
 }

@@ -77,6 +77,9 @@ struct parser {
 	/* Optional: a bind of its own (malloc'd state, freed with free());
 	 * NULL to skip the event. Without it the fields above are bound. */
 	void *(*bind)(struct parser_set *set, struct tep_event *ev);
+	/* The record type it emits (the main one, for parsers that emit
+	 * several): what analysis_has_event() looks for in hand-fed runs. */
+	enum rec_type rec;
 };
 
 /* A sample source parser, fed one split mms1 line. */
@@ -98,15 +101,7 @@ struct sample_parser {
 	void (*parse)(const struct sample_line *sl, struct parse_ctx *pc);
 };
 
-/* The tables, in parsers.c; families export theirs. */
-extern const struct parser vmscan_parsers[];
-extern const struct parser compaction_parsers[];
-extern const struct parser kmem_parsers[];
-extern const struct parser oom_parsers[];
-extern const struct parser sample_print_parsers[];
-/* swap/zswap kprobes, systems "mmscope_swap_*" / "mmscope_zswap_*". */
-extern const struct parser probe_swap_parsers[];
-extern const struct parser probe_zswap_parsers[];
+/* The parser tables are per event family: see families.h. */
 
 /* Sample source parsers (parsers/sample-*.c). */
 void sample_vmstat_parse(const struct sample_line *sl, struct parse_ctx *pc);
@@ -137,6 +132,10 @@ int sample_feed_line(struct parse_ctx *pc, const char *text, int len);
 /* Integer values of a split line; 0 when found. */
 int sample_get_s64(const struct sample_line *sl, const char *key, int64_t *v);
 const char *sample_get(const struct sample_line *sl, const char *key);
+
+/* The parser of (system, event) in any family's table, or NULL;
+ * "mmscope_swap_*" in a table matches the systems "mmscope_swap_PID". */
+const struct parser *parser_lookup(const char *system, const char *event);
 
 /* The set: parsers bound to one tep handle's event ids. */
 struct parser_set *parser_set_new(struct tep_handle *tep);

@@ -158,6 +158,8 @@ static void probe_swap_fas_r(void *state, struct parse_ctx *pc)
 	SINK(pc);
 }
 
+extern const struct parser probe_swap_parsers[];
+
 static void *probe_swap_bind_fas_r(struct parser_set *set, struct tep_event *ev)
 {
 	struct pstate *st = NULL;
@@ -263,19 +265,19 @@ static const struct field_spec swapon_fields[] = {
 #define SWP "mmscope_swap_*"
 
 const struct parser probe_swap_parsers[] = {
-	{ SWP, "alloc", probe_swap_alloc, 0, swap_fields, 0, NULL },
-	{ SWP, "free", probe_swap_free, 0, swap_fields, 0, NULL },
-	{ SWP, "fas", probe_swap_fas, 0, swap_fields, 0, NULL },
-	{ SWP, "fas_r", probe_swap_fas_r, 0, swap_fields, 0, probe_swap_bind_fas_r },
-	{ SWP, "scan", probe_swap_scan, 0, swap_fields, 0, NULL },
-	{ SWP, "move", probe_swap_move, 0, swap_fields, 0, NULL },
-	{ SWP, "reloc", probe_swap_cluster, SWCK_RELOC, swap_fields, 0, NULL },
-	{ SWP, "isol", probe_swap_cluster, SWCK_ISOLATE, swap_fields, 0, NULL },
-	{ SWP, "freecl", probe_swap_cluster, SWCK_FREECL, swap_fields, 0, NULL },
-	{ SWP, "dsched", probe_swap_discard, 0, swap_fields, 0, NULL },
-	{ SWP, "drun", probe_swap_discard, 1, swap_fields, 0, NULL },
-	{ SWP, "swapon", probe_swap_device, 2, swapon_fields, 0, NULL },
-	{ SWP, "avadd", probe_swap_device, 1, swap_fields, 0, NULL },
-	{ SWP, "avdel", probe_swap_device, 0, swap_fields, 0, NULL },
-	{ NULL, NULL, NULL, 0, NULL, 0, NULL },
+	{ SWP, "alloc", probe_swap_alloc, 0, swap_fields, 0, NULL, REC_SWAP_ALLOC },
+	{ SWP, "free", probe_swap_free, 0, swap_fields, 0, NULL, REC_SWAP_FREE },
+	{ SWP, "fas", probe_swap_fas, 0, swap_fields, 0, NULL, REC_SWAP_FOLIO },
+	{ SWP, "fas_r", probe_swap_fas_r, 0, swap_fields, 0, probe_swap_bind_fas_r, REC_SWAP_FOLIO },
+	{ SWP, "scan", probe_swap_scan, 0, swap_fields, 0, NULL, REC_SWAP_SCAN },
+	{ SWP, "move", probe_swap_move, 0, swap_fields, 0, NULL, REC_SWAP_MOVE },
+	{ SWP, "reloc", probe_swap_cluster, SWCK_RELOC, swap_fields, 0, NULL, REC_SWAP_CLUSTER },
+	{ SWP, "isol", probe_swap_cluster, SWCK_ISOLATE, swap_fields, 0, NULL, REC_SWAP_CLUSTER },
+	{ SWP, "freecl", probe_swap_cluster, SWCK_FREECL, swap_fields, 0, NULL, REC_SWAP_CLUSTER },
+	{ SWP, "dsched", probe_swap_discard, 0, swap_fields, 0, NULL, REC_SWAP_DISCARD },
+	{ SWP, "drun", probe_swap_discard, 1, swap_fields, 0, NULL, REC_SWAP_DISCARD },
+	{ SWP, "swapon", probe_swap_device, 2, swapon_fields, 0, NULL, REC_SWAP_DEVICE },
+	{ SWP, "avadd", probe_swap_device, 1, swap_fields, 0, NULL, REC_SWAP_DEVICE },
+	{ SWP, "avdel", probe_swap_device, 0, swap_fields, 0, NULL, REC_SWAP_DEVICE },
+	{ NULL, NULL, NULL, 0, NULL, 0, NULL, 0 },
 };

@@ -54,8 +54,8 @@ static void probe_zswap_result(void *state, struct parse_ctx *pc)
 #define ZSW "mmscope_zswap_*"
 
 const struct parser probe_zswap_parsers[] = {
-	{ ZSW, "store_r", probe_zswap_result, ZSWAP_OP_STORE, zswap_fields, 0, NULL },
-	{ ZSW, "load_r", probe_zswap_result, ZSWAP_OP_LOAD, zswap_fields, 0, NULL },
-	{ ZSW, "wb_r", probe_zswap_result, ZSWAP_OP_WB, zswap_fields, 0, NULL },
-	{ NULL, NULL, NULL, 0, NULL, 0, NULL },
+	{ ZSW, "store_r", probe_zswap_result, ZSWAP_OP_STORE, zswap_fields, 0, NULL, REC_ZSWAP },
+	{ ZSW, "load_r", probe_zswap_result, ZSWAP_OP_LOAD, zswap_fields, 0, NULL, REC_ZSWAP },
+	{ ZSW, "wb_r", probe_zswap_result, ZSWAP_OP_WB, zswap_fields, 0, NULL, REC_ZSWAP },
+	{ NULL, NULL, NULL, 0, NULL, 0, NULL, 0 },
 };

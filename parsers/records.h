@@ -12,55 +12,68 @@
 
 #include <stdint.h>
 
+/*
+ * Every record type once, as X(ENUM, "name"): the enum and
+ * rec_type_name() are both generated from this list, so a new type is
+ * one line here and its name cannot drift out of place.
+ */
+#define REC_TYPES(X) \
+	/* vmscan */ \
+	X(REC_WAKEUP_KSWAPD, "wakeup_kswapd")	/* an allocator asked kswapd to run */ \
+	X(REC_KSWAPD_WAKE, "kswapd_wake")	/* kswapd starts balance_pgdat */ \
+	X(REC_KSWAPD_SLEEP, "kswapd_sleep")	/* kswapd goes to sleep (balanced) */ \
+	X(REC_BALANCE_END, "balance_end")	/* 7.x: balance_pgdat finished */ \
+	X(REC_KSWAPD_FAIL, "kswapd_fail")	/* 7.x: kswapd_reclaim_fail, clear_hopeless */ \
+	X(REC_RECLAIM_BEGIN, "reclaim_begin")	/* direct/memcg/softlimit/node reclaim entry */ \
+	X(REC_RECLAIM_END, "reclaim_end") \
+	X(REC_LRU_ISOLATE, "lru_isolate") \
+	X(REC_SHRINK_INACTIVE, "shrink_inactive") \
+	X(REC_SHRINK_ACTIVE, "shrink_active") \
+	X(REC_WRITE_FOLIO, "write_folio") \
+	X(REC_RECLAIM_PAGES, "reclaim_pages")	/* 6.18+: reclaim_folio_list (DAMON, MADV_PAGEOUT) */ \
+	X(REC_THROTTLED, "throttled") \
+	/* compaction */ \
+	X(REC_WAKEUP_KCOMPACTD, "wakeup_kcompactd")	/* wakeup_kcompactd() found kcompactd asleep */ \
+	X(REC_KCOMPACTD_WAKE, "kcompactd_wake")	/* kcompactd runs a request */ \
+	X(REC_KCOMPACTD_SLEEP, "kcompactd_sleep") \
+	X(REC_COMPACT_TRY, "compact_try")	/* direct compaction: try_to_compact_pages */ \
+	X(REC_COMPACT_BEGIN, "compact_begin") \
+	X(REC_COMPACT_END, "compact_end") \
+	X(REC_COMPACT_FINISHED, "compact_finished") \
+	X(REC_COMPACT_SUITABLE, "compact_suitable") \
+	X(REC_COMPACT_DEFER, "compact_defer")	/* deferred, defer_compaction, defer_reset */ \
+	X(REC_COMPACT_ISOLATE, "compact_isolate") \
+	X(REC_COMPACT_MIGRATE, "compact_migrate") \
+	/* kmem, oom */ \
+	X(REC_EXTFRAG, "extfrag") \
+	X(REC_OOM, "oom") \
+	/* counter samples (mmscope-samples(5)) */ \
+	X(REC_COUNTER, "counter")		/* one KEY=VALUE of vmstat, mthp, psi, swap, ... */ \
+	X(REC_ZONE, "zone")			/* a zoneinfo line */ \
+	X(REC_BUDDY, "buddy")			/* a buddyinfo line */ \
+	X(REC_PAGETYPE, "pagetype")		/* a pagetypeinfo line */ \
+	X(REC_SAMPLE_END, "sample_end")		/* set SEQ is complete */ \
+	/* the reader */ \
+	X(REC_LOST, "lost")			/* events dropped on a CPU before this point */ \
+	/* swap and zswap kprobes (parsers/probe-swap.c, probe-zswap.c) */ \
+	X(REC_SWAP_ALLOC, "swap_alloc")		/* a slot range allocated: type, offset, nr */ \
+	X(REC_SWAP_FREE, "swap_free")		/* a slot range freed (offset -1: cluster unknown) */ \
+	X(REC_SWAP_FOLIO, "swap_folio")		/* folio_alloc_swap: entry (kind 0) or result */ \
+	X(REC_SWAP_SCAN, "swap_scan")		/* alloc_swap_scan_cluster entry: cluster tried */ \
+	X(REC_SWAP_CLUSTER, "swap_cluster")	/* reloc/isolate/free_cluster: cluster pointer */ \
+	X(REC_SWAP_MOVE, "swap_move")		/* move_cluster: old -> new list */ \
+	X(REC_SWAP_DISCARD, "swap_discard")	/* discard scheduled (kind 0) or run (kind 1) */ \
+	X(REC_SWAP_DEVICE, "swap_device")	/* swapon (ok 1) / swapoff (ok 0) */ \
+	X(REC_ZSWAP, "zswap")			/* zswap store/load/writeback result */ \
+	/* huge_memory (parsers/khugepaged.c) */ \
+	X(REC_THP, "thp")			/* khugepaged scan, collapse and their steps */
+
+#define REC_ENUM_(e, name) e,
 enum rec_type {
-	/* vmscan */
-	REC_WAKEUP_KSWAPD,	/* an allocator asked kswapd to run */
-	REC_KSWAPD_WAKE,	/* kswapd starts balance_pgdat */
-	REC_KSWAPD_SLEEP,	/* kswapd goes to sleep (balanced) */
-	REC_BALANCE_END,	/* 7.x: balance_pgdat finished */
-	REC_RECLAIM_BEGIN,	/* direct/memcg/softlimit/node reclaim entry */
-	REC_RECLAIM_END,
-	REC_LRU_ISOLATE,
-	REC_SHRINK_INACTIVE,
-	REC_SHRINK_ACTIVE,
-	REC_WRITE_FOLIO,
-	REC_RECLAIM_PAGES,	/* 6.18+: reclaim_folio_list (DAMON, MADV_PAGEOUT) */
-	REC_THROTTLED,
-	/* compaction */
-	REC_WAKEUP_KCOMPACTD,	/* wakeup_kcompactd() found kcompactd asleep */
-	REC_KCOMPACTD_WAKE,	/* kcompactd runs a request */
-	REC_KCOMPACTD_SLEEP,
-	REC_COMPACT_TRY,	/* direct compaction: try_to_compact_pages */
-	REC_COMPACT_BEGIN,
-	REC_COMPACT_END,
-	REC_COMPACT_FINISHED,
-	REC_COMPACT_SUITABLE,
-	REC_COMPACT_DEFER,	/* deferred, defer_compaction, defer_reset */
-	REC_COMPACT_ISOLATE,
-	REC_COMPACT_MIGRATE,
-	/* kmem, oom */
-	REC_EXTFRAG,
-	REC_OOM,
-	/* counter samples (mmscope-samples(5)) */
-	REC_COUNTER,		/* one KEY=VALUE of vmstat, mthp, psi, swap, ... */
-	REC_ZONE,		/* a zoneinfo line */
-	REC_BUDDY,		/* a buddyinfo line */
-	REC_PAGETYPE,		/* a pagetypeinfo line */
-	REC_SAMPLE_END,		/* set SEQ is complete */
-	/* the reader */
-	REC_LOST,		/* events dropped on a CPU before this point */
-	/* swap and zswap kprobes (parsers/probe-swap.c, probe-zswap.c) */
-	REC_SWAP_ALLOC,		/* a slot range allocated: type, offset, nr */
-	REC_SWAP_FREE,		/* a slot range freed (offset -1: cluster unknown) */
-	REC_SWAP_FOLIO,		/* folio_alloc_swap: entry (kind 0) or result */
-	REC_SWAP_SCAN,		/* alloc_swap_scan_cluster entry: cluster tried */
-	REC_SWAP_CLUSTER,	/* reloc/isolate/free_cluster: cluster pointer */
-	REC_SWAP_MOVE,		/* move_cluster: old -> new list */
-	REC_SWAP_DISCARD,	/* discard scheduled (kind 0) or run (kind 1) */
-	REC_SWAP_DEVICE,	/* swapon (ok 1) / swapoff (ok 0) */
-	REC_ZSWAP,		/* zswap store/load/writeback result */
+	REC_TYPES(REC_ENUM_)
 	REC_NR_TYPES
 };
+#undef REC_ENUM_
 
 enum reclaim_kind {
 	RK_DIRECT, RK_MEMCG, RK_SOFTLIMIT, RK_NODE, RK_KSWAPD, RK_OTHER, RK_NR
@@ -82,6 +95,12 @@ enum swap_cluster_kind { SWCK_RELOC, SWCK_ISOLATE, SWCK_FREECL };
 enum swap_folio_kind { SWFK_ENTRY, SWFK_RESULT };
 enum zswap_op { ZSWAP_OP_STORE, ZSWAP_OP_LOAD, ZSWAP_OP_WB, ZSWAP_OP_NR };
 
+/* REC_THP kinds: which huge_memory event. */
+enum thp_kind {
+	THP_SCAN_PMD, THP_COLLAPSE, THP_ISOLATE, THP_SWAPIN, THP_SCAN_FILE,
+	THP_COLLAPSE_FILE, THP_SCAN_PASS, THP_NR
+};
+
 /* Counter sample sources. */
 enum sample_source {
 	SRC_VMSTAT, SRC_ZONE, SRC_BUDDY, SRC_PAGETYPE, SRC_MTHP, SRC_ZSWAP,
@@ -98,6 +117,8 @@ struct record {
 		struct { int nid, zid, order; uint64_t gfp; } wake;	/* wakeup/kswapd_wake/kcompactd */
 		struct { int nid; } sleep;
 		struct { int nid, order; uint64_t nr_reclaimed; } balance;
+		/* value: failures after a failed run; reason of a clear */
+		struct { int nid, cleared, value; } kfail;
 		struct { enum reclaim_kind kind; int order, nid; uint64_t gfp, memcg; } rbegin;
 		struct { enum reclaim_kind kind; uint64_t nr_reclaimed; } rend;
 		struct { int order, lru; uint64_t requested, scanned, skipped, taken; } isolate;
@@ -170,6 +191,15 @@ struct record {
 			uint64_t pages;	/* swapon: si->pages */
 		} swap;
 		struct { int op; int ok; long long ret; int order; } zswap;
+		struct {
+			enum thp_kind kind;
+			int order;		/* the event's, or 9 (PMD) */
+			int order_known;	/* the event has an order field */
+			int ok;			/* result "succeeded" (swapin: ret 1) */
+			int status;		/* the raw result, -1 none */
+			const char *result;	/* its name from the print fmt, or "" */
+			int64_t value;		/* swapin: swapped_in; pass: finished */
+		} thp;
 	};
 };
 

@@ -249,6 +249,6 @@ static void sample_print_parse(void *state, struct parse_ctx *pc)
 }
 
 const struct parser sample_print_parsers[] = {
-	{ "ftrace", "print", sample_print_parse, 0, NULL, 0, sample_print_bind },
-	{ NULL, NULL, NULL, 0, NULL, 0, NULL },
+	{ "ftrace", "print", sample_print_parse, 0, NULL, 0, sample_print_bind, REC_COUNTER },
+	{ NULL, NULL, NULL, 0, NULL, 0, NULL, 0 },
 };

@@ -9,7 +9,9 @@
  * shrink_inactive's nr_activate0/1, mm_vmscan_writepage became
  * mm_vmscan_write_folio, 7.x reordered the reclaim-begin fields and added
  * memcg_id (fields are found by name, so order does not matter) and the
- * balance_pgdat_begin/end events.
+ * balance_pgdat_begin/end, kswapd_reclaim_fail and kswapd_clear_hopeless
+ * events (balance_pgdat_begin is not recorded: it fires where
+ * kswapd_wake does).
  */
 #include "config.h"
 #include "parsers.h"
@@ -75,6 +77,35 @@ static void vmscan_parse_balance_end(void *state, struct parse_ctx *pc)
 	r->balance.nid = (int)PF_S(st, pc, BE_NID);
 	r->balance.order = (int)PF_S(st, pc, BE_ORDER);
 	r->balance.nr_reclaimed = PF_U(st, pc, BE_RECLAIMED);
+	SINK(pc);
+}
+
+/* 7.x: kswapd_reclaim_fail (a balance_pgdat run reclaimed nothing;
+ * failures is pgdat->kswapd_failures after it) and kswapd_clear_hopeless
+ * (the count was reset: by kswapd, direct reclaim or a PCP free). */
+enum { KF_FAIL, KF_CLEAR };
+
+static const struct field_spec fail_fields[] = {
+	{ NAMES("nid"), "kswapd failures per node" },
+	{ NAMES("failures"), NULL },
+	{ NULL, NULL },
+};
+
+static const struct field_spec clear_fields[] = {
+	{ NAMES("nid"), "kswapd failures per node" },
+	{ NAMES("reason"), NULL },
+	{ NULL, NULL },
+};
+
+static void vmscan_parse_fail(void *state, struct parse_ctx *pc)
+{
+	struct pstate *st = state;
+	struct record *r = pc->rec;
+
+	r->type = REC_KSWAPD_FAIL;
+	r->kfail.nid = (int)PF_S(st, pc, 0);
+	r->kfail.cleared = st->kind == KF_CLEAR;
+	r->kfail.value = (int)PF_SD(st, pc, 1, -1);
 	SINK(pc);
 }
 
@@ -254,40 +285,54 @@ static void vmscan_parse_throttled(void *state, struct parse_ctx *pc)
 	SINK(pc);
 }
 
-const struct parser vmscan_parsers[] = {
+/* kswapd (the "kswapd" family; see families.c) */
+const struct parser vmscan_kswapd_parsers[] = {
 	{ "vmscan", "mm_vmscan_wakeup_kswapd", vmscan_parse_wake, REC_WAKEUP_KSWAPD,
-	  wake_fields, 1, NULL },
+	  wake_fields, 1, NULL, REC_WAKEUP_KSWAPD },
 	{ "vmscan", "mm_vmscan_kswapd_wake", vmscan_parse_wake, REC_KSWAPD_WAKE,
-	  wake_fields, 0, NULL },
-	{ "vmscan", "mm_vmscan_kswapd_sleep", vmscan_parse_sleep, 0, sleep_fields, 0, NULL },
+	  wake_fields, 0, NULL, REC_KSWAPD_WAKE },
+	{ "vmscan", "mm_vmscan_kswapd_sleep", vmscan_parse_sleep, 0, sleep_fields, 0, NULL,
+	  REC_KSWAPD_SLEEP },
 	{ "vmscan", "mm_vmscan_balance_pgdat_end", vmscan_parse_balance_end, 0,
-	  balance_fields, 0, NULL },
+	  balance_fields, 0, NULL, REC_BALANCE_END },
+	{ "vmscan", "mm_vmscan_kswapd_reclaim_fail", vmscan_parse_fail, KF_FAIL,
+	  fail_fields, 0, NULL, REC_KSWAPD_FAIL },
+	{ "vmscan", "mm_vmscan_kswapd_clear_hopeless", vmscan_parse_fail, KF_CLEAR,
+	  clear_fields, 0, NULL, REC_KSWAPD_FAIL },
+	{ NULL, NULL, NULL, 0, NULL, 0, NULL, 0 },
+};
+
+/* direct, memcg, softlimit, node reclaim and the LRU work (the "reclaim" family) */
+const struct parser vmscan_reclaim_parsers[] = {
 	{ "vmscan", "mm_vmscan_direct_reclaim_begin", vmscan_parse_rbegin, RK_DIRECT,
-	  rbegin_fields, 1, NULL },
+	  rbegin_fields, 1, NULL, REC_RECLAIM_BEGIN },
 	{ "vmscan", "mm_vmscan_memcg_reclaim_begin", vmscan_parse_rbegin, RK_MEMCG,
-	  rbegin_fields, 1, NULL },
+	  rbegin_fields, 1, NULL, REC_RECLAIM_BEGIN },
 	{ "vmscan", "mm_vmscan_memcg_softlimit_reclaim_begin", vmscan_parse_rbegin,
-	  RK_SOFTLIMIT, rbegin_fields, 1, NULL },
+	  RK_SOFTLIMIT, rbegin_fields, 1, NULL, REC_RECLAIM_BEGIN },
 	{ "vmscan", "mm_vmscan_node_reclaim_begin", vmscan_parse_rbegin, RK_NODE,
-	  rbegin_fields, 1, NULL },
+	  rbegin_fields, 1, NULL, REC_RECLAIM_BEGIN },
 	{ "vmscan", "mm_vmscan_direct_reclaim_end", vmscan_parse_rend, RK_DIRECT,
-	  rend_fields, 0, NULL },
+	  rend_fields, 0, NULL, REC_RECLAIM_END },
 	{ "vmscan", "mm_vmscan_memcg_reclaim_end", vmscan_parse_rend, RK_MEMCG,
-	  rend_fields, 0, NULL },
+	  rend_fields, 0, NULL, REC_RECLAIM_END },
 	{ "vmscan", "mm_vmscan_memcg_softlimit_reclaim_end", vmscan_parse_rend,
-	  RK_SOFTLIMIT, rend_fields, 0, NULL },
+	  RK_SOFTLIMIT, rend_fields, 0, NULL, REC_RECLAIM_END },
 	{ "vmscan", "mm_vmscan_node_reclaim_end", vmscan_parse_rend, RK_NODE,
-	  rend_fields, 0, NULL },
-	{ "vmscan", "mm_vmscan_lru_isolate", vmscan_parse_isolate, 0, isolate_fields, 0, NULL },
+	  rend_fields, 0, NULL, REC_RECLAIM_END },
+	{ "vmscan", "mm_vmscan_lru_isolate", vmscan_parse_isolate, 0, isolate_fields, 0,
+	  NULL, REC_LRU_ISOLATE },
 	{ "vmscan", "mm_vmscan_lru_shrink_inactive", vmscan_parse_shrink,
-	  REC_SHRINK_INACTIVE, shrink_fields, 0, NULL },
+	  REC_SHRINK_INACTIVE, shrink_fields, 0, NULL, REC_SHRINK_INACTIVE },
 	{ "vmscan", "mm_vmscan_reclaim_pages", vmscan_parse_shrink, REC_RECLAIM_PAGES,
-	  shrink_fields, 1, NULL },
+	  shrink_fields, 1, NULL, REC_RECLAIM_PAGES },
 	{ "vmscan", "mm_vmscan_lru_shrink_active", vmscan_parse_active, 0,
-	  active_fields, 0, NULL },
-	{ "vmscan", "mm_vmscan_write_folio", vmscan_parse_write, 0, write_fields, 0, NULL },
-	{ "vmscan", "mm_vmscan_writepage", vmscan_parse_write, 0, write_fields, 0, NULL },
+	  active_fields, 0, NULL, REC_SHRINK_ACTIVE },
+	{ "vmscan", "mm_vmscan_write_folio", vmscan_parse_write, 0, write_fields, 0, NULL,
+	  REC_WRITE_FOLIO },
+	{ "vmscan", "mm_vmscan_writepage", vmscan_parse_write, 0, write_fields, 0, NULL,
+	  REC_WRITE_FOLIO },
 	{ "vmscan", "mm_vmscan_throttled", vmscan_parse_throttled, 0,
-	  throttled_fields, 0, NULL },
-	{ NULL, NULL, NULL, 0, NULL, 0, NULL },
+	  throttled_fields, 0, NULL, REC_THROTTLED },
+	{ NULL, NULL, NULL, 0, NULL, 0, NULL, 0 },
 };

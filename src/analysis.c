@@ -8,6 +8,7 @@
  */
 #include "config.h"
 #include "analysis.h"
+#include "model-khugepaged.h"
 #include "parsers.h"
 #include "tracedat-read.h"
 #include "util.h"
@@ -16,6 +17,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+/* Models run through one table: create, feed, finish and free come from
+ * their model_ops; front ends get them with analysis_model(). A new model
+ * is one entry here, before the NULL. (The older models are still wired
+ * by hand.) */
+static const struct model_ops *const models[] = {
+	&khugepaged_model_ops,
+	NULL
+};
+#define NMODELS (sizeof(models) / sizeof(models[0]) - 1)
+
+_Static_assert(REC_NR_TYPES <= 64, "types_seen has one bit per record type");
 
 struct analysis {
 	struct analysis_opts opts;
@@ -35,6 +48,7 @@ struct analysis {
 	struct swapclust_model *swapclust;
 	struct zswap_model *zswap;
 	struct lanes *lanes;
+	void *model[NMODELS + 1];		/* models[i]'s */
 	char probe_set[32], probe_reason[256];
 	int probes_swap;		/* probes= names swap probes: 1, 0; -1 no key */
 	uint64_t types_seen;		/* bit per enum rec_type fed */
@@ -68,6 +82,11 @@ struct analysis *analysis_new_empty(const struct analysis_opts *o)
 	a->swapclust = swapclust_model_new(0);
 	a->zswap = zswap_model_new();
 	a->lanes = lanes_new();
+	for (size_t i = 0; models[i]; i++)
+		if (!(a->model[i] = models[i]->create())) {
+			analysis_free(a);
+			return NULL;
+		}
 	if (!a->swapclust || !a->zswap || !a->lanes) {
 		analysis_free(a);
 		return NULL;
@@ -100,6 +119,8 @@ void analysis_feed(struct analysis *a, const struct record *r)
 	swapclust_model_add(a->swapclust, r);
 	zswap_model_add(a->zswap, r);
 	lanes_add(a->lanes, r);
+	for (size_t i = 0; models[i]; i++)
+		models[i]->add(a->model[i], r);
 	if (a->opts.tap)
 		a->opts.tap(a->opts.tap_ctx, r);
 }
@@ -118,6 +139,9 @@ void analysis_finish(struct analysis *a, uint64_t end_ts)
 	compaction_model_finish(a->compaction, end_ts);
 	swapclust_model_finish(a->swapclust, end_ts);
 	lanes_finish(a->lanes, end_ts);
+	for (size_t i = 0; models[i]; i++)
+		if (models[i]->finish)
+			models[i]->finish(a->model[i], end_ts);
 	in->sample_sets = counters_model_nsets(a->counters);
 	in->sample_incomplete = counters_model_incomplete_sets(a->counters);
 	if (a->ps) {
@@ -335,6 +359,9 @@ void analysis_free(struct analysis *a)
 {
 	if (!a)
 		return;
+	for (size_t i = 0; models[i]; i++)
+		if (a->model[i])
+			models[i]->destroy(a->model[i]);
 	consistency_model_free(a->consistency);
 	swapclust_model_free(a->swapclust);
 	zswap_model_free(a->zswap);
@@ -373,29 +400,26 @@ const struct swapclust_model *analysis_swapclust(const struct analysis *a)
 }
 const struct zswap_model *analysis_zswap(const struct analysis *a) { return a->zswap; }
 const struct lanes *analysis_lanes(const struct analysis *a) { return a->lanes; }
+
+const void *analysis_model(const struct analysis *a, const struct model_ops *ops)
+{
+	for (size_t i = 0; models[i]; i++)
+		if (models[i] == ops)
+			return a->model[i];
+	return NULL;
+}
 const char *analysis_probe_set(const struct analysis *a) { return a->probe_set; }
 const char *analysis_probe_reason(const struct analysis *a) { return a->probe_reason; }
 int analysis_probes_swap(const struct analysis *a) { return a->probes_swap; }
 
 int analysis_has_event(const struct analysis *a, const char *system, const char *event)
 {
-	static const struct { const char *event; enum rec_type type; } fed[] = {
-		{ "mm_vmscan_kswapd_wake", REC_KSWAPD_WAKE },
-		{ "mm_vmscan_lru_shrink_inactive", REC_SHRINK_INACTIVE },
-		{ "mm_vmscan_direct_reclaim_begin", REC_RECLAIM_BEGIN },
-		{ "mm_vmscan_balance_pgdat_end", REC_BALANCE_END },
-		{ "mm_compaction_kcompactd_wake", REC_KCOMPACTD_WAKE },
-		{ "mm_compaction_try_to_compact_pages", REC_COMPACT_TRY },
-		{ "mm_compaction_isolate_migratepages", REC_COMPACT_ISOLATE },
-		{ "mm_compaction_migratepages", REC_COMPACT_MIGRATE },
-	};
-
-	/* records fed by hand: traced if records of that kind were fed */
+	/* records fed by hand: traced if records of the kind its parser
+	 * emits were fed (families.c names each event's parser) */
 	if (!a->tep) {
-		for (size_t i = 0; i < sizeof(fed) / sizeof(fed[0]); i++)
-			if (!strcmp(fed[i].event, event))
-				return !!(a->types_seen & (1ULL << fed[i].type));
-		return 1;
+		const struct parser *p = parser_lookup(system, event);
+
+		return !p || (p->rec < 64 && (a->types_seen & (1ULL << p->rec)));
 	}
 	if (a->enabled) {
 		char key[256];

@@ -22,6 +22,7 @@
 #include "model-swapclust.h"
 #include "model-zswap.h"
 #include "model-lanes.h"
+#include "model.h"
 
 struct analysis_opts {
 	struct handoff_params handoff;
@@ -78,6 +79,9 @@ const struct swapclust_model *analysis_swapclust(const struct analysis *a);
 const struct zswap_model *analysis_zswap(const struct analysis *a);
 /* Time-indexed lanes per node (timeline and stalls views of the TUI). */
 const struct lanes *analysis_lanes(const struct analysis *a);
+/* A model of the table in analysis.c, by its ops (model.h), e.g.
+ * analysis_model(a, &khugepaged_model_ops); NULL if not in the table. */
+const void *analysis_model(const struct analysis *a, const struct model_ops *ops);
 /* The recording's probe_set= and probe_reason= ("" when not recorded). */
 const char *analysis_probe_set(const struct analysis *a);
 const char *analysis_probe_reason(const struct analysis *a);

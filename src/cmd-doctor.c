@@ -10,6 +10,7 @@
 #include "config.h"
 #include "cmd.h"
 #include "collector.h"
+#include "families.h"
 #include "probes.h"
 #include "sampler.h"
 #include "util.h"
@@ -129,45 +130,35 @@ static void check_ftrace_enabled(void)
 
 static void check_groups(struct doctor *d)
 {
+	char *evdir = xasprintf("%s/events", d->tracefs);
+
 	printf("event groups\n");
-	for (int g = 0; g < collector_ngroups; g++) {
-		const struct collector_group *grp = &collector_groups_table[g];
+	for (int g = 0; g < event_nfamilies; g++) {
+		const struct event_family *fam = &event_families[g];
 		struct strbuf have = STRBUF_INIT, miss = STRBUF_INIT;
 
-		for (const char *const *e = grp->events; *e; e++) {
-			char *sys = xstrdup(*e), *ev = strchr(sys, ':'), *p;
+		if (!fam->group)
+			continue;
+		for (const struct family_event *fe = fam->events; fe->spec; fe++) {
+			/* the name this kernel has (writepage for write_folio before 5.19) */
+			const char *spec = collector_event_choice(evdir, fe);
+			const char *ev = strchr(spec, ':') + 1;
 
-			*ev++ = '\0';
-			/* 6.1 calls write_folio writepage: one of the two is expected */
-			if (!strcmp(ev, "mm_vmscan_writepage") || !strcmp(ev, "mm_vmscan_write_folio")) {
-				char *a = xasprintf("%s/events/vmscan/mm_vmscan_writepage", d->tracefs);
-				char *b = xasprintf("%s/events/vmscan/mm_vmscan_write_folio", d->tracefs);
-				int skip = !access(!strcmp(ev, "mm_vmscan_writepage") ? b : a, F_OK);
-
-				free(a);
-				free(b);
-				if (skip) {
-					free(sys);
-					continue;
-				}
-			}
-			p = !strcmp(ev, "*") ? xasprintf("%s/events/%s", d->tracefs, sys) :
-				xasprintf("%s/events/%s/%s", d->tracefs, sys, ev);
-			if (!access(p, F_OK) && !strcmp(ev, "*"))
-				strbuf_addf(&have, "%s(every %s event)", have.len ? " " : "", sys);
-			else if (!access(p, F_OK))
-				strbuf_addf(&have, "%s%s", have.len ? " " : "", ev);
-			else
+			if (!collector_event_present(evdir, spec))
 				strbuf_addf(&miss, "%s%s", miss.len ? " " : "", ev);
-			free(p);
-			free(sys);
+			else if (!strcmp(ev, "*"))
+				strbuf_addf(&have, "%s(every %.*s event)", have.len ? " " : "",
+					    (int)(ev - 1 - spec), spec);
+			else
+				strbuf_addf(&have, "%s%s", have.len ? " " : "", ev);
 		}
-		printf("  %-11s %s%s%s%s\n", grp->name,
-		       have.len ? have.buf : (grp->events[0] ? "none" : "(kprobes only)"),
-		       miss.len ? "\n              missing: " : "", miss.len ? miss.buf : "", "");
+		printf("  %-11s %s%s%s\n", fam->group,
+		       have.len ? have.buf : (fam->probes ? "(kprobes only)" : "none"),
+		       miss.len ? "\n              missing: " : "", miss.len ? miss.buf : "");
 		strbuf_release(&have);
 		strbuf_release(&miss);
 	}
+	free(evdir);
 }
 
 static void check_probes(struct doctor *d)

@@ -12,6 +12,7 @@
 #include "config.h"
 #include "cmd.h"
 #include "collector.h"
+#include "families.h"
 #include "sampler.h"
 #include "spool.h"
 #include "trigger.h"
@@ -47,8 +48,8 @@ static const char record_usage[] =
 "\n"
 "  -o, --output FILE        where to write (default mmscope.dat)\n"
 "  -f, --force              replace FILE if it exists\n"
-"  -g, --groups G[,G]       event groups: kswapd, compaction, reclaim,\n"
-"                           extfrag, swap, zswap, oom (default: all), none\n"
+"  -g, --groups G[,G]       event groups, listed below (default: all), or\n"
+"                           none (only what -e asks for)\n"
 "  -e, --event SYS[:EV]     add an event or a whole system (repeatable)\n"
 "      --interval MS        counter sample interval (default 1000)\n"
 "      --duration S         stop after S seconds (also 500ms, 2m)\n"
@@ -114,11 +115,12 @@ static int check_groups(const struct cmd_entry *cmd, const char *groups)
 	for (g = strtok_r(copy, ",", &save); g && !bad; g = strtok_r(NULL, ",", &save)) {
 		int found = !strcmp(g, "none");
 
-		for (int i = 0; i < collector_ngroups && !found; i++)
-			found = !strcmp(collector_groups_table[i].name, g);
-		if (!found)
-			bad = usage_error(cmd, "unknown event group '%s' (kswapd, compaction, reclaim, "
-					  "extfrag, swap, zswap, oom, or none)", g);
+		if (!found && !family_find(g)) {
+			char names[256];
+
+			bad = usage_error(cmd, "unknown event group '%s' (%s, or none)", g,
+					  family_group_names(names, sizeof(names)));
+		}
 	}
 	free(copy);
 	return bad;
@@ -916,6 +918,17 @@ static int command_exit_status(int st)
 	return EXIT_ERROR;
 }
 
+/* The usage, then the event groups from the family table. */
+static int record_help(void)
+{
+	fputs(record_usage, stdout);
+	printf("\nEvent groups:\n");
+	for (int i = 0; i < event_nfamilies; i++)
+		if (event_families[i].group)
+			printf("  %-11s %s\n", event_families[i].group, event_families[i].help);
+	return finish_stdout(EXIT_OK);
+}
+
 static int cmd_record(int argc, char **argv)
 {
 	struct record_opts o = { 0 };
@@ -923,7 +936,7 @@ static int cmd_record(int argc, char **argv)
 	int ret = record_parse_opts(argc, argv, &o);
 
 	if (ret < 0)
-		return show_help(&cmd_record_entry);
+		return record_help();
 	if (ret)
 		goto out_opts;
 	if (!o.flight && exists(o.out) && !o.force) {

@@ -12,6 +12,7 @@
  */
 #include "config.h"
 #include "collector.h"
+#include "families.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -28,45 +29,9 @@
 
 #define INSTANCE_PREFIX "mmscope-"
 
-static const char *const ev_kswapd[] = {
-	"vmscan:mm_vmscan_wakeup_kswapd", "vmscan:mm_vmscan_kswapd_wake",
-	"vmscan:mm_vmscan_kswapd_sleep", "vmscan:mm_vmscan_balance_pgdat_begin",
-	"vmscan:mm_vmscan_balance_pgdat_end", "vmscan:mm_vmscan_kswapd_reclaim_fail",
-	"vmscan:mm_vmscan_kswapd_clear_hopeless", "kmem:mm_setup_per_zone_wmarks",
-	NULL,
-};
-static const char *const ev_compaction[] = { "compaction:*", NULL };
-static const char *const ev_reclaim[] = {
-	"vmscan:mm_vmscan_direct_reclaim_begin", "vmscan:mm_vmscan_direct_reclaim_end",
-	"vmscan:mm_vmscan_memcg_reclaim_begin", "vmscan:mm_vmscan_memcg_reclaim_end",
-	"vmscan:mm_vmscan_memcg_softlimit_reclaim_begin",
-	"vmscan:mm_vmscan_memcg_softlimit_reclaim_end",
-	"vmscan:mm_vmscan_node_reclaim_begin", "vmscan:mm_vmscan_node_reclaim_end",
-	"vmscan:mm_vmscan_lru_isolate", "vmscan:mm_vmscan_lru_shrink_inactive",
-	"vmscan:mm_vmscan_lru_shrink_active", "vmscan:mm_vmscan_write_folio",
-	"vmscan:mm_vmscan_writepage", "vmscan:mm_vmscan_throttled",
-	"vmscan:mm_vmscan_reclaim_pages",
-	NULL,
-};
-static const char *const ev_extfrag[] = { "kmem:mm_page_alloc_extfrag", NULL };
-static const char *const ev_swap[] = {
-	"syscalls:sys_enter_swapon", "syscalls:sys_exit_swapon",
-	"syscalls:sys_enter_swapoff", "syscalls:sys_exit_swapoff",
-	NULL,
-};
-static const char *const ev_zswap[] = { NULL };
-static const char *const ev_oom[] = { "oom:*", NULL };
-
-const struct collector_group collector_groups_table[] = {
-	{ "kswapd", ev_kswapd },
-	{ "compaction", ev_compaction },
-	{ "reclaim", ev_reclaim },
-	{ "extfrag", ev_extfrag },
-	{ "swap", ev_swap },
-	{ "zswap", ev_zswap },
-	{ "oom", ev_oom },
-};
-const int collector_ngroups = (int)ARRAY_SIZE(collector_groups_table);
+/* The groups are the event families (parsers/families.c). */
+_Static_assert(FAMILY_PROBE_SWAP == 1u << PROBE_SWAP &&
+	       FAMILY_PROBE_ZSWAP == 1u << PROBE_ZSWAP, "probe bits of families.h");
 
 struct cpu_reader {
 	int fd;
@@ -370,50 +335,58 @@ static void enable_spec(struct collector *c, const char *spec)
 	free(sys);
 }
 
-static const struct collector_group *find_group(const char *name)
+int collector_event_present(const char *events_dir, const char *spec)
 {
-	for (int i = 0; i < collector_ngroups; i++)
-		if (!strcmp(collector_groups_table[i].name, name))
-			return &collector_groups_table[i];
-	return NULL;
+	char *p = xasprintf("%s/%s", events_dir, spec), *colon = strrchr(p, ':');
+	int r;
+
+	if (colon)
+		*colon = '/';
+	/* "sys:*" is the system's directory */
+	if (strlen(p) > 2 && !strcmp(p + strlen(p) - 2, "/*"))
+		p[strlen(p) - 2] = '\0';
+	r = !access(p, F_OK);
+	free(p);
+	return r;
+}
+
+const char *collector_event_choice(const char *events_dir, const struct family_event *fe)
+{
+	/* the alternate (an older kernel's name) only where spec is missing;
+	 * with neither, spec is what goes missing */
+	if (fe->alt && !collector_event_present(events_dir, fe->spec) &&
+	    collector_event_present(events_dir, fe->alt))
+		return fe->alt;
+	return fe->spec;
 }
 
 static int enable_groups(struct collector *c, const char *groups, int no_probes,
 			 char **err)
 {
-	char *copy = xstrdup(groups), *save = NULL, *g;
+	char *copy = xstrdup(groups), *save = NULL, *g, *evdir = inst_path(c, "events");
 	unsigned want_probes = 0;
 
 	for (g = strtok_r(copy, ",", &save); g; g = strtok_r(NULL, ",", &save)) {
-		const struct collector_group *grp = find_group(g);
+		const struct event_family *fam = family_find(g);
 
 		if (!strcmp(g, "none"))		/* only what -e asks for */
 			continue;
-		if (!grp) {
-			set_err(err, "unknown event group '%s' (kswapd, compaction, reclaim, "
-				"extfrag, swap, zswap, oom, or none)", g);
+		if (!fam) {
+			char names[256];
+
+			set_err(err, "unknown event group '%s' (%s, or none)", g,
+				family_group_names(names, sizeof(names)));
 			free(copy);
+			free(evdir);
 			return -1;
 		}
 		strbuf_addf(&c->groups, "%s%s", c->groups.len ? "," : "", g);
-		for (const char *const *e = grp->events; *e; e++) {
-			/* vmscan:mm_vmscan_writepage is the 6.1 name of write_folio:
-			 * only one of them exists; not finding it is no news */
-			if (!strcmp(*e, "vmscan:mm_vmscan_writepage") &&
-			    event_exists(c, "vmscan", "mm_vmscan_write_folio"))
-				continue;
-			if (!strcmp(*e, "vmscan:mm_vmscan_write_folio") &&
-			    !event_exists(c, "vmscan", "mm_vmscan_write_folio") &&
-			    event_exists(c, "vmscan", "mm_vmscan_writepage"))
-				continue;
-			enable_spec(c, *e);
-		}
-		if (!strcmp(g, "swap"))
-			want_probes |= 1u << PROBE_SWAP;
-		if (!strcmp(g, "zswap"))
-			want_probes |= 1u << PROBE_ZSWAP;
+		for (const struct family_event *fe = fam->events; fe->spec; fe++)
+			enable_spec(c, collector_event_choice(evdir, fe));
+		want_probes |= fam->probes;
 	}
 	free(copy);
+	free(evdir);
 	if (want_probes && !no_probes) {
 		probes_install(c->tracefs, c->dir, want_probes, &c->probes);
 		c->have_probes = 1;
@@ -543,8 +516,11 @@ struct collector *collector_open(const struct collector_opts *o, char **err)
 		set_err(err, "instance %s has no per-CPU buffers", c->dir);
 		goto fail;
 	}
-	if (enable_groups(c, o->groups ? o->groups :
-			  "kswapd,compaction,reclaim,extfrag,swap,zswap,oom", o->no_probes, err))
+	strbuf_reset(&sb);
+	for (int i = 0; !o->groups && i < event_nfamilies; i++)	/* default: all */
+		if (event_families[i].group)
+			strbuf_addf(&sb, "%s%s", sb.len ? "," : "", event_families[i].group);
+	if (enable_groups(c, o->groups ? o->groups : sb.buf, o->no_probes, err))
 		goto fail;
 	for (const char *const *e = o->extra; e && *e; e++)
 		enable_spec(c, *e);

@@ -97,12 +97,12 @@ void collector_clear(struct collector *c);
 /* Removes the instance and any probes; safe to call twice. */
 void collector_close(struct collector *c);
 
-/* Every group name with its events, for doctor and --help. */
-struct collector_group {
-	const char *name;
-	const char *const *events;	/* "system:event" or "system:*" */
-};
-extern const struct collector_group collector_groups_table[];
-extern const int collector_ngroups;
+/* The groups are the event families of parsers/families.h. Whether an
+ * event list entry ("sys:event" or "sys:*") exists under events_dir (a
+ * tracefs events/ directory), and which of an entry's names this kernel
+ * has (its alternate only where the main name is missing). */
+struct family_event;
+int collector_event_present(const char *events_dir, const char *spec);
+const char *collector_event_choice(const char *events_dir, const struct family_event *fe);
 
 #endif

@@ -70,3 +70,10 @@ libmmscope_a_SOURCES += src/model-lanes.c src/model-lanes.h
 libmmscope_a_SOURCES += src/live-merge.c src/live-merge.h
 libmmscope_a_SOURCES += src/live.c src/live.h
 libmmscope_a_SOURCES += src/event-raw.c src/event-raw.h
+
+# the model table of src/analysis.c (issue 16)
+libmmscope_a_SOURCES += src/model.h
+
+# khugepaged and THP collapse (issue 16)
+libmmscope_a_SOURCES += src/model-khugepaged.c src/model-khugepaged.h \
+	src/report-khugepaged.c src/report-khugepaged.h

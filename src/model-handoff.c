@@ -134,6 +134,7 @@ static struct hnode *handoff_node(struct handoff_model *m, int nid)
 	n->st.nid = nid;
 	n->st.kswapd_pid = -1;
 	n->st.kcompactd_pid = -1;
+	n->st.kswapd_failures_max = -1;
 	n->kc_asleep = -1;
 	m->nodes[nid] = n;
 	return n;
@@ -649,6 +650,15 @@ void handoff_model_add(struct handoff_model *m, const struct record *r)
 	case REC_BALANCE_END:
 		if ((n = handoff_node(m, r->balance.nid)))
 			handoff_balance_end(n, r);
+		break;
+	case REC_KSWAPD_FAIL:
+		if ((n = handoff_node(m, r->kfail.nid)) && r->kfail.cleared) {
+			n->st.kswapd_clears++;
+		} else if (n) {
+			n->st.kswapd_fails++;
+			if (r->kfail.value > n->st.kswapd_failures_max)
+				n->st.kswapd_failures_max = r->kfail.value;
+		}
 		break;
 	case REC_RECLAIM_BEGIN:
 		if (r->rbegin.kind == RK_DIRECT)

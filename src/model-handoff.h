@@ -108,6 +108,11 @@ struct handoff_node_stats {
 	uint64_t kc_busy_ns;		/* kcompactd_wake .. next sleep */
 	uint64_t kc_runs, kc_runs_success;	/* compaction runs by kcompactd */
 	uint64_t stalls_kc_asleep;
+	/* 7.x: balance_pgdat runs that reclaimed nothing (kswapd_reclaim_fail),
+	 * the highest failure count seen (-1: none), and resets of the count
+	 * (kswapd_clear_hopeless) */
+	uint64_t kswapd_fails, kswapd_clears;
+	int kswapd_failures_max;
 	uint64_t flags_count[6];	/* per flag bit */
 	int kswapd_pid, kcompactd_pid;
 	int has_wmarks;

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * khugepaged model (see model-khugepaged.h): counts per order and per
+ * result name. A scan result says why a range was (not) worth collapsing;
+ * a collapse result why a collapse failed; the two are kept apart because
+ * the same name (alloc_huge_page_failed) can only be a collapse's.
+ */
+#include "config.h"
+#include "model-khugepaged.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct khugepaged_model {
+	struct thp_order order[THP_NORDERS];
+	uint64_t passes, full_scans, bad_order;
+	int seen;
+};
+
+struct khugepaged_model *khugepaged_model_new(void)
+{
+	return calloc(1, sizeof(struct khugepaged_model));
+}
+
+void khugepaged_model_free(struct khugepaged_model *m)
+{
+	free(m);
+}
+
+static struct thp_result *result_of(struct thp_order *o, const struct record *r)
+{
+	char name[32];
+
+	if (*r->thp.result)
+		snprintf(name, sizeof(name), "%s", r->thp.result);
+	else
+		snprintf(name, sizeof(name), "status %d", r->thp.status);
+	for (int i = 0; i < o->nresults; i++)
+		if (!strcmp(o->results[i].name, name))
+			return &o->results[i];
+	if (o->nresults == THP_NRESULTS) {
+		snprintf(o->other.name, sizeof(o->other.name), "other");
+		return &o->other;
+	}
+	snprintf(o->results[o->nresults].name, sizeof(o->results[0].name), "%s", name);
+	return &o->results[o->nresults++];
+}
+
+void khugepaged_model_add(struct khugepaged_model *m, const struct record *r)
+{
+	struct thp_order *o;
+
+	if (!m || r->type != REC_THP)
+		return;
+	m->seen = 1;
+	if (r->thp.kind == THP_SCAN_PASS) {
+		m->passes++;
+		m->full_scans += r->thp.value != 0;
+		return;
+	}
+	if (r->thp.order < 0 || r->thp.order >= THP_NORDERS) {
+		m->bad_order++;
+		return;
+	}
+	o = &m->order[r->thp.order];
+	o->order_known |= r->thp.order_known;
+	switch (r->thp.kind) {
+	case THP_SCAN_FILE:
+		o->file_scans++;
+		/* fall through */
+	case THP_SCAN_PMD:
+		o->scans++;
+		o->scans_ok += r->thp.ok;
+		result_of(o, r)->scan++;
+		break;
+	case THP_COLLAPSE_FILE:
+		o->file_collapses++;
+		o->file_collapses_ok += r->thp.ok;
+		/* fall through */
+	case THP_COLLAPSE:
+		o->collapses++;
+		o->collapses_ok += r->thp.ok;
+		result_of(o, r)->collapse++;
+		break;
+	case THP_ISOLATE:
+		o->isolates++;
+		o->isolates_ok += r->thp.ok;
+		break;
+	case THP_SWAPIN:
+		o->swapins++;
+		o->swapins_ok += r->thp.ok;
+		if (r->thp.value > 0)
+			o->swapped_in += (uint64_t)r->thp.value;
+		break;
+	default:
+		break;
+	}
+}
+
+int khugepaged_model_seen(const struct khugepaged_model *m)
+{
+	return m && m->seen;
+}
+
+const struct thp_order *khugepaged_model_order(const struct khugepaged_model *m, int order)
+{
+	const struct thp_order *o;
+
+	if (!m || order < 0 || order >= THP_NORDERS)
+		return NULL;
+	o = &m->order[order];
+	return o->scans || o->collapses || o->isolates || o->swapins ? o : NULL;
+}
+
+uint64_t khugepaged_model_passes(const struct khugepaged_model *m) { return m->passes; }
+uint64_t khugepaged_model_full_scans(const struct khugepaged_model *m) { return m->full_scans; }
+uint64_t khugepaged_model_bad_order(const struct khugepaged_model *m) { return m->bad_order; }
+
+/* The driver's view (model.h). */
+static void *ops_create(void) { return khugepaged_model_new(); }
+static void ops_add(void *m, const struct record *r) { khugepaged_model_add(m, r); }
+static void ops_destroy(void *m) { khugepaged_model_free(m); }
+
+const struct model_ops khugepaged_model_ops = {
+	"khugepaged", ops_create, ops_add, NULL, ops_destroy,
+};

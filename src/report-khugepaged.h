@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The "khugepaged" report section (src/report-khugepaged.c): per order,
+ * scans, collapses and their failures by the kernel's result names, from
+ * the khugepaged model. Both print nothing when the recording has no
+ * khugepaged group, so that reports of older recordings do not change.
+ */
+#ifndef MMSCOPE_REPORT_KHUGEPAGED_H
+#define MMSCOPE_REPORT_KHUGEPAGED_H
+
+#include "report.h"
+
+void report_text_khugepaged(struct report_ctx *rc);
+/* One JSON value (an object, or null when the group was not recorded). */
+void report_json_khugepaged(struct report_ctx *rc);
+
+#endif
