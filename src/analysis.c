@@ -430,6 +430,16 @@ int analysis_has_event(const struct analysis *a, const char *system, const char 
 	return tep_find_event_by_name(a->tep, system, event) != NULL;
 }
 
+int analysis_event_enabled(const struct analysis *a, const char *system, const char *event)
+{
+	char key[256];
+
+	if (!a->enabled)
+		return 0;
+	snprintf(key, sizeof(key), ",%s:%s,", system, event);
+	return strstr(a->enabled, key) != NULL;
+}
+
 uint64_t analysis_event_count(const struct analysis *a, const char *system,
 			      const char *event)
 {

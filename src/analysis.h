@@ -89,6 +89,9 @@ const char *analysis_probe_reason(const struct analysis *a);
 int analysis_probes_swap(const struct analysis *a);
 /* Whether the recording has this event type (enabled when recording). */
 int analysis_has_event(const struct analysis *a, const char *system, const char *event);
+/* 1 only when mmscope's own metadata says the event was enabled: a
+ * trace-cmd file carries every format, enabled or not. */
+int analysis_event_enabled(const struct analysis *a, const char *system, const char *event);
 /* Event count per type: the recording's tracepoints with their counts. */
 uint64_t analysis_event_count(const struct analysis *a, const char *system,
 			      const char *event);

@@ -14,6 +14,7 @@
 #include "config.h"
 #include "report-khugepaged.h"
 #include "model-khugepaged.h"
+#include "json.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -25,12 +26,14 @@ static const struct khugepaged_model *model(const struct report_ctx *rc)
 	return analysis_model(rc->a, &khugepaged_model_ops);
 }
 
-/* Whether the khugepaged group was recorded (its first event enabled). */
+/* Whether the khugepaged group was recorded: its events are in the file,
+ * or mmscope's metadata says it enabled them (a trace-cmd file carries
+ * every format, so a format alone says nothing). */
 static int recorded(const struct report_ctx *rc)
 {
 	return khugepaged_model_seen(model(rc)) ||
-	       analysis_has_event(rc->a, "huge_memory", "mm_khugepaged_scan_pmd") ||
-	       analysis_has_event(rc->a, "huge_memory", "mm_collapse_huge_page");
+	       analysis_event_enabled(rc->a, "huge_memory", "mm_khugepaged_scan_pmd") ||
+	       analysis_event_enabled(rc->a, "huge_memory", "mm_collapse_huge_page");
 }
 
 static void size_name(int order, char *buf, size_t len)
@@ -70,9 +73,12 @@ void report_text_khugepaged(struct report_ctx *rc)
 	int64_t d;
 	int found;
 
-	if (!m || !recorded(rc))
-		return;
 	report_title(rc, "khugepaged (THP collapse)");
+	if (!m || !recorded(rc)) {	/* one line, like every section */
+		report_line(rc, "khugepaged: not recorded in this file "
+			    "(mmscope record -g khugepaged)");
+		return;
+	}
 	for (int k = 0; k < THP_NORDERS; k++) {
 		const struct thp_order *o = khugepaged_model_order(m, k);
 
@@ -116,58 +122,53 @@ void report_text_khugepaged(struct report_ctx *rc)
 			    "field (before 7.x): the PMD order on x86-64 with 4K pages");
 }
 
-/* A JSON string: the names come from the recording's format text. */
-static void json_str(struct strbuf *sb, const char *s)
-{
-	strbuf_addch(sb, '"');
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			strbuf_addf(sb, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			strbuf_addf(sb, "\\u%04x", (unsigned char)*s);
-		else
-			strbuf_addch(sb, *s);
-	}
-	strbuf_addch(sb, '"');
-}
-
 void report_json_khugepaged(struct report_ctx *rc)
 {
 	const struct khugepaged_model *m = model(rc);
-	int n = 0;
+	struct json_writer *j = rc->jw;
 
 	if (!m || !recorded(rc)) {
-		strbuf_addstr(rc->sb, "null");
+		json_null(j, "khugepaged");
 		return;
 	}
-	strbuf_addf(rc->sb, "{\"passes\": %llu, \"full_scans\": %llu, \"orders\": [",
-		    ULL(khugepaged_model_passes(m)), ULL(khugepaged_model_full_scans(m)));
+	json_object(j, "khugepaged");
+	json_u64(j, "passes", khugepaged_model_passes(m));
+	json_u64(j, "full_scans", khugepaged_model_full_scans(m));
+	json_array(j, "orders");
 	for (int k = 0; k < THP_NORDERS; k++) {
 		const struct thp_order *o = khugepaged_model_order(m, k);
 
 		if (!o)
 			continue;
-		strbuf_addf(rc->sb, "%s{\"order\": %d, \"order_from_event\": %s, \"scans\": %llu, "
-			    "\"collapsible\": %llu, \"file_scans\": %llu, \"collapses\": %llu, "
-			    "\"collapses_ok\": %llu, \"file_collapses\": %llu, "
-			    "\"isolates\": %llu, \"isolates_ok\": %llu, \"swapins\": %llu, "
-			    "\"swapins_ok\": %llu, \"swapped_in\": %llu, \"results\": [",
-			    n++ ? ", " : "", k, o->order_known ? "true" : "false", ULL(o->scans),
-			    ULL(o->scans_ok), ULL(o->file_scans), ULL(o->collapses),
-			    ULL(o->collapses_ok), ULL(o->file_collapses), ULL(o->isolates),
-			    ULL(o->isolates_ok), ULL(o->swapins), ULL(o->swapins_ok),
-			    ULL(o->swapped_in));
-		for (int i = 0, j = 0; i <= o->nresults; i++) {
+		json_object(j, NULL);
+		json_s64(j, "order", k);
+		json_bool(j, "order_from_event", o->order_known);
+		json_u64(j, "scans", o->scans);
+		json_u64(j, "collapsible", o->scans_ok);
+		json_u64(j, "file_scans", o->file_scans);
+		json_u64(j, "collapses", o->collapses);
+		json_u64(j, "collapses_ok", o->collapses_ok);
+		json_u64(j, "file_collapses", o->file_collapses);
+		json_u64(j, "isolates", o->isolates);
+		json_u64(j, "isolates_ok", o->isolates_ok);
+		json_u64(j, "swapins", o->swapins);
+		json_u64(j, "swapins_ok", o->swapins_ok);
+		json_u64(j, "swapped_in", o->swapped_in);
+		json_array(j, "results");
+		for (int i = 0; i <= o->nresults; i++) {
 			const struct thp_result *r = i < o->nresults ? &o->results[i] : &o->other;
 
 			if (!r->scan && !r->collapse)
 				continue;
-			strbuf_addf(rc->sb, "%s{\"name\": ", j++ ? ", " : "");
-			json_str(rc->sb, r->name);
-			strbuf_addf(rc->sb, ", \"scan\": %llu, \"collapse\": %llu}",
-				    ULL(r->scan), ULL(r->collapse));
+			json_object(j, NULL);
+			json_str(j, "name", r->name);
+			json_u64(j, "scan", r->scan);
+			json_u64(j, "collapse", r->collapse);
+			json_close(j);
 		}
-		strbuf_addstr(rc->sb, "]}");
+		json_close(j);
+		json_close(j);
 	}
-	strbuf_addstr(rc->sb, "]}");
+	json_close(j);
+	json_close(j);
 }

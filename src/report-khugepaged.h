@@ -2,8 +2,8 @@
 /*
  * The "khugepaged" report section (src/report-khugepaged.c): per order,
  * scans, collapses and their failures by the kernel's result names, from
- * the khugepaged model. Both print nothing when the recording has no
- * khugepaged group, so that reports of older recordings do not change.
+ * the khugepaged model. Without the khugepaged group the text says so in
+ * one line and the JSON member is null.
  */
 #ifndef MMSCOPE_REPORT_KHUGEPAGED_H
 #define MMSCOPE_REPORT_KHUGEPAGED_H

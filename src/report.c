@@ -8,6 +8,7 @@
  */
 #include "config.h"
 #include "report.h"
+#include "report-khugepaged.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -63,6 +64,9 @@ const struct report_section_def report_sections[] = {
 	{ .name = "zswap",
 	  .help = "zswap pool, limit, stores, rejects, writeback",
 	  .text = report_text_zswap, .json = report_json_zswap, .needs_samples = 1 },
+	{ .name = "khugepaged",
+	  .help = "khugepaged scans and THP collapses per order, by result",
+	  .text = report_text_khugepaged, .json = report_json_khugepaged },
 };
 const int report_nsections = (int)(sizeof(report_sections) / sizeof(report_sections[0]));
 

@@ -7,7 +7,8 @@ by the rules documented in mmscope-report(1), what the report claims:
 kswapd episodes and their handoff labels per node, stall count, total and
 maximum per reclaim kind, compaction runs, per-order swap-out attempts,
 successes and fallbacks from the swap probes, zswap stores, loads and
-writebacks from the zswap probes, OOM kills. Any difference with
+writebacks from the zswap probes, khugepaged scans and collapses per
+order, OOM kills. Any difference with
 `mmscope report --format json` fails, naming the recording and the figure.
 
 trace-cmd prints microseconds, so a duration may differ by 1 us from the
@@ -231,6 +232,23 @@ def zswap_results(evs, kernel):
     return out
 
 
+def khugepaged(evs):
+    """Anonymous PMD scans and collapses (kernels without an order field:
+    order 9), with their results: (scans, succeeded, collapses, ok)."""
+    out = {}
+    for _, _, ev, f in evs:
+        if ev not in ('mm_khugepaged_scan_pmd', 'mm_collapse_huge_page'):
+            continue
+        order = num(f.get('order', '9').rstrip(','))
+        ok = f.get('status', '').rstrip(',') == 'succeeded'
+        s, sok, c, cok = out.get(order, (0, 0, 0, 0))
+        if ev == 'mm_khugepaged_scan_pmd':
+            out[order] = (s + 1, sok + ok, c, cok)
+        else:
+            out[order] = (s, sok, c + 1, cok + ok)
+    return out
+
+
 def check(path, mmscope):
     bad = []
     rep = json.loads(subprocess.run([mmscope, 'report', '--format', 'json', path],
@@ -300,6 +318,22 @@ def check(path, mmscope):
             if rep['zswap'].get(key + suffix) != v:
                 differ('zswap %s%s' % (key, suffix), rep['zswap'].get(key + suffix), v)
 
+    thp = khugepaged(evs)
+    if thp:
+        ours = {o['order']: o for o in (rep.get('khugepaged') or {}).get('orders', [])}
+        for order, (sc, sok, co, cok) in sorted(thp.items()):
+            o = ours.get(order, {})
+            for key, v in (('scans', sc), ('collapsible', sok), ('collapses', co),
+                           ('collapses_ok', cok)):
+                # file scans count in the model's totals too: subtract them
+                got = o.get(key)
+                if key == 'scans' and got is not None:
+                    got -= o.get('file_scans', 0)
+                if key == 'collapses' and got is not None:
+                    got -= o.get('file_collapses', 0)
+                if got != v:
+                    differ('khugepaged order %d %s' % (order, key), got, v)
+
     kills = sum(1 for e in evs if e[2] == 'mark_victim')
     ours = rep.get('oom', {}).get('kills', 0) if isinstance(rep.get('oom'), dict) else 0
     if ours != kills:
@@ -318,7 +352,7 @@ def main():
             for b in bad:
                 print('FAIL:', b)
         else:
-            print('ok: %s: episodes, handoffs, stalls, compaction runs, swap orders, '
+            print('ok: %s: episodes, handoffs, stalls, compaction runs, swap orders, khugepaged, '
                   'zswap and OOM kills agree with trace-cmd' % name)
     sys.exit(1 if failed else 0)
 
