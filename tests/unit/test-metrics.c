@@ -212,13 +212,13 @@ static void test_metrics_file(void)
 
 int main(void)
 {
-	printf("1..40\n");
+	printf("1..43\n");
 	test_eval();
 	test_compute();
 	test_file_writes();
 	test_describe();
 	test_metrics_file();
-	if (n_test != 40)
-		printf("# planned 40 tests, ran %d\n", n_test);
+	if (n_test != 43)
+		printf("# planned 43 tests, ran %d\n", n_test);
 	return n_fail ? 1 : 0;
 }
