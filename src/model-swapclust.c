@@ -18,6 +18,7 @@
  */
 #include "config.h"
 #include "model-swapclust.h"
+#include "util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,10 +114,8 @@ const char *swc_cause_name(enum swc_cause c)
 
 struct swapclust_model *swapclust_model_new(int cluster_size)
 {
-	struct swapclust_model *m = calloc(1, sizeof(*m));
+	struct swapclust_model *m = xcalloc(1, sizeof(*m));
 
-	if (!m)
-		return NULL;
 	m->cl = cluster_size > 0 ? cluster_size : 512;
 	m->last_free_type = -1;
 	for (int i = 0; i < SWC_MAXDEV; i++) {
@@ -203,13 +202,12 @@ static void log_change(struct swapclust_model *m, const struct swc_dev *d, uint3
 		return;
 	if (m->nlog == m->alog) {
 		size_t n = m->alog ? m->alog * 2 : 4096;
-		struct swc_change *p;
 
-		if (n > SWC_MAXLOG || !(p = realloc(m->log, n * sizeof(*p)))) {
+		if (n > SWC_MAXLOG) {
 			m->log_full = 1;
 			return;
 		}
-		m->log = p;
+		m->log = xreallocarray(m->log, n, sizeof(*m->log));
 		m->alog = n;
 	}
 	m->log[m->nlog++] = (struct swc_change){ m->last_ts, idx, (uint8_t)d->type,
@@ -270,8 +268,6 @@ static void set_state(struct swapclust_model *m, struct swc_dev *d, uint32_t idx
 static int ensure_cluster(struct swapclust_model *m, struct swc_dev *d, int64_t idx)
 {
 	int n, old = d->nclusters;
-	struct swc_cluster *c;
-	uint8_t *s;
 
 	if (idx < 0 || idx >= SWC_MAXCLUSTERS)
 		return -1;
@@ -282,15 +278,9 @@ static int ensure_cluster(struct swapclust_model *m, struct swc_dev *d, int64_t 
 		n *= 2;
 	if (d->size_known && n > idx + 1 && old < idx + 1)
 		n = (int)idx + 1;
-	c = realloc(d->cl, (size_t)n * sizeof(*c));
-	if (!c)
-		return -1;
-	d->cl = c;
-	s = realloc(d->slot, (size_t)n * (size_t)m->cl);
-	if (!s)
-		return -1;
-	d->slot = s;
-	memset(d->cl + old, 0, (size_t)(n - old) * sizeof(*c));
+	d->cl = xreallocarray(d->cl, (size_t)n, sizeof(*d->cl));
+	d->slot = xreallocarray(d->slot, (size_t)n, (size_t)m->cl);
+	memset(d->cl + old, 0, (size_t)(n - old) * sizeof(*d->cl));
 	memset(d->slot + (size_t)old * (size_t)m->cl, 0, (size_t)(n - old) * (size_t)m->cl);
 	d->nclusters = n;
 	d->nslots = (uint64_t)n * (uint64_t)m->cl;
@@ -400,10 +390,7 @@ static void push_point(struct swapclust_model *m, struct swc_dev *d, uint64_t ts
 			d->npts /= 2;
 			m->tick[d->type] *= 2;
 		} else {
-			p = realloc(d->pts, (size_t)n * sizeof(*p));
-			if (!p)
-				return;
-			d->pts = p;
+			d->pts = xreallocarray(d->pts, (size_t)n, sizeof(*d->pts));
 			d->apts = n;
 		}
 	}
@@ -970,10 +957,7 @@ static void on_sample_end(struct swapclust_model *m, const struct record *r)
 		if (m->nctr[o] == m->actr[o]) {
 			int n = m->actr[o] ? m->actr[o] * 2 : 64;
 
-			p = realloc(m->ctr[o], (size_t)n * sizeof(*p));
-			if (!p)
-				continue;
-			m->ctr[o] = p;
+			m->ctr[o] = xreallocarray(m->ctr[o], (size_t)n, sizeof(*m->ctr[o]));
 			m->actr[o] = n;
 		}
 		p = &m->ctr[o][m->nctr[o]++];

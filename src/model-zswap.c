@@ -11,6 +11,7 @@
  */
 #include "config.h"
 #include "model-zswap.h"
+#include "util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,10 +41,8 @@ struct zswap_model {
 
 struct zswap_model *zswap_model_new(void)
 {
-	struct zswap_model *m = calloc(1, sizeof(*m));
+	struct zswap_model *m = xcalloc(1, sizeof(*m));
 
-	if (!m)
-		return NULL;
 	m->cur = (struct zsw_point){ 0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1 };
 	m->max_pool_percent = -1;
 	return m;
@@ -169,7 +168,6 @@ static void on_zone(struct zswap_model *m, const struct record *r)
 
 static void on_end(struct zswap_model *m, const struct record *r)
 {
-	struct zsw_point *p;
 	int64_t rej = -1;
 
 	if (!m->any)
@@ -184,10 +182,7 @@ static void on_end(struct zswap_model *m, const struct record *r)
 	if (m->npts == m->apts) {
 		int n = m->apts ? m->apts * 2 : 64;
 
-		p = realloc(m->pts, (size_t)n * sizeof(*p));
-		if (!p)
-			return;
-		m->pts = p;
+		m->pts = xreallocarray(m->pts, (size_t)n, sizeof(*m->pts));
 		m->apts = n;
 	}
 	m->pts[m->npts++] = m->cur;
