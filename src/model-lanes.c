@@ -275,7 +275,7 @@ void lanes_add(struct lanes *l, const struct record *r)
 		lanes_task_end(l, r, LANE_COMPACT);
 		break;
 	case REC_OOM:
-		if (r->oom.kind == 0)
+		if (r->oom.kind == OOM_VICTIM)
 			lanes_add_span(l, 0, LANE_OOM, r->ts, r->ts, r->pid, 0, 0);
 		break;
 	case REC_ZONE:
