@@ -261,12 +261,3 @@ void reclaim_model_throttled(const struct reclaim_model *m, uint64_t *count,
 	*count = m->thr_count;
 	*delayed_us = m->thr_delayed_us;
 }
-
-uint64_t reclaim_model_writes(const struct reclaim_model *m, int anon)
-{
-	uint64_t n = 0;
-
-	for (int k = 0; k < RK_NR; k++)
-		n += anon ? m->kinds[k].write_anon : m->kinds[k].write_file;
-	return n;
-}
