@@ -48,6 +48,10 @@
 #define SWC_NBUCKETS	12		/* free batch sizes 2^0 .. 2^11+ */
 #define SWC_NPID	64		/* 6.1 fas -> fas_r pairing slots */
 #define SWC_PMD_ORDER	9		/* x86-64 PMD folio: vmstat thp_swpout */
+/* Plausible sizeof(struct swap_cluster_info), bytes: a pointer step
+ * outside these is not a cluster array stride */
+#define SWC_MIN_STRIDE	8
+#define SWC_MAX_STRIDE	256
 /* Bounds on model memory (a byte per slot): clusters grown on demand at
  * most 1M (2 TB of swap), made up front from a sampled size at most 128K
  * (256 GB); a bigger device grows as its slots are seen. */
@@ -296,7 +300,7 @@ static void set_state(struct swapclust_model *m, struct swc_dev *d, uint32_t idx
 	if (m->in_reveal)
 		return;
 	if (was_free && !d->n[SWC_FREE] && (d->revealed || !d->n[SWC_UNKNOWN])) {
-		if (d->zero_count < 32)
+		if (d->zero_count < SWC_NZERO_TS)
 			d->zero_ts[d->zero_count] = m->last_ts;
 		d->zero_count++;
 	}
@@ -529,7 +533,7 @@ static void cimap_learn(struct swapclust_model *m, int type, uint64_t ci, int64_
 	if (cinfo && idx > 0 && ci > cinfo && (ci - cinfo) % (uint64_t)idx == 0) {
 		mp->base = cinfo;
 		mp->stride = (ci - cinfo) / (uint64_t)idx;
-		mp->have_base = mp->stride >= 8 && mp->stride <= 256;
+		mp->have_base = mp->stride >= SWC_MIN_STRIDE && mp->stride <= SWC_MAX_STRIDE;
 		return;
 	}
 	if (!mp->have1) {
@@ -541,7 +545,7 @@ static void cimap_learn(struct swapclust_model *m, int type, uint64_t ci, int64_
 	if (idx != mp->idx1) {
 		int64_t dci = (int64_t)(ci - mp->ci1), di = idx - mp->idx1;
 
-		if (dci % di == 0 && dci / di >= 8 && dci / di <= 256) {
+		if (dci % di == 0 && dci / di >= SWC_MIN_STRIDE && dci / di <= SWC_MAX_STRIDE) {
 			mp->stride = (uint64_t)(dci / di);
 			mp->base = mp->ci1 - (uint64_t)mp->idx1 * mp->stride;
 			mp->have_base = 1;
@@ -571,12 +575,14 @@ static struct swc_cpu *cpu_of(struct swapclust_model *m, int cpu)
 	return &m->cpu[(unsigned)cpu % SWC_NCPU];
 }
 
+/* The kernel's cluster flags (enum swap_cluster_flags, 6.14+: NONE, FREE,
+ * NONFULL, FRAG, FULL, DISCARD) as states. */
 static int state_of_flags(int f)
 {
 	static const int map[] = { SWC_NONE, SWC_FREE, SWC_NONFULL, SWC_FRAG, SWC_FULL,
 				   SWC_DISCARD };
 
-	return f >= 0 && f < (int)(sizeof(map) / sizeof(map[0])) ? map[f] : -1;
+	return f >= 0 && f < (int)ARRAY_SIZE(map) ? map[f] : -1;
 }
 
 /* A traced count reveals the cluster's occupancy. */

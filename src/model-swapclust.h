@@ -23,6 +23,7 @@
 
 #define SWC_NORDERS	10	/* SWAP_NR_ORDERS with THP_SWAP on x86-64 */
 #define SWC_MAXDEV	32	/* MAX_SWAPFILES-ish: si->type is 5 bits */
+#define SWC_NZERO_TS	32	/* times kept of free clusters running out */
 
 enum swc_state {
 	SWC_UNKNOWN, SWC_FREE, SWC_NONFULL, SWC_FRAG, SWC_FULL, SWC_DISCARD,
@@ -89,7 +90,7 @@ struct swc_dev {
 	uint64_t free_min_ts;	/* ns, when free_min was first reached */
 	int free_known;		/* free count meaningful: revealed or none unknown */
 	uint64_t zero_count;	/* times free clusters dropped to zero */
-	uint64_t zero_ts[32];	/* ns of the first 32 of them */
+	uint64_t zero_ts[SWC_NZERO_TS];	/* ns of the first of them */
 	uint64_t allocs, frees;	/* alloc / free records */
 	uint64_t alloc_slots, free_slots;	/* slots in those records */
 	uint64_t moves;		/* move_cluster records, placed or not */
