@@ -23,6 +23,7 @@
  */
 #include "config.h"
 #include "parsers.h"
+#include "util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,11 +94,9 @@ static const struct tep_print_arg *find_symbolic(const struct tep_print_arg *a,
 static void *khugepaged_bind(struct parser_set *set, struct tep_event *ev,
 			     const struct field_spec *fields, int kind)
 {
-	struct thp_state *st = calloc(1, sizeof(*st));
+	struct thp_state *st = xcalloc(1, sizeof(*st));
 	const struct tep_print_arg *sym;
 
-	if (!st)
-		return NULL;
 	st->ps.kind = kind;
 	for (int i = 0; i < PSTATE_MAX_FIELDS; i++)
 		st->ps.f[i].off = -1;

@@ -7,7 +7,6 @@
 #include "config.h"
 #include "parsers.h"
 
-enum { OOM_VICTIM, OOM_COMPACT_RETRY, OOM_RECLAIM_RETRY };
 
 static const struct field_spec oom_fields[] = {
 	{ NULL, NULL },

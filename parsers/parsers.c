@@ -10,6 +10,7 @@
 #include "config.h"
 #include "parsers.h"
 #include "families.h"
+#include "util.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -146,9 +147,7 @@ void parser_note(struct parser_set *set, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	s = strdup(buf);
-	if (!s)
-		return;
+	s = xstrdup(buf);
 	for (int i = 0; i < set->nnotes; i++) {
 		if (!strcmp(set->notes[i], s)) {
 			free(s);
@@ -159,13 +158,7 @@ void parser_note(struct parser_set *set, const char *fmt, ...)
 		free(s);
 		return;
 	}
-	char **n = realloc(set->notes, sizeof(*n) * (size_t)(set->nnotes + 1));
-
-	if (!n) {
-		free(s);
-		return;
-	}
-	set->notes = n;
+	set->notes = xreallocarray(set->notes, (size_t)set->nnotes + 1, sizeof(*set->notes));
 	set->notes[set->nnotes++] = s;
 }
 
@@ -183,10 +176,8 @@ int parser_field(struct parser_set *set, struct tep_event *ev, struct pfield *f,
 void *parser_bind_fields(struct parser_set *set, struct tep_event *ev,
 			 const struct parser *p)
 {
-	struct pstate *st = calloc(1, sizeof(*st));
+	struct pstate *st = xcalloc(1, sizeof(*st));
 
-	if (!st)
-		return NULL;
 	st->kind = p->kind;
 	for (int i = 0; i < PSTATE_MAX_FIELDS; i++)
 		st->f[i].off = -1;
@@ -206,12 +197,10 @@ const struct parser *parser_lookup(const char *system, const char *event)
 
 struct parser_set *parser_set_new(struct tep_handle *tep)
 {
-	struct parser_set *set = calloc(1, sizeof(*set));
+	struct parser_set *set = xcalloc(1, sizeof(*set));
 	struct tep_event **evs;
 	int n, maxid = 0;
 
-	if (!set)
-		return NULL;
 	set->tep = tep;
 	set->last_seq = -1;
 	n = tep ? tep_get_events_count(tep) : 0;
@@ -221,11 +210,7 @@ struct parser_set *parser_set_new(struct tep_handle *tep)
 		if (evs[i]->id > maxid && evs[i]->id <= 0xffff)
 			maxid = evs[i]->id;
 	set->nids = maxid + 1;
-	set->by_id = calloc((size_t)set->nids, sizeof(*set->by_id));
-	if (!set->by_id) {
-		free(set);
-		return NULL;
-	}
+	set->by_id = xcalloc((size_t)set->nids, sizeof(*set->by_id));
 	for (int i = 0; evs && evs[i]; i++) {
 		const struct parser *p = parser_lookup(evs[i]->system, evs[i]->name);
 		void *state;

@@ -24,6 +24,9 @@
 #define SINK(pc) ((pc)->sink((pc)->sink_ctx, (pc)->rec))
 #define SWP_OFFSET_MASK ((1ULL << 58) - 1)
 
+/* st->kind of the device probes. */
+enum { SWDEV_OFF, SWDEV_ON, SWDEV_ON_61 };
+
 /* Fields every swap parser may read; absent ones stay off = -1. */
 enum {
 	SF_TYPE, SF_OFFSET, SF_NR, SF_ENTRY, SF_START, SF_COUNT, SF_CI,
@@ -68,7 +71,7 @@ static void swap_rec_init(struct parse_ctx *pc, enum rec_type t,
 
 	r->type = t;
 	r->swap.type = (int)get(st, pc, SF_TYPE);
-	r->swap.kind = 0;
+	r->swap.kind = 0;	/* set by the parsers whose type has kinds */
 	r->swap.order = -1;
 	r->swap.offset = -1;
 	r->swap.slot = -1;
@@ -211,7 +214,7 @@ static void probe_swap_cluster(void *state, struct parse_ctx *pc)
 	SINK(pc);
 }
 
-/* dsched (kind 0, offset = cluster index), drun (kind 1). */
+/* dsched (SWDK_SCHED, offset = cluster index), drun (SWDK_RUN). */
 static void probe_swap_discard(void *state, struct parse_ctx *pc)
 {
 	struct pstate *st = state;
@@ -230,9 +233,8 @@ static void probe_swap_device(void *state, struct parse_ctx *pc)
 	struct record *r = pc->rec;
 
 	swap_rec_init(pc, REC_SWAP_DEVICE, st);
-	r->swap.ok = st->kind;
-	if (st->kind == 2) {	/* 6.1 swapon: every field given */
-		r->swap.ok = 1;
+	r->swap.ok = st->kind != SWDEV_OFF;
+	if (st->kind == SWDEV_ON_61) {	/* 6.1 swapon: every field given */
 		r->swap.dflags = has(st, SF_FLAGS) ? PF_U(st, pc, SF_FLAGS) : 0;
 		r->swap.prio = (int)get(st, pc, SF_SWAPON);
 		r->swap.pages = has(st, SF_NR) ? PF_U(st, pc, SF_NR) : 0;
@@ -274,10 +276,10 @@ const struct parser probe_swap_parsers[] = {
 	{ SWP, "reloc", probe_swap_cluster, SWCK_RELOC, swap_fields, 0, NULL, REC_SWAP_CLUSTER },
 	{ SWP, "isol", probe_swap_cluster, SWCK_ISOLATE, swap_fields, 0, NULL, REC_SWAP_CLUSTER },
 	{ SWP, "freecl", probe_swap_cluster, SWCK_FREECL, swap_fields, 0, NULL, REC_SWAP_CLUSTER },
-	{ SWP, "dsched", probe_swap_discard, 0, swap_fields, 0, NULL, REC_SWAP_DISCARD },
-	{ SWP, "drun", probe_swap_discard, 1, swap_fields, 0, NULL, REC_SWAP_DISCARD },
-	{ SWP, "swapon", probe_swap_device, 2, swapon_fields, 0, NULL, REC_SWAP_DEVICE },
-	{ SWP, "avadd", probe_swap_device, 1, swap_fields, 0, NULL, REC_SWAP_DEVICE },
-	{ SWP, "avdel", probe_swap_device, 0, swap_fields, 0, NULL, REC_SWAP_DEVICE },
+	{ SWP, "dsched", probe_swap_discard, SWDK_SCHED, swap_fields, 0, NULL, REC_SWAP_DISCARD },
+	{ SWP, "drun", probe_swap_discard, SWDK_RUN, swap_fields, 0, NULL, REC_SWAP_DISCARD },
+	{ SWP, "swapon", probe_swap_device, SWDEV_ON_61, swapon_fields, 0, NULL, REC_SWAP_DEVICE },
+	{ SWP, "avadd", probe_swap_device, SWDEV_ON, swap_fields, 0, NULL, REC_SWAP_DEVICE },
+	{ SWP, "avdel", probe_swap_device, SWDEV_OFF, swap_fields, 0, NULL, REC_SWAP_DEVICE },
 	{ NULL, NULL, NULL, 0, NULL, 0, NULL, 0 },
 };

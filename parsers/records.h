@@ -93,6 +93,8 @@ enum isolate_kind { ISO_MIGRATE, ISO_FREE, ISO_FAST_FREE };
 /* REC_SWAP_CLUSTER kinds, REC_SWAP_FOLIO kinds, REC_ZSWAP ops. */
 enum swap_cluster_kind { SWCK_RELOC, SWCK_ISOLATE, SWCK_FREECL };
 enum swap_folio_kind { SWFK_ENTRY, SWFK_RESULT };
+enum swap_discard_kind { SWDK_SCHED, SWDK_RUN };	/* one cluster, the run */
+enum oom_kind { OOM_VICTIM, OOM_COMPACT_RETRY, OOM_RECLAIM_RETRY };
 enum zswap_op { ZSWAP_OP_STORE, ZSWAP_OP_LOAD, ZSWAP_OP_WB, ZSWAP_OP_NR };
 
 /* REC_THP kinds: which huge_memory event. */
@@ -175,7 +177,7 @@ struct record {
 		struct { long long count; } lost;	/* -1: some, count unknown */
 		struct {
 			int type;	/* swap device (si->type), -1 unknown */
-			int kind;	/* per record type, see probe-swap.c */
+			int kind;	/* enum swap_{cluster,folio,discard}_kind */
 			int order;	/* -1 unknown */
 			int ok;		/* success / swapon */
 			int64_t offset;	/* slot; -1 unknown */

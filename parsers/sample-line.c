@@ -9,6 +9,7 @@
  */
 #include "config.h"
 #include "parsers.h"
+#include "util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -225,10 +226,8 @@ struct print_state {
 
 static void *sample_print_bind(struct parser_set *set, struct tep_event *ev)
 {
-	struct print_state *st = calloc(1, sizeof(*st));
+	struct print_state *st = xcalloc(1, sizeof(*st));
 
-	if (!st)
-		return NULL;
 	if (parser_field(set, ev, &st->buf, NAMES("buf"), "counter samples")) {
 		free(st);
 		return NULL;

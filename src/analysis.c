@@ -63,10 +63,8 @@ void analysis_opts_default(struct analysis_opts *o)
 
 struct analysis *analysis_new_empty(const struct analysis_opts *o)
 {
-	struct analysis *a = calloc(1, sizeof(*a));
+	struct analysis *a = xcalloc(1, sizeof(*a));
 
-	if (!a)
-		return NULL;
 	if (o)
 		a->opts = *o;
 	else
@@ -191,7 +189,7 @@ static void analysis_private(struct analysis *a, struct analysis_info *in, const
 		else if (!strncmp(line, "swap_cluster=", 13))	/* SWAPFILE_CLUSTER */
 			swapclust_model_set_cluster_size(a->swapclust, atoi(line + 13));
 		else if (!strncmp(p, "events=", 7) && !a->enabled &&
-			 (a->enabled = malloc(len - 7 + 3)))
+			 (a->enabled = xmalloc(len - 7 + 3)))
 			snprintf(a->enabled, len - 7 + 3, ",%.*s,", (int)len - 7, p + 7);
 		p = nl ? nl + 1 : NULL;
 	}
@@ -317,9 +315,7 @@ static int analysis_bind(struct analysis *a, struct tep_handle *tep, char **err)
 		 * ignores those formats the same way */
 		if (evs[i]->id >= a->ncounts && evs[i]->id <= 0xffff)
 			a->ncounts = evs[i]->id + 1;
-	a->counts = calloc((size_t)a->ncounts + 1, sizeof(*a->counts));
-	if (!a->counts)
-		return set_err(err, "out of memory");
+	a->counts = xcalloc((size_t)a->ncounts + 1, sizeof(*a->counts));
 	return 0;
 }
 

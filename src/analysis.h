@@ -74,7 +74,7 @@ const struct compaction_model *analysis_compaction(const struct analysis *a);
 const struct counters_model *analysis_counters(const struct analysis *a);
 const struct frag_model *analysis_frag(const struct analysis *a);
 const struct consistency_model *analysis_consistency(const struct analysis *a);
-/* Swap clusters and zswap (issue 6), and why probes are missing. */
+/* Swap clusters and zswap, and why probes are missing. */
 const struct swapclust_model *analysis_swapclust(const struct analysis *a);
 const struct zswap_model *analysis_zswap(const struct analysis *a);
 /* Time-indexed lanes per node (timeline and stalls views of the TUI). */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Swap cluster and zswap metrics for "mmscope compare" (issue 6), from an
+ * Swap cluster and zswap metrics for "mmscope compare", from an
  * analysed recording's models. Pure: no I/O.
  */
 #ifndef MMSCOPE_METRICS_SWAP_H

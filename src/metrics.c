@@ -248,7 +248,7 @@ static const struct metric_def catalogue[] = {
 	  METRIC_TRACE, NULL, "longest direct compaction stall" },
 	{ "alloc-stalls-order-{order}", "Alloc stalls order {order}", NULL, "stall", "events",
 	  0, METRIC_TRACE, NULL, "allocations of this order that stalled in reclaim or compaction" },
-	/* swap clusters and zswap (issue 6, src/metrics-swap.c) */
+	/* swap clusters and zswap (src/metrics-swap.c) */
 	{ "swap-fallback-pct-order-{order}", "Swap fallback % order {order}", NULL, "swap",
 	  "%", 0, METRIC_TRACE, NULL,
 	  "order-N swap allocations that fell back to order 0 (folio_alloc_swap probes)" },
@@ -374,7 +374,8 @@ void counter_set_put(struct counter_set *cs, const char *name, double value)
 	cs->v[cs->n++].value = value;
 }
 
-int counter_set_get(const struct counter_set *cs, const char *name, double *value)
+/* 0 and *value, or -1 when absent. */
+static int counter_set_get(const struct counter_set *cs, const char *name, double *value)
 {
 	for (size_t i = 0; i < cs->n; i++) {
 		if (!strcmp(cs->v[i].name, name)) {

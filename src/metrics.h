@@ -101,8 +101,6 @@ struct counter_set {
 
 /* Set (replace or add) a counter. */
 void counter_set_put(struct counter_set *cs, const char *name, double value);
-/* 0 and *value, or -1 when absent. */
-int counter_set_get(const struct counter_set *cs, const char *name, double *value);
 void counter_set_release(struct counter_set *cs);
 
 /* Per run: metric name -> samples (one per run for counters; any number

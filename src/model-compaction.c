@@ -10,6 +10,7 @@
 #include "config.h"
 #include "model-compaction.h"
 #include "pidmap.h"
+#include "util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -34,10 +35,8 @@ struct compaction_model {
 
 struct compaction_model *compaction_model_new(void)
 {
-	struct compaction_model *m = calloc(1, sizeof(*m));
+	struct compaction_model *m = xcalloc(1, sizeof(*m));
 
-	if (!m)
-		return NULL;
 	for (int i = 0; i < CR_NR; i++)
 		hist_init(&m->st.runner[i].dur);
 	pidmap_init(&m->pids, sizeof(struct cpid));
@@ -82,8 +81,6 @@ static void compaction_begin(struct compaction_model *m, const struct record *r)
 {
 	struct cpid *p = pidmap_add(&m->pids, r->pid);
 
-	if (!p)
-		return;
 	if (r->comm && !strcmp(r->comm, "khugepaged"))
 		p->is_khugepaged = 1;
 	if (p->run_open)
@@ -147,8 +144,6 @@ static void compaction_kcompactd(struct compaction_model *m, const struct record
 {
 	struct cpid *p = pidmap_add(&m->pids, r->pid);
 
-	if (!p)
-		return;
 	p->is_kcompactd = 1;
 	if (r->type == REC_KCOMPACTD_WAKE) {
 		p->kc_on_request = r->wake.order > 0;
@@ -211,10 +206,9 @@ void compaction_model_add(struct compaction_model *m, const struct record *r)
 		st->direct_tries++;
 		if (r->ctry.order >= 0 && r->ctry.order < REC_MAX_ORDERS)
 			st->direct_by_order[r->ctry.order]++;
-		if ((p = pidmap_add(&m->pids, r->pid))) {
-			p->try_ts = r->ts ? r->ts : 1;
-			p->try_order = r->ctry.order;
-		}
+		p = pidmap_add(&m->pids, r->pid);
+		p->try_ts = r->ts ? r->ts : 1;
+		p->try_order = r->ctry.order;
 		break;
 	case REC_COMPACT_BEGIN:
 		compaction_begin(m, r);

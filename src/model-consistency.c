@@ -7,6 +7,7 @@
  */
 #include "config.h"
 #include "model-consistency.h"
+#include "util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,10 +41,8 @@ struct consistency_model {
 struct consistency_model *consistency_model_new(const struct reclaim_model *rm,
 						const struct compaction_model *cm)
 {
-	struct consistency_model *m = calloc(1, sizeof(*m));
+	struct consistency_model *m = xcalloc(1, sizeof(*m));
 
-	if (!m)
-		return NULL;
 	m->rm = rm;
 	m->cm = cm;
 	return m;

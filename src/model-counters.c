@@ -8,6 +8,7 @@
  */
 #include "config.h"
 #include "model-counters.h"
+#include "util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +29,7 @@ struct counters_model {
 
 struct counters_model *counters_model_new(void)
 {
-	return calloc(1, sizeof(struct counters_model));
+	return xcalloc(1, sizeof(struct counters_model));
 }
 
 void counters_model_free(struct counters_model *m)
@@ -71,13 +72,11 @@ static int counters_slot(const struct counters_model *m, enum sample_source s,
 	}
 }
 
-static int counters_rehash(struct counters_model *m)
+static void counters_rehash(struct counters_model *m)
 {
 	unsigned cap = m->icap ? m->icap * 2 : 256;
-	int *idx = malloc(sizeof(int) * cap);
+	int *idx = xreallocarray(NULL, cap, sizeof(int));
 
-	if (!idx)
-		return -1;
 	memset(idx, 0xff, sizeof(int) * cap);
 	free(m->index);
 	m->index = idx;
@@ -88,7 +87,6 @@ static int counters_rehash(struct counters_model *m)
 		counters_slot(m, m->c[ci].source, m->c[ci].instance, m->c[ci].key, &slot);
 		m->index[slot] = ci;
 	}
-	return 0;
 }
 
 static struct counter *counters_lookup(struct counters_model *m, const struct record *r,
@@ -98,17 +96,13 @@ static struct counter *counters_lookup(struct counters_model *m, const struct re
 	unsigned slot;
 	int ci;
 
-	if ((unsigned)(m->n + 1) * 2 > m->icap && counters_rehash(m))
-		return NULL;
+	if ((unsigned)(m->n + 1) * 2 > m->icap)
+		counters_rehash(m);
 	ci = counters_slot(m, r->counter.source, inst, r->counter.key, &slot);
 	if (ci < 0) {
 		if (m->n == m->cap) {
 			int cap = m->cap ? m->cap * 2 : 128;
-			struct counter *c = realloc(m->c, sizeof(*c) * (size_t)cap);
-
-			if (!c)
-				return NULL;
-			m->c = c;
+			m->c = xreallocarray(m->c, (size_t)cap, sizeof(*m->c));
 			m->cap = cap;
 		}
 		ci = m->n++;
@@ -136,8 +130,6 @@ static void counters_value(struct counters_model *m, const struct record *r)
 	m->any_pending = 1;
 	m->cur_seq = r->counter.seq;
 	c = counters_lookup(m, r, &ci);
-	if (!c)
-		return;
 	c->pend = r->counter.value;
 	c->pend_seq = r->counter.seq;
 	c->scale = r->counter.scale;
@@ -146,11 +138,7 @@ static void counters_value(struct counters_model *m, const struct record *r)
 	c->pending = 1;
 	if (m->ntouched == m->captouched) {
 		int cap = m->captouched ? m->captouched * 2 : 256;
-		int *t = realloc(m->touched, sizeof(int) * (size_t)cap);
-
-		if (!t)
-			return;
-		m->touched = t;
+		m->touched = xreallocarray(m->touched, (size_t)cap, sizeof(int));
 		m->captouched = cap;
 	}
 	m->touched[m->ntouched++] = ci;

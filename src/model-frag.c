@@ -9,6 +9,7 @@
  */
 #include "config.h"
 #include "model-frag.h"
+#include "util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +33,7 @@ struct frag_model {
 
 struct frag_model *frag_model_new(void)
 {
-	return calloc(1, sizeof(struct frag_model));
+	return xcalloc(1, sizeof(struct frag_model));
 }
 
 void frag_model_free(struct frag_model *m)

@@ -10,6 +10,7 @@
  */
 #include "config.h"
 #include "model-handoff.h"
+#include "util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,10 +72,8 @@ void handoff_params_default(struct handoff_params *p)
 
 struct handoff_model *handoff_model_new(const struct handoff_params *p)
 {
-	struct handoff_model *m = calloc(1, sizeof(*m));
+	struct handoff_model *m = xcalloc(1, sizeof(*m));
 
-	if (!m)
-		return NULL;
 	if (p)
 		m->p = *p;
 	else
@@ -109,24 +108,14 @@ static struct hnode *handoff_node(struct handoff_model *m, int nid)
 		return m->nodes[nid];
 	if (nid >= m->nnodes_alloc) {
 		int na = nid + 8;
-		struct hnode **nn = realloc(m->nodes, sizeof(*nn) * (size_t)na);
+		struct hnode **nn = xreallocarray(m->nodes, (size_t)na, sizeof(*nn));
 
-		if (!nn)
-			return NULL;
 		memset(nn + m->nnodes_alloc, 0, sizeof(*nn) * (size_t)(na - m->nnodes_alloc));
 		m->nodes = nn;
 		m->nnodes_alloc = na;
 	}
-	n = calloc(1, sizeof(*n));
-	int *ord = realloc(m->order, sizeof(int) * (size_t)(m->norder + 1));
-
-	if (!n || !ord) {
-		free(n);
-		if (ord)
-			m->order = ord;
-		return NULL;
-	}
-	m->order = ord;
+	n = xcalloc(1, sizeof(*n));
+	m->order = xreallocarray(m->order, (size_t)m->norder + 1, sizeof(int));
 	for (i = m->norder; i > 0 && m->order[i - 1] > nid; i--)
 		m->order[i] = m->order[i - 1];
 	m->order[i] = nid;
@@ -182,13 +171,7 @@ static void handoff_resolve(struct hnode *n, struct kswapd_episode *ep)
 	}
 	if (n->neps == n->cap) {
 		int cap = n->cap ? n->cap * 2 : 16;
-		struct kswapd_episode *e = realloc(n->eps, sizeof(*e) * (size_t)cap);
-
-		if (!e) {
-			st->dropped_episodes++;
-			return;
-		}
-		n->eps = e;
+		n->eps = xreallocarray(n->eps, (size_t)cap, sizeof(*n->eps));
 		n->cap = cap;
 	}
 	/* Episodes resolve out of start order (one waits out its pickup
@@ -353,11 +336,7 @@ static void handoff_kc_store(struct hnode *n)
 		return;
 	if (n->nkcs == n->kccap) {
 		int cap = n->kccap ? n->kccap * 2 : 16;
-		struct kcompactd_episode *e = realloc(n->kcs, sizeof(*e) * (size_t)cap);
-
-		if (!e)
-			return;
-		n->kcs = e;
+		n->kcs = xreallocarray(n->kcs, (size_t)cap, sizeof(*n->kcs));
 		n->kccap = cap;
 	}
 	n->kcs[n->nkcs++] = n->kc;

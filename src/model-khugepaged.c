@@ -7,6 +7,7 @@
  */
 #include "config.h"
 #include "model-khugepaged.h"
+#include "util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +21,7 @@ struct khugepaged_model {
 
 struct khugepaged_model *khugepaged_model_new(void)
 {
-	return calloc(1, sizeof(struct khugepaged_model));
+	return xcalloc(1, sizeof(struct khugepaged_model));
 }
 
 void khugepaged_model_free(struct khugepaged_model *m)

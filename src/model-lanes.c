@@ -53,10 +53,8 @@ const char *lane_name(enum lane_id id)
 
 struct lanes *lanes_new(void)
 {
-	struct lanes *l = calloc(1, sizeof(*l));
+	struct lanes *l = xcalloc(1, sizeof(*l));
 
-	if (!l)
-		return NULL;
 	for (int n = 0; n < LANES_MAX_NODES; n++) {
 		l->open_start[n][0] = l->open_start[n][1] = -1;
 		l->node[n].sample_stride = 1;
@@ -94,13 +92,7 @@ static int lane_push(struct lane *ln, const struct lane_span *s)
 	}
 	if (ln->n == ln->alloc) {
 		int alloc = ln->alloc ? ln->alloc * 2 : 256;
-		void *p = realloc(ln->spans, (size_t)alloc * sizeof(*ln->spans));
-
-		if (!p) {
-			ln->dropped++;
-			return -1;
-		}
-		ln->spans = p;
+		ln->spans = xreallocarray(ln->spans, (size_t)alloc, sizeof(*ln->spans));
 		ln->alloc = alloc;
 	}
 	ln->spans[ln->n++] = *s;
@@ -213,11 +205,8 @@ static void lanes_zone(struct lanes *l, const struct record *r)
 		n->nsamples = LANES_MAX_SAMPLES / 2;
 		n->sample_stride *= 2;
 	}
-	if (!n->samples) {
-		n->samples = malloc(LANES_MAX_SAMPLES * sizeof(*n->samples));
-		if (!n->samples)
-			return;
-	}
+	if (!n->samples)
+		n->samples = xreallocarray(NULL, LANES_MAX_SAMPLES, sizeof(*n->samples));
 	n->samples[n->nsamples++] = (struct wm_sample){ r->ts, r->zone.free, r->zone.min,
 							r->zone.low, r->zone.high };
 }
@@ -286,7 +275,7 @@ void lanes_add(struct lanes *l, const struct record *r)
 		lanes_task_end(l, r, LANE_COMPACT);
 		break;
 	case REC_OOM:
-		if (r->oom.kind == 0)
+		if (r->oom.kind == OOM_VICTIM)
 			lanes_add_span(l, 0, LANE_OOM, r->ts, r->ts, r->pid, 0, 0);
 		break;
 	case REC_ZONE:

@@ -9,6 +9,7 @@
 #include "config.h"
 #include "model-reclaim.h"
 #include "pidmap.h"
+#include "util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -30,10 +31,8 @@ struct reclaim_model {
 
 struct reclaim_model *reclaim_model_new(void)
 {
-	struct reclaim_model *m = calloc(1, sizeof(*m));
+	struct reclaim_model *m = xcalloc(1, sizeof(*m));
 
-	if (!m)
-		return NULL;
 	for (int k = 0; k < RK_NR; k++)
 		hist_init(&m->kinds[k].lat);
 	pidmap_init(&m->pids, sizeof(struct reclaim_pid));
@@ -52,8 +51,6 @@ static struct reclaim_pid *reclaim_pid(struct reclaim_model *m, const struct rec
 {
 	struct reclaim_pid *p = pidmap_add(&m->pids, r->pid);
 
-	if (!p)
-		return NULL;
 	p->task.pid = r->pid;
 	if (r->comm && !p->task.comm[0])
 		strncpy(p->task.comm, r->comm, sizeof(p->task.comm) - 1);
@@ -77,8 +74,6 @@ static void reclaim_begin(struct reclaim_model *m, const struct record *r)
 	struct reclaim_pid *p = reclaim_pid(m, r);
 	struct reclaim_kind_stats *ks = &m->kinds[r->rbegin.kind];
 
-	if (!p)
-		return;
 	/* softlimit reclaim nests inside kswapd or direct reclaim: keep the
 	 * outer context open and only count it */
 	ks->begins++;
@@ -142,8 +137,7 @@ static void reclaim_mark_kswapd(struct reclaim_model *m, const struct record *r)
 {
 	struct reclaim_pid *p = reclaim_pid(m, r);
 
-	if (p)
-		p->is_kswapd = 1;
+	p->is_kswapd = 1;
 }
 
 void reclaim_model_add(struct reclaim_model *m, const struct record *r)
@@ -235,9 +229,7 @@ int reclaim_model_top_tasks(const struct reclaim_model *m, struct reclaim_task *
 
 	if (max <= 0 || !m->pids.n)
 		return 0;
-	all = malloc(sizeof(*all) * m->pids.n);
-	if (!all)
-		return 0;
+	all = xreallocarray(NULL, m->pids.n, sizeof(*all));
 	for (unsigned i = 0; i < m->pids.cap; i++) {
 		const struct reclaim_pid *p;
 
@@ -268,13 +260,4 @@ void reclaim_model_throttled(const struct reclaim_model *m, uint64_t *count,
 {
 	*count = m->thr_count;
 	*delayed_us = m->thr_delayed_us;
-}
-
-uint64_t reclaim_model_writes(const struct reclaim_model *m, int anon)
-{
-	uint64_t n = 0;
-
-	for (int k = 0; k < RK_NR; k++)
-		n += anon ? m->kinds[k].write_anon : m->kinds[k].write_file;
-	return n;
 }

@@ -60,7 +60,5 @@ void reclaim_model_pages(const struct reclaim_model *m, uint64_t *calls,
 /* Throttling: events and total microseconds delayed. */
 void reclaim_model_throttled(const struct reclaim_model *m, uint64_t *count,
 			     uint64_t *delayed_us);
-/* Writes (write_folio) that no reclaim context claimed. */
-uint64_t reclaim_model_writes(const struct reclaim_model *m, int anon);
 
 #endif

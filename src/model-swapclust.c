@@ -15,21 +15,43 @@
  * derived from the counts by the version's rules. Every change goes into
  * a log, so front ends can ask for the state of every cluster at any
  * time; time series points are kept per device at a bounded rate.
+ *
+ * Per-CPU state (struct swc_cpu): the kernel works on a cluster under its
+ * spinlock (or the CPU's local lock), preemption off, so the probes of
+ * one cluster operation fire back to back on one CPU, and records are
+ * folded by CPU to pair them: a scan's cluster (offset) with the reloc that
+ * follows it on that CPU (which teaches pointer -> index), the last
+ * cluster pointer a reloc/isolate/free_cluster or 7.x partial free named
+ * with the move_cluster that follows on that CPU (a free in between
+ * drops it), and frees on one CPU less than 100 us apart into one free
+ * batch. CPU numbers fold modulo SWC_NCPU (256): on bigger machines CPU
+ * n and n + 256 share one slot, so an interleaving of the two can pair
+ * a move with the other CPU's cluster or merge their free batches.
+ * 6.1's folio probes pair the same way by task: fas (the order at entry)
+ * is kept per pid in a SWC_NPID-slot table and taken by that task's
+ * fas_r; two tasks whose pids fold onto one slot while both are in
+ * flight lose the first order, and that result is not counted.
  */
 #include "config.h"
 #include "model-swapclust.h"
+#include "util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define SWC_TICK_NS	100000000ULL	/* first series resolution: 100 ms */
-#define SWC_MAXPTS	2048
-#define SWC_MAXLOG	(4u << 20)
-#define SWC_NCPU	256
+#define SWC_MAXPTS	2048		/* series points per device */
+#define SWC_MAXLOG	(4u << 20)	/* cluster changes kept for replay */
+#define SWC_NCPU	256		/* per-CPU slots (CPU numbers fold) */
 #define SWC_BATCH_GAP	100000ULL	/* frees closer than 100 us: one batch */
-#define SWC_NBUCKETS	12
-#define SWC_NPID	64
+#define SWC_NBUCKETS	12		/* free batch sizes 2^0 .. 2^11+ */
+#define SWC_NPID	64		/* 6.1 fas -> fas_r pairing slots */
+#define SWC_PMD_ORDER	9		/* x86-64 PMD folio: vmstat thp_swpout */
+/* Plausible sizeof(struct swap_cluster_info), bytes: a pointer step
+ * outside these is not a cluster array stride */
+#define SWC_MIN_STRIDE	8
+#define SWC_MAX_STRIDE	256
 /* Bounds on model memory (a byte per slot): clusters grown on demand at
  * most 1M (2 TB of swap), made up front from a sampled size at most 128K
  * (256 GB); a bigger device grows as its slots are seen. */
@@ -37,59 +59,82 @@
 #define SWC_PREALLOC	(1 << 17)
 
 struct swc_cluster {
-	uint16_t used, known;
-	uint8_t state, order;
+	uint16_t used;		/* slots known used */
+	uint16_t known;		/* slots whose state is known */
+	uint8_t state;		/* enum swc_state */
+	uint8_t order;		/* the order it serves on the nonfull/frag lists */
 };
 
+/* What one CPU's last probes named (see the top of this file). */
 struct swc_cpu {
-	int scan_type;		/* last scan on this CPU (moves mode) */
-	int64_t scan_idx;
-	int ci_type;		/* last cluster pointer named on this CPU */
-	int64_t ci_idx;		/* its index, -1 unknown */
-	int ci_valid;
-	uint64_t last_free_ts;
+	int scan_type;		/* device of the last scan on this CPU, -1 none */
+	int64_t scan_idx;	/* its cluster index */
+	int ci_type;		/* device of the last cluster pointer named here */
+	int64_t ci_idx;		/* its cluster index, -1 unknown */
+	int ci_valid;		/* a move that follows belongs to that cluster */
+	uint64_t last_free_ts;	/* ns of this CPU's last free */
 	uint64_t batch;		/* slots in the current free batch */
 };
 
+/* Cluster pointer -> index of one device: ci = base + index * stride
+ * (struct swap_cluster_info array); learnt from two pointers with known
+ * indexes, or from one pointer and si->cluster_info (cinfo). */
 struct swc_cimap {
-	uint64_t ci1, base, stride;
-	int64_t idx1;
+	uint64_t ci1;		/* the first pointer seen with its index */
+	int64_t idx1;		/* that index */
+	uint64_t base;		/* &cluster_info[0], valid if have_base */
+	uint64_t stride;	/* sizeof(struct swap_cluster_info) */
 	int have1, have_base;
 };
 
+/* Kernel counters read from the "mthp" samples (and vmstat for 6.1). */
+enum swc_mthp_ctr { SWC_CTR_SWPOUT, SWC_CTR_FALLBACK, SWC_CTR_ZSWPOUT, SWC_NCTR };
+#define SWC_CTR_BIT(k)	(1 << (k))
+/* A counter point needs these two; zswpout is optional (6.1 lacks it). */
+#define SWC_CTR_NEEDED	(SWC_CTR_BIT(SWC_CTR_SWPOUT) | SWC_CTR_BIT(SWC_CTR_FALLBACK))
+
 struct swapclust_model {
-	int cl;
-	enum swc_rules rules;
-	int rules_fixed;
-	struct swc_dev dev[SWC_MAXDEV];
-	int seen[SWC_MAXDEV], nseen, listed[SWC_MAXDEV];
-	struct swc_order ord[SWC_NORDERS];
-	struct swc_ctr_point *ctr[SWC_NORDERS];
-	int nctr[SWC_NORDERS], actr[SWC_NORDERS];
-	int64_t pv[SWC_NORDERS][3];
-	int pseen[SWC_NORDERS];
-	int64_t vm9[2];
-	int vm9_seen, mthp9;
-	struct swc_change *log;
-	size_t nlog, alog;
-	int log_full;
-	struct swc_cpu cpu[SWC_NCPU];
-	struct swc_cimap cimap[SWC_MAXDEV];
-	struct { int pid, order; } pidord[SWC_NPID];
-	uint64_t tick[SWC_MAXDEV], next_tick[SWC_MAXDEV];
-	uint64_t batches[SWC_NBUCKETS];
-	uint64_t switches, pairs;
-	int last_free_type;
-	uint64_t sample_seq;
-	int sample_pos;
-	char sample_inst[64];
-	int rot_seen[SWC_MAXDEV], line_seen[SWC_MAXDEV];
-	int has_probes, has_results, in_reveal;
-	int cl_basis;		/* see swapclust_model_cluster_basis() */
-	int thp_seen, sets_seen;
-	uint64_t unplaced;
-	uint64_t unplaced_by[SWC_NSTATES][SWC_NSTATES];
-	uint64_t last_ts;
+	int cl;			/* slots per cluster (256 or 512) */
+	enum swc_rules rules;	/* which kernel's list rules apply */
+	int rules_fixed;	/* rules came from the kernel release */
+	struct swc_dev dev[SWC_MAXDEV];	/* indexed by si->type */
+	int seen[SWC_MAXDEV];	/* types in the order first seen ... */
+	int nseen;		/* ... and how many */
+	int listed[SWC_MAXDEV];	/* type is in seen[] */
+	struct swc_order ord[SWC_NORDERS];	/* probes and counters per order */
+	struct swc_ctr_point *ctr[SWC_NORDERS];	/* counter points per order */
+	int nctr[SWC_NORDERS], actr[SWC_NORDERS];	/* points used, allocated */
+	int64_t pv[SWC_NORDERS][SWC_NCTR];	/* counters of the set being read */
+	int pseen[SWC_NORDERS];	/* SWC_CTR_BIT()s of pv read so far */
+	int64_t vm9[SWC_NCTR];	/* vmstat thp_swpout(_fallback): PMD order */
+	int vm9_seen;		/* SWC_CTR_BIT()s of vm9 read */
+	int mthp9;		/* the mthp samples have the PMD order */
+	struct swc_change *log;	/* every cluster change, in time order */
+	size_t nlog, alog;	/* changes used, allocated */
+	int log_full;		/* SWC_MAXLOG reached: later changes not kept,
+				 * replay (states_at) stops at the last kept */
+	struct swc_cpu cpu[SWC_NCPU];	/* per CPU, folded modulo SWC_NCPU */
+	struct swc_cimap cimap[SWC_MAXDEV];	/* pointer -> index per device */
+	struct { int pid, order; } pidord[SWC_NPID];	/* 6.1 fas order by pid */
+	uint64_t tick[SWC_MAXDEV];	/* series resolution per device, ns */
+	uint64_t next_tick[SWC_MAXDEV];	/* ns of the next series point */
+	uint64_t batches[SWC_NBUCKETS];	/* free batches by log2 of their slots */
+	uint64_t switches, pairs;	/* consecutive frees: other device, all */
+	int last_free_type;	/* device of the last free, -1 none */
+	uint64_t sample_seq;	/* seq of the swap sample set being read */
+	int sample_pos;		/* lines (devices) of it so far */
+	char sample_inst[64];	/* the device name of the current line */
+	int rot_seen[SWC_MAXDEV];	/* this set gave the device "rotational" */
+	int line_seen[SWC_MAXDEV];	/* this set has a line of the device */
+	int has_probes;		/* a swap probe record was seen */
+	int has_results;	/* a folio allocation result (fas_r) was seen */
+	int in_reveal;		/* dev_reveal() running: no "ran out" events */
+	int cl_basis;		/* SWC_BASIS_RECORDED once set from metadata */
+	int thp_seen;		/* THP counters in the samples */
+	int sets_seen;		/* complete sample sets */
+	uint64_t unplaced;	/* moves that named no cluster we could place */
+	uint64_t unplaced_by[SWC_NSTATES][SWC_NSTATES];	/* [from][to] */
+	uint64_t last_ts;	/* ns of the record being replayed */
 };
 
 const char *swc_state_name(enum swc_state s)
@@ -113,10 +158,8 @@ const char *swc_cause_name(enum swc_cause c)
 
 struct swapclust_model *swapclust_model_new(int cluster_size)
 {
-	struct swapclust_model *m = calloc(1, sizeof(*m));
+	struct swapclust_model *m = xcalloc(1, sizeof(*m));
 
-	if (!m)
-		return NULL;
 	m->cl = cluster_size > 0 ? cluster_size : 512;
 	m->last_free_type = -1;
 	for (int i = 0; i < SWC_MAXDEV; i++) {
@@ -152,17 +195,17 @@ int swapclust_model_set_cluster_size(struct swapclust_model *m, int slots)
 	if (slots != 256 && slots != 512)
 		return -1;
 	m->cl = slots;
-	m->cl_basis = 2;
+	m->cl_basis = SWC_BASIS_RECORDED;
 	return 0;
 }
 
 int swapclust_model_cluster_basis(const struct swapclust_model *m)
 {
-	if (m->cl_basis == 2)
-		return 2;
+	if (m->cl_basis == SWC_BASIS_RECORDED)
+		return SWC_BASIS_RECORDED;
 	if (m->thp_seen)
-		return 1;
-	return m->sets_seen ? -1 : 0;
+		return SWC_BASIS_THP;
+	return m->sets_seen ? SWC_BASIS_NO_THP : SWC_BASIS_ASSUMED;
 }
 
 void swapclust_model_set_kernel(struct swapclust_model *m, const char *release)
@@ -203,13 +246,12 @@ static void log_change(struct swapclust_model *m, const struct swc_dev *d, uint3
 		return;
 	if (m->nlog == m->alog) {
 		size_t n = m->alog ? m->alog * 2 : 4096;
-		struct swc_change *p;
 
-		if (n > SWC_MAXLOG || !(p = realloc(m->log, n * sizeof(*p)))) {
+		if (n > SWC_MAXLOG) {
 			m->log_full = 1;
 			return;
 		}
-		m->log = p;
+		m->log = xreallocarray(m->log, n, sizeof(*m->log));
 		m->alog = n;
 	}
 	m->log[m->nlog++] = (struct swc_change){ m->last_ts, idx, (uint8_t)d->type,
@@ -258,7 +300,7 @@ static void set_state(struct swapclust_model *m, struct swc_dev *d, uint32_t idx
 	if (m->in_reveal)
 		return;
 	if (was_free && !d->n[SWC_FREE] && (d->revealed || !d->n[SWC_UNKNOWN])) {
-		if (d->zero_count < 32)
+		if (d->zero_count < SWC_NZERO_TS)
 			d->zero_ts[d->zero_count] = m->last_ts;
 		d->zero_count++;
 	}
@@ -270,8 +312,6 @@ static void set_state(struct swapclust_model *m, struct swc_dev *d, uint32_t idx
 static int ensure_cluster(struct swapclust_model *m, struct swc_dev *d, int64_t idx)
 {
 	int n, old = d->nclusters;
-	struct swc_cluster *c;
-	uint8_t *s;
 
 	if (idx < 0 || idx >= SWC_MAXCLUSTERS)
 		return -1;
@@ -282,22 +322,16 @@ static int ensure_cluster(struct swapclust_model *m, struct swc_dev *d, int64_t 
 		n *= 2;
 	if (d->size_known && n > idx + 1 && old < idx + 1)
 		n = (int)idx + 1;
-	c = realloc(d->cl, (size_t)n * sizeof(*c));
-	if (!c)
-		return -1;
-	d->cl = c;
-	s = realloc(d->slot, (size_t)n * (size_t)m->cl);
-	if (!s)
-		return -1;
-	d->slot = s;
-	memset(d->cl + old, 0, (size_t)(n - old) * sizeof(*c));
+	d->cl = xreallocarray(d->cl, (size_t)n, sizeof(*d->cl));
+	d->slot = xreallocarray(d->slot, (size_t)n, (size_t)m->cl);
+	memset(d->cl + old, 0, (size_t)(n - old) * sizeof(*d->cl));
 	memset(d->slot + (size_t)old * (size_t)m->cl, 0, (size_t)(n - old) * (size_t)m->cl);
 	d->nclusters = n;
 	d->nslots = (uint64_t)n * (uint64_t)m->cl;
 	d->n[SWC_UNKNOWN] += (uint32_t)(n - old);
 	if (d->revealed)
 		for (int i = old; i < n; i++) {
-			memset(d->slot + (size_t)i * (size_t)m->cl, 1, (size_t)m->cl);
+			memset(d->slot + (size_t)i * (size_t)m->cl, SWC_SLOT_FREE, (size_t)m->cl);
 			d->cl[i].known = (uint16_t)m->cl;
 			set_state(m, d, (uint32_t)i, SWC_FREE, 0);
 		}
@@ -317,14 +351,14 @@ static void dev_reveal(struct swapclust_model *m, struct swc_dev *d)
 		struct swc_cluster *c = &d->cl[i];
 		uint8_t *s = d->slot + (size_t)i * (size_t)m->cl;
 
-		memset(s, 1, (size_t)m->cl);
+		memset(s, SWC_SLOT_FREE, (size_t)m->cl);
 		c->used = 0;
 		c->known = (uint16_t)m->cl;
 		for (int k = 0; k < m->cl; k++) {
 			uint64_t off = (uint64_t)i * (uint64_t)m->cl + (uint64_t)k;
 
 			if (off == 0 || (last && off >= last)) {
-				s[k] = 2;
+				s[k] = SWC_SLOT_USED;
 				c->used++;
 			}
 		}
@@ -400,10 +434,7 @@ static void push_point(struct swapclust_model *m, struct swc_dev *d, uint64_t ts
 			d->npts /= 2;
 			m->tick[d->type] *= 2;
 		} else {
-			p = realloc(d->pts, (size_t)n * sizeof(*p));
-			if (!p)
-				return;
-			d->pts = p;
+			d->pts = xreallocarray(d->pts, (size_t)n, sizeof(*d->pts));
 			d->apts = n;
 		}
 	}
@@ -456,9 +487,9 @@ static void derive(struct swapclust_model *m, struct swc_dev *d, uint32_t idx,
 		set_state(m, d, idx, state, -1);
 }
 
-/* Mark slots [off, off+nr) used (val 2) or free (val 1). */
+/* Mark slots [off, off+nr) val (SWC_SLOT_USED or SWC_SLOT_FREE). */
 static void mark_range(struct swapclust_model *m, struct swc_dev *d, int64_t off,
-		       uint64_t nr, int val, int order)
+		       uint64_t nr, enum swc_slot val, int order)
 {
 	int64_t end = off + (int64_t)nr;
 
@@ -475,15 +506,15 @@ static void mark_range(struct swapclust_model *m, struct swc_dev *d, int64_t off
 		for (; off < end && off < cend; off++) {
 			uint8_t *s = &d->slot[off];
 
-			if (*s == 0)
+			if (*s == SWC_SLOT_UNKNOWN)
 				c->known++;
-			else if (*s == 2)
+			else if (*s == SWC_SLOT_USED)
 				c->used--, d->used_slots--;
-			if (val == 2)
+			if (val == SWC_SLOT_USED)
 				c->used++, d->used_slots++;
 			*s = (uint8_t)val;
 		}
-		derive(m, d, (uint32_t)idx, val == 2, order);
+		derive(m, d, (uint32_t)idx, val == SWC_SLOT_USED, order);
 	}
 }
 
@@ -502,7 +533,7 @@ static void cimap_learn(struct swapclust_model *m, int type, uint64_t ci, int64_
 	if (cinfo && idx > 0 && ci > cinfo && (ci - cinfo) % (uint64_t)idx == 0) {
 		mp->base = cinfo;
 		mp->stride = (ci - cinfo) / (uint64_t)idx;
-		mp->have_base = mp->stride >= 8 && mp->stride <= 256;
+		mp->have_base = mp->stride >= SWC_MIN_STRIDE && mp->stride <= SWC_MAX_STRIDE;
 		return;
 	}
 	if (!mp->have1) {
@@ -514,7 +545,7 @@ static void cimap_learn(struct swapclust_model *m, int type, uint64_t ci, int64_
 	if (idx != mp->idx1) {
 		int64_t dci = (int64_t)(ci - mp->ci1), di = idx - mp->idx1;
 
-		if (dci % di == 0 && dci / di >= 8 && dci / di <= 256) {
+		if (dci % di == 0 && dci / di >= SWC_MIN_STRIDE && dci / di <= SWC_MAX_STRIDE) {
 			mp->stride = (uint64_t)(dci / di);
 			mp->base = mp->ci1 - (uint64_t)mp->idx1 * mp->stride;
 			mp->have_base = 1;
@@ -544,12 +575,14 @@ static struct swc_cpu *cpu_of(struct swapclust_model *m, int cpu)
 	return &m->cpu[(unsigned)cpu % SWC_NCPU];
 }
 
+/* The kernel's cluster flags (enum swap_cluster_flags, 6.14+: NONE, FREE,
+ * NONFULL, FRAG, FULL, DISCARD) as states. */
 static int state_of_flags(int f)
 {
 	static const int map[] = { SWC_NONE, SWC_FREE, SWC_NONFULL, SWC_FRAG, SWC_FULL,
 				   SWC_DISCARD };
 
-	return f >= 0 && f < (int)(sizeof(map) / sizeof(map[0])) ? map[f] : -1;
+	return f >= 0 && f < (int)ARRAY_SIZE(map) ? map[f] : -1;
 }
 
 /* A traced count reveals the cluster's occupancy. */
@@ -649,7 +682,7 @@ static void on_alloc(struct swapclust_model *m, const struct record *r)
 	d->touched = d->active = 1;
 	d->allocs++;
 	d->alloc_slots += r->swap.nr;
-	mark_range(m, d, r->swap.offset, r->swap.nr, 2, order_of_nr(r->swap.nr));
+	mark_range(m, d, r->swap.offset, r->swap.nr, SWC_SLOT_USED, order_of_nr(r->swap.nr));
 }
 
 static void free_batch_close(struct swapclust_model *m, struct swc_cpu *cpu)
@@ -696,7 +729,7 @@ static void on_free(struct swapclust_model *m, const struct record *r)
 			cpu->ci_valid = 1;	/* a partial free moves it next */
 		}
 	}
-	mark_range(m, d, off, r->swap.nr, 1, -1);
+	mark_range(m, d, off, r->swap.nr, SWC_SLOT_FREE, -1);
 }
 
 static int pid_order(struct swapclust_model *m, int pid, int set)
@@ -785,12 +818,13 @@ static void on_discard(struct swapclust_model *m, const struct record *r)
 
 	if (!d)
 		return;
-	d->discards += r->swap.kind == 0;
-	if (r->swap.kind == 0 && r->swap.offset >= 0 && !ensure_cluster(m, d, r->swap.offset)) {
+	d->discards += r->swap.kind == SWDK_SCHED;
+	if (r->swap.kind == SWDK_SCHED && r->swap.offset >= 0 &&
+	    !ensure_cluster(m, d, r->swap.offset)) {
 		set_state(m, d, (uint32_t)r->swap.offset, SWC_DISCARD, -1);
 		return;
 	}
-	if (r->swap.kind == 1 && m->rules != SWC_RULES_MOVES)	/* run: all done */
+	if (r->swap.kind == SWDK_RUN && m->rules != SWC_RULES_MOVES)	/* all done */
 		for (int i = 0; i < d->nclusters; i++)
 			if (d->cl[i].state == SWC_DISCARD)
 				set_state(m, d, (uint32_t)i, d->cl[i].used ? SWC_NONFULL : SWC_FREE, -1);
@@ -850,22 +884,22 @@ static int order_of_kb(const char *inst)
 static void on_mthp(struct swapclust_model *m, const struct record *r)
 {
 	int o = order_of_kb(r->counter.instance);
-	int k;
+	enum swc_mthp_ctr k;
 
 	m->thp_seen = 1;
 	if (o < 0 || o >= SWC_NORDERS)
 		return;
 	if (!strcmp(r->counter.key, "swpout"))
-		k = 0;
+		k = SWC_CTR_SWPOUT;
 	else if (!strcmp(r->counter.key, "swpout_fallback"))
-		k = 1;
+		k = SWC_CTR_FALLBACK;
 	else if (!strcmp(r->counter.key, "zswpout"))
-		k = 2;
+		k = SWC_CTR_ZSWPOUT;
 	else
 		return;
 	m->pv[o][k] = r->counter.value;
-	m->pseen[o] |= 1 << k;
-	m->mthp9 |= o == 9;
+	m->pseen[o] |= SWC_CTR_BIT(k);
+	m->mthp9 |= o == SWC_PMD_ORDER;
 }
 
 static void on_vmstat(struct swapclust_model *m, const struct record *r)
@@ -873,11 +907,11 @@ static void on_vmstat(struct swapclust_model *m, const struct record *r)
 	if (!strncmp(r->counter.key, "thp_", 4))
 		m->thp_seen = 1;	/* CONFIG_TRANSPARENT_HUGEPAGE */
 	if (!strcmp(r->counter.key, "thp_swpout")) {
-		m->vm9[0] = r->counter.value;
-		m->vm9_seen |= 1;
+		m->vm9[SWC_CTR_SWPOUT] = r->counter.value;
+		m->vm9_seen |= SWC_CTR_BIT(SWC_CTR_SWPOUT);
 	} else if (!strcmp(r->counter.key, "thp_swpout_fallback")) {
-		m->vm9[1] = r->counter.value;
-		m->vm9_seen |= 2;
+		m->vm9[SWC_CTR_FALLBACK] = r->counter.value;
+		m->vm9_seen |= SWC_CTR_BIT(SWC_CTR_FALLBACK);
 	}
 }
 
@@ -957,27 +991,25 @@ static void on_sample_end(struct swapclust_model *m, const struct record *r)
 		m->line_seen[i] = m->rot_seen[i] = 0;
 	}
 	if (m->vm9_seen && !m->mthp9) {	/* 6.1: PMD THP only, in vmstat */
-		m->pv[9][0] = m->vm9[0];
-		m->pv[9][1] = m->vm9[1];
-		m->pseen[9] |= m->vm9_seen & 3;
+		m->pv[SWC_PMD_ORDER][SWC_CTR_SWPOUT] = m->vm9[SWC_CTR_SWPOUT];
+		m->pv[SWC_PMD_ORDER][SWC_CTR_FALLBACK] = m->vm9[SWC_CTR_FALLBACK];
+		m->pseen[SWC_PMD_ORDER] |= m->vm9_seen & SWC_CTR_NEEDED;
 	}
 	for (int o = 0; o < SWC_NORDERS; o++) {
 		struct swc_order *so = &m->ord[o];
 		struct swc_ctr_point *p;
 
-		if (!(m->pseen[o] & 3))
+		if (!(m->pseen[o] & SWC_CTR_NEEDED))
 			continue;
 		if (m->nctr[o] == m->actr[o]) {
 			int n = m->actr[o] ? m->actr[o] * 2 : 64;
 
-			p = realloc(m->ctr[o], (size_t)n * sizeof(*p));
-			if (!p)
-				continue;
-			m->ctr[o] = p;
+			m->ctr[o] = xreallocarray(m->ctr[o], (size_t)n, sizeof(*m->ctr[o]));
 			m->actr[o] = n;
 		}
 		p = &m->ctr[o][m->nctr[o]++];
-		*p = (struct swc_ctr_point){ r->ts, m->pv[o][0], m->pv[o][1], m->pv[o][2],
+		*p = (struct swc_ctr_point){ r->ts, m->pv[o][SWC_CTR_SWPOUT],
+					     m->pv[o][SWC_CTR_FALLBACK], m->pv[o][SWC_CTR_ZSWPOUT],
 					     so->attempts, so->ok, so->fallback };
 		if (!so->has_counters) {
 			so->has_counters = 1;

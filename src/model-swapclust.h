@@ -23,6 +23,7 @@
 
 #define SWC_NORDERS	10	/* SWAP_NR_ORDERS with THP_SWAP on x86-64 */
 #define SWC_MAXDEV	32	/* MAX_SWAPFILES-ish: si->type is 5 bits */
+#define SWC_NZERO_TS	32	/* times kept of free clusters running out */
 
 enum swc_state {
 	SWC_UNKNOWN, SWC_FREE, SWC_NONFULL, SWC_FRAG, SWC_FULL, SWC_DISCARD,
@@ -47,69 +48,97 @@ enum swc_cause {
 	SWC_NCAUSES
 };
 
+/* What a slot byte of swc_dev.slot says. */
+enum swc_slot { SWC_SLOT_UNKNOWN, SWC_SLOT_FREE, SWC_SLOT_USED };
+
+/* What the cluster size rests on (swapclust_model_cluster_basis()). */
+enum swc_basis {
+	SWC_BASIS_NO_THP = -1,	/* samples without THP counters: may be 256 */
+	SWC_BASIS_ASSUMED,	/* no samples: 512 assumed (THP_SWAP) */
+	SWC_BASIS_THP,		/* THP counters in the samples: THP_SWAP, 512 */
+	SWC_BASIS_RECORDED,	/* the recording's metadata said */
+};
+
 /* One point of a device's time series (the state at ts). */
 struct swc_point {
-	uint64_t ts;
-	uint32_t n[SWC_NSTATES];		/* clusters per state */
-	uint32_t nonfull[SWC_NORDERS], frag[SWC_NORDERS];
+	uint64_t ts;				/* ns, trace clock */
+	uint32_t n[SWC_NSTATES];		/* clusters per enum swc_state */
+	uint32_t nonfull[SWC_NORDERS];		/* clusters on nonfull list [order] */
+	uint32_t frag[SWC_NORDERS];		/* clusters on frag list [order] */
 	int largest_order;	/* largest order allocatable without fallback, -1 none */
 	uint64_t used_slots;	/* slots known in use */
 };
 
+/* One swap device (si->type), as the probes and samples showed it. */
 struct swc_dev {
-	int type;		/* si->type */
-	char name[64];		/* from the swap samples, "" if none */
-	int active;		/* swapped on (or seen in use) */
+	int type;		/* si->type, also its index in the model */
+	char name[64];		/* /proc/swaps name from the samples, "" if none */
+	int active;		/* swapped on, or seen allocating or freeing */
 	int blockdev;		/* 1 block device, 0 file, -1 unknown */
-	int rotational;		/* -1 unknown */
+	int rotational;		/* 1 rotational, 0 not (SSD), -1 unknown */
 	int large_ok;		/* can take order>0: 1, 0, -1 unknown */
-	uint64_t pages;		/* usable slots, 0 unknown */
-	int nclusters;		/* clusters tracked (size or largest seen) */
-	int size_known;
-	uint32_t n[SWC_NSTATES];	/* now */
-	uint32_t nonfull[SWC_NORDERS], frag[SWC_NORDERS];
-	uint64_t used_slots;
-	uint32_t free_min;	/* fewest free clusters seen (after reveal) */
-	uint64_t free_min_ts;
-	int free_known;		/* free count ever meaningful */
-	uint64_t zero_count;	/* times free clusters hit zero */
-	uint64_t zero_ts[32];	/* the first 32 of them */
-	uint64_t allocs, frees, alloc_slots, free_slots;
-	uint64_t moves, swapons, swapoffs, discards;
-	/* series */
+	uint64_t pages;		/* usable slots (si->pages), 0 unknown */
+	int nclusters;		/* clusters tracked: from the size, else the
+				 * largest index seen (grown on demand) */
+	int size_known;		/* pages came from a swapon probe or a sample */
+	uint32_t n[SWC_NSTATES];	/* clusters per enum swc_state, now */
+	uint32_t nonfull[SWC_NORDERS];	/* clusters on nonfull list [order], now */
+	uint32_t frag[SWC_NORDERS];	/* clusters on frag list [order], now */
+	uint64_t used_slots;	/* slots known in use now (slot 0, the header,
+				 * and slots past the size count as used) */
+	uint32_t free_min;	/* fewest free clusters seen (valid if free_known) */
+	uint64_t free_min_ts;	/* ns, when free_min was first reached */
+	int free_known;		/* free count meaningful: revealed or none unknown */
+	uint64_t zero_count;	/* times free clusters dropped to zero */
+	uint64_t zero_ts[SWC_NZERO_TS];	/* ns of the first of them */
+	uint64_t allocs, frees;	/* alloc / free records */
+	uint64_t alloc_slots, free_slots;	/* slots in those records */
+	uint64_t moves;		/* move_cluster records, placed or not */
+	uint64_t swapons, swapoffs;	/* from probes, or the device entering or
+					 * leaving the swap samples */
+	uint64_t discards;	/* cluster discards scheduled */
+	/* series: at most 2048 points, resolution halved when full */
 	struct swc_point *pts;
-	int npts, apts;
+	int npts, apts;		/* points used, allocated */
 	/* internal */
-	struct swc_cluster *cl;
-	uint8_t *slot;		/* 0 unknown, 1 free, 2 used */
-	uint64_t nslots;
-	int revealed;		/* a swapon or empty first sample revealed all */
+	struct swc_cluster *cl;	/* [nclusters]: used/known slots, state, order */
+	uint8_t *slot;		/* [nslots]: enum swc_slot per slot */
+	uint64_t nslots;	/* nclusters * cluster size */
+	int revealed;		/* a swapon or empty first sample showed every slot */
 	int sampled;		/* seen in a complete swap sample set */
-	int touched;
+	int touched;		/* allocs or frees seen: "used 0" no longer reveals */
 };
 
 /* Per order: probes (attempts/ok/fallback, causes) and counters. */
 struct swc_order {
-	uint64_t attempts, ok, fallback;
-	uint64_t cause[SWC_NCAUSES];
-	/* counters from the "mthp" samples (size kB = 4 << order) */
-	int has_counters;
-	int64_t swpout_first, swpout_last, fb_first, fb_last, zsw_first, zsw_last;
+	uint64_t attempts;	/* folio allocation results (fas_r) of this order */
+	uint64_t ok;		/* of them, got slots of this order */
+	uint64_t fallback;	/* of them, order>0 that fell back to order 0 */
+	uint64_t cause[SWC_NCAUSES];	/* fallbacks per enum swc_cause */
+	/* counters from the "mthp" samples (size kB = 4 << order), in
+	 * folios since boot: first and last complete sample set */
+	int has_counters;	/* a sample set had this order */
+	int64_t swpout_first, swpout_last;	/* swpout */
+	int64_t fb_first, fb_last;		/* swpout_fallback */
+	int64_t zsw_first, zsw_last;		/* zswpout */
 };
 
 /* Counter points per order: one per complete sample set, with the
  * probes' running totals for that order at the same moment. */
 struct swc_ctr_point {
-	uint64_t ts;
-	int64_t swpout, fallback, zswpout;
+	uint64_t ts;			/* ns, the set's end */
+	int64_t swpout, fallback, zswpout;	/* kernel counters, since boot */
 	uint64_t tries, ok, fb;		/* probes, cumulative; 0 without */
 };
 
 /* A cluster state change, for replay to any time T. */
 struct swc_change {
-	uint64_t ts;
-	uint32_t idx;
-	uint8_t dev, state, order, pad;
+	uint64_t ts;		/* ns */
+	uint32_t idx;		/* cluster index on the device */
+	uint8_t dev;		/* si->type */
+	uint8_t state;		/* enum swc_state after the change */
+	uint8_t order;		/* the cluster's order after the change */
+	uint8_t pad;
 };
 
 struct swapclust_model;
@@ -124,9 +153,8 @@ void swapclust_model_finish(struct swapclust_model *m, uint64_t end_ts);
 /* The cluster size from the recording's metadata (256 or 512), before
  * any record; -1 when too late or not a valid size. */
 int swapclust_model_set_cluster_size(struct swapclust_model *m, int slots);
-/* What the cluster size rests on: 2 the recording said, 1 THP counters in
- * the samples (THP_SWAP follows THP on x86-64: 512), 0 assumed (no
- * samples), -1 samples without THP counters (the kernel may use 256). */
+/* What the cluster size rests on (enum swc_basis; THP_SWAP follows THP
+ * on x86-64, and THP_SWAP makes clusters 512 slots, else 256). */
 int swapclust_model_cluster_basis(const struct swapclust_model *m);
 enum swc_rules swapclust_model_rules(const struct swapclust_model *m);
 int swapclust_model_cluster_size(const struct swapclust_model *m);

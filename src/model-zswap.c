@@ -11,40 +11,48 @@
  */
 #include "config.h"
 #include "model-zswap.h"
+#include "util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* debugfs counters kept by name: the kernel has about 15; names past
+ * this many (a damaged sample) are not kept */
 #define ZSW_NCTR 24
 
 struct zswap_model {
-	struct zsw_point cur;
-	struct zsw_point *pts;
-	int npts, apts;
-	struct zsw_counter ctr[ZSW_NCTR];
-	int nctr;
-	int64_t max_pool_percent;
-	int64_t managed, managed_set;
-	uint64_t zone_seq;
-	int any;			/* a zswap-related counter was seen */
-	int64_t ozsw[ZSW_NORDERS][2];
-	int oseen[ZSW_NORDERS];
-	int64_t inflight_set;
-	uint64_t swap_seq;
-	uint64_t ok[ZSWAP_OP_NR], fail[ZSWAP_OP_NR];
-	uint64_t store_order[ZSW_NORDERS];
-	int has_probes;
-	struct zsw_memcg memcg;
+	struct zsw_point cur;	/* the values so far; a point at each set's end */
+	struct zsw_point *pts;	/* one per complete sample set */
+	int npts, apts;		/* points used, allocated */
+	struct zsw_counter ctr[ZSW_NCTR];	/* debugfs counters by name */
+	int nctr;		/* ctr[] used */
+	int64_t max_pool_percent;	/* the parameter, -1 not sampled */
+	int64_t managed;	/* total RAM, pages: the last complete zone set */
+	int64_t managed_set;	/* the zone set being read, summed so far */
+	uint64_t zone_seq;	/* seq of that zone set */
+	int any;		/* a zswap-related counter was seen */
+	int64_t ozsw_first[ZSW_NORDERS];	/* mTHP zswpout per order: first */
+	int64_t ozsw_last[ZSW_NORDERS];		/* and last sample (folios) */
+	int oseen[ZSW_NORDERS];	/* the order had a zswpout counter */
+	int64_t inflight_set;	/* in-flight requests of the swap set being read */
+	uint64_t swap_seq;	/* seq of that swap set */
+	uint64_t ok[ZSWAP_OP_NR], fail[ZSWAP_OP_NR];	/* probe results per op */
+	uint64_t store_order[ZSW_NORDERS];	/* successful stores per order */
+	int has_probes;		/* a zswap probe record was seen */
+	struct zsw_memcg memcg;	/* the sampled memcg's zswap fields */
 };
 
 struct zswap_model *zswap_model_new(void)
 {
-	struct zswap_model *m = calloc(1, sizeof(*m));
+	struct zswap_model *m = xcalloc(1, sizeof(*m));
 
-	if (!m)
-		return NULL;
-	m->cur = (struct zsw_point){ 0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1 };
+	m->cur = (struct zsw_point){
+		.stored_pages = -1, .pool_bytes = -1, .limit_pages = -1,
+		.zswpout = -1, .zswpin = -1, .zswpwb = -1, .pswpout = -1, .pswpin = -1,
+		.written_back = -1, .pool_limit_hit = -1, .rejects = -1, .inflight = -1,
+		.enabled = -1,
+	};
 	m->max_pool_percent = -1;
 	return m;
 }
@@ -101,14 +109,17 @@ static void on_zswap(struct zswap_model *m, const struct record *r)
 
 static void on_vmstat(struct zswap_model *m, const struct record *r)
 {
-	static const char *const keys[] = { "zswpout", "zswpin", "zswpwb", "pswpout", "pswpin" };
-	int64_t *dst[] = { &m->cur.zswpout, &m->cur.zswpin, &m->cur.zswpwb, &m->cur.pswpout,
-			   &m->cur.pswpin };
+	/* zswap_only: the counter says zswap is in use (pswp* do not) */
+	const struct { const char *key; int64_t *dst; int zswap_only; } f[] = {
+		{ "zswpout", &m->cur.zswpout, 1 }, { "zswpin", &m->cur.zswpin, 1 },
+		{ "zswpwb", &m->cur.zswpwb, 1 }, { "pswpout", &m->cur.pswpout, 0 },
+		{ "pswpin", &m->cur.pswpin, 0 },
+	};
 
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (!strcmp(r->counter.key, keys[i])) {
-			*dst[i] = r->counter.value;
-			m->any |= i < 3;
+	for (size_t i = 0; i < ARRAY_SIZE(f); i++)
+		if (!strcmp(r->counter.key, f[i].key)) {
+			*f[i].dst = r->counter.value;
+			m->any |= f[i].zswap_only;
 		}
 }
 
@@ -124,8 +135,8 @@ static void on_mthp(struct zswap_model *m, const struct record *r)
 	if (o >= ZSW_NORDERS || (4L << o) != kb)
 		return;
 	if (!m->oseen[o])
-		m->ozsw[o][0] = r->counter.value;
-	m->ozsw[o][1] = r->counter.value;
+		m->ozsw_first[o] = r->counter.value;
+	m->ozsw_last[o] = r->counter.value;
 	m->oseen[o] = 1;
 }
 
@@ -145,8 +156,8 @@ static void on_swap(struct zswap_model *m, const struct record *r)
 static void on_memcg(struct zswap_model *m, const struct record *r)
 {
 	struct zsw_memcg *c = &m->memcg;
-	int k = !strcmp(r->counter.key, "zswap") ? 0 :
-		!strcmp(r->counter.key, "zswapped") ? 1 : -1;
+	int k = !strcmp(r->counter.key, "zswap") ? ZSW_MEMCG_ZSWAP :
+		!strcmp(r->counter.key, "zswapped") ? ZSW_MEMCG_ZSWAPPED : -1;
 
 	if (k < 0)
 		return;
@@ -169,7 +180,6 @@ static void on_zone(struct zswap_model *m, const struct record *r)
 
 static void on_end(struct zswap_model *m, const struct record *r)
 {
-	struct zsw_point *p;
 	int64_t rej = -1;
 
 	if (!m->any)
@@ -184,10 +194,7 @@ static void on_end(struct zswap_model *m, const struct record *r)
 	if (m->npts == m->apts) {
 		int n = m->apts ? m->apts * 2 : 64;
 
-		p = realloc(m->pts, (size_t)n * sizeof(*p));
-		if (!p)
-			return;
-		m->pts = p;
+		m->pts = xreallocarray(m->pts, (size_t)n, sizeof(*m->pts));
 		m->apts = n;
 	}
 	m->pts[m->npts++] = m->cur;
@@ -268,8 +275,8 @@ int zswap_model_order_zswpout(const struct zswap_model *m, int order, int64_t *f
 		*first = *last = 0;
 		return 0;
 	}
-	*first = m->ozsw[order][0];
-	*last = m->ozsw[order][1];
+	*first = m->ozsw_first[order];
+	*last = m->ozsw_last[order];
 	return 1;
 }
 

@@ -14,30 +14,45 @@
 
 #include "records.h"
 
-#define ZSW_NREJECT	8
-#define ZSW_NORDERS	10
+#define ZSW_NORDERS	10	/* folio orders 0..9 (PMD on x86-64) */
 
-/* One complete sample set; -1 where the kernel has no such counter. */
+/* One complete sample set; -1 where the kernel has no such counter.
+ * Counters are as the kernel keeps them: since boot, never reset. */
 struct zsw_point {
-	uint64_t ts;
-	int64_t stored_pages, pool_bytes, limit_pages;
-	int64_t zswpout, zswpin, zswpwb, pswpout, pswpin;
-	int64_t written_back, pool_limit_hit, rejects;
+	uint64_t ts;		/* ns, the set's end */
+	int64_t stored_pages;	/* zswap debugfs: pages held compressed */
+	int64_t pool_bytes;	/* pool_total_size: compressed pool, bytes */
+	int64_t limit_pages;	/* max_pool_percent of total RAM, pages */
+	int64_t zswpout, zswpin, zswpwb;	/* vmstat: pages stored, loaded,
+						 * written back to the device */
+	int64_t pswpout, pswpin;	/* vmstat: pages written to / read from swap */
+	int64_t written_back;	/* debugfs written_back_pages */
+	int64_t pool_limit_hit;	/* debugfs: stores refused at the pool limit */
+	int64_t rejects;	/* sum of the debugfs reject_* counters */
 	int64_t inflight;	/* swap devices' in-flight requests (r + w) */
-	int enabled;		/* 1, 0, -1 unknown */
+	int enabled;		/* zswap enabled: 1, 0, -1 unknown */
 };
 
+/* One zswap debugfs counter over the recording. */
 struct zsw_counter {
-	char key[40];
-	int64_t first, last;
-	int seen;
+	char key[40];		/* the debugfs file name */
+	int64_t first, last;	/* value in the first and last sample */
+	int seen;		/* first and last are set */
+};
+
+/* Index of the two memory.stat fields in struct zsw_memcg. */
+enum zsw_memcg_field {
+	ZSW_MEMCG_ZSWAP,	/* "zswap": compressed size in the pool */
+	ZSW_MEMCG_ZSWAPPED,	/* "zswapped": original size of those pages */
+	ZSW_MEMCG_NR
 };
 
 /* The sampled memcg's zswap use (memory.stat, bytes): last and largest. */
 struct zsw_memcg {
-	char path[96];
-	int64_t last[2], max[2];	/* [0] zswap (compressed), [1] zswapped */
-	int seen;
+	char path[96];			/* the cgroup, as sampled */
+	int64_t last[ZSW_MEMCG_NR];	/* [enum zsw_memcg_field], last sample */
+	int64_t max[ZSW_MEMCG_NR];	/* [enum zsw_memcg_field], largest */
+	int seen;			/* a memcg sample had one of them */
 };
 
 struct zswap_model;

@@ -5,6 +5,7 @@
  */
 #include "config.h"
 #include "pidmap.h"
+#include "util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -41,17 +42,12 @@ void *pidmap_get(const struct pidmap *m, int pid)
 	}
 }
 
-static int pidmap_grow(struct pidmap *m)
+static void pidmap_grow(struct pidmap *m)
 {
 	unsigned cap = m->cap ? m->cap * 2 : 64;
-	int *keys = malloc(sizeof(int) * cap);
-	char *vals = calloc(cap, m->esize);
+	int *keys = xreallocarray(NULL, cap, sizeof(int));
+	char *vals = xcalloc(cap, m->esize);
 
-	if (!keys || !vals) {
-		free(keys);
-		free(vals);
-		return -1;
-	}
 	memset(keys, 0xff, sizeof(int) * cap);
 	for (unsigned i = 0; i < m->cap; i++) {
 		unsigned j;
@@ -68,7 +64,6 @@ static int pidmap_grow(struct pidmap *m)
 	m->keys = keys;
 	m->vals = vals;
 	m->cap = cap;
-	return 0;
 }
 
 void *pidmap_add(struct pidmap *m, int pid)
@@ -78,8 +73,8 @@ void *pidmap_add(struct pidmap *m, int pid)
 
 	if (v)
 		return v;
-	if ((m->n + 1) * 2 > m->cap && pidmap_grow(m))
-		return NULL;
+	if ((m->n + 1) * 2 > m->cap)
+		pidmap_grow(m);
 	for (i = pidmap_slot(m->cap, pid); m->keys[i] >= 0; i = (i + 1) & (m->cap - 1))
 		;
 	m->keys[i] = pid;

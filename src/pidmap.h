@@ -19,7 +19,7 @@ struct pidmap {
 void pidmap_init(struct pidmap *m, size_t esize);
 void pidmap_release(struct pidmap *m);
 void *pidmap_get(const struct pidmap *m, int pid);	/* NULL if absent */
-void *pidmap_add(struct pidmap *m, int pid);		/* NULL on ENOMEM */
+void *pidmap_add(struct pidmap *m, int pid);		/* never NULL */
 /* Iteration: for (i = 0; i < m->cap; i++) if (m->keys[i] >= 0) ... */
 #define PIDMAP_VAL(m, i) ((void *)((m)->vals + (size_t)(i) * (m)->esize))
 

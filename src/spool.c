@@ -454,8 +454,10 @@ static char *meta_text(const char *dir, const char *name)
 	return spool_read_meta(dir, name, &n);
 }
 
-int spool_assemble(const char *dir, int fd, const struct tw_opts *o,
-		   struct spool_result *res, char **err)
+/* The spool in DIR as a trace.dat into fd (a regular file opened for
+ * writing). */
+static int spool_assemble(const char *dir, int fd, const struct tw_opts *o,
+			  struct spool_result *res, char **err)
 {
 	struct layout l;
 	struct tw_input in = { 0 };

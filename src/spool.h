@@ -63,13 +63,10 @@ struct spool_result {
 };
 
 /*
- * Writes the spool in DIR as a trace.dat into fd (a regular file opened
- * for writing). Works on a live spool's files as well as on one left by
- * a killed recorder.
+ * Writes the spool in DIR as a trace.dat into a new file at path (0600,
+ * temporary + rename). Works on a live spool's files as well as on one
+ * left by a killed recorder.
  */
-int spool_assemble(const char *dir, int fd, const struct tw_opts *o,
-		   struct spool_result *res, char **err);
-/* spool_assemble() into a new file at path (0600, temporary + rename). */
 int spool_write_file(const char *dir, const char *path, int force,
 		     const struct tw_opts *o, struct spool_result *res, char **err);
 /* Reads one metadata text (meta.NAME) of a spool; NULL if absent. */

@@ -10,6 +10,7 @@
  */
 #include "config.h"
 #include "stats.h"
+#include "util.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -118,10 +119,8 @@ static int cmp_descending(const void *a, const void *b)
 /* A sorted copy (best first when order > 0 means "higher is better"). */
 static double *sorted_copy(const double *v, size_t n, int higher_is_better)
 {
-	double *s = malloc(n * sizeof(*s));
+	double *s = xreallocarray(NULL, n, sizeof(*s));
 
-	if (!s)
-		return NULL;
 	memcpy(s, v, n * sizeof(*s));
 	qsort(s, n, sizeof(*s), higher_is_better ? cmp_descending : cmp_ascending);
 	return s;
@@ -131,8 +130,9 @@ double stats_median(const double *v, size_t n)
 {
 	double *s, m;
 
-	if (!n || !(s = sorted_copy(v, n, 0)))
+	if (!n)
 		return NAN;
+	s = sorted_copy(v, n, 0);
 	m = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 	free(s);
 	return m;
@@ -152,8 +152,9 @@ double stats_percentile(const double *v, size_t n, double pct, int higher_is_bet
 {
 	double *s, r;
 
-	if (!n || !(s = sorted_copy(v, n, higher_is_better)))
+	if (!n)
 		return NAN;
+	s = sorted_copy(v, n, higher_is_better);
 	r = s[best_count(n, pct) - 1];
 	free(s);
 	return r;
@@ -165,8 +166,9 @@ double stats_bmean(const double *v, size_t n, double pct, int higher_is_better,
 	double *s, r;
 	size_t k;
 
-	if (!n || !(s = sorted_copy(v, n, higher_is_better)))
+	if (!n)
 		return NAN;
+	s = sorted_copy(v, n, higher_is_better);
 	k = best_count(n, pct);
 	r = harmonic ? stats_hmean(s, k) : stats_mean(s, k);
 	free(s);

@@ -101,7 +101,8 @@ static int read_mthp(const char *root, double *swpout, double *fallback)
 	return found ? 0 : -1;
 }
 
-int trigger_eval(struct trigger *t, double a, double b, char *why, size_t n)
+/* One evaluation from raw counter values. */
+static int trigger_eval(struct trigger *t, double a, double b, char *why, size_t n)
 {
 	int cond = 0, fire;
 

@@ -31,7 +31,5 @@ struct trigger {
 int trigger_parse(const char *spec, struct trigger *t, char **err);
 /* 1: fired (why filled), 0: not, -1: the counter is unavailable. */
 int trigger_check(struct trigger *t, const char *root, char *why, size_t n);
-/* Pure part, for tests: one evaluation from raw counter values. */
-int trigger_eval(struct trigger *t, double a, double b, char *why, size_t n);
 
 #endif

@@ -1,8 +1,24 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Small helpers shared by every layer: allocation that dies on failure
- * (front ends only; library code that must not exit uses plain malloc),
+ * Small helpers shared by every layer: allocation that dies on failure,
  * a growable string buffer, and the error-string convention.
+ *
+ * Memory policy, the same in every layer (reader, parsers, models,
+ * metrics, compare, front ends):
+ * - Allocate with xmalloc/xcalloc/xrealloc/xreallocarray/xstrdup/
+ *   xasprintf or a strbuf. Out of memory prints one line and exits 1.
+ *   No plain malloc/calloc/realloc/strdup outside util.c: a model that
+ *   skipped a record because an allocation failed would print a wrong
+ *   number with nothing to say so, and a half-built model is no answer.
+ * - A size that comes from a file (section, chunk, string or id counts)
+ *   is checked against the file and the format's limits before it is
+ *   allocated; one out of bounds is an error through "char **err", so a
+ *   hostile file gets a one-line error, never an exit from a huge xmalloc.
+ * - Models bound what they keep for display (episodes, lane spans, the
+ *   cluster change log, series points): past the bound they count what
+ *   they did not keep or thin the series; totals cover every record.
+ * - Libraries that allocate on their own (libtraceevent, zstd, zlib)
+ *   return NULL; that is reported through "char **err" as out of memory.
  *
  * Error convention: lower layers never print. They return -1 or NULL and
  * fill a "char **err" with a malloc'd one-line reason (no "error:" prefix,
