@@ -281,13 +281,6 @@ int parser_set_nbound(const struct parser_set *set)
 	return set->nbound;
 }
 
-int parser_set_has(const struct parser_set *set, const char *system, const char *event)
-{
-	struct tep_event *ev = tep_find_event_by_name(set->tep, system, event);
-
-	return ev && ev->id >= 0 && ev->id < set->nids && set->by_id[ev->id].p;
-}
-
 int parser_set_nnotes(const struct parser_set *set)
 {
 	return set->nnotes;

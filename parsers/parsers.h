@@ -5,7 +5,7 @@
  * sample parsers register by the sample source tag of mmscope-samples(5)
  * and are reached through the ftrace:print parser, which splits the line.
  *
- * Binding happens once per event type: parser_bind() looks the fields up
+ * Binding happens once per event type: parser_bind_fields() (or a parser's own bind) looks the fields up
  * by name (through a table of known renames across kernel versions) and
  * caches their offsets; per event, parsers read through the cache. A field
  * the kernel does not have reads as its default and leaves a note; it
@@ -145,9 +145,8 @@ void parser_set_free(struct parser_set *set);
 int parser_set_parse(struct parser_set *set, struct tep_event *ev,
 		     struct tep_record *trec, uint64_t ts, int cpu,
 		     record_sink_fn sink, void *sink_ctx);
-/* Bound parsers: count and whether (system, event) has one. */
+/* Bound parsers: how many. */
 int parser_set_nbound(const struct parser_set *set);
-int parser_set_has(const struct parser_set *set, const char *system, const char *event);
 /* A note (degraded metric, unknown sample line). Duplicates are dropped. */
 void parser_note(struct parser_set *set, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -542,7 +542,6 @@ fail:
 
 int collector_ncpus(const struct collector *c) { return c->ncpus; }
 uint32_t collector_page_size(const struct collector *c) { return c->page_size; }
-const char *collector_instance_name(const struct collector *c) { return c->name; }
 const char *collector_instance_dir(const struct collector *c) { return c->dir; }
 const char *collector_events(const struct collector *c) { return c->events.buf ? c->events.buf : ""; }
 const char *collector_missing(const struct collector *c) { return c->missing.buf ? c->missing.buf : ""; }
@@ -851,12 +850,6 @@ int collector_stats(struct collector *c, struct collector_cpustat *per_cpu)
 	}
 	strbuf_release(&sb);
 	return 0;
-}
-
-void collector_clear(struct collector *c)
-{
-	/* writing to "trace" empties every CPU's ring of the instance */
-	inst_write(c, "trace", "");
 }
 
 void collector_close(struct collector *c)

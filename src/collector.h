@@ -50,7 +50,6 @@ const char *collector_tracefs(char **err);
 struct collector *collector_open(const struct collector_opts *o, char **err);
 int collector_ncpus(const struct collector *c);
 uint32_t collector_page_size(const struct collector *c);
-const char *collector_instance_name(const struct collector *c);
 const char *collector_instance_dir(const struct collector *c);
 
 /* Text for the metadata: the events enabled, the missing ones, groups. */
@@ -90,9 +89,6 @@ struct collector_cpustat {
 	uint64_t entries, overrun, dropped, read;
 };
 int collector_stats(struct collector *c, struct collector_cpustat *per_cpu);
-
-/* Discards what the ring holds (flight recorder after a dump). */
-void collector_clear(struct collector *c);
 
 /* Removes the instance and any probes; safe to call twice. */
 void collector_close(struct collector *c);

@@ -551,5 +551,4 @@ uint64_t live_first_ts(const struct live *l)
 }
 uint64_t live_horizon(const struct live *l) { return l->horizon; }
 const char *live_status(const struct live *l) { return l->status; }
-const char *live_output(const struct live *l) { return l->o.out; }
 const char *live_notes(const struct live *l) { return l->notes ? l->notes : ""; }

@@ -71,7 +71,5 @@ int live_recent(const struct live *l, int i, struct td_event *ev);
 
 /* What the recorder said while starting (warnings), or "". */
 const char *live_notes(const struct live *l);
-/* The recording kept (-o), or NULL. */
-const char *live_output(const struct live *l);
 
 #endif

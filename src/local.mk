@@ -1,79 +1,70 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # src/: the mmscope command, the recording format, collector, models, reports.
+# One list per module, in pipeline order.
 
+# basics: allocation, errors, strings, JSON
 libmmscope_a_SOURCES += \
 	src/util.c src/util.h \
+	src/json.c src/json.h \
+	src/hist.c src/hist.h \
+	src/stats.c src/stats.h \
+	src/pidmap.c src/pidmap.h
+
+# the recording format: reader, cursor, pages, writer, codecs
+libmmscope_a_SOURCES += \
 	src/codec.c src/codec.h \
 	src/tracedat.h src/tracedat-local.h \
 	src/tracedat-read.c src/tracedat-read.h \
 	src/tracedat-meta.c src/tracedat-pages.c src/tracedat-cursor.c \
 	src/tracedat-write.c src/tracedat-write.h \
-	src/output-file.c src/output-file.h
+	src/output-file.c src/output-file.h \
+	src/event-format.c src/event-format.h \
+	src/event-raw.c src/event-raw.h
 
-mmscope_SOURCES += \
-	src/main.c src/cmd.h src/cli.c \
-	src/cmd-dump.c \
-	src/cmd-convert.c
-
-# compare: statistics, metric catalogue, table renderers (issue 7)
-libmmscope_a_SOURCES += src/stats.c src/stats.h
-
-# collector: record, sample, doctor, recover (issue 3)
+# the collector: tracefs instance, spool, sampler, kprobes, triggers
 libmmscope_a_SOURCES += \
-	src/spool.c src/spool.h \
 	src/collector.c src/collector.h \
+	src/spool.c src/spool.h \
 	src/sampler.c src/sampler.h \
 	src/probes.c src/probes.h \
 	src/trigger.c src/trigger.h
 
-mmscope_SOURCES += \
-	src/cmd-record.c
-
-# compare (issue 7): metric catalogue, run loader, table renderers, command
-libmmscope_a_SOURCES += src/metrics.c src/metrics.h \
-	src/compare-load.c src/compare-load.h \
-	src/compare-table.c src/compare-table.h
-mmscope_SOURCES += src/cmd-compare.c
-mmscope_SOURCES += src/cmd-recover.c src/cmd-sample.c src/cmd-doctor.c
-
-# analysis: models, the driver, the report (issue 5)
+# models (pure C, no I/O) and the analysis driver that feeds them
 libmmscope_a_SOURCES += \
-	src/hist.c src/hist.h src/pidmap.c src/pidmap.h \
+	src/model.h \
 	src/model-handoff.c src/model-handoff.h \
 	src/model-reclaim.c src/model-reclaim.h \
 	src/model-compaction.c src/model-compaction.h \
 	src/model-counters.c src/model-counters.h \
 	src/model-frag.c src/model-frag.h \
 	src/model-consistency.c src/model-consistency.h \
-	src/analysis.c src/analysis.h
-libmmscope_a_SOURCES += \
-	src/report.c src/report.h src/report-mm.c src/report-counters.c \
-	src/report-json.c
-libmmscope_a_SOURCES += src/json.c src/json.h
-mmscope_SOURCES += src/cmd-report.c
-
-# tui (issue 8): the subcommand, and the event line shared by dump and the TUI
-mmscope_SOURCES += src/cmd-tui.c
-libmmscope_a_SOURCES += src/event-format.c src/event-format.h
-
-# swap clusters and zswap (issue 6): models, report sections, compare metrics
-libmmscope_a_SOURCES += \
 	src/model-swapclust.c src/model-swapclust.h \
 	src/model-zswap.c src/model-zswap.h \
-	src/report-swap.c
-libmmscope_a_SOURCES += src/metrics-swap.c src/metrics-swap.h
+	src/model-khugepaged.c src/model-khugepaged.h \
+	src/model-lanes.c src/model-lanes.h \
+	src/analysis.c src/analysis.h
 
-# time-indexed lanes (the timeline's spans), a model like the others (issue 8)
-libmmscope_a_SOURCES += src/model-lanes.c src/model-lanes.h
+# live: a running recorder's pages merged in time order (tui --live)
+libmmscope_a_SOURCES += \
+	src/live-merge.c src/live-merge.h \
+	src/live.c src/live.h
 
-# tui --live (issue 8): pages of a running recorder merged in time order
-libmmscope_a_SOURCES += src/live-merge.c src/live-merge.h
-libmmscope_a_SOURCES += src/live.c src/live.h
-libmmscope_a_SOURCES += src/event-raw.c src/event-raw.h
-
-# the model table of src/analysis.c (issue 16)
-libmmscope_a_SOURCES += src/model.h
-
-# khugepaged and THP collapse (issue 16)
-libmmscope_a_SOURCES += src/model-khugepaged.c src/model-khugepaged.h \
+# report: the section table and its renderers
+libmmscope_a_SOURCES += \
+	src/report.c src/report.h \
+	src/report-mm.c src/report-counters.c src/report-json.c src/report-swap.c \
 	src/report-khugepaged.c src/report-khugepaged.h
+
+# compare: metric catalogue, run loader, table renderers
+libmmscope_a_SOURCES += \
+	src/metrics.c src/metrics.h \
+	src/metrics-swap.c src/metrics-swap.h \
+	src/compare-load.c src/compare-load.h \
+	src/compare-table.c src/compare-table.h
+
+# the command: one file per subcommand
+mmscope_SOURCES += \
+	src/main.c src/cmd.h src/cli.c \
+	src/cmd-record.c src/cmd-report.c src/cmd-compare.c src/cmd-tui.c \
+	src/cmd-dump.c src/cmd-convert.c src/cmd-recover.c src/cmd-sample.c \
+	src/cmd-doctor.c

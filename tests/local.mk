@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # tests/: unit (C, TAP), cli (shell, golden output), oracle (trace-cmd),
-# malformed input. "make check" runs them all.
+# malformed input, live recorder tests. "make check" runs them all; one
+# list per module, in pipeline order.
 
 TEST_EXTENSIONS = .sh
 SH_LOG_COMPILER = $(SHELL)
@@ -12,23 +13,37 @@ AM_TESTS_ENVIRONMENT = \
 	export LSAN_OPTIONS;
 LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
 
-EXTRA_DIST += tests/lib.sh tests/lsan.supp tests/install-deps.sh
-TESTS += tests/oracle/trace-cmd.sh
-EXTRA_DIST += tests/oracle/trace-cmd.sh
+# Every test program links the library the same way (automake's LDADD
+# applies to each program without its own).
+LDADD = $(LIBMMSCOPE_LIBS)
+SYNTH = tests/unit/synth.c tests/unit/synth.h
+EXTRA_DIST += tests/lib.sh tests/lsan.supp tests/install-deps.sh \
+	tests/unit/tap.h tests/unit/sample-rec.h tests/golden
 
-# C unit tests speak TAP (tests/unit/tap.h).
-check_PROGRAMS += tests/unit/test-tracedat
-tests_unit_test_tracedat_SOURCES = tests/unit/test-tracedat.c tests/unit/tap.h \
-	tests/unit/synth.c tests/unit/synth.h
-tests_unit_test_tracedat_LDADD = $(LIBMMSCOPE_LIBS)
-TESTS += tests/unit/test-tracedat
+# basics: util, JSON writer, statistics
+check_PROGRAMS += tests/unit/test-util tests/unit/test-json tests/unit/test-stats
+TESTS += tests/unit/test-util tests/unit/test-json tests/unit/test-stats
 
-# Reader robustness (issue 10): malformed-input matrices, the fuzzer's
-# regression inputs, and `make fuzz` (clang + libFuzzer, see tests/fuzz/README.md).
-TESTS += tests/fuzz/regress.sh
-EXTRA_DIST += tests/malformed/lib.sh tests/fuzz/regress.sh tests/fuzz/README.md \
-	tests/fuzz/fuzz-reader.c tests/fuzz/make-seeds.c tests/fuzz/lsan.supp tests/fuzz/corpus \
-	tests/fuzz/regress
+# the recording format: reader against hand-built files, real formats,
+# seeks, the live merge; trace-cmd and kbuffer as independent readers
+check_PROGRAMS += tests/unit/test-tracedat tests/unit/test-formats tests/unit/test-seek \
+	tests/unit/test-live-merge
+tests_unit_test_tracedat_SOURCES = tests/unit/test-tracedat.c $(SYNTH)
+tests_unit_test_formats_SOURCES = tests/unit/test-formats.c $(SYNTH)
+tests_unit_test_seek_SOURCES = tests/unit/test-seek.c $(SYNTH)
+TESTS += tests/unit/test-tracedat tests/unit/test-formats tests/unit/test-seek \
+	tests/unit/test-live-merge
+TESTS += tests/oracle/trace-cmd.sh tests/oracle/kbuffer.sh
+EXTRA_DIST += tests/oracle/trace-cmd.sh tests/oracle/kbuffer.sh
+
+# robustness: malformed-input matrices, the fuzzer's regression inputs,
+# and `make fuzz` (clang + libFuzzer, see tests/fuzz/README.md)
+check_PROGRAMS += tests/malformed/td-layout
+tests_malformed_td_layout_SOURCES = tests/malformed/td-layout.c
+TESTS += tests/malformed/truncate.sh tests/malformed/matrix.sh tests/fuzz/regress.sh
+EXTRA_DIST += tests/malformed/lib.sh tests/malformed/truncate.sh tests/malformed/matrix.sh \
+	tests/fuzz/regress.sh tests/fuzz/README.md tests/fuzz/fuzz-reader.c \
+	tests/fuzz/make-seeds.c tests/fuzz/lsan.supp tests/fuzz/corpus tests/fuzz/regress
 
 # The fuzzer is built with clang straight from the library's sources (not
 # libmmscope.a, which may be built by gcc without coverage hooks): every .c
@@ -59,92 +74,77 @@ fuzz: fuzz-reader
 		-artifact_prefix=fuzz-artifacts/ fuzz-corpus $(srcdir)/tests/fuzz/corpus
 .PHONY: fuzz
 
-# Maps a good trace.dat for truncate.sh: where to cut, what to flip.
-check_PROGRAMS += tests/malformed/td-layout
-tests_malformed_td_layout_SOURCES = tests/malformed/td-layout.c
-TESTS += tests/malformed/truncate.sh tests/malformed/matrix.sh
-EXTRA_DIST += tests/malformed/truncate.sh tests/malformed/matrix.sh
-# (end of reader robustness)
+# parsers: event families against every kernel's formats, sample lines
+check_PROGRAMS += tests/unit/test-parsers tests/unit/test-families tests/unit/test-samples \
+	tests/unit/test-khugepaged
+TESTS += tests/unit/test-parsers tests/unit/test-families tests/unit/test-samples \
+	tests/unit/test-khugepaged
 
-# compare (issue 7)
-check_PROGRAMS += tests/unit/test-stats
-tests_unit_test_stats_LDADD = $(LIBMMSCOPE_LIBS)
-TESTS += tests/unit/test-stats
+# models on hand-built record sequences
+check_PROGRAMS += tests/unit/test-model-handoff tests/unit/test-model-reclaim \
+	tests/unit/test-model-consistency tests/unit/test-model-swapclust \
+	tests/unit/test-model-zswap
+TESTS += tests/unit/test-model-handoff tests/unit/test-model-reclaim \
+	tests/unit/test-model-consistency tests/unit/test-model-swapclust \
+	tests/unit/test-model-zswap
 
-TESTS += tests/cli/docs.sh tests/cli/usage.sh
-EXTRA_DIST += tests/cli/docs.sh tests/cli/usage.sh
-TESTS += tests/cli/sections.sh
-EXTRA_DIST += tests/cli/sections.sh
-
-# collector (issue 3): live recorder tests (root; they skip elsewhere)
-check_PROGRAMS += samples/workloads/anon-touch
-TESTS += tests/record/live-swap.sh
-EXTRA_DIST += tests/record/lib-live.sh tests/record/live-swap.sh
-TESTS += tests/record/signals.sh
-EXTRA_DIST += tests/record/signals.sh
-TESTS += tests/record/limits.sh
-EXTRA_DIST += tests/record/limits.sh
-check_PROGRAMS += tests/unit/test-probes
-tests_unit_test_probes_LDADD = $(LIBMMSCOPE_LIBS)
-TESTS += tests/unit/test-probes
-check_PROGRAMS += tests/unit/test-sampler
-tests_unit_test_sampler_LDADD = $(LIBMMSCOPE_LIBS)
-TESTS += tests/unit/test-sampler
-TESTS += tests/record/options.sh
-EXTRA_DIST += tests/record/options.sh
-EXTRA_DIST += tests/bench/record-bench.sh
-TESTS += tests/record/sample.sh
-EXTRA_DIST += tests/record/sample.sh
-TESTS += tests/record/flight.sh
-EXTRA_DIST += tests/record/flight.sh
-check_PROGRAMS += tests/compare/mkrec
-tests_compare_mkrec_SOURCES = tests/compare/mkrec.c tests/unit/synth.c tests/unit/synth.h
-tests_compare_mkrec_LDADD = $(LIBMMSCOPE_LIBS)
-TESTS += tests/compare/golden.sh
-EXTRA_DIST += tests/compare/golden.sh tests/compare/data tests/golden
-
-# analysis and report (issue 5): model and parser unit tests (TAP),
-# golden reports on the fixtures (MMSCOPE_UPDATE_GOLDEN=1 regenerates)
-check_PROGRAMS += tests/unit/test-model-handoff
-tests_unit_test_model_handoff_LDADD = $(LIBMMSCOPE_LIBS)
-TESTS += tests/unit/test-model-handoff
-check_PROGRAMS += tests/unit/test-model-consistency
-tests_unit_test_model_consistency_LDADD = $(LIBMMSCOPE_LIBS)
-TESTS += tests/unit/test-model-consistency
-TESTS += tests/report/golden.sh
-EXTRA_DIST += tests/report/golden.sh tests/data/report
+# report: the section table, golden reports on the fixtures
+# (MMSCOPE_UPDATE_GOLDEN=1 regenerates), swap figures against the
+# counters, and the truth test against trace-cmd
 check_PROGRAMS += tests/unit/test-report
-tests_unit_test_report_LDADD = $(LIBMMSCOPE_LIBS)
-TESTS += tests/unit/test-report
-check_PROGRAMS += tests/unit/test-metrics
-tests_unit_test_metrics_LDADD = $(LIBMMSCOPE_LIBS)
-TESTS += tests/unit/test-metrics
+TESTS += tests/unit/test-report tests/report/golden.sh tests/report/swap.sh \
+	tests/oracle/truth.sh
+EXTRA_DIST += tests/report/golden.sh tests/report/swap.sh tests/oracle/truth.sh \
+	tests/oracle/truth.py tests/data/report tests/data/swap tests/data/kernels
 
-# tui (issue 8): view builders without curses, golden screens from the
-# headless mode, errors, and the real binary in tmux.
+# compare: metrics, statistics and the tables on synthetic recordings
+check_PROGRAMS += tests/unit/test-metrics tests/compare/mkrec
+tests_compare_mkrec_SOURCES = tests/compare/mkrec.c $(SYNTH)
+TESTS += tests/unit/test-metrics tests/compare/golden.sh
+EXTRA_DIST += tests/compare/golden.sh tests/compare/data
+
+# tui: view builders without curses, golden screens from the headless
+# mode, errors, and the real binary in tmux
 check_PROGRAMS += tests/unit/test-tui-views
-tests_unit_test_tui_views_SOURCES = tests/unit/test-tui-views.c tests/unit/tap.h $(TUI_CORE)
-tests_unit_test_tui_views_LDADD = $(LIBMMSCOPE_LIBS)
-TESTS += tests/unit/test-tui-views
-TESTS += tests/tui/golden.sh tests/tui/errors.sh tests/tui/tmux.sh
+tests_unit_test_tui_views_SOURCES = tests/unit/test-tui-views.c $(TUI_CORE)
+TESTS += tests/unit/test-tui-views tests/tui/golden.sh tests/tui/errors.sh tests/tui/tmux.sh
 EXTRA_DIST += tests/tui/golden.sh tests/tui/errors.sh tests/tui/tmux.sh
-check_PROGRAMS += tests/unit/test-parsers
-tests_unit_test_parsers_LDADD = $(LIBMMSCOPE_LIBS)
-TESTS += tests/unit/test-parsers
-check_PROGRAMS += tests/unit/test-families
-tests_unit_test_families_LDADD = $(LIBMMSCOPE_LIBS)
-TESTS += tests/unit/test-families
-check_PROGRAMS += tests/unit/test-khugepaged samples/workloads/thp-collapse
-tests_unit_test_khugepaged_LDADD = $(LIBMMSCOPE_LIBS)
-TESTS += tests/unit/test-khugepaged
-check_PROGRAMS += tests/unit/test-samples
-tests_unit_test_samples_LDADD = $(LIBMMSCOPE_LIBS)
-TESTS += tests/unit/test-samples
 
-# kernel matrix (issue 4): every scenario of tests/vm/scenarios on every
-# kernel under qemu TCG, one VM after the other; one "PASS:/FAIL:/SKIP:
-# KERNEL SCENARIO" line per case. Not part of `make check` (needs qemu,
-# root and ~1 GB of cached kernels). Override VM_KERNELS / VM_SCENARIOS.
+# the command line and the man pages
+TESTS += tests/cli/docs.sh tests/cli/usage.sh tests/cli/sections.sh
+EXTRA_DIST += tests/cli/docs.sh tests/cli/usage.sh tests/cli/sections.sh
+
+# the collector: the catalogue and the sampler, then the live recorder
+# tests (root; tests/record/lib-live.sh mounts tracefs, takes the global
+# lock and restores what it changes)
+check_PROGRAMS += tests/unit/test-probes tests/unit/test-sampler \
+	samples/workloads/anon-touch samples/workloads/thp-collapse
+TESTS += tests/unit/test-probes tests/unit/test-sampler
+TESTS += tests/record/live-swap.sh tests/record/signals.sh tests/record/limits.sh \
+	tests/record/options.sh tests/record/sample.sh tests/record/flight.sh \
+	tests/report/swap-host.sh tests/record/concurrency.sh tests/tui/live.sh
+EXTRA_DIST += tests/record/lib-live.sh tests/record/live-swap.sh tests/record/signals.sh \
+	tests/record/limits.sh tests/record/options.sh tests/record/sample.sh \
+	tests/record/flight.sh tests/report/swap-host.sh tests/record/concurrency.sh \
+	tests/tui/live.sh
+
+# The live tests share the kernel's tracing state (instances, swap,
+# cgroups) and check it after each run; one test's deliberately killed
+# recorder would look like another's leftover. Run them one after
+# another, even under make -j.
+tests/record/signals.log: tests/record/live-swap.log
+tests/record/limits.log: tests/record/signals.log
+tests/record/options.log: tests/record/limits.log
+tests/record/sample.log: tests/record/options.log
+tests/record/flight.log: tests/record/sample.log
+tests/report/swap-host.log: tests/record/flight.log
+tests/record/concurrency.log: tests/report/swap-host.log
+tests/tui/live.log: tests/record/concurrency.log
+
+# kernel matrix: every scenario of tests/vm/scenarios on every kernel
+# under qemu TCG, one VM after the other; one "PASS:/FAIL:/SKIP: KERNEL
+# SCENARIO" line per case. Not part of `make check` (needs qemu, root and
+# ~1 GB of cached kernels). Override VM_KERNELS / VM_SCENARIOS.
 VM_KERNELS = 6.1 6.12 7.x
 VM_SCENARIOS = memcg-swap global-pressure mthp-frag zswap
 .PHONY: check-vm
@@ -155,88 +155,16 @@ EXTRA_DIST += tests/vm/README.md tests/vm/check-matrix.sh tests/vm/check-scenari
 	tests/vm/rec-counts.awk tests/vm/scenario-lib.sh tests/vm/run-vm.sh \
 	tests/vm/fetch-kernel.sh tests/vm/mkinitramfs.sh tests/vm/scenarios \
 	tests/vm/workloads
-check_PROGRAMS += tests/unit/test-model-reclaim
-tests_unit_test_model_reclaim_LDADD = $(LIBMMSCOPE_LIBS)
-TESTS += tests/unit/test-model-reclaim
 
-check_PROGRAMS += tests/unit/test-formats
-tests_unit_test_formats_SOURCES = tests/unit/test-formats.c tests/unit/tap.h \
-	tests/unit/synth.c tests/unit/synth.h
-tests_unit_test_formats_LDADD = $(LIBMMSCOPE_LIBS)
-TESTS += tests/unit/test-formats
-
-# performance (issue 9): `make bench` prints mmscope against trace-cmd on
-# large recordings (tests/bench/README.md); td-walk is the reader's floor.
-# Not part of `make check`: it takes minutes and needs trace-cmd.
-# tui-bench drives the TUI core (no ncurses) for the index and redraw targets.
+# performance: `make bench` prints mmscope against trace-cmd on large
+# recordings (tests/bench/README.md); td-walk is the reader's floor,
+# tui-bench drives the TUI core (no ncurses) for the index and redraw
+# targets. Not part of `make check`: it takes minutes.
 EXTRA_PROGRAMS = tests/bench/td-walk tests/bench/tui-bench
-tests_bench_td_walk_SOURCES = tests/bench/td-walk.c
-tests_bench_td_walk_LDADD = $(LIBMMSCOPE_LIBS)
 tests_bench_tui_bench_SOURCES = tests/bench/tui-bench.c $(TUI_CORE)
-tests_bench_tui_bench_LDADD = $(LIBMMSCOPE_LIBS)
 .PHONY: bench
 bench: mmscope$(EXEEXT) tests/bench/td-walk$(EXEEXT) tests/bench/tui-bench$(EXEEXT) \
 		samples/workloads/anon-touch$(EXEEXT)
 	$(abs_top_srcdir)/tests/bench/bench.sh $(abs_top_builddir)
-EXTRA_DIST += tests/bench/bench.sh tests/bench/README.md tests/bench/vm-record-bench.sh
-
-# swap clusters and zswap (issue 6): models on hand-built records, the
-# counter view on this host (root, tracefs, a loop device)
-check_PROGRAMS += tests/unit/test-model-swapclust tests/unit/test-model-zswap
-tests_unit_test_model_swapclust_LDADD = $(LIBMMSCOPE_LIBS)
-tests_unit_test_model_zswap_LDADD = $(LIBMMSCOPE_LIBS)
-TESTS += tests/unit/test-model-swapclust tests/unit/test-model-zswap
-EXTRA_DIST += tests/unit/sample-rec.h
-TESTS += tests/report/swap.sh
-EXTRA_DIST += tests/report/swap.sh
-TESTS += tests/report/swap-host.sh
-EXTRA_DIST += tests/report/swap-host.sh
-
-check_PROGRAMS += tests/unit/test-util
-tests_unit_test_util_SOURCES = tests/unit/test-util.c tests/unit/tap.h
-tests_unit_test_util_LDADD = $(LIBMMSCOPE_LIBS)
-TESTS += tests/unit/test-util
-
-# the JSON writer (issue 16)
-check_PROGRAMS += tests/unit/test-json
-tests_unit_test_json_SOURCES = tests/unit/test-json.c tests/unit/tap.h
-tests_unit_test_json_LDADD = $(LIBMMSCOPE_LIBS)
-TESTS += tests/unit/test-json
-EXTRA_DIST += tests/data/swap
-
-# The live recorder tests share the kernel's tracing state (instances,
-# swap, cgroups) and check it after each run; one test's deliberately
-# killed recorder would look like another's leftover. Run them one after
-# another, even under make -j.
-tests/record/signals.log: tests/record/live-swap.log
-tests/record/limits.log: tests/record/signals.log
-tests/record/options.log: tests/record/limits.log
-tests/record/sample.log: tests/record/options.log
-tests/record/flight.log: tests/record/sample.log
-tests/report/swap-host.log: tests/record/flight.log
-
-TESTS += tests/record/concurrency.sh
-EXTRA_DIST += tests/record/concurrency.sh
-tests/record/concurrency.log: tests/report/swap-host.log
-
-TESTS += tests/oracle/kbuffer.sh
-EXTRA_DIST += tests/oracle/kbuffer.sh
-TESTS += tests/oracle/truth.sh
-EXTRA_DIST += tests/oracle/truth.sh tests/oracle/truth.py
-
-# tui --live (issue 8): the live merge against the reader's cursor
-check_PROGRAMS += tests/unit/test-live-merge
-tests_unit_test_live_merge_LDADD = $(LIBMMSCOPE_LIBS)
-TESTS += tests/unit/test-live-merge
-
-# seekable cursor: seeks in real recordings equal the suffix of a full pass
-check_PROGRAMS += tests/unit/test-seek
-tests_unit_test_seek_SOURCES = tests/unit/test-seek.c tests/unit/tap.h \
-	tests/unit/synth.c tests/unit/synth.h
-tests_unit_test_seek_LDADD = $(LIBMMSCOPE_LIBS)
-TESTS += tests/unit/test-seek
-
-# tui --live on this kernel (root): after the live recorder tests
-TESTS += tests/tui/live.sh
-EXTRA_DIST += tests/tui/live.sh
-tests/tui/live.log: tests/record/concurrency.log
+EXTRA_DIST += tests/bench/bench.sh tests/bench/README.md tests/bench/record-bench.sh \
+	tests/bench/vm-record-bench.sh

@@ -183,16 +183,6 @@ void draw_end(void)
 	}
 }
 
-int draw_active(void)
-{
-	return draw_up;
-}
-
-int draw_has_colors(void)
-{
-	return draw_colors;
-}
-
 void draw_size(int *rows, int *cols)
 {
 	getmaxyx(stdscr, *rows, *cols);

@@ -21,7 +21,6 @@
 /* 0, or -1 with *err set (e.g. not a terminal, unknown TERM). */
 int draw_init(int headless, char **err);
 void draw_end(void);
-int draw_active(void);
 /* Current screen size. */
 void draw_size(int *rows, int *cols);
 /* Paints the whole canvas (same size as the screen) and refreshes. */
@@ -38,7 +37,5 @@ void draw_resize(int rows, int cols);
 /* Writes the screen as text, one line per row, trailing blanks cut.
  * 0 or -1 with errno. */
 int draw_dump(const char *path);
-/* Whether colours are used (has_colors() and not disabled). */
-int draw_has_colors(void);
 
 #endif

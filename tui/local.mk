@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # tui/: the ncurses front end; views read models, never events.
 
-# `mmscope tui` (issue 8): only draw.c and tui.c use ncurses; the views,
+# `mmscope tui`: only draw.c and tui.c use ncurses; the views,
 # the canvas, the key table and the state are also linked into the unit
 # test of the view builders.
 TUI_CORE = \
