@@ -20,46 +20,46 @@ extern const struct parser probe_swap_parsers[];
 extern const struct parser probe_zswap_parsers[];
 extern const struct parser khugepaged_parsers[];
 
-#define END { NULL, NULL }
+#define END { NULL, NULL, NULL }
 
 /* Not recorded, on purpose: balance_pgdat_begin (7.x) fires where
  * kswapd_wake does; kmem:mm_setup_per_zone_wmarks only on a sysctl write
  * or hotplug, and the zoneinfo samples carry the watermarks. */
 static const struct family_event ev_kswapd[] = {
-	{ "vmscan:mm_vmscan_wakeup_kswapd", NULL },
-	{ "vmscan:mm_vmscan_kswapd_wake", NULL },
-	{ "vmscan:mm_vmscan_kswapd_sleep", NULL },
-	{ "vmscan:mm_vmscan_balance_pgdat_end", NULL },
-	{ "vmscan:mm_vmscan_kswapd_reclaim_fail", NULL },
-	{ "vmscan:mm_vmscan_kswapd_clear_hopeless", NULL },
+	{ "vmscan:mm_vmscan_wakeup_kswapd", NULL, NULL },
+	{ "vmscan:mm_vmscan_kswapd_wake", NULL, NULL },
+	{ "vmscan:mm_vmscan_kswapd_sleep", NULL, NULL },
+	{ "vmscan:mm_vmscan_balance_pgdat_end", NULL, "7.2" },
+	{ "vmscan:mm_vmscan_kswapd_reclaim_fail", NULL, "7.2" },
+	{ "vmscan:mm_vmscan_kswapd_clear_hopeless", NULL, "7.2" },
 	END,
 };
 
 static const struct family_event ev_compaction[] = {
-	{ "compaction:*", NULL },
+	{ "compaction:*", NULL, NULL },
 	END,
 };
 
 static const struct family_event ev_reclaim[] = {
-	{ "vmscan:mm_vmscan_direct_reclaim_begin", NULL },
-	{ "vmscan:mm_vmscan_direct_reclaim_end", NULL },
-	{ "vmscan:mm_vmscan_memcg_reclaim_begin", NULL },
-	{ "vmscan:mm_vmscan_memcg_reclaim_end", NULL },
-	{ "vmscan:mm_vmscan_memcg_softlimit_reclaim_begin", NULL },
-	{ "vmscan:mm_vmscan_memcg_softlimit_reclaim_end", NULL },
-	{ "vmscan:mm_vmscan_node_reclaim_begin", NULL },
-	{ "vmscan:mm_vmscan_node_reclaim_end", NULL },
-	{ "vmscan:mm_vmscan_lru_isolate", NULL },
-	{ "vmscan:mm_vmscan_lru_shrink_inactive", NULL },
-	{ "vmscan:mm_vmscan_lru_shrink_active", NULL },
-	{ "vmscan:mm_vmscan_write_folio", "vmscan:mm_vmscan_writepage" },	/* < 5.19 */
-	{ "vmscan:mm_vmscan_throttled", NULL },
-	{ "vmscan:mm_vmscan_reclaim_pages", NULL },
+	{ "vmscan:mm_vmscan_direct_reclaim_begin", NULL, NULL },
+	{ "vmscan:mm_vmscan_direct_reclaim_end", NULL, NULL },
+	{ "vmscan:mm_vmscan_memcg_reclaim_begin", NULL, NULL },
+	{ "vmscan:mm_vmscan_memcg_reclaim_end", NULL, NULL },
+	{ "vmscan:mm_vmscan_memcg_softlimit_reclaim_begin", NULL, NULL },
+	{ "vmscan:mm_vmscan_memcg_softlimit_reclaim_end", NULL, NULL },
+	{ "vmscan:mm_vmscan_node_reclaim_begin", NULL, NULL },
+	{ "vmscan:mm_vmscan_node_reclaim_end", NULL, NULL },
+	{ "vmscan:mm_vmscan_lru_isolate", NULL, NULL },
+	{ "vmscan:mm_vmscan_lru_shrink_inactive", NULL, NULL },
+	{ "vmscan:mm_vmscan_lru_shrink_active", NULL, NULL },
+	{ "vmscan:mm_vmscan_write_folio", "vmscan:mm_vmscan_writepage", NULL },	/* < 5.19 */
+	{ "vmscan:mm_vmscan_throttled", NULL, NULL },
+	{ "vmscan:mm_vmscan_reclaim_pages", NULL, "6.18" },
 	END,
 };
 
 static const struct family_event ev_extfrag[] = {
-	{ "kmem:mm_page_alloc_extfrag", NULL },
+	{ "kmem:mm_page_alloc_extfrag", NULL, NULL },
 	END,
 };
 
@@ -71,28 +71,28 @@ static const struct family_event ev_none[] = { END };
  * write to /proc/PID/oom_score_adj (each service start), and the reaper's
  * steps follow each mark_victim, which is what we count. */
 static const struct family_event ev_oom[] = {
-	{ "oom:mark_victim", NULL },
-	{ "oom:compact_retry", NULL },
-	{ "oom:reclaim_retry_zone", NULL },
+	{ "oom:mark_victim", NULL, NULL },
+	{ "oom:compact_retry", NULL, NULL },
+	{ "oom:reclaim_retry_zone", NULL, NULL },
 	END,
 };
 
 /* The file and mTHP variants and the 7.x pass event are enabled where
  * the kernel has them (a missing one is listed, as for every group). */
 static const struct family_event ev_khugepaged[] = {
-	{ "huge_memory:mm_khugepaged_scan_pmd", NULL },
-	{ "huge_memory:mm_collapse_huge_page", NULL },
-	{ "huge_memory:mm_collapse_huge_page_isolate", NULL },
-	{ "huge_memory:mm_collapse_huge_page_swapin", NULL },
-	{ "huge_memory:mm_khugepaged_scan_file", NULL },
-	{ "huge_memory:mm_khugepaged_collapse_file", NULL },
-	{ "huge_memory:mm_khugepaged_scan", NULL },
+	{ "huge_memory:mm_khugepaged_scan_pmd", NULL, NULL },
+	{ "huge_memory:mm_collapse_huge_page", NULL, NULL },
+	{ "huge_memory:mm_collapse_huge_page_isolate", NULL, NULL },
+	{ "huge_memory:mm_collapse_huge_page_swapin", NULL, NULL },
+	{ "huge_memory:mm_khugepaged_scan_file", NULL, NULL },
+	{ "huge_memory:mm_khugepaged_collapse_file", NULL, "6.12" },
+	{ "huge_memory:mm_khugepaged_scan", NULL, "7.2" },
 	END,
 };
 
 /* ftrace:print: the sampler's trace_marker lines; there by itself. */
 static const struct family_event ev_samples[] = {
-	{ "ftrace:print", NULL },
+	{ "ftrace:print", NULL, NULL },
 	END,
 };
 

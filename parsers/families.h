@@ -18,10 +18,14 @@
 
 /* One tracepoint to enable: "system:event", or "system:*" for every event
  * of the system. alt: the name on kernels that lack spec (mm_vmscan_writepage,
- * write_folio's name before 5.19), enabled only then. */
+ * write_folio's name before 5.19), enabled only then. since: the oldest
+ * kernel series of tests/data/kernels/ that has it ("7.2"), NULL when
+ * every one has it; doctor says a missing event is only in newer kernels,
+ * and tests/unit/test-families checks the claim against those kernels. */
 struct family_event {
 	const char *spec;
 	const char *alt;
+	const char *since;
 };
 
 /* Bits of enum probe_family (src/probes.h): the kprobe sets wanted. */

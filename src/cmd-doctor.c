@@ -128,6 +128,35 @@ static void check_ftrace_enabled(void)
 	strbuf_release(&v);
 }
 
+/* prefix then words, wrapped at 79 columns under the prefix */
+static void report_wrapped(const char *prefix, const char *words)
+{
+	int indent = (int)strlen(prefix), col = indent;
+	const char *p = words;
+
+	fputs(prefix, stdout);
+	while (*p) {
+		int n = (int)strcspn(p, " ");
+
+		/* "(7.2+)" stays with its event */
+		if (p[n] == ' ' && p[n + 1] == '(')
+			n += 1 + (int)strcspn(p + n + 1, " ");
+		if (col > indent && col + 1 + n > 79) {
+			printf("\n%*s", indent, "");
+			col = indent;
+		} else if (col > indent) {
+			putchar(' ');
+			col++;
+		}
+		printf("%.*s", n, p);
+		col += n;
+		p += n;
+		while (*p == ' ')
+			p++;
+	}
+	putchar('\n');
+}
+
 static void check_groups(struct doctor *d)
 {
 	char *evdir = xasprintf("%s/events", d->tracefs);
@@ -144,7 +173,9 @@ static void check_groups(struct doctor *d)
 			const char *spec = collector_event_choice(evdir, fe);
 			const char *ev = strchr(spec, ':') + 1;
 
-			if (!collector_event_present(evdir, spec))
+			if (!collector_event_present(evdir, spec) && fe->since)
+				strbuf_addf(&miss, "%s%s (%s+)", miss.len ? " " : "", ev, fe->since);
+			else if (!collector_event_present(evdir, spec))
 				strbuf_addf(&miss, "%s%s", miss.len ? " " : "", ev);
 			else if (!strcmp(ev, "*"))
 				strbuf_addf(&have, "%s(every %.*s event)", have.len ? " " : "",
@@ -152,9 +183,13 @@ static void check_groups(struct doctor *d)
 			else
 				strbuf_addf(&have, "%s%s", have.len ? " " : "", ev);
 		}
-		printf("  %-11s %s%s%s\n", fam->group,
-		       have.len ? have.buf : (fam->probes ? "(kprobes only)" : "none"),
-		       miss.len ? "\n              missing: " : "", miss.len ? miss.buf : "");
+		char *prefix = xasprintf("  %-11s ", fam->group);
+
+		report_wrapped(prefix, have.len ? have.buf :
+			       (fam->probes ? "(kprobes only)" : "none"));
+		free(prefix);
+		if (miss.len)
+			report_wrapped("              missing: ", miss.buf);
 		strbuf_release(&have);
 		strbuf_release(&miss);
 	}

@@ -19,6 +19,7 @@
 #include "tap.h"
 
 #include <dirent.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -159,6 +160,49 @@ static void check_kernels(const char *src)
 		}
 	}
 	if (!ok(!bad.len, "every tracepoint parser is enabled by its group, on a real kernel"))
+		printf("#  %s\n", bad.buf);
+	strbuf_release(&bad);
+	free_names(kernels, nk);
+	free(dir);
+}
+
+/* "7.2" < "7.3.4+deb13-amd64" by major.minor */
+static int series_before(const char *kernel, const char *since)
+{
+	int km = 0, kn = 0, sm = 0, sn = 0;
+
+	sscanf(kernel, "%d.%d", &km, &kn);
+	sscanf(since, "%d.%d", &sm, &sn);
+	return km < sm || (km == sm && kn < sn);
+}
+
+/* An event marked "since" a series is on every kept kernel of that series
+ * and later, and on none before it (doctor says "(7.2+)" on its word);
+ * an unmarked one is on every kept kernel (or has an alternate). */
+static void check_since(const char *src)
+{
+	char *dir = xasprintf("%s/tests/data/kernels", src), **kernels;
+	int nk = dir_names(dir, &kernels);
+	struct strbuf bad = STRBUF_INIT;
+
+	for (int i = 0; i < event_nfamilies; i++)
+		for (const struct family_event *fe = event_families[i].events; fe->spec; fe++) {
+			char *sys = xstrdup(fe->spec), *ev = strchr(sys, ':');
+
+			*ev++ = '\0';
+			for (int k = 0; k < nk && strcmp(ev, "*") && event_families[i].group; k++) {
+				char *events = xasprintf("%s/%s/events", dir, kernels[k]);
+				int have = has_event(events, sys, ev);
+				int want = !fe->since || !series_before(kernels[k], fe->since);
+
+				if (!access(events, R_OK) && have != want && !(fe->alt && !have))
+					strbuf_addf(&bad, " %s on %s: %s", fe->spec, kernels[k],
+						    have ? "there, marked newer" : "missing");
+				free(events);
+			}
+			free(sys);
+		}
+	if (!ok(!bad.len, "each event's 'since' matches the kept kernels"))
 		printf("#  %s\n", bad.buf);
 	strbuf_release(&bad);
 	free_names(kernels, nk);
@@ -318,6 +362,7 @@ int main(void)
 		src = ".";
 	check_table();
 	check_kernels(src);
+	check_since(src);
 	check_probes();
 	check_man(src);
 	return tap_done();
