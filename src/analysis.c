@@ -8,6 +8,7 @@
  */
 #include "config.h"
 #include "analysis.h"
+#include "families.h"
 #include "model-khugepaged.h"
 #include "parsers.h"
 #include "tracedat-read.h"
@@ -424,6 +425,17 @@ int analysis_has_event(const struct analysis *a, const char *system, const char 
 		return strstr(a->enabled, key) != NULL;
 	}
 	return tep_find_event_by_name(a->tep, system, event) != NULL;
+}
+
+int analysis_traced(const struct analysis *a, enum rec_type type, int kind)
+{
+	for (int i = 0; i < event_nfamilies; i++)
+		for (const struct parser *p = event_families[i].parsers; p && p->system; p++)
+			if (p->rec == type && (kind < 0 || p->kind == kind) &&
+			    strchr(p->system, '*') == NULL &&
+			    analysis_has_event(a, p->system, p->event))
+				return 1;
+	return 0;
 }
 
 int analysis_event_enabled(const struct analysis *a, const char *system, const char *event)

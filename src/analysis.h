@@ -89,6 +89,10 @@ const char *analysis_probe_reason(const struct analysis *a);
 int analysis_probes_swap(const struct analysis *a);
 /* Whether the recording has this event type (enabled when recording). */
 int analysis_has_event(const struct analysis *a, const char *system, const char *event);
+/* Whether the recording traced an event whose parser emits records of
+ * this type (and parser kind, e.g. RK_DIRECT; -1: any): front ends ask
+ * this instead of naming tracepoints. */
+int analysis_traced(const struct analysis *a, enum rec_type type, int kind);
 /* 1 only when mmscope's own metadata says the event was enabled: a
  * trace-cmd file carries every format, enabled or not. */
 int analysis_event_enabled(const struct analysis *a, const char *system, const char *event);

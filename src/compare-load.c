@@ -76,8 +76,8 @@ static void load_handoff(const struct analysis *a, struct metric_values *out)
 	const struct handoff_model *m = analysis_handoff(a);
 	uint64_t awake = 0, episodes = 0, handoffs = 0, missed = 0, runs = 0, ok = 0;
 
-	if (!m || !analysis_has_event(a, "vmscan", "mm_vmscan_kswapd_wake") ||
-	    !analysis_has_event(a, "vmscan", "mm_vmscan_kswapd_sleep"))
+	if (!m || !analysis_traced(a, REC_KSWAPD_WAKE, -1) ||
+	    !analysis_traced(a, REC_KSWAPD_SLEEP, -1))
 		return;
 	for (int i = 0; i < handoff_model_nnodes(m); i++) {
 		const struct handoff_node_stats *n = handoff_model_node(m, i);
@@ -91,7 +91,7 @@ static void load_handoff(const struct analysis *a, struct metric_values *out)
 	}
 	metric_values_add(out, "kswapd-awake", (double)awake / 1e6);
 	metric_values_add(out, "kswapd-episodes", (double)episodes);
-	if (!analysis_has_event(a, "compaction", "mm_compaction_kcompactd_wake"))
+	if (!analysis_traced(a, REC_KCOMPACTD_WAKE, -1))
 		return;
 	metric_values_add(out, "kcompactd-handoffs", (double)handoffs);
 	metric_values_add(out, "kcompactd-missed-handoffs", (double)missed);
@@ -106,7 +106,7 @@ static void load_stalls(const struct analysis *a, struct metric_values *out)
 	const struct compaction_model *cm = analysis_compaction(a);
 	char name[64];
 
-	if (rm && analysis_has_event(a, "vmscan", "mm_vmscan_direct_reclaim_begin")) {
+	if (rm && analysis_traced(a, REC_RECLAIM_BEGIN, RK_DIRECT)) {
 		const struct reclaim_kind_stats *k = reclaim_model_kind(rm, RK_DIRECT);
 
 		add_hist_us(out, "direct-reclaim-stall", &k->lat);
@@ -118,10 +118,10 @@ static void load_stalls(const struct analysis *a, struct metric_values *out)
 			metric_values_add(out, name, (double)k->orders[o]);
 		}
 	}
-	if (rm && analysis_has_event(a, "vmscan", "mm_vmscan_memcg_reclaim_begin"))
+	if (rm && analysis_traced(a, REC_RECLAIM_BEGIN, RK_MEMCG))
 		add_hist_us(out, "memcg-reclaim-stall", &reclaim_model_kind(rm, RK_MEMCG)->lat);
-	if (cm && analysis_has_event(a, "compaction", "mm_compaction_begin") &&
-	    analysis_has_event(a, "compaction", "mm_compaction_end"))
+	if (cm && analysis_traced(a, REC_COMPACT_BEGIN, -1) &&
+	    analysis_traced(a, REC_COMPACT_END, -1))
 		add_hist_us(out, "direct-compact-stall",
 			    &compaction_model_stats(cm)->runner[CR_DIRECT].dur);
 }

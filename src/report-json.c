@@ -183,7 +183,7 @@ void report_json_stalls(struct report_ctx *rc)
 	 * recorded at all (the header's notes say which) */
 	int rec_known = !report_not_measured(rc, "pages reclaimed per reclaim");
 	int lru_known = !report_not_measured(rc, "reclaim efficiency") &&
-			analysis_has_event(rc->a, "vmscan", "mm_vmscan_lru_shrink_inactive");
+			analysis_traced(rc->a, REC_SHRINK_INACTIVE, -1);
 
 	json_object(j, "stalls");
 	for (int k = 0; k < RK_NR; k++) {

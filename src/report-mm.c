@@ -101,7 +101,7 @@ static const char *pages_col(char *buf, size_t len, int traced, uint64_t v)
 static void handoff_episodes(struct report_ctx *rc, const struct handoff_model *hm, int i)
 {
 	int ne = handoff_model_nepisodes(hm, i), shown = 0;
-	int traced = analysis_has_event(rc->a, "vmscan", "mm_vmscan_lru_shrink_inactive");
+	int traced = analysis_traced(rc->a, REC_SHRINK_INACTIVE, -1);
 	char fl[16], ho[24], sc[24], rcl[24];
 
 	if (!ne)

@@ -275,7 +275,7 @@ static void report_summary_reclaim(struct report_ctx *rc)
 
 	if (report_not_measured(rc, "reclaim efficiency"))
 		report_line(rc, "kswapd      pages scanned/reclaimed not measured (see note)");
-	else if (analysis_has_event(rc->a, "vmscan", "mm_vmscan_lru_shrink_inactive"))
+	else if (analysis_traced(rc->a, REC_SHRINK_INACTIVE, -1))
 		report_line(rc, "kswapd      %llu pages scanned, %llu reclaimed",
 			    (unsigned long long)k->scanned, (unsigned long long)k->reclaimed);
 	else
