@@ -343,8 +343,9 @@ check_global-pressure() {
 	cmp_ev "kswapd wakes (mm_vmscan_kswapd_wake) vs balance_pgdat runs" "$(E mm_vmscan_kswapd_wake)" "$(D pageoutrun)" pageoutrun
 	cmp_ev "kcompactd wakes (mm_compaction_kcompactd_wake) vs compact_daemon_wake" "$(E mm_compaction_kcompactd_wake)" "$(D compact_daemon_wake)" compact_daemon_wake
 	if [ "$WANT_SET" = 7.x ]; then
-		cmp_ev "balance_pgdat_begin (7.x) vs balance_pgdat runs" "$(E mm_vmscan_balance_pgdat_begin)" "$(D pageoutrun)" pageoutrun
-		cmp_ev "balance_pgdat_end (7.x) vs balance_pgdat_begin" "$(E mm_vmscan_balance_pgdat_end)" "$(E mm_vmscan_balance_pgdat_begin)" "(begin events)"
+		# balance_pgdat_begin is not recorded (it fires with kswapd_wake);
+		# a run still open at the end has no end event yet: slack 1
+		cmp_ev "balance_pgdat_end (7.x) vs balance_pgdat runs" "$(E mm_vmscan_balance_pgdat_end)" "$(D pageoutrun)" pageoutrun 1
 	fi
 	need "kswapd wakes" "$(E mm_vmscan_kswapd_wake)"
 	need "kcompactd wakes" "$(E mm_compaction_kcompactd_wake)"
