@@ -200,7 +200,7 @@ static void analysis_header(struct analysis *a, const char *path)
 {
 	struct analysis_info *in = &a->info;
 
-	in->path = path;
+	in->path = a->opts.name ? a->opts.name : path;
 	in->version = td_version(a->tf);
 	in->compression = td_compression(a->tf);
 	snprintf(in->kernel, sizeof(in->kernel), "?");

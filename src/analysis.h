@@ -36,6 +36,8 @@ struct analysis_opts {
 	/* > 0: index every Nth page while streaming, for seeks later
 	 * (analysis_take_index); 0: no index. */
 	unsigned index_every;
+	/* What the report calls the recording ("(stdin)"); NULL: the path. */
+	const char *name;
 };
 
 struct analysis_info {

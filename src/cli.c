@@ -124,13 +124,15 @@ int finish_stdout(int status)
 	return status;
 }
 
-struct td_file *open_recording(const char *path)
+struct td_file *open_recording(const char *path, const char *name)
 {
 	char *err = NULL;
 	struct td_file *tf = td_open(path, &err);
 
+	if (!name)
+		name = path;
 	if (!tf) {
-		error("%s: %s", path, err ? err : "cannot read");
+		error("%s: %s", name, err ? err : "cannot read");
 		free(err);
 		return NULL;
 	}
@@ -139,7 +141,7 @@ struct td_file *open_recording(const char *path)
 
 	bad = td_bad_formats(tf, &first);
 	if (bad && getenv("MMSCOPE_WARN_FORMATS"))
-		warning("%s: %d event format%s did not parse (first: %s)", path, bad,
+		warning("%s: %d event format%s did not parse (first: %s)", name, bad,
 			bad == 1 ? "" : "s", first ? first : "?");
 	return tf;
 }

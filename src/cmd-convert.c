@@ -218,7 +218,7 @@ static int cmd_convert(int argc, char **argv)
 		return show_help(&cmd_convert_entry);
 	if (r)
 		return r;
-	tf = open_recording(o.in);
+	tf = open_recording(o.in, NULL);
 	if (!tf)
 		return EXIT_ERROR;
 	r = convert_run(tf, &o);

@@ -6,6 +6,7 @@
  */
 #include "config.h"
 #include "cmd.h"
+#include "input-file.h"
 #include "event-format.h"
 #include "util.h"
 
@@ -427,9 +428,19 @@ static int cmd_dump(int argc, char **argv)
 	if (r < 0)
 		r = show_help(&cmd_dump_entry);
 	else if (r == 0) {
-		tf = open_recording(o.file);
-		r = tf ? dump_run(tf, &o) : EXIT_ERROR;
-		td_close(tf);
+		struct input_file in;
+		char *err = NULL;
+
+		if (input_file_open(&in, o.file, &err)) {
+			r = error("%s", err);
+			free(err);
+		} else {
+			o.file = in.name;
+			tf = open_recording(in.path, in.name);
+			r = tf ? dump_run(tf, &o) : EXIT_ERROR;
+			td_close(tf);
+			input_file_release(&in);
+		}
 	}
 	for (int i = 0; i < o.nevents; i++)
 		free(o.events[i]);

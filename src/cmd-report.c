@@ -6,6 +6,7 @@
  */
 #include "config.h"
 #include "cmd.h"
+#include "input-file.h"
 #include "report.h"
 #include "util.h"
 
@@ -133,6 +134,7 @@ static int cmd_report_run(int argc, char **argv)
 	struct analysis_opts ao;
 	struct analysis *a;
 	struct strbuf out = STRBUF_INIT;
+	struct input_file in;
 	char *err = NULL;
 	int r = report_parse_opts(argc, argv, &o);
 
@@ -140,19 +142,27 @@ static int cmd_report_run(int argc, char **argv)
 		return report_help();
 	if (r > 0)
 		return r;
-	analysis_opts_default(&ao);
-	a = analysis_run(o.file, &ao, &err);
-	if (!a) {
-		r = error("%s: %s", o.file, err ? err : "cannot read");
+	if (input_file_open(&in, o.file, &err)) {
+		r = error("%s", err);
 		free(err);
 		return r;
 	}
+	analysis_opts_default(&ao);
+	ao.name = in.name;
+	a = analysis_run(in.path, &ao, &err);
+	if (!a) {
+		r = error("%s: %s", in.name, err ? err : "cannot read");
+		free(err);
+		input_file_release(&in);
+		return r;
+	}
 	if (getenv("MMSCOPE_REPORT_TIMING"))
-		report_timing(o.file, analysis_info(a));
+		report_timing(in.name, analysis_info(a));
 	report_render(a, &o.r, &out);
 	fwrite(out.buf ? out.buf : "", 1, out.len, stdout);
 	strbuf_release(&out);
 	analysis_free(a);
+	input_file_release(&in);
 	return finish_stdout(EXIT_OK);
 }
 

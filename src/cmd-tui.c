@@ -159,7 +159,7 @@ static int cmd_tui(int argc, char **argv)
 		return show_help(&cmd_tui_entry);
 	if (r > 0)
 		return r;
-	tf = open_recording(o.path);
+	tf = open_recording(o.path, NULL);
 	if (!tf)
 		return EXIT_ERROR;
 	if (tui_run(tf, &o, &err) < 0) {

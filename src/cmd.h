@@ -79,6 +79,6 @@ int record_parse_live(const struct cmd_entry *cmd, int argc, char **argv, const 
 		      int *force);
 
 /* Opens a recording, or prints "error: FILE: reason" and returns NULL. */
-struct td_file *open_recording(const char *path);
+struct td_file *open_recording(const char *path, const char *name);
 
 #endif

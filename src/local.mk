@@ -18,6 +18,7 @@ libmmscope_a_SOURCES += \
 	src/tracedat-meta.c src/tracedat-pages.c src/tracedat-cursor.c \
 	src/tracedat-write.c src/tracedat-write.h \
 	src/output-file.c src/output-file.h \
+	src/input-file.c src/input-file.h \
 	src/event-format.c src/event-format.h \
 	src/event-raw.c src/event-raw.h
 
