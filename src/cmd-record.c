@@ -11,6 +11,7 @@
  */
 #include "config.h"
 #include "cmd.h"
+#include "record-preflight.h"
 #include "collector.h"
 #include "families.h"
 #include "sampler.h"
@@ -929,6 +930,32 @@ static int record_help(void)
 	return finish_stdout(EXIT_OK);
 }
 
+/* Refusals before anything is traced (src/record-preflight.h): 0 or -1
+ * after one "error:" line. */
+static int record_preflight(const struct record_opts *o)
+{
+	const char *tfs;
+	char *err = NULL;
+
+	if ((o->command && preflight_command(o->command[0], &err)) ||
+	    (o->cgroup && preflight_cgroup(o->cgroup, &err))) {
+		error("%s", err);
+		free(err);
+		return -1;
+	}
+	tfs = collector_tracefs(&err);
+	if (!tfs) {	/* record_setup says why, with exit status 1 */
+		free(err);
+		return 0;
+	}
+	if (preflight_events(tfs, o->groups, o->extra, o->no_probes, &err)) {
+		error("%s", err);
+		free(err);
+		return -1;
+	}
+	return 0;
+}
+
 static int cmd_record(int argc, char **argv)
 {
 	struct record_opts o = { 0 };
@@ -941,6 +968,10 @@ static int cmd_record(int argc, char **argv)
 		goto out_opts;
 	if (!o.flight && exists(o.out) && !o.force) {
 		ret = error("%s: already exists (use --force to replace it)", o.out);
+		goto out_opts;
+	}
+	if (record_preflight(&o)) {
+		ret = EXIT_USAGE;
 		goto out_opts;
 	}
 	r.o = &o;

@@ -596,6 +596,16 @@ static char *resolve_cgroup(const struct sampler *s, const char *arg)
 	return NULL;
 }
 
+int sampler_cgroup_exists(const char *arg)
+{
+	char none[] = "";
+	struct sampler s = { .root = none };
+	char *d = resolve_cgroup(&s, arg);
+
+	free(d);
+	return d != NULL;
+}
+
 static void src_memcg(struct sampler *s, struct lines *l)
 {
 	struct strbuf sb = STRBUF_INIT;

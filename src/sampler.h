@@ -53,4 +53,8 @@ int sampler_check(const struct sampler_opts *o, struct sampler_probe *out, int m
 /* The last vmstat values seen (for summaries): value of NAME, -1 if none. */
 long long sampler_vmstat(const struct sampler *s, const char *name);
 
+/* Whether a --cgroup argument names a memory cgroup (its memory.stat
+ * as given, or below the v1 or v2 mount). */
+int sampler_cgroup_exists(const char *arg);
+
 #endif

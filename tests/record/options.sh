@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # Command-line behaviour of record, recover, sample and doctor: usage
-# errors exit 2, an existing output is not replaced without --force,
+# errors exit 2, a COMMAND that cannot run or a --cgroup that does not
+# exist is refused before tracing, an existing output is not replaced without --force,
 # recover refuses what is not a spool. As root with tracefs also: --clock,
 # -g none -e, a refused clock, doctor's verdict, and the default output
 # name in the current directory (as a user that part skips and says so).
@@ -35,6 +36,15 @@ printf 'mmscope-spool 1\nncpus 2\npage_size 4096\n' >"$scratch/empty.spool/layou
 expect_rc 1 "recover: a spool without formats" "$MMSCOPE" recover "$scratch/empty.spool" -o "$scratch/x.dat"
 grep -q 'no event formats' "$scratch/out" || fail "no 'no event formats' message"
 [ -e "$scratch/x.dat" ] && fail "recover left a file behind after failing"
+# refused before tracing starts (issue 18): exit 2, one line, no file
+expect_rc 2 "record: a COMMAND that cannot run" "$MMSCOPE" record -o "$scratch/n.dat" -- /nonexistent/cmd
+grep -q "^error: cannot run '/nonexistent/cmd'" "$scratch/out" || fail "no 'cannot run' message: $(cat "$scratch/out")"
+expect_rc 2 "record: a COMMAND not on PATH" "$MMSCOPE" record -o "$scratch/n.dat" -- mmscope-no-such-command
+expect_rc 2 "record: a --cgroup that does not exist" "$MMSCOPE" record -o "$scratch/n.dat" \
+	--cgroup mmscope-no-such-cgroup -- true
+grep -q "^error: no memory cgroup 'mmscope-no-such-cgroup'" "$scratch/out" || fail "no cgroup message"
+[ "$(wc -l <"$scratch/out")" -eq 1 ] || fail "the refusal is not one line: $(cat "$scratch/out")"
+[ -e "$scratch/n.dat" ] || [ -e "$scratch/n.dat.spool" ] && fail "a refused record left a file"
 expect_rc 2 "sample: stray argument" "$MMSCOPE" sample foo
 expect_rc 2 "doctor: stray argument" "$MMSCOPE" doctor foo
 
@@ -50,7 +60,16 @@ done
 expect_rc 1 "record: a clock the kernel refuses" "$MMSCOPE" record -o "$scratch/c.dat" --clock nosuch --duration 1
 grep -q "refused trace clock 'nosuch'" "$scratch/out" || fail "no message naming the refused clock"
 expect_rc 2 "record: an unknown group" "$MMSCOPE" record -o "$scratch/g.dat" -g nosuch --duration 1
-expect_rc 1 "record: only missing events" "$MMSCOPE" record -o "$scratch/g.dat" -g none -e nosys:noev --duration 1
+expect_rc 2 "record: an -e event the kernel lacks" "$MMSCOPE" record -o "$scratch/g.dat" -g none -e nosys:noev --duration 1
+grep -q "lacks what was asked for: nosys:noev" "$scratch/out" || fail "the missing event is not named"
+expect_rc 2 "record: a missing -e beside a real one" "$MMSCOPE" record -o "$scratch/g.dat" -g kswapd \
+	-e kmem:mm_page_alloc -e nosys:noev --duration 1
+[ -e "$scratch/g.dat" ] || [ -e "$scratch/g.dat.spool" ] && fail "a refused record left a file"
+if [ ! -e "$TRACEFS/kprobe_events" ] && [ ! -e "$TRACEFS/dynamic_events" ]; then
+	expect_rc 2 "record: -g swap without kprobe events" "$MMSCOPE" record -o "$scratch/g.dat" -g swap --duration 1
+	grep -q "group swap (no kprobe events" "$scratch/out" || fail "the kprobe-only group is not named"
+fi
+ls "$TRACEFS/instances" | grep -q "^mmscope-" && fail "a refused record left an instance"
 expect_rc 0 "record: --clock global -g none -e" "$MMSCOPE" record -q -o "$scratch/c.dat" --clock global \
 	-g none -e kmem:mm_page_alloc --duration 0.5
 trace-cmd report "$scratch/c.dat" >"$scratch/r" 2>&1 && grep -q 'mm_page_alloc' "$scratch/r" &&
