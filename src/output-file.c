@@ -33,6 +33,29 @@ static int check_target(const char *path, int force, char **err)
 	return 0;
 }
 
+/*
+ * Run as root through sudo (`sudo mmscope record`), the file belongs to
+ * the user who asked (SUDO_UID/SUDO_GID), so that `mmscope report` then
+ * works without sudo; the mode stays 0600. A failure keeps root's.
+ */
+static void give_to_sudo_user(int fd)
+{
+	const char *u = getenv("SUDO_UID"), *g = getenv("SUDO_GID");
+	char *end;
+	unsigned long uid, gid;
+
+	if (geteuid() || !u || !g || !*u || !*g)
+		return;
+	uid = strtoul(u, &end, 10);
+	if (*end)
+		return;
+	gid = strtoul(g, &end, 10);
+	if (*end)
+		return;
+	if (fchown(fd, (uid_t)uid, (gid_t)gid))
+		return;
+}
+
 int output_file_open(struct output_file *o, const char *path, int force, char **err)
 {
 	char *copy = xstrdup(path), *dir = dirname(copy), *base;
@@ -57,6 +80,7 @@ int output_file_open(struct output_file *o, const char *path, int force, char **
 		set_err(err, "cannot create a file in '%s': %s", dir, strerror(errno));
 		goto fail;
 	}
+	give_to_sudo_user(o->fd);
 	free(copy);
 	free(bcopy);
 	return 0;

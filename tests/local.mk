@@ -111,8 +111,10 @@ TESTS += tests/unit/test-tui-views tests/tui/golden.sh tests/tui/errors.sh tests
 EXTRA_DIST += tests/tui/golden.sh tests/tui/errors.sh tests/tui/tmux.sh
 
 # the command line and the man pages
-TESTS += tests/cli/docs.sh tests/cli/usage.sh tests/cli/sections.sh tests/cli/stdin.sh
-EXTRA_DIST += tests/cli/docs.sh tests/cli/usage.sh tests/cli/sections.sh tests/cli/stdin.sh
+TESTS += tests/cli/docs.sh tests/cli/usage.sh tests/cli/sections.sh tests/cli/stdin.sh \
+	tests/cli/sudo.sh
+EXTRA_DIST += tests/cli/docs.sh tests/cli/usage.sh tests/cli/sections.sh tests/cli/stdin.sh \
+	tests/cli/sudo.sh
 
 # the collector: the catalogue and the sampler, then the live recorder
 # tests (root; tests/record/lib-live.sh mounts tracefs, takes the global
