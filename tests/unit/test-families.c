@@ -16,6 +16,7 @@
 #include "families.h"
 #include "probes.h"
 #include "util.h"
+#include "dir-names.h"
 #include "tap.h"
 
 #include <dirent.h>
@@ -23,32 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static int dir_names(const char *path, char ***out)
-{
-	DIR *d = opendir(path);
-	struct dirent *e;
-	int n = 0;
-
-	*out = NULL;
-	if (!d)
-		return 0;
-	while ((e = readdir(d))) {
-		if (e->d_name[0] == '.')
-			continue;
-		*out = xreallocarray(*out, (size_t)n + 1, sizeof(char *));
-		(*out)[n++] = xstrdup(e->d_name);
-	}
-	closedir(d);
-	return n;
-}
-
-static void free_names(char **v, int n)
-{
-	for (int i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
 
 static int has_event(const char *events, const char *system, const char *event)
 {
@@ -85,7 +60,7 @@ static int check_spec(const char *kernel, const char *events, const struct event
 		for (int i = 0; i < nev; i++, n++)
 			if (!family_parser(f, sys, evs[i]))
 				strbuf_addf(bad, " %s:%s(%s)", sys, evs[i], kernel);
-		free_names(evs, nev);
+		dir_names_free(evs, nev);
 		free(sdir);
 	} else if (has_event(events, sys, ev)) {
 		n++;
@@ -162,7 +137,7 @@ static void check_kernels(const char *src)
 	if (!ok(!bad.len, "every tracepoint parser is enabled by its group, on a real kernel"))
 		printf("#  %s\n", bad.buf);
 	strbuf_release(&bad);
-	free_names(kernels, nk);
+	dir_names_free(kernels, nk);
 	free(dir);
 }
 
@@ -205,7 +180,7 @@ static void check_since(const char *src)
 	if (!ok(!bad.len, "each event's 'since' matches the kept kernels"))
 		printf("#  %s\n", bad.buf);
 	strbuf_release(&bad);
-	free_names(kernels, nk);
+	dir_names_free(kernels, nk);
 	free(dir);
 }
 

@@ -11,6 +11,7 @@
 #include "tracedat-read.h"
 #include "tracedat-write.h"
 #include "util.h"
+#include "dir-names.h"
 #include "tap.h"
 #include "synth.h"
 
@@ -18,25 +19,6 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
-
-static int dir_names(const char *path, char ***out)
-{
-	DIR *d = opendir(path);
-	struct dirent *e;
-	int n = 0;
-
-	*out = NULL;
-	if (!d)
-		return 0;
-	while ((e = readdir(d))) {
-		if (e->d_name[0] == '.')
-			continue;
-		*out = xreallocarray(*out, (size_t)n + 1, sizeof(char *));
-		(*out)[n++] = xstrdup(e->d_name);
-	}
-	closedir(d);
-	return n;
-}
 
 /* EVENT_FORMATS payload from events/SYSTEM/EVENT/format; returns the count. */
 static int build_formats(const char *events, struct strbuf *ev)
