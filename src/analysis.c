@@ -9,6 +9,7 @@
 #include "config.h"
 #include "analysis.h"
 #include "model-khugepaged.h"
+#include "model-oom.h"
 #include "parsers.h"
 #include "tracedat-read.h"
 #include "util.h"
@@ -24,6 +25,7 @@
  * by hand.) */
 static const struct model_ops *const models[] = {
 	&khugepaged_model_ops,
+	&oom_model_ops,
 	NULL
 };
 #define NMODELS (sizeof(models) / sizeof(models[0]) - 1)
