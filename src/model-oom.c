@@ -83,7 +83,9 @@ static void add_kill(struct oom_model *m, const struct record *r)
 	k->pid = r->oom.victim;
 	snprintf(k->comm, sizeof(k->comm), "%s", r->oom.victim_comm ? r->oom.victim_comm : "");
 	k->by_pid = r->pid;
-	snprintf(k->by_comm, sizeof(k->by_comm), "%s", r->comm ? r->comm : "");
+	/* "<...>": the saved cmdlines did not have it; unknown, not a name */
+	snprintf(k->by_comm, sizeof(k->by_comm), "%s",
+		 r->comm && strcmp(r->comm, "<...>") ? r->comm : "");
 	k->total_vm_kb = r->oom.total_vm_kb;
 	k->anon_rss_kb = r->oom.anon_rss_kb;
 	k->file_rss_kb = r->oom.file_rss_kb;

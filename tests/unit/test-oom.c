@@ -161,6 +161,8 @@ static void test_recording(const char *src)
 	       "kills = the recording's vmstat oom_kill delta");
 	ok(found, "the recording has the oom_kill counter");
 	ok(!strcmp(cons, "memcg*"), "a memcg OOM (after memcg reclaim), marked inferred");
+	ok(m && oom_model_kill(m, 0) && !*oom_model_kill(m, 0)->by_comm,
+	   "the killing task's name, not in the trimmed cmdlines, is unknown, not <...>");
 	tc = tc_victims(path, &pid, comm, sizeof(comm), &anon);
 	if (tc < 0) {
 		ok(1, "# SKIP trace-cmd not installed: no oracle for the kills");
