@@ -149,7 +149,15 @@ struct record {
 			int alloc_order, fallback_order;
 			int alloc_mt, fallback_mt, change_ownership;
 		} extfrag;
-		struct { int kind; } oom;
+		/* OOM_VICTIM: the victim from oom:mark_victim's own fields (rec
+		 * pid/comm are the task the kill ran in); -1: no such field */
+		struct {
+			int kind;
+			int victim;		/* pid, -1 unknown */
+			const char *victim_comm;	/* "" unknown */
+			int64_t total_vm_kb, anon_rss_kb, file_rss_kb, shmem_rss_kb;
+			int64_t uid, oom_score_adj;	/* adj: INT64_MIN unknown */
+		} oom;
 		struct {
 			enum sample_source source;
 			uint64_t seq;

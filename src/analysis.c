@@ -10,6 +10,7 @@
 #include "analysis.h"
 #include "families.h"
 #include "model-khugepaged.h"
+#include "model-oom.h"
 #include "parsers.h"
 #include "tracedat-read.h"
 #include "util.h"
@@ -25,6 +26,7 @@
  * by hand.) */
 static const struct model_ops *const models[] = {
 	&khugepaged_model_ops,
+	&oom_model_ops,
 	NULL
 };
 #define NMODELS (sizeof(models) / sizeof(models[0]) - 1)

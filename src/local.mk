@@ -42,6 +42,7 @@ libmmscope_a_SOURCES += \
 	src/model-swapclust.c src/model-swapclust.h \
 	src/model-zswap.c src/model-zswap.h \
 	src/model-khugepaged.c src/model-khugepaged.h \
+	src/model-oom.c src/model-oom.h \
 	src/model-lanes.c src/model-lanes.h \
 	src/analysis.c src/analysis.h
 
@@ -54,7 +55,8 @@ libmmscope_a_SOURCES += \
 libmmscope_a_SOURCES += \
 	src/report.c src/report.h \
 	src/report-mm.c src/report-counters.c src/report-json.c src/report-swap.c \
-	src/report-khugepaged.c src/report-khugepaged.h
+	src/report-khugepaged.c src/report-khugepaged.h \
+	src/report-oom.c src/report-oom.h
 
 # compare: metric catalogue, run loader, table renderers
 libmmscope_a_SOURCES += \

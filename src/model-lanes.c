@@ -275,8 +275,11 @@ void lanes_add(struct lanes *l, const struct record *r)
 		lanes_task_end(l, r, LANE_COMPACT);
 		break;
 	case REC_OOM:
+		/* the victim (the event's own pid field), not the task the
+		 * kill ran in; that one only where the field is missing */
 		if (r->oom.kind == OOM_VICTIM)
-			lanes_add_span(l, 0, LANE_OOM, r->ts, r->ts, r->pid, 0, 0);
+			lanes_add_span(l, 0, LANE_OOM, r->ts, r->ts,
+				       r->oom.victim > 0 ? r->oom.victim : r->pid, 0, 0);
 		break;
 	case REC_ZONE:
 		lanes_zone(l, r);

@@ -9,6 +9,7 @@
 #include "config.h"
 #include "report.h"
 #include "report-khugepaged.h"
+#include "report-oom.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -35,7 +36,7 @@ const struct report_section_def report_sections[] = {
 	  .help = "file, kernel, host, clock, span, events read and lost, notes",
 	  .text = report_text_header, .json = report_json_header, .in_summary = 1 },
 	{ .name = "summary",
-	  .help = "a line each for kswapd, kcompactd, stalls, reclaim, compaction",
+	  .help = "lines for kswapd, kcompactd, stalls, reclaim, compaction, oom",
 	  .text = report_text_summary },
 	{ .name = "handoff",
 	  .help = "per node: kswapd episodes and their kcompactd handoffs",
@@ -67,6 +68,9 @@ const struct report_section_def report_sections[] = {
 	{ .name = "khugepaged",
 	  .help = "khugepaged scans and THP collapses per order, by result",
 	  .text = report_text_khugepaged, .json = report_json_khugepaged },
+	{ .name = "oom",
+	  .help = "OOM kills: victim, pid, time, anon-rss, memcg, constraint",
+	  .text = report_text_oom, .json = report_json_oom, .in_summary = 1 },
 };
 const int report_nsections = (int)(sizeof(report_sections) / sizeof(report_sections[0]));
 
@@ -308,6 +312,7 @@ void report_text_summary(struct report_ctx *rc)
 	report_summary_handoff(rc);
 	report_summary_reclaim(rc);
 	report_summary_compaction(rc);
+	report_summary_oom(rc);
 }
 
 static int wanted(const struct report_opts *o, int i)

@@ -18,6 +18,7 @@
 #include "tui.h"
 #include "data.h"
 #include "model-lanes.h"
+#include "model-oom.h"
 #include "analysis.h"
 #include "util.h"
 #include "tracedat-read.h"
@@ -331,6 +332,22 @@ static const char *tl_comm(const struct tui_state *st, int pid)
 	return st->tep ? tep_data_comm_from_pid(st->tep, pid) : "?";
 }
 
+/* An OOM span's victim name: the oom model's, from the event's own comm
+ * field (the saved cmdlines may not have it), else the cmdlines'. */
+static const char *tl_victim(const struct tui_state *st, const struct lane_span *s)
+{
+	const struct oom_model *m = st->data && st->data->an ?
+		analysis_model(st->data->an, &oom_model_ops) : NULL;
+
+	for (int i = 0; i < oom_model_nkills(m); i++) {
+		const struct oom_kill *k = oom_model_kill(m, i);
+
+		if (k->ts == s->start && k->pid == s->pid && *k->comm)
+			return k->comm;
+	}
+	return tl_comm(st, s->pid);
+}
+
 /* One line about span s of lane k of node nid. */
 static void tl_describe(const struct tui_state *st, int nid, enum lane_id k,
 			const struct lane_span *s, char *buf, int len)
@@ -365,7 +382,8 @@ static void tl_describe(const struct tui_state *st, int nid, enum lane_id k,
 			 tl_comm(st, s->pid), s->pid, dur, at, s->kind ? "sync" : "async");
 		break;
 	default:
-		snprintf(buf, (size_t)len, "OOM kill by %s-%d at %s", tl_comm(st, s->pid), s->pid, at);
+		snprintf(buf, (size_t)len, "OOM kill: victim %s (pid %d) at %s",
+			 tl_victim(st, s), s->pid, at);
 		break;
 	}
 }

@@ -394,7 +394,10 @@ static void test_lanes(void)
 	memset(&r, 0, sizeof(r));
 	r.type = REC_KCOMPACTD_SLEEP, r.ts = 2300000000ULL, r.pid = 39, r.sleep.nid = 0;
 	lanes_add(l, &r);
-	feed(l, REC_OOM, 2500, 200);
+	memset(&r, 0, sizeof(r));	/* killed from pid 200, the victim is 201 */
+	r.type = REC_OOM, r.ts = 2500000000ULL, r.pid = 200, r.oom.kind = OOM_VICTIM;
+	r.oom.victim = 201;
+	lanes_add(l, &r);
 	feed(l, REC_RECLAIM_BEGIN, 2900, 300);	/* still open at the end */
 	for (int i = 0; i < 3; i++) {
 		memset(&r, 0, sizeof(r));
@@ -418,6 +421,7 @@ static void test_lanes(void)
 	is_int(n1->lane[LANE_COMPACT].n, 1, "the direct compaction run is on node 1");
 	is_int(n0->lane[LANE_COMPACT].n, 0, "kcompactd's own run is not a compaction stall");
 	is_int(n0->lane[LANE_OOM].n, 1, "one OOM kill");
+	is_int(n0->lane[LANE_OOM].spans[0].pid, 201, "the OOM span is the victim's");
 	is_int(n0->nsamples, 2, "samples of the largest zone only");
 	lanes_cover(&n0->lane[LANE_KSWAPD], -1, 0, 500000000ULL, 10, cnt);
 	ok(!cnt[1] && cnt[2] && cnt[3] && cnt[4] && !cnt[5], "cover: kswapd in columns 2-4 of 0.5 s");
@@ -444,8 +448,9 @@ static void test_lanes(void)
 		ok(strstr(st.message, "nodes 0-0 of 2 fit") != NULL, "a short screen says what is hidden");
 		tui_apply(&st, ACT_HOME);
 		tui_apply(&st, ACT_NEXT_FLAG);
-		ok(strstr(st.message, "OOM kill by") && st.cursor == 2500000000ULL,
-		   "n goes to an OOM kill");
+		ok(strstr(st.message, "OOM kill: victim ") &&
+		   strstr(st.message, "(pid 201)") && st.cursor == 2500000000ULL,
+		   "n goes to an OOM kill, named by its victim");
 		tui_apply(&st, ACT_PREV_FLAG);
 		ok(strstr(st.message, "no flagged") != NULL, "N: nothing before it");
 		canvas_release(&c);
