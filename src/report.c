@@ -188,21 +188,23 @@ static const char *basename_of(const char *path)
 static void report_flight_header(struct report_ctx *rc)
 {
 	const struct analysis_info *in = rc->in;
-	char over[64];
+	char text[256];
 
-	snprintf(over, sizeof(over), "%s%llu events", in->overwritten_unknown ? "at least " : "",
-		 (unsigned long long)in->overwritten);
-	report_line(rc, "lost      %lld%s (ring overwrote %s before the window: flight recorder), "
-		    "%llu dropped in stats", in->lost, in->lost_unknown ? " and some uncounted" : "",
-		    over, (unsigned long long)in->cpustat_lost);
+	snprintf(text, sizeof(text), "%lld%s (ring overwrote %s%llu events before the "
+		 "window: flight recorder), %llu dropped in stats", in->lost,
+		 in->lost_unknown ? " and some uncounted" : "",
+		 in->overwritten_unknown ? "at least " : "",
+		 (unsigned long long)in->overwritten, (unsigned long long)in->cpustat_lost);
+	report_wrap(rc, "lost      ", text);
 	if (in->window_cpu < 0)
-		report_line(rc, "window    every CPU has data from the first event: %.6f .. %.6f s",
-			    (double)in->first_ts / 1e9, (double)in->last_ts / 1e9);
+		snprintf(text, sizeof(text), "every CPU has data from the first event: "
+			 "%.6f .. %.6f s", (double)in->first_ts / 1e9, (double)in->last_ts / 1e9);
 	else
-		report_line(rc, "window    every CPU has data in %.6f .. %.6f s (%.3f s; CPU %d's "
-			    "starts last)", (double)in->window_first_ts / 1e9,
-			    (double)in->last_ts / 1e9,
-			    (double)(in->last_ts - in->window_first_ts) / 1e9, in->window_cpu);
+		snprintf(text, sizeof(text), "every CPU has data in %.6f .. %.6f s (%.3f s; "
+			 "CPU %d's starts last)", (double)in->window_first_ts / 1e9,
+			 (double)in->last_ts / 1e9,
+			 (double)(in->last_ts - in->window_first_ts) / 1e9, in->window_cpu);
+	report_wrap(rc, "window    ", text);
 }
 
 void report_text_header(struct report_ctx *rc)
