@@ -56,6 +56,7 @@ struct analysis {
 	int probes_swap;		/* probes= names swap probes: 1, 0; -1 no key */
 	uint64_t types_seen;		/* bit per enum rec_type fed */
 	char *enabled;			/* mmscope metadata events=, ",a:b,c:d," */
+	int cpustat_window;		/* cpustat=window: stats from the last dump */
 };
 
 void analysis_opts_default(struct analysis_opts *o)
@@ -189,6 +190,10 @@ static void analysis_private(struct analysis *a, struct analysis_info *in, const
 			snprintf(a->probe_reason, sizeof(a->probe_reason), "%.255s", line + 13);
 		else if (!strncmp(line, "probes=", 7))
 			a->probes_swap = strstr(line, "mmscope_swap_") != NULL;
+		else if (!strcmp(line, "mode=flight-recorder"))
+			in->flight = 1;
+		else if (!strcmp(line, "cpustat=window"))
+			a->cpustat_window = 1;
 		else if (!strncmp(line, "swap_cluster=", 13))	/* SWAPFILE_CLUSTER */
 			swapclust_model_set_cluster_size(a->swapclust, atoi(line + 13));
 		else if (!strncmp(p, "events=", 7) && !a->enabled &&
@@ -196,6 +201,19 @@ static void analysis_private(struct analysis *a, struct analysis_info *in, const
 			snprintf(a->enabled, len - 7 + 3, ",%.*s,", (int)len - 7, p + 7);
 		p = nl ? nl + 1 : NULL;
 	}
+}
+
+/* A flight file's per-CPU entry, grown to hold cpu. */
+static struct analysis_cpu *analysis_cpu(struct analysis_info *in, int cpu)
+{
+	if (cpu < 0)
+		cpu = 0;
+	if (cpu >= in->ncpus) {
+		in->cpu = xreallocarray(in->cpu, (size_t)cpu + 1, sizeof(*in->cpu));
+		memset(in->cpu + in->ncpus, 0, (size_t)(cpu + 1 - in->ncpus) * sizeof(*in->cpu));
+		in->ncpus = cpu + 1;
+	}
+	return &in->cpu[cpu];
 }
 
 static void analysis_header(struct analysis *a, const char *path)
@@ -215,10 +233,64 @@ static void analysis_header(struct analysis *a, const char *path)
 	for (int b = 0; b < td_nbuffers(a->tf); b++) {
 		const struct td_buffer *buf = td_buffer(a->tf, b);
 
-		for (int c = 0; c < buf->ncpus; c++)
-			if (buf->stats[c].present)
-				in->cpustat_lost += buf->stats[c].overrun +
-						    buf->stats[c].dropped;
+		for (int c = 0; c < buf->ncpus; c++) {
+			const struct td_cpustat *st = &buf->stats[c];
+
+			if (!st->present)
+				continue;
+			/* in overwrite mode overrun is what the ring overwrote:
+			 * counted from the last dump (cpustat=window) it is the
+			 * overwrite before this window; otherwise the whole run's */
+			if (!in->flight) {
+				in->cpustat_lost += st->overrun + st->dropped;
+				continue;
+			}
+			in->cpustat_lost += st->dropped;
+			if (a->cpustat_window && st->overrun) {
+				analysis_cpu(in, c)->overwritten = st->overrun;
+				analysis_cpu(in, c)->overwrote = 1;
+			}
+		}
+	}
+	in->window_cpu = -1;
+}
+
+/*
+ * A flight file's overwrite point: a CPU's first missed-events marker.
+ * Pages are read only at dumps, with tracing off, so the one place the
+ * ring skips events is where it overwrote them. With window stats the
+ * stats have the count.
+ */
+static void analysis_overwrite_point(struct analysis *a, struct analysis_cpu *c,
+				     uint64_t ts, long long missed)
+{
+	c->marked = 1;
+	c->from_ts = ts;
+	if (a->cpustat_window && c->overwrote)
+		return;
+	if (missed > 0) {
+		c->overwritten += (uint64_t)missed;
+		if (!c->overwrote)
+			c->overwrote = 1;
+	} else {
+		c->overwrote = -1;
+	}
+}
+
+/* After the stream: totals and the window in which every CPU has data. */
+static void analysis_flight_window(struct analysis_info *in)
+{
+	in->window_first_ts = in->first_ts;
+	for (int i = 0; i < in->ncpus; i++) {
+		const struct analysis_cpu *c = &in->cpu[i];
+
+		in->overwritten += c->overwritten;
+		if (c->overwrote < 0)
+			in->overwritten_unknown = 1;
+		if (c->overwrote && c->events && c->from_ts >= in->window_first_ts) {
+			in->window_first_ts = c->from_ts;
+			in->window_cpu = i;
+		}
 	}
 }
 
@@ -226,10 +298,17 @@ static void analysis_event(struct analysis *a, const struct td_event *ev)
 {
 	struct analysis_info *in = &a->info;
 
+	struct analysis_cpu *c = in->flight ? analysis_cpu(in, ev->cpu) : NULL;
+
 	if (!in->events)
 		in->first_ts = ev->ts;
 	in->last_ts = ev->ts;
 	in->events++;
+	if (c) {
+		if (!c->events++)
+			c->first_ts = c->from_ts = ev->ts;
+		c->last_ts = ev->ts;
+	}
 	if (ev->missed) {
 		struct record r;
 
@@ -238,10 +317,13 @@ static void analysis_event(struct analysis *a, const struct td_event *ev)
 		r.ts = ev->ts;
 		r.cpu = ev->cpu;
 		r.lost.count = ev->missed;
-		if (ev->missed > 0)
+		if (c && !c->marked)	/* overwritten before the window */
+			analysis_overwrite_point(a, c, ev->ts, ev->missed);
+		else if (ev->missed > 0)
 			in->lost += ev->missed;
 		else
 			in->lost_unknown = 1;
+		/* the models still learn that this CPU's data starts here */
 		analysis_feed(a, &r);
 	}
 	if (!ev->event)
@@ -343,6 +425,8 @@ struct analysis *analysis_run(const char *path, const struct analysis_opts *o, c
 	if (analysis_stream(a, err))
 		goto fail;
 	analysis_finish(a, a->info.last_ts);
+	if (a->info.flight)
+		analysis_flight_window(&a->info);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	a->info.stream_seconds = (double)(t1.tv_sec - ts0.tv_sec) +
 				 (double)(t1.tv_nsec - ts0.tv_nsec) / 1e9;
@@ -374,6 +458,7 @@ void analysis_free(struct analysis *a)
 	td_index_free(a->index);
 	free(a->counts);
 	free(a->enabled);
+	free(a->info.cpu);
 	if (a->tf)
 		td_close(a->tf);
 	free(a);

@@ -51,7 +51,33 @@ struct analysis_info {
 	uint64_t records;		/* records emitted */
 	long long lost;			/* events lost (sum of known counts) */
 	int lost_unknown;		/* some losses of unknown size */
-	uint64_t cpustat_lost;		/* overrun + dropped in CPUSTAT */
+	uint64_t cpustat_lost;		/* overrun + dropped in CPUSTAT (flight: dropped) */
+	/*
+	 * Flight-recorder files (mode=flight-recorder): the ring overwrote its
+	 * oldest events before the file's window, which is not loss. That
+	 * count comes from the per-CPU stats when they count from the ring's
+	 * last emptying (cpustat=window), else from the missed-events marker
+	 * that opens each CPU's data (the overwrite point). Every CPU has its
+	 * data from window_first_ts (the latest overwrite point of a CPU whose
+	 * data was overwritten; window_cpu, -1 if none was) to last_ts: the
+	 * dump stops tracing on every CPU at once, so no CPU's data ends early.
+	 * A CPU's data may open with a page written just after the previous
+	 * dump (the ring's reader page, never overwritten) before the gap.
+	 */
+	int flight;
+	uint64_t overwritten;		/* events overwritten before the window */
+	int overwritten_unknown;	/* some CPU's overwrite of unknown size */
+	uint64_t window_first_ts;
+	int window_cpu;
+	int ncpus;			/* entries in cpu[] (flight files) */
+	struct analysis_cpu {
+		uint64_t first_ts, last_ts;	/* of its events; 0 0: none */
+		uint64_t events;
+		uint64_t from_ts;		/* its overwrite point, or first_ts */
+		int marked;			/* the overwrite point was seen */
+		uint64_t overwritten;		/* overwritten before from_ts */
+		int overwrote;			/* 1 its data was overwritten, -1 some of unknown size */
+	} *cpu;
 	uint64_t sample_lines, sample_sets, sample_gaps, sample_incomplete;
 	int has_samples;
 	double seconds;			/* wall time spent in analysis_run */

@@ -375,8 +375,8 @@ static void private_meta(struct recorder *r, struct strbuf *sb)
 			strbuf_addf(sb, "%s%s", a == r->o->command ? "" : " ", *a);
 		strbuf_addch(sb, '\n');
 	}
-	if (r->o->flight)
-		strbuf_addstr(sb, "mode=flight-recorder\n");
+	if (r->o->flight)	/* cpustat=window: stats count from the ring's last emptying */
+		strbuf_addstr(sb, "mode=flight-recorder\ncpustat=window\n");
 	if (r->trigger)
 		strbuf_addf(sb, "trigger=%s\n", r->trigger);
 	strbuf_addf(sb, "stop_reason=%s\n", r->stop == STOP_NONE ? "running" :
@@ -614,6 +614,7 @@ static void flight_dump(struct recorder *r, const char *why)
 		goto out;
 	}
 	collector_snapshot_late(r->col, s, NULL);
+	collector_stats_restart(r->col);	/* the next dump's stats start here */
 	if (spool_write_file(dir, path, r->o->force, &r->o->w, &res, &err)) {
 		error("flight recorder: %s: %s (the spool %s is kept)", path, err, dir);
 		goto out;

@@ -53,6 +53,9 @@ struct collector {
 	struct probe_result probes;
 	int have_probes;
 	int closed;
+	/* the stats when the ring was last emptied (collector_stats_restart):
+	 * a flight dump's stats count from there, its window's, not the run's */
+	struct collector_cpustat *base;
 };
 
 /* ---- small tracefs file helpers ---- */
@@ -516,6 +519,7 @@ struct collector *collector_open(const struct collector_opts *o, char **err)
 		set_err(err, "instance %s has no per-CPU buffers", c->dir);
 		goto fail;
 	}
+	c->base = xcalloc((size_t)c->ncpus, sizeof(*c->base));
 	strbuf_reset(&sb);
 	for (int i = 0; !o->groups && i < event_nfamilies; i++)	/* default: all */
 		if (event_families[i].group)
@@ -705,6 +709,41 @@ out:
 	return r;
 }
 
+static uint64_t stat_value(const char *text, const char *key);
+
+/* The stats text with its running counts taken from base on: "entries"
+ * (what the ring holds now) and the byte and time lines are kept. */
+static void stats_since(const char *text, const struct collector_cpustat *base,
+			struct strbuf *out)
+{
+	static const char *const keys[] = {
+		"overrun", "commit overrun", "dropped events", "read events"
+	};
+	const uint64_t from[] = {
+		base->overrun, base->commit_overrun, base->dropped, base->read
+	};
+	const char *p = text;
+
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) + 1 : strlen(p);
+		size_t i;
+
+		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+			if (!strncmp(p, keys[i], strlen(keys[i])) && p[strlen(keys[i])] == ':')
+				break;
+		if (i < sizeof(keys) / sizeof(keys[0]) && from[i]) {
+			uint64_t v = stat_value(p, keys[i]);
+
+			strbuf_addf(out, "%s: %llu\n", keys[i],
+				    (unsigned long long)(v > from[i] ? v - from[i] : 0));
+		} else {
+			strbuf_add(out, p, len);
+		}
+		p += len;
+	}
+}
+
 int collector_snapshot_late(struct collector *c, struct spool *s, char **err)
 {
 	struct strbuf sb = STRBUF_INIT, st = STRBUF_INIT;
@@ -720,8 +759,10 @@ int collector_snapshot_late(struct collector *c, struct spool *s, char **err)
 		char *f = xasprintf("per_cpu/cpu%d/stats", cpu);
 
 		strbuf_reset(&st);
-		if (!inst_read(c, f, &st))
-			strbuf_addf(&sb, "CPU: %d\n%s", cpu, st.buf ? st.buf : "");
+		if (!inst_read(c, f, &st)) {
+			strbuf_addf(&sb, "CPU: %d\n", cpu);
+			stats_since(st.buf, &c->base[cpu], &sb);
+		}
 		free(f);
 	}
 	r = put(s, "cpustat", &sb, err);
@@ -843,6 +884,7 @@ int collector_stats(struct collector *c, struct collector_cpustat *per_cpu)
 		if (!inst_read(c, f, &sb) && sb.buf) {
 			per_cpu[cpu].entries = stat_value(sb.buf, "entries");
 			per_cpu[cpu].overrun = stat_value(sb.buf, "overrun");
+			per_cpu[cpu].commit_overrun = stat_value(sb.buf, "commit overrun");
 			per_cpu[cpu].dropped = stat_value(sb.buf, "dropped events");
 			per_cpu[cpu].read = stat_value(sb.buf, "read events");
 		}
@@ -850,6 +892,11 @@ int collector_stats(struct collector *c, struct collector_cpustat *per_cpu)
 	}
 	strbuf_release(&sb);
 	return 0;
+}
+
+void collector_stats_restart(struct collector *c)
+{
+	collector_stats(c, c->base);
 }
 
 void collector_close(struct collector *c)
@@ -883,6 +930,7 @@ void collector_close(struct collector *c)
 	strbuf_release(&c->events);
 	strbuf_release(&c->missing);
 	free(c->page);
+	free(c->base);
 	free(c->clock);
 	free(c->tracefs);
 	free(c->name);

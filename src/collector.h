@@ -86,9 +86,16 @@ long collector_read(struct collector *c, struct spool *s, enum collector_read_mo
 
 /* Per-CPU lost events so far (dropped + overrun), total and per CPU. */
 struct collector_cpustat {
-	uint64_t entries, overrun, dropped, read;
+	uint64_t entries, overrun, commit_overrun, dropped, read;
 };
 int collector_stats(struct collector *c, struct collector_cpustat *per_cpu);
+/*
+ * The ring was just emptied (a flight dump read all of it): the stats
+ * collector_snapshot_late() writes from now on count from here, so a
+ * dump's overrun is what the ring overwrote before that dump's window,
+ * not the whole run's.
+ */
+void collector_stats_restart(struct collector *c);
 
 /* Removes the instance and any probes; safe to call twice. */
 void collector_close(struct collector *c);

@@ -11,6 +11,45 @@
 
 #include <stdio.h>
 
+/* Flight files only: what the ring overwrote before the window (not in
+ * "lost"), the window in which every CPU has data, and where each CPU's
+ * data starts. */
+static void json_flight(struct json_writer *j, const struct analysis_info *in)
+{
+	json_object(j, "flight");
+	json_u64(j, "overwritten", in->overwritten);
+	json_s64(j, "overwritten_unknown", in->overwritten_unknown);
+	json_fixed(j, "window_first_s", (double)in->window_first_ts / 1e9, 6);
+	json_fixed(j, "window_last_s", (double)in->last_ts / 1e9, 6);
+	if (in->window_cpu >= 0)
+		json_s64(j, "window_cpu", in->window_cpu);
+	else
+		json_null(j, "window_cpu");
+	json_array(j, "cpus");
+	for (int c = 0; c < in->ncpus; c++) {
+		const struct analysis_cpu *cp = &in->cpu[c];
+
+		json_object_inline(j, NULL);
+		json_s64(j, "cpu", c);
+		json_u64(j, "events", cp->events);
+		if (cp->events) {
+			json_fixed(j, "first_s", (double)cp->first_ts / 1e9, 6);
+			json_fixed(j, "last_s", (double)cp->last_ts / 1e9, 6);
+			/* complete from here on (its overwrite point) */
+			json_fixed(j, "data_from_s", (double)cp->from_ts / 1e9, 6);
+		} else {
+			json_null(j, "first_s");
+			json_null(j, "last_s");
+			json_null(j, "data_from_s");
+		}
+		/* null: overwritten, by how much the file does not say */
+		json_u64_or_null(j, "overwritten", cp->overwritten, cp->overwrote >= 0);
+		json_close(j);
+	}
+	json_close(j);
+	json_close(j);
+}
+
 void report_json_header(struct report_ctx *rc)
 {
 	struct json_writer *j = rc->jw;
@@ -31,6 +70,8 @@ void report_json_header(struct report_ctx *rc)
 	json_s64(j, "lost", in->lost);
 	json_s64(j, "lost_unknown", in->lost_unknown);
 	json_u64(j, "cpustat_lost", in->cpustat_lost);
+	if (in->flight)
+		json_flight(j, in);
 	json_u64(j, "sample_sets", in->sample_sets);
 	json_u64(j, "sample_lines", in->sample_lines);
 	json_u64(j, "sample_gaps", in->sample_gaps);

@@ -186,6 +186,31 @@ static const char *basename_of(const char *path)
 	return s ? s + 1 : path;
 }
 
+/* A flight file: what the ring overwrote before the window is not lost;
+ * the figures below count every event in the file, so say from when
+ * every CPU has its data. */
+static void report_flight_header(struct report_ctx *rc)
+{
+	const struct analysis_info *in = rc->in;
+	char text[256];
+
+	snprintf(text, sizeof(text), "%lld%s (ring overwrote %s%llu events before the "
+		 "window: flight recorder), %llu dropped in stats", in->lost,
+		 in->lost_unknown ? " and some uncounted" : "",
+		 in->overwritten_unknown ? "at least " : "",
+		 (unsigned long long)in->overwritten, (unsigned long long)in->cpustat_lost);
+	report_wrap(rc, "lost      ", text);
+	if (in->window_cpu < 0)
+		snprintf(text, sizeof(text), "every CPU has data from the first event: "
+			 "%.6f .. %.6f s", (double)in->first_ts / 1e9, (double)in->last_ts / 1e9);
+	else
+		snprintf(text, sizeof(text), "every CPU has data in %.6f .. %.6f s (%.3f s; "
+			 "CPU %d's starts last)", (double)in->window_first_ts / 1e9,
+			 (double)in->last_ts / 1e9,
+			 (double)(in->last_ts - in->window_first_ts) / 1e9, in->window_cpu);
+	report_wrap(rc, "window    ", text);
+}
+
 void report_text_header(struct report_ctx *rc)
 {
 	const struct analysis_info *in = rc->in;
@@ -203,9 +228,12 @@ void report_text_header(struct report_ctx *rc)
 	report_line(rc, "events    %llu read, %llu parsed into %llu records",
 		    (unsigned long long)in->events, (unsigned long long)in->parsed,
 		    (unsigned long long)in->records);
-	report_line(rc, "lost      %lld in the pages%s, %llu overrun/dropped in stats",
-		    in->lost, in->lost_unknown ? " (and some uncounted)" : "",
-		    (unsigned long long)in->cpustat_lost);
+	if (in->flight)
+		report_flight_header(rc);
+	else
+		report_line(rc, "lost      %lld in the pages%s, %llu overrun/dropped in stats",
+			    in->lost, in->lost_unknown ? " (and some uncounted)" : "",
+			    (unsigned long long)in->cpustat_lost);
 	if (in->has_samples)
 		report_line(rc, "samples   %llu sets (%llu lines), %llu lost, %llu incomplete",
 			    (unsigned long long)in->sample_sets,

@@ -40,6 +40,86 @@ done
 [ -e "$out" ] && fail "the flight recorder wrote $out itself"
 [ -d "$TRACEFS/instances/mmscope-$pid" ] && fail "instance left after SIGTERM"
 
+# after the ring wrapped: what it overwrote before the window is not lost
+# (17.12). A small ring under a copying load wraps; the report must say
+# lost 0 and a non-zero overwrite, and its window must start at the latest
+# overwrite point, which trace-cmd (not our reader) shows as the
+# "CPU:N [M EVENTS DROPPED]" line before that CPU's first complete event.
+out="$scratch/fw.dat" load=""
+# shellcheck disable=SC2086
+"$MMSCOPE" record --flight-recorder -o "$out" --interval 100 --buffer-kb 64 $EV 2>"$scratch/err" &
+pid=$!
+LIVE_PIDS="$LIVE_PIDS $pid"
+sleep 0.5
+for n in 1 2 3; do
+	head -c 200000000 /dev/zero | cat >/dev/null &
+	load="$load $!"
+done
+# shellcheck disable=SC2086
+wait $load
+kill -USR1 "$pid"	# fw-1: the ring wrapped since the start
+load=""
+for n in 1 2 3; do
+	head -c 200000000 /dev/zero | cat >/dev/null &
+	load="$load $!"
+done
+# shellcheck disable=SC2086
+wait $load
+kill -USR1 "$pid"	# fw-2: wrapped since fw-1; its stats must count from fw-1
+sleep 1
+kill -TERM "$pid"
+wait "$pid" || fail "flight recorder (small ring) exited $?"
+for n in 1 2; do
+	f="$scratch/fw-$n.dat"
+	[ -f "$f" ] || { fail "fw-$n.dat not written"; continue; }
+	"$MMSCOPE" report -s header "$f" >"$scratch/h" || fail "fw-$n: report failed"
+	"$MMSCOPE" report -f json -s header "$f" >"$scratch/j" || fail "fw-$n: json report failed"
+	num() { sed -n "s/.*\"$1\": \([0-9.]*\).*/\1/p" "$scratch/j" | head -1; }
+	lost=$(num lost) over=$(num overwritten) wfirst=$(num window_first_s)
+	grep -q '^lost      0 (ring overwrote [1-9][0-9]* events before the window' "$scratch/h" &&
+		[ "$lost" = 0 ] && [ "${over:-0}" -gt 0 ] &&
+		ok "fw-$n: lost 0, the ring overwrote $over before the window" ||
+		{ cat "$scratch/h"; fail "fw-$n: overwrite reported as loss, or none (lost $lost, overwritten $over)"; }
+	# per CPU: the ts of the first event after trace-cmd's DROPPED line
+	trace-cmd report "$f" 2>/dev/null | awk '
+		/^CPU:[0-9]+ \[([0-9]+ )?EVENTS DROPPED\]/ {
+			c = $1; sub(/^CPU:/, "", c); c += 0; pend[c] = 1
+			if ($2 ~ /^\[[0-9]/) { cnt[c] = substr($2, 2); drop += cnt[c] }
+			else { cnt[c] = "-"; some = 1 }
+			next }
+		match($0, /\[[0-9]+\] +[0-9]+\.[0-9]+:/) {
+			s = substr($0, RSTART, RLENGTH); c = s; sub(/\].*/, "", c); sub(/\[/, "", c)
+			ts = s; sub(/.*\] +/, "", ts); sub(/:$/, "", ts); c += 0
+			if (c in pend) { from[c] = ts; delete pend[c] }
+		}
+		END { for (c in from) print c, from[c], cnt[c]; print "drop", drop + 0, some + 0 }' >"$scratch/from"
+	drop=$(sed -n 's/^drop \([0-9]*\) .*/\1/p' "$scratch/from")
+	some=$(sed -n 's/^drop [0-9]* //p' "$scratch/from")
+	latest=$(grep -v '^drop' "$scratch/from" | sort -k2 -g | tail -1 | cut -d' ' -f2)
+	if [ -z "$latest" ]; then
+		fail "fw-$n: trace-cmd shows no overwrite point (no EVENTS DROPPED)"
+	elif [ "$latest" = "$wfirst" ]; then
+		ok "fw-$n: every CPU's data starts by the window ($wfirst, as trace-cmd)"
+	else
+		cat "$scratch/from"
+		fail "fw-$n: window starts at $wfirst, the latest CPU data start is $latest"
+	fi
+	# a page without room for the count says only "some" ("-"); each
+	# counted one must be that CPU's overwrite in the report, from stats
+	# that count from the previous dump, not the run's
+	bad=""
+	while read -r c t k; do
+		[ "$c" = drop ] || [ "$k" = - ] && continue
+		got=$(grep "\"cpu\": $c," "$scratch/j" | sed -n 's/.*"overwritten": \([0-9]*\).*/\1/p')
+		[ "$got" = "$k" ] || bad="$bad cpu$c:$got!=$k"
+	done <"$scratch/from"
+	if [ -z "$bad" ] && { [ "$drop" = "$over" ] || { [ "$some" = 1 ] && [ "$over" -gt "$drop" ]; }; }; then
+		ok "fw-$n: the overwrite counted is this window's ($over; pages $drop)"
+	else
+		fail "fw-$n: overwritten $over, the pages $drop;$bad (cumulative stats?)"
+	fi
+done
+
 # a trigger: fires once while its condition stays true
 mkdir -p "$scratch/root/proc/pressure"
 cat >"$scratch/root/proc/pressure/memory" <<'PSI'
