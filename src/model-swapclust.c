@@ -438,6 +438,8 @@ static int largest_order(const struct swapclust_model *m, const struct swc_dev *
 
 	while ((1 << (pmd + 1)) <= m->cl)
 		pmd++;
+	if (d->detail_lost && !d->revealed)	/* clusters unknown: any could be free */
+		return SWC_ORDER_UNKNOWN;
 	if (d->n[SWC_FREE])
 		return d->large_ok == 0 ? 0 : pmd;
 	if (d->large_ok != 0 && m->rules != SWC_RULES_61)	/* 6.1: free clusters only */

@@ -27,6 +27,7 @@
 #define SWC_NORDERS	10	/* SWAP_NR_ORDERS with THP_SWAP on x86-64 */
 #define SWC_MAXDEV	32	/* MAX_SWAPFILES-ish: si->type is 5 bits */
 #define SWC_NZERO_TS	32	/* times kept of free clusters running out */
+#define SWC_ORDER_UNKNOWN (-2)	/* swc_point.largest_order: cannot be told */
 
 enum swc_state {
 	SWC_UNKNOWN, SWC_FREE, SWC_NONFULL, SWC_FRAG, SWC_FULL, SWC_DISCARD,
@@ -68,7 +69,8 @@ struct swc_point {
 	uint32_t n[SWC_NSTATES];		/* clusters per enum swc_state */
 	uint32_t nonfull[SWC_NORDERS];		/* clusters on nonfull list [order] */
 	uint32_t frag[SWC_NORDERS];		/* clusters on frag list [order] */
-	int largest_order;	/* largest order allocatable without fallback, -1 none */
+	int largest_order;	/* largest order allocatable without fallback, -1
+				 * none, SWC_ORDER_UNKNOWN when the clusters are */
 	uint64_t used_slots;	/* slots known in use */
 };
 

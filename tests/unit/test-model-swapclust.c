@@ -422,6 +422,8 @@ static void test_used_unseen(void)
 	ok(n > 1 && out[1] == SWC_FREE, "replay before the move: still free then");
 	is_int(d->pts[d->npts - 1].n[SWC_UNKNOWN], d->nclusters,
 	       "series point after the move: unknown");
+	is_int(d->pts[d->npts - 1].largest_order, SWC_ORDER_UNKNOWN,
+	       "series point after the move: largest order unknown");
 	swap_set("/dev/loop0", 64, 2);
 	is_int(d->used_slots, 16, "used moves again: the sample's count");
 	swap_set("/dev/loop0", 0, 3);		/* all back in: empty is known */
