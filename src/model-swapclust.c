@@ -271,6 +271,8 @@ static void count_state(struct swc_dev *d, const struct swc_cluster *c, int add)
 
 static void free_zero_check(struct swc_dev *d, uint64_t ts)
 {
+	if (d->detail_lost)	/* the minimum would skip the unknown stretch */
+		return;
 	if (!d->revealed && d->n[SWC_UNKNOWN])
 		return;
 	if (!d->free_known || d->n[SWC_FREE] < d->free_min) {
@@ -392,6 +394,30 @@ static void dev_set_pages(struct swapclust_model *m, struct swc_dev *d, uint64_t
 	d->nslots = (uint64_t)d->nclusters * (uint64_t)m->cl;
 }
 
+/* Slots went into or out of use and no probe event said which: the
+ * clusters' states can no longer be told (a first sample showed the
+ * device empty, but without swap probes nothing follows the slots after
+ * that). Every cluster becomes unknown, for good: a later empty sample
+ * reveals it again, but the fewest free clusters over the recording and
+ * the times they ran out stay unknown. The used count is the sample's. */
+static void dev_lose_detail(struct swapclust_model *m, struct swc_dev *d, uint64_t used)
+{
+	if (!d->detail_lost)
+		d->lost_ts = m->last_ts;
+	d->detail_lost = 1;
+	d->revealed = 0;
+	d->free_known = 0;
+	m->in_reveal = 1;	/* no "ran out" from this */
+	if (d->nslots)
+		memset(d->slot, SWC_SLOT_UNKNOWN, d->nslots);
+	for (int i = 0; i < d->nclusters; i++) {
+		d->cl[i].used = d->cl[i].known = 0;
+		set_state(m, d, (uint32_t)i, SWC_UNKNOWN, 0);
+	}
+	m->in_reveal = 0;
+	d->used_slots = used;
+}
+
 /* ---- time series ---- */
 
 static void push_point(struct swapclust_model *m, struct swc_dev *d, uint64_t ts);
@@ -412,6 +438,8 @@ static int largest_order(const struct swapclust_model *m, const struct swc_dev *
 
 	while ((1 << (pmd + 1)) <= m->cl)
 		pmd++;
+	if (d->detail_lost && !d->revealed)	/* clusters unknown: any could be free */
+		return SWC_ORDER_UNKNOWN;
 	if (d->n[SWC_FREE])
 		return d->large_ok == 0 ? 0 : pmd;
 	if (d->large_ok != 0 && m->rules != SWC_RULES_61)	/* 6.1: free clusters only */
@@ -965,6 +993,13 @@ static void on_swap_sample(struct swapclust_model *m, const struct record *r)
 		   !d->revealed && d->size_known) {
 		d->active = 1;
 		dev_reveal(m, d);
+	} else if (!strcmp(r->counter.key, "used") && v > 0 && !d->touched &&
+		   (d->revealed || d->detail_lost)) {
+		int news = d->revealed;	/* states change now: a point shows it */
+
+		dev_lose_detail(m, d, (uint64_t)v / 4);	/* kB: moved unseen */
+		if (news)
+			push_point(m, d, r->ts);
 	}
 }
 

@@ -10,6 +10,9 @@
  * scanned cluster). A slot never seen is unknown; a cluster is unknown
  * until all its slots or its count were revealed (by allocs, frees, a
  * traced count, a swapon, or a first swap sample with nothing in use).
+ * A revealed device whose sampled "used" moves while no probe event
+ * touched it (no swap probes) loses its detail: every cluster is unknown
+ * from then on, and its used slots are the sample's count.
  * Swapon and swapoff come from probes where the set has them, else from
  * a device appearing in or leaving the swap samples (by name).
  * Pure C, no I/O; O(1) per record (per-cluster and per-slot arrays).
@@ -24,6 +27,7 @@
 #define SWC_NORDERS	10	/* SWAP_NR_ORDERS with THP_SWAP on x86-64 */
 #define SWC_MAXDEV	32	/* MAX_SWAPFILES-ish: si->type is 5 bits */
 #define SWC_NZERO_TS	32	/* times kept of free clusters running out */
+#define SWC_ORDER_UNKNOWN (-2)	/* swc_point.largest_order: cannot be told */
 
 enum swc_state {
 	SWC_UNKNOWN, SWC_FREE, SWC_NONFULL, SWC_FRAG, SWC_FULL, SWC_DISCARD,
@@ -65,7 +69,8 @@ struct swc_point {
 	uint32_t n[SWC_NSTATES];		/* clusters per enum swc_state */
 	uint32_t nonfull[SWC_NORDERS];		/* clusters on nonfull list [order] */
 	uint32_t frag[SWC_NORDERS];		/* clusters on frag list [order] */
-	int largest_order;	/* largest order allocatable without fallback, -1 none */
+	int largest_order;	/* largest order allocatable without fallback, -1
+				 * none, SWC_ORDER_UNKNOWN when the clusters are */
 	uint64_t used_slots;	/* slots known in use */
 };
 
@@ -84,8 +89,10 @@ struct swc_dev {
 	uint32_t n[SWC_NSTATES];	/* clusters per enum swc_state, now */
 	uint32_t nonfull[SWC_NORDERS];	/* clusters on nonfull list [order], now */
 	uint32_t frag[SWC_NORDERS];	/* clusters on frag list [order], now */
-	uint64_t used_slots;	/* slots known in use now (slot 0, the header,
-				 * and slots past the size count as used) */
+	uint64_t used_slots;	/* slots in use now, as the probes placed them
+				 * (slot 0, the header, and slots past the size
+				 * count as used); with detail_lost, the swap
+				 * sample's count */
 	uint32_t free_min;	/* fewest free clusters seen (valid if free_known) */
 	uint64_t free_min_ts;	/* ns, when free_min was first reached */
 	int free_known;		/* free count meaningful: revealed or none unknown */
@@ -107,6 +114,10 @@ struct swc_dev {
 	int revealed;		/* a swapon or empty first sample showed every slot */
 	int sampled;		/* seen in a complete swap sample set */
 	int touched;		/* allocs or frees seen: "used 0" no longer reveals */
+	int detail_lost;	/* slots went into or out of use with no probe
+				 * event to place them: cluster states unknown
+				 * since, free_min and ran-out not known */
+	uint64_t lost_ts;	/* ns, when detail_lost was first set */
 };
 
 /* Per order: probes (attempts/ok/fallback, causes) and counters. */

@@ -187,7 +187,10 @@ static void swap_dev_series(struct report_ctx *rc, const struct swapclust_model 
 		for (int i = 0; i < no; i++)
 			off += snprintf(buf + off, sizeof(buf) - (size_t)off, " %5u %5u",
 					pt->nonfull[ord[i]], pt->frag[ord[i]]);
-		snprintf(buf + off, sizeof(buf) - (size_t)off, " %4d", pt->largest_order);
+		if (pt->largest_order == SWC_ORDER_UNKNOWN)
+			snprintf(buf + off, sizeof(buf) - (size_t)off, " %4s", "-");
+		else
+			snprintf(buf + off, sizeof(buf) - (size_t)off, " %4d", pt->largest_order);
 		report_line(rc, "%s", buf);
 		if (pt == &d->pts[d->npts - 1])
 			break;
@@ -200,6 +203,12 @@ static void swap_dev_zero(struct report_ctx *rc, const struct swc_dev *d)
 	char buf[256];
 	int off = 0;
 
+	if (d->detail_lost) {
+		report_line(rc, "  free clusters: not known (slots went out at %.3f s with",
+			    report_rel_s(rc, d->lost_ts));
+		report_line(rc, "  no probe event to place them)");
+		return;
+	}
 	if (!d->free_known) {
 		report_line(rc, "  free clusters: not known (clusters unknown at the start)");
 		return;
@@ -612,28 +621,41 @@ static void json_point(struct report_ctx *rc, const struct swc_point *p)
 	for (int o = 0; o < SWC_NORDERS; o++)
 		json_u64(j, NULL, p->frag[o]);
 	json_close(j);
-	json_s64(j, "largest_order", p->largest_order);
+	json_s64_or_null(j, "largest_order", p->largest_order,
+			 p->largest_order != SWC_ORDER_UNKNOWN);
 	json_u64(j, "used_slots", p->used_slots);
 	json_close(j);
+}
+
+/* Whether the probes' per-order figures (attempts, ok, fallback, causes)
+ * were measured: swap probe events came, or the recording says the swap
+ * probes were installed (then none firing is a true 0). */
+static int swap_probes_measured(struct report_ctx *rc, const struct swapclust_model *m)
+{
+	return swapclust_model_has_probes(m) || analysis_probes_swap(rc->a) == 1;
 }
 
 static void json_swap_order(struct report_ctx *rc, const struct swapclust_model *m, int o)
 {
 	const struct swc_order *so = swapclust_model_order(m, o);
 	struct json_writer *j = rc->jw;
+	int pm = swap_probes_measured(rc, m);
 
 	json_object(j, NULL);
 	json_s64(j, "order", o);
-	json_u64(j, "attempts", so->attempts);
-	json_u64(j, "ok", so->ok);
-	json_u64(j, "fallback", so->fallback);
+	json_u64_or_null(j, "attempts", so->attempts, pm);
+	json_u64_or_null(j, "ok", so->ok, pm);
+	json_u64_or_null(j, "fallback", so->fallback, pm);
 	/* the deltas need the mTHP counter samples: null without them */
 	json_s64_or_null(j, "swpout", so->swpout_last - so->swpout_first, so->has_counters);
 	json_s64_or_null(j, "swpout_fallback", so->fb_last - so->fb_first, so->has_counters);
-	json_object(j, "causes");
-	for (int c = 0; c < SWC_NCAUSES; c++)
-		json_u64(j, cause_key[c], so->cause[c]);
-	json_close(j);
+	if (pm) {
+		json_object(j, "causes");
+		for (int c = 0; c < SWC_NCAUSES; c++)
+			json_u64(j, cause_key[c], so->cause[c]);
+		json_close(j);
+	} else
+		json_null(j, "causes");
 	json_array(j, "series");
 	for (int i = 0; i < swapclust_model_nctr(m, o); i++) {
 		const struct swc_ctr_point *p = swapclust_model_ctr(m, o, i);
@@ -643,8 +665,8 @@ static void json_swap_order(struct report_ctx *rc, const struct swapclust_model 
 		json_s64(j, "swpout", p->swpout);
 		json_s64(j, "swpout_fallback", p->fallback);
 		json_s64(j, "zswpout", p->zswpout);
-		json_u64(j, "tries", p->tries);
-		json_u64(j, "fallbacks", p->fb);
+		json_u64_or_null(j, "tries", p->tries, pm);
+		json_u64_or_null(j, "fallbacks", p->fb, pm);
 		json_close(j);
 	}
 	json_close(j);
@@ -672,8 +694,14 @@ void report_json_swap(struct report_ctx *rc)
 		json_u64(j, "free", d->n[SWC_FREE]);
 		json_u64(j, "full", d->n[SWC_FULL]);
 		json_u64(j, "unknown", d->n[SWC_UNKNOWN]);
-		json_u64(j, "free_min", d->free_min);
-		json_u64(j, "ran_out", d->zero_count);
+		/* the used slots moved with no probe event: clusters unknown
+		 * since then (t), the fewest free and ran-out not measured */
+		if (d->detail_lost)
+			json_fixed(j, "detail_lost_t", report_rel_s(rc, d->lost_ts), 6);
+		else
+			json_null(j, "detail_lost_t");
+		json_u64_or_null(j, "free_min", d->free_min, d->free_known);
+		json_u64_or_null(j, "ran_out", d->zero_count, d->free_known);
 		json_array(j, "series");
 		for (int p = 0; p < d->npts; p++)
 			json_point(rc, &d->pts[p]);

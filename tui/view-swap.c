@@ -86,6 +86,7 @@ static void view_swap_counts(struct tui_state *st, struct canvas *body, int y,
 			     const struct swc_dev *d)
 {
 	const struct swc_point *p = NULL;
+	char lo[16];
 
 	for (int i = 0; i < d->npts && d->pts[i].ts <= st->cursor; i++)
 		p = &d->pts[i];
@@ -93,22 +94,51 @@ static void view_swap_counts(struct tui_state *st, struct canvas *body, int y,
 		canvas_put(body, y, 0, AT_DIM, "no cluster counts before the cursor");
 		return;
 	}
+	if (p->largest_order == SWC_ORDER_UNKNOWN)
+		snprintf(lo, sizeof(lo), "-");
+	else
+		snprintf(lo, sizeof(lo), "%d", p->largest_order);
 	canvas_printf(body, y, 0, AT_NORMAL,
 		      "free %u  nonfull %u  frag %u  full %u  discard %u  unknown %u  "
-		      "largest order without fallback %d",
+		      "largest order without fallback %s",
 		      p->n[SWC_FREE], p->n[SWC_NONFULL], p->n[SWC_FRAG], p->n[SWC_FULL],
-		      p->n[SWC_DISCARD], p->n[SWC_UNKNOWN], p->largest_order);
+		      p->n[SWC_DISCARD], p->n[SWC_UNKNOWN], lo);
 }
 
-static int view_swap_orders(struct canvas *body, int y, const struct swapclust_model *m)
+/* Without probes the samples give a device's used count, not where: say
+ * so under the counts (the map is "?" once slots moved unseen). */
+static int view_swap_detail_note(struct tui_state *st, struct canvas *body, int y,
+				 const struct swapclust_model *m, const struct swc_dev *d)
 {
-	int rows = 0;
+	const struct swc_point *p = NULL;
+
+	for (int i = 0; i < d->npts && d->pts[i].ts <= st->cursor; i++)
+		p = &d->pts[i];
+	if (swapclust_model_has_probes(m) && !d->detail_lost)
+		return 0;
+	if (p && d->detail_lost && p->ts >= d->lost_ts)
+		canvas_printf(body, y, 0, AT_DIM, "%llu slots in use (swap sample); cluster "
+			      "detail unknown: needs swap probes (mmscope record -g swap)",
+			      (unsigned long long)p->used_slots);
+	else
+		canvas_put(body, y, 0, AT_DIM, "cluster detail needs swap probes (mmscope "
+			   "record -g swap): free only while the samples show it empty");
+	return 1;
+}
+
+/* attempts/ok/fallback come from the probes: "-" when the recording has
+ * none (not 0), unless it says the swap probes were installed. */
+static int view_swap_orders(struct tui_state *st, struct canvas *body, int y,
+			    const struct swapclust_model *m)
+{
+	int rows = 0, pm = swapclust_model_has_probes(m) ||
+			   analysis_probes_swap(st->data->an) == 1;
 
 	canvas_printf(body, y + rows++, 0, AT_HEADER, "%-6s %10s %10s %10s %12s %12s", "order",
 		      "attempts", "ok", "fallback", "swpout", "swpout_fb");
 	for (int o = 0; o < SWC_NORDERS && y + rows < body->rows; o++) {
 		const struct swc_order *so = swapclust_model_order(m, o);
-		char a[16] = "-", b[16] = "-";
+		char a[16] = "-", b[16] = "-", t[24] = "-", k[24] = "-", f[24] = "-";
 
 		if (!so || (!so->attempts && (!so->has_counters ||
 		    (so->swpout_last == so->swpout_first && so->fb_last == so->fb_first))))
@@ -117,9 +147,13 @@ static int view_swap_orders(struct canvas *body, int y, const struct swapclust_m
 			snprintf(a, sizeof(a), "%lld", (long long)(so->swpout_last - so->swpout_first));
 			snprintf(b, sizeof(b), "%lld", (long long)(so->fb_last - so->fb_first));
 		}
-		canvas_printf(body, y + rows++, 0, AT_NORMAL, "%-6d %10llu %10llu %10llu %12s %12s",
-			      o, (unsigned long long)so->attempts, (unsigned long long)so->ok,
-			      (unsigned long long)so->fallback, a, b);
+		if (pm) {
+			snprintf(t, sizeof(t), "%llu", (unsigned long long)so->attempts);
+			snprintf(k, sizeof(k), "%llu", (unsigned long long)so->ok);
+			snprintf(f, sizeof(f), "%llu", (unsigned long long)so->fallback);
+		}
+		canvas_printf(body, y + rows++, 0, AT_NORMAL, "%-6d %10s %10s %10s %12s %12s",
+			      o, t, k, f, a, b);
 	}
 	return rows;
 }
@@ -166,11 +200,21 @@ static void view_swap_build(struct tui_state *st, struct canvas *body)
 {
 	const struct swapclust_model *m = view_swap_model(st);
 	int ndev = m ? swapclust_model_ndevs(m) : 0, *dev = &view_swap_priv(st)->dev, y = 0;
+	int ctr_sampled = 0, ctr_moved = 0;
 	char ts[32];
 
-	if (!m || (!ndev && !swapclust_model_has_results(m))) {
+	for (int o = 0; m && o < SWC_NORDERS; o++) {	/* mTHP counters: sampled, moved */
+		const struct swc_order *so = swapclust_model_order(m, o);
+
+		ctr_sampled |= so->has_counters;
+		ctr_moved |= so->has_counters && (so->swpout_last != so->swpout_first ||
+						  so->fb_last != so->fb_first);
+	}
+	if (!m || (!ndev && !swapclust_model_has_results(m) && !ctr_moved)) {
 		canvas_put(body, 0, 0, AT_HEADER, "swap clusters");
-		canvas_wrap(body, 2, 0, body->cols, body->rows - 2, AT_DIM,
+		canvas_wrap(body, 2, 0, body->cols, body->rows - 2, AT_DIM, ctr_sampled ?
+			    "No swap device in the swap samples and no swap slot kprobe events "
+			    "(mmscope record -g swap); the mTHP counters show no swap-out." :
 			    "Needs swap slot kprobe events (mmscope record -g swap) or swap/mthp "
 			    "counter samples; this recording has neither.");
 		return;
@@ -188,6 +232,7 @@ static void view_swap_build(struct tui_state *st, struct canvas *body)
 			      d->name[0] ? d->name : "(unnamed)", d->nclusters,
 			      swapclust_model_cluster_size(m), tui_fmt_ts(st->cursor, ts, sizeof(ts)));
 		view_swap_counts(st, body, y++, d);
+		y += view_swap_detail_note(st, body, y, m, d);
 		y += view_swap_map(st, body, y, maprows > 1 ? maprows : 1, m, *dev);
 	} else {
 		canvas_put(body, y++, 0, AT_HEADER, "swap clusters");
@@ -195,7 +240,7 @@ static void view_swap_build(struct tui_state *st, struct canvas *body)
 			   "no swap kprobe events (mmscope record -g swap): no cluster map");
 	}
 	y++;
-	y += view_swap_orders(body, y, m);
+	y += view_swap_orders(st, body, y, m);
 	view_swap_rates(st, body, y + 1, m);
 }
 

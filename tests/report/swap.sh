@@ -138,4 +138,20 @@ grep -q '^      "zswpwb": null,$' "$scratch/j61" || fail "json: zswpwb points on
 awk '/"order": 0,/ { o0 = 1 } o0 && /"swpout": / { print; exit }' "$scratch/j61" |
 	grep -q '"swpout": null,' || fail "json: order 0 swpout is not null"
 ok "json: not measured is null"
+# per-order attempts/ok/fallback come from the probes: null in a recording
+# with counter samples but no swap probes (issue 17.6), numbers with them;
+# a device whose cluster detail held has detail_lost_t null
+"$MMSCOPE" report --format json --section swap \
+	"$top_srcdir/tests/data/report/compaction-sampled-6.18.dat" > "$scratch/jns"
+grep -q '"probes": 0,' "$scratch/jns" && grep -q '"attempts": null,' "$scratch/jns" &&
+	grep -q '"tries": null,' "$scratch/jns" && grep -q '"causes": null,' "$scratch/jns" &&
+	! grep -Eq '"(attempts|ok|fallback|tries|fallbacks)": 0' "$scratch/jns" &&
+	ok "json: no swap probes: attempts/ok/fallback null" ||
+	fail "json: attempts/ok/fallback not null without swap probes"
+"$MMSCOPE" report --format json --section swap "$top_srcdir/samples/mthp-frag-7.3.dat" \
+	> "$scratch/j73"
+grep -q '"attempts": 1664,' "$scratch/j73" && grep -q '"detail_lost_t": null,' "$scratch/j73" &&
+	grep -q '"free_min": 0,' "$scratch/j73" &&
+	ok "json: with probes: attempts, free_min measured, detail held" ||
+	fail "json: probe figures of mthp-frag-7.3"
 finish

@@ -381,6 +381,71 @@ static void test_counters(void)
 	swapclust_model_free(m);
 }
 
+/* Without swap probes the first empty sample reveals the device, but
+ * once its "used" moves nothing says which slots: every cluster is
+ * unknown from then on (issue 17.6: the view showed it free throughout),
+ * the used count is the sample's, the fewest free clusters is not known,
+ * and the state before the move stays in the history. With probes that
+ * placed the slots, the sample moving changes nothing. */
+static void swap_set(const char *dev, int64_t used_kb, uint64_t seq)
+{
+	counter(SRC_SWAP, dev, "size", 256, seq);	/* 64 slots: 5 clusters */
+	counter(SRC_SWAP, dev, "used", used_kb, seq);
+	counter(SRC_SWAP, dev, "rotational", 0, seq);
+	sample_end(seq);
+}
+
+static void test_used_unseen(void)
+{
+	const struct swc_dev *d;
+	uint8_t out[64];
+	uint64_t t_empty;
+	int n, unknown = 0;
+
+	m = swapclust_model_new(CL);
+	swap_set("/dev/loop0", 0, 0);
+	t_empty = now * 1000000ULL;
+	d = swapclust_model_dev(m, 0);
+	is_int(d->n[SWC_UNKNOWN], 0, "no probes, empty sample: device revealed");
+	is_int(d->free_known, 1, "no probes, empty sample: free clusters known");
+	swap_set("/dev/loop0", 128, 1);		/* 32 slots went out unseen */
+	is_int(d->n[SWC_UNKNOWN], d->nclusters, "used moved without probes: all unknown");
+	is_int(d->n[SWC_FREE], 0, "used moved without probes: none known free");
+	is_int(d->detail_lost, 1, "used moved without probes: detail lost");
+	is_int(d->free_known, 0, "used moved without probes: fewest free not known");
+	is_int(d->used_slots, 32, "used moved without probes: the sample's count");
+	n = swapclust_model_states_at(m, 0, UINT64_MAX, out, 64);
+	for (int i = 0; i < n; i++)
+		unknown += out[i] == SWC_UNKNOWN;
+	ok(n == d->nclusters && unknown == n, "replay at the end: every cluster unknown");
+	n = swapclust_model_states_at(m, 0, t_empty, out, 64);
+	ok(n > 1 && out[1] == SWC_FREE, "replay before the move: still free then");
+	is_int(d->pts[d->npts - 1].n[SWC_UNKNOWN], d->nclusters,
+	       "series point after the move: unknown");
+	is_int(d->pts[d->npts - 1].largest_order, SWC_ORDER_UNKNOWN,
+	       "series point after the move: largest order unknown");
+	swap_set("/dev/loop0", 64, 2);
+	is_int(d->used_slots, 16, "used moves again: the sample's count");
+	swap_set("/dev/loop0", 0, 3);		/* all back in: empty is known */
+	is_int(d->n[SWC_FREE] + d->n[SWC_NONFULL] + d->n[SWC_FULL], d->nclusters,
+	       "empty again: revealed");
+	is_int(d->free_known, 0, "empty again: the fewest free still not known");
+	is_int(d->zero_count, 0, "no ran-out invented");
+	swapclust_model_free(m);
+
+	/* probes placed the slots: the sample moving is no news */
+	m = swapclust_model_new(CL);
+	swapclust_model_set_kernel(m, "6.12.1");
+	swap_set("/dev/loop0", 0, 0);
+	range(REC_SWAP_ALLOC, 0, 16, 16);
+	swap_set("/dev/loop0", 64, 1);
+	d = swapclust_model_dev(m, 0);
+	is_int(d->detail_lost, 0, "with probes: detail kept");
+	is_int(d->n[SWC_UNKNOWN], 0, "with probes: nothing unknown");
+	is_int(d->n[SWC_FULL], 1, "with probes: the allocated cluster full");
+	swapclust_model_free(m);
+}
+
 static void test_batches(void)
 {
 	int nb;
@@ -407,6 +472,7 @@ int main(void)
 	test_7x();
 	test_swapoff();
 	test_counters();
+	test_used_unseen();
 	test_batches();
 	return tap_done();
 }
