@@ -19,6 +19,7 @@ extern const struct parser sample_print_parsers[];
 extern const struct parser probe_swap_parsers[];
 extern const struct parser probe_zswap_parsers[];
 extern const struct parser khugepaged_parsers[];
+extern const struct parser task_parsers[];
 
 #define END { NULL, NULL, NULL }
 
@@ -90,6 +91,15 @@ static const struct family_event ev_khugepaged[] = {
 	END,
 };
 
+/* Task names: one event per fork, exec and rename, so cheap on any
+ * host; they name the tasks saved_cmdlines (128 entries) forgot. */
+static const struct family_event ev_tasks[] = {
+	{ "task:task_newtask", NULL, NULL },
+	{ "task:task_rename", NULL, NULL },
+	{ "sched:sched_process_exec", NULL, NULL },
+	END,
+};
+
 /* ftrace:print: the sampler's trace_marker lines; there by itself. */
 static const struct family_event ev_samples[] = {
 	{ "ftrace:print", NULL, NULL },
@@ -113,6 +123,8 @@ const struct event_family event_families[] = {
 	  ev_oom, 0, oom_parsers },
 	{ "khugepaged", "khugepaged scans and THP collapses, by order and result",
 	  ev_khugepaged, 0, khugepaged_parsers },
+	{ "tasks", "task names at fork, exec and rename (for stalls and OOM rows)",
+	  ev_tasks, 0, task_parsers },
 	{ NULL, "counter samples (trace_marker lines, always recorded)",
 	  ev_samples, 0, sample_print_parsers },
 };

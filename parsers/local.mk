@@ -10,7 +10,8 @@ libmmscope_a_SOURCES += \
 # event families
 libmmscope_a_SOURCES += \
 	parsers/vmscan.c parsers/compaction.c parsers/kmem.c parsers/oom.c \
-	parsers/khugepaged.c parsers/probe-swap.c parsers/probe-zswap.c
+	parsers/khugepaged.c parsers/probe-swap.c parsers/probe-zswap.c \
+	parsers/tasks.c
 
 # counter sample sources (mmscope-samples(5))
 libmmscope_a_SOURCES += \

@@ -66,7 +66,9 @@
 	X(REC_SWAP_DEVICE, "swap_device")	/* swapon (ok 1) / swapoff (ok 0) */ \
 	X(REC_ZSWAP, "zswap")			/* zswap store/load/writeback result */ \
 	/* huge_memory (parsers/khugepaged.c) */ \
-	X(REC_THP, "thp")			/* khugepaged scan, collapse and their steps */
+	X(REC_THP, "thp")			/* khugepaged scan, collapse and their steps */ \
+	/* task (parsers/tasks.c) */ \
+	X(REC_TASK_COMM, "task_comm")		/* a task's name from now on: fork, rename, exec */
 
 #define REC_ENUM_(e, name) e,
 enum rec_type {
@@ -95,6 +97,8 @@ enum swap_cluster_kind { SWCK_RELOC, SWCK_ISOLATE, SWCK_FREECL };
 enum swap_folio_kind { SWFK_ENTRY, SWFK_RESULT };
 enum swap_discard_kind { SWDK_SCHED, SWDK_RUN };	/* one cluster, the run */
 enum oom_kind { OOM_VICTIM, OOM_COMPACT_RETRY, OOM_RECLAIM_RETRY };
+/* REC_TASK_COMM kinds: the event that named the task. */
+enum task_comm_kind { TASK_FORK, TASK_RENAME, TASK_EXEC };
 enum zswap_op { ZSWAP_OP_STORE, ZSWAP_OP_LOAD, ZSWAP_OP_WB, ZSWAP_OP_NR };
 
 /* REC_THP kinds: which huge_memory event. */
@@ -210,6 +214,11 @@ struct record {
 			const char *result;	/* its name from the print fmt, or "" */
 			int64_t value;		/* swapin: swapped_in; pass: finished */
 		} thp;
+		struct {
+			enum task_comm_kind kind;
+			int pid;		/* the task named (the child at fork) */
+			const char *comm;	/* its name, at most 15 characters */
+		} task;
 	};
 };
 

@@ -12,6 +12,7 @@
 #include "model-khugepaged.h"
 #include "model-oom.h"
 #include "parsers.h"
+#include "pidmap.h"
 #include "tracedat-read.h"
 #include "util.h"
 
@@ -57,7 +58,10 @@ struct analysis {
 	uint64_t types_seen;		/* bit per enum rec_type fed */
 	char *enabled;			/* mmscope metadata events=, ",a:b,c:d," */
 	int cpustat_window;		/* cpustat=window: stats from the last dump */
+	struct pidmap comms;		/* pid -> char[16]: REC_TASK_COMM's names */
 };
+
+#define COMM_LEN 16	/* TASK_COMM_LEN */
 
 void analysis_opts_default(struct analysis_opts *o)
 {
@@ -81,6 +85,7 @@ struct analysis *analysis_new_empty(const struct analysis_opts *o)
 	if (a->reclaim && a->compaction)
 		a->consistency = consistency_model_new(a->reclaim, a->compaction);
 	a->probes_swap = -1;
+	pidmap_init(&a->comms, COMM_LEN);
 	a->swapclust = swapclust_model_new(0);
 	a->zswap = zswap_model_new();
 	a->lanes = lanes_new();
@@ -101,8 +106,35 @@ struct analysis *analysis_new_empty(const struct analysis_opts *o)
 	return a;
 }
 
+/* Task names: REC_TASK_COMM teaches one; a record that carries a name
+ * (its parser wants_comm) takes the learned one, which was right at the
+ * record's time, over the cmdlines' ("<...>" or the pid's last name). */
+static const struct record *analysis_name(struct analysis *a, const struct record *r,
+					  struct record *copy)
+{
+	const char *c;
+
+	if (r->type == REC_TASK_COMM && r->task.comm && r->task.pid > 0) {
+		snprintf(pidmap_add(&a->comms, r->task.pid), COMM_LEN, "%s", r->task.comm);
+		return r;
+	}
+	if (!r->comm || !a->comms.n || !(c = pidmap_get(&a->comms, r->pid)))
+		return r;
+	*copy = *r;
+	copy->comm = c;
+	return copy;
+}
+
+const char *analysis_comm(const struct analysis *a, int pid)
+{
+	return a ? pidmap_get(&a->comms, pid) : NULL;
+}
+
 void analysis_feed(struct analysis *a, const struct record *r)
 {
+	struct record named;
+
+	r = analysis_name(a, r, &named);
 	if (!a->tep) {	/* records fed by hand: they set the span */
 		if (!a->info.records || r->ts < a->info.first_ts)
 			a->info.first_ts = r->ts;
@@ -459,6 +491,7 @@ void analysis_free(struct analysis *a)
 	free(a->counts);
 	free(a->enabled);
 	free(a->info.cpu);
+	pidmap_release(&a->comms);
 	if (a->tf)
 		td_close(a->tf);
 	free(a);

@@ -127,6 +127,12 @@ int analysis_event_enabled(const struct analysis *a, const char *system, const c
 /* Event count per type: the recording's tracepoints with their counts. */
 uint64_t analysis_event_count(const struct analysis *a, const char *system,
 			      const char *event);
+/* The name the tasks family (task_newtask, task_rename,
+ * sched_process_exec) last gave pid, or NULL when none did. Records
+ * whose parser asks for a name (rec->comm not NULL) get this one rather
+ * than the cmdlines' (which say "<...>" for the pids saved_cmdlines
+ * forgot, and hold only the last name a pid had). */
+const char *analysis_comm(const struct analysis *a, int pid);
 /* Notes on degraded metrics (missing fields, bad sample lines). */
 int analysis_nnotes(const struct analysis *a);
 const char *analysis_note(const struct analysis *a, int i);

@@ -12,6 +12,7 @@
  */
 #include "config.h"
 #include "collector.h"
+#include "cmdlines.h"
 #include "families.h"
 
 #include <dirent.h>
@@ -56,6 +57,7 @@ struct collector {
 	/* the stats when the ring was last emptied (collector_stats_restart):
 	 * a flight dump's stats count from there, its window's, not the run's */
 	struct collector_cpustat *base;
+	struct cmdlines names;	/* every task name seen at a snapshot */
 };
 
 /* ---- small tracefs file helpers ---- */
@@ -480,6 +482,7 @@ struct collector *collector_open(const struct collector_opts *o, char **err)
 	struct strbuf sb = STRBUF_INIT;
 	char num[32];
 
+	cmdlines_init(&c->names);
 	c->marker_fd = -1;
 	c->closed = 1;
 	if (!tfs)
@@ -750,7 +753,15 @@ int collector_snapshot_late(struct collector *c, struct spool *s, char **err)
 	char *p = xasprintf("%s/saved_cmdlines", c->tracefs);
 	int r = -1;
 
-	text_payload(p, 1, &sb);
+	/* saved_cmdlines, plus every live task's name and the names earlier
+	 * snapshots saw (cmdlines.h): the kernel's 128 forget most tasks */
+	read_file(p, &st);
+	free(p);
+	cmdlines_update(&c->names, st.buf, st.len, "/proc", &sb);
+	strbuf_reset(&st);
+	p = strbuf_detach(&sb, NULL);
+	strbuf_add_u64(&sb, strlen(p ? p : ""));
+	strbuf_addstr(&sb, p ? p : "");
 	free(p);
 	if (put(s, "cmdlines", &sb, err))
 		goto out;
@@ -926,6 +937,7 @@ void collector_close(struct collector *c)
 	if (c->have_probes && c->tracefs)
 		probes_remove(c->tracefs, &c->probes);
 	probe_result_release(&c->probes);
+	cmdlines_release(&c->names);
 	strbuf_release(&c->groups);
 	strbuf_release(&c->events);
 	strbuf_release(&c->missing);

@@ -25,6 +25,7 @@ libmmscope_a_SOURCES += \
 # the collector: tracefs instance, spool, sampler, kprobes, triggers
 libmmscope_a_SOURCES += \
 	src/collector.c src/collector.h \
+	src/cmdlines.c src/cmdlines.h \
 	src/spool.c src/spool.h \
 	src/sampler.c src/sampler.h \
 	src/probes.c src/probes.h \

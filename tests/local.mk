@@ -76,9 +76,9 @@ fuzz: fuzz-reader
 
 # parsers: event families against every kernel's formats, sample lines
 check_PROGRAMS += tests/unit/test-parsers tests/unit/test-families tests/unit/test-samples \
-	tests/unit/test-khugepaged tests/unit/test-oom
+	tests/unit/test-khugepaged tests/unit/test-oom tests/unit/test-names
 TESTS += tests/unit/test-parsers tests/unit/test-families tests/unit/test-samples \
-	tests/unit/test-khugepaged tests/unit/test-oom
+	tests/unit/test-khugepaged tests/unit/test-oom tests/unit/test-names
 
 # models on hand-built record sequences
 check_PROGRAMS += tests/unit/test-model-handoff tests/unit/test-model-reclaim \
@@ -124,11 +124,12 @@ check_PROGRAMS += tests/unit/test-probes tests/unit/test-sampler \
 TESTS += tests/unit/test-probes tests/unit/test-sampler
 TESTS += tests/record/live-swap.sh tests/record/signals.sh tests/record/limits.sh \
 	tests/record/options.sh tests/record/sample.sh tests/record/flight.sh \
-	tests/report/swap-host.sh tests/record/concurrency.sh tests/tui/live.sh
+	tests/report/swap-host.sh tests/record/concurrency.sh tests/tui/live.sh \
+	tests/record/names.sh
 EXTRA_DIST += tests/record/lib-live.sh tests/record/live-swap.sh tests/record/signals.sh \
 	tests/record/limits.sh tests/record/options.sh tests/record/sample.sh \
 	tests/record/flight.sh tests/report/swap-host.sh tests/record/concurrency.sh \
-	tests/tui/live.sh
+	tests/tui/live.sh tests/record/names.sh
 
 # The live tests share the kernel's tracing state (instances, swap,
 # cgroups) and check it after each run; one test's deliberately killed
@@ -142,6 +143,7 @@ tests/record/flight.log: tests/record/sample.log
 tests/report/swap-host.log: tests/record/flight.log
 tests/record/concurrency.log: tests/report/swap-host.log
 tests/tui/live.log: tests/record/concurrency.log
+tests/record/names.log: tests/tui/live.log
 
 # kernel matrix: every scenario of tests/vm/scenarios on every kernel
 # under qemu TCG, one VM after the other; one "PASS:/FAIL:/SKIP: KERNEL

@@ -12,6 +12,7 @@
 #include "tui.h"
 #include "data.h"
 #include "model-lanes.h"
+#include "analysis.h"
 #include "hist.h"
 #include "util.h"
 #include "tracedat-read.h"
@@ -165,8 +166,9 @@ static void st_build_tasks(const struct tui_state *st, struct canvas *body, int 
 	for (int i = 0; i < tasks->ntasks && i < ST_TOP_TASKS && y < body->rows; i++, y++) {
 		const struct st_task *t = &tasks->tasks[i];
 		char name[64];
+		const char *c = st->data ? analysis_comm(st->data->an, t->pid) : NULL;
 
-		snprintf(name, sizeof(name), "%s-%d",
+		snprintf(name, sizeof(name), "%s-%d", c ? c :
 			 st->tep ? tep_data_comm_from_pid(st->tep, t->pid) : "?", t->pid);
 		canvas_printf(body, y, 0, AT_NORMAL, "%-24s %8llu %10s %10s", name,
 			      (unsigned long long)t->count, tui_fmt_dur(t->total, tot, sizeof(tot)),

@@ -11,7 +11,9 @@
 #                            kswapd/kcompactd/cluster/vmscan/shrink_ names
 #   filter-functions.txt     same filter on available_filter_functions
 #   events/<system>/<event>/format   vmscan compaction kmem oom migrate
-#                            huge_memory writeback (+ syscalls swapon/swapoff)
+#                            huge_memory writeback (+ syscalls swapon/swapoff,
+#                            the tasks group's task_newtask, task_rename and
+#                            sched_process_exec)
 #   event-systems.txt        every event system present
 #   vmstat-fields.txt, zoneinfo.txt, thp-stats.txt, zswap-params.txt
 #   features.txt             key=value (kprobe_events, btf, defrag_mode, …)
@@ -62,10 +64,12 @@ if [ -d "$T/events" ]; then
 			cat "$T/events/$sys/$ev/format" > "$OUT/events/$sys/$ev/format"
 		done
 	done
-	for ev in sys_enter_swapon sys_exit_swapon sys_enter_swapoff sys_exit_swapoff; do
-		[ -r "$T/events/syscalls/$ev/format" ] || continue
-		mkdir -p "$OUT/events/syscalls/$ev"
-		cat "$T/events/syscalls/$ev/format" > "$OUT/events/syscalls/$ev/format"
+	for ev in syscalls/sys_enter_swapon syscalls/sys_exit_swapon \
+		syscalls/sys_enter_swapoff syscalls/sys_exit_swapoff \
+		task/task_newtask task/task_rename sched/sched_process_exec; do
+		[ -r "$T/events/$ev/format" ] || continue
+		mkdir -p "$OUT/events/$ev"
+		cat "$T/events/$ev/format" > "$OUT/events/$ev/format"
 	done
 else
 	log "no tracefs at $T"
