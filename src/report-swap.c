@@ -784,11 +784,11 @@ void report_json_zswap(struct report_ctx *rc)
 		json_s64_or_null(j, "zswpwb", l->zswpwb - f->zswpwb,
 				 f->zswpwb >= 0 && l->zswpwb >= 0);
 	}
-	for (int i = 0; i < ZSWAP_OP_NR; i++) {
+	for (int i = 0; i < ZSWAP_OP_NR; i++) {	/* null without the zswap kprobes */
 		snprintf(key, sizeof(key), "%s_ok", op[i]);
-		json_u64(j, key, zswap_model_probe_ok(m, i));
+		json_u64_or_null(j, key, zswap_model_probe_ok(m, i), zswap_model_has_probes(m));
 		snprintf(key, sizeof(key), "%s_not", op[i]);
-		json_u64(j, key, zswap_model_probe_fail(m, i));
+		json_u64_or_null(j, key, zswap_model_probe_fail(m, i), zswap_model_has_probes(m));
 	}
 	json_array(j, "series");
 	for (int i = 0; i < n; i++) {	/* absolute values; null: no such counter */
