@@ -112,8 +112,9 @@ void sample_mthp_parse(const struct sample_line *sl, struct parse_ctx *pc);
 void sample_psi_parse(const struct sample_line *sl, struct parse_ctx *pc);
 void sample_swaps_parse(const struct sample_line *sl, struct parse_ctx *pc);
 
-/* Emits every numeric KEY=VALUE as a REC_COUNTER of src; id_key (if not
- * NULL) names the key that identifies the instance (mthp size, swap dev). */
+/* Emits every numeric KEY=VALUE as a REC_COUNTER of src and every other
+ * one as a REC_SETTING; id_key (if not NULL) names the key that
+ * identifies the instance (mthp size, swap dev). */
 void sample_emit_counters(const struct sample_line *sl, struct parse_ctx *pc,
 			  enum sample_source src, const char *id_key);
 
@@ -132,6 +133,10 @@ int sample_feed_line(struct parse_ctx *pc, const char *text, int len);
 /* Integer values of a split line; 0 when found. */
 int sample_get_s64(const struct sample_line *sl, const char *key, int64_t *v);
 const char *sample_get(const struct sample_line *sl, const char *key);
+/* A sampled reason for print: underscores back to spaces, but inside a
+ * path, until "_(" ("no_/sys/kernel/mm/transparent_hugepage/x_(y)" ->
+ * "no /sys/kernel/mm/transparent_hugepage/x (y)"). */
+void sample_reason_text(const char *raw, char *out, size_t len);
 
 /* The parser of (system, event) in any family's table, or NULL;
  * "mmscope_swap_*" in a table matches the systems "mmscope_swap_PID". */

@@ -49,6 +49,7 @@
 	X(REC_OOM, "oom") \
 	/* counter samples (mmscope-samples(5)) */ \
 	X(REC_COUNTER, "counter")		/* one KEY=VALUE of vmstat, mthp, psi, swap, ... */ \
+	X(REC_SETTING, "setting")		/* one KEY=string: enabled=Y, compressor=lz4, why_X */ \
 	X(REC_ZONE, "zone")			/* a zoneinfo line */ \
 	X(REC_BUDDY, "buddy")			/* a buddyinfo line */ \
 	X(REC_PAGETYPE, "pagetype")		/* a pagetypeinfo line */ \
@@ -170,6 +171,13 @@ struct record {
 			int64_t value;
 			int scale;	/* value is value / 10^scale (psi averages) */
 		} counter;
+		struct {
+			enum sample_source source;
+			uint64_t seq;
+			const char *instance;	/* as in counter */
+			const char *key;
+			const char *value;	/* as sampled: underscores for spaces */
+		} setting;
 		struct {
 			uint64_t seq;
 			int node;

@@ -141,18 +141,51 @@ void sample_emit_counters(const struct sample_line *sl, struct parse_ctx *pc,
 	struct record *r = pc->rec;
 	const char *instance = id_key ? sample_get(sl, id_key) : NULL;
 
-	r->type = REC_COUNTER;
-	r->counter.source = src;
-	r->counter.seq = sl->seq;
-	r->counter.instance = instance ? instance : "";
 	for (int i = 0; i < sl->nkv; i++) {
+		int64_t v;
+		int scale;
+
 		if (id_key && !strcmp(sl->kv[i].key, id_key))
 			continue;
-		if (parse_value(sl->kv[i].val, &r->counter.value, &r->counter.scale))
-			continue;	/* strings: enabled=always, compressor=lz4 */
-		r->counter.key = sl->kv[i].key;
+		if (parse_value(sl->kv[i].val, &v, &scale)) {
+			/* strings (enabled=Y, compressor=lz4) are settings */
+			r->type = REC_SETTING;
+			r->setting.source = src;
+			r->setting.seq = sl->seq;
+			r->setting.instance = instance ? instance : "";
+			r->setting.key = sl->kv[i].key;
+			r->setting.value = sl->kv[i].val;
+		} else {
+			r->type = REC_COUNTER;
+			r->counter.source = src;
+			r->counter.seq = sl->seq;
+			r->counter.instance = instance ? instance : "";
+			r->counter.key = sl->kv[i].key;
+			r->counter.value = v;
+			r->counter.scale = scale;
+		}
 		pc->sink(pc->sink_ctx, r);
 	}
+}
+
+void sample_reason_text(const char *raw, char *out, size_t len)
+{
+	size_t n = 0;
+	int path = 0;	/* inside a path: its underscores are its own */
+
+	for (const char *p = raw; *p && n + 1 < len; p++) {
+		char c = *p;
+
+		if (c == '/')
+			path = 1;
+		else if (c == '_' && (!path || p[1] == '('))
+			c = ' ';
+		if (c == ' ')
+			path = 0;
+		out[n++] = c;
+	}
+	if (len)
+		out[n] = '\0';
 }
 
 static void sample_zswap_parse(const struct sample_line *sl, struct parse_ctx *pc)
@@ -179,13 +212,20 @@ static void sample_end_parse(const struct sample_line *sl, struct parse_ctx *pc)
 static void sample_missing_parse(const struct sample_line *sl, struct parse_ctx *pc)
 {
 	const char *src = sample_get(sl, "sources");
+	char what[64], why[256];
 
-	for (int i = 0; i < sl->nkv; i++)
-		if (!strncmp(sl->kv[i].key, "why_", 4))
-			parser_note(pc->set, "samples: no %s (%s)", sl->kv[i].key + 4,
-				    sl->kv[i].val);
+	for (int i = 0; i < sl->nkv; i++) {
+		if (strncmp(sl->kv[i].key, "why_", 4))
+			continue;
+		sample_reason_text(sl->kv[i].key + 4, what, sizeof(what));
+		sample_reason_text(sl->kv[i].val, why, sizeof(why));
+		parser_note(pc->set, "samples: no %s (%s)", what, why);
+	}
 	if (src && !sl->nkv)
 		parser_note(pc->set, "samples: missing %s", src);
+	/* every reason as a setting too: a model says why its figures are
+	 * missing (why_zswap_pool=debugfs_not_mounted) */
+	sample_emit_counters(sl, pc, SRC_MISSING, NULL);
 }
 
 int sample_feed_line(struct parse_ctx *pc, const char *text, int len)

@@ -2,7 +2,7 @@
 /*
  * Sample source "mthp" (hugepages-SIZE/stats): one line per folio size,
  * identified by size= in kB; every numeric stat becomes a counter of that
- * instance ("enabled" is a string and is skipped).
+ * instance ("enabled" is a string: a setting).
  */
 #include "config.h"
 #include "parsers.h"

@@ -794,6 +794,11 @@ static int record_setup(struct recorder *r)
 	r->page_size = collector_page_size(r->col);
 	r->stats = xcalloc((size_t)r->ncpus, sizeof(*r->stats));
 	so.cgroup = r->o->cgroup;
+	/* zswap's pool counters are in debugfs; without it the samples say why */
+	if (!access("/sys/module/zswap/parameters", F_OK) && collector_debugfs(&err)) {
+		free(err);
+		err = NULL;
+	}
 	r->sampler = sampler_new(&so);
 	if (r->o->flight)
 		return 0;

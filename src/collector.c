@@ -24,6 +24,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 #include <tracefs.h>
@@ -135,6 +136,20 @@ const char *collector_tracefs(char **err)
 	set_err(err, "no tracefs: cannot find or mount it at /sys/kernel/tracing (%s)",
 		strerror(errno));
 	return NULL;
+}
+
+#define DEBUGFS_MAGIC_ 0x64626720	/* linux/magic.h DEBUGFS_MAGIC */
+
+int collector_debugfs(char **err)
+{
+	struct statfs sf;
+
+	if (!statfs("/sys/kernel/debug", &sf) && sf.f_type == DEBUGFS_MAGIC_)
+		return 0;
+	if (!mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL))
+		return 0;
+	set_err(err, "cannot mount debugfs at /sys/kernel/debug (%s)", strerror(errno));
+	return -1;
 }
 
 /* A recorder that no longer runs: dead, or the PID now runs another program. */

@@ -46,6 +46,9 @@ long collector_drain_stale(const char *inst_dir, struct spool *s, int ncpus,
 
 /* The tracefs mount point (mounting it if needed), or NULL and *err. */
 const char *collector_tracefs(char **err);
+/* debugfs at /sys/kernel/debug, mounted if it is not (the zswap pool
+ * counters live there); it stays mounted, like tracefs. 0, or -1 and *err. */
+int collector_debugfs(char **err);
 
 struct collector *collector_open(const struct collector_opts *o, char **err);
 int collector_ncpus(const struct collector *c);

@@ -41,6 +41,8 @@ struct zswap_model {
 	uint64_t store_order[ZSW_NORDERS];	/* successful stores per order */
 	int has_probes;		/* a zswap probe record was seen */
 	struct zsw_memcg memcg;	/* the sampled memcg's zswap fields */
+	struct zsw_settings set;	/* string parameters, missing reasons */
+	int has_pool;		/* stored_pages was sampled */
 };
 
 struct zswap_model *zswap_model_new(void)
@@ -87,12 +89,14 @@ static void on_zswap(struct zswap_model *m, const struct record *r)
 		m->max_pool_percent = v;
 		return;
 	}
-	if (!strcmp(k, "enabled")) {
+	if (!strcmp(k, "enabled")) {	/* old recorders: enabled=1 */
 		m->cur.enabled = v != 0;
 		return;
 	}
-	if (!strcmp(k, "stored_pages"))
+	if (!strcmp(k, "stored_pages")) {
 		m->cur.stored_pages = v;
+		m->has_pool = 1;
+	}
 	else if (!strcmp(k, "pool_total_size"))
 		m->cur.pool_bytes = v;
 	else if (!strcmp(k, "written_back_pages"))
@@ -105,6 +109,36 @@ static void on_zswap(struct zswap_model *m, const struct record *r)
 		c->first = v;
 	c->last = v;
 	c->seen = 1;
+}
+
+/* Strings: enabled=Y/N, compressor=, zpool= of the zswap line; the
+ * missing line's why_zswap (no zswap) and why_zswap_pool (no debugfs
+ * counters: debugfs not mounted, ...). */
+static void on_setting(struct zswap_model *m, const struct record *r)
+{
+	const char *k = r->setting.key, *v = r->setting.value;
+	struct zsw_settings *s = &m->set;
+
+	if (r->setting.source == SRC_MISSING) {
+		if (!strcmp(k, "why_zswap_pool"))
+			snprintf(s->pool_why, sizeof(s->pool_why), "%s", v);
+		else if (!strcmp(k, "why_zswap"))
+			snprintf(s->why, sizeof(s->why), "%s", v);
+		return;
+	}
+	if (r->setting.source != SRC_ZSWAP)
+		return;
+	m->any = 1;
+	if (!strcmp(k, "enabled")) {
+		if (!strcmp(v, "Y") || !strcmp(v, "y"))
+			m->cur.enabled = 1;
+		else if (!strcmp(v, "N") || !strcmp(v, "n"))
+			m->cur.enabled = 0;
+	} else if (!strcmp(k, "compressor")) {
+		snprintf(s->compressor, sizeof(s->compressor), "%s", v);
+	} else if (!strcmp(k, "zpool")) {
+		snprintf(s->zpool, sizeof(s->zpool), "%s", v);
+	}
 }
 
 static void on_vmstat(struct zswap_model *m, const struct record *r)
@@ -229,6 +263,7 @@ void zswap_model_add(struct zswap_model *m, const struct record *r)
 		else if (r->counter.source == SRC_MEMCG)
 			on_memcg(m, r);
 		break;
+	case REC_SETTING: on_setting(m, r); break;
 	case REC_ZONE: on_zone(m, r); break;
 	case REC_SAMPLE_END: on_end(m, r); break;
 	case REC_ZSWAP: on_probe(m, r); break;
@@ -237,6 +272,13 @@ void zswap_model_add(struct zswap_model *m, const struct record *r)
 }
 
 int zswap_model_npoints(const struct zswap_model *m) { return m->npts; }
+const struct zsw_settings *zswap_model_settings(const struct zswap_model *m) { return &m->set; }
+int zswap_model_has_pool(const struct zswap_model *m) { return m->has_pool; }
+
+int zswap_model_enabled(const struct zswap_model *m)
+{
+	return m->npts ? m->pts[m->npts - 1].enabled : m->cur.enabled;
+}
 
 const struct zsw_point *zswap_model_point(const struct zswap_model *m, int i)
 {

@@ -33,6 +33,15 @@ struct zsw_point {
 	int enabled;		/* zswap enabled: 1, 0, -1 unknown */
 };
 
+/* The module parameters given as strings, as last sampled ("" not sampled),
+ * and why the debugfs pool counters are missing (mmscope-samples(5)). */
+struct zsw_settings {
+	char compressor[32];	/* lz4, lzo, zstd ... */
+	char zpool[32];		/* zsmalloc, zbud, z3fold (gone in 6.15+) */
+	char pool_why[96];	/* the sampler's why_zswap_pool, raw; "" none */
+	char why[96];		/* why_zswap: no zswap at all; "" none */
+};
+
 /* One zswap debugfs counter over the recording. */
 struct zsw_counter {
 	char key[40];		/* the debugfs file name */
@@ -62,6 +71,11 @@ void zswap_model_free(struct zswap_model *m);
 void zswap_model_add(struct zswap_model *m, const struct record *r);
 
 int zswap_model_npoints(const struct zswap_model *m);
+const struct zsw_settings *zswap_model_settings(const struct zswap_model *m);
+/* The last sampled enabled parameter: 1, 0, -1 not sampled. */
+int zswap_model_enabled(const struct zswap_model *m);
+/* A point had the debugfs pool counters (stored_pages). */
+int zswap_model_has_pool(const struct zswap_model *m);
 const struct zsw_point *zswap_model_point(const struct zswap_model *m, int i);
 /* reject_* counters (first/last of the recording). */
 int zswap_model_nrejects(const struct zswap_model *m);

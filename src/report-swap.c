@@ -15,6 +15,7 @@
  */
 #include "config.h"
 #include "report.h"
+#include "parsers.h"	/* sample_reason_text: the sampler's reasons */
 
 #include <stdio.h>
 #include <string.h>
@@ -515,7 +516,47 @@ static void zswap_series(struct report_ctx *rc, const struct zswap_model *m)
 	}
 	report_line(rc, "  (zswpout, zswpwb, pswpout: pages since the row before; "
 		    "infl: swap");
-	report_line(rc, "  device requests in flight; -: not on this kernel)");
+	report_line(rc, "  device requests in flight; -: not sampled)");
+}
+
+/* "+N" between two samples of a counter, or "-" when either is missing. */
+static const char *delta(char *buf, int64_t first, int64_t last, int known)
+{
+	if (!known || first < 0 || last < 0)
+		return "-";
+	snprintf(buf, 24, "%+lld", LL(last - first));
+	return buf;
+}
+
+/* enabled/disabled, compressor and zpool, the pool limit. */
+static void zswap_head(struct report_ctx *rc, const struct zswap_model *m,
+		       const struct zsw_point *l)
+{
+	const struct zsw_settings *s = zswap_model_settings(m);
+	int en = zswap_model_enabled(m);
+	char lim[64] = "limit not known", mpp[24] = "-", comp[96] = "";
+
+	if (l->limit_pages > 0)
+		snprintf(lim, sizeof(lim), "limit %lld pages", LL(l->limit_pages));
+	if (zswap_model_max_pool_percent(m) >= 0)
+		snprintf(mpp, sizeof(mpp), "%d", zswap_model_max_pool_percent(m));
+	if (s->compressor[0])
+		snprintf(comp, sizeof(comp), ", compressor %s", s->compressor);
+	if (s->zpool[0])	/* 6.15+ has zsmalloc only and no zpool parameter */
+		snprintf(comp + strlen(comp), sizeof(comp) - strlen(comp), ", zpool %s",
+			 s->zpool);
+	report_line(rc, "zswap %s%s", en < 0 ? "enabled not sampled" :
+		    en ? "enabled" : "disabled", comp);
+	report_line(rc, "max_pool_percent %s (%s of total RAM)", mpp, lim);
+	if (!zswap_model_has_pool(m)) {
+		char why[128];
+
+		if (s->pool_why[0])
+			sample_reason_text(s->pool_why, why, sizeof(why));
+		else
+			snprintf(why, sizeof(why), "no zswap debugfs files in the samples");
+		report_line(rc, "pool counters not sampled: %s", why);
+	}
 }
 
 static void zswap_probes(struct report_ctx *rc, const struct zswap_model *m)
@@ -546,12 +587,9 @@ void report_text_zswap(struct report_ctx *rc)
 		return;
 	}
 	if (n) {
-		char lim[64] = "limit not known";
+		char d1[24], d2[24], d3[24], d4[24];
 
-		if (l->limit_pages > 0)
-			snprintf(lim, sizeof(lim), "limit %lld pages", LL(l->limit_pages));
-		report_line(rc, "max_pool_percent %d (%s of total RAM)",
-			    zswap_model_max_pool_percent(m), lim);
+		zswap_head(rc, m, l);
 		if (f->zswpout == l->zswpout && f->pswpout == l->pswpout &&
 		    f->stored_pages == l->stored_pages && !zswap_model_has_probes(m)) {
 			report_line(rc, "no zswap or swap-out activity in the samples");
@@ -572,15 +610,15 @@ void report_text_zswap(struct report_ctx *rc)
 		const struct zsw_counter *wb = zswap_model_counter(m, "written_back_pages");
 
 		if (lh || wb)
-			report_line(rc, "pool_limit_hit %+lld, written_back_pages %+lld",
-				    LL(lh ? lh->last - lh->first : 0),
-				    LL(wb ? wb->last - wb->first : 0));
-		if (f->zswpout >= 0)
-			report_line(rc, "vmstat: zswpout %+lld, zswpin %+lld, zswpwb %+lld, "
-				    "pswpout %+lld", LL(l->zswpout - f->zswpout),
-				    LL(l->zswpin - f->zswpin),
-				    LL(l->zswpwb >= 0 ? l->zswpwb - f->zswpwb : 0),
-				    LL(l->pswpout - f->pswpout));
+			report_line(rc, "pool_limit_hit %s, written_back_pages %s",
+				    delta(d1, lh ? lh->first : -1, lh ? lh->last : -1, lh && lh->seen),
+				    delta(d2, wb ? wb->first : -1, wb ? wb->last : -1, wb && wb->seen));
+		if (f->zswpout >= 0)	/* "-": the counter is not in this kernel */
+			report_line(rc, "vmstat: zswpout %s, zswpin %s, zswpwb %s, pswpout %s",
+				    delta(d1, f->zswpout, l->zswpout, 1),
+				    delta(d2, f->zswpin, l->zswpin, 1),
+				    delta(d3, f->zswpwb, l->zswpwb, 1),
+				    delta(d4, f->pswpout, l->pswpout, 1));
 	}
 	if (zswap_model_memcg(m)) {
 		const struct zsw_memcg *c = zswap_model_memcg(m);
@@ -735,8 +773,36 @@ void report_json_zswap(struct report_ctx *rc)
 	struct json_writer *j = rc->jw;
 	char key[32];
 
+	const struct zsw_settings *s = zswap_model_settings(m);
+	int en = zswap_model_enabled(m);
+	char why[128];
+
 	json_object(j, "zswap");
 	json_s64(j, "points", n);
+	if (en < 0)
+		json_null(j, "enabled");
+	else
+		json_bool(j, "enabled", en);
+	if (s->compressor[0])
+		json_str(j, "compressor", s->compressor);
+	else
+		json_null(j, "compressor");
+	if (s->zpool[0])
+		json_str(j, "zpool", s->zpool);
+	else
+		json_null(j, "zpool");
+	json_s64_or_null(j, "max_pool_percent", zswap_model_max_pool_percent(m),
+			 zswap_model_max_pool_percent(m) >= 0);
+	/* why the debugfs pool counters are missing; null when sampled */
+	if (zswap_model_has_pool(m) || !n)
+		json_null(j, "pool_missing");
+	else {
+		if (s->pool_why[0])
+			sample_reason_text(s->pool_why, why, sizeof(why));
+		else
+			snprintf(why, sizeof(why), "no zswap debugfs files in the samples");
+		json_str(j, "pool_missing", why);
+	}
 	if (n) {	/* -1 in a point: no such counter, so null */
 		json_s64_or_null(j, "stored_pages_last", l->stored_pages, l->stored_pages >= 0);
 		json_s64_or_null(j, "pool_bytes_last", l->pool_bytes, l->pool_bytes >= 0);
@@ -746,11 +812,11 @@ void report_json_zswap(struct report_ctx *rc)
 		json_s64_or_null(j, "zswpwb", l->zswpwb - f->zswpwb,
 				 f->zswpwb >= 0 && l->zswpwb >= 0);
 	}
-	for (int i = 0; i < ZSWAP_OP_NR; i++) {
+	for (int i = 0; i < ZSWAP_OP_NR; i++) {	/* null without the zswap kprobes */
 		snprintf(key, sizeof(key), "%s_ok", op[i]);
-		json_u64(j, key, zswap_model_probe_ok(m, i));
+		json_u64_or_null(j, key, zswap_model_probe_ok(m, i), zswap_model_has_probes(m));
 		snprintf(key, sizeof(key), "%s_not", op[i]);
-		json_u64(j, key, zswap_model_probe_fail(m, i));
+		json_u64_or_null(j, key, zswap_model_probe_fail(m, i), zswap_model_has_probes(m));
 	}
 	json_array(j, "series");
 	for (int i = 0; i < n; i++) {	/* absolute values; null: no such counter */

@@ -41,6 +41,7 @@ struct sampler {
 	size_t vm_n;
 	int missing_written;
 	char *why[SRC_COUNT];	/* why a source is missing (NULL: present) */
+	char *pool_why;		/* zswap present, its debugfs counters not */
 	struct strbuf sources, missing;
 };
 
@@ -441,6 +442,32 @@ static void src_mthp(struct sampler *s, struct lines *l)
 	strbuf_release(&v);
 }
 
+/*
+ * Why the zswap debugfs counters are missing while its parameters are
+ * there: debugfs not mounted (an empty /sys/kernel/debug), not ours to
+ * read, or mounted without a zswap directory (newer kernels make it when
+ * zswap is first enabled).
+ */
+static const char *zswap_pool_reason(const struct sampler *s)
+{
+	char *d = rpath(s, "/sys/kernel/debug");
+	DIR *dir = opendir(d);
+	const char *why = "debugfs_not_mounted";
+	struct dirent *e;
+
+	if (!dir && errno == EACCES)
+		why = "debugfs_not_readable_(root_only)";
+	while (dir && (e = readdir(dir)) != NULL)
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+			why = "no_/sys/kernel/debug/zswap";
+			break;
+		}
+	if (dir)
+		closedir(dir);
+	free(d);
+	return why;
+}
+
 static void src_zswap(struct sampler *s, struct lines *l)
 {
 	static const char *const params[] = {
@@ -456,6 +483,8 @@ static void src_zswap(struct sampler *s, struct lines *l)
 		goto out;
 	}
 	set_present(s, SRC_ZSWAP);
+	free(s->pool_why);
+	s->pool_why = access(dbg, F_OK) ? xstrdup(zswap_pool_reason(s)) : NULL;
 	lines_begin(l, "zswap", s->seq, NULL);
 	for (size_t i = 0; i < ARRAY_SIZE(params); i++) {
 		char *p = xasprintf("%s/%s", par, params[i]);
@@ -684,6 +713,7 @@ void sampler_free(struct sampler *s)
 	free(s->vm_values);
 	for (int i = 0; i < SRC_COUNT; i++)
 		free(s->why[i]);
+	free(s->pool_why);
 	strbuf_release(&s->sources);
 	strbuf_release(&s->missing);
 	free(s->root);
@@ -716,11 +746,12 @@ static void note_sources(struct sampler *s)
 
 static void emit_missing(struct sampler *s, struct lines *l)
 {
-	if (s->missing_written || !s->missing.len)
+	if (s->missing_written || (!s->missing.len && !s->pool_why))
 		return;
 	s->missing_written = 1;
 	lines_begin(l, "missing", s->seq, NULL);
-	lines_kv(l, "sources", s->missing.buf);
+	if (s->missing.len)
+		lines_kv(l, "sources", s->missing.buf);
 	for (int i = 0; i < SRC_COUNT; i++) {
 		char key[48];
 
@@ -729,6 +760,8 @@ static void emit_missing(struct sampler *s, struct lines *l)
 		snprintf(key, sizeof(key), "why_%s", source_names[i]);
 		lines_kv(l, key, s->why[i]);
 	}
+	if (s->pool_why)	/* a part of a source: not in sources */
+		lines_kv(l, "why_zswap_pool", s->pool_why);
 	lines_flush(l);
 }
 

@@ -166,11 +166,21 @@ static void view_zswap_build(struct tui_state *st, struct canvas *body)
 		      tui_fmt_ts(st->cursor, ts, sizeof(ts)),
 		      !p || p->enabled < 0 ? "enabled not sampled" :
 		      p->enabled ? "enabled" : "disabled", zswap_model_max_pool_percent(m));
-	if (p)
+	if (p) {	/* -1 in a point: not sampled, printed "-" */
+		char sp[24] = "-", pool[24] = "-", lim[24] = "-", inf[24] = "-";
+
+		if (p->stored_pages >= 0)
+			snprintf(sp, sizeof(sp), "%lld", (long long)p->stored_pages);
+		if (p->pool_bytes >= 0)
+			snprintf(pool, sizeof(pool), "%lld", (long long)(p->pool_bytes / 1024));
+		if (p->limit_pages >= 0)
+			snprintf(lim, sizeof(lim), "%lld", (long long)p->limit_pages);
+		if (p->inflight >= 0)
+			snprintf(inf, sizeof(inf), "%lld", (long long)p->inflight);
 		canvas_printf(body, y, 0, AT_NORMAL,
-			      "stored %lld pages, pool %lld kB, limit %lld pages, in flight %lld",
-			      (long long)p->stored_pages, (long long)(p->pool_bytes / 1024),
-			      (long long)p->limit_pages, (long long)p->inflight);
+			      "stored %s pages, pool %s kB, limit %s pages, in flight %s",
+			      sp, pool, lim, inf);
+	}
 	y++;
 	h = body->rows - y - 6 - 3;
 	if (h > ZV_CHART_MAX)

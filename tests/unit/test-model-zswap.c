@@ -4,7 +4,8 @@
  * carry only what changed), total RAM from the zones' managed pages for
  * the max_pool_percent limit, in-flight swap I/O summed over devices,
  * per-order zswpout, rejects by reason, probe results per operation, and
- * the memcg's zswap / zswapped bytes.
+ * the memcg's zswap / zswapped bytes; the string parameters (enabled,
+ * compressor, zpool) and why the pool counters are missing.
  */
 #include "config.h"
 #include "model-zswap.h"
@@ -30,6 +31,20 @@ static void counter(enum sample_source src, const char *inst, const char *key,
 	feed(&r);
 }
 
+static void setting(enum sample_source src, const char *key, const char *v, uint64_t seq)
+{
+	struct record r;
+
+	memset(&r, 0, sizeof(r));
+	r.type = REC_SETTING;
+	r.setting.source = src;
+	r.setting.seq = seq;
+	r.setting.instance = "";
+	r.setting.key = key;
+	r.setting.value = v;
+	feed(&r);
+}
+
 static void zone(int64_t managed, uint64_t seq)
 {
 	struct record r;
@@ -46,6 +61,37 @@ static void end(uint64_t seq)
 	struct record r = rec_sample_end(seq);
 
 	feed(&r);
+}
+
+/* 6.1 without debugfs: the parameters only, the sampler's reason, no zswpwb. */
+static void test_no_debugfs(void)
+{
+	struct zswap_model *z = m;
+
+	m = zswap_model_new();
+	setting(SRC_MISSING, "sources", "mthp", 0);
+	setting(SRC_MISSING, "why_zswap_pool", "debugfs_not_mounted", 0);
+	setting(SRC_ZSWAP, "enabled", "N", 0);
+	counter(SRC_ZSWAP, "", "max_pool_percent", 20, 0);
+	setting(SRC_ZSWAP, "compressor", "lzo", 0);
+	counter(SRC_VMSTAT, "", "zswpout", 0, 0);
+	counter(SRC_VMSTAT, "", "pswpout", 10, 0);
+	end(0);
+	counter(SRC_VMSTAT, "", "pswpout", 15, 1);
+	end(1);
+	is_int(zswap_model_npoints(m), 2, "no debugfs: still a point per set");
+	is_int(zswap_model_enabled(m), 0, "enabled=N: disabled");
+	is_str(zswap_model_settings(m)->compressor, "lzo", "compressor kept");
+	is_str(zswap_model_settings(m)->zpool, "", "zpool not sampled: empty");
+	is_str(zswap_model_settings(m)->pool_why, "debugfs_not_mounted",
+	       "why the pool counters are missing");
+	ok(!zswap_model_has_pool(m), "no pool counters");
+	is_int(zswap_model_point(m, 1)->stored_pages, -1, "stored pages unknown, not 0");
+	is_int(zswap_model_point(m, 1)->zswpwb, -1, "zswpwb unknown, not 0");
+	is_int(zswap_model_point(m, 1)->written_back, -1, "written_back unknown");
+	ok(!zswap_model_counter(m, "written_back_pages"), "no debugfs counter kept");
+	zswap_model_free(m);
+	m = z;
 }
 
 static void probe(enum zswap_op op, int ok, int order)
@@ -67,9 +113,13 @@ int main(void)
 
 	m = zswap_model_new();
 	is_int(zswap_model_npoints(m), 0, "no points before samples");
+	is_int(zswap_model_enabled(m), -1, "enabled not sampled: -1");
 	zone(1000, 0);
 	zone(99000, 0);
+	setting(SRC_ZSWAP, "enabled", "Y", 0);
 	counter(SRC_ZSWAP, "", "max_pool_percent", 10, 0);
+	setting(SRC_ZSWAP, "compressor", "lz4", 0);
+	setting(SRC_ZSWAP, "zpool", "zsmalloc", 0);
 	counter(SRC_ZSWAP, "", "stored_pages", 0, 0);
 	counter(SRC_ZSWAP, "", "pool_total_size", 0, 0);
 	counter(SRC_ZSWAP, "", "reject_compress_poor", 2, 0);
@@ -82,6 +132,8 @@ int main(void)
 	end(0);
 	zone(1000, 1);
 	zone(99000, 1);
+	setting(SRC_ZSWAP, "enabled", "N", 1);
+	setting(SRC_ZSWAP, "compressor", "zstd", 1);
 	counter(SRC_ZSWAP, "", "stored_pages", 3000, 1);
 	counter(SRC_ZSWAP, "", "pool_total_size", 4096000, 1);
 	counter(SRC_ZSWAP, "", "reject_compress_poor", 7, 1);
@@ -90,6 +142,13 @@ int main(void)
 	counter(SRC_MTHP, "64", "zswpout", 9, 1);
 	end(1);
 	is_int(zswap_model_npoints(m), 2, "a point per complete set");
+	is_int(zswap_model_point(m, 0)->enabled, 1, "enabled=Y: enabled at set 0");
+	is_int(zswap_model_point(m, 1)->enabled, 0, "enabled=N: disabled at set 1");
+	is_int(zswap_model_enabled(m), 0, "enabled: the last sample's");
+	is_str(zswap_model_settings(m)->compressor, "zstd", "compressor: the last sampled");
+	is_str(zswap_model_settings(m)->zpool, "zsmalloc", "zpool kept");
+	is_str(zswap_model_settings(m)->pool_why, "", "no reason when sampled");
+	ok(zswap_model_has_pool(m), "pool counters sampled");
 	p = zswap_model_point(m, 1);
 	is_int(p->limit_pages, 10000, "limit = 10% of managed pages");
 	is_int(p->stored_pages, 3000, "stored pages");
@@ -124,5 +183,6 @@ int main(void)
 	is_int(zswap_model_memcg(m)->max[1], 16384, "memcg zswapped at most");
 	is_int(zswap_model_memcg(m)->last[0], 0, "memcg zswap last");
 	zswap_model_free(m);
+	test_no_debugfs();
 	return tap_done();
 }

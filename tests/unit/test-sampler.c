@@ -4,7 +4,8 @@
  * lines of at most 1000 bytes that repeat the prefix, later sets carry
  * only changed fields, missing sources are listed once, and a failing
  * trace_marker write (EBADF from a full ring) drops the rest of the set
- * without the line buffer running away.
+ * without the line buffer running away; zswap's string parameters and
+ * why its debugfs counters are missing.
  */
 #include "config.h"
 #include "sampler.h"
@@ -76,6 +77,71 @@ static void write_vmstat(const char *root, int bump)
 	free(p);
 }
 
+static int count_str(const struct sink *k, const char *prefix, const char *str)
+{
+	int n = 0;
+
+	for (int i = 0; i < k->n; i++)
+		n += !strncmp(k->lines[i], prefix, strlen(prefix)) && strstr(k->lines[i], str);
+	return n;
+}
+
+static void put(const char *root, const char *path, const char *text)
+{
+	char *p = xasprintf("mkdir -p \"$(dirname '%s%s')\"", root, path);
+	FILE *f;
+
+	if (system(p))
+		{ /* fopen below fails and the test with it */ }
+	free(p);
+	p = xasprintf("%s%s", root, path);
+	f = fopen(p, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+	free(p);
+}
+
+/* zswap parameters without its debugfs counters: the reason, in set 0. */
+static void test_zswap(const char *root)
+{
+	struct sampler_opts o = { .root = root };
+	struct sampler *s;
+	struct sink k = { 0 };
+	char *p;
+
+	put(root, "/sys/module/zswap/parameters/enabled", "Y\n");
+	put(root, "/sys/module/zswap/parameters/compressor", "lz4\n");
+	p = xasprintf("%s/sys/kernel/debug", root);
+	mkdir(p, 0700);
+	free(p);
+	s = sampler_new(&o);
+	sampler_run(s, collect, &k);
+	is_int(count_str(&k, "mms1 zswap 0 ", "enabled=Y compressor=lz4"), 1,
+	       "zswap: enabled and compressor as strings");
+	is_int(count_str(&k, "mms1 missing 0 ", "why_zswap_pool=debugfs_not_mounted"), 1,
+	       "zswap: an empty /sys/kernel/debug is debugfs not mounted");
+	sink_reset(&k);
+	sampler_free(s);
+
+	put(root, "/sys/kernel/debug/bdi", "");
+	s = sampler_new(&o);
+	sampler_run(s, collect, &k);
+	is_int(count_str(&k, "mms1 missing 0 ", "why_zswap_pool=no_/sys/kernel/debug/zswap"), 1,
+	       "zswap: debugfs mounted without zswap's directory");
+	sink_reset(&k);
+	sampler_free(s);
+
+	put(root, "/sys/kernel/debug/zswap/stored_pages", "5\n");
+	s = sampler_new(&o);
+	sampler_run(s, collect, &k);
+	is_int(count_str(&k, "mms1 ", "why_zswap_pool"), 0, "zswap: counters there, no reason");
+	is_int(count_str(&k, "mms1 zswap 0 ", "stored_pages=5"), 1, "zswap: debugfs counters");
+	sink_reset(&k);
+	sampler_free(s);
+}
+
 int main(void)
 {
 	char tmpl[] = "/tmp/mmscope-sampler.XXXXXX";
@@ -123,6 +189,7 @@ int main(void)
 	sink_reset(&k);
 
 	sampler_free(s);
+	test_zswap(root);
 	p = xasprintf("rm -rf '%s'", root);
 	if (system(p))
 		{ /* a leftover temporary directory is harmless */ }

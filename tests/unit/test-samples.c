@@ -31,6 +31,10 @@ static void sink(void *ctx, const struct record *r)
 	if (r->type == REC_COUNTER) {
 		snprintf(strs[nrec][0], 64, "%s", r->counter.key);
 		snprintf(strs[nrec][1], 64, "%s", r->counter.instance);
+	} else if (r->type == REC_SETTING) {
+		snprintf(strs[nrec][0], 64, "%s", r->setting.key);
+		snprintf(strs[nrec][1], 64, "%s", r->setting.instance);
+		snprintf(strs[nrec][2], 64, "%s", r->setting.value);
 	} else if (r->type == REC_ZONE) {
 		snprintf(strs[nrec][0], 64, "%s", r->zone.zone);
 	} else if (r->type == REC_BUDDY || r->type == REC_PAGETYPE) {
@@ -88,24 +92,49 @@ static void test_sources(void)
 	ok(nrec == 1 && recs[0].type == REC_PAGETYPE && recs[0].buddy.free[0] == 100000 &&
 	   !strcmp(strs[0][1], "Movable"), "pagetype: capped count, type");
 	feed(1000, "mms1 mthp 0 size=64 enabled=always swpout=6400 swpout_fallback=0");
-	ok(nrec == 2 && !strcmp(strs[0][1], "64") && !strcmp(strs[0][0], "swpout") &&
-	   recs[0].counter.value == 6400, "mthp: instance = size, string skipped");
+	ok(nrec == 3 && !strcmp(strs[1][1], "64") && !strcmp(strs[1][0], "swpout") &&
+	   recs[1].counter.value == 6400, "mthp: instance = size");
+	ok(recs[0].type == REC_SETTING && recs[0].setting.source == SRC_MTHP &&
+	   !strcmp(strs[0][0], "enabled") && !strcmp(strs[0][1], "64") &&
+	   !strcmp(strs[0][2], "always"), "mthp: enabled=always is a setting of size 64");
+	feed(1000, "mms1 zswap 0 enabled=Y max_pool_percent=20 compressor=lz4 "
+		   "zpool=zsmalloc stored_pages=7");
+	ok(nrec == 5 && recs[0].type == REC_SETTING && recs[0].setting.source == SRC_ZSWAP &&
+	   !strcmp(strs[0][0], "enabled") && !strcmp(strs[0][2], "Y"),
+	   "zswap: enabled=Y is a setting");
+	ok(recs[2].type == REC_SETTING && !strcmp(strs[2][0], "compressor") &&
+	   !strcmp(strs[2][2], "lz4") && recs[3].type == REC_SETTING &&
+	   !strcmp(strs[3][2], "zsmalloc"), "zswap: compressor and zpool are settings");
+	ok(recs[1].type == REC_COUNTER && recs[1].counter.value == 20 &&
+	   recs[4].type == REC_COUNTER && recs[4].counter.value == 7,
+	   "zswap: numbers stay counters");
 	feed(1000, "mms1 psi 0 some_avg10=0.52 some_total=81234");
 	ok(nrec == 2 && recs[0].counter.value == 52 && recs[0].counter.scale == 2 &&
 	   recs[1].counter.value == 81234, "psi: fixed-point averages");
 	feed(1000, "mms1 swap 0 dev=/dev/zram0 type=partition size=1048572 used=0 prio=100");
-	ok(nrec == 3 && !strcmp(strs[0][1], "/dev/zram0"), "swap: instance = dev");
-	feed(1000, "mms1 missing 0 sources=zswap why_zswap=no_debugfs");
-	is_int(nrec, 0, "missing: no records");
-	ok(parser_set_nnotes(set) == 1 && strstr(parser_set_note(set, 0), "zswap"),
-	   "missing: a note");
+	ok(nrec == 4 && !strcmp(strs[1][1], "/dev/zram0") && recs[0].type == REC_SETTING &&
+	   !strcmp(strs[0][2], "partition"), "swap: instance = dev, type a setting");
+	feed(1000, "mms1 missing 0 sources=mthp,swap "
+		   "why_mthp=no_/sys/kernel/mm/transparent_hugepage/hugepages-* "
+		   "why_swap=no_/proc/swaps_(kernel_without_swap) "
+		   "why_zswap_pool=debugfs_not_mounted");
+	ok(nrec == 4 && recs[3].type == REC_SETTING && recs[3].setting.source == SRC_MISSING &&
+	   !strcmp(strs[3][0], "why_zswap_pool") && !strcmp(strs[3][2], "debugfs_not_mounted"),
+	   "missing: every reason is a setting");
+	ok(parser_set_nnotes(set) == 3 &&
+	   !strcmp(parser_set_note(set, 0),
+		   "samples: no mthp (no /sys/kernel/mm/transparent_hugepage/hugepages-*)") &&
+	   !strcmp(parser_set_note(set, 1),
+		   "samples: no swap (no /proc/swaps (kernel without swap))") &&
+	   !strcmp(parser_set_note(set, 2), "samples: no zswap pool (debugfs not mounted)"),
+	   "missing: notes with spaces, paths kept whole");
 	feed(1001, "mms1 end 0 us=812");
 	ok(nrec == 1 && recs[0].type == REC_SAMPLE_END && recs[0].send.us == 812,
 	   "end: closes set 0");
 	is_int(feed(1002, "hello from a marker"), 1, "plain marker text skipped");
 	is_int(feed(1002, "mms1 nosuch 1 a=1"), 1, "unknown source skipped");
 	is_int(feed(1002, "mms1 vmstat 1 novalue"), -1, "malformed line reported");
-	is_int(parser_set_nnotes(set), 3, "unknown and malformed leave notes");
+	is_int(parser_set_nnotes(set), 5, "unknown and malformed leave notes");
 }
 
 static void test_models(void)
