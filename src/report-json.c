@@ -354,6 +354,24 @@ void report_json_frag(struct report_ctx *rc)
 	json_close(j);
 }
 
+/* A gauge's unit, peak, when (s from the first event) and limit (null
+ * when not sampled or unlimited); counts that only grow have none. */
+static void json_counter_gauge(struct report_ctx *rc, struct json_writer *j,
+			       const struct counters_model *cm, const struct counter *c)
+{
+	const struct counter_gauge *g = counters_gauge(c->source, c->key);
+	int64_t limit = 0;
+	int unlimited = 0, known;
+
+	if (!g)
+		return;
+	known = counters_model_limit(cm, c, &limit, &unlimited) && !unlimited;
+	json_str(j, "unit", g->unit);
+	json_s64(j, "peak", c->peak);
+	json_fixed(j, "peak_t", report_rel_s(rc, c->peak_ts), 6);
+	json_s64_or_null(j, "limit", limit, known);
+}
+
 void report_json_counters(struct report_ctx *rc)
 {
 	struct json_writer *j = rc->jw;
@@ -373,6 +391,7 @@ void report_json_counters(struct report_ctx *rc)
 		json_s64(j, "first", c->first);
 		json_s64(j, "last", c->last);
 		json_s64(j, "max_step", c->max_step);
+		json_counter_gauge(rc, j, cm, c);
 		json_close(j);
 	}
 	json_close(j);
