@@ -46,13 +46,13 @@ static void handoff_hotplug(struct report_ctx *rc, const struct handoff_node_sta
 
 	if (!n->managed_changes && !n->zone_changes)
 		return;
-	report_line(rc, "hotplug     node managed pages %lld -> %lld (moved in %u sets)",
+	report_line(rc, "hotplug     node managed pages %lld -> %lld (moved %u times)",
 		    (long long)n->managed_first, (long long)n->managed_last,
 		    n->managed_changes);
 	for (uint32_t i = 0; i < nz; i++)
-		report_line(rc, "            main zone %s -> %s at %.3f s (%lld -> %lld managed)",
-			    n->zchg[i].from, n->zchg[i].to, report_rel_s(rc, n->zchg[i].ts),
-			    (long long)n->zchg[i].from_managed, (long long)n->zchg[i].to_managed);
+		report_line(rc, "            main zone %s (%lld) -> %s (%lld) at %.3f s",
+			    n->zchg[i].from, (long long)n->zchg[i].from_managed, n->zchg[i].to,
+			    (long long)n->zchg[i].to_managed, report_rel_s(rc, n->zchg[i].ts));
 	if (n->zone_changes > nz)
 		report_line(rc, "            (%u more main zone changes)", n->zone_changes - nz);
 }
