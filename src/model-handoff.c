@@ -14,6 +14,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 struct hnode {
@@ -422,7 +423,7 @@ static void handoff_zone(struct hnode *n, const struct record *r)
 	/* a new set: its zones compete afresh, so a main zone that shrinks
 	 * (offlined memory) keeps its samples until another zone is larger */
 	if (!n->wm_pending || n->wm_seq != r->zone.seq) {
-		n->wm_managed = -1;
+		n->wm_managed = INT64_MIN;	/* a line without managed= still counts */
 		n->set_managed = 0;
 	}
 	n->wm_seq = r->zone.seq;

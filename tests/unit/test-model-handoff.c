@@ -455,6 +455,17 @@ static void test_hotplug(void)
 	is_int(ep(0, 0)->wm_low.min, 6000, "hotplug: with Normal's min then");
 }
 
+/* A zone line without managed= (-1) is still the node's only zone. */
+static void test_no_managed(void)
+{
+	fresh();
+	zline(0, 0, "Normal", -1, 5000, 100);
+	set_end(0, 0);
+	handoff_model_finish(m, 100 * MS);
+	is_int(handoff_model_node(m, 0)->has_wmarks, 1, "no managed=: watermarks kept");
+	is_str(handoff_model_node(m, 0)->wm_last.zone, "Normal", "no managed=: its zone");
+}
+
 static void test_no_samples(void)
 {
 	fresh();
@@ -501,6 +512,7 @@ int main(void)
 	test_two_nodes();
 	test_watermarks();
 	test_hotplug();
+	test_no_managed();
 	test_no_samples();
 	test_balance_end();
 	handoff_model_free(m);
