@@ -10,6 +10,7 @@
 #include "model-counters.h"
 #include "util.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -156,6 +157,8 @@ static void counters_commit(struct counters_model *m, const struct record *r)
 			c->first = c->pend;
 			c->first_seq = c->pend_seq;
 			c->committed = 1;
+			c->peak = c->pend;
+			c->peak_ts = r->ts;
 		} else {
 			int64_t step = c->pend - c->last;
 
@@ -165,6 +168,10 @@ static void counters_commit(struct counters_model *m, const struct record *r)
 				c->max_step = step;
 				c->max_step_ts = r->ts;
 			}
+		}
+		if (c->pend > c->peak) {
+			c->peak = c->pend;
+			c->peak_ts = r->ts;
 		}
 		c->last = c->pend;
 		c->last_seq = c->pend_seq;
@@ -254,4 +261,77 @@ int64_t counters_model_delta_prefix(const struct counters_model *m, const char *
 	if (found)
 		*found = any;
 	return sum;
+}
+
+/* Gauges by source and key (man/mmscope-samples.5 gives the units): swap
+ * devices from /proc/swaps, the memcg's usage and memory.stat sizes (v2
+ * and v1 names), zswap's pool. Every other key is a running count. */
+static const struct counter_gauge gauges[] = {
+	{ SRC_SWAP, "used", "kB", "size" },
+	{ SRC_SWAP, "inflight_r", "requests", NULL },
+	{ SRC_SWAP, "inflight_w", "requests", NULL },
+	{ SRC_MEMCG, "usage", "bytes", "limit" },
+	/* memory.stat sizes, v2 then v1 names (v1's shmem is v2's) */
+	{ SRC_MEMCG, "anon", "bytes", NULL },
+	{ SRC_MEMCG, "file", "bytes", NULL },
+	{ SRC_MEMCG, "kernel", "bytes", NULL },
+	{ SRC_MEMCG, "kernel_stack", "bytes", NULL },
+	{ SRC_MEMCG, "pagetables", "bytes", NULL },
+	{ SRC_MEMCG, "sec_pagetables", "bytes", NULL },
+	{ SRC_MEMCG, "percpu", "bytes", NULL },
+	{ SRC_MEMCG, "sock", "bytes", NULL },
+	{ SRC_MEMCG, "vmalloc", "bytes", NULL },
+	{ SRC_MEMCG, "shmem", "bytes", NULL },
+	{ SRC_MEMCG, "zswap", "bytes", NULL },
+	{ SRC_MEMCG, "zswapped", "bytes", NULL },
+	{ SRC_MEMCG, "file_mapped", "bytes", NULL },
+	{ SRC_MEMCG, "file_dirty", "bytes", NULL },
+	{ SRC_MEMCG, "file_writeback", "bytes", NULL },
+	{ SRC_MEMCG, "swapcached", "bytes", NULL },
+	{ SRC_MEMCG, "anon_thp", "bytes", NULL },
+	{ SRC_MEMCG, "file_thp", "bytes", NULL },
+	{ SRC_MEMCG, "shmem_thp", "bytes", NULL },
+	{ SRC_MEMCG, "inactive_anon", "bytes", NULL },
+	{ SRC_MEMCG, "active_anon", "bytes", NULL },
+	{ SRC_MEMCG, "inactive_file", "bytes", NULL },
+	{ SRC_MEMCG, "active_file", "bytes", NULL },
+	{ SRC_MEMCG, "unevictable", "bytes", NULL },
+	{ SRC_MEMCG, "slab_reclaimable", "bytes", NULL },
+	{ SRC_MEMCG, "slab_unreclaimable", "bytes", NULL },
+	{ SRC_MEMCG, "slab", "bytes", NULL },
+	{ SRC_MEMCG, "cache", "bytes", NULL },
+	{ SRC_MEMCG, "rss", "bytes", NULL },
+	{ SRC_MEMCG, "rss_huge", "bytes", NULL },
+	{ SRC_MEMCG, "mapped_file", "bytes", NULL },
+	{ SRC_MEMCG, "dirty", "bytes", NULL },
+	{ SRC_MEMCG, "writeback", "bytes", NULL },
+	{ SRC_MEMCG, "swap", "bytes", NULL },
+	{ SRC_ZSWAP, "stored_pages", "pages", NULL },
+	{ SRC_ZSWAP, "pool_total_size", "bytes", NULL },
+	{ SRC_ZSWAP, "same_filled_pages", "pages", NULL },
+	{ SRC_ZSWAP, "stored_incompressible_pages", "pages", NULL },
+};
+
+const struct counter_gauge *counters_gauge(enum sample_source src, const char *key)
+{
+	for (size_t i = 0; i < sizeof(gauges) / sizeof(gauges[0]); i++)
+		if (gauges[i].source == src && !strcmp(gauges[i].key, key))
+			return &gauges[i];
+	return NULL;
+}
+
+int counters_model_limit(const struct counters_model *m, const struct counter *c,
+			 int64_t *limit, int *unlimited)
+{
+	const struct counter_gauge *g = counters_gauge(c->source, c->key);
+	const struct counter *l;
+
+	*unlimited = 0;
+	if (!g || !g->limit_key ||
+	    !(l = counters_model_find(m, c->source, c->instance, g->limit_key)))
+		return 0;
+	*limit = l->last;
+	/* cgroup v1 says "no limit" as LONG_MAX rounded down to a page */
+	*unlimited = l->last >= INT64_MAX / 2;
+	return 1;
 }

@@ -4,7 +4,11 @@
  * stats per size, zswap, PSI, swap devices, memcg), keyed by (source,
  * instance, name). A set counts only once its end line was seen; the
  * model keeps the first and last committed value, the largest change
- * between two consecutive sets and when it happened. Pure C, no I/O.
+ * between two consecutive sets and when it happened, and the largest
+ * value and when it was first reached (what a gauge such as swap used or
+ * memcg usage peaked at: first -> last hides it when the workload exits).
+ * Which keys are gauges, their unit and the key of their limit are in a
+ * table (counters_gauge()). Pure C, no I/O.
  */
 #ifndef MMSCOPE_MODEL_COUNTERS_H
 #define MMSCOPE_MODEL_COUNTERS_H
@@ -22,6 +26,8 @@ struct counter {
 	int64_t max_step;		/* largest |last - previous| in one interval */
 	uint64_t max_step_ts;
 	uint64_t first_seq, last_seq;
+	int64_t peak;			/* largest committed value */
+	uint64_t peak_ts;		/* end of the set that first reached it */
 	/* internal */
 	int64_t pend;
 	uint64_t pend_seq;
@@ -29,6 +35,22 @@ struct counter {
 };
 
 struct counters_model;
+
+/* A gauge: a value that goes up and down (not a running count). */
+struct counter_gauge {
+	enum sample_source source;
+	const char *key;
+	const char *unit;		/* "kB", "bytes", "pages", "requests" */
+	const char *limit_key;		/* same source and instance; NULL: none */
+};
+
+/* The gauge entry of a key, NULL for counters that only grow. */
+const struct counter_gauge *counters_gauge(enum sample_source src, const char *key);
+/* A gauge's limit (the last value of its limit key): 1 and *limit when
+ * sampled, 0 when unknown. *unlimited is set when the kernel reports no
+ * limit (cgroup v1's page-rounded LONG_MAX). */
+int counters_model_limit(const struct counters_model *m, const struct counter *c,
+			 int64_t *limit, int *unlimited);
 
 struct counters_model *counters_model_new(void);
 void counters_model_free(struct counters_model *m);

@@ -14,6 +14,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 struct hnode {
@@ -40,9 +41,11 @@ struct hnode {
 	 * unknown. See handoff_take_pickup(). */
 	uint64_t kc_req_from;
 	uint64_t kc_wake_ts;
-	/* watermarks: the zone with most managed pages */
+	/* watermarks: the main zone (most managed pages in the set), the
+	 * candidate of the set being read (wm_new, wm_managed), and the
+	 * node's managed pages summed over that set's zone lines */
 	char wm_zone[16];
-	int64_t wm_managed;
+	int64_t wm_managed, set_managed;
 	uint64_t wm_seq;
 	int wm_pending;
 	struct wmark_snap wm_new, wm_cur;
@@ -417,12 +420,23 @@ static void handoff_stall(struct handoff_model *m)
 
 static void handoff_zone(struct hnode *n, const struct record *r)
 {
+	/* a new set: its zones compete afresh, so a main zone that shrinks
+	 * (offlined memory) keeps its samples until another zone is larger */
+	if (!n->wm_pending || n->wm_seq != r->zone.seq) {
+		n->wm_managed = INT64_MIN;	/* a line without managed= still counts */
+		n->set_managed = 0;
+	}
+	n->wm_seq = r->zone.seq;
+	n->wm_pending = 1;
+	if (r->zone.managed > 0)
+		n->set_managed += r->zone.managed;
 	if (r->zone.managed < n->wm_managed ||
-	    (r->zone.managed == n->wm_managed && n->wm_zone[0] &&
-	     strcmp(n->wm_zone, r->zone.zone)))
+	    (r->zone.managed == n->wm_managed && strcmp(n->wm_zone, r->zone.zone)))
 		return;
 	n->wm_managed = r->zone.managed;
-	strncpy(n->wm_zone, r->zone.zone, sizeof(n->wm_zone) - 1);
+	snprintf(n->wm_new.zone, sizeof(n->wm_new.zone), "%s", r->zone.zone);
+	n->wm_new.ts = r->ts;
+	n->wm_new.managed = r->zone.managed;
 	n->wm_new.free = r->zone.free;
 	n->wm_new.min = r->zone.min;
 	n->wm_new.low = r->zone.low;
@@ -430,8 +444,6 @@ static void handoff_zone(struct hnode *n, const struct record *r)
 	n->wm_new.free_blocks = r->zone.free_blocks;
 	n->wm_new.state = wmark_classify(r->zone.free, r->zone.min, r->zone.low,
 					 r->zone.high);
-	n->wm_seq = r->zone.seq;
-	n->wm_pending = 1;
 }
 
 static void handoff_buddy(struct hnode *n, const struct record *r)
@@ -458,7 +470,7 @@ static void handoff_buddy(struct hnode *n, const struct record *r)
 static void handoff_commit_buddy(struct hnode *n, uint64_t seq)
 {
 	for (int i = 0; i < n->nbd && n->bd_seq == seq; i++) {
-		if (strcmp(n->bd_zone[i], n->wm_zone))
+		if (strcmp(n->bd_zone[i], n->wm_cur.zone))
 			continue;
 		n->wm_cur.norders = n->bd_norders[i];
 		memcpy(n->wm_cur.buddy, n->bd_free[i], sizeof(n->wm_cur.buddy));
@@ -477,6 +489,28 @@ int64_t wmark_blocks_from(const struct wmark_snap *w, int order)
 	return b;
 }
 
+/* Before a complete set replaces the current snapshot: did the node's
+ * managed pages or its main zone change (memory hotplug, a balloon)? */
+static void handoff_hotplug(struct hnode *n)
+{
+	struct handoff_node_stats *st = &n->st;
+
+	if (n->set_managed != st->managed_last)
+		st->managed_changes++;
+	if (!strcmp(n->wm_new.zone, n->wm_cur.zone))
+		return;
+	if (st->zone_changes < HANDOFF_MAX_ZCHG) {
+		struct handoff_zone_change *c = &st->zchg[st->zone_changes];
+
+		c->ts = n->wm_new.ts;
+		snprintf(c->from, sizeof(c->from), "%s", n->wm_cur.zone);
+		snprintf(c->to, sizeof(c->to), "%s", n->wm_new.zone);
+		c->from_managed = n->wm_cur.managed;
+		c->to_managed = n->wm_new.managed;
+	}
+	st->zone_changes++;
+}
+
 /* A sample set is complete: its watermark lines count from now on. */
 static void handoff_sample_end(struct handoff_model *m, uint64_t seq)
 {
@@ -485,7 +519,7 @@ static void handoff_sample_end(struct handoff_model *m, uint64_t seq)
 
 		if (!n->wm_pending || n->wm_seq != seq) {
 			/* a set with buddyinfo but no zone line */
-			if (n->wm_zone[0] && n->nbd && n->bd_seq == seq) {
+			if (n->wm_cur.zone[0] && n->nbd && n->bd_seq == seq) {
 				handoff_commit_buddy(n, seq);
 				if (n->st.has_wmarks)
 					n->st.wm_last = n->wm_cur;
@@ -493,15 +527,23 @@ static void handoff_sample_end(struct handoff_model *m, uint64_t seq)
 			continue;
 		}
 		n->wm_pending = 0;
+		/* a set without buddyinfo keeps the last one, of the same zone */
+		if (strcmp(n->wm_new.zone, n->wm_cur.zone))
+			n->wm_cur.norders = 0;
 		n->wm_new.norders = n->wm_cur.norders;
 		memcpy(n->wm_new.buddy, n->wm_cur.buddy, sizeof(n->wm_new.buddy));
+		if (n->st.has_wmarks)
+			handoff_hotplug(n);
 		n->wm_cur = n->wm_new;
+		snprintf(n->wm_zone, sizeof(n->wm_zone), "%s", n->wm_cur.zone);
 		handoff_commit_buddy(n, seq);
 		if (!n->st.has_wmarks) {
 			n->st.wm_first = n->wm_cur;
 			n->st.wm_lowest = n->wm_cur;
+			n->st.managed_first = n->set_managed;
 		}
 		n->st.has_wmarks = 1;
+		n->st.managed_last = n->set_managed;
 		n->st.wm_last = n->wm_cur;
 		if (n->wm_cur.free < n->st.wm_lowest.free)
 			n->st.wm_lowest = n->wm_cur;

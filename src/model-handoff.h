@@ -19,8 +19,11 @@
  * and proactive (order <= 0, e.g. -1 after a compaction_proactiveness
  * write), which are never handoffs.
  *
- * Watermarks come from zone samples (the zone with most managed pages of
- * the node): the state at the start and end of each episode.
+ * Watermarks come from zone samples: in each complete sample set, the
+ * zone with most managed pages of the node (the main zone; the current
+ * one wins a tie). Each snapshot keeps its zone, its time and the
+ * watermarks in force then, since memory hotplug (or a balloon) can
+ * change both the watermarks and which zone is the largest mid-run.
  *
  * Pure C, no I/O, O(1) per record (O(nodes) when a pickup window closes).
  */
@@ -45,8 +48,13 @@ enum handoff_kind {
 
 enum wmark_state { WM_UNKNOWN, WM_BELOW_MIN, WM_MIN_LOW, WM_LOW_HIGH, WM_ABOVE_HIGH };
 
+#define HANDOFF_MAX_ZCHG 4
+
 struct wmark_snap {
 	enum wmark_state state;
+	char zone[16];			/* "" while unknown */
+	uint64_t ts;			/* of the zone sample */
+	int64_t managed;		/* the zone's managed pages then */
 	int64_t free, min, low, high, free_blocks;
 	/* the zone's free blocks per order (buddyinfo), norders 0 if none */
 	int norders;
@@ -117,6 +125,17 @@ struct handoff_node_stats {
 	int kswapd_pid, kcompactd_pid;
 	int has_wmarks;
 	struct wmark_snap wm_first, wm_last, wm_lowest;
+	/* Memory hotplug: the node's managed pages (all its zones) in the
+	 * first and last complete sample set, the sets where the sum moved,
+	 * and the changes of main zone (the first HANDOFF_MAX_ZCHG kept). */
+	int64_t managed_first, managed_last;
+	uint32_t managed_changes;
+	uint32_t zone_changes;
+	struct handoff_zone_change {
+		uint64_t ts;
+		char from[16], to[16];
+		int64_t from_managed, to_managed;
+	} zchg[HANDOFF_MAX_ZCHG];
 };
 
 struct handoff_model;

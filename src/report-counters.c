@@ -5,7 +5,8 @@
  * unusable indexes, the high-order free pages over time), counters (the
  * vmstat rows mm developers use in before/after tables, named as mmtests
  * names them, then every other changed counter, mTHP stats per size, PSI,
- * swap devices) and consistency (events against counters).
+ * swap devices, memcg; gauges with their peak and limit) and consistency
+ * (events against counters).
  */
 #include "config.h"
 #include "report.h"
@@ -178,6 +179,31 @@ static void counters_vmstat(struct report_ctx *rc, const struct counters_model *
 		report_line(rc, "  (%d more; --format json lists all)", more);
 }
 
+/* Under a gauge's first -> last: its peak, when, and its limit, with the
+ * unit the sample gives (first -> last hides a peak when the workload
+ * exits before the recording ends). */
+static void counters_gauge_line(struct report_ctx *rc, const struct counters_model *cm,
+				const struct counter *c)
+{
+	const struct counter_gauge *g = counters_gauge(c->source, c->key);
+	int64_t limit;
+	int unlimited;
+	char lim[48];
+
+	if (!g || c->scale)
+		return;
+	if (!g->limit_key)
+		snprintf(lim, sizeof(lim), "%s", "");
+	else if (!counters_model_limit(cm, c, &limit, &unlimited))
+		snprintf(lim, sizeof(lim), ", limit -");
+	else if (unlimited)
+		snprintf(lim, sizeof(lim), ", no limit");
+	else
+		snprintf(lim, sizeof(lim), ", limit %lld %s", (long long)limit, g->unit);
+	report_line(rc, "%12s peak %lld %s at %.3f s%s", "", (long long)c->peak, g->unit,
+		    report_rel_s(rc, c->peak_ts), lim);
+}
+
 /*
  * One line per moved counter. Short instances (a size, a device name)
  * lead the line; long ones (cgroup paths) get a line of their own so
@@ -193,7 +219,10 @@ static void counters_instances(struct report_ctx *rc, const struct counters_mode
 		const struct counter *c = counters_model_get(cm, i);
 		int own_line;
 
-		if (!c || c->source != src || (!c->scale && c->last == c->first))
+		/* a gauge that went up and came back down moved too */
+		if (!c || c->source != src ||
+		    (!c->scale && c->last == c->first &&
+		     (!c->max_step || !counters_gauge(c->source, c->key))))
 			continue;
 		if (!any++)
 			report_line(rc, "%s that moved", title);
@@ -214,6 +243,7 @@ static void counters_instances(struct report_ctx *rc, const struct counters_mode
 			report_line(rc, "  %-8s %-26s %lld -> %lld (%+lld)",
 				    own_line ? "" : c->instance, c->key, (long long)c->first,
 				    (long long)c->last, (long long)(c->last - c->first));
+		counters_gauge_line(rc, cm, c);
 	}
 }
 

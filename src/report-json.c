@@ -82,19 +82,57 @@ void report_json_header(struct report_ctx *rc)
 	json_close(j);
 }
 
-static void json_wmark(struct json_writer *j, const char *key, const struct wmark_snap *w)
+/* A watermark snapshot: the zone it is of, its time and the watermarks in
+ * force then; all null before the first zone sample. */
+static void json_wmark(struct report_ctx *rc, struct json_writer *j, const char *key,
+		       const struct wmark_snap *w)
 {
+	int known = w->zone[0] != '\0';
+
 	json_object(j, key);
 	json_str(j, "state", wmark_state_name(w->state));
-	json_s64(j, "free", w->free);
-	json_s64(j, "min", w->min);
-	json_s64(j, "low", w->low);
-	json_s64(j, "high", w->high);
-	json_s64(j, "free_blocks", w->free_blocks);
+	if (known)
+		json_str(j, "zone", w->zone);
+	else
+		json_null(j, "zone");
+	if (known)
+		json_fixed(j, "t", report_rel_s(rc, w->ts), 6);
+	else
+		json_null(j, "t");
+	json_s64_or_null(j, "managed", w->managed, known && w->managed >= 0);
+	json_s64_or_null(j, "free", w->free, known && w->free >= 0);
+	json_s64_or_null(j, "min", w->min, known && w->min >= 0);
+	json_s64_or_null(j, "low", w->low, known && w->low >= 0);
+	json_s64_or_null(j, "high", w->high, known && w->high >= 0);
+	json_s64_or_null(j, "free_blocks", w->free_blocks, known && w->free_blocks >= 0);
 	json_array(j, "buddy");
 	for (int o = 0; o < w->norders; o++)
 		json_u64(j, NULL, w->buddy[o]);
 	json_close(j);
+	json_close(j);
+}
+
+/* Memory hotplug seen in the zone samples: the node's managed pages and
+ * the changes of main zone. */
+static void json_hotplug(struct report_ctx *rc, struct json_writer *j,
+			 const struct handoff_node_stats *n)
+{
+	uint32_t nz = n->zone_changes < HANDOFF_MAX_ZCHG ? n->zone_changes : HANDOFF_MAX_ZCHG;
+
+	json_s64(j, "managed_first", n->managed_first);
+	json_s64(j, "managed_last", n->managed_last);
+	json_u64(j, "managed_changes", n->managed_changes);
+	json_u64(j, "main_zone_changes", n->zone_changes);
+	json_array(j, "main_zone_change_list");
+	for (uint32_t z = 0; z < nz; z++) {
+		json_object(j, NULL);
+		json_fixed(j, "t", report_rel_s(rc, n->zchg[z].ts), 6);
+		json_str(j, "from", n->zchg[z].from);
+		json_str(j, "to", n->zchg[z].to);
+		json_s64(j, "from_managed", n->zchg[z].from_managed);
+		json_s64(j, "to_managed", n->zchg[z].to_managed);
+		json_close(j);
+	}
 	json_close(j);
 }
 
@@ -120,9 +158,9 @@ static void json_episode(struct report_ctx *rc, struct json_writer *j, const str
 	json_fixed(j, "handoff_t", ep->handoff_ts ? report_rel_s(rc, ep->handoff_ts) : 0, 6);
 	json_u64(j, "stalls", ep->stalls);
 	json_str(j, "flags", handoff_flags_str(ep->flags, fl, sizeof(fl)));
-	json_wmark(j, "wmark_start", &ep->wm_start);
-	json_wmark(j, "wmark_low", &ep->wm_low);
-	json_wmark(j, "wmark_end", &ep->wm_end);
+	json_wmark(rc, j, "wmark_start", &ep->wm_start);
+	json_wmark(rc, j, "wmark_low", &ep->wm_low);
+	json_wmark(rc, j, "wmark_end", &ep->wm_end);
 	json_close(j);
 }
 
@@ -153,9 +191,10 @@ static void json_node(struct report_ctx *rc, struct json_writer *j, const struct
 	json_u64(j, "wakeup_kcompactd_proactive", n->kc_wakeups_proactive);
 	json_u64(j, "stalls_kcompactd_asleep", n->stalls_kc_asleep);
 	if (n->has_wmarks) {
-		json_wmark(j, "wmark_first", &n->wm_first);
-		json_wmark(j, "wmark_lowest", &n->wm_lowest);
-		json_wmark(j, "wmark_last", &n->wm_last);
+		json_wmark(rc, j, "wmark_first", &n->wm_first);
+		json_wmark(rc, j, "wmark_lowest", &n->wm_lowest);
+		json_wmark(rc, j, "wmark_last", &n->wm_last);
+		json_hotplug(rc, j, n);
 	}
 	json_array(j, "kswapd_episodes");
 	for (int e = 0; e < handoff_model_nepisodes(hm, i); e++)
@@ -356,6 +395,24 @@ void report_json_frag(struct report_ctx *rc)
 	json_close(j);
 }
 
+/* A gauge's unit, peak, when (s from the first event) and limit (null
+ * when not sampled or unlimited); counts that only grow have none. */
+static void json_counter_gauge(struct report_ctx *rc, struct json_writer *j,
+			       const struct counters_model *cm, const struct counter *c)
+{
+	const struct counter_gauge *g = counters_gauge(c->source, c->key);
+	int64_t limit = 0;
+	int unlimited = 0, known;
+
+	if (!g)
+		return;
+	known = counters_model_limit(cm, c, &limit, &unlimited) && !unlimited;
+	json_str(j, "unit", g->unit);
+	json_s64(j, "peak", c->peak);
+	json_fixed(j, "peak_t", report_rel_s(rc, c->peak_ts), 6);
+	json_s64_or_null(j, "limit", limit, known);
+}
+
 void report_json_counters(struct report_ctx *rc)
 {
 	struct json_writer *j = rc->jw;
@@ -375,6 +432,7 @@ void report_json_counters(struct report_ctx *rc)
 		json_s64(j, "first", c->first);
 		json_s64(j, "last", c->last);
 		json_s64(j, "max_step", c->max_step);
+		json_counter_gauge(rc, j, cm, c);
 		json_close(j);
 	}
 	json_close(j);

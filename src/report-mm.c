@@ -30,20 +30,45 @@ static int handoff_max_order(struct report_ctx *rc, const struct handoff_node_st
 	return 9;
 }
 
+/* One snapshot: its time, zone, free pages and the watermarks in force
+ * then (hotplug changes them, and which zone is the main one). */
+static void handoff_wmark_row(struct report_ctx *rc, const char *what, const struct wmark_snap *w)
+{
+	report_line(rc, "%-11s %7.3f %-7.7s %8lld %7lld %7lld %7lld %s", what,
+		    report_rel_s(rc, w->ts), w->zone, (long long)w->free, (long long)w->min,
+		    (long long)w->low, (long long)w->high, wmark_state_name(w->state));
+}
+
+/* Managed pages that moved and main zones that changed between sets. */
+static void handoff_hotplug(struct report_ctx *rc, const struct handoff_node_stats *n)
+{
+	uint32_t nz = n->zone_changes < HANDOFF_MAX_ZCHG ? n->zone_changes : HANDOFF_MAX_ZCHG;
+
+	if (!n->managed_changes && !n->zone_changes)
+		return;
+	report_line(rc, "hotplug     node managed pages %lld -> %lld (moved %u times)",
+		    (long long)n->managed_first, (long long)n->managed_last,
+		    n->managed_changes);
+	for (uint32_t i = 0; i < nz; i++)
+		report_line(rc, "            main zone %s (%lld) -> %s (%lld) at %.3f s",
+			    n->zchg[i].from, (long long)n->zchg[i].from_managed, n->zchg[i].to,
+			    (long long)n->zchg[i].to_managed, report_rel_s(rc, n->zchg[i].ts));
+	if (n->zone_changes > nz)
+		report_line(rc, "            (%u more main zone changes)", n->zone_changes - nz);
+}
+
 static void handoff_wmarks(struct report_ctx *rc, const struct handoff_node_stats *n)
 {
 	if (!n->has_wmarks) {
 		report_line(rc, "watermarks  no zone samples");
 		return;
 	}
-	report_line(rc, "watermarks  min %lld low %lld high %lld (main zone, last)",
-		    (long long)n->wm_last.min, (long long)n->wm_last.low,
-		    (long long)n->wm_last.high);
-	report_line(rc, "free        first %lld (%s), lowest %lld (%s)",
-		    (long long)n->wm_first.free, wmark_state_name(n->wm_first.state),
-		    (long long)n->wm_lowest.free, wmark_state_name(n->wm_lowest.state));
-	report_line(rc, "            last %lld (%s)", (long long)n->wm_last.free,
-		    wmark_state_name(n->wm_last.state));
+	report_line(rc, "%-11s %7s %-7s %8s %7s %7s %7s %s", "watermarks", "t s", "zone",
+		    "free", "min", "low", "high", "state");
+	handoff_wmark_row(rc, "  first", &n->wm_first);
+	handoff_wmark_row(rc, "  lowest", &n->wm_lowest);
+	handoff_wmark_row(rc, "  last", &n->wm_last);
+	handoff_hotplug(rc, n);
 	if (n->wm_last.norders) {
 		int o = handoff_max_order(rc, n);
 
@@ -98,6 +123,32 @@ static const char *pages_col(char *buf, size_t len, int traced, uint64_t v)
 	return buf;
 }
 
+/* Which zone the wmark/low/sleep columns are of: the main zone, named,
+ * with the times it changed. */
+static void handoff_episode_legend(struct report_ctx *rc, const struct handoff_node_stats *n)
+{
+	uint32_t nz = n->zone_changes < HANDOFF_MAX_ZCHG ? n->zone_changes : HANDOFF_MAX_ZCHG;
+
+	if (!n->has_wmarks) {
+		report_line(rc, "wmark/low/sleep: no zone samples");
+	} else if (!n->zone_changes) {
+		report_line(rc, "wmark/low/sleep: %s's free pages against its min/low/high",
+			    n->wm_first.zone);
+	} else {
+		report_line(rc, "wmark/low/sleep: the main zone's free pages against its "
+			    "min/low/high");
+		for (uint32_t z = 0; z < nz; z++)
+			report_line(rc, "  %s until %.3f s", n->zchg[z].from,
+				    report_rel_s(rc, n->zchg[z].ts));
+		if (n->zone_changes > nz)
+			report_line(rc, "  (%u more changes: --format json has every sample)",
+				    n->zone_changes - nz);
+		else
+			report_line(rc, "  %s after", n->zchg[nz - 1].to);
+	}
+	report_line(rc, "at the wake, the lowest sample while awake, and the sleep");
+}
+
 static void handoff_episodes(struct report_ctx *rc, const struct handoff_model *hm, int i)
 {
 	int ne = handoff_model_nepisodes(hm, i), shown = 0;
@@ -129,8 +180,7 @@ static void handoff_episodes(struct report_ctx *rc, const struct handoff_model *
 	}
 	if (ne > shown)
 		report_line(rc, "(%d more episodes; --format json lists all)", ne - shown);
-	report_line(rc, "wmark/low/sleep: main zone's free pages against min/low/high at");
-	report_line(rc, "the wake, the lowest sample while awake, and the sleep");
+	handoff_episode_legend(rc, handoff_model_node(hm, i));
 	report_line(rc, "flg: N no handoff, L long, S stall while kcompactd slept,");
 	report_line(rc, "     R re-woken soon after sleeping, X events lost, E open at end");
 }

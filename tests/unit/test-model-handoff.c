@@ -5,7 +5,8 @@
  * episodes; proactive (order -1) kcompactd wakes; long episodes;
  * re-wakeups; stalls while kcompactd slept; lost events inside an
  * episode; a wake without a sleep at the end of the file; two nodes;
- * watermarks from zone samples, and no samples at all.
+ * watermarks from zone samples, and no samples at all; memory hotplug
+ * (managed pages change, the largest zone switches mid-run).
  */
 #include "config.h"
 #include "model-handoff.h"
@@ -378,6 +379,93 @@ static void test_watermarks(void)
 	is_int(handoff_model_node(m, 0)->wm_last.state, WM_BELOW_MIN, "wmark: below min");
 }
 
+static void zline(uint64_t t, uint64_t seq, const char *name, int64_t managed, int64_t free,
+		  int64_t min)
+{
+	struct record r = { .type = REC_ZONE, .ts = t * MS };
+
+	r.zone.seq = seq;
+	r.zone.node = 0;
+	r.zone.zone = name;
+	r.zone.free = free;
+	r.zone.min = min;
+	r.zone.low = min * 5 / 4;
+	r.zone.high = min * 3 / 2;
+	r.zone.managed = managed;
+	r.zone.free_blocks = -1;
+	feed(&r);
+}
+
+static void set_end(uint64_t t, uint64_t seq)
+{
+	struct record e = { .type = REC_SAMPLE_END, .ts = t * MS };
+
+	e.send.seq = seq;
+	feed(&e);
+}
+
+/* DMA32 is the largest zone, then memory is onlined into Normal, which
+ * grows past it; later Normal is partly offlined and shrinks. */
+static void test_hotplug(void)
+{
+	const struct handoff_node_stats *st;
+
+	fresh();
+	zline(0, 0, "DMA", 4000, 3000, 10);
+	zline(0, 0, "DMA32", 800000, 772915, 4000);
+	zline(0, 0, "Normal", 100000, 90000, 500);
+	set_end(0, 0);
+	kswapd(REC_KSWAPD_WAKE, 10, 0, 0);
+	/* Normal grows past DMA32: its watermarks are larger too */
+	zline(20, 1, "DMA32", 800000, 700000, 4000);
+	zline(20, 1, "Normal", 1000000, 4831, 6000);
+	set_end(20, 1);
+	kswapd(REC_KSWAPD_SLEEP, 30, 0, 0);
+	/* a tie keeps the current main zone whatever the order of lines */
+	zline(40, 2, "DMA32", 1000000, 700000, 4000);
+	zline(40, 2, "Normal", 1000000, 50000, 7000);
+	set_end(40, 2);
+	/* Normal shrinks (offlined) but stays the largest: still sampled */
+	zline(60, 3, "DMA32", 800000, 700000, 4000);
+	zline(60, 3, "Normal", 900000, 172588, 5000);
+	set_end(60, 3);
+	handoff_model_finish(m, 100 * MS);
+	st = handoff_model_node(m, 0);
+	is_str(st->wm_first.zone, "DMA32", "hotplug: first sample of DMA32");
+	is_int(st->wm_first.free, 772915, "hotplug: DMA32's free pages first");
+	is_int(st->wm_first.min, 4000, "hotplug: DMA32's min with it");
+	is_str(st->wm_lowest.zone, "Normal", "hotplug: lowest in Normal");
+	is_int(st->wm_lowest.free, 4831, "hotplug: lowest free");
+	is_int(st->wm_lowest.high, 9000, "hotplug: high in force at the lowest");
+	is_int(st->wm_lowest.state, WM_BELOW_MIN, "hotplug: lowest judged against its own");
+	is_int((int)(st->wm_lowest.ts / MS), 20, "hotplug: time of the lowest");
+	is_str(st->wm_last.zone, "Normal", "hotplug: last in Normal");
+	is_int(st->wm_last.free, 172588, "hotplug: a shrunk main zone is still sampled");
+	is_int(st->wm_last.high, 7500, "hotplug: last's own high");
+	is_int(st->wm_last.managed, 900000, "hotplug: last's managed pages");
+	is_int(st->managed_first, 904000, "hotplug: node's managed pages first");
+	is_int(st->managed_last, 1700000, "hotplug: node's managed pages last");
+	is_int(st->managed_changes, 3, "hotplug: sets where managed moved");
+	is_int(st->zone_changes, 1, "hotplug: one change of main zone (ties keep it)");
+	is_str(st->zchg[0].from, "DMA32", "hotplug: from DMA32");
+	is_str(st->zchg[0].to, "Normal", "hotplug: to Normal");
+	is_int((int)(st->zchg[0].ts / MS), 20, "hotplug: when the main zone changed");
+	is_str(ep(0, 0)->wm_start.zone, "DMA32", "hotplug: episode starts in DMA32");
+	is_str(ep(0, 0)->wm_low.zone, "Normal", "hotplug: its lowest in Normal");
+	is_int(ep(0, 0)->wm_low.min, 6000, "hotplug: with Normal's min then");
+}
+
+/* A zone line without managed= (-1) is still the node's only zone. */
+static void test_no_managed(void)
+{
+	fresh();
+	zline(0, 0, "Normal", -1, 5000, 100);
+	set_end(0, 0);
+	handoff_model_finish(m, 100 * MS);
+	is_int(handoff_model_node(m, 0)->has_wmarks, 1, "no managed=: watermarks kept");
+	is_str(handoff_model_node(m, 0)->wm_last.zone, "Normal", "no managed=: its zone");
+}
+
 static void test_no_samples(void)
 {
 	fresh();
@@ -423,6 +511,8 @@ int main(void)
 	test_pending_at_end();
 	test_two_nodes();
 	test_watermarks();
+	test_hotplug();
+	test_no_managed();
 	test_no_samples();
 	test_balance_end();
 	handoff_model_free(m);

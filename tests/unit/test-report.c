@@ -4,7 +4,10 @@
  * off by a wakeup and by a timeout pickup, one not handed off, zone
  * samples with watermarks, a vmstat sample pair and direct reclaim. Checks
  * the handoff table, the flags, the consistency rows, the 72-column
- * limit and valid-looking JSON. MMSCOPE_TEST_SHOW=1 prints the text.
+ * limit and valid-looking JSON. Then memory hotplug (the main zone
+ * changes mid-run) and a memcg gauge that peaks and falls back: every
+ * watermark value names its zone and its own watermarks, the gauge its
+ * peak and limit. MMSCOPE_TEST_SHOW=1 prints the text.
  */
 #include "config.h"
 #include "analysis.h"
@@ -155,6 +158,93 @@ static void check_table(void)
 	ok(report_section_find("nosuch") == -1, "unknown section name: -1");
 }
 
+static void zone_line(uint64_t ms, uint64_t seq, const char *zone, int64_t managed,
+		      int64_t free, int64_t min)
+{
+	struct record r = { .type = REC_ZONE, .ts = ms * MS };
+
+	r.zone.seq = seq;
+	r.zone.node = 0;
+	r.zone.zone = zone;
+	r.zone.free = free;
+	r.zone.min = min;
+	r.zone.low = min * 5 / 4;
+	r.zone.high = min * 3 / 2;
+	r.zone.managed = managed;
+	r.zone.free_blocks = -1;
+	analysis_feed(a, &r);
+}
+
+static void memcg_set(uint64_t ms, uint64_t seq, int64_t usage)
+{
+	struct record r = { .type = REC_COUNTER, .ts = ms * MS };
+
+	r.counter.source = SRC_MEMCG;
+	r.counter.seq = seq;
+	r.counter.instance = "/w";
+	r.counter.key = "usage";
+	r.counter.value = usage;
+	analysis_feed(a, &r);
+	r.counter.key = "limit";
+	r.counter.value = 2147483648LL;
+	analysis_feed(a, &r);
+	memset(&r, 0, sizeof(r));
+	r.type = REC_SAMPLE_END;
+	r.ts = ms * MS;
+	r.send.seq = seq;
+	analysis_feed(a, &r);
+}
+
+static void test_hotplug_and_gauge(void)
+{
+	struct report_opts o;
+	struct strbuf sb = STRBUF_INIT;
+
+	a = analysis_new_empty(NULL);
+	zone_line(0, 0, "DMA32", 800000, 772915, 4000);
+	zone_line(0, 0, "Normal", 100000, 90000, 500);
+	memcg_set(0, 0, 0);
+	rec(REC_KSWAPD_WAKE, 100, 40, 0, 0);
+	zone_line(1000, 1, "DMA32", 800000, 700000, 4000);
+	zone_line(1000, 1, "Normal", 1000000, 4831, 6000);
+	memcg_set(1000, 1, 1073741824);
+	rec(REC_KSWAPD_SLEEP, 1500, 40, 0, 0);
+	zone_line(2000, 2, "DMA32", 800000, 700000, 4000);
+	zone_line(2000, 2, "Normal", 1000000, 172588, 6400);
+	memcg_set(2000, 2, 40960);
+	analysis_finish(a, 2000 * MS);
+	report_opts_default(&o);
+	o.sections = 1u << report_section_find("handoff") | 1u << report_section_find("counters");
+	report_render(a, &o, &sb);
+	if (getenv("MMSCOPE_TEST_SHOW"))
+		fputs(sb.buf, stdout);
+	ok(strstr(sb.buf, "  first       0.000 DMA32     772915    4000    5000    6000 >high") != NULL,
+	   "hotplug: first names DMA32 with its own watermarks");
+	ok(strstr(sb.buf, "  lowest      1.000 Normal      4831    6000    7500    9000 <min") != NULL,
+	   "hotplug: lowest names Normal, judged against the watermarks then");
+	ok(strstr(sb.buf, "  last        2.000 Normal    172588    6400    8000    9600 >high") != NULL,
+	   "hotplug: last with the last watermarks");
+	ok(strstr(sb.buf, "hotplug     node managed pages 900000 -> 1800000 (moved 1 times)") &&
+	   strstr(sb.buf, "main zone DMA32 (800000) -> Normal (1000000) at 1.000 s"),
+	   "hotplug: managed pages before -> after and the change of main zone");
+	ok(strstr(sb.buf, "  DMA32 until 1.000 s\n  Normal after") != NULL,
+	   "hotplug: the episode legend names the zones");
+	ok(strstr(sb.buf, "usage                      0 -> 40960 (+40960)\n"
+		  "             peak 1073741824 bytes at 1.000 s, limit 2147483648 bytes") != NULL,
+	   "gauge: memcg usage with its peak, when, limit and unit");
+	ok(max_width(sb.buf) <= 72, "hotplug and gauge: 72 columns");
+	strbuf_reset(&sb);
+	o.format = RF_JSON;
+	o.sections = 0;
+	report_render(a, &o, &sb);
+	ok(strstr(sb.buf, "\"zone\": \"Normal\"") && strstr(sb.buf, "\"main_zone_changes\": 1"),
+	   "json: zone per watermark, main zone changes");
+	ok(strstr(sb.buf, "\"peak\": 1073741824") && strstr(sb.buf, "\"limit\": 2147483648"),
+	   "json: gauge peak and limit");
+	strbuf_release(&sb);
+	analysis_free(a);
+}
+
 int main(void)
 {
 	struct report_opts o;
@@ -189,5 +279,6 @@ int main(void)
 	ok(sb.buf[0] == '{' && strstr(sb.buf, "\"handoff\": \"pickup\""), "json episodes");
 	strbuf_release(&sb);
 	analysis_free(a);
+	test_hotplug_and_gauge();
 	return tap_done();
 }
