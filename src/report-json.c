@@ -138,6 +138,8 @@ static void json_hotplug(struct report_ctx *rc, struct json_writer *j,
 
 static void json_episode(struct report_ctx *rc, struct json_writer *j, const struct kswapd_episode *ep)
 {
+	int shrink = analysis_traced(rc->a, REC_SHRINK_INACTIVE, -1);
+	int balance = analysis_traced(rc->a, REC_BALANCE_END, -1);
 	char fl[64];
 
 	json_object(j, NULL);
@@ -148,14 +150,21 @@ static void json_episode(struct report_ctx *rc, struct json_writer *j, const str
 	json_u64(j, "wakeups", ep->wakeups);
 	json_str(j, "waker", ep->waker);
 	json_u64(j, "rebalances", ep->rebalances);
-	json_u64(j, "scanned", ep->scanned);
-	json_u64(j, "reclaimed", ep->reclaimed);
-	json_u64(j, "balance_runs", ep->balance_runs);
-	json_u64(j, "balance_reclaimed", ep->balance_reclaimed);
-	json_s64(j, "balance_order", ep->balance_order);
+	/* null, not 0 or -1, where the events behind a figure were not
+	 * recorded (shrink_inactive; balance_pgdat_end exists from 7.x) */
+	json_u64_or_null(j, "scanned", ep->scanned, shrink);
+	json_u64_or_null(j, "reclaimed", ep->reclaimed, shrink);
+	json_u64_or_null(j, "balance_runs", ep->balance_runs, balance);
+	json_u64_or_null(j, "balance_reclaimed", ep->balance_reclaimed, balance);
+	json_s64_or_null(j, "balance_order", ep->balance_order, ep->balance_order >= 0);
 	json_str(j, "handoff", handoff_kind_name(ep->handoff));
-	json_s64(j, "handoff_order", ep->handoff_order);
-	json_fixed(j, "handoff_t", ep->handoff_ts ? report_rel_s(rc, ep->handoff_ts) : 0, 6);
+	if (ep->handoff == HO_WAKEUP || ep->handoff == HO_PICKUP) {
+		json_s64(j, "handoff_order", ep->handoff_order);
+		json_fixed(j, "handoff_t", report_rel_s(rc, ep->handoff_ts), 6);
+	} else {
+		json_null(j, "handoff_order");
+		json_null(j, "handoff_t");
+	}
 	json_u64(j, "stalls", ep->stalls);
 	json_str(j, "flags", handoff_flags_str(ep->flags, fl, sizeof(fl)));
 	json_wmark(rc, j, "wmark_start", &ep->wm_start);
@@ -211,7 +220,7 @@ static void json_node(struct report_ctx *rc, struct json_writer *j, const struct
 		json_str(j, "via", kc_via_name(kc->via));
 		json_u64(j, "runs", kc->runs);
 		json_u64(j, "success", kc->success);
-		json_s64(j, "last_status", kc->last_status);
+		json_s64_or_null(j, "last_status", kc->last_status, kc->last_status >= 0);
 		json_s64(j, "for_kswapd", kc->for_kswapd);
 		json_close(j);
 	}

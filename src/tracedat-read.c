@@ -905,8 +905,10 @@ struct td_file *td_open(const char *path, char **err)
 
 	tf->path = xstrdup(path);
 	tf->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (tf->fd < 0 && errno == EACCES && geteuid() && !stat(path, &st) && st.st_uid == 0) {
-		/* a recording made with sudo before files went to SUDO_UID */
+	if (tf->fd < 0 && errno == EACCES && geteuid() && !stat(path, &st) && st.st_uid == 0 &&
+	    (st.st_mode & 0400)) {
+		/* a recording made with sudo before files went to SUDO_UID:
+		 * owned by root, readable by its owner, so chown helps */
 		set_err(err, "permission denied: the file belongs to root (mode %03o); "
 			"'sudo chown %ld %s' makes it yours", (unsigned)(st.st_mode & 0777),
 			(long)geteuid(), path);
