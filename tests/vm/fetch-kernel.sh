@@ -47,8 +47,28 @@ KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
 # ---- private apt configuration ----------------------------------------
 APT=$CACHE/apt
 mkdir -p "$APT/sources" "$APT/lists/partial" "$APT/cache/archives/partial"
-MIRROR=${MMSCOPE_DEBIAN_MIRROR:-http://deb.debian.org/debian}
-SECMIRROR=${MMSCOPE_DEBIAN_SECURITY_MIRROR:-http://deb.debian.org/debian-security}
+# The mirrors are the system's own (its apt sources, deb822 or one-line),
+# never a host name written here: the first URI of a source whose suites
+# are not "-security", and the first of one whose suites are; the
+# environment may name others.
+system_uri() { # main|security
+	{
+		for f in /etc/apt/sources.list.d/*.sources; do
+			[ -r "$f" ] || continue
+			awk -v want="$1" '
+				function out() { if (uri != "" && (want == "security") == sec) { print uri; exit } }
+				/^URIs:/ { uri = $2 } /^Suites:/ { sec = ($0 ~ /-security/) }
+				/^[ \t]*$/ { out(); uri = ""; sec = 0 }
+				END { out() }' "$f"
+		done
+		[ -r /etc/apt/sources.list ] && awk -v want="$1" '
+			$1 == "deb" { for (i = 2; i <= NF && $i !~ /:\/\//; i++) ; sec = ($(i + 1) ~ /-security/)
+				if (i <= NF && (want == "security") == sec) print $i }' /etc/apt/sources.list
+	} 2>/dev/null | head -n 1
+}
+MIRROR=${MMSCOPE_DEBIAN_MIRROR:-$(system_uri main)}
+SECMIRROR=${MMSCOPE_DEBIAN_SECURITY_MIRROR:-$(system_uri security)}
+[ -n "$MIRROR" ] || skip "no Debian mirror in this system's apt sources (set MMSCOPE_DEBIAN_MIRROR)"
 cat > "$APT/sources/mmscope.sources" <<SRC
 Types: deb
 URIs: $MIRROR
@@ -56,6 +76,8 @@ Suites: bookworm bookworm-updates bookworm-backports trixie-backports sid
 Components: main
 Architectures: amd64
 Signed-By: $KEYRING
+SRC
+[ -n "$SECMIRROR" ] && cat >> "$APT/sources/mmscope.sources" <<SRC
 
 Types: deb
 URIs: $SECMIRROR
