@@ -50,23 +50,41 @@ out="$scratch/fw.dat" load=""
 "$MMSCOPE" record --flight-recorder -o "$out" --interval 100 --buffer-kb 64 $EV 2>"$scratch/err" &
 pid=$!
 LIVE_PIDS="$LIVE_PIDS $pid"
+# overrun_sum: events the instance's ring overwrote so far, all CPUs
+overrun_sum() {
+	cat "$TRACEFS/instances/mmscope-$pid"/per_cpu/cpu*/stats 2>/dev/null |
+		awk '$1 == "overrun:" { s += $2 } END { print s + 0 }'
+}
+# wrap_ring: the copying load, again, until the ring has overwritten
+# more than it had (an idle machine may need more than one round)
+wrap_ring() {
+	before=$(overrun_sum) i=0
+	while [ "$i" -lt 20 ] && [ "$(overrun_sum)" -le "$before" ]; do
+		load=""
+		for n in 1 2 3; do
+			head -c 200000000 /dev/zero | cat >/dev/null &
+			load="$load $!"
+		done
+		# shellcheck disable=SC2086
+		wait $load
+		i=$((i + 1))
+	done
+	[ "$(overrun_sum)" -gt "$before" ] || fail "the 64 KB ring did not wrap under $i rounds of load"
+}
+# wait_file F: the recorder handles SIGUSR1 in its loop; the next load
+# must come after the dump, or it wraps the ring before the window
+wait_file() {
+	i=0
+	while [ ! -s "$1" ] && [ "$i" -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	[ -s "$1" ] || fail "$1 not written within 10 s of SIGUSR1"
+}
 sleep 0.5
-for n in 1 2 3; do
-	head -c 200000000 /dev/zero | cat >/dev/null &
-	load="$load $!"
-done
-# shellcheck disable=SC2086
-wait $load
+wrap_ring
 kill -USR1 "$pid"	# fw-1: the ring wrapped since the start
-load=""
-for n in 1 2 3; do
-	head -c 200000000 /dev/zero | cat >/dev/null &
-	load="$load $!"
-done
-# shellcheck disable=SC2086
-wait $load
+wait_file "$scratch/fw-1.dat"
+wrap_ring
 kill -USR1 "$pid"	# fw-2: wrapped since fw-1; its stats must count from fw-1
-sleep 1
+wait_file "$scratch/fw-2.dat"
 kill -TERM "$pid"
 wait "$pid" || fail "flight recorder (small ring) exited $?"
 for n in 1 2; do
