@@ -10,6 +10,7 @@
  */
 #include "config.h"
 #include "model-handoff.h"
+#include "sample-rec.h"
 #include "tap.h"
 
 #include <string.h>
@@ -382,17 +383,8 @@ static void test_watermarks(void)
 static void zline(uint64_t t, uint64_t seq, const char *name, int64_t managed, int64_t free,
 		  int64_t min)
 {
-	struct record r = { .type = REC_ZONE, .ts = t * MS };
+	struct record r = rec_zone(t * MS, seq, name, managed, free, min);
 
-	r.zone.seq = seq;
-	r.zone.node = 0;
-	r.zone.zone = name;
-	r.zone.free = free;
-	r.zone.min = min;
-	r.zone.low = min * 5 / 4;
-	r.zone.high = min * 3 / 2;
-	r.zone.managed = managed;
-	r.zone.free_blocks = -1;
 	feed(&r);
 }
 

@@ -12,6 +12,7 @@
 #include "config.h"
 #include "analysis.h"
 #include "report.h"
+#include "sample-rec.h"
 #include "tap.h"
 
 #include <stdlib.h>
@@ -161,17 +162,8 @@ static void check_table(void)
 static void zone_line(uint64_t ms, uint64_t seq, const char *zone, int64_t managed,
 		      int64_t free, int64_t min)
 {
-	struct record r = { .type = REC_ZONE, .ts = ms * MS };
+	struct record r = rec_zone(ms * MS, seq, zone, managed, free, min);
 
-	r.zone.seq = seq;
-	r.zone.node = 0;
-	r.zone.zone = zone;
-	r.zone.free = free;
-	r.zone.min = min;
-	r.zone.low = min * 5 / 4;
-	r.zone.high = min * 3 / 2;
-	r.zone.managed = managed;
-	r.zone.free_blocks = -1;
 	analysis_feed(a, &r);
 }
 
