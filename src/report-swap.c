@@ -441,8 +441,14 @@ void report_text_swap(struct report_ctx *rc)
 
 	report_title(rc, "Swap clusters");
 	if (!probes && !rc->in->has_samples) {
-		swap_why_no_probes(rc);
-		report_needs_samples(rc, "swap counters");
+		/* A trace-cmd recording: one line says why the section is empty. */
+		if (!*analysis_probe_set(rc->a))
+			report_line(rc, "no swap probes or counter samples here "
+				    "(needs mmscope record -g swap)");
+		else {
+			swap_why_no_probes(rc);
+			report_needs_samples(rc, "swap counters");
+		}
 		return;
 	}
 	if (probes)
