@@ -96,6 +96,15 @@ static int64_t view_zswap_field(const struct zsw_point *p, int k)
 	}
 }
 
+/* Some point has counter k (a kernel or sampler without it gives -1). */
+static int view_zswap_sampled(const struct zswap_model *m, int k)
+{
+	for (int i = 0; i < zswap_model_npoints(m); i++)
+		if (view_zswap_field(zswap_model_point(m, i), k) >= 0)
+			return 1;
+	return 0;
+}
+
 /* One row per counter: its increase per column against the row's peak. */
 static void view_zswap_rates(struct tui_state *st, struct canvas *body, int y,
 			     const struct zswap_model *m)
@@ -123,6 +132,12 @@ static void view_zswap_rates(struct tui_state *st, struct canvas *body, int y,
 				peak = d[c];
 		}
 		canvas_printf(body, y + k, 0, AT_LABEL, "%-*s", TUI_LABEL_W - 1, names[k]);
+		if (!view_zswap_sampled(m, k)) {	/* blank would read as "none" */
+			canvas_put(body, y + k, TUI_LABEL_W, AT_DIM, "not sampled");
+			continue;
+		}
+		if (!peak)	/* sampled, and it never moved: say so, not blank */
+			canvas_put(body, y + k, TUI_LABEL_W, AT_DIM, "0 (no change)");
 		for (int c = 0; c < w && peak; c++)
 			if (d[c])
 				canvas_set(body, y + k, TUI_LABEL_W + c,
@@ -151,8 +166,9 @@ static void view_zswap_build(struct tui_state *st, struct canvas *body)
 {
 	const struct zswap_model *m = view_zswap_model(st);
 	const struct zsw_point *p;
+	const char *comp;
 	char ts[32];
-	int h, y = 0, cur;
+	int h, y = 0, cur, enabled;
 
 	if (!m || !zswap_model_npoints(m)) {
 		canvas_put(body, 0, 0, AT_HEADER, "zswap");
@@ -162,10 +178,14 @@ static void view_zswap_build(struct tui_state *st, struct canvas *body)
 		return;
 	}
 	p = view_zswap_at(m, st->cursor);
-	canvas_printf(body, y++, 0, AT_HEADER, "zswap at %s s: %s, max_pool_percent %d",
+	/* The point's own parameter, else the one sampled as a setting (the
+	 * same source the report reads): "not sampled" only when neither. */
+	enabled = p && p->enabled >= 0 ? p->enabled : zswap_model_enabled(m);
+	comp = zswap_model_settings(m)->compressor;
+	canvas_printf(body, y++, 0, AT_HEADER, "zswap at %s s: %s%s%s, max_pool_percent %d",
 		      tui_fmt_ts(st->cursor, ts, sizeof(ts)),
-		      !p || p->enabled < 0 ? "enabled not sampled" :
-		      p->enabled ? "enabled" : "disabled", zswap_model_max_pool_percent(m));
+		      enabled < 0 ? "enabled not sampled" : enabled ? "enabled" : "disabled",
+		      *comp ? ", " : "", comp, zswap_model_max_pool_percent(m));
 	if (p) {	/* -1 in a point: not sampled, printed "-" */
 		char sp[24] = "-", pool[24] = "-", lim[24] = "-", inf[24] = "-";
 
@@ -187,7 +207,11 @@ static void view_zswap_build(struct tui_state *st, struct canvas *body)
 		h = ZV_CHART_MAX;
 	if (h < 2)
 		h = 2;
-	view_zswap_chart(st, body, y, h, m);
+	if (zswap_model_has_pool(m))
+		view_zswap_chart(st, body, y, h, m);
+	else
+		canvas_printf(body, y, 0, AT_DIM, "stored%*snot sampled (no zswap debugfs "
+			      "pool counters in the samples)", TUI_LABEL_W - 6, "");
 	y += h;
 	view_zswap_rates(st, body, y, m);
 	y += 6;

@@ -42,6 +42,7 @@ timeline-compaction-160x50   160x50  compaction-6.18.dat
 timeline-mthp-enter-80x24    80x24   mthp-swap-6.18.dat    right right right Enter
 swap-80x24                   80x24   mthp-swap-6.18.dat    2
 swap-sampled-80x24           80x24   r/compaction-sampled-6.18.dat  2
+zswap-sampled-80x24          80x24   r/compaction-sampled-6.18.dat  3
 zswap-80x24                  80x24   mthp-swap-6.18.dat    tab tab
 stalls-memcg-80x24           80x24   memcg-swap-6.18.dat   4
 stalls-memcg-160x50          160x50  memcg-swap-6.18.dat   4
