@@ -264,7 +264,25 @@ static void stalls_latency(struct report_ctx *rc, const struct reclaim_model *rm
 {
 	/* reclaim_end without nr_reclaimed: "-", not the 0 it reads as */
 	int no_rec = report_not_measured(rc, "pages reclaimed per reclaim");
+	char none[80] = "", unrec[80] = "";
+	int traced = 0;
 
+	/* The kinds with begin/end events: none seen is "0 stalls" only when
+	 * the events were recorded; otherwise the table could not have them. */
+	for (int k = RK_DIRECT; k < RK_KSWAPD; k++) {
+		const struct reclaim_kind_stats *ks = reclaim_model_kind(rm, k);
+		char *l = analysis_traced(rc->a, REC_RECLAIM_BEGIN, k) ? none : unrec;
+
+		traced += l == none;
+		if (!ks->begins && !ks->ends)
+			snprintf(l + strlen(l), 80 - strlen(l), "%s%s", *l ? ", " : "",
+				 reclaim_kind_name(k));
+	}
+	if (!traced) {
+		report_line(rc, "not recorded: no reclaim begin/end events (mmscope record "
+			    "-g reclaim)");
+		return;
+	}
 	report_line(rc, "kind       count   p50 ms   p90 ms   p99 ms   max ms  "
 		    "total s reclaimed");
 	for (int k = 0; k < RK_NR; k++) {
@@ -287,6 +305,10 @@ static void stalls_latency(struct report_ctx *rc, const struct reclaim_model *rm
 				    "without a begin)", ULL(ks->open_at_end),
 				    ULL(ks->unpaired_ends));
 	}
+	if (*none)
+		report_line(rc, "%s: 0 stalls", none);
+	if (*unrec)
+		report_line(rc, "%s: not recorded", unrec);
 }
 
 static void stalls_histogram(struct report_ctx *rc, const struct reclaim_kind_stats *ks,

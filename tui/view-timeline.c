@@ -399,6 +399,15 @@ static const struct lane *tl_sel_lane(const struct tui_state *st, int *nid, enum
 	return &lanes_node(st->data->lanes, *nid)->lane[*k];
 }
 
+/* v, or "-" when the recording could not have counted it. */
+static const char *tl_count(char buf[24], int traced, uint64_t v)
+{
+	if (!traced)
+		return "-";
+	snprintf(buf, 24, "%llu", (unsigned long long)v);
+	return buf;
+}
+
 static void tl_build_footer(struct tui_state *st, struct canvas *body, const struct tl_layout *L)
 {
 	char line[512];
@@ -422,14 +431,26 @@ static void tl_build_footer(struct tui_state *st, struct canvas *body, const str
 	ns = i >= 0 ? handoff_model_node(m, i) : NULL;
 	const struct lanes_node *n = lanes_node(st->data->lanes, nid);
 
+	const struct analysis *a = st->data->an;
+	char ep[24], wo[24], pk[24], no[24], rs[24], cs[24], oo[24];
+	/* A count is shown only where its events were recorded: 0 would say
+	 * "none happened" of a recording that could not have seen them. */
+	int kswapd = analysis_traced(a, REC_KSWAPD_WAKE, -1) &&
+		     analysis_traced(a, REC_KSWAPD_SLEEP, -1);
+	int handoff = kswapd && analysis_traced(a, REC_KCOMPACTD_WAKE, -1);
+
 	snprintf(line, sizeof(line),
-		 "node %d: kswapd %llu (handoff: %llu woke, %llu pickup, %llu none) "
-		 "stalls %d compact %d oom %d",
-		 nid, (unsigned long long)(ns ? ns->episodes : 0),
-		 (unsigned long long)(ns ? ns->ho_wakeup : 0),
-		 (unsigned long long)(ns ? ns->ho_pickup : 0),
-		 (unsigned long long)(ns ? ns->ho_none : 0), n->lane[LANE_RECLAIM].n,
-		 n->lane[LANE_COMPACT].n, n->lane[LANE_OOM].n);
+		 "node %d: kswapd %s (handoff: %s woke, %s pickup, %s none) "
+		 "stalls %s compact %s oom %s", nid,
+		 tl_count(ep, kswapd, ns ? ns->episodes : 0),
+		 tl_count(wo, handoff, ns ? ns->ho_wakeup : 0),
+		 tl_count(pk, handoff, ns ? ns->ho_pickup : 0),
+		 tl_count(no, handoff, ns ? ns->ho_none : 0),
+		 tl_count(rs, analysis_traced(a, REC_RECLAIM_BEGIN, -1),
+			  (uint64_t)n->lane[LANE_RECLAIM].n),
+		 tl_count(cs, analysis_traced(a, REC_COMPACT_BEGIN, -1),
+			  (uint64_t)n->lane[LANE_COMPACT].n),
+		 tl_count(oo, analysis_traced(a, REC_OOM, -1), (uint64_t)n->lane[LANE_OOM].n));
 	canvas_put(body, L->axis_y + 2, 0, AT_DIM, line);
 }
 

@@ -43,6 +43,7 @@ timeline-mthp-enter-80x24    80x24   mthp-swap-6.18.dat    right right right Ent
 swap-80x24                   80x24   mthp-swap-6.18.dat    2
 swap-sampled-80x24           80x24   r/compaction-sampled-6.18.dat  2
 zswap-sampled-80x24          80x24   r/compaction-sampled-6.18.dat  3
+timeline-khugepaged-80x24    80x24   r/khugepaged-6.18.dat
 zswap-80x24                  80x24   mthp-swap-6.18.dat    tab tab
 stalls-memcg-80x24           80x24   memcg-swap-6.18.dat   4
 stalls-memcg-160x50          160x50  memcg-swap-6.18.dat   4
