@@ -165,7 +165,7 @@ static void json_episode(struct report_ctx *rc, struct json_writer *j, const str
 		json_null(j, "handoff_order");
 		json_null(j, "handoff_t");
 	}
-	json_u64(j, "stalls", ep->stalls);
+	json_u64_or_null(j, "stalls", ep->stalls, report_stall_entries(rc) != NULL);
 	json_str(j, "flags", handoff_flags_str(ep->flags, fl, sizeof(fl)));
 	json_wmark(rc, j, "wmark_start", &ep->wm_start);
 	json_wmark(rc, j, "wmark_low", &ep->wm_low);
@@ -198,7 +198,8 @@ static void json_node(struct report_ctx *rc, struct json_writer *j, const struct
 	json_u64(j, "wakeup_kcompactd", n->kc_wakeups);
 	json_u64(j, "wakeup_kcompactd_by_kswapd", n->kc_wakeups_kswapd);
 	json_u64(j, "wakeup_kcompactd_proactive", n->kc_wakeups_proactive);
-	json_u64(j, "stalls_kcompactd_asleep", n->stalls_kc_asleep);
+	json_u64_or_null(j, "stalls_kcompactd_asleep", n->stalls_kc_asleep,
+			 report_stall_entries(rc) != NULL);
 	if (n->has_wmarks) {
 		json_wmark(rc, j, "wmark_first", &n->wm_first);
 		json_wmark(rc, j, "wmark_lowest", &n->wm_lowest);
@@ -239,14 +240,18 @@ void report_json_handoff(struct report_ctx *rc)
 	json_close(j);
 }
 
-static void json_hist(struct json_writer *j, const struct hist *h)
+/* known: the events behind h were recorded. Percentiles of nothing are
+ * null, not 0 (count 0 and total 0 are true of a recorded kind). */
+static void json_hist(struct json_writer *j, const struct hist *h, int known)
 {
-	json_u64(j, "count", h->count);
-	json_u64(j, "p50_ns", hist_percentile(h, 50));
-	json_u64(j, "p90_ns", hist_percentile(h, 90));
-	json_u64(j, "p99_ns", hist_percentile(h, 99));
-	json_u64(j, "max_ns", h->max);
-	json_u64(j, "total_ns", h->sum);
+	int some = known && h->count;
+
+	json_u64_or_null(j, "count", h->count, known);
+	json_u64_or_null(j, "p50_ns", hist_percentile(h, 50), some);
+	json_u64_or_null(j, "p90_ns", hist_percentile(h, 90), some);
+	json_u64_or_null(j, "p99_ns", hist_percentile(h, 99), some);
+	json_u64_or_null(j, "max_ns", h->max, some);
+	json_u64_or_null(j, "total_ns", h->sum, known);
 	json_object(j, "log2_ns");
 	for (int i = 0; i < 64; i++) {
 		uint64_t c = hist_log2_count(h, i);
@@ -278,21 +283,25 @@ void report_json_stalls(struct report_ctx *rc)
 	for (int k = 0; k < RK_NR; k++) {
 		const struct reclaim_kind_stats *ks = reclaim_model_kind(rm, k);
 
+		/* a begin/end kind whose events were not recorded counts nothing */
+		int seen = k >= RK_KSWAPD || analysis_traced(rc->a, REC_RECLAIM_BEGIN, k);
+
 		json_object(j, reclaim_kind_name(k));
-		json_u64(j, "begins", ks->begins);
-		json_u64(j, "ends", ks->ends);
-		json_u64(j, "open_at_end", ks->open_at_end);
-		json_u64(j, "unpaired_ends", ks->unpaired_ends);
-		json_u64_or_null(j, "nr_reclaimed", ks->nr_reclaimed, rec_known);
-		json_hist(j, &ks->lat);
+		json_bool(j, "recorded", seen);
+		json_u64_or_null(j, "begins", ks->begins, seen);
+		json_u64_or_null(j, "ends", ks->ends, seen);
+		json_u64_or_null(j, "open_at_end", ks->open_at_end, seen);
+		json_u64_or_null(j, "unpaired_ends", ks->unpaired_ends, seen);
+		json_u64_or_null(j, "nr_reclaimed", ks->nr_reclaimed, rec_known && seen);
+		json_hist(j, &ks->lat, seen);
 		json_u64_or_null(j, "scanned", ks->scanned, lru_known);
 		json_u64_or_null(j, "reclaimed", ks->reclaimed, lru_known);
 		json_u64_or_null(j, "anon_scanned", ks->anon_scanned, lru_known);
 		json_u64_or_null(j, "anon_reclaimed", ks->anon_reclaimed, lru_known);
 		json_u64_or_null(j, "file_scanned", ks->file_scanned, lru_known);
 		json_u64_or_null(j, "file_reclaimed", ks->file_reclaimed, lru_known);
-		json_u64(j, "write_anon", ks->write_anon);
-		json_u64(j, "write_file", ks->write_file);
+		json_u64_or_null(j, "write_anon", ks->write_anon, seen);
+		json_u64_or_null(j, "write_file", ks->write_file, seen);
 		json_array(j, "priority");
 		for (int p = 0; p < RECLAIM_NPRIO; p++) {
 			json_array(j, NULL);
@@ -323,15 +332,19 @@ void report_json_compaction(struct report_ctx *rc)
 	struct json_writer *j = rc->jw;
 	const struct compact_stats *cs = compaction_model_stats(analysis_compaction(rc->a));
 
+	int seen = analysis_traced(rc->a, REC_COMPACT_BEGIN, -1) &&
+		   analysis_traced(rc->a, REC_COMPACT_END, -1);
+
 	json_object(j, "compaction");
+	json_bool(j, "recorded", seen);
 	json_object(j, "runners");
 	for (int i = 0; i < CR_NR; i++) {
 		const struct compact_runner_stats *r = &cs->runner[i];
 
 		json_object(j, compact_runner_name(i));
-		json_u64(j, "runs", r->runs);
-		json_u64(j, "open_at_end", r->open_at_end);
-		json_hist(j, &r->dur);
+		json_u64_or_null(j, "runs", r->runs, seen);
+		json_u64_or_null(j, "open_at_end", r->open_at_end, seen);
+		json_hist(j, &r->dur, seen);
 		json_object(j, "status");
 		for (int s = 0; s < COMPACT_NSTATUS; s++)
 			if (r->status[s])

@@ -106,8 +106,12 @@ static void handoff_counts(struct report_ctx *rc, const struct handoff_node_stat
 		    ULL(n->kc_runs_success), ULL(n->kc_wakeups));
 	report_line(rc, "            (by kswapd %llu, order -1 %llu)",
 		    ULL(n->kc_wakeups_kswapd), ULL(n->kc_wakeups_proactive));
-	report_line(rc, "stalls      %llu direct entries while kcompactd slept",
-		    ULL(n->stalls_kc_asleep));
+	if (report_stall_entries(rc))
+		report_line(rc, "stalls      %llu %s entries while kcompactd slept",
+			    ULL(n->stalls_kc_asleep), report_stall_entries(rc));
+	else
+		report_line(rc, "stalls      - (no direct reclaim or compaction events "
+			    "recorded)");
 	report_line(rc, "flags       no-handoff %llu, long %llu, stall %llu, rewake %llu, "
 		    "lost %llu", ULL(n->flags_count[0]), ULL(n->flags_count[1]),
 		    ULL(n->flags_count[2]), ULL(n->flags_count[3]), ULL(n->flags_count[4]));

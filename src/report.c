@@ -161,6 +161,15 @@ int report_needs_samples(struct report_ctx *rc, const char *section)
 	return 1;
 }
 
+const char *report_stall_entries(const struct report_ctx *rc)
+{
+	int rec = analysis_traced(rc->a, REC_RECLAIM_BEGIN, RK_DIRECT);
+	int com = analysis_traced(rc->a, REC_COMPACT_TRY, -1);
+
+	return rec && com ? "direct reclaim/compaction" : rec ? "direct reclaim" :
+	       com ? "direct compaction" : NULL;
+}
+
 int report_not_measured(const struct report_ctx *rc, const char *metric)
 {
 	char tail[160];
@@ -273,8 +282,12 @@ static void report_summary_handoff(struct report_ctx *rc)
 	report_line(rc, "kcompactd   %llu woken, %llu timeout pickups, %llu proactive; "
 		    "%llu sleeps", (unsigned long long)kcw, (unsigned long long)kcp,
 		    (unsigned long long)kcpro, (unsigned long long)kcs);
-	report_line(rc, "stalls      %llu direct reclaim/compaction entries while "
-		    "kcompactd slept", (unsigned long long)stalls);
+	if (report_stall_entries(rc))
+		report_line(rc, "stalls      %llu %s entries while kcompactd slept",
+			    (unsigned long long)stalls, report_stall_entries(rc));
+	else
+		report_line(rc, "stalls      - (no direct reclaim or compaction events "
+			    "recorded)");
 	report_line(rc, "flags       %llu on kswapd episodes", (unsigned long long)flagged);
 }
 

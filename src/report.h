@@ -77,6 +77,10 @@ int report_needs_samples(struct report_ctx *rc, const char *section);
  * efficiency") is not measured: the event's format lacks the field, so
  * the numbers behind it read 0 and must not be printed as measured. */
 int report_not_measured(const struct report_ctx *rc, const char *metric);
+/* What the handoff model's "stalls while kcompactd slept" counts in this
+ * recording: "direct reclaim/compaction", "direct reclaim" or "direct
+ * compaction" after the events it has, NULL when it has neither. */
+const char *report_stall_entries(const struct report_ctx *rc);
 
 /* Consistency rows with "not traced" decided; returns their number. */
 int report_consistency_rows(struct report_ctx *rc, struct consistency_row *rows,
