@@ -8,11 +8,13 @@
 #include "cmd.h"
 #include "input-file.h"
 #include "event-format.h"
+#include "event-fast.h"
 #include "util.h"
 
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char dump_usage[] =
 "usage: mmscope dump [options] FILE\n"
@@ -226,8 +228,8 @@ static void print_event(struct td_file *tf, struct trace_seq *s, struct td_event
 	const struct td_buffer *b = td_buffer(tf, ev->buffer);
 
 	event_format(s, td_tep(tf), b ? b->name : NULL, ev);
-	fwrite(s->buffer, 1, s->len, stdout);
-	putchar('\n');
+	fwrite_unlocked(s->buffer, 1, s->len, stdout);
+	putc_unlocked('\n', stdout);
 }
 
 struct stat_row {
@@ -374,6 +376,9 @@ static int dump_run(struct td_file *tf, const struct dump_opts *o)
 		r = error("%s: %s", o->file, err);
 		goto out;
 	}
+	/* large writes into a pipe or file (a terminal stays line-buffered) */
+	if (!isatty(STDOUT_FILENO))
+		setvbuf(stdout, NULL, _IOFBF, 1 << 20);
 	trace_seq_init(&s);
 	while ((got = td_cursor_next(cur, &ev, &err)) > 0) {
 		if (ev.ts > o->until)
@@ -401,6 +406,8 @@ static int dump_run(struct td_file *tf, const struct dump_opts *o)
 		print_event(tf, &s, &ev);
 	}
 	trace_seq_destroy(&s);
+	if (getenv("MMSCOPE_FAST_FORMAT_REPORT"))
+		event_fast_report(stderr);
 	if (got < 0) {
 		/* what was printed is right; say where the file went bad */
 		r = error("%s: %s", o->file, err);

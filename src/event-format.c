@@ -7,6 +7,7 @@
  */
 #include "config.h"
 #include "event-format.h"
+#include "event-fast.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -152,16 +153,31 @@ static char *put_str(char *p, const char *str)
 
 /* v in decimal, at least width digits/characters, padded with pad on
  * the left (' ' or '0') or, when width < 0, with spaces on the right. */
+static const char digit_pairs[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
 static char *put_dec(char *p, long long v, int width, char pad)
 {
 	char tmp[24];
 	int n = 0, neg = v < 0, len;
 	unsigned long long u = neg ? 0ULL - (unsigned long long)v : (unsigned long long)v;
 
-	do {
-		tmp[n++] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
+	/* two digits a step, from the right, into tmp reversed */
+	while (u >= 100) {
+		unsigned d = (unsigned)(u % 100) * 2;
+
+		u /= 100;
+		tmp[n++] = digit_pairs[d + 1];
+		tmp[n++] = digit_pairs[d];
+	}
+	if (u >= 10) {
+		tmp[n++] = digit_pairs[u * 2 + 1];
+		tmp[n++] = digit_pairs[u * 2];
+	} else {
+		tmp[n++] = (char)('0' + u);
+	}
 	len = n + neg;
 	if (width > len && pad == '0' && neg)
 		*p++ = '-', neg = 0;
@@ -193,7 +209,7 @@ static char *put_hex(char *p, unsigned long long v)
 /* 1 when the fields went into s; 0 to print them through tep. */
 static int fast_info(struct trace_seq *s, struct tep_handle *tep, struct td_event *ev)
 {
-	struct fast_event *f = fast_slot(tep, ev->event);
+	struct fast_event *f = event_fast_enabled() ? fast_slot(tep, ev->event) : NULL;
 	char line[512], *p = line;
 	uint64_t pfn;
 	const char *gfp = NULL;
@@ -238,17 +254,18 @@ static int fast_info(struct trace_seq *s, struct tep_handle *tep, struct td_even
 void event_format(struct trace_seq *s, struct tep_handle *tep, const char *buffer_name,
 		  struct td_event *ev)
 {
-	int pid = tep_data_pid(tep, &ev->record);
-	const char *comm = tep_data_comm_from_pid(tep, pid);
+	int pid = event_fast_pid(tep, ev);
+	const char *comm = event_fast_comm(tep, pid);
 	/* microseconds, rounded as trace-cmd prints them */
 	unsigned long long us = (ev->ts + 500) / 1000;
+	int named = 0;
 
 	trace_seq_reset(s);
 	if (buffer_name && *buffer_name)
 		trace_seq_printf(s, "%s: ", buffer_name);
-	if (ev->event && fast_slot(tep, ev->event) && strlen(comm) < 64) {
-		/* the same prefix without vfprintf, for the fast events */
-		char pre[160], *p = pre;
+	if (strlen(comm) < 64) {
+		/* the same prefix as the printf below, without vfprintf */
+		char pre[256], *p = pre;
 		size_t n = strlen(comm);
 
 		for (; n < 16; n++)
@@ -261,8 +278,24 @@ void event_format(struct trace_seq *s, struct tep_handle *tep, const char *buffe
 		p = put_str(p, "] ");
 		p = put_dec(p, (long long)(us / 1000000ULL), 6, ' ');
 		*p++ = '.';
-		p = put_dec(p, (long long)(us % 1000000ULL), 6, '0');
+		{	/* microseconds: always six digits, three pairs */
+			unsigned u6 = (unsigned)(us % 1000000ULL);
+
+			for (int k = 4; k >= 0; k -= 2, u6 /= 100) {
+				p[k] = digit_pairs[(u6 % 100) * 2];
+				p[k + 1] = digit_pairs[(u6 % 100) * 2 + 1];
+			}
+			p += 6;
+		}
 		p = put_str(p, ": ");
+		/* and "system:name: ", in the same write */
+		if (ev->event && strlen(ev->event->system) + strlen(ev->event->name) < 80) {
+			p = put_str(p, ev->event->system);
+			*p++ = ':';
+			p = put_str(p, ev->event->name);
+			p = put_str(p, ": ");
+			named = 1;
+		}
 		*p = 0;
 		trace_seq_puts(s, pre);
 	} else {
@@ -270,8 +303,9 @@ void event_format(struct trace_seq *s, struct tep_handle *tep, const char *buffe
 				 us / 1000000ULL, us % 1000000ULL);
 	}
 	if (ev->event) {
-		trace_seq_printf(s, "%s:%s: ", ev->event->system, ev->event->name);
-		if (!fast_info(s, tep, ev))
+		if (!named)
+			trace_seq_printf(s, "%s:%s: ", ev->event->system, ev->event->name);
+		if (!fast_info(s, tep, ev) && !event_fast_info(s, tep, ev))
 			tep_print_event(tep, s, &ev->record, "%s", TEP_PRINT_INFO);
 		/* trace_marker text keeps the writer's newline; trace-cmd drops it */
 		while (s->len && s->buffer[s->len - 1] == '\n')

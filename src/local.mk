@@ -20,6 +20,7 @@ libmmscope_a_SOURCES += \
 	src/output-file.c src/output-file.h \
 	src/input-file.c src/input-file.h \
 	src/event-format.c src/event-format.h \
+	src/event-fast.c src/event-fast.h \
 	src/event-raw.c src/event-raw.h
 
 # the collector: tracefs instance, spool, sampler, kprobes, triggers

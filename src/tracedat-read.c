@@ -7,6 +7,7 @@
  */
 #include "config.h"
 #include "tracedat-local.h"
+#include "event-fast.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -959,8 +960,11 @@ void td_close(struct td_file *tf)
 		return;
 	if (tf->fd >= 0)
 		close(tf->fd);
-	if (tf->tep)
+	if (tf->tep) {
+		/* the line formatter compiles per tep: nothing of it may outlive it */
+		event_fast_forget(tf->tep);
 		tep_free(tf->tep);
+	}
 	for (int i = 0; i < TD_META_COUNT; i++)
 		strbuf_release(&tf->meta[i]);
 	for (int i = 0; i < tf->nbuffers; i++) {

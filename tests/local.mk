@@ -33,8 +33,8 @@ tests_unit_test_formats_SOURCES = tests/unit/test-formats.c $(SYNTH)
 tests_unit_test_seek_SOURCES = tests/unit/test-seek.c $(SYNTH)
 TESTS += tests/unit/test-tracedat tests/unit/test-formats tests/unit/test-seek \
 	tests/unit/test-live-merge
-TESTS += tests/oracle/trace-cmd.sh tests/oracle/kbuffer.sh
-EXTRA_DIST += tests/oracle/trace-cmd.sh tests/oracle/kbuffer.sh
+TESTS += tests/oracle/trace-cmd.sh tests/oracle/kbuffer.sh tests/oracle/fast-format.sh
+EXTRA_DIST += tests/oracle/trace-cmd.sh tests/oracle/kbuffer.sh tests/oracle/fast-format.sh
 
 # robustness: malformed-input matrices, the fuzzer's regression inputs,
 # and `make fuzz` (clang + libFuzzer, see tests/fuzz/README.md)

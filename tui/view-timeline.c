@@ -399,6 +399,12 @@ static const struct lane *tl_sel_lane(const struct tui_state *st, int *nid, enum
 	return &lanes_node(st->data->lanes, *nid)->lane[*k];
 }
 
+/* Lanes without an analysis behind them (built by hand) count what they hold. */
+static int tl_traced(const struct analysis *a, enum rec_type type)
+{
+	return !a || analysis_traced(a, type, -1);
+}
+
 /* v, or "-" when the recording could not have counted it. */
 static const char *tl_count(char buf[24], int traced, uint64_t v)
 {
@@ -435,9 +441,8 @@ static void tl_build_footer(struct tui_state *st, struct canvas *body, const str
 	char ep[24], wo[24], pk[24], no[24], rs[24], cs[24], oo[24];
 	/* A count is shown only where its events were recorded: 0 would say
 	 * "none happened" of a recording that could not have seen them. */
-	int kswapd = analysis_traced(a, REC_KSWAPD_WAKE, -1) &&
-		     analysis_traced(a, REC_KSWAPD_SLEEP, -1);
-	int handoff = kswapd && analysis_traced(a, REC_KCOMPACTD_WAKE, -1);
+	int kswapd = tl_traced(a, REC_KSWAPD_WAKE) && tl_traced(a, REC_KSWAPD_SLEEP);
+	int handoff = kswapd && tl_traced(a, REC_KCOMPACTD_WAKE);
 
 	snprintf(line, sizeof(line),
 		 "node %d: kswapd %s (handoff: %s woke, %s pickup, %s none) "
@@ -446,11 +451,11 @@ static void tl_build_footer(struct tui_state *st, struct canvas *body, const str
 		 tl_count(wo, handoff, ns ? ns->ho_wakeup : 0),
 		 tl_count(pk, handoff, ns ? ns->ho_pickup : 0),
 		 tl_count(no, handoff, ns ? ns->ho_none : 0),
-		 tl_count(rs, analysis_traced(a, REC_RECLAIM_BEGIN, -1),
+		 tl_count(rs, tl_traced(a, REC_RECLAIM_BEGIN),
 			  (uint64_t)n->lane[LANE_RECLAIM].n),
-		 tl_count(cs, analysis_traced(a, REC_COMPACT_BEGIN, -1),
+		 tl_count(cs, tl_traced(a, REC_COMPACT_BEGIN),
 			  (uint64_t)n->lane[LANE_COMPACT].n),
-		 tl_count(oo, analysis_traced(a, REC_OOM, -1), (uint64_t)n->lane[LANE_OOM].n));
+		 tl_count(oo, tl_traced(a, REC_OOM), (uint64_t)n->lane[LANE_OOM].n));
 	canvas_put(body, L->axis_y + 2, 0, AT_DIM, line);
 }
 

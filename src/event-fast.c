@@ -1,0 +1,638 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Fast text for events with simple print formats (see event-fast.h).
+ *
+ * An event's print format is compiled once into segments:
+ *  - LIT: text between conversions;
+ *  - NUM: a conversion of one plain field (REC->x), formatted here with
+ *    the cast libtraceevent applies for the length modifier (it reads the
+ *    field zero-extended, then casts to int, long or long long);
+ *  - PFN: "%p" of ((struct page *)vmemmap_base) + (REC->pfn): libtraceevent
+ *    cannot know vmemmap_base (an atom, 0) and prints the pfn as a pointer;
+ *  - MEMO: anything else (__print_symbolic, __print_flags, a ternary) of
+ *    at most two fields of up to 8 bytes: its text depends on those
+ *    fields alone, so it is taken from libtraceevent's own line the first
+ *    time a value is seen and remembered by value.
+ * A format with other conversions (precision, '*', strings from dynamic
+ * fields, arrays) is not compiled: libtraceevent prints it.
+ *
+ * Trust is earned per event: the first CHECK_LINES lines of each event
+ * are compared with tep_print_event's, a memo miss is always taken from
+ * and compared with it, and an event whose memos keep missing (a field
+ * like pfn that is new every time) goes back to libtraceevent for good.
+ */
+#include "config.h"
+#include "event-fast.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_SEGS	40
+#define MEMO_SLOTS	64	/* per MEMO segment, direct mapped */
+#define MEMO_TEXT	160
+#define CHECK_LINES	16
+#define LINE_MAX_LEN	2048
+
+enum seg_kind { SEG_LIT, SEG_NUM, SEG_PFN, SEG_MEMO };
+
+struct memo {
+	uint64_t key[2];
+	int used;
+	char text[MEMO_TEXT];
+};
+
+struct seg {
+	enum seg_kind kind;
+	const char *lit;	/* SEG_LIT: into fe->fmt copy, NUL-ended */
+	int litlen;
+	int off[2], size[2];	/* field(s) read: NUM/PFN one, MEMO up to two */
+	int nfields;
+	char conv;		/* d i u x X */
+	int lmod;		/* 0 int, 1 long, 2 long long */
+	int width, left, zero;	/* NUM: %-8d, %08x ... */
+	struct memo *memo;	/* MEMO_SLOTS */
+	uint64_t lookups, misses;
+};
+
+struct fast_entry {
+	const struct tep_handle *tep;
+	const struct tep_event *event;
+	int id;
+	int state;		/* 1 compiled and on, -1 libtraceevent prints it */
+	int checked;		/* lines compared with tep so far */
+	char *fmt;		/* our copy of the format, segments point into it */
+	int nsegs;
+	struct seg segs[MAX_SEGS];
+};
+
+static struct fast_entry **table;
+static size_t ntable, cap;
+static int disabled = -1;	/* MMSCOPE_FAST_FORMAT=0 */
+
+/* ---- compiling ---- */
+
+static struct tep_format_field *plain_field(struct tep_event *e, struct tep_print_arg *a)
+{
+	struct tep_format_field *f;
+
+	if (!a || a->type != TEP_PRINT_FIELD || !a->field.name)
+		return NULL;
+	f = tep_find_any_field(e, a->field.name);
+	if (!f || (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC |
+			       TEP_FIELD_IS_STRING | TEP_FIELD_IS_RELATIVE)))
+		return NULL;
+	if (f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8)
+		return NULL;
+	return f;
+}
+
+/* The fields an argument reads, at most two; -1 if it reads anything
+ * else (a dynamic field, a function, a string field). */
+static int arg_fields(struct tep_event *e, struct tep_print_arg *a, struct seg *sg)
+{
+	struct tep_format_field *f;
+
+	if (!a)
+		return 0;
+	switch (a->type) {
+	case TEP_PRINT_NULL:
+	case TEP_PRINT_ATOM:
+		return 0;
+	case TEP_PRINT_FIELD:
+		f = plain_field(e, a);
+		if (!f)
+			return -1;
+		for (int i = 0; i < sg->nfields; i++)
+			if (sg->off[i] == f->offset)
+				return 0;
+		if (sg->nfields == 2)
+			return -1;
+		sg->off[sg->nfields] = f->offset;
+		sg->size[sg->nfields++] = f->size;
+		return 0;
+	case TEP_PRINT_TYPE:
+		return arg_fields(e, a->typecast.item, sg);
+	case TEP_PRINT_FLAGS:
+		return arg_fields(e, a->flags.field, sg);
+	case TEP_PRINT_SYMBOL:
+		return arg_fields(e, a->symbol.field, sg);
+	case TEP_PRINT_OP:
+		if (arg_fields(e, a->op.left, sg) < 0)
+			return -1;
+		return arg_fields(e, a->op.right, sg);
+	case TEP_PRINT_STRING:
+		/* a constant "sync"/"async" in a ternary; a string field is not */
+		return a->string.field ? -1 : 0;
+	default:
+		return -1;
+	}
+}
+
+/* ((struct page *)vmemmap_base) + (REC->pfn): the pfn field, else NULL */
+static struct tep_format_field *pfn_pointer(struct tep_event *e, struct tep_print_arg *a)
+{
+	struct tep_print_arg *l;
+	struct tep_format_field *f;
+
+	if (!a || a->type != TEP_PRINT_OP || !a->op.op || strcmp(a->op.op, "+"))
+		return NULL;
+	l = a->op.left;
+	while (l && l->type == TEP_PRINT_TYPE)
+		l = l->typecast.item;
+	if (!l || l->type != TEP_PRINT_ATOM || !l->atom.atom ||
+	    strcmp(l->atom.atom, "vmemmap_base"))
+		return NULL;
+	f = plain_field(e, a->op.right);
+	return f && f->size == 8 ? f : NULL;
+}
+
+/* One conversion spec at p (after '%'): fills sg, returns its length or
+ * -1 when it is not one we format. */
+static int parse_spec(const char *p, struct seg *sg)
+{
+	const char *q = p;
+
+	for (; *q == '-' || *q == '0'; q++) {
+		if (*q == '-')
+			sg->left = 1;
+		else
+			sg->zero = 1;
+	}
+	while (isdigit((unsigned char)*q))
+		sg->width = sg->width * 10 + (*q++ - '0');
+	if (*q == 'l') {
+		sg->lmod = 1;
+		if (*++q == 'l') {
+			sg->lmod = 2;
+			q++;
+		}
+	} else if (*q == 'L') {		/* the kernel's long long (kprobe u64) */
+		sg->lmod = 2;
+		q++;
+	}
+	if (!strchr("diuxXsp", *q) || !*q || sg->width > 64)
+		return -1;
+	sg->conv = *q;
+	return (int)(q - p) + 1;
+}
+
+static void add_lit(struct fast_entry *fe, char *start, char *end)
+{
+	struct seg *sg;
+
+	if (end == start)
+		return;
+	sg = &fe->segs[fe->nsegs++];
+	sg->kind = SEG_LIT;
+	sg->lit = start;
+	sg->litlen = (int)(end - start);
+}
+
+/*
+ * Literal text is copied into fe->fmt with "%%" collapsed, each run
+ * NUL-ended so that a segment can point into it.
+ */
+static int compile(struct fast_entry *fe, struct tep_handle *tep, struct tep_event *e)
+{
+	const char *f = e->print_fmt.format;
+	struct tep_print_arg *arg = e->print_fmt.args;
+	char *out, *run;
+
+	if (!f || tep_is_file_bigendian(tep) || tep_get_long_size(tep) != 8)
+		return -1;
+	fe->fmt = out = xmalloc(2 * strlen(f) + 2);
+	run = out;
+	while (*f) {
+		struct seg sg = { 0 };
+		struct tep_format_field *fld;
+		int n;
+
+		if (*f != '%') {
+			*out++ = *f++;
+			continue;
+		}
+		if (f[1] == '%') {
+			*out++ = '%';
+			f += 2;
+			continue;
+		}
+		n = parse_spec(f + 1, &sg);
+		if (n < 0 || !arg || fe->nsegs + 2 > MAX_SEGS)
+			return -1;
+		*out++ = '\0';
+		add_lit(fe, run, out - 1);
+		run = out;
+		f += 1 + n;
+		if (sg.conv == 'p') {
+			fld = pfn_pointer(e, arg);
+			if (!fld || sg.width || sg.left || sg.zero)
+				return -1;
+			sg.kind = SEG_PFN;
+			sg.off[0] = fld->offset;
+			sg.size[0] = 8;
+			sg.nfields = 1;
+		} else if (sg.conv != 's' && (fld = plain_field(e, arg)) &&
+			   (fld->size >= (sg.lmod ? 8 : 4) ||
+			    !(fld->flags & TEP_FIELD_IS_SIGNED))) {
+			/* zero- and sign-extension agree (an unsigned field, or
+			 * one at least as wide as the cast); a narrower signed
+			 * field is a MEMO: its text comes from libtraceevent */
+			sg.kind = SEG_NUM;
+			sg.off[0] = fld->offset;
+			sg.size[0] = fld->size;
+			sg.nfields = 1;
+		} else {
+			/* its text must end where a distinctive literal begins
+			 * (or at the end): checked after the loop */
+			if (arg_fields(e, arg, &sg) < 0 || !sg.nfields)
+				return -1;
+			sg.kind = SEG_MEMO;
+			sg.memo = xcalloc(MEMO_SLOTS, sizeof(*sg.memo));
+		}
+		fe->segs[fe->nsegs++] = sg;
+		arg = arg->next;
+	}
+	*out++ = '\0';
+	add_lit(fe, run, out - 1);
+	if (arg)
+		return -1;	/* more arguments than conversions */
+	for (int i = 0; i < fe->nsegs; i++) {
+		const struct seg *nx = i + 1 < fe->nsegs ? &fe->segs[i + 1] : NULL;
+
+		if (fe->segs[i].kind != SEG_MEMO || !nx)
+			continue;
+		/* a memo's end is found by the literal after it: one with '='
+		 * in it ("order=") cannot be inside a symbol or flag name */
+		if (nx->kind != SEG_LIT || !memchr(nx->lit, '=', (size_t)nx->litlen))
+			return -1;
+	}
+	return 0;
+}
+
+static void entry_free(struct fast_entry *fe)
+{
+	for (int i = 0; i < fe->nsegs; i++)
+		free(fe->segs[i].memo);
+	free(fe->fmt);
+	free(fe);
+}
+
+static struct fast_entry *entry_find(struct tep_handle *tep, struct tep_event *e)
+{
+	struct fast_entry *fe;
+	size_t i;
+
+	/* events are few (tens): the last hit first, then a linear look */
+	static size_t last;
+
+	if (last < ntable && table[last]->event == e && table[last]->tep == tep &&
+	    table[last]->id == e->id)
+		return table[last];
+	for (i = 0; i < ntable; i++)
+		if (table[i]->event == e && table[i]->tep == tep && table[i]->id == e->id) {
+			last = i;
+			return table[i];
+		}
+	fe = xcalloc(1, sizeof(*fe));
+	fe->tep = tep;
+	fe->event = e;
+	fe->id = e->id;
+	fe->state = compile(fe, tep, e) ? -1 : 1;
+	if (ntable == cap) {
+		cap = cap ? 2 * cap : 32;
+		table = xrealloc(table, cap * sizeof(*table));
+	}
+	table[ntable] = fe;
+	last = ntable++;
+	return fe;
+}
+
+void event_fast_report(FILE *f)
+{
+	for (size_t i = 0; i < ntable; i++) {
+		const struct fast_entry *fe = table[i];
+		uint64_t lk = 0, ms = 0;
+
+		for (int k = 0; k < fe->nsegs; k++)
+			lk += fe->segs[k].lookups, ms += fe->segs[k].misses;
+		fprintf(f, "fast-format %s:%s %s checked=%d memo_lookups=%llu memo_misses=%llu\n",
+			fe->event->system, fe->event->name, fe->state > 0 ? "on" : "off",
+			fe->checked, (unsigned long long)lk, (unsigned long long)ms);
+	}
+}
+
+/* tep's pid -> comm lookup is a binary search each time; a task's events
+ * come in runs, so the last answers are kept (tep's own strings: they
+ * live as long as tep, and event_fast_forget() drops them with it). */
+static struct comm_memo {
+	const struct tep_handle *tep;
+	int pid;
+	const char *comm;
+} comms[64];
+
+const char *event_fast_comm(struct tep_handle *tep, int pid)
+{
+	struct comm_memo *c = &comms[(unsigned)pid % 64];
+
+	if (c->tep != tep || c->pid != pid || !c->comm) {
+		c->tep = tep;
+		c->pid = pid;
+		c->comm = tep_data_comm_from_pid(tep, pid);
+	}
+	return c->comm;
+}
+
+/* common_pid's place, found once per tep (the same in every event) */
+static struct {
+	const struct tep_handle *tep;
+	int off;		/* -1: ask tep_data_pid */
+} pidf;
+
+int event_fast_pid(struct tep_handle *tep, struct td_event *ev)
+{
+	if (pidf.tep != tep) {
+		struct tep_format_field *f = ev->event ?
+			tep_find_common_field(ev->event, "common_pid") : NULL;
+
+		if (!ev->event)
+			return tep_data_pid(tep, &ev->record);
+		pidf.tep = tep;
+		pidf.off = f && f->size == 4 && !tep_is_file_bigendian(tep) ? f->offset : -1;
+	}
+	if (pidf.off >= 0 && pidf.off + 4 <= ev->size) {
+		int32_t pid;
+
+		memcpy(&pid, (const char *)ev->data + pidf.off, 4);
+		return pid;
+	}
+	return tep_data_pid(tep, &ev->record);
+}
+
+void event_fast_forget(const struct tep_handle *tep)
+{
+	size_t j = 0;
+
+	if (pidf.tep == tep)
+		pidf.tep = NULL;
+
+	for (int i = 0; i < 64; i++)
+		if (comms[i].tep == tep)
+			memset(&comms[i], 0, sizeof(comms[i]));
+
+	for (size_t i = 0; i < ntable; i++) {
+		if (table[i]->tep == tep)
+			entry_free(table[i]);
+		else
+			table[j++] = table[i];
+	}
+	ntable = j;
+	if (!ntable) {
+		free(table);
+		table = NULL;
+		cap = 0;
+	}
+}
+
+/* ---- printing ---- */
+
+static uint64_t field(const struct td_event *ev, int off, int size)
+{
+	uint64_t v = 0;
+
+	memcpy(&v, (const char *)ev->data + off, (size_t)size);	/* little endian */
+	return v;
+}
+
+static char *put_udec(char *p, unsigned long long u)
+{
+	char tmp[24];
+	int n = 0;
+
+	do {
+		tmp[n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+static char *put_hex(char *p, unsigned long long v, int upper)
+{
+	const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+	char tmp[16];
+	int n = 0;
+
+	do {
+		tmp[n++] = digits[v & 15];
+		v >>= 4;
+	} while (v);
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+/* One NUM segment: what printf gives for the cast libtraceevent makes. */
+static char *put_num(char *p, const struct seg *sg, uint64_t v)
+{
+	char tmp[32], *e = tmp;
+	int neg = 0, len;
+	unsigned long long u;
+
+	if (sg->lmod == 0)
+		v = (uint32_t)v;	/* (int)val */
+	if (sg->conv == 'd' || sg->conv == 'i') {
+		long long sv = sg->lmod ? (long long)v : (long long)(int32_t)(uint32_t)v;
+
+		neg = sv < 0;
+		u = neg ? 0ULL - (unsigned long long)sv : (unsigned long long)sv;
+		e = put_udec(tmp, u);
+	} else if (sg->conv == 'u') {
+		e = put_udec(tmp, v);
+	} else {
+		e = put_hex(tmp, v, sg->conv == 'X');
+	}
+	len = (int)(e - tmp) + neg;
+	if (!sg->left && !sg->zero)
+		for (int w = len; w < sg->width; w++)
+			*p++ = ' ';
+	if (neg)
+		*p++ = '-';
+	if (!sg->left && sg->zero)
+		for (int w = len; w < sg->width; w++)
+			*p++ = '0';
+	memcpy(p, tmp, (size_t)(e - tmp));
+	p += e - tmp;
+	if (sg->left)
+		for (int w = len; w < sg->width; w++)
+			*p++ = ' ';
+	return p;
+}
+
+static struct memo *memo_slot(struct seg *sg, const struct td_event *ev, uint64_t key[2])
+{
+	key[0] = field(ev, sg->off[0], sg->size[0]);
+	key[1] = sg->nfields > 1 ? field(ev, sg->off[1], sg->size[1]) : 0;
+	return &sg->memo[(key[0] * 0x9E3779B97F4A7C15ULL ^ key[1]) % MEMO_SLOTS];
+}
+
+static void tep_info(struct trace_seq *t, struct tep_handle *tep, struct td_event *ev)
+{
+	trace_seq_init(t);
+	tep_print_event(tep, t, &ev->record, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(t);
+}
+
+/*
+ * Builds the line into out. A MEMO segment that misses takes its text
+ * from ref (libtraceevent's line of this event, made by the caller on
+ * demand): *need_ref asks for it and nothing is built.
+ */
+static int build(struct fast_entry *fe, struct td_event *ev, const char *ref, char *out,
+		 int *need_ref)
+{
+	char *p = out, *end = out + LINE_MAX_LEN - 300;	/* room for one segment */
+	const char *r = ref;	/* where this segment starts in ref */
+
+	for (int i = 0; i < fe->nsegs; i++) {
+		struct seg *sg = &fe->segs[i];
+		char *start = p;
+
+		if (p >= end)
+			return -1;
+		switch (sg->kind) {
+		case SEG_LIT:
+			if (sg->litlen > end - p)
+				return -1;
+			memcpy(p, sg->lit, (size_t)sg->litlen);
+			p += sg->litlen;
+			break;
+		case SEG_NUM:
+			p = put_num(p, sg, field(ev, sg->off[0], sg->size[0]));
+			break;
+		case SEG_PFN: {
+			uint64_t pfn = field(ev, sg->off[0], 8);
+
+			if (!pfn)	/* a null pointer: libtraceevent's own words */
+				return -1;
+			p = put_hex(p, pfn, 0);
+			memmove(start + 2, start, (size_t)(p - start));
+			start[0] = '0', start[1] = 'x';
+			p += 2;
+			break;
+		}
+		case SEG_MEMO: {
+			uint64_t key[2];
+			struct memo *m = memo_slot(sg, ev, key);
+			const char *stop;
+			size_t n;
+
+			sg->lookups++;
+			if (m->used && m->key[0] == key[0] && m->key[1] == key[1]) {
+				n = strlen(m->text);
+				memcpy(p, m->text, n);
+				p += n;
+				break;
+			}
+			if (!ref) {
+				*need_ref = 1;
+				return -1;
+			}
+			sg->misses++;
+			/* the text runs to the next literal, or to the end */
+			if (i + 1 < fe->nsegs) {
+				stop = strstr(r, fe->segs[i + 1].lit);
+				if (!stop)
+					return -1;
+			} else {
+				stop = r + strlen(r);
+			}
+			n = (size_t)(stop - r);
+			if (n >= MEMO_TEXT)
+				return -1;
+			memcpy(m->text, r, n);
+			m->text[n] = '\0';
+			m->key[0] = key[0];
+			m->key[1] = key[1];
+			m->used = 1;
+			memcpy(p, r, n);
+			p += n;
+			break;
+		}
+		}
+		if (ref) {	/* keep r in step with what was written */
+			if (strncmp(r, start, (size_t)(p - start)))
+				return -1;
+			r += p - start;
+		}
+	}
+	*p = '\0';
+	return (int)(p - out);
+}
+
+/* An event whose memos miss on most lookups gains nothing from them. */
+static int memo_useless(const struct fast_entry *fe)
+{
+	for (int i = 0; i < fe->nsegs; i++) {
+		const struct seg *sg = &fe->segs[i];
+
+		if (sg->kind == SEG_MEMO && sg->lookups >= 256 && sg->misses * 4 > sg->lookups)
+			return 1;
+	}
+	return 0;
+}
+
+int event_fast_enabled(void)
+{
+	if (disabled < 0) {
+		const char *env = getenv("MMSCOPE_FAST_FORMAT");
+
+		disabled = env && !strcmp(env, "0");
+	}
+	return !disabled;
+}
+
+int event_fast_info(struct trace_seq *s, struct tep_handle *tep, struct td_event *ev)
+{
+	struct fast_entry *fe;
+	struct trace_seq ref;
+	char line[LINE_MAX_LEN];
+	int need = 0, n;
+
+	if (!event_fast_enabled() || !ev->event)
+		return 0;
+	fe = entry_find(tep, ev->event);
+	if (fe->state < 0)
+		return 0;
+	/* every field the segments read must be inside this record */
+	for (int i = 0; i < fe->nsegs; i++)
+		for (int k = 0; k < fe->segs[i].nfields; k++)
+			if (fe->segs[i].off[k] + fe->segs[i].size[k] > ev->size)
+				return 0;
+	if (fe->checked >= CHECK_LINES) {
+		n = build(fe, ev, NULL, line, &need);
+		if (n >= 0) {
+			trace_seq_puts(s, line);
+			return 1;
+		}
+		if (!need)
+			return 0;
+	}
+	/* checking, or a memo missed: libtraceevent's line is the reference */
+	tep_info(&ref, tep, ev);
+	n = ref.buffer ? build(fe, ev, ref.buffer, line, &need) : -1;
+	if (n < 0 || strcmp(line, ref.buffer)) {
+		fe->state = -1;		/* never again for this event */
+	} else {
+		fe->checked++;
+		if (memo_useless(fe))
+			fe->state = -1;
+	}
+	trace_seq_puts(s, ref.buffer ? ref.buffer : "");
+	trace_seq_destroy(&ref);
+	return 1;
+}

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The fields of an event as text without tep_print_event, for the events
+ * whose print format is simple enough: what `mmscope dump` spends its
+ * time on. The text is libtraceevent's, byte for byte: each event's
+ * first lines are checked against tep_print_event, and an event whose
+ * line ever differs there is printed by libtraceevent from then on.
+ * MMSCOPE_FAST_FORMAT=0 turns the whole path off (the oracle test
+ * compares both ways on every real recording).
+ */
+#ifndef MMSCOPE_EVENT_FAST_H
+#define MMSCOPE_EVENT_FAST_H
+
+#include <event-parse.h>
+#include <stdio.h>
+
+#include "tracedat-read.h"
+
+/* Appends the fields of ev (what TEP_PRINT_INFO prints) to s and returns
+ * 1, or returns 0 having written nothing: then the caller asks tep. */
+int event_fast_info(struct trace_seq *s, struct tep_handle *tep, struct td_event *ev);
+
+/* 0 under MMSCOPE_FAST_FORMAT=0: every event through libtraceevent. */
+int event_fast_enabled(void);
+
+/* tep_data_pid() without the field lookup each time. */
+int event_fast_pid(struct tep_handle *tep, struct td_event *ev);
+
+/* tep_data_comm_from_pid(), remembered per pid until event_fast_forget(). */
+const char *event_fast_comm(struct tep_handle *tep, int pid);
+
+/* One line per event seen: compiled or not, memo hits (for tests). */
+void event_fast_report(FILE *f);
+
+/* Forget every compiled event and name of tep (td_close calls it before
+ * tep_free). */
+void event_fast_forget(const struct tep_handle *tep);
+
+#endif
