@@ -11,7 +11,11 @@
 #   BENCH_SIZES   sizes of uncompressed pages (default "512M 1G 2G"; set
 #                 and empty: no trace-cmd tables, e.g. for the TUI part alone)
 #   BENCH_REPEAT  runs per tool and file, best wall time kept (default 3)
-#   BENCH_NO_DUMP=1  skip the dump rows (they take as long as trace-cmd)
+#   BENCH_MIXED_SIZE  size of the page-allocator-heavy recording (default
+#                 1G; empty: none): kmem page alloc/free/free_batched beside
+#                 vmscan, compaction and kswapd, a page-cache reader in a
+#                 128 MiB memcg and anon churn (mixed-SIZE.dat)
+#   BENCH_NO_DUMP=1  skip the dump rows
 #   BENCH_TUI     recordings for the TUI targets (default: the 2G churn
 #                 file, if in BENCH_SIZES, and samples/global-pressure-6.12.dat);
 #                 BENCH_TUI=none skips them; BENCH_TUI_REPEAT runs of
@@ -57,6 +61,39 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
+# The page-allocator-heavy kind (issue 23): the kmem page events beside
+# vmscan, compaction and kswapd, with a page-cache reader inside a memory
+# cgroup small enough to reclaim all the time, and the same churn outside.
+make_mixed() { # SIZE FILE
+	[ "$(id -u)" -eq 0 ] || { echo "bench: $2 missing and recording needs root" >&2; return 1; }
+	[ -x "$ANON" ] || { echo "bench: $ANON missing (make check builds it)" >&2; return 1; }
+	local cg=/sys/fs/cgroup/memory/mmscope-bench cgv=1 big=$D/page-cache.file rc
+	[ -d /sys/fs/cgroup/memory ] || { cg=/sys/fs/cgroup/mmscope-bench; cgv=2; }
+	echo "making $2: churn and a page-cache reader in a 128 MiB memcg, kmem page events with reclaim, compaction and kswapd, until $1 of pages"
+	[ -s "$big" ] || dd if=/dev/urandom of="$big" bs=1M count=512 status=none || return 1
+	mkdir -p "$cg" || return 1
+	if [ $cgv = 1 ]; then echo 128M >"$cg/memory.limit_in_bytes"; else echo 128M >"$cg/memory.max"; fi
+	for _ in 1 2; do
+		bash -c "while :; do '$ANON' -m 64 -q; done" &
+		PIDS="$PIDS $!"
+	done
+	bash -c "echo \$\$ > '$cg/cgroup.procs'; while :; do cat '$big' >/dev/null; done" &
+	PIDS="$PIDS $!"
+	sleep 0.3
+	"$MMSCOPE" record -q -f -o "$2.tmp" -g reclaim,compaction,kswapd \
+		-e kmem:mm_page_alloc -e kmem:mm_page_free -e kmem:mm_page_free_batched \
+		--max-size "$1" --duration 900
+	rc=$?
+	for p in $PIDS; do
+		pkill -P "$p" 2>/dev/null
+		kill "$p" 2>/dev/null
+	done
+	wait 2>/dev/null
+	PIDS=""
+	rmdir "$cg" 2>/dev/null
+	[ $rc -eq 0 ] && mv "$2.tmp" "$2"
+}
+
 make_recording() { # SIZE FILE
 	[ "$(id -u)" -eq 0 ] || { echo "bench: $2 missing and recording needs root" >&2; return 1; }
 	[ -x "$ANON" ] || { echo "bench: $ANON missing (make check builds it)" >&2; return 1; }
@@ -94,9 +131,20 @@ echo "mmscope bench: $(uname -n), $(nproc) CPUs, $(grep -m1 'model name' /proc/c
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg); best of $REPEAT"
 echo
 
-for sz in $SIZES; do
-	f=$D/churn-$sz.dat
-	[ -s "$f" ] || make_recording "$sz" "$f" || continue
+MIXED=${BENCH_MIXED_SIZE-1G}
+FILES=""
+for sz in $SIZES; do FILES="$FILES churn:$sz"; done
+[ -n "$SIZES" ] && [ -n "$MIXED" ] && FILES="$FILES mixed:$MIXED"
+for kind_sz in $FILES; do
+	kind=${kind_sz%%:*} sz=${kind_sz#*:}
+	f=$D/$kind-$sz.dat
+	if [ ! -s "$f" ]; then
+		if [ "$kind" = mixed ]; then
+			make_mixed "$sz" "$f" || continue
+		else
+			make_recording "$sz" "$f" || continue
+		fi
+	fi
 	# events and pages from the reader itself (trace-cmd counts the same;
 	# tests/oracle/trace-cmd.sh checks that)
 	ev=$("$WALK" walk "$f" | sed -n 's/.*events=\([0-9]*\).*/\1/p')
@@ -153,7 +201,7 @@ for sz in $SIZES; do
 			printf "target report 2 cores >= 50x: %.1fx %s\n", r2, (r2 >= 50 ? "MET" : "NOT MET")
 			if ("dump-1core" in wall) {
 				r3 = ev / wall["dump-1core"] / tc
-				printf "target dump >= 3x: %.1fx %s\n", r3, (r3 >= 3 ? "MET" : "NOT MET")
+				printf "target dump >= 10x: %.1fx %s\n", r3, (r3 >= 10 ? "MET" : "NOT MET")
 			}
 		}
 		if (sz == "2G") {
