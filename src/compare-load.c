@@ -16,8 +16,12 @@
 #include "hist.h"
 #include "util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -296,5 +300,103 @@ int compare_load_run(const char *path, struct metric_values *out, char **err)
 	}
 	r = compare_load_metrics_text(sb.buf ? sb.buf : "", out, err);
 	strbuf_release(&sb);
+	return r;
+}
+
+struct load_pool {
+	struct compare_job *jobs;
+	size_t n, next;
+	pthread_mutex_t lock;
+};
+
+static void *load_worker(void *arg)
+{
+	struct load_pool *p = arg;
+
+	for (;;) {
+		struct compare_job *j;
+
+		pthread_mutex_lock(&p->lock);
+		j = p->next < p->n ? &p->jobs[p->next++] : NULL;
+		pthread_mutex_unlock(&p->lock);
+		if (!j)
+			return NULL;
+		j->rc = compare_load_run(j->path, &j->mv, &j->err);
+	}
+}
+
+void compare_load_runs(struct compare_job *jobs, size_t n, int threads)
+{
+	struct load_pool p = { jobs, n, 0, PTHREAD_MUTEX_INITIALIZER };
+	pthread_t *tid;
+	size_t nt = 0;
+
+	if (threads <= 0) {
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+		threads = cpus > 0 ? (int)(cpus < 256 ? cpus : 256) : 1;
+	}
+	if ((size_t)threads > n)
+		threads = (int)n;
+	if (threads <= 1) {
+		load_worker(&p);
+		return;
+	}
+	tid = xcalloc((size_t)threads, sizeof(*tid));
+	for (int i = 0; i < threads; i++)
+		if (!pthread_create(&tid[nt], NULL, load_worker, &p))
+			nt++;
+	if (!nt)		/* no thread could start: load here */
+		load_worker(&p);
+	for (size_t i = 0; i < nt; i++)
+		pthread_join(tid[i], NULL);
+	free(tid);
+	pthread_mutex_destroy(&p.lock);
+}
+
+static int is_dat(const struct dirent *d)
+{
+	size_t len = strlen(d->d_name);
+
+	return d->d_name[0] != '.' && len > 4 && !strcmp(d->d_name + len - 4, ".dat");
+}
+
+static void add_path(char ***paths, size_t *n, char *path)
+{
+	*paths = xreallocarray(*paths, *n + 1, sizeof(**paths));
+	(*paths)[(*n)++] = path;
+}
+
+int compare_expand_files(const char *list, char ***paths, size_t *n, char **err)
+{
+	char *copy = xstrdup(list), *save = NULL, *f;
+	int r = 0;
+
+	for (f = strtok_r(copy, ",", &save); f && !r; f = strtok_r(NULL, ",", &save)) {
+		struct dirent **ents;
+		struct stat st;
+		int k;
+
+		if (stat(f, &st) || !S_ISDIR(st.st_mode)) {
+			add_path(paths, n, xstrdup(f));	/* errors come when it is loaded */
+			continue;
+		}
+		k = scandir(f, &ents, is_dat, alphasort);
+		if (k < 0) {
+			r = set_err(err, "%s: %s", f, strerror(errno));
+			break;
+		}
+		if (!k)
+			r = set_err(err, "%s: a directory without *.dat recordings", f);
+		for (int i = 0; i < k; i++) {
+			size_t len = strlen(f);
+
+			add_path(paths, n, xasprintf("%s%s%s", f, len && f[len - 1] == '/' ?
+						     "" : "/", ents[i]->d_name));
+			free(ents[i]);
+		}
+		free(ents);
+	}
+	free(copy);
 	return r;
 }

@@ -50,13 +50,13 @@ static const struct metric_def catalogue[] = {
 	  "pages", 0, METRIC_COUNTER, "pgsteal_direct" ZONES,
 	  "pages reclaimed by direct reclaim" },
 	{ "kswapd-efficiency", "Kswapd efficiency", NULL, "reclaim", "%", 1, METRIC_COUNTER,
-	  "pct(@kswapd-reclaimed, @kswapd-scanned, 100)",
-	  "kswapd reclaimed * 100 / scanned (100 when nothing was scanned)" },
+	  "pct(@kswapd-reclaimed, @kswapd-scanned, na)",
+	  "kswapd reclaimed * 100 / scanned (n/a when nothing was scanned)" },
 	{ "kswapd-velocity", "Kswapd velocity", NULL, "reclaim", "pages/s", 0, METRIC_COUNTER,
 	  "div(@kswapd-scanned, time.elapsed)", "kswapd pages scanned per second" },
 	{ "direct-efficiency", "Direct efficiency", NULL, "reclaim", "%", 1, METRIC_COUNTER,
-	  "pct(@direct-reclaimed, @direct-scanned, 100)",
-	  "direct reclaimed * 100 / scanned (100 when nothing was scanned)" },
+	  "pct(@direct-reclaimed, @direct-scanned, na)",
+	  "direct reclaimed * 100 / scanned (n/a when nothing was scanned)" },
 	{ "direct-velocity", "Direct velocity", NULL, "reclaim", "pages/s", 0, METRIC_COUNTER,
 	  "div(@direct-scanned, time.elapsed)", "direct reclaim pages scanned per second" },
 	{ "direct-scan-pct", "Percentage direct scans", NULL, "reclaim", "%", 0, METRIC_COUNTER,
@@ -440,6 +440,8 @@ struct eval {
 	const struct counter_set *cs;
 	const struct metric_values *done;
 	char *err;
+	int na_atom;		/* the last atom parsed was "na" */
+	int na;			/* a pct()/div() with an "na" default was 0-based */
 };
 
 static double eval_sum(struct eval *e);
@@ -519,11 +521,16 @@ static double eval_call(struct eval *e, const char *fn, size_t len)
 	double arg[3] = { NAN, NAN, NAN };
 	int n = 0;
 
+	int z_na = 0;
+
 	e->s++;		/* '(' */
 	for (;;) {
 		if (n == 3)
 			return eval_fail(e, "too many arguments"), NAN;
+		e->na_atom = 0;
 		arg[n++] = eval_sum(e);
+		if (n == 3)
+			z_na = e->na_atom;
 		skip_space(e);
 		if (*e->s == ',') {
 			e->s++;
@@ -546,8 +553,11 @@ static double eval_call(struct eval *e, const char *fn, size_t len)
 			return eval_fail(e, "pct() and div() take 2 or 3 arguments"), NAN;
 		if (isnan(arg[0]) || isnan(arg[1]))
 			return NAN;
-		if (arg[1] == 0)
+		if (arg[1] == 0) {
+			if (n > 2 && z_na)
+				e->na = 1;
 			return n > 2 ? arg[2] : NAN;
+		}
 		return arg[0] * (fn[0] == 'p' ? 100 : 1) / arg[1];
 	}
 	return eval_fail(e, "unknown function"), NAN;
@@ -585,6 +595,11 @@ static double eval_atom(struct eval *e)
 	if (isalpha((unsigned char)*e->s) || *e->s == '_') {
 		while (isalnum((unsigned char)*e->s))
 			e->s++;
+		if (e->s - start == 2 && !strncmp(start, "na", 2) &&
+		    !is_name_char((unsigned char)*e->s) && *e->s != '{' && *e->s != '(') {
+			e->na_atom = 1;
+			return NAN;
+		}
 		if (*e->s == '(')
 			return eval_call(e, start, (size_t)(e->s - start));
 		e->s = start;
@@ -629,7 +644,7 @@ static double eval_sum(struct eval *e)
 int metrics_eval(const char *expr, const struct counter_set *cs,
 		 const struct metric_values *done, double *value, char **err)
 {
-	struct eval e = { expr, cs, done, NULL };
+	struct eval e = { expr, cs, done, NULL, 0, 0 };
 	double v = eval_sum(&e);
 
 	skip_space(&e);
@@ -641,7 +656,7 @@ int metrics_eval(const char *expr, const struct counter_set *cs,
 		return -1;
 	}
 	*value = isfinite(v) ? v : NAN;
-	return 0;
+	return isnan(*value) && e.na ? 1 : 0;
 }
 
 /* The mTHP sizes present in cs ("mthp.64kB.swpout" -> "64kB"), each once. */
@@ -669,9 +684,11 @@ static int compute_one(const char *name, const char *expr, const struct counter_
 		       struct metric_values *done)
 {
 	double v;
+	int r = metrics_eval(expr, cs, done, &v, NULL);
 
-	if (metrics_eval(expr, cs, done, &v, NULL) || isnan(v))
+	if (r < 0 || (r == 0 && isnan(v)))
 		return 0;
+	/* r == 1: a ratio over nothing is there but undefined (NAN, "n/a") */
 	metric_values_add(done, name, v);
 	return 1;
 }

@@ -65,6 +65,10 @@ static void test_eval(void)
 	check(isnan(eval("1 / zero", &cs)), "division by zero is undefined");
 	check(eval("opt(missing) + opt(missing, 5)", &cs) == 5, "opt()");
 	check(eval("mthp.64kB.swpout * 2", &cs) == 14, "dotted counter names");
+	check(metrics_eval("pct(1, zero, na)", &cs, NULL, &v, &err) == 1 && isnan(v),
+	      "pct(a, 0, na) is n/a");
+	check(metrics_eval("pct(1, zero, nanosec)", &cs, NULL, &v, &err) == 0 && isnan(v),
+	      "a counter called na... is a counter");
 	check(metrics_eval("1 +", &cs, NULL, &v, &err) == -1 && err, "syntax error reported");
 	free(err);
 	err = NULL;
@@ -98,7 +102,8 @@ static void test_compute(void)
 	counter_set_put(&cs, "time.elapsed", 10);
 	check(metrics_compute(&cs, &mv) > 10, "counter metrics computed");
 	check(metric(&mv, "kswapd-efficiency") == 90, "Kswapd efficiency = reclaimed * 100 / scanned");
-	check(metric(&mv, "direct-efficiency") == 100, "Direct efficiency is 100 without scans");
+	check(metric_values_find(&mv, "direct-efficiency") && isnan(metric(&mv, "direct-efficiency")),
+	      "Direct efficiency is there but n/a without scans");
 	check(metric(&mv, "kswapd-velocity") == 100, "Kswapd velocity = scanned / seconds");
 	check(metric(&mv, "alloc-stalls") == 6, "allocation stalls summed over zones");
 	check(metric(&mv, "thp-fault-fail-pct") == 10, "THP fault fail rate");
