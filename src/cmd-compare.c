@@ -38,7 +38,7 @@ static const char compare_usage[] =
 "                      (default mean for plain, min,mean,stddev,coeffvar,\n"
 "                      max,bmean-95 for mmtests)\n"
 "  -m, --metrics LIST  metric names, groups (reclaim, swap, zswap, thp, mthp,\n"
-"                      compaction, psi, kswapd, stall, user, ...), sources\n"
+"                      compaction, psi, kswapd, stall, oom, user, ...), sources\n"
 "                      (counter, trace, user) or all (default)\n"
 "  -w, --width N       split tables wider than N columns (default: the\n"
 "                      terminal's width, or 80)\n"

@@ -13,6 +13,7 @@
 #include "compare-load.h"
 #include "analysis.h"
 #include "metrics-swap.h"
+#include "model-oom.h"
 #include "hist.h"
 #include "util.h"
 
@@ -68,6 +69,8 @@ static void add_hist_us(struct metric_values *out, const char *prefix, const str
 		return;
 	snprintf(name, sizeof(name), "%s-mean", prefix);
 	metric_values_add(out, name, (double)h->sum / (double)h->count / 1e3);
+	snprintf(name, sizeof(name), "%s-p50", prefix);
+	metric_values_add(out, name, (double)hist_percentile(h, 50) / 1e3);
 	snprintf(name, sizeof(name), "%s-p99", prefix);
 	metric_values_add(out, name, (double)hist_percentile(h, 99) / 1e3);
 	snprintf(name, sizeof(name), "%s-max", prefix);
@@ -79,6 +82,7 @@ static void load_handoff(const struct analysis *a, struct metric_values *out)
 {
 	const struct handoff_model *m = analysis_handoff(a);
 	uint64_t awake = 0, episodes = 0, handoffs = 0, missed = 0, runs = 0, ok = 0;
+	uint64_t wake = 0, pick = 0;
 
 	if (!m || !analysis_traced(a, REC_KSWAPD_WAKE, -1) ||
 	    !analysis_traced(a, REC_KSWAPD_SLEEP, -1))
@@ -89,6 +93,8 @@ static void load_handoff(const struct analysis *a, struct metric_values *out)
 		awake += n->awake_ns;
 		episodes += n->episodes;
 		handoffs += n->ho_wakeup + n->ho_pickup;
+		wake += n->ho_wakeup;
+		pick += n->ho_pickup;
 		missed += n->ho_none;
 		runs += n->kc_runs;
 		ok += n->kc_runs_success;
@@ -99,6 +105,8 @@ static void load_handoff(const struct analysis *a, struct metric_values *out)
 		return;
 	metric_values_add(out, "kcompactd-handoffs", (double)handoffs);
 	metric_values_add(out, "kcompactd-missed-handoffs", (double)missed);
+	metric_values_add(out, "kcompactd-handoffs-wake", (double)wake);
+	metric_values_add(out, "kcompactd-handoffs-pick", (double)pick);
 	if (runs)
 		metric_values_add(out, "kcompactd-success-pct", (double)ok * 100 / (double)runs);
 }
@@ -130,6 +138,39 @@ static void load_stalls(const struct analysis *a, struct metric_values *out)
 			    &compaction_model_stats(cm)->runner[CR_DIRECT].dur);
 }
 
+/* OOM victims the trace saw (oom:mark_victim). */
+static void load_oom(const struct analysis *a, struct metric_values *out)
+{
+	const struct oom_model *m = analysis_model(a, &oom_model_ops);
+
+	if (m && analysis_traced(a, REC_OOM, OOM_VICTIM))
+		metric_values_add(out, "oom-kills-traced", (double)oom_model_nkills(m));
+}
+
+/* Counter metrics: deltas between the first and last complete sample sets. */
+static void load_counter_metrics(const struct analysis *a, struct metric_values *out)
+{
+	struct counter_set cs = COUNTER_SET_INIT;
+
+	if (load_counters(a, &cs))
+		metrics_compute(&cs, out);
+	counter_set_release(&cs);
+}
+
+/*
+ * The row groups of a recording, each from the models of one analysis
+ * pass. A new group is one function here and its rows in the catalogue
+ * (src/metrics.c); a group whose events or counters were not recorded
+ * adds nothing (absent, never 0).
+ */
+static void (*const loaders[])(const struct analysis *, struct metric_values *) = {
+	load_counter_metrics,
+	load_handoff,
+	load_stalls,
+	load_oom,
+	metrics_swap_load,
+};
+
 /*
  * A recording through the analysis driver: counter metrics from the
  * deltas between the first and last complete sample sets, trace metrics
@@ -137,7 +178,6 @@ static void load_stalls(const struct analysis *a, struct metric_values *out)
  */
 static int load_recording(const char *path, struct metric_values *out, char **err)
 {
-	struct counter_set cs = COUNTER_SET_INIT;
 	struct analysis_opts ao;
 	struct analysis *a;
 	size_t before = out->n;
@@ -147,13 +187,9 @@ static int load_recording(const char *path, struct metric_values *out, char **er
 	a = analysis_run(path, &ao, err);
 	if (!a)
 		return -1;
-	if (load_counters(a, &cs))
-		metrics_compute(&cs, out);
-	load_handoff(a, out);
-	load_stalls(a, out);
-	metrics_swap_load(a, out);
+	for (size_t i = 0; i < ARRAY_SIZE(loaders); i++)
+		loaders[i](a, out);
 	sets = analysis_counters(a) ? counters_model_nsets(analysis_counters(a)) : 0;
-	counter_set_release(&cs);
 	analysis_free(a);
 	if (out->n == before)
 		return set_err(err, "no metrics: %llu complete counter sample set%s (2 are "

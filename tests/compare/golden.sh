@@ -115,6 +115,12 @@ mkdir "$scratch/empty"
 [ $? -eq 1 ] && grep -q "without \*.dat" "$scratch/err" && ok "empty directory: exit 1" ||
 	fail "empty directory: $(cat "$scratch/err")"
 
+# Rows from the models: handoff outcomes (wake here, pick with
+# defrag_mode), OOM kills (counter and trace), stall p50/p99/max.
+report=$top_srcdir/tests/data/report
+check rows --width 80 --metrics kswapd,oom,stall "oom=$report/oom-6.18.dat" \
+	"gp=$report/global-pressure-7.2.dat" "defrag=$report/global-pressure-defrag-7.2.dat"
+
 # The regression gate: the smaller limit makes memcg reclaim stalls
 # significantly worse (exit 3, the offending rows listed); the same
 # setting against itself passes (exit 0), split either way.
