@@ -26,6 +26,7 @@ static const char compare_usage[] =
 "usage: mmscope compare [--dialect plain|mmtests] [--stats mean,stddev,...]\n"
 "                       [--metrics LIST|all] [--width N] [--format text|json]\n"
 "                       [--all] [--fail-on-regression[=PCT]] [--jobs N]\n"
+"                       [--phase NAME]\n"
 "                       NAME=FILE[,FILE...] NAME=FILE[,FILE...] [...]\n"
 "\n"
 "Compare runs side by side: one column per NAME (the first is the baseline),\n"
@@ -47,6 +48,8 @@ static const char compare_usage[] =
 "                      exit 3 when a mean is significantly worse (Welch,\n"
 "                      p < alpha, 2+ runs a side) by more than PCT%% (5)\n"
 "  -j, --jobs N        load recordings on N threads (default: all CPUs)\n"
+"      --phase NAME    compare only the phase NAME of each recording (from its\n"
+"                      'mmscope phase NAME' marker to the next one or the end)\n"
 "      --no-monitor    mmtests: counter metrics in the stat table too\n"
 "      --alpha A       significance level of Welch's t-test (default 0.05)\n"
 "  -f, --format F      text (default) or json\n"
@@ -66,6 +69,7 @@ struct compare_opts {
 	int gate;		/* --fail-on-regression */
 	double gate_pct;
 	int jobs;		/* --jobs, 0: all CPUs */
+	const char *phase;	/* --phase */
 	int width_set;
 };
 
@@ -83,7 +87,7 @@ static int compare_parse_select(struct compare_opts *o, const char *list)
 
 static int compare_parse_opts(int argc, char **argv, struct compare_opts *o)
 {
-	enum { OPT_NO_MONITOR = 256, OPT_ALPHA, OPT_LIST, OPT_GATE };
+	enum { OPT_NO_MONITOR = 256, OPT_ALPHA, OPT_LIST, OPT_GATE, OPT_PHASE };
 	static const struct option longopts[] = {
 		{ "dialect", required_argument, NULL, 'd' },
 		{ "stats", required_argument, NULL, 's' },
@@ -96,6 +100,7 @@ static int compare_parse_opts(int argc, char **argv, struct compare_opts *o)
 		{ "all", no_argument, NULL, 'a' },
 		{ "fail-on-regression", optional_argument, NULL, OPT_GATE },
 		{ "jobs", required_argument, NULL, 'j' },
+		{ "phase", required_argument, NULL, OPT_PHASE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -142,6 +147,11 @@ static int compare_parse_opts(int argc, char **argv, struct compare_opts *o)
 			if (parse_ull(optarg, &n) || n < 1 || n > 1024)
 				return usage_error(cmd, "bad --jobs '%s' (1 to 1024)", optarg);
 			o->jobs = (int)n;
+			break;
+		case OPT_PHASE:
+			if (!*optarg || strpbrk(optarg, " \t\n"))
+				return usage_error(cmd, "bad --phase '%s' (one word)", optarg);
+			o->phase = optarg;
 			break;
 		case OPT_GATE:
 			o->gate = 1;
@@ -233,7 +243,7 @@ static int compare_load_columns(struct ct_table *t, struct compare_opts *o)
 		njobs = npaths;
 		jobs = xcalloc(njobs ? njobs : 1, sizeof(*jobs));
 		for (size_t k = 0; k < njobs; k++)
-			jobs[k].path = paths[k];
+			jobs[k].path = paths[k], jobs[k].phase = o->phase;
 		compare_load_runs(jobs, njobs, o->jobs);
 		for (size_t k = 0; k < njobs && r == EXIT_OK; k++) {
 			if (jobs[k].rc)

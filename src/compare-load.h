@@ -18,13 +18,18 @@
  *  - a metrics file (text, see mmscope-compare(1)): "NAME VALUE..." lines
  *    give metric samples directly, "counter NAME VALUE" lines give counter
  *    deltas, "higher NAME" / "lower NAME" set a user metric's direction.
+ * phase (NULL: the whole run) limits a recording to the first phase of
+ * that name (analysis_opts.phase): an error when it has none, and for a
+ * metrics file.
  * Returns 0, or -1 with *err set (the reason, without the file name).
  */
-int compare_load_run(const char *path, struct metric_values *out, char **err);
+int compare_load_run(const char *path, const char *phase, struct metric_values *out,
+		     char **err);
 
 /* One run to load: filled by compare_load_runs(). */
 struct compare_job {
 	const char *path;		/* in */
+	const char *phase;		/* in: NULL, or the phase to compare */
 	struct metric_values mv;	/* out: the run's metrics */
 	char *err;			/* out: the reason when rc is -1 */
 	int rc;				/* out: 0 or -1 */

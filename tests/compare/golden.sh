@@ -121,6 +121,47 @@ report=$top_srcdir/tests/data/report
 check rows --width 80 --metrics kswapd,oom,stall "oom=$report/oom-6.18.dat" \
 	"gp=$report/global-pressure-7.2.dat" "defrag=$report/global-pressure-defrag-7.2.dat"
 
+# Phases: anon-touch marks pass-1, pass-2 and pageout (mmscope phase NAME
+# in the recorder's trace_marker); the report lists them, --phase compares
+# one: counters from the sets begun in it against the last set before it.
+ph176="big=$rec/phases176-1.dat,$rec/phases176-2.dat"
+ph40="small=$rec/phases40-1.dat,$rec/phases40-2.dat"
+check phase-pass-1 --width 80 --phase pass-1 "$ph176" "$ph40"
+check phase-pageout --width 80 --phase pageout "$ph176" "$ph40"
+"$MMSCOPE" report --section phases "$rec/phases40-1.dat" >"$scratch/phases.out"
+if [ -n "$MMSCOPE_UPDATE_GOLDEN" ]; then
+	cp "$scratch/phases.out" "$golden/compare-phases-report.txt"
+fi
+cmp -s "$scratch/phases.out" "$golden/compare-phases-report.txt" && ok "report --section phases" ||
+	fail "report phases: $(diff "$golden/compare-phases-report.txt" "$scratch/phases.out")"
+"$MMSCOPE" report --format json --section phases "$rec/phases40-1.dat" |
+	grep -q '"name": "pass-2"' && ok "report json phases" || fail "report json phases"
+"$MMSCOPE" report "$rec/limit40-1.dat" | grep -q '^Phases$' &&
+	fail "a report without phase markers has a phases section" ||
+	ok "no phases section without markers"
+"$MMSCOPE" compare --phase nosuch "a=$rec/phases40-1.dat" >/dev/null 2>"$scratch/err"
+[ $? -eq 1 ] && grep -q "no phase 'nosuch' in this recording (its phases: pass-1, pass-2, pageout)" \
+	"$scratch/err" && ok "--phase: an unknown phase names those there are" ||
+	fail "--phase nosuch: $(cat "$scratch/err")"
+"$MMSCOPE" compare --phase pass-1 "a=$rec/limit40-1.dat" >/dev/null 2>"$scratch/err"
+[ $? -eq 1 ] && grep -q "it marks no phase" "$scratch/err" &&
+	ok "--phase: a recording without markers" || fail "--phase, no markers: $(cat "$scratch/err")"
+"$MMSCOPE" compare --phase pass-1 "a=$data/base-1.txt" >/dev/null 2>"$scratch/err"
+[ $? -eq 1 ] && ok "--phase: a metrics file is an error" || fail "--phase on a metrics file"
+# the phases add up: pgfault over pass-1, pass-2 and pageout is the
+# whole run's from the set before pass-1 on (no set begins before it
+# but the first)
+sum=0
+for p in pass-1 pass-2 pageout; do
+	v=$("$MMSCOPE" compare --format json --metrics major-faults --phase $p \
+		"a=$rec/phases40-1.dat" | sed -n 's/.*"values": \[\([0-9.]*\)\].*/\1/p')
+	sum=$((sum + ${v:-0}))
+done
+whole=$("$MMSCOPE" compare --format json --metrics major-faults "a=$rec/phases40-1.dat" |
+	sed -n 's/.*"values": \[\([0-9.]*\)\].*/\1/p')
+[ "$sum" -gt 0 ] && [ "$sum" -le "${whole:-0}" ] && ok "phases: major faults $sum of $whole" ||
+	fail "phases: major faults add up to $sum, the whole run $whole"
+
 # The regression gate: the smaller limit makes memcg reclaim stalls
 # significantly worse (exit 3, the offending rows listed); the same
 # setting against itself passes (exit 0), split either way.

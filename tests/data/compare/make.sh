@@ -20,7 +20,8 @@ cleanup() {
 trap cleanup EXIT INT TERM
 fallocate -l 1G $SWAP && chmod 600 $SWAP && mkswap -q $SWAP && swapon -p 32767 $SWAP
 mkdir -p $CG
-# run NAME LIMIT_MB: one recording of anon-touch -m 192 -p 2 in the memcg
+# run NAME LIMIT_MB [ARGS]: one recording of anon-touch -m 192 -p 2 [ARGS]
+# in the memcg
 run() {
 	echo 0 >$CG/memory.force_empty 2>/dev/null || true
 	echo -1 >$CG/memory.limit_in_bytes
@@ -28,9 +29,15 @@ run() {
 	"$MMSCOPE" record -q -f -g none --interval 200 --cgroup $CG \
 		-e vmscan:mm_vmscan_memcg_reclaim_begin -e vmscan:mm_vmscan_memcg_reclaim_end \
 		-e vmscan:mm_vmscan_direct_reclaim_begin -e vmscan:mm_vmscan_direct_reclaim_end \
-		-o "$OUT/$1.dat" -- sh -c "echo \$\$ > $CG/cgroup.procs; exec $TOUCH -m 192 -p 2 -q"
+		-o "$OUT/$1.dat" -- sh -c "echo \$\$ > $CG/cgroup.procs; exec $TOUCH -m 192 -p 2 -q ${3:-}"
 }
+[ -n "${PHASES_ONLY:-}" ] ||
 for i in 1 2 3 4 5; do
 	run limit176-$i 176
 	run limit40-$i 40
+done
+# with phase markers (anon-touch writes pass-1, pass-2, pageout)
+for i in 1 2; do
+	run phases176-$i 176 "-o 50"
+	run phases40-$i 40 "-o 50"
 done
