@@ -710,6 +710,25 @@ static int plain_shown(const struct ct_table *t, const struct ct_row *row,
 	return o->all || !ct_row_quiet(row, t->ncols);
 }
 
+/* Cut label to max characters, ending in '~'; the last word (the
+ * statistic, "p99", "max") stays when it is short enough. */
+static void cut_label(char *label, size_t max)
+{
+	size_t len = strlen(label);
+	const char *last = strrchr(label, ' ');
+	size_t tail = last ? len - (size_t)(last - label) : 0;	/* " p99" */
+
+	if (len <= max)
+		return;
+	if (tail && tail * 2 <= max) {
+		memmove(label + max - tail, last, tail + 1);
+		label[max - tail - 1] = '~';
+	} else {
+		label[max - 1] = '~';
+		label[max] = '\0';
+	}
+}
+
 /*
  * The plain table: label, unit, then the baseline's value and, per other
  * column, its value and the change in a narrow column of its own. Two
@@ -782,10 +801,8 @@ static void render_plain(const struct ct_table *t, const struct ct_opts *o, stru
 				start = out->len;
 				plain_label(row, &o->stats[k], o, label, sizeof(label));
 				len = strlen(label);
-				if ((int)len > lmax) {
-					label[lmax - 1] = '~';
-					label[lmax] = '\0';
-				}
+				if ((int)len > lmax)
+					cut_label(label, (size_t)lmax);
 				strbuf_addf(out, "%-*s %-*s", lmax, label, umax, row->mi.unit);
 				plain_cell(t, row, 0, &o->stats[k], o, vw[0], out);
 				for (size_t c = first ? first : end; c < end; c++)
