@@ -46,7 +46,7 @@ static const char compare_usage[] =
 "  -a, --all           plain: also rows zero or absent in every column\n"
 "      --fail-on-regression[=PCT]\n"
 "                      exit 3 when a mean is significantly worse (Welch,\n"
-"                      p < alpha, 2+ runs a side) by more than PCT%% (5)\n"
+"                      p < alpha, 2+ runs a side) by more than PCT% (5)\n"
 "  -j, --jobs N        load recordings on N threads (default: all CPUs)\n"
 "      --phase NAME    compare only the phase NAME of each recording (from its\n"
 "                      'mmscope phase NAME' marker to the next one or the end)\n"
