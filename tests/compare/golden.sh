@@ -178,6 +178,13 @@ for split in "1 2:3 4 5" "1 2 3:4 5" "1 3 5:2 4"; do
 	[ $? -eq 0 ] && ! grep -q Regressions "$scratch/same.out" &&
 		ok "gate: same setting ($split) exits 0" || fail "gate: same setting ($split): $(cat "$scratch/same.out")"
 done
+"$MMSCOPE" compare --format json --fail-on-regression --metrics stall "$big" "$small" \
+	>"$scratch/gate.json" 2>"$scratch/gate.err"
+[ $? -eq 3 ] && grep -q "Time memcg reclaim stalled" "$scratch/gate.err" &&
+	{ ! command -v python3 >/dev/null ||
+	  python3 -c 'import json, sys; json.load(sys.stdin)' <"$scratch/gate.json"; } &&
+	ok "gate with JSON: exit 3, the list on stderr, stdout one document" ||
+	fail "gate with JSON: $(cat "$scratch/gate.err")"
 "$MMSCOPE" compare --fail-on-regression=200 --metrics stall "$big" "$small" >/dev/null
 [ $? -eq 0 ] && ok "gate: a threshold above the change exits 0" || fail "gate: --fail-on-regression=200"
 "$MMSCOPE" compare --fail-on-regression "a=$rec/limit176-1.dat" "b=$rec/limit40-1.dat" >/dev/null
