@@ -54,6 +54,7 @@
 	X(REC_BUDDY, "buddy")			/* a buddyinfo line */ \
 	X(REC_PAGETYPE, "pagetype")		/* a pagetypeinfo line */ \
 	X(REC_SAMPLE_END, "sample_end")		/* set SEQ is complete */ \
+	X(REC_PHASE, "phase")			/* "mmscope phase NAME" marker: a workload phase begins */ \
 	/* the reader */ \
 	X(REC_LOST, "lost")			/* events dropped on a CPU before this point */ \
 	/* swap and zswap kprobes (parsers/probe-swap.c, probe-zswap.c) */ \
@@ -194,6 +195,7 @@ struct record {
 			uint64_t free[REC_MAX_ORDERS];
 		} buddy;	/* REC_BUDDY and REC_PAGETYPE */
 		struct { uint64_t seq; int64_t us; } send;
+		struct { const char *name; } phase;	/* REC_PHASE */
 		struct { long long count; } lost;	/* -1: some, count unknown */
 		struct {
 			int type;	/* swap device (si->type), -1 unknown */

@@ -5,7 +5,8 @@
  * trace_marker (mmscope-samples(5)); this file splits them in place and
  * hands the pieces to the parser registered for SOURCE, which turns them
  * into typed records. Lines of another version, or plain marker text, are
- * skipped; a source this reader does not know leaves one note.
+ * skipped; a source this reader does not know leaves one note. A line
+ * "mmscope phase NAME" a workload wrote becomes a REC_PHASE record.
  */
 #include "config.h"
 #include "parsers.h"
@@ -258,6 +259,36 @@ int sample_feed_line(struct parse_ctx *pc, const char *text, int len)
 	return 0;
 }
 
+/*
+ * A workload's phase marker, "mmscope phase NAME" (mmscope-compare(1)):
+ * NAME is the next word, at most PHASE_NAME_MAX bytes (longer is cut).
+ * Returns 0 when the text was one, else 1.
+ */
+#define PHASE_NAME_MAX 63
+static int phase_marker(struct parse_ctx *pc, const char *p, int len)
+{
+	static const char tag[] = "mmscope phase ";
+	char name[PHASE_NAME_MAX + 1];
+	int n = 0, at = (int)sizeof(tag) - 1;
+
+	if (len < at + 1 || memcmp(p, tag, (size_t)at))
+		return 1;
+	while (at < len && p[at] == ' ')
+		at++;
+	while (at < len && n < PHASE_NAME_MAX && p[at] && p[at] != ' ' && p[at] != '\n' &&
+	       p[at] != '\t')
+		name[n++] = p[at++];
+	if (!n) {
+		parser_note(pc->set, "phase marker without a name skipped");
+		return 1;
+	}
+	name[n] = '\0';
+	pc->rec->type = REC_PHASE;
+	pc->rec->phase.name = name;
+	pc->sink(pc->sink_ctx, pc->rec);
+	return 0;
+}
+
 /* ftrace:print, the trace_marker event: "ip" then the text in "buf". */
 
 struct print_state {
@@ -281,10 +312,13 @@ static void sample_print_parse(void *state, struct parse_ctx *pc)
 	const char *p = (const char *)pc->data + st->buf.off;
 	int len;
 
-	if (st->buf.off < 0 || st->buf.off + 5 > pc->size || memcmp(p, "mms1 ", 5))
+	if (st->buf.off < 0 || st->buf.off + 5 > pc->size)
 		return;
 	len = (int)strnlen(p, (size_t)(pc->size - st->buf.off));
-	sample_feed_line(pc, p, len);
+	if (!memcmp(p, "mms1 ", 5))
+		sample_feed_line(pc, p, len);
+	else
+		phase_marker(pc, p, len);
 }
 
 const struct parser sample_print_parsers[] = {

@@ -11,6 +11,7 @@
 #include "families.h"
 #include "model-khugepaged.h"
 #include "model-oom.h"
+#include "model-phases.h"
 #include "parsers.h"
 #include "pidmap.h"
 #include "tracedat-read.h"
@@ -28,6 +29,7 @@
 static const struct model_ops *const models[] = {
 	&khugepaged_model_ops,
 	&oom_model_ops,
+	&phases_model_ops,
 	NULL
 };
 #define NMODELS (sizeof(models) / sizeof(models[0]) - 1)
@@ -59,7 +61,65 @@ struct analysis {
 	char *enabled;			/* mmscope metadata events=, ",a:b,c:d," */
 	int cpustat_window;		/* cpustat=window: stats from the last dump */
 	struct pidmap comms;		/* pid -> char[16]: REC_TASK_COMM's names */
+	int phase_state;		/* opts.phase: 0 before it, 1 in it, 2 after */
+	uint64_t phase_end_ts;		/* the marker that ended it */
+	int64_t phase_set_seq;		/* the sample set being read, -1 none */
+	int phase_set_in;		/* it began inside the phase */
 };
+
+/* The counter sample set a record belongs to, or -1 for other records. */
+static int64_t sample_seq(const struct record *r)
+{
+	switch (r->type) {
+	case REC_COUNTER: return (int64_t)r->counter.seq;
+	case REC_SETTING: return (int64_t)r->setting.seq;
+	case REC_ZONE: return (int64_t)r->zone.seq;
+	case REC_BUDDY: case REC_PAGETYPE: return (int64_t)r->buddy.seq;
+	case REC_SAMPLE_END: return (int64_t)r->send.seq;
+	default: return -1;
+	}
+}
+
+/* opts.phase: is r in the window of that phase? (The phases model sees
+ * every record.) A counter sample set is whole or not at all: it belongs
+ * to the window its first line was written in, so that a set the marker
+ * cut in two never looks complete with half its counters. */
+static int analysis_in_phase(struct analysis *a, const struct record *r)
+{
+	int64_t seq;
+
+	if (!a->opts.phase)
+		return 1;
+	if ((seq = sample_seq(r)) >= 0) {
+		if (seq != a->phase_set_seq) {
+			a->phase_set_seq = seq;
+			a->phase_set_in = a->phase_state == 1;
+		}
+		return a->phase_set_in;
+	}
+	if (r->type == REC_PHASE && r->phase.name) {
+		if (a->phase_state == 0 && !strcmp(r->phase.name, a->opts.phase))
+			a->phase_state = 1;
+		else if (a->phase_state == 1) {
+			a->phase_state = 2;
+			a->phase_end_ts = r->ts;
+		}
+	}
+	return a->phase_state == 1;
+}
+
+static void *phases_of(struct analysis *a)
+{
+	for (size_t i = 0; models[i]; i++)
+		if (models[i] == &phases_model_ops)
+			return a->model[i];
+	return NULL;
+}
+
+int analysis_phase_found(const struct analysis *a)
+{
+	return a->phase_state > 0;
+}
 
 #define COMM_LEN 16	/* TASK_COMM_LEN */
 
@@ -73,6 +133,7 @@ struct analysis *analysis_new_empty(const struct analysis_opts *o)
 {
 	struct analysis *a = xcalloc(1, sizeof(*a));
 
+	a->phase_set_seq = -1;
 	if (o)
 		a->opts = *o;
 	else
@@ -144,6 +205,12 @@ void analysis_feed(struct analysis *a, const struct record *r)
 	a->info.records++;
 	if (r->type < 64)
 		a->types_seen |= 1ULL << r->type;
+	if (!analysis_in_phase(a, r)) {
+		phases_model_ops.add(phases_of(a), r);
+		if (a->opts.tap)
+			a->opts.tap(a->opts.tap_ctx, r);
+		return;
+	}
 	handoff_model_add(a->handoff, r);
 	reclaim_model_add(a->reclaim, r);
 	compaction_model_add(a->compaction, r);
@@ -168,13 +235,17 @@ void analysis_finish(struct analysis *a, uint64_t end_ts)
 {
 	struct analysis_info *in = &a->info;
 
+	/* the phases model closes the last phase at the real end */
+	phases_model_ops.finish(phases_of(a), end_ts);
+	if (a->opts.phase && a->phase_state == 2)
+		end_ts = a->phase_end_ts;
 	handoff_model_finish(a->handoff, end_ts);
 	reclaim_model_finish(a->reclaim, end_ts);
 	compaction_model_finish(a->compaction, end_ts);
 	swapclust_model_finish(a->swapclust, end_ts);
 	lanes_finish(a->lanes, end_ts);
 	for (size_t i = 0; models[i]; i++)
-		if (models[i]->finish)
+		if (models[i]->finish && models[i] != &phases_model_ops)
 			models[i]->finish(a->model[i], end_ts);
 	in->sample_sets = counters_model_nsets(a->counters);
 	in->sample_incomplete = counters_model_incomplete_sets(a->counters);

@@ -26,7 +26,8 @@
 
 struct analysis_opts {
 	struct handoff_params handoff;
-	/* Called for every record after the models (tests, debugging). */
+	/* Called for every record after the models (tests, debugging), also
+	 * for the records outside opts.phase that the models do not see. */
 	record_sink_fn tap;
 	void *tap_ctx;
 	/* Called now and then while streaming: bytes of the file's event
@@ -38,6 +39,11 @@ struct analysis_opts {
 	unsigned index_every;
 	/* What the report calls the recording ("(stdin)"); NULL: the path. */
 	const char *name;
+	/* Non-NULL: the models (but the phases model) see only the records
+	 * of the first phase of this name, from its "mmscope phase NAME"
+	 * marker to the next phase marker or the end; analysis_phase_found()
+	 * says whether there was one. */
+	const char *phase;
 };
 
 struct analysis_info {
@@ -90,6 +96,8 @@ void analysis_opts_default(struct analysis_opts *o);
 /* Reads the whole recording. NULL with *err set on failure. */
 struct analysis *analysis_run(const char *path, const struct analysis_opts *o, char **err);
 void analysis_free(struct analysis *a);
+/* opts.phase: whether its marker was in the recording. */
+int analysis_phase_found(const struct analysis *a);
 /* The page index the pass filled (index_every), now the caller's; it can
  * serve another td_open of the same file. NULL if none. */
 struct td_index;

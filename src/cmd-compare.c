@@ -13,26 +13,43 @@
 #include "util.h"
 
 #include <getopt.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+/* --fail-on-regression found a regression */
+#define EXIT_REGRESSION 3
 
 static const char compare_usage[] =
-"usage: mmscope compare [--dialect mmtests|plain] [--stats mean,stddev,...]\n"
+"usage: mmscope compare [--dialect plain|mmtests] [--stats mean,stddev,...]\n"
 "                       [--metrics LIST|all] [--width N] [--format text|json]\n"
+"                       [--all] [--fail-on-regression[=PCT]] [--jobs N]\n"
+"                       [--phase NAME]\n"
 "                       NAME=FILE[,FILE...] NAME=FILE[,FILE...] [...]\n"
 "\n"
 "Compare runs side by side: one column per NAME (the first is the baseline),\n"
-"the FILEs of a column are its runs (recordings or metrics files), pooled.\n"
+"the FILEs of a column are its runs (recordings, metrics files, or a\n"
+"directory: its *.dat recordings), pooled.\n"
 "\n"
-"  -d, --dialect D     mmtests (default) or plain (defrag_mode-style)\n"
+"  -d, --dialect D     plain (default: label, unit, values, change) or mmtests\n"
 "  -s, --stats LIST    statistics: min, mean, amean, hmean, gmean, stddev,\n"
 "                      coeffvar, max, median, pNN, bmean-NN, samples\n"
-"                      (default min,mean,stddev,coeffvar,max,bmean-95 for\n"
-"                      mmtests, mean for plain)\n"
+"                      (default mean for plain, min,mean,stddev,coeffvar,\n"
+"                      max,bmean-95 for mmtests)\n"
 "  -m, --metrics LIST  metric names, groups (reclaim, swap, zswap, thp, mthp,\n"
-"                      compaction, psi, kswapd, stall, user, ...), sources\n"
+"                      compaction, psi, kswapd, stall, oom, user, ...), sources\n"
 "                      (counter, trace, user) or all (default)\n"
-"  -w, --width N       split tables wider than N columns (default 80)\n"
+"  -w, --width N       split tables wider than N columns (default: the\n"
+"                      terminal's width, or 80)\n"
+"  -a, --all           plain: also rows zero or absent in every column\n"
+"      --fail-on-regression[=PCT]\n"
+"                      exit 3 when a mean is significantly worse (Welch,\n"
+"                      p < alpha, 2+ runs a side) by more than PCT% (5)\n"
+"  -j, --jobs N        load recordings on N threads (default: all CPUs)\n"
+"      --phase NAME    compare only the phase NAME of each recording (from its\n"
+"                      'mmscope phase NAME' marker to the next one or the end)\n"
 "      --no-monitor    mmtests: counter metrics in the stat table too\n"
 "      --alpha A       significance level of Welch's t-test (default 0.05)\n"
 "  -f, --format F      text (default) or json\n"
@@ -49,6 +66,11 @@ struct compare_opts {
 	int list;
 	char **specs;		/* NAME=FILE[,FILE...] */
 	int nspecs;
+	int gate;		/* --fail-on-regression */
+	double gate_pct;
+	int jobs;		/* --jobs, 0: all CPUs */
+	const char *phase;	/* --phase */
+	int width_set;
 };
 
 static int compare_parse_select(struct compare_opts *o, const char *list)
@@ -65,7 +87,7 @@ static int compare_parse_select(struct compare_opts *o, const char *list)
 
 static int compare_parse_opts(int argc, char **argv, struct compare_opts *o)
 {
-	enum { OPT_NO_MONITOR = 256, OPT_ALPHA, OPT_LIST };
+	enum { OPT_NO_MONITOR = 256, OPT_ALPHA, OPT_LIST, OPT_GATE, OPT_PHASE };
 	static const struct option longopts[] = {
 		{ "dialect", required_argument, NULL, 'd' },
 		{ "stats", required_argument, NULL, 's' },
@@ -75,6 +97,10 @@ static int compare_parse_opts(int argc, char **argv, struct compare_opts *o)
 		{ "no-monitor", no_argument, NULL, OPT_NO_MONITOR },
 		{ "alpha", required_argument, NULL, OPT_ALPHA },
 		{ "list-metrics", no_argument, NULL, OPT_LIST },
+		{ "all", no_argument, NULL, 'a' },
+		{ "fail-on-regression", optional_argument, NULL, OPT_GATE },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "phase", required_argument, NULL, OPT_PHASE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -84,11 +110,13 @@ static int compare_parse_opts(int argc, char **argv, struct compare_opts *o)
 	char *err = NULL, *end;
 	int c;
 
+	o->ct.dialect = CT_PLAIN;
 	o->ct.width = 80;
 	o->ct.monitor = 1;
 	o->ct.alpha = 0.05;
+	o->gate_pct = 5;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "d:s:m:w:f:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:s:m:w:f:aj:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			if (!strcmp(optarg, "mmtests"))
@@ -110,6 +138,29 @@ static int compare_parse_opts(int argc, char **argv, struct compare_opts *o)
 			if (parse_ull(optarg, &n) || n < 20 || n > 100000)
 				return usage_error(cmd, "bad --width '%s' (20 or more)", optarg);
 			o->ct.width = (int)n;
+			o->width_set = 1;
+			break;
+		case 'a':
+			o->ct.all = 1;
+			break;
+		case 'j':
+			if (parse_ull(optarg, &n) || n < 1 || n > 1024)
+				return usage_error(cmd, "bad --jobs '%s' (1 to 1024)", optarg);
+			o->jobs = (int)n;
+			break;
+		case OPT_PHASE:
+			if (!*optarg || strpbrk(optarg, " \t\n"))
+				return usage_error(cmd, "bad --phase '%s' (one word)", optarg);
+			o->phase = optarg;
+			break;
+		case OPT_GATE:
+			o->gate = 1;
+			if (!optarg)
+				break;
+			o->gate_pct = strtod(optarg, &end);
+			if (end == optarg || *end || !(o->gate_pct >= 0 && o->gate_pct < 1e9))
+				return usage_error(cmd, "bad --fail-on-regression '%s' (a percentage, "
+						   "0 or more)", optarg);
 			break;
 		case 'f':
 			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
@@ -150,33 +201,66 @@ static int compare_parse_opts(int argc, char **argv, struct compare_opts *o)
 	return 0;
 }
 
-/* Load the runs of one NAME=FILE,FILE... column. */
-static int compare_load_column(struct ct_table *t, const char *spec)
+/*
+ * Load every column: expand each NAME=FILE[,FILE...] (directories to
+ * their *.dat files), load all runs in parallel, then pool them in
+ * command-line order. The first run that failed is the error.
+ */
+static int compare_load_columns(struct ct_table *t, struct compare_opts *o)
 {
-	const char *eq = strchr(spec, '=');
-	char *name, *files, *save = NULL, *f, *err = NULL;
-	size_t col;
-	int r = 0;
+	struct compare_job *jobs = NULL;
+	size_t *colof = NULL, njobs = 0, npaths = 0;
+	char **paths = NULL, *err = NULL;
+	int r = EXIT_OK;
 
-	if (!eq || eq == spec || !eq[1])
-		return usage_error(&cmd_compare_entry, "'%s' is not NAME=FILE[,FILE...]", spec);
-	name = xasprintf("%.*s", (int)(eq - spec), spec);
-	col = ct_add_column(t, name);
-	files = xstrdup(eq + 1);
-	for (f = strtok_r(files, ",", &save); f; f = strtok_r(NULL, ",", &save)) {
-		struct metric_values mv = METRIC_VALUES_INIT;
+	for (int i = 0; i < o->nspecs && r == EXIT_OK; i++) {
+		const char *spec = o->specs[i], *eq = strchr(spec, '=');
+		size_t col, before = npaths;
+		char *name;
 
-		if (compare_load_run(f, &mv, &err)) {
-			r = error("%s: %s", f, err);
-			free(err);
-			metric_values_release(&mv);
+		if (!eq || eq == spec || !eq[1]) {
+			r = usage_error(&cmd_compare_entry, "'%s' is not NAME=FILE[,FILE...]",
+					spec);
 			break;
 		}
-		ct_add_run(t, col, &mv);
-		metric_values_release(&mv);
+		name = xasprintf("%.*s", (int)(eq - spec), spec);
+		col = ct_add_column(t, name);
+		free(name);
+		if (compare_expand_files(eq + 1, &paths, &npaths, &err)) {
+			r = error("%s", err);
+			free(err);
+			break;
+		}
+		if (npaths == before) {
+			r = usage_error(&cmd_compare_entry, "'%s' names no file", spec);
+			break;
+		}
+		colof = xreallocarray(colof, npaths, sizeof(*colof));
+		for (size_t k = before; k < npaths; k++)
+			colof[k] = col;
 	}
-	free(files);
-	free(name);
+	if (r == EXIT_OK) {
+		njobs = npaths;
+		jobs = xcalloc(njobs ? njobs : 1, sizeof(*jobs));
+		for (size_t k = 0; k < njobs; k++)
+			jobs[k].path = paths[k], jobs[k].phase = o->phase;
+		compare_load_runs(jobs, njobs, o->jobs);
+		for (size_t k = 0; k < njobs && r == EXIT_OK; k++) {
+			if (jobs[k].rc)
+				r = error("%s: %s", jobs[k].path, jobs[k].err);
+			else
+				ct_add_run(t, colof[k], &jobs[k].mv);
+		}
+	}
+	for (size_t k = 0; k < njobs; k++) {
+		metric_values_release(&jobs[k].mv);
+		free(jobs[k].err);
+	}
+	for (size_t k = 0; k < npaths; k++)
+		free(paths[k]);
+	free(paths);
+	free(colof);
+	free(jobs);
 	return r;
 }
 
@@ -223,9 +307,14 @@ static int compare_run(struct compare_opts *o)
 	struct ct_table t;
 	int r = EXIT_OK;
 
+	if (!o->width_set && isatty(STDOUT_FILENO)) {
+		struct winsize ws;
+
+		if (!ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_col >= 20)
+			o->ct.width = ws.ws_col;
+	}
 	ct_init(&t);
-	for (int i = 0; i < o->nspecs && r == EXIT_OK; i++)
-		r = compare_load_column(&t, o->specs[i]);
+	r = compare_load_columns(&t, o);
 	if (r == EXIT_OK) {
 		o->matched = xcalloc((size_t)o->nmetrics + 1, 1);
 		ct_filter(&t, compare_keep, o);
@@ -241,6 +330,13 @@ static int compare_run(struct compare_opts *o)
 		else
 			ct_render_text(&t, &o->ct, &out);
 		fwrite(out.buf ? out.buf : "", 1, out.len, stdout);
+		if (r == EXIT_OK && o->gate) {
+			strbuf_reset(&out);
+			if (ct_regressions(&t, &o->ct, o->gate_pct, &out))
+				r = EXIT_REGRESSION;
+			/* JSON stays one document: the block goes to stderr */
+			fwrite(out.buf ? out.buf : "", 1, out.len, o->json ? stderr : stdout);
+		}
 	}
 	strbuf_release(&out);
 	ct_release(&t);

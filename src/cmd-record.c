@@ -401,14 +401,13 @@ static int write_private_meta(struct recorder *r, struct spool *s, char **err)
 static int start_command(struct recorder *r)
 {
 	int pfd[2];
-	char c;
+	char c, *marker = xasprintf("%s/trace_marker", collector_instance_dir(r->col));
 
 	/* the child waits on a pipe so that it starts after tracing does */
-	if (pipe(pfd))
+	if (pipe(pfd) || (r->child = fork()) < 0) {
+		free(marker);
 		return error("cannot start '%s': %s", r->o->command[0], strerror(errno));
-	r->child = fork();
-	if (r->child < 0)
-		return error("cannot start '%s': %s", r->o->command[0], strerror(errno));
+	}
 	if (r->child == 0) {
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
@@ -418,11 +417,14 @@ static int start_command(struct recorder *r)
 		if (read(pfd[0], &c, 1) != 1)
 			_exit(127);
 		close(pfd[0]);
+		/* where the command writes its phase markers (mmscope-record(1)) */
+		setenv("MMSCOPE_TRACE_MARKER", marker, 1);
 		execvp(r->o->command[0], r->o->command);
 		fprintf(stderr, "error: cannot run '%s': %s\n", r->o->command[0], strerror(errno));
 		_exit(127);
 	}
 	close(pfd[0]);
+	free(marker);
 	r->go_fd = pfd[1];
 	return 0;
 }

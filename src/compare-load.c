@@ -13,14 +13,116 @@
 #include "compare-load.h"
 #include "analysis.h"
 #include "metrics-swap.h"
+#include "model-oom.h"
+#include "model-phases.h"
 #include "hist.h"
 #include "util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/*
+ * --phase: the sampler writes only the counters that changed since its
+ * last set, so the sets inside a phase do not say where each counter
+ * stood when the phase began. Two private counters models read every
+ * set instead: "pre" those begun before the phase's marker, "upto" those
+ * begun before the phase ended; the phase's delta is upto's last value
+ * minus pre's. A set belongs to the window its first line was written in
+ * (the same rule as the analysis driver's).
+ */
+struct phase_counters {
+	const char *phase;
+	int state;			/* 0 before the phase, 1 in it, 2 after */
+	int64_t seq;			/* the set being read */
+	int set_state;			/* the state when it began */
+	struct counters_model *pre, *upto;
+};
+
+static int64_t record_seq(const struct record *r)
+{
+	switch (r->type) {
+	case REC_COUNTER: return (int64_t)r->counter.seq;
+	case REC_SETTING: return (int64_t)r->setting.seq;
+	case REC_ZONE: return (int64_t)r->zone.seq;
+	case REC_BUDDY: case REC_PAGETYPE: return (int64_t)r->buddy.seq;
+	case REC_SAMPLE_END: return (int64_t)r->send.seq;
+	default: return -1;
+	}
+}
+
+static void phase_tap(void *ctx, const struct record *r)
+{
+	struct phase_counters *pc = ctx;
+	int64_t seq;
+
+	if (r->type == REC_PHASE && r->phase.name) {
+		if (pc->state == 0 && !strcmp(r->phase.name, pc->phase))
+			pc->state = 1;
+		else if (pc->state == 1)
+			pc->state = 2;
+		return;
+	}
+	if ((seq = record_seq(r)) < 0)
+		return;
+	if (seq != pc->seq) {
+		pc->seq = seq;
+		pc->set_state = pc->state;
+	}
+	if (pc->set_state == 0)
+		counters_model_add(pc->pre, r);
+	if (pc->set_state <= 1)
+		counters_model_add(pc->upto, r);
+}
+
+/* The name metrics_compute() wants for a counter, or 0 to skip it. */
+static int counter_name(const struct counter *c, char *name, size_t len)
+{
+	if (c->source == SRC_VMSTAT)
+		snprintf(name, len, "%s", c->key);
+	else if (c->source == SRC_MTHP)
+		snprintf(name, len, "mthp.%skB.%s", c->instance, c->key);
+	else if (c->source == SRC_PSI && !c->scale)
+		snprintf(name, len, "psi.%s", c->key);
+	else
+		return 0;
+	return 1;
+}
+
+/* Counter deltas over the phase (see struct phase_counters). */
+static int load_phase_counters(const struct phase_counters *pc, struct counter_set *cs)
+{
+	uint64_t pre_first, pre_last, first, last;
+	char name[160];
+	int n = 0;
+
+	if (!counters_model_nsets(pc->pre) ||
+	    counters_model_nsets(pc->upto) <= counters_model_nsets(pc->pre))
+		return 0;	/* no set before it, or none complete in it */
+	for (int i = 0; i < counters_model_count(pc->upto); i++) {
+		const struct counter *c = counters_model_get(pc->upto, i);
+		const struct counter *b = counters_model_find(pc->pre, c->source, c->instance,
+							      c->key);
+		double delta = (double)(c->last - (b ? b->last : c->first));
+
+		for (int k = 0; k < c->scale; k++)
+			delta /= 10;
+		if (!counter_name(c, name, sizeof(name)))
+			continue;
+		counter_set_put(cs, name, delta);
+		n++;
+	}
+	counters_model_span(pc->pre, &pre_first, &pre_last);
+	counters_model_span(pc->upto, &first, &last);
+	counter_set_put(cs, "time.elapsed", (double)(last - pre_last) / 1e9);
+	return n;
+}
 
 /* Counter deltas of the counters model, named as metrics_compute() wants. */
 static int load_counters(const struct analysis *a, struct counter_set *cs)
@@ -38,13 +140,7 @@ static int load_counters(const struct analysis *a, struct counter_set *cs)
 
 		for (int k = 0; k < c->scale; k++)
 			delta /= 10;
-		if (c->source == SRC_VMSTAT)
-			snprintf(name, sizeof(name), "%s", c->key);
-		else if (c->source == SRC_MTHP)
-			snprintf(name, sizeof(name), "mthp.%skB.%s", c->instance, c->key);
-		else if (c->source == SRC_PSI && !c->scale)
-			snprintf(name, sizeof(name), "psi.%s", c->key);
-		else
+		if (!counter_name(c, name, sizeof(name)))
 			continue;
 		counter_set_put(cs, name, delta);
 		n++;
@@ -64,6 +160,8 @@ static void add_hist_us(struct metric_values *out, const char *prefix, const str
 		return;
 	snprintf(name, sizeof(name), "%s-mean", prefix);
 	metric_values_add(out, name, (double)h->sum / (double)h->count / 1e3);
+	snprintf(name, sizeof(name), "%s-p50", prefix);
+	metric_values_add(out, name, (double)hist_percentile(h, 50) / 1e3);
 	snprintf(name, sizeof(name), "%s-p99", prefix);
 	metric_values_add(out, name, (double)hist_percentile(h, 99) / 1e3);
 	snprintf(name, sizeof(name), "%s-max", prefix);
@@ -75,6 +173,7 @@ static void load_handoff(const struct analysis *a, struct metric_values *out)
 {
 	const struct handoff_model *m = analysis_handoff(a);
 	uint64_t awake = 0, episodes = 0, handoffs = 0, missed = 0, runs = 0, ok = 0;
+	uint64_t wake = 0, pick = 0;
 
 	if (!m || !analysis_traced(a, REC_KSWAPD_WAKE, -1) ||
 	    !analysis_traced(a, REC_KSWAPD_SLEEP, -1))
@@ -85,6 +184,8 @@ static void load_handoff(const struct analysis *a, struct metric_values *out)
 		awake += n->awake_ns;
 		episodes += n->episodes;
 		handoffs += n->ho_wakeup + n->ho_pickup;
+		wake += n->ho_wakeup;
+		pick += n->ho_pickup;
 		missed += n->ho_none;
 		runs += n->kc_runs;
 		ok += n->kc_runs_success;
@@ -95,6 +196,8 @@ static void load_handoff(const struct analysis *a, struct metric_values *out)
 		return;
 	metric_values_add(out, "kcompactd-handoffs", (double)handoffs);
 	metric_values_add(out, "kcompactd-missed-handoffs", (double)missed);
+	metric_values_add(out, "kcompactd-handoffs-wake", (double)wake);
+	metric_values_add(out, "kcompactd-handoffs-pick", (double)pick);
 	if (runs)
 		metric_values_add(out, "kcompactd-success-pct", (double)ok * 100 / (double)runs);
 }
@@ -126,30 +229,106 @@ static void load_stalls(const struct analysis *a, struct metric_values *out)
 			    &compaction_model_stats(cm)->runner[CR_DIRECT].dur);
 }
 
+/* OOM victims the trace saw (oom:mark_victim). */
+static void load_oom(const struct analysis *a, struct metric_values *out)
+{
+	const struct oom_model *m = analysis_model(a, &oom_model_ops);
+
+	if (m && analysis_traced(a, REC_OOM, OOM_VICTIM))
+		metric_values_add(out, "oom-kills-traced", (double)oom_model_nkills(m));
+}
+
+/* Counter metrics: deltas between the first and last complete sample
+ * sets (of the whole recording; --phase: load_recording's own). */
+static void load_counter_metrics(const struct analysis *a, struct metric_values *out)
+{
+	struct counter_set cs = COUNTER_SET_INIT;
+
+	if (load_counters(a, &cs))
+		metrics_compute(&cs, out);
+	counter_set_release(&cs);
+}
+
+/*
+ * The row groups of a recording, each from the models of one analysis
+ * pass. A new group is one function here and its rows in the catalogue
+ * (src/metrics.c); a group whose events or counters were not recorded
+ * adds nothing (absent, never 0).
+ */
+static void (*const loaders[])(const struct analysis *, struct metric_values *) = {
+	load_counter_metrics,
+	load_handoff,
+	load_stalls,
+	load_oom,
+	metrics_swap_load,
+};
+
 /*
  * A recording through the analysis driver: counter metrics from the
  * deltas between the first and last complete sample sets, trace metrics
  * from the models. Fails only when neither gives anything.
  */
-static int load_recording(const char *path, struct metric_values *out, char **err)
+/* "no phase NAME here (phases: a, b)" */
+static int no_phase(const struct analysis *a, const char *phase, char **err)
 {
-	struct counter_set cs = COUNTER_SET_INIT;
+	const struct phases_model *m = analysis_model(a, &phases_model_ops);
+	struct strbuf sb = STRBUF_INIT;
+	int r;
+
+	for (int i = 0; i < phases_model_count(m); i++) {
+		const char *name = phases_model_get(m, i)->name;
+
+		if (phases_model_find(m, name) == phases_model_get(m, i))	/* once */
+			strbuf_addf(&sb, "%s%s", sb.len ? ", " : "", name);
+	}
+	r = set_err(err, "no phase '%s' in this recording (%s%s)", phase,
+		    sb.len ? "its phases: " : "it marks no phase",
+		    sb.len ? sb.buf : "");
+	strbuf_release(&sb);
+	return r;
+}
+
+static int load_recording(const char *path, const char *phase, struct metric_values *out,
+			  char **err)
+{
 	struct analysis_opts ao;
 	struct analysis *a;
 	size_t before = out->n;
 	uint64_t sets;
 
+	struct phase_counters pc = { phase, 0, -1, 0, NULL, NULL };
+
 	analysis_opts_default(&ao);
+	if (phase) {
+		ao.phase = phase;
+		ao.tap = phase_tap;
+		ao.tap_ctx = &pc;
+		pc.pre = counters_model_new();
+		pc.upto = counters_model_new();
+	}
 	a = analysis_run(path, &ao, err);
+	if (a && phase && !analysis_phase_found(a)) {
+		no_phase(a, phase, err);
+		analysis_free(a);
+		a = NULL;
+	}
+	if (a && phase) {
+		struct counter_set cs = COUNTER_SET_INIT;
+
+		if (load_phase_counters(&pc, &cs))
+			metrics_compute(&cs, out);
+		counter_set_release(&cs);
+	}
+	if (phase) {
+		counters_model_free(pc.pre);
+		counters_model_free(pc.upto);
+	}
 	if (!a)
 		return -1;
-	if (load_counters(a, &cs))
-		metrics_compute(&cs, out);
-	load_handoff(a, out);
-	load_stalls(a, out);
-	metrics_swap_load(a, out);
+	for (size_t i = 0; i < ARRAY_SIZE(loaders); i++)
+		if (!phase || loaders[i] != load_counter_metrics)
+			loaders[i](a, out);
 	sets = analysis_counters(a) ? counters_model_nsets(analysis_counters(a)) : 0;
-	counter_set_release(&cs);
 	analysis_free(a);
 	if (out->n == before)
 		return set_err(err, "no metrics: %llu complete counter sample set%s (2 are "
@@ -279,7 +458,8 @@ static int is_recording(const char *path, char **err)
 	return n == sizeof(buf) && !memcmp(buf, magic, sizeof(buf));
 }
 
-int compare_load_run(const char *path, struct metric_values *out, char **err)
+int compare_load_run(const char *path, const char *phase, struct metric_values *out,
+		     char **err)
 {
 	struct strbuf sb = STRBUF_INIT;
 	int r = is_recording(path, err);
@@ -287,7 +467,9 @@ int compare_load_run(const char *path, struct metric_values *out, char **err)
 	if (r < 0)
 		return -1;
 	if (r)
-		return load_recording(path, out, err);
+		return load_recording(path, phase, out, err);
+	if (phase)
+		return set_err(err, "--phase: a metrics file has no phases");
 	if (read_file(path, &sb))
 		return set_err(err, "%s", strerror(errno));
 	if (memchr(sb.buf, '\0', sb.len)) {
@@ -296,5 +478,103 @@ int compare_load_run(const char *path, struct metric_values *out, char **err)
 	}
 	r = compare_load_metrics_text(sb.buf ? sb.buf : "", out, err);
 	strbuf_release(&sb);
+	return r;
+}
+
+struct load_pool {
+	struct compare_job *jobs;
+	size_t n, next;
+	pthread_mutex_t lock;
+};
+
+static void *load_worker(void *arg)
+{
+	struct load_pool *p = arg;
+
+	for (;;) {
+		struct compare_job *j;
+
+		pthread_mutex_lock(&p->lock);
+		j = p->next < p->n ? &p->jobs[p->next++] : NULL;
+		pthread_mutex_unlock(&p->lock);
+		if (!j)
+			return NULL;
+		j->rc = compare_load_run(j->path, j->phase, &j->mv, &j->err);
+	}
+}
+
+void compare_load_runs(struct compare_job *jobs, size_t n, int threads)
+{
+	struct load_pool p = { jobs, n, 0, PTHREAD_MUTEX_INITIALIZER };
+	pthread_t *tid;
+	size_t nt = 0;
+
+	if (threads <= 0) {
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+		threads = cpus > 0 ? (int)(cpus < 256 ? cpus : 256) : 1;
+	}
+	if ((size_t)threads > n)
+		threads = (int)n;
+	if (threads <= 1) {
+		load_worker(&p);
+		return;
+	}
+	tid = xcalloc((size_t)threads, sizeof(*tid));
+	for (int i = 0; i < threads; i++)
+		if (!pthread_create(&tid[nt], NULL, load_worker, &p))
+			nt++;
+	if (!nt)		/* no thread could start: load here */
+		load_worker(&p);
+	for (size_t i = 0; i < nt; i++)
+		pthread_join(tid[i], NULL);
+	free(tid);
+	pthread_mutex_destroy(&p.lock);
+}
+
+static int is_dat(const struct dirent *d)
+{
+	size_t len = strlen(d->d_name);
+
+	return d->d_name[0] != '.' && len > 4 && !strcmp(d->d_name + len - 4, ".dat");
+}
+
+static void add_path(char ***paths, size_t *n, char *path)
+{
+	*paths = xreallocarray(*paths, *n + 1, sizeof(**paths));
+	(*paths)[(*n)++] = path;
+}
+
+int compare_expand_files(const char *list, char ***paths, size_t *n, char **err)
+{
+	char *copy = xstrdup(list), *save = NULL, *f;
+	int r = 0;
+
+	for (f = strtok_r(copy, ",", &save); f && !r; f = strtok_r(NULL, ",", &save)) {
+		struct dirent **ents;
+		struct stat st;
+		int k;
+
+		if (stat(f, &st) || !S_ISDIR(st.st_mode)) {
+			add_path(paths, n, xstrdup(f));	/* errors come when it is loaded */
+			continue;
+		}
+		k = scandir(f, &ents, is_dat, alphasort);
+		if (k < 0) {
+			r = set_err(err, "%s: %s", f, strerror(errno));
+			break;
+		}
+		if (!k)
+			r = set_err(err, "%s: a directory without *.dat recordings", f);
+		for (int i = 0; i < k; i++) {
+			size_t len = strlen(f);
+
+			add_path(paths, n, xasprintf("%s%s%s", f, len && f[len - 1] == '/' ?
+						     "" : "/", ents[i]->d_name));
+			free(ents[i]);
+		}
+		free(ents);
+	}
+	free(copy);
 	return r;
 }

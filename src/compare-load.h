@@ -18,9 +18,38 @@
  *  - a metrics file (text, see mmscope-compare(1)): "NAME VALUE..." lines
  *    give metric samples directly, "counter NAME VALUE" lines give counter
  *    deltas, "higher NAME" / "lower NAME" set a user metric's direction.
+ * phase (NULL: the whole run) limits a recording to the first phase of
+ * that name (analysis_opts.phase): an error when it has none, and for a
+ * metrics file.
  * Returns 0, or -1 with *err set (the reason, without the file name).
  */
-int compare_load_run(const char *path, struct metric_values *out, char **err);
+int compare_load_run(const char *path, const char *phase, struct metric_values *out,
+		     char **err);
+
+/* One run to load: filled by compare_load_runs(). */
+struct compare_job {
+	const char *path;		/* in */
+	const char *phase;		/* in: NULL, or the phase to compare */
+	struct metric_values mv;	/* out: the run's metrics */
+	char *err;			/* out: the reason when rc is -1 */
+	int rc;				/* out: 0 or -1 */
+};
+
+/*
+ * Load n runs with compare_load_run() on up to threads worker threads
+ * (0: one per online CPU, never more than n). Each worker analyses one
+ * recording at a time, so memory is bounded per worker by what one
+ * analysis needs. The results do not depend on the number of threads.
+ */
+void compare_load_runs(struct compare_job *jobs, size_t n, int threads);
+
+/*
+ * Expand one column's FILE[,FILE...] list: a directory stands for every
+ * "*.dat" file in it, in name order. Appends to *paths (*n of them).
+ * Returns 0, or -1 with *err (a directory without recordings, or one
+ * that cannot be read).
+ */
+int compare_expand_files(const char *list, char ***paths, size_t *n, char **err);
 
 /* The same for a metrics file already in memory (for tests). */
 int compare_load_metrics_text(const char *text, struct metric_values *out, char **err);

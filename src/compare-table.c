@@ -629,99 +629,255 @@ static void render_mmtests(const struct ct_table *t, const struct ct_opts *o,
 		mmtests_monitor_table(t, o, out);
 }
 
+/* The plain row label: "<label>", or "<label> <stat>" unless the only
+ * statistic is the mean. */
 static void plain_label(const struct ct_row *row, const struct ct_stat *s,
 			const struct ct_opts *o, char *buf, size_t len)
 {
 	char st[32];
 
+	if (o->nstats == 1 && s->kind == CT_MEAN) {
+		snprintf(buf, len, "%s", row->mi.plain_label);
+		return;
+	}
 	ct_stat_name(s, row, CT_PLAIN, st, sizeof(st));
 	snprintf(buf, len, "%s %s", row->mi.plain_label, st);
 }
 
-/* Value width of each plain column: fits every value and the run name. */
-static void plain_widths(const struct ct_table *t, const struct ct_opts *o, int *vw,
-			 int *colw)
+int ct_row_quiet(const struct ct_row *row, size_t ncols)
 {
-	for (size_t c = 0; c < t->ncols; c++) {
-		vw[c] = 10;
-		for (size_t r = 0; r < t->nrows; r++) {
-			if (!t->rows[r].cells[c].n)
-				continue;
-			for (size_t k = 0; k < o->nstats; k++) {
-				int n = fmt_len(ct_stat_value(&o->stats[k], &t->rows[r], c,
-							      CT_PLAIN));
-				vw[c] = n > vw[c] ? n : vw[c];
-			}
-		}
-		colw[c] = 1 + vw[c] + 1 + 12;
-		if ((int)strlen(t->cols[c]) + 1 > colw[c]) {
-			vw[c] += (int)strlen(t->cols[c]) + 1 - colw[c];
-			colw[c] = (int)strlen(t->cols[c]) + 1;
-		}
-	}
+	for (size_t c = 0; c < ncols; c++)
+		for (size_t i = 0; i < row->cells[c].n; i++)
+			if (row->cells[c].v[i] != 0 && !isnan(row->cells[c].v[i]))
+				return 0;
+	return 1;
 }
 
-static void plain_cell(const struct ct_row *row, size_t c, const struct ct_stat *s,
-		       int vw, struct strbuf *out)
+/* A plain value: no decimals when it is a whole number, else two. */
+static int plain_fmt(char *buf, size_t len, double v)
 {
-	double v, base, pct;
+	if (isnan(v))
+		return snprintf(buf, len, "n/a");
+	if (v == rint(v) && fabs(v) < 1e15)
+		return snprintf(buf, len, "%.0f", v);
+	return snprintf(buf, len, "%.2f", v);
+}
 
-	if (!row->cells[c].n) {
-		strbuf_addf(out, " %*s%13s", vw, "-", "");
+/* The change column: "+12.3%" in PLAIN_PW characters, then '*' when the
+ * difference of the means is significant, else a blank. */
+#define PLAIN_PW 8
+static void plain_pct(struct strbuf *out, double pct, int sig)
+{
+	char buf[64];
+
+	if (isnan(pct))
+		snprintf(buf, sizeof(buf), "n/a");
+	else if (snprintf(buf, sizeof(buf), "%+.1f%%", pct == 0 ? 0.0 : pct) > PLAIN_PW &&
+		 snprintf(buf, sizeof(buf), "%+.0f%%", pct) > PLAIN_PW)
+		snprintf(buf, sizeof(buf), "%+.0e%%", pct);
+	strbuf_addf(out, " %*s%c", PLAIN_PW, buf, sig > 0 ? '*' : ' ');
+}
+
+static void plain_cell(const struct ct_table *t, const struct ct_row *row, size_t c,
+		       const struct ct_stat *s, const struct ct_opts *o, int vw,
+		       struct strbuf *out)
+{
+	double v = NAN, base;
+	char buf[64];
+
+	if (row->cells[c].n)
+		v = ct_stat_value(s, row, c, CT_PLAIN);
+	if (!row->cells[c].n)
+		snprintf(buf, sizeof(buf), "-");
+	else
+		plain_fmt(buf, sizeof(buf), v);
+	strbuf_addf(out, " %*s", vw, buf);
+	if (c == 0)
 		return;
-	}
-	v = ct_stat_value(s, row, c, CT_PLAIN);
-	if (isnan(v)) {
-		strbuf_addf(out, " %*s%13s", vw, "n/a", "");
+	if (!row->cells[c].n || isnan(v)) {
+		strbuf_addf(out, " %*s ", PLAIN_PW, "");
 		return;
 	}
 	base = row->cells[0].n ? ct_stat_value(s, row, 0, CT_PLAIN) : NAN;
-	pct = c == 0 ? 0 : change_pct(s, row->higher_is_better, CT_PLAIN, v, base);
-	if (isnan(pct))
-		strbuf_addf(out, " %*.2f (%10s)", vw, v, "n/a");
-	else {
-		strbuf_addf(out, " %*.2f (", vw, v);
-		add_pct(out, 9, 1, pct == 0 ? 0.0 : pct);
-		strbuf_addstr(out, "%)");
+	plain_pct(out, change_pct(s, row->higher_is_better, CT_PLAIN, v, base),
+		  is_mean_stat(s) ? significant(t, row, c, o->alpha) : -1);
+}
+
+/* Is the row printed? Plain hides rows zero or absent everywhere unless --all. */
+static int plain_shown(const struct ct_table *t, const struct ct_row *row,
+		       const struct ct_opts *o)
+{
+	return o->all || !ct_row_quiet(row, t->ncols);
+}
+
+/* Cut label to max characters, ending in '~'; the last word (the
+ * statistic, "p99", "max") stays when it is short enough. */
+static void cut_label(char *label, size_t max)
+{
+	size_t len = strlen(label);
+	const char *last = strrchr(label, ' ');
+	size_t tail = last ? len - (size_t)(last - label) : 0;	/* " p99" */
+
+	if (len <= max)
+		return;
+	if (tail && tail * 2 <= max) {
+		memmove(label + max - tail, last, tail + 1);
+		label[max - tail - 1] = '~';
+	} else {
+		label[max - 1] = '~';
+		label[max] = '\0';
 	}
 }
 
+/*
+ * The plain table: label, unit, then the baseline's value and, per other
+ * column, its value and the change in a narrow column of its own. Two
+ * columns always fit in the width (labels are cut with '~' when they
+ * would not); with more, each block of columns repeats the baseline.
+ */
 static void render_plain(const struct ct_table *t, const struct ct_opts *o, struct strbuf *out)
 {
-	int lmax = 0, *vw = xcalloc(t->ncols, sizeof(int)), *colw = xcalloc(t->ncols, sizeof(int));
-	char label[200];
+	int lmax = 0, umax = 4, avail, *vw = xcalloc(t->ncols, sizeof(int));
+	size_t hidden = 0, shown = 0;
+	char label[200], buf[64];
 
+	for (size_t c = 0; c < t->ncols; c++)
+		vw[c] = (int)strlen(t->cols[c]) > 7 ? (int)strlen(t->cols[c]) : 7;
 	for (size_t r = 0; r < t->nrows; r++) {
+		const struct ct_row *row = &t->rows[r];
+
+		if (!plain_shown(t, row, o)) {
+			hidden++;
+			continue;
+		}
+		shown++;
+		if ((int)strlen(row->mi.unit) > umax)
+			umax = (int)strlen(row->mi.unit);
 		for (size_t k = 0; k < o->nstats; k++) {
-			plain_label(&t->rows[r], &o->stats[k], o, label, sizeof(label));
+			plain_label(row, &o->stats[k], o, label, sizeof(label));
 			lmax = (int)strlen(label) > lmax ? (int)strlen(label) : lmax;
+			for (size_t c = 0; c < t->ncols; c++) {
+				int n;
+
+				if (!row->cells[c].n)
+					continue;
+				n = plain_fmt(buf, sizeof(buf),
+					      ct_stat_value(&o->stats[k], row, c, CT_PLAIN));
+				vw[c] = n > vw[c] ? n : vw[c];
+			}
 		}
 	}
-	plain_widths(t, o, vw, colw);
-	for (size_t first = 0, end; first < t->ncols; first = end) {
-		size_t start = out->len;
+	/* room for the label when the baseline and one more column are shown */
+	avail = o->width - (1 + umax) - (1 + vw[0]) -
+		(t->ncols > 1 ? 1 + vw[1] + 1 + PLAIN_PW + 1 : 0);
+	if (lmax > avail)
+		lmax = avail > 12 ? avail : 12;
+	for (size_t first = t->ncols > 1 ? 1 : 0, end; shown && first < t->ncols; first = end) {
+		int used = lmax + 1 + umax + 1 + vw[0];
+		size_t start;
 
-		end = block_end(colw, first, t->ncols, lmax, o->width);
-		if (first)
+		end = first + 1;
+		if (first) {
+			used += 1 + vw[first] + 2 + PLAIN_PW;
+			while (end < t->ncols &&
+			       used + 1 + vw[end] + 2 + PLAIN_PW <= o->width)
+				used += 1 + vw[end++] + 2 + PLAIN_PW;
+		}
+		if (first > 1)
 			strbuf_addch(out, '\n');
 		start = out->len;
-		strbuf_addf(out, "%*s", lmax, "");
-		for (size_t c = first; c < end; c++)
-			strbuf_addf(out, "%*s", colw[c], t->cols[c]);
+		strbuf_addf(out, "%-*s %-*s %*s", lmax, "", umax, "unit", vw[0], t->cols[0]);
+		for (size_t c = first ? first : end; c < end; c++)
+			strbuf_addf(out, " %*s %*s ", vw[c], t->cols[c], PLAIN_PW, "");
 		rtrim_line(out, start);
 		for (size_t r = 0; r < t->nrows; r++) {
+			const struct ct_row *row = &t->rows[r];
+
+			if (!plain_shown(t, row, o))
+				continue;
 			for (size_t k = 0; k < o->nstats; k++) {
+				size_t len;
+
 				start = out->len;
-				plain_label(&t->rows[r], &o->stats[k], o, label, sizeof(label));
-				strbuf_addf(out, "%-*s", lmax, label);
-				for (size_t c = first; c < end; c++)
-					plain_cell(&t->rows[r], c, &o->stats[k], vw[c], out);
+				plain_label(row, &o->stats[k], o, label, sizeof(label));
+				len = strlen(label);
+				if ((int)len > lmax)
+					cut_label(label, (size_t)lmax);
+				strbuf_addf(out, "%-*s %-*s", lmax, label, umax, row->mi.unit);
+				plain_cell(t, row, 0, &o->stats[k], o, vw[0], out);
+				for (size_t c = first ? first : end; c < end; c++)
+					plain_cell(t, row, c, &o->stats[k], o, vw[c], out);
 				rtrim_line(out, start);
 			}
 		}
 	}
+	if (hidden)
+		strbuf_addf(out, "(%zu row%s zero or absent in every column not shown; "
+			    "--all shows them)\n", hidden, hidden == 1 ? "" : "s");
 	free(vw);
-	free(colw);
+}
+
+/*
+ * How much worse column c's mean is than the baseline's, in percent of
+ * the baseline (INFINITY when the baseline is 0 and the mean moved the
+ * bad way), or NAN when the difference is not significant or not tested.
+ */
+static double regression_pct(const struct ct_table *t, const struct ct_row *row, size_t c,
+			     double alpha, double *p)
+{
+	const struct ct_cell *a = &row->cells[0], *b = &row->cells[c];
+	struct stats_welch w;
+	double ma, mb, worse;
+
+	if (t->nruns[0] < 2 || t->nruns[c] < 2 || a->n < 2 || b->n < 2 ||
+	    stats_welch_test(a->v, a->n, b->v, b->n, alpha, &w) || !w.significant)
+		return NAN;
+	ma = stats_mean(a->v, a->n);
+	mb = stats_mean(b->v, b->n);
+	if (isnan(ma) || isnan(mb))
+		return NAN;
+	worse = row->higher_is_better ? ma - mb : mb - ma;
+	*p = w.p;
+	if (ma == 0)
+		return worse > 0 ? INFINITY : NAN;
+	return worse * 100 / fabs(ma);
+}
+
+size_t ct_regressions(const struct ct_table *t, const struct ct_opts *o, double pct,
+		      struct strbuf *out)
+{
+	size_t n = 0;
+	int lmax = 0;
+	char label[200], a[64], b[64];
+
+	for (size_t r = 0; r < t->nrows; r++)
+		if ((int)strlen(t->rows[r].mi.plain_label) > lmax)
+			lmax = (int)strlen(t->rows[r].mi.plain_label);
+	for (size_t r = 0; r < t->nrows; r++) {
+		const struct ct_row *row = &t->rows[r];
+
+		for (size_t c = 1; c < t->ncols; c++) {
+			double p = NAN, worse = regression_pct(t, row, c, o->alpha, &p);
+
+			if (isnan(worse) || worse <= pct)
+				continue;
+			if (!n++)
+				strbuf_addf(out, "\nRegressions (Welch's t-test p < %g, worse than "
+					    "the baseline by more than %g%%):\n", o->alpha, pct);
+			snprintf(label, sizeof(label), "%s", row->mi.plain_label);
+			plain_fmt(a, sizeof(a), stats_mean(row->cells[0].v, row->cells[0].n));
+			plain_fmt(b, sizeof(b), stats_mean(row->cells[c].v, row->cells[c].n));
+			strbuf_addf(out, "  %-*s %s: %s -> %s %s (", lmax, label, t->cols[c], a, b,
+				    row->mi.unit);
+			if (isinf(worse))
+				strbuf_addstr(out, "from 0");
+			else
+				strbuf_addf(out, "%.1f%% worse", worse);
+			strbuf_addf(out, ", %s is better, p=%.2g)\n",
+				    row->higher_is_better ? "higher" : "lower", p);
+		}
+	}
+	return n;
 }
 
 void ct_render_text(const struct ct_table *t, const struct ct_opts *o, struct strbuf *out)

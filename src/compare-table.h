@@ -10,9 +10,14 @@
  *           per run with positive = better, significant cells "*...%*";
  *           counter metrics go to an "Ops <label>" monitor table
  *           ("%15.2f", no percentages) unless monitor is off.
- *  plain    the defrag_mode / freelist-hygiene style: one header line of
- *           run names, rows "<label> <stat>", "%.2f (%+9.2f%%)" with the
- *           raw relative change, no significance marks.
+ *  plain    the default, in the defrag_mode / freelist-hygiene style: one
+ *           header line of run names, rows "<label>" (or "<label> <stat>"
+ *           with more statistics than the mean), a unit column, the
+ *           baseline's value, then per column its value and the raw
+ *           relative change in a narrow column ("+12.3%", '*' when
+ *           significant). Two columns fit 80 characters; blocks of more
+ *           repeat the baseline; rows zero or absent everywhere are left
+ *           out (opts.all keeps them) and counted in a last line.
  *
  * Conventions of both: a metric that a column lacks prints "-" and no
  * percentage; a statistic that is undefined (stddev of one sample, hmean
@@ -78,6 +83,9 @@ void ct_filter(struct ct_table *t, int (*keep)(const struct ct_row *, size_t nco
 	       void *ctx);
 /* Is every sample of the row, in every column, zero? */
 int ct_row_all_zero(const struct ct_row *row, size_t ncols);
+/* Is every sample of the row, in every column, zero or undefined (or is
+ * the metric absent everywhere)? Such rows say nothing: plain hides them. */
+int ct_row_quiet(const struct ct_row *row, size_t ncols);
 /* Sort rows into catalogue order (user metrics last, as first seen). */
 void ct_sort(struct ct_table *t);
 void ct_release(struct ct_table *t);
@@ -89,6 +97,7 @@ struct ct_opts {
 	int width;		/* split into blocks above this many columns */
 	int monitor;		/* mmtests: counter metrics in an "Ops" table */
 	double alpha;		/* significance level, 0.05 */
+	int all;		/* plain: also rows zero or absent everywhere */
 };
 
 /* The value of one statistic over the cell of column col (NAN when
@@ -98,6 +107,16 @@ double ct_stat_value(const struct ct_stat *s, const struct ct_row *row, size_t c
 /* The statistic's row name in a dialect ("Amean", "BAmean-95", "mean"). */
 void ct_stat_name(const struct ct_stat *s, const struct ct_row *row, enum ct_dialect d,
 		  char *buf, size_t len);
+
+/*
+ * The regression gate: the rows whose mean in a column differs from the
+ * baseline's significantly (Welch's t-test at o->alpha, at least two runs
+ * a side) and in its bad direction by more than pct percent of the
+ * baseline (any amount from a zero baseline). Appends a block listing
+ * them to out (nothing when there is none) and returns their number.
+ */
+size_t ct_regressions(const struct ct_table *t, const struct ct_opts *o, double pct,
+		      struct strbuf *out);
 
 void ct_render_text(const struct ct_table *t, const struct ct_opts *o, struct strbuf *out);
 void ct_render_json(const struct ct_table *t, const struct ct_opts *o, struct strbuf *out);

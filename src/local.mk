@@ -45,6 +45,8 @@ libmmscope_a_SOURCES += \
 	src/model-zswap.c src/model-zswap.h \
 	src/model-khugepaged.c src/model-khugepaged.h \
 	src/model-oom.c src/model-oom.h \
+	src/model-phases.c src/model-phases.h \
+	src/report-phases.c src/report-phases.h \
 	src/model-lanes.c src/model-lanes.h \
 	src/analysis.c src/analysis.h
 

@@ -50,13 +50,13 @@ static const struct metric_def catalogue[] = {
 	  "pages", 0, METRIC_COUNTER, "pgsteal_direct" ZONES,
 	  "pages reclaimed by direct reclaim" },
 	{ "kswapd-efficiency", "Kswapd efficiency", NULL, "reclaim", "%", 1, METRIC_COUNTER,
-	  "pct(@kswapd-reclaimed, @kswapd-scanned, 100)",
-	  "kswapd reclaimed * 100 / scanned (100 when nothing was scanned)" },
+	  "pct(@kswapd-reclaimed, @kswapd-scanned, na)",
+	  "kswapd reclaimed * 100 / scanned (n/a when nothing was scanned)" },
 	{ "kswapd-velocity", "Kswapd velocity", NULL, "reclaim", "pages/s", 0, METRIC_COUNTER,
 	  "div(@kswapd-scanned, time.elapsed)", "kswapd pages scanned per second" },
 	{ "direct-efficiency", "Direct efficiency", NULL, "reclaim", "%", 1, METRIC_COUNTER,
-	  "pct(@direct-reclaimed, @direct-scanned, 100)",
-	  "direct reclaimed * 100 / scanned (100 when nothing was scanned)" },
+	  "pct(@direct-reclaimed, @direct-scanned, na)",
+	  "direct reclaimed * 100 / scanned (n/a when nothing was scanned)" },
 	{ "direct-velocity", "Direct velocity", NULL, "reclaim", "pages/s", 0, METRIC_COUNTER,
 	  "div(@direct-scanned, time.elapsed)", "direct reclaim pages scanned per second" },
 	{ "direct-scan-pct", "Percentage direct scans", NULL, "reclaim", "%", 0, METRIC_COUNTER,
@@ -67,8 +67,21 @@ static const struct metric_def catalogue[] = {
 	{ "total-reclaimed", "Pages total reclaimed", NULL, "reclaim", "pages", 0,
 	  METRIC_COUNTER, "@kswapd-reclaimed + @direct-reclaimed",
 	  "kswapd plus direct pages reclaimed" },
+	{ "anon-scanned", "Pages scanned anon", NULL, "reclaim", "pages", 0, METRIC_COUNTER,
+	  "pgscan_anon", "anonymous pages scanned by any reclaim, memcg limit reclaim "
+	  "included (pgscan_anon, 5.8+)" },
+	{ "file-scanned", "Pages scanned file", NULL, "reclaim", "pages", 0, METRIC_COUNTER,
+	  "pgscan_file", "file pages scanned by any reclaim, memcg included (pgscan_file)" },
+	{ "anon-reclaimed", "Pages reclaimed anon", NULL, "reclaim", "pages", 0,
+	  METRIC_COUNTER, "pgsteal_anon", "anonymous pages reclaimed, memcg included" },
+	{ "file-reclaimed", "Pages reclaimed file", NULL, "reclaim", "pages", 0,
+	  METRIC_COUNTER, "pgsteal_file", "file pages reclaimed, memcg included" },
+	{ "all-reclaim-efficiency", "Reclaim efficiency all", NULL, "reclaim", "%", 1,
+	  METRIC_COUNTER, "pct(pgsteal_anon + pgsteal_file, pgscan_anon + pgscan_file, na)",
+	  "reclaimed * 100 / scanned over all reclaim, memcg included (n/a when "
+	  "nothing was scanned)" },
 	{ "kswapd-scan-pct", "Pages scanned kswapd %", NULL, "reclaim", "%", 1, METRIC_COUNTER,
-	  "pct(@kswapd-scanned, @total-scanned)", "share of all scanning done by kswapd" },
+	  "pct(@kswapd-scanned, @total-scanned, na)", "share of all scanning done by kswapd" },
 	{ "alloc-stalls", "Allocation stalls", "Alloc stall", "reclaim", "events", 0,
 	  METRIC_COUNTER, "allocstall{,_dma,_dma32,_normal,_movable,_high,_highmem,_device}",
 	  "allocations that entered direct reclaim, summed over zones" },
@@ -101,13 +114,15 @@ static const struct metric_def catalogue[] = {
 	  "pgpgin", "pgpgin (KiB read from block devices)" },
 	{ "sector-writes", "Sector Writes", NULL, "io", "KiB", 0, METRIC_COUNTER,
 	  "pgpgout", "pgpgout (KiB written to block devices)" },
+	{ "oom-kills", "OOM kills", NULL, "oom", "events", 0, METRIC_COUNTER, "oom_kill",
+	  "processes killed by the OOM killer (oom_kill, 4.13+)" },
 	/* THP */
 	{ "thp-fault-alloc", "THP fault alloc", NULL, "thp", "events", 1, METRIC_COUNTER,
 	  "thp_fault_alloc", "PMD THPs allocated at fault" },
 	{ "thp-fault-fallback", "THP fault fallback", NULL, "thp", "events", 0,
 	  METRIC_COUNTER, "thp_fault_fallback", "PMD THP faults that fell back to small pages" },
 	{ "thp-fault-fail-pct", "THP fault fail rate %", NULL, "thp", "%", 0, METRIC_COUNTER,
-	  "pct(thp_fault_fallback, thp_fault_alloc + thp_fault_fallback)",
+	  "pct(thp_fault_fallback, thp_fault_alloc + thp_fault_fallback, na)",
 	  "fallback * 100 / (alloc + fallback)" },
 	{ "thp-collapse-alloc", "THP collapse alloc", NULL, "thp", "events", 1,
 	  METRIC_COUNTER, "thp_collapse_alloc", "THPs allocated by khugepaged" },
@@ -122,7 +137,7 @@ static const struct metric_def catalogue[] = {
 	{ "thp-swpout-fallback", "THP swpout fallback", NULL, "thp", "events", 0,
 	  METRIC_COUNTER, "thp_swpout_fallback", "PMD THPs split before swap-out" },
 	{ "thp-swpout-fallback-pct", "THP swpout fallback %", NULL, "thp", "%", 0,
-	  METRIC_COUNTER, "pct(thp_swpout_fallback, thp_swpout + thp_swpout_fallback)",
+	  METRIC_COUNTER, "pct(thp_swpout_fallback, thp_swpout + thp_swpout_fallback, na)",
 	  "fallback * 100 / (swpout + fallback)" },
 	/* mTHP, one row per size */
 	{ "mthp-{size}-swpout", "mTHP {size} swpout", NULL, "mthp", "events", 1,
@@ -132,7 +147,7 @@ static const struct metric_def catalogue[] = {
 	  "mTHPs of this size split before swap-out" },
 	{ "mthp-{size}-swpout-fallback-pct", "mTHP {size} swpout fallback %", NULL, "mthp",
 	  "%", 0, METRIC_COUNTER,
-	  "pct(mthp.{size}.swpout_fallback, mthp.{size}.swpout + mthp.{size}.swpout_fallback)",
+	  "pct(mthp.{size}.swpout_fallback, mthp.{size}.swpout + mthp.{size}.swpout_fallback, na)",
 	  "fallback * 100 / (swpout + fallback)" },
 	{ "mthp-{size}-fault-alloc", "mTHP {size} fault alloc", NULL, "mthp", "events", 1,
 	  METRIC_COUNTER, "mthp.{size}.anon_fault_alloc", "mTHPs allocated at fault" },
@@ -142,7 +157,7 @@ static const struct metric_def catalogue[] = {
 	{ "mthp-{size}-fault-fallback-pct", "mTHP {size} fault fallback %", NULL, "mthp", "%",
 	  0, METRIC_COUNTER,
 	  "pct(mthp.{size}.anon_fault_fallback, mthp.{size}.anon_fault_alloc + "
-	  "mthp.{size}.anon_fault_fallback)", "fallback * 100 / (alloc + fallback)" },
+	  "mthp.{size}.anon_fault_fallback, na)", "fallback * 100 / (alloc + fallback)" },
 	/* zswap */
 	{ "zswpout", "Zswap stores", NULL, "zswap", "pages", 0, METRIC_COUNTER,
 	  "zswpout", "pages stored in zswap (zswpout)" },
@@ -212,6 +227,8 @@ static const struct metric_def catalogue[] = {
 	{ "psi-full-pct", "PSI memory full %", NULL, "psi", "%", 0, METRIC_COUNTER,
 	  "pct(psi.full_total, time.elapsed * 1000000)", "full stall time over wall time" },
 	/* from the trace (values come from the models) */
+	{ "oom-kills-traced", "OOM kills traced", NULL, "oom", "events", 0, METRIC_TRACE, NULL,
+	  "oom:mark_victim events (the victims the recording saw)" },
 	{ "kswapd-awake", "Time kswapd awake", NULL, "kswapd", "ms", 0, METRIC_TRACE, NULL,
 	  "time kswapd spent between wake and sleep" },
 	{ "kswapd-episodes", "Kswapd episodes", NULL, "kswapd", "events", 0, METRIC_TRACE,
@@ -220,12 +237,18 @@ static const struct metric_def catalogue[] = {
 	  METRIC_TRACE, NULL, "kswapd episodes that woke kcompactd" },
 	{ "kcompactd-missed-handoffs", "Kswapd missed handoffs", NULL, "kswapd", "events", 0,
 	  METRIC_TRACE, NULL, "episodes that ended for a high order without waking kcompactd" },
+	{ "kcompactd-handoffs-wake", "Handoffs by wakeup", NULL, "kswapd", "events", 1,
+	  METRIC_TRACE, NULL, "handoffs where kswapd woke kcompactd (outcome wake)" },
+	{ "kcompactd-handoffs-pick", "Handoffs by pickup", NULL, "kswapd", "events", 1,
+	  METRIC_TRACE, NULL, "handoffs kcompactd picked up at its timeout (outcome pick)" },
 	{ "kcompactd-success-pct", "Kcompactd success %", NULL, "kswapd", "%", 1,
 	  METRIC_TRACE, NULL, "kcompactd runs that met their order" },
 	{ "direct-reclaim-stall-total", "Time direct reclaim stalled", NULL, "stall", "ms", 0,
 	  METRIC_TRACE, NULL, "total direct reclaim stall time" },
 	{ "direct-reclaim-stall-mean", "Direct reclaim stall mean", NULL, "stall", "us", 0,
 	  METRIC_TRACE, NULL, "mean direct reclaim stall" },
+	{ "direct-reclaim-stall-p50", "Direct reclaim stall p50", NULL, "stall", "us", 0,
+	  METRIC_TRACE, NULL, "median direct reclaim stall" },
 	{ "direct-reclaim-stall-p99", "Direct reclaim stall p99", NULL, "stall", "us", 0,
 	  METRIC_TRACE, NULL, "99th percentile direct reclaim stall" },
 	{ "direct-reclaim-stall-max", "Direct reclaim stall max", NULL, "stall", "us", 0,
@@ -234,6 +257,8 @@ static const struct metric_def catalogue[] = {
 	  METRIC_TRACE, NULL, "total memcg (limit) reclaim stall time" },
 	{ "memcg-reclaim-stall-mean", "Memcg reclaim stall mean", NULL, "stall", "us", 0,
 	  METRIC_TRACE, NULL, "mean memcg reclaim stall" },
+	{ "memcg-reclaim-stall-p50", "Memcg reclaim stall p50", NULL, "stall", "us", 0,
+	  METRIC_TRACE, NULL, "median memcg reclaim stall" },
 	{ "memcg-reclaim-stall-p99", "Memcg reclaim stall p99", NULL, "stall", "us", 0,
 	  METRIC_TRACE, NULL, "99th percentile memcg reclaim stall" },
 	{ "memcg-reclaim-stall-max", "Memcg reclaim stall max", NULL, "stall", "us", 0,
@@ -242,6 +267,8 @@ static const struct metric_def catalogue[] = {
 	  METRIC_TRACE, NULL, "total direct compaction stall time" },
 	{ "direct-compact-stall-mean", "Direct compact stall mean", NULL, "stall", "us", 0,
 	  METRIC_TRACE, NULL, "mean direct compaction stall" },
+	{ "direct-compact-stall-p50", "Direct compact stall p50", NULL, "stall", "us", 0,
+	  METRIC_TRACE, NULL, "median direct compaction stall" },
 	{ "direct-compact-stall-p99", "Direct compact stall p99", NULL, "stall", "us", 0,
 	  METRIC_TRACE, NULL, "99th percentile direct compaction stall" },
 	{ "direct-compact-stall-max", "Direct compact stall max", NULL, "stall", "us", 0,
@@ -440,6 +467,8 @@ struct eval {
 	const struct counter_set *cs;
 	const struct metric_values *done;
 	char *err;
+	int na_atom;		/* the last atom parsed was "na" */
+	int na;			/* a pct()/div() with an "na" default was 0-based */
 };
 
 static double eval_sum(struct eval *e);
@@ -519,11 +548,16 @@ static double eval_call(struct eval *e, const char *fn, size_t len)
 	double arg[3] = { NAN, NAN, NAN };
 	int n = 0;
 
+	int z_na = 0;
+
 	e->s++;		/* '(' */
 	for (;;) {
 		if (n == 3)
 			return eval_fail(e, "too many arguments"), NAN;
+		e->na_atom = 0;
 		arg[n++] = eval_sum(e);
+		if (n == 3)
+			z_na = e->na_atom;
 		skip_space(e);
 		if (*e->s == ',') {
 			e->s++;
@@ -546,8 +580,11 @@ static double eval_call(struct eval *e, const char *fn, size_t len)
 			return eval_fail(e, "pct() and div() take 2 or 3 arguments"), NAN;
 		if (isnan(arg[0]) || isnan(arg[1]))
 			return NAN;
-		if (arg[1] == 0)
+		if (arg[1] == 0) {
+			if (n > 2 && z_na)
+				e->na = 1;
 			return n > 2 ? arg[2] : NAN;
+		}
 		return arg[0] * (fn[0] == 'p' ? 100 : 1) / arg[1];
 	}
 	return eval_fail(e, "unknown function"), NAN;
@@ -585,6 +622,11 @@ static double eval_atom(struct eval *e)
 	if (isalpha((unsigned char)*e->s) || *e->s == '_') {
 		while (isalnum((unsigned char)*e->s))
 			e->s++;
+		if (e->s - start == 2 && !strncmp(start, "na", 2) &&
+		    !is_name_char((unsigned char)*e->s) && *e->s != '{' && *e->s != '(') {
+			e->na_atom = 1;
+			return NAN;
+		}
 		if (*e->s == '(')
 			return eval_call(e, start, (size_t)(e->s - start));
 		e->s = start;
@@ -629,7 +671,7 @@ static double eval_sum(struct eval *e)
 int metrics_eval(const char *expr, const struct counter_set *cs,
 		 const struct metric_values *done, double *value, char **err)
 {
-	struct eval e = { expr, cs, done, NULL };
+	struct eval e = { expr, cs, done, NULL, 0, 0 };
 	double v = eval_sum(&e);
 
 	skip_space(&e);
@@ -641,7 +683,7 @@ int metrics_eval(const char *expr, const struct counter_set *cs,
 		return -1;
 	}
 	*value = isfinite(v) ? v : NAN;
-	return 0;
+	return isnan(*value) && e.na ? 1 : 0;
 }
 
 /* The mTHP sizes present in cs ("mthp.64kB.swpout" -> "64kB"), each once. */
@@ -669,9 +711,11 @@ static int compute_one(const char *name, const char *expr, const struct counter_
 		       struct metric_values *done)
 {
 	double v;
+	int r = metrics_eval(expr, cs, done, &v, NULL);
 
-	if (metrics_eval(expr, cs, done, &v, NULL) || isnan(v))
+	if (r < 0 || (r == 0 && isnan(v)))
 		return 0;
+	/* r == 1: a ratio over nothing is there but undefined (NAN, "n/a") */
 	metric_values_add(done, name, v);
 	return 1;
 }

@@ -22,7 +22,9 @@
  *                   (an empty alternative means "pre" itself); undefined
  *                   when none exists
  *   @metric-name    a metric computed earlier in the catalogue order
- *   pct(a, b[, z])  a * 100 / b; z (or undefined) when b is 0
+ *   pct(a, b[, z])  a * 100 / b; z (or undefined) when b is 0; z = na
+ *                   makes the metric present but n/a (a ratio over nothing,
+ *                   such as an efficiency with nothing scanned)
  *   div(a, b[, z])  a / b;       z (or undefined) when b is 0
  *   opt(a[, d])     a, or d (default 0) when a is undefined
  * A metric whose expression is undefined is absent from the run (for
@@ -135,8 +137,8 @@ int metrics_compute(const struct counter_set *cs, struct metric_values *out);
 
 /*
  * Evaluate one expression over cs (for tests and for users' own rows).
- * Returns 0 and *value (NAN when undefined), or -1 with *err on a syntax
- * error.
+ * Returns 0 and *value (NAN when undefined), 1 and NAN when the value is
+ * an "na" ratio over nothing, or -1 with *err on a syntax error.
  */
 int metrics_eval(const char *expr, const struct counter_set *cs,
 		 const struct metric_values *done, double *value, char **err);

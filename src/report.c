@@ -10,6 +10,7 @@
 #include "report.h"
 #include "report-khugepaged.h"
 #include "report-oom.h"
+#include "report-phases.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -71,6 +72,9 @@ const struct report_section_def report_sections[] = {
 	{ .name = "oom",
 	  .help = "OOM kills: victim, pid, time, anon-rss, memcg, constraint",
 	  .text = report_text_oom, .json = report_json_oom, .in_summary = 1 },
+	{ .name = "phases",
+	  .help = "workload phases (mmscope phase markers) and their durations",
+	  .text = report_text_phases, .json = report_json_phases },
 };
 const int report_nsections = (int)(sizeof(report_sections) / sizeof(report_sections[0]));
 

@@ -9,6 +9,7 @@
 
 #include <ctype.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -501,7 +502,7 @@ static int text_section(struct td_file *tf, enum td_meta m, int wide,
 	return 0;
 }
 
-int td_parse_meta(struct td_file *tf, char **err)
+static int parse_meta(struct td_file *tf, char **err)
 {
 	const char *text;
 
@@ -530,6 +531,24 @@ int td_parse_meta(struct td_file *tf, char **err)
 	if (text && tep_parse_saved_cmdlines(tf->tep, text))
 		return set_err(err, "saved cmdlines do not parse");
 	return 0;
+}
+
+/*
+ * libtraceevent's format parser keeps its tokenizer in static variables
+ * (event-parse.c: input_buf and its position), so two files' metadata
+ * parsed at once, as "mmscope compare" does on several threads, would
+ * read each other's text: one file at a time.
+ */
+static pthread_mutex_t meta_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int td_parse_meta(struct td_file *tf, char **err)
+{
+	int r;
+
+	pthread_mutex_lock(&meta_lock);
+	r = parse_meta(tf, err);
+	pthread_mutex_unlock(&meta_lock);
+	return r;
 }
 
 static struct td_buffer *buffer_by_name(struct td_file *tf, const char *name)

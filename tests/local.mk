@@ -100,8 +100,9 @@ EXTRA_DIST += tests/report/golden.sh tests/report/swap.sh tests/oracle/truth.sh 
 # compare: metrics, statistics and the tables on synthetic recordings
 check_PROGRAMS += tests/unit/test-metrics tests/compare/mkrec
 tests_compare_mkrec_SOURCES = tests/compare/mkrec.c $(SYNTH)
-TESTS += tests/unit/test-metrics tests/compare/golden.sh
-EXTRA_DIST += tests/compare/golden.sh tests/compare/data
+TESTS += tests/unit/test-metrics tests/compare/golden.sh tests/compare/phase-live.sh
+EXTRA_DIST += tests/compare/golden.sh tests/compare/data tests/data/compare \
+	tests/compare/phase-live.sh
 
 # tui: view builders without curses, golden screens from the headless
 # mode, errors, and the real binary in tmux

@@ -12,10 +12,19 @@
  * -r paces the touching (pages per second), for a steady event rate in
  * tests/bench/record-bench.sh.
  *
+ * Each step begins with a phase marker, "mmscope phase NAME" written into
+ * trace_marker (pass-1, pass-2, ..., pageout, fragment, hold), so that
+ * "mmscope compare --phase" and the report's phases section see them:
+ * into $MMSCOPE_TRACE_MARKER (mmscope record sets it to its instance's)
+ * or else the top-level /sys/kernel/tracing/trace_marker; nothing when
+ * neither can be opened.
+ *
  * Exit status: 0 success, 1 usage error, 2 mmap/madvise/system error.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -38,6 +47,29 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	stop = 1;
+}
+
+static void phase(const char *fmt, ...)
+{
+	static int fd = -2;
+	char buf[96];
+	va_list ap;
+	int n;
+
+	if (fd == -2) {
+		const char *path = getenv("MMSCOPE_TRACE_MARKER");
+
+		fd = open(path && *path ? path : "/sys/kernel/tracing/trace_marker",
+			  O_WRONLY | O_CLOEXEC);
+	}
+	if (fd < 0)
+		return;
+	n = snprintf(buf, sizeof(buf), "mmscope phase ");
+	va_start(ap, fmt);
+	n += vsnprintf(buf + n, sizeof(buf) - (size_t)n, fmt, ap);
+	va_end(ap);
+	if (n > 0 && n < (int)sizeof(buf) && write(fd, buf, (size_t)n) < 0)
+		fd = -1;	/* tracing off or refused: stop trying */
 }
 
 static void usage(FILE *f, const char *prog)
@@ -171,6 +203,7 @@ int main(int argc, char **argv)
 	}
 
 	for (pass = 0; pass < passes; pass++) {
+		phase("pass-%ld", pass + 1);
 		t0 = now();
 		for (i = 0; i < npages; i++) {
 			if (rate && i % PACE_BATCH == 0)
@@ -185,6 +218,7 @@ int main(int argc, char **argv)
 	if (pageout) {
 		size_t plen = (npages * (size_t)pageout / 100) * psz;
 
+		phase("pageout");
 		if (plen && madvise(p, plen, MADV_PAGEOUT)) {
 			fprintf(stderr, "anon-touch: MADV_PAGEOUT: %s\n",
 				strerror(errno));
@@ -197,6 +231,7 @@ int main(int argc, char **argv)
 	if (keep) {
 		size_t freed = 0;
 
+		phase("fragment");
 		for (i = 0; i < npages; i++) {
 			if (i % (size_t)keep == 0)
 				continue;
@@ -216,6 +251,7 @@ int main(int argc, char **argv)
 		struct sigaction sa;
 		time_t end = time(NULL) + hold;
 
+		phase("hold");
 		memset(&sa, 0, sizeof(sa));
 		sa.sa_handler = on_signal;
 		sigaction(SIGTERM, &sa, NULL);

@@ -11,16 +11,36 @@
  * (256) are refused. Usage: thp-collapse [REGIONS [SECONDS]] (default 16
  * and 4).
  * Made tests/data/report/khugepaged-6.18.dat (see its README).
+ * Phase markers ("mmscope phase NAME" into $MMSCOPE_TRACE_MARKER, else the
+ * top-level trace_marker; see mmscope-compare(1)): touch, then collapse.
  */
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #define PMD_SIZE (2UL << 20)
 #define PAGE 4096UL
+
+static void phase(const char *name)
+{
+	const char *path = getenv("MMSCOPE_TRACE_MARKER");
+	char buf[80];
+	int fd = open(path && *path ? path : "/sys/kernel/tracing/trace_marker",
+		      O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	snprintf(buf, sizeof(buf), "mmscope phase %s", name);
+	if (write(fd, buf, strlen(buf)) < 0) {
+		/* tracing off: the run goes on without its markers */
+	}
+	close(fd);
+}
 
 int main(int argc, char **argv)
 {
@@ -40,9 +60,11 @@ int main(int argc, char **argv)
 	p = (char *)(((uintptr_t)raw + PMD_SIZE - 1) & ~(PMD_SIZE - 1));
 	if (madvise(p, len, MADV_NOHUGEPAGE))
 		perror("madvise(MADV_NOHUGEPAGE)");
+	phase("touch");
 	for (unsigned long r = 0; r < regions; r++)
 		for (unsigned long i = 0; i < r * (PMD_SIZE / PAGE) / regions; i++)
 			p[r * PMD_SIZE + i * PAGE] = (char)(r + i + 1);
+	phase("collapse");
 	if (madvise(p, len, MADV_HUGEPAGE)) {
 		perror("madvise(MADV_HUGEPAGE)");
 		return 1;

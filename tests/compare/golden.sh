@@ -19,8 +19,10 @@ single="6.18.0-rc3-single=$data/single-1.txt"
 check() {
 	name=$1
 	shift
-	"$MMSCOPE" compare "$@" >"$scratch/$name.out" 2>"$scratch/$name.err" ||
-		{ fail "$name: exit $? ($(cat "$scratch/$name.err"))"; return; }
+	"$MMSCOPE" compare "$@" >"$scratch/$name.out" 2>"$scratch/$name.err"
+	rc=$?
+	[ "$rc" -eq "${want_rc:-0}" ] ||
+		{ fail "$name: exit $rc ($(cat "$scratch/$name.err"))"; return; }
 	# file names in the output (JSON has none, text none) are not expected
 	if [ -n "$MMSCOPE_UPDATE_GOLDEN" ]; then
 		cp "$scratch/$name.out" "$golden/compare-$name.txt"
@@ -33,15 +35,15 @@ check() {
 	fi
 }
 
-check mmtests "$base" "$patched" "$single"
-check mmtests-nomonitor --no-monitor --stats min,mean,stddev,max \
+check mmtests --dialect mmtests "$base" "$patched" "$single"
+check mmtests-nomonitor --dialect mmtests --no-monitor --stats min,mean,stddev,max \
 	--metrics compaction,stall,user "$base" "$patched"
-check mmtests-narrow --width 60 --stats mean,stddev --metrics user "$base" "$patched" "$single"
+check mmtests-narrow --dialect mmtests --width 60 --stats mean,stddev --metrics user "$base" "$patched" "$single"
 check plain --dialect plain --stats mean,stddev "$base" "$patched" "$single"
 check plain-zero --dialect plain --stats mean,median,p95,samples \
 	"base=$data/zero-base.txt" "new=$data/zero-new.txt"
-check mmtests-zero --stats mean,max "base=$data/zero-base.txt" "new=$data/zero-new.txt"
-check json --format json --stats mean,stddev --metrics user,compaction "$base" "$patched" "$single"
+check mmtests-zero --dialect mmtests --stats mean,max "base=$data/zero-base.txt" "new=$data/zero-new.txt"
+check json --dialect mmtests --format json --stats mean,stddev --metrics user,compaction "$base" "$patched" "$single"
 
 # JSON is well-formed (when python3 is there to say so)
 if command -v python3 >/dev/null; then
@@ -51,11 +53,11 @@ fi
 
 # A published mmtests row (anchors.md, section 5 (b)), character for character.
 want='Amean     fault-both-3      3024.41 (   0.00%)     3200.68 (  -5.83%)'
-got=$("$MMSCOPE" compare "5.15.0-rc1-vanilla=$data/anchor-base.txt" \
+got=$("$MMSCOPE" compare -d mmtests "5.15.0-rc1-vanilla=$data/anchor-base.txt" \
 	"5.15.0-rc1-patched=$data/anchor-new.txt" | grep '^Amean  *fault-both-3 ')
 [ "$got" = "$want" ] && ok "published mmtests row reproduced" ||
 	fail "published row: got '$got', want '$want'"
-hdr=$("$MMSCOPE" compare "5.15.0-rc1-vanilla=$data/anchor-base.txt" \
+hdr=$("$MMSCOPE" compare -d mmtests "5.15.0-rc1-vanilla=$data/anchor-base.txt" \
 	"5.15.0-rc1-patched=$data/anchor-new.txt" | head -2)
 [ "$hdr" = "$(printf '%23s%23s%23s\n%23s%23s%23s' '' 5.15.0-rc1 5.15.0-rc1 \
 	'' vanilla patched)" ] &&
@@ -84,6 +86,111 @@ if [ -f "$samples/memcg-swap-6.18.dat" ] && [ -f "$samples/mthp-swap-6.18.dat" ]
 	check samples --dialect plain --stats mean,max --width 100 \
 		"memcg=$samples/memcg-swap-6.18.dat" "mthp=$samples/mthp-swap-6.18.dat"
 fi
+
+# Real recordings made on this host (tests/data/compare/README.md): a
+# memcg-limited swapping workload, five runs with a 176 MB limit and five
+# with 40 MB. The default table at 80 columns: both runs on each row, a
+# unit column, rows zero everywhere hidden (and counted), n/a for a ratio
+# over nothing.
+rec=$top_srcdir/tests/data/compare
+big="big=$rec/limit176-1.dat,$rec/limit176-2.dat,$rec/limit176-3.dat,$rec/limit176-4.dat,$rec/limit176-5.dat"
+small="small=$rec/limit40-1.dat,$rec/limit40-2.dat,$rec/limit40-3.dat,$rec/limit40-4.dat,$rec/limit40-5.dat"
+check memcg-limit --width 80 "$big" "$small"
+check memcg-limit-all --width 80 --all --metrics reclaim "$big" "$small"
+check memcg-limit-one --width 80 "a=$rec/limit176-1.dat" "b=$rec/limit40-1.dat"
+check memcg-limit-narrow --width 44 --metrics stall "$big" "$small" "c=$rec/limit176-1.dat,$rec/limit176-2.dat"
+awk 'length > 80 { bad = 1 } END { exit bad }' "$scratch/memcg-limit.out" "$scratch/memcg-limit-one.out" &&
+	ok "80 columns" || fail "a line is wider than 80 columns"
+# a directory stands for its *.dat files; one thread loads the same
+mkdir "$scratch/d176" "$scratch/d40"
+cp "$rec"/limit176-*.dat "$scratch/d176/" && cp "$rec"/limit40-*.dat "$scratch/d40/"
+"$MMSCOPE" compare --width 80 "big=$scratch/d176/" "small=$scratch/d40" >"$scratch/dir.out" &&
+	cmp -s "$scratch/dir.out" "$scratch/memcg-limit.out" && ok "a directory is its *.dat files" ||
+	fail "directory: $(diff "$scratch/dir.out" "$scratch/memcg-limit.out" | head -5)"
+"$MMSCOPE" compare --jobs 1 --width 80 "$big" "$small" >"$scratch/j1.out" &&
+	cmp -s "$scratch/j1.out" "$scratch/memcg-limit.out" && ok "--jobs 1 = all CPUs" ||
+	fail "--jobs 1 differs"
+mkdir "$scratch/empty"
+"$MMSCOPE" compare "a=$scratch/empty" >/dev/null 2>"$scratch/err"
+[ $? -eq 1 ] && grep -q "without \*.dat" "$scratch/err" && ok "empty directory: exit 1" ||
+	fail "empty directory: $(cat "$scratch/err")"
+
+# Rows from the models: handoff outcomes (wake here, pick with
+# defrag_mode), OOM kills (counter and trace), stall p50/p99/max.
+report=$top_srcdir/tests/data/report
+check rows --width 80 --metrics kswapd,oom,stall "oom=$report/oom-6.18.dat" \
+	"gp=$report/global-pressure-7.2.dat" "defrag=$report/global-pressure-defrag-7.2.dat"
+
+# Phases: anon-touch marks pass-1, pass-2 and pageout (mmscope phase NAME
+# in the recorder's trace_marker); the report lists them, --phase compares
+# one: counters from the sets begun in it against the last set before it.
+ph176="big=$rec/phases176-1.dat,$rec/phases176-2.dat"
+ph40="small=$rec/phases40-1.dat,$rec/phases40-2.dat"
+check phase-pass-1 --width 80 --phase pass-1 "$ph176" "$ph40"
+check phase-pageout --width 80 --phase pageout "$ph176" "$ph40"
+"$MMSCOPE" report --section phases "$rec/phases40-1.dat" >"$scratch/phases.out"
+if [ -n "$MMSCOPE_UPDATE_GOLDEN" ]; then
+	cp "$scratch/phases.out" "$golden/compare-phases-report.txt"
+fi
+cmp -s "$scratch/phases.out" "$golden/compare-phases-report.txt" && ok "report --section phases" ||
+	fail "report phases: $(diff "$golden/compare-phases-report.txt" "$scratch/phases.out")"
+"$MMSCOPE" report --format json --section phases "$rec/phases40-1.dat" |
+	grep -q '"name": "pass-2"' && ok "report json phases" || fail "report json phases"
+"$MMSCOPE" report "$rec/limit40-1.dat" | grep -q '^Phases$' &&
+	fail "a report without phase markers has a phases section" ||
+	ok "no phases section without markers"
+"$MMSCOPE" compare --phase nosuch "a=$rec/phases40-1.dat" >/dev/null 2>"$scratch/err"
+[ $? -eq 1 ] && grep -q "no phase 'nosuch' in this recording (its phases: pass-1, pass-2, pageout)" \
+	"$scratch/err" && ok "--phase: an unknown phase names those there are" ||
+	fail "--phase nosuch: $(cat "$scratch/err")"
+"$MMSCOPE" compare --phase pass-1 "a=$rec/limit40-1.dat" >/dev/null 2>"$scratch/err"
+[ $? -eq 1 ] && grep -q "it marks no phase" "$scratch/err" &&
+	ok "--phase: a recording without markers" || fail "--phase, no markers: $(cat "$scratch/err")"
+"$MMSCOPE" compare --phase pass-1 "a=$data/base-1.txt" >/dev/null 2>"$scratch/err"
+[ $? -eq 1 ] && ok "--phase: a metrics file is an error" || fail "--phase on a metrics file"
+# the phases add up: pgfault over pass-1, pass-2 and pageout is the
+# whole run's from the set before pass-1 on (no set begins before it
+# but the first)
+sum=0
+for p in pass-1 pass-2 pageout; do
+	v=$("$MMSCOPE" compare --format json --metrics major-faults --phase $p \
+		"a=$rec/phases40-1.dat" | sed -n 's/.*"values": \[\([0-9.]*\)\].*/\1/p')
+	sum=$((sum + ${v:-0}))
+done
+whole=$("$MMSCOPE" compare --format json --metrics major-faults "a=$rec/phases40-1.dat" |
+	sed -n 's/.*"values": \[\([0-9.]*\)\].*/\1/p')
+[ "$sum" -gt 0 ] && [ "$sum" -le "${whole:-0}" ] && ok "phases: major faults $sum of $whole" ||
+	fail "phases: major faults add up to $sum, the whole run $whole"
+
+# The regression gate: the smaller limit makes memcg reclaim stalls
+# significantly worse (exit 3, the offending rows listed); the same
+# setting against itself passes (exit 0), split either way.
+"$MMSCOPE" compare --fail-on-regression --metrics stall "$big" "$small" >"$scratch/gate.out"
+[ $? -eq 3 ] && grep -q "^  Time memcg reclaim stalled .*small: .*worse" "$scratch/gate.out" &&
+	ok "gate: worse stalls exit 3" || fail "gate: $(cat "$scratch/gate.out")"
+want_rc=3
+check gate --width 80 --fail-on-regression=10 "$big" "$small"
+want_rc=0
+for split in "1 2:3 4 5" "1 2 3:4 5" "1 3 5:2 4"; do
+	a=$(for i in ${split%:*}; do printf '%s,' "$rec/limit176-$i.dat"; done)
+	b=$(for i in ${split#*:}; do printf '%s,' "$rec/limit176-$i.dat"; done)
+	"$MMSCOPE" compare --fail-on-regression "a=${a%,}" "b=${b%,}" >"$scratch/same.out"
+	[ $? -eq 0 ] && ! grep -q Regressions "$scratch/same.out" &&
+		ok "gate: same setting ($split) exits 0" || fail "gate: same setting ($split): $(cat "$scratch/same.out")"
+done
+"$MMSCOPE" compare --format json --fail-on-regression --metrics stall "$big" "$small" \
+	>"$scratch/gate.json" 2>"$scratch/gate.err"
+[ $? -eq 3 ] && grep -q "Time memcg reclaim stalled" "$scratch/gate.err" &&
+	{ ! command -v python3 >/dev/null ||
+	  python3 -c 'import json, sys; json.load(sys.stdin)' <"$scratch/gate.json"; } &&
+	ok "gate with JSON: exit 3, the list on stderr, stdout one document" ||
+	fail "gate with JSON: $(cat "$scratch/gate.err")"
+"$MMSCOPE" compare --fail-on-regression=200 --metrics stall "$big" "$small" >/dev/null
+[ $? -eq 0 ] && ok "gate: a threshold above the change exits 0" || fail "gate: --fail-on-regression=200"
+"$MMSCOPE" compare --fail-on-regression "a=$rec/limit176-1.dat" "b=$rec/limit40-1.dat" >/dev/null
+[ $? -eq 0 ] && ok "gate: one run a side is never significant" || fail "gate: one run a side"
+"$MMSCOPE" compare --fail-on-regression=x "$big" >/dev/null 2>&1
+[ $? -eq 2 ] && ok "gate: bad percentage is a usage error" || fail "gate: bad percentage"
 
 # Errors: runtime errors exit 1, usage errors 2.
 "$MMSCOPE" compare "a=$data/nonexistent.txt" >/dev/null 2>"$scratch/err"

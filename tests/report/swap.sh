@@ -104,14 +104,14 @@ a=$top_srcdir/samples/mthp-frag-7.3.dat b=$top_srcdir/samples/zswap-6.12.dat
 if need "$a" && need "$b"; then
 	"$MMSCOPE" compare --dialect plain --metrics swap,zswap "frag=$a" "zswap=$b" \
 		> "$scratch/cmp" 2>&1 || fail "compare failed: $(head -2 "$scratch/cmp")"
-	grep -Eq '^Swap fallback % order 4 mean +5\.77 ' "$scratch/cmp" &&
+	grep -Eq '^Swap fallback % order 4 +% +5\.77 ' "$scratch/cmp" &&
 		ok "compare: 64K fallback % = 96 / 1664" || fail "compare: no 5.77% order-4 row"
-	grep -Eq '^Swap free clusters ran out mean +1\.00 ' "$scratch/cmp" ||
+	grep -Eq '^Swap free clusters ran out +events +1 ' "$scratch/cmp" ||
 		fail "compare: free clusters ran out once in the 7.3 recording"
-	grep -Eq '^Zswap writeback pages mean +0\.00 .* 3831\.00 ' "$scratch/cmp" &&
+	grep -Eq '^Zswap writeback pages +pages +0 +3831 ' "$scratch/cmp" &&
 		ok "compare: zswap writeback pages = written_back_pages delta" ||
 		fail "compare: zswap writeback row"
-	grep -Eq '^Zswap reject % mean +- ' "$scratch/cmp" ||
+	grep -Eq '^Zswap reject % +% +- ' "$scratch/cmp" ||
 		fail "compare: zswap off must give no reject % (absent, not 0 or 100)"
 fi
 

@@ -3,10 +3,12 @@
  * Unit tests (TAP) for the metric catalogue and its expression evaluator
  * (src/metrics.c) and for the metrics-file reader (src/compare-load.c):
  * the mmtests definitions computed from hand-made counter deltas, the
- * per-size mTHP templates, absent counters, and the file syntax.
+ * per-size mTHP templates, absent counters, and the file syntax; and the
+ * regression gate of src/compare-table.c on hand-made tables.
  */
 #include "config.h"
 #include "compare-load.h"
+#include "compare-table.h"
 #include "metrics.h"
 
 #include <math.h>
@@ -65,6 +67,10 @@ static void test_eval(void)
 	check(isnan(eval("1 / zero", &cs)), "division by zero is undefined");
 	check(eval("opt(missing) + opt(missing, 5)", &cs) == 5, "opt()");
 	check(eval("mthp.64kB.swpout * 2", &cs) == 14, "dotted counter names");
+	check(metrics_eval("pct(1, zero, na)", &cs, NULL, &v, &err) == 1 && isnan(v),
+	      "pct(a, 0, na) is n/a");
+	check(metrics_eval("pct(1, zero, nanosec)", &cs, NULL, &v, &err) == 0 && isnan(v),
+	      "a counter called na... is a counter");
 	check(metrics_eval("1 +", &cs, NULL, &v, &err) == -1 && err, "syntax error reported");
 	free(err);
 	err = NULL;
@@ -98,7 +104,8 @@ static void test_compute(void)
 	counter_set_put(&cs, "time.elapsed", 10);
 	check(metrics_compute(&cs, &mv) > 10, "counter metrics computed");
 	check(metric(&mv, "kswapd-efficiency") == 90, "Kswapd efficiency = reclaimed * 100 / scanned");
-	check(metric(&mv, "direct-efficiency") == 100, "Direct efficiency is 100 without scans");
+	check(metric_values_find(&mv, "direct-efficiency") && isnan(metric(&mv, "direct-efficiency")),
+	      "Direct efficiency is there but n/a without scans");
 	check(metric(&mv, "kswapd-velocity") == 100, "Kswapd velocity = scanned / seconds");
 	check(metric(&mv, "alloc-stalls") == 6, "allocation stalls summed over zones");
 	check(metric(&mv, "thp-fault-fail-pct") == 10, "THP fault fail rate");
@@ -210,15 +217,68 @@ static void test_metrics_file(void)
 	metric_values_release(&mv);
 }
 
+/* A table of two columns, three runs each, one sample per run. */
+static void gate_table(struct ct_table *t, const char *name, const double *a,
+		       const double *b, int higher)
+{
+	ct_init(t);
+	ct_add_column(t, "base");
+	ct_add_column(t, "new");
+	for (int c = 0; c < 2; c++) {
+		for (int i = 0; i < 3; i++) {
+			struct metric_values mv = METRIC_VALUES_INIT;
+
+			metric_values_add(&mv, name, (c ? b : a)[i])->higher_is_better = higher;
+			ct_add_run(t, (size_t)c, &mv);
+			metric_values_release(&mv);
+		}
+	}
+	ct_sort(t);
+}
+
+static void test_gate(void)
+{
+	static const double base[] = { 10, 11, 12 }, worse[] = { 20, 21, 22 };
+	static const double same[] = { 10.5, 11.5, 12.5 }, zero[] = { 0, 0, 0 };
+	struct ct_opts o = { .dialect = CT_PLAIN, .width = 80, .alpha = 0.05 };
+	struct strbuf sb = STRBUF_INIT;
+	struct ct_table t;
+
+	gate_table(&t, "stall-time", base, worse, 0);
+	check(ct_regressions(&t, &o, 5, &sb) == 1 && strstr(sb.buf, "stall-time") &&
+	      strstr(sb.buf, "new: 11 -> 21") && strstr(sb.buf, "90.9% worse"),
+	      "gate: lower is better and it doubled: one regression, listed");
+	strbuf_reset(&sb);
+	check(ct_regressions(&t, &o, 95, &sb) == 0 && !sb.len,
+	      "gate: a threshold above the change passes");
+	ct_release(&t);
+	gate_table(&t, "throughput", base, worse, 1);
+	check(ct_regressions(&t, &o, 5, &sb) == 0, "gate: higher is better and it rose: none");
+	ct_release(&t);
+	gate_table(&t, "throughput", worse, base, 1);
+	check(ct_regressions(&t, &o, 5, &sb) == 1, "gate: higher is better and it fell");
+	ct_release(&t);
+	gate_table(&t, "stall-time", base, same, 0);
+	check(ct_regressions(&t, &o, 0, &sb) == 0, "gate: not significant, no regression");
+	ct_release(&t);
+	strbuf_reset(&sb);
+	gate_table(&t, "stall-time", zero, base, 0);
+	check(ct_regressions(&t, &o, 5, &sb) == 1 && strstr(sb.buf, "from 0"),
+	      "gate: worse from a zero baseline");
+	ct_release(&t);
+	strbuf_release(&sb);
+}
+
 int main(void)
 {
-	printf("1..43\n");
+	printf("1..51\n");
 	test_eval();
 	test_compute();
 	test_file_writes();
 	test_describe();
 	test_metrics_file();
-	if (n_test != 43)
-		printf("# planned 43 tests, ran %d\n", n_test);
+	test_gate();
+	if (n_test != 51)
+		printf("# planned 51 tests, ran %d\n", n_test);
 	return n_fail ? 1 : 0;
 }

@@ -120,11 +120,26 @@ static void test_welch(void)
 	      "welch: zero variance, different means");
 	check(stats_welch_test(e, 2, e, 2, 0.05, &w) == 0 && !w.significant,
 	      "welch: zero variance, same means");
+	{
+		/* the gate's case: memcg reclaim stall totals (ms) of the
+		 * recordings in tests/data/compare, 176 MB and 40 MB limits;
+		 * reference from the textbook formulas in mpmath (40 digits) */
+		static const double big[] = { 453.052984, 295.620259, 328.267308,
+					      316.478242, 502.286028 };
+		static const double small[] = { 690.225472, 511.700328, 484.349401,
+						484.033782, 835.650019 };
+
+		check(stats_welch_test(big, 5, small, 5, 0.05, &w) == 0 && w.significant,
+		      "welch: memcg stalls, significant at 95%");
+		check_near(w.t, 2.729097428713957, 1e-12, "welch: memcg stalls t");
+		check_near(w.df, 6.4784318155341487, 1e-12, "welch: memcg stalls df");
+		check_near(w.p, 0.031694411362440726, 1e-10, "welch: memcg stalls p");
+	}
 }
 
 int main(void)
 {
-	printf("1..43\n");
+	printf("1..47\n");
 	test_descriptive();
 	test_order_stats();
 	test_t_distribution();
