@@ -36,6 +36,8 @@ static const char export_usage[] =
 "\n"
 "  -o, --output DIR     the directory of the tables (created if missing)\n"
 "  -f, --format FMT     csv (default: a header line, then rows) or jsonl\n"
+"      --csv-null TEXT  TEXT for a figure not measured in CSV (default: an\n"
+"                       empty field; \\N for ClickHouse)\n"
 "      --schema DB      print CREATE TABLE statements for sqlite or\n"
 "                       clickhouse and exit\n"
 "  -h, --help           show this help\n";
@@ -156,6 +158,7 @@ struct ex_out {
 	const struct ex_table *t;
 	struct strbuf sb;	/* rows of this recording */
 	struct json_writer jw;
+	const char *null;	/* CSV: what a figure not measured is */
 	int col;		/* next column */
 	uint64_t rows;
 	int bad;		/* a row with the wrong number of columns */
@@ -209,6 +212,8 @@ static void put_null(struct ex_out *o)
 
 	if (o->fmt == FMT_JSONL)
 		json_null(&o->jw, k);
+	else
+		strbuf_addstr(&o->sb, o->null);
 }
 
 static void put_s64(struct ex_out *o, int64_t v)
@@ -240,7 +245,8 @@ static void put_s64_or_null(struct ex_out *o, int64_t v, int known)
 }
 
 /* A CSV field is quoted (RFC 4180) when it holds a separator, a quote,
- * a line break or nothing at all (an empty field is "not measured"); it
+ * a line break, a backslash (\N may mark "not measured") or nothing at
+ * all (an empty field is "not measured"); it
  * is valid UTF-8 as in JSON (json.h). */
 static void csv_str(struct strbuf *sb, const char *str)
 {
@@ -249,7 +255,7 @@ static void csv_str(struct strbuf *sb, const char *str)
 
 	utf8_clean(&clean, str);
 	s = clean.buf ? clean.buf : "";
-	if (*s && !strpbrk(s, ",\"\r\n") && s[0] != ' ' && s[strlen(s) - 1] != ' ') {
+	if (*s && !strpbrk(s, ",\"\r\n\\") && s[0] != ' ' && s[strlen(s) - 1] != ' ') {
 		strbuf_addstr(sb, s);
 	} else {
 		strbuf_addch(sb, '"');
@@ -858,10 +864,11 @@ static void print_schema(int clickhouse)
 struct export_opts {
 	const char *dir;
 	enum ex_format fmt;
+	const char *null;	/* --csv-null */
 	int schema;		/* 0 none, 1 sqlite, 2 clickhouse */
 };
 
-enum { OPT_SCHEMA = 256 };
+enum { OPT_SCHEMA = 256, OPT_CSV_NULL };
 
 static int export_parse(int argc, char **argv, struct export_opts *o)
 {
@@ -869,13 +876,14 @@ static int export_parse(int argc, char **argv, struct export_opts *o)
 		{ "output", required_argument, NULL, 'o' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "schema", required_argument, NULL, OPT_SCHEMA },
+		{ "csv-null", required_argument, NULL, OPT_CSV_NULL },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct cmd_entry *cmd = &cmd_export_entry;
 	int c;
 
-	*o = (struct export_opts){ .fmt = FMT_CSV };
+	*o = (struct export_opts){ .fmt = FMT_CSV, .null = "" };
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+o:f:h", longopts, NULL)) != -1) {
@@ -890,6 +898,13 @@ static int export_parse(int argc, char **argv, struct export_opts *o)
 				o->fmt = FMT_JSONL;
 			else
 				return usage_error(cmd, "bad format '%s' (csv or jsonl)", optarg);
+			break;
+		case OPT_CSV_NULL:
+			/* a marker that no field can hold unquoted */
+			if (strpbrk(optarg, ",\"\r\n"))
+				return usage_error(cmd, "bad --csv-null '%s' (no comma, quote "
+						   "or line break)", optarg);
+			o->null = optarg;
 			break;
 		case OPT_SCHEMA:
 			if (!strcmp(optarg, "sqlite"))
@@ -956,6 +971,7 @@ static int export_one(const char *arg, const struct export_opts *o, struct ex_fi
 	}
 	for (int i = 0; i < TB_NR; i++) {
 		x.out[i].fmt = o->fmt;
+		x.out[i].null = o->null;
 		x.out[i].t = &ex_tables[i];
 	}
 	export_recording(&x, in.name);

@@ -118,8 +118,9 @@ EXTRA_DIST += tests/cli/docs.sh tests/cli/usage.sh tests/cli/sections.sh tests/c
 
 # export: the schema against its man page, the fleet queries in SQLite
 # and in a ClickHouse server of the test's own
-TESTS += tests/export/schema.sh tests/export/sqlite.sh
-EXTRA_DIST += tests/export/schema.sh tests/export/sqlite.sh tests/export/fleet.py \
+TESTS += tests/export/schema.sh tests/export/sqlite.sh tests/export/clickhouse.sh
+EXTRA_DIST += tests/export/schema.sh tests/export/sqlite.sh tests/export/clickhouse.sh \
+	tests/export/fleet.py \
 	tests/export/fleet-queries.sh
 
 # the collector: the catalogue and the sampler, then the live recorder
