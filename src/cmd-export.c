@@ -886,7 +886,7 @@ static int export_parse(int argc, char **argv, struct export_opts *o)
 	*o = (struct export_opts){ .fmt = FMT_CSV, .null = "" };
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+o:f:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:f:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			o->dir = optarg;

@@ -21,6 +21,7 @@ static const struct cmd_entry *const commands[] = {
 	&cmd_compare_entry,
 	&cmd_tui_entry,
 	&cmd_export_entry,
+	&cmd_plot_entry,
 };
 
 static void print_main_help(FILE *f)

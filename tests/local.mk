@@ -123,6 +123,10 @@ EXTRA_DIST += tests/export/schema.sh tests/export/sqlite.sh tests/export/clickho
 	tests/export/fleet.py \
 	tests/export/fleet-queries.sh
 
+# plot: goldens of the samples, every SVG well-formed and rendered to PNG
+TESTS += tests/plot/golden.sh
+EXTRA_DIST += tests/plot/golden.sh
+
 # the collector: the catalogue and the sampler, then the live recorder
 # tests (root; tests/record/lib-live.sh mounts tracefs, takes the global
 # lock and restores what it changes)
