@@ -281,6 +281,18 @@ static void polyline(struct plot *p, const double *x, const double *y, int n, co
 	}
 }
 
+/* A round dot at each point (NAN: none), in one path. */
+static void dots(struct plot *p, const double *x, const double *y, int n, const char *color,
+		 double size)
+{
+	strbuf_addf(&p->body, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"%.1f\" "
+		    "stroke-linecap=\"round\" d=\"", color, size);
+	for (int i = 0; i < n; i++)
+		if (!isnan(y[i]))
+			strbuf_addf(&p->body, "M%.1f %.1fh0", x[i], y[i]);
+	strbuf_addstr(&p->body, "\"/>\n");
+}
+
 /* ---- the charts ---- */
 
 static void chart_watermarks(struct plot *p)
@@ -344,7 +356,11 @@ static void chart_watermarks(struct plot *p)
 			line(p, hx, a.y, hx, a.y + a.h, "#000000", 1.2, "4 3");
 			snprintf(lab, sizeof(lab), "%s o%d", handoff_kind_name(ep->handoff),
 				 ep->handoff_order);
-			text(p, hx + 3, a.y + 14, "start", 11, NULL, lab);
+			/* the label left of the line near the right edge */
+			if (hx + 8.0 * (double)strlen(lab) > a.x + a.w)
+				text(p, hx - 3, a.y + 14, "end", 11, NULL, lab);
+			else
+				text(p, hx + 3, a.y + 14, "start", 11, NULL, lab);
 		}
 		x = xreallocarray(NULL, (size_t)n->nsamples, sizeof(*x));
 		y = xreallocarray(NULL, (size_t)n->nsamples, sizeof(*y));
@@ -444,6 +460,7 @@ static void chart_fallback(struct plot *p)
 			yp[i - 1] = pm && tr ? ax_y(&a, 100.0 * (double)pf / (double)tr) : NAN;
 		}
 		polyline(p, x, yc, n - 1, palette[o % NPAL], 2.5, NULL);
+		dots(p, x, yc, n - 1, palette[o % NPAL], 7);
 		if (pm)
 			polyline(p, x, yp, n - 1, palette[o % NPAL], 1.5, "5 3");
 		size_name(o, lab, sizeof(lab));
