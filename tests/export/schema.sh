@@ -75,6 +75,37 @@ sys.exit(1 if bad else 0)
 PY
 ok "man page, --schema, CSV headers and JSON Lines keys agree"
 
+# --csv-null '\N': the cells that say \N are exactly JSON Lines' nulls, and
+# the other values are the same (CSV parsed as RFC 4180)
+"$MMSCOPE" export --csv-null '\N' -o "$scratch/csvn" "$s1" "$s2" || fail "export --csv-null failed"
+python3 - "$scratch" <<'PY' || fail "CSV (with \\N) and JSON Lines disagree"
+import csv, json, os, sys
+d, bad = sys.argv[1], []
+for f in sorted(os.listdir(d + "/csvn")):
+    t = f[:-4]
+    rows = list(csv.reader(open("%s/csvn/%s" % (d, f), newline="", encoding="utf-8")))
+    js = [json.loads(l) for l in open("%s/jsonl/%s.jsonl" % (d, t), encoding="utf-8")]
+    head = rows[0]
+    if len(rows) - 1 != len(js):
+        bad.append("%s: %d CSV rows, %d JSON lines" % (t, len(rows) - 1, len(js)))
+        continue
+    for r, j in zip(rows[1:], js):
+        if len(r) != len(head):
+            bad.append("%s: a row of %d fields: %s" % (t, len(r), r))
+            break
+        for c, v in zip(head, r):
+            w = j[c]
+            if (v == "\\N") != (w is None):
+                bad.append("%s.%s: CSV %r, JSON %r" % (t, c, v, w))
+            elif w is not None and not (v == str(w) or (isinstance(w, float) and float(v) == w)):
+                bad.append("%s.%s: CSV %r, JSON %r" % (t, c, v, w))
+        if len(bad) > 5:
+            break
+print("\n".join(bad[:10]), file=sys.stderr)
+sys.exit(1 if bad else 0)
+PY
+ok "CSV with --csv-null and JSON Lines hold the same values and nulls"
+
 # every table has rows from these two recordings where they have data
 for t in recordings kswapd_episodes kcompactd_requests stalls swap_orders swap_clusters zswap \
 	counters oom_kills settings; do
@@ -114,7 +145,8 @@ ok "a table with other columns is refused"
 "$MMSCOPE" export -o "$scratch/x" "$scratch/missing.dat" 2>"$scratch/err"
 [ $? -eq 1 ] || fail "missing recording: not exit 1"
 [ "$(wc -l <"$scratch/err")" -eq 1 ] || fail "missing recording: not one line"
-for args in "-f xml -o $scratch/x $s1" "$s1" "-o $scratch/x" "--schema mysql" "--schema sqlite $s1"; do
+for args in "-f xml -o $scratch/x $s1" "$s1" "-o $scratch/x" "--schema mysql" "--schema sqlite $s1" \
+	"--csv-null , -o $scratch/x $s1"; do
 	# shellcheck disable=SC2086
 	"$MMSCOPE" export $args >/dev/null 2>&1
 	rc=$?
