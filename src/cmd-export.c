@@ -745,7 +745,8 @@ static int check_file(const struct ex_table *t, enum ex_format fmt, struct ex_fi
 		      char **err)
 {
 	struct strbuf want = STRBUF_INIT, got = STRBUF_INIT;
-	char line[4096];
+	char *line = NULL;
+	size_t cap = 0;
 	FILE *fp = fopen(f->path, "r");
 	int r = 0;
 
@@ -756,7 +757,8 @@ static int check_file(const struct ex_table *t, enum ex_format fmt, struct ex_fi
 		set_err(err, "%s: %s", f->path, strerror(errno));
 		return -1;
 	}
-	if (!fgets(line, sizeof(line), fp)) {
+	if (getline(&line, &cap, fp) < 0) {
+		free(line);
 		fclose(fp);
 		return 0;
 	}
@@ -775,6 +777,7 @@ static int check_file(const struct ex_table *t, enum ex_format fmt, struct ex_fi
 			"version's export? start a new directory)", f->path, t->name);
 		r = -1;
 	}
+	free(line);
 	strbuf_release(&want);
 	strbuf_release(&got);
 	return r;
@@ -783,15 +786,17 @@ static int check_file(const struct ex_table *t, enum ex_format fmt, struct ex_fi
 /* Whether DIR's recordings table already holds this id. */
 static int already_exported(const struct ex_file *f, enum ex_format fmt, const char *id)
 {
-	char line[8192], pat[64];
+	char *line = NULL, pat[64];
+	size_t cap = 0;
 	FILE *fp;
 	int found = 0;
 
 	if (!f->exists || !(fp = fopen(f->path, "r")))
 		return 0;
 	snprintf(pat, sizeof(pat), fmt == FMT_CSV ? "%s," : "{\"recording_id\": \"%s\"", id);
-	while (!found && fgets(line, sizeof(line), fp))
+	while (!found && getline(&line, &cap, fp) >= 0)
 		found = !strncmp(line, pat, strlen(pat));
+	free(line);
 	fclose(fp);
 	return found;
 }

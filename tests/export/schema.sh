@@ -121,6 +121,12 @@ diff -r "$scratch/before" "$scratch/csv" >/dev/null || fail "re-export changed t
 "$MMSCOPE" export -o "$scratch/csv" "$top_srcdir/samples/zswap-6.12.dat" || fail "append failed"
 [ "$(grep -c '^recording_id,' "$scratch/csv/recordings.csv")" -eq 1 ] || fail "header written twice"
 [ "$(wc -l <"$scratch/csv/recordings.csv")" -eq 4 ] || fail "recordings.csv: not 3 rows"
+# the same in JSON Lines (the first record's keys are the schema)
+"$MMSCOPE" export -f jsonl -o "$scratch/jsonl" "$s2" 2>"$scratch/err" &&
+	grep -q "already in" "$scratch/err" || fail "jsonl re-export not skipped"
+"$MMSCOPE" export -f jsonl -o "$scratch/jsonl" "$top_srcdir/samples/zswap-6.12.dat" ||
+	fail "jsonl append failed"
+[ "$(wc -l <"$scratch/jsonl/recordings.jsonl")" -eq 3 ] || fail "recordings.jsonl: not 3 rows"
 ok "append: one header, a recording already there skipped"
 
 # the same recording gives the same id, whatever the file is called
