@@ -6,3 +6,4 @@ dist_man_MANS += \
 	man/mmscope-tui.1 man/mmscope-dump.1 man/mmscope-convert.1 \
 	man/mmscope-recover.1 man/mmscope-sample.1 man/mmscope-doctor.1 \
 	man/mmscope-recording.5 man/mmscope-samples.5
+dist_man_MANS += man/mmscope-export.1 man/mmscope-export.5 man/mmscope-plot.1

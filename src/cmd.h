@@ -42,6 +42,8 @@ extern const struct cmd_entry cmd_sample_entry;
 extern const struct cmd_entry cmd_doctor_entry;
 extern const struct cmd_entry cmd_compare_entry;
 extern const struct cmd_entry cmd_tui_entry;
+extern const struct cmd_entry cmd_export_entry;
+extern const struct cmd_entry cmd_plot_entry;
 
 /* "error: ..." on stderr; returns EXIT_ERROR. */
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -52,6 +52,24 @@ static int utf8_len(const unsigned char *s)
 	return n;
 }
 
+void utf8_clean(struct strbuf *sb, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)(str ? str : "");
+	int n;
+
+	while (*s) {
+		if (*s < 0x80) {
+			strbuf_addch(sb, *s++);
+		} else if ((n = utf8_len(s))) {
+			strbuf_add(sb, s, (size_t)n);
+			s += n;
+		} else {
+			strbuf_addstr(sb, "\xef\xbf\xbd");
+			s++;
+		}
+	}
+}
+
 void json_quote(struct strbuf *sb, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)(str ? str : "");
@@ -128,6 +146,14 @@ void json_begin(struct json_writer *w, struct strbuf *sb, enum json_root root)
 	*w = (struct json_writer){ .sb = sb, .root_indent = root == JSON_ROOT_INDENT ? 2 : 0 };
 	strbuf_addch(sb, '{');
 	w->lv[0] = (struct json_level){ .close = '}', .inl = 0, .empty = 1 };
+	w->depth = 1;
+}
+
+void json_begin_line(struct json_writer *w, struct strbuf *sb)
+{
+	*w = (struct json_writer){ .sb = sb };
+	strbuf_addch(sb, '{');
+	w->lv[0] = (struct json_level){ .close = '}', .inl = 1, .empty = 1 };
 	w->depth = 1;
 }
 

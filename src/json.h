@@ -58,6 +58,9 @@ struct json_writer {
 
 /* Opens the root object. */
 void json_begin(struct json_writer *w, struct strbuf *sb, enum json_root root);
+/* Opens a root object whose members stay on one line (one JSON Lines
+ * record: {"a": 1, "b": null}); json_end closes it. */
+void json_begin_line(struct json_writer *w, struct strbuf *sb);
 /* Closes whatever is still open and ends the text with a newline. */
 void json_end(struct json_writer *w);
 
@@ -85,5 +88,9 @@ void json_s64_or_null(struct json_writer *w, const char *key, int64_t v, int kno
 /* s escaped and quoted (no member bookkeeping): for keys and callers
  * that build a string outside a writer. */
 void json_quote(struct strbuf *sb, const char *s);
+
+/* s appended as valid UTF-8, as the writer would: every byte that is
+ * not part of a valid sequence becomes U+FFFD (for CSV beside JSON). */
+void utf8_clean(struct strbuf *sb, const char *s);
 
 #endif

@@ -76,3 +76,4 @@ mmscope_SOURCES += \
 	src/cmd-record.c src/cmd-report.c src/cmd-compare.c src/cmd-tui.c \
 	src/cmd-dump.c src/cmd-convert.c src/cmd-recover.c src/cmd-sample.c \
 	src/cmd-doctor.c
+mmscope_SOURCES += src/cmd-export.c src/cmd-plot.c

@@ -20,6 +20,8 @@ static const struct cmd_entry *const commands[] = {
 	&cmd_doctor_entry,
 	&cmd_compare_entry,
 	&cmd_tui_entry,
+	&cmd_export_entry,
+	&cmd_plot_entry,
 };
 
 static void print_main_help(FILE *f)

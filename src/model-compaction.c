@@ -12,6 +12,7 @@
 #include "pidmap.h"
 #include "util.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,11 +27,15 @@ struct cpid {
 	uint64_t try_ts;
 	int try_order, kc_order, run_order;
 	int is_khugepaged;
+	char comm[16];
 };
 
 struct compaction_model {
 	struct compact_stats st;
 	struct pidmap pids;
+	struct compact_run *runs;	/* ended runs, in end order */
+	int nruns, aruns;
+	uint64_t runs_dropped;		/* beyond COMPACT_MAX_RUNS */
 };
 
 struct compaction_model *compaction_model_new(void)
@@ -48,6 +53,7 @@ void compaction_model_free(struct compaction_model *m)
 	if (!m)
 		return;
 	pidmap_release(&m->pids);
+	free(m->runs);
 	free(m);
 }
 
@@ -83,6 +89,8 @@ static void compaction_begin(struct compaction_model *m, const struct record *r)
 
 	if (r->comm && !strcmp(r->comm, "khugepaged"))
 		p->is_khugepaged = 1;
+	if (r->comm)
+		snprintf(p->comm, sizeof(p->comm), "%s", r->comm);
 	if (p->run_open)
 		m->st.runner[p->runner].open_at_end++;	/* its end was lost */
 	p->run_open = 1;
@@ -91,6 +99,26 @@ static void compaction_begin(struct compaction_model *m, const struct record *r)
 		       p->runner == CR_DIRECT ? p->try_order : -1;
 	p->begin_ts = r->ts;
 	p->zone_start = r->crun.zone_start;
+}
+
+static void compaction_log_run(struct compaction_model *m, const struct cpid *p,
+			       const struct record *r, uint64_t d)
+{
+	if (m->nruns == COMPACT_MAX_RUNS) {
+		m->runs_dropped++;
+		return;
+	}
+	if (m->nruns == m->aruns) {
+		m->aruns = m->aruns ? 2 * m->aruns : 256;
+		if (m->aruns > COMPACT_MAX_RUNS)
+			m->aruns = COMPACT_MAX_RUNS;
+		m->runs = xreallocarray(m->runs, (size_t)m->aruns, sizeof(*m->runs));
+	}
+	m->runs[m->nruns++] = (struct compact_run){
+		.begin = p->begin_ts, .dur = d, .pid = r->pid, .runner = p->runner,
+		.order = p->run_order > 0 ? p->run_order : -1, .status = r->crun.status,
+		.zone_start = r->crun.zone_start };
+	memcpy(m->runs[m->nruns - 1].comm, p->comm, sizeof(p->comm));
 }
 
 static void compaction_end(struct compaction_model *m, const struct record *r)
@@ -106,6 +134,7 @@ static void compaction_end(struct compaction_model *m, const struct record *r)
 	rs = &m->st.runner[p->runner];
 	rs->runs++;
 	hist_add(&rs->dur, r->ts >= p->begin_ts ? r->ts - p->begin_ts : 0);
+	compaction_log_run(m, p, r, r->ts >= p->begin_ts ? r->ts - p->begin_ts : 0);
 	if (s >= 0 && s < COMPACT_NSTATUS)
 		rs->status[s]++;
 	{
@@ -288,4 +317,16 @@ const char *migratetype_name(int mt)
 	};
 
 	return mt >= 0 && mt < COMPACT_NMT ? names[mt] : "?";
+}
+
+int compaction_model_nruns(const struct compaction_model *m, uint64_t *dropped)
+{
+	if (dropped)
+		*dropped = m->runs_dropped;
+	return m->nruns;
+}
+
+const struct compact_run *compaction_model_run(const struct compaction_model *m, int i)
+{
+	return i >= 0 && i < m->nruns ? &m->runs[i] : NULL;
 }

@@ -64,6 +64,19 @@ struct compact_stats {
 	uint64_t unattributed_scans;	/* scanner events outside a run */
 };
 
+/* One compaction run (begin .. end on one task), as counted in dur. */
+struct compact_run {
+	uint64_t begin, dur;		/* ns: trace clock, length */
+	uint64_t zone_start;		/* pfn, the zone's start */
+	int pid;
+	enum compact_runner runner;
+	int order;			/* the request's order; -1 unknown */
+	int status;			/* enum compact_result of the end */
+	char comm[16];			/* the task's name, "" unknown */
+};
+
+#define COMPACT_MAX_RUNS 1000000
+
 struct compaction_model;
 
 struct compaction_model *compaction_model_new(void);
@@ -71,6 +84,10 @@ void compaction_model_free(struct compaction_model *m);
 void compaction_model_add(struct compaction_model *m, const struct record *r);
 void compaction_model_finish(struct compaction_model *m, uint64_t end_ts);
 const struct compact_stats *compaction_model_stats(const struct compaction_model *m);
+/* The runs of every runner's dur histogram, in the order they ended (at
+ * most COMPACT_MAX_RUNS; *dropped, if not NULL, gets those beyond). */
+int compaction_model_nruns(const struct compaction_model *m, uint64_t *dropped);
+const struct compact_run *compaction_model_run(const struct compaction_model *m, int i);
 
 const char *compact_runner_name(enum compact_runner r);
 const char *compact_status_name(int status);

@@ -129,14 +129,17 @@ static void frag_stage_line(struct frag_model *m, const struct record *r)
 	memcpy(st->snap.free, r->buddy.free, sizeof(st->snap.free));
 }
 
-static void frag_series_add(struct frag_zone *z, uint64_t ts, uint64_t hi)
+static void frag_series_add(struct frag_zone *z, const struct frag_snapshot *snap)
 {
+	uint64_t ts = snap->ts, hi = frag_free_pages_from(snap, FRAG_HI_ORDER);
+
 	if (z->samples % (uint64_t)z->stride)
 		return;
 	if (z->nseries == FRAG_SERIES) {
 		for (int i = 0; i < FRAG_SERIES / 2; i++) {
 			z->series_ts[i] = z->series_ts[2 * i];
 			z->series_hi[i] = z->series_hi[2 * i];
+			z->series_snap[i] = z->series_snap[2 * i];
 		}
 		z->nseries = FRAG_SERIES / 2;
 		z->stride *= 2;
@@ -145,6 +148,7 @@ static void frag_series_add(struct frag_zone *z, uint64_t ts, uint64_t hi)
 	}
 	z->series_ts[z->nseries] = ts;
 	z->series_hi[z->nseries] = hi;
+	z->series_snap[z->nseries] = *snap;
 	z->nseries++;
 }
 
@@ -166,7 +170,7 @@ static void frag_commit(struct frag_model *m, const struct record *r)
 		if (!z->samples)
 			z->first = st->snap;
 		z->last = st->snap;
-		frag_series_add(z, r->ts, frag_free_pages_from(&st->snap, FRAG_HI_ORDER));
+		frag_series_add(z, &st->snap);
 		z->samples++;
 	}
 	m->nstage = 0;

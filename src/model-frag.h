@@ -30,6 +30,7 @@ struct frag_zone {
 	/* thinned series: free pages in blocks of order >= 9 (pageblock) */
 	int nseries, stride;
 	uint64_t series_ts[FRAG_SERIES], series_hi[FRAG_SERIES];
+	struct frag_snapshot series_snap[FRAG_SERIES];	/* the whole buddyinfo then */
 	int ntypes;
 	char type[FRAG_MAX_TYPES][16];
 	struct frag_snapshot type_first[FRAG_MAX_TYPES], type_last[FRAG_MAX_TYPES];

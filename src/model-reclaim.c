@@ -19,6 +19,7 @@ struct reclaim_pid {
 	int is_kswapd;
 	enum reclaim_kind kind;
 	uint64_t begin_ts;
+	int order;
 	struct reclaim_task task;
 };
 
@@ -27,6 +28,9 @@ struct reclaim_model {
 	struct pidmap pids;
 	uint64_t rp_calls, rp_scanned, rp_reclaimed;
 	uint64_t thr_count, thr_delayed_us;
+	struct reclaim_stall *stalls;	/* paired begin/end, in end order */
+	int nstalls, astalls;
+	uint64_t stalls_dropped;	/* beyond RECLAIM_MAX_STALLS */
 };
 
 struct reclaim_model *reclaim_model_new(void)
@@ -44,6 +48,7 @@ void reclaim_model_free(struct reclaim_model *m)
 	if (!m)
 		return;
 	pidmap_release(&m->pids);
+	free(m->stalls);
 	free(m);
 }
 
@@ -86,6 +91,29 @@ static void reclaim_begin(struct reclaim_model *m, const struct record *r)
 	p->open = 1;
 	p->kind = r->rbegin.kind;
 	p->begin_ts = r->ts;
+	p->order = r->rbegin.order;
+}
+
+static void reclaim_log_stall(struct reclaim_model *m, const struct reclaim_pid *p,
+			      const struct record *r, uint64_t d)
+{
+	struct reclaim_stall *s;
+
+	if (m->nstalls == RECLAIM_MAX_STALLS) {
+		m->stalls_dropped++;
+		return;
+	}
+	if (m->nstalls == m->astalls) {
+		m->astalls = m->astalls ? 2 * m->astalls : 256;
+		if (m->astalls > RECLAIM_MAX_STALLS)
+			m->astalls = RECLAIM_MAX_STALLS;
+		m->stalls = xreallocarray(m->stalls, (size_t)m->astalls, sizeof(*m->stalls));
+	}
+	s = &m->stalls[m->nstalls++];
+	*s = (struct reclaim_stall){ .begin = p->begin_ts, .dur = d,
+				     .reclaimed = r->rend.nr_reclaimed, .pid = r->pid,
+				     .kind = r->rend.kind, .order = p->order };
+	memcpy(s->comm, p->task.comm, sizeof(s->comm));
 }
 
 static void reclaim_end(struct reclaim_model *m, const struct record *r)
@@ -104,6 +132,7 @@ static void reclaim_end(struct reclaim_model *m, const struct record *r)
 	p->open = 0;
 	d = r->ts >= p->begin_ts ? r->ts - p->begin_ts : 0;
 	hist_add(&ks->lat, d);
+	reclaim_log_stall(m, p, r, d);
 	p->task.count++;
 	p->task.total_ns += d;
 	p->task.reclaimed += r->rend.nr_reclaimed;
@@ -260,4 +289,16 @@ void reclaim_model_throttled(const struct reclaim_model *m, uint64_t *count,
 {
 	*count = m->thr_count;
 	*delayed_us = m->thr_delayed_us;
+}
+
+int reclaim_model_nstalls(const struct reclaim_model *m, uint64_t *dropped)
+{
+	if (dropped)
+		*dropped = m->stalls_dropped;
+	return m->nstalls;
+}
+
+const struct reclaim_stall *reclaim_model_stall(const struct reclaim_model *m, int i)
+{
+	return i >= 0 && i < m->nstalls ? &m->stalls[i] : NULL;
 }

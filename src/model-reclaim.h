@@ -43,6 +43,18 @@ struct reclaim_task {
 	uint64_t reclaimed;
 };
 
+/* One paired stall (begin .. end of one task), as counted in lat. */
+struct reclaim_stall {
+	uint64_t begin, dur;		/* ns: trace clock, length */
+	uint64_t reclaimed;		/* nr_reclaimed of the end record */
+	int pid;
+	enum reclaim_kind kind;
+	int order;			/* of the begin record; -1 unknown */
+	char comm[16];			/* the task's name, "" unknown */
+};
+
+#define RECLAIM_MAX_STALLS 1000000
+
 struct reclaim_model;
 
 struct reclaim_model *reclaim_model_new(void);
@@ -60,5 +72,9 @@ void reclaim_model_pages(const struct reclaim_model *m, uint64_t *calls,
 /* Throttling: events and total microseconds delayed. */
 void reclaim_model_throttled(const struct reclaim_model *m, uint64_t *count,
 			     uint64_t *delayed_us);
+/* The stalls of every kind's lat histogram, in the order they ended (at
+ * most RECLAIM_MAX_STALLS; *dropped, if not NULL, gets those beyond). */
+int reclaim_model_nstalls(const struct reclaim_model *m, uint64_t *dropped);
+const struct reclaim_stall *reclaim_model_stall(const struct reclaim_model *m, int i);
 
 #endif

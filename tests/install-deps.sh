@@ -16,11 +16,14 @@ BUILD="build-essential autoconf automake libtool pkg-config
 # make check: trace-cmd (the independent reader of every recording), tmux
 # (the TUI in a real terminal), groff-base (man page lint), python3 (JSON
 # well-formed), util-linux and mount (losetup, mkswap, swapon, flock,
-# setpriv for the live tests), procps (ps)
-TEST="trace-cmd tmux groff-base python3 util-linux mount procps"
-# .ci/run only: libFuzzer, the qemu kernel matrix, kernel packages' keys
+# setpriv for the live tests), procps (ps), sqlite3 (exports loaded into
+# SQLite), librsvg2-bin (plots rendered to PNG)
+TEST="trace-cmd tmux groff-base python3 util-linux mount procps sqlite3 librsvg2-bin"
+# .ci/run only: libFuzzer, the qemu kernel matrix, kernel packages' keys,
+# a ClickHouse server for the export test (large: about 100 MB)
 CI="clang libclang-rt-14-dev llvm qemu-system-x86 busybox-static xz-utils zstd
-	cpio kmod file ca-certificates debian-archive-keyring"
+	cpio kmod file ca-certificates debian-archive-keyring
+	clickhouse-server clickhouse-client"
 
 pkgs="$BUILD $TEST"
 print=0

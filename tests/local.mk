@@ -117,6 +117,17 @@ TESTS += tests/cli/docs.sh tests/cli/usage.sh tests/cli/sections.sh tests/cli/st
 EXTRA_DIST += tests/cli/docs.sh tests/cli/usage.sh tests/cli/sections.sh tests/cli/stdin.sh \
 	tests/cli/sudo.sh
 
+# export: the schema against its man page, the fleet queries in SQLite
+# and in a ClickHouse server of the test's own
+TESTS += tests/export/schema.sh tests/export/sqlite.sh tests/export/clickhouse.sh
+EXTRA_DIST += tests/export/schema.sh tests/export/sqlite.sh tests/export/clickhouse.sh \
+	tests/export/fleet.py \
+	tests/export/fleet-queries.sh
+
+# plot: goldens of the samples, every SVG well-formed and rendered to PNG
+TESTS += tests/plot/golden.sh
+EXTRA_DIST += tests/plot/golden.sh
+
 # the collector: the catalogue and the sampler, then the live recorder
 # tests (root; tests/record/lib-live.sh mounts tracefs, takes the global
 # lock and restores what it changes)

@@ -83,6 +83,22 @@ static void test_reclaim(void)
 	ok(hist_percentile(&d->lat, 99) >= 99 * US && hist_percentile(&d->lat, 99) <= 100 * US,
 	   "direct: p99 ~99 us");
 	is_int(d->lat.max, 100 * US, "direct: max exact");
+	{	/* the stall log: the 100 direct stalls and the memcg one, in end order */
+		uint64_t dropped = 1;
+		const struct reclaim_stall *s0, *s99, *sm;
+
+		is_int(reclaim_model_nstalls(rm, &dropped), 101, "stall log: every paired stall");
+		is_int(dropped, 0, "stall log: none dropped");
+		s0 = reclaim_model_stall(rm, 0);
+		s99 = reclaim_model_stall(rm, 99);
+		sm = reclaim_model_stall(rm, 100);
+		ok(s0->begin == 0 && s0->dur == US && s0->pid == 500 && s0->kind == RK_DIRECT &&
+		   s0->reclaimed == 16 && !strcmp(s0->comm, "stress"), "stall log: first stall");
+		ok(s99->begin == 99 * MS && s99->dur == 100 * US, "stall log: last direct stall");
+		ok(sm->kind == RK_MEMCG && sm->dur == 10 * MS && sm->reclaimed == 60 &&
+		   !strcmp(sm->comm, "cgtask"), "stall log: the memcg stall, not the nested one");
+		ok(!reclaim_model_stall(rm, 101), "stall log: out of range is NULL");
+	}
 	is_int(d->scanned, 3200, "direct: scans charged to direct");
 	is_int(d->prio_scanned[12], 3200, "direct: per priority");
 	is_int(d->anon_reclaimed, 1600, "direct: anon LRU");
@@ -196,6 +212,19 @@ static void test_compaction(void)
 	is_int(s->extfrag_mt[0][1], 2, "extfrag: Unmovable from Movable");
 	is_int(s->nzones, 1, "one zone");
 	is_int(s->zones[0].runs, 5, "runs per zone");
+	{	/* the run log: every ended run, with its runner, order and result */
+		int n = compaction_model_nruns(cm, NULL), direct = -1;
+
+		is_int(n, 5, "run log: the 5 ended runs");
+		for (int i = 0; i < n; i++)
+			if (compaction_model_run(cm, i)->runner == CR_DIRECT)
+				direct = i;
+		ok(direct >= 0 && compaction_model_run(cm, direct)->order == 9 &&
+		   compaction_model_run(cm, direct)->dur == 3 * MS - 1 &&
+		   compaction_model_run(cm, direct)->status == 7 &&
+		   !strcmp(compaction_model_run(cm, direct)->comm, "stress"),
+		   "run log: the direct run, order 9, 3 ms, contended, by stress");
+	}
 	compaction_model_free(cm);
 }
 

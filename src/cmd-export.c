@@ -1,0 +1,1051 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * mmscope export: the models of one or more recordings as tables (CSV
+ * with a header line, or JSON Lines), one file per table in a directory,
+ * appended to what is already there so that a fleet's exports collect in
+ * one place (and load into SQLite or ClickHouse as they are). The schema
+ * is the table below; man/mmscope-export.5 documents it column by column
+ * (tests/cli/export-schema.sh holds the two equal).
+ *
+ * Each recording is analysed once and its rows are built in memory; only
+ * then are they appended, so a recording that fails to read leaves the
+ * tables as they were. Times are nanoseconds since the recording's first
+ * event (recordings.start_ns is that event on the trace clock).
+ */
+#include "config.h"
+#include "analysis.h"
+#include "cmd.h"
+#include "input-file.h"
+#include "json.h"
+#include "model-oom.h"
+#include "util.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char export_usage[] =
+"usage: mmscope export [options] -o DIR FILE...\n"
+"       mmscope export --schema sqlite|clickhouse\n"
+"\n"
+"Write the recordings' episodes, stalls, compaction runs, swap and zswap\n"
+"series, counters, OOM kills and settings as tables, one file per table in\n"
+"DIR, appended to the tables already there (mmscope-export(5)).\n"
+"\n"
+"  -o, --output DIR     the directory of the tables (created if missing)\n"
+"  -f, --format FMT     csv (default: a header line, then rows) or jsonl\n"
+"      --csv-null TEXT  TEXT for a figure not measured in CSV (default: an\n"
+"                       empty field; \\N for ClickHouse)\n"
+"      --schema DB      print CREATE TABLE statements for sqlite or\n"
+"                       clickhouse and exit\n"
+"  -h, --help           show this help\n";
+
+/* ---- the schema ---- */
+
+enum col_type { CT_INT, CT_REAL, CT_TEXT };
+
+struct ex_col {
+	const char *name;
+	enum col_type type;
+	int nullable;		/* may be "not measured" */
+};
+
+struct ex_table {
+	const char *name;
+	const struct ex_col *cols;
+	int ncols;
+};
+
+#define I(n) { n, CT_INT, 0 }
+#define IN(n) { n, CT_INT, 1 }
+#define R(n) { n, CT_REAL, 0 }
+#define RN(n) { n, CT_REAL, 1 }
+#define T(n) { n, CT_TEXT, 0 }
+#define TN(n) { n, CT_TEXT, 1 }
+
+/*
+ * Integration point for the run's context (issue 21 and "The run's
+ * context and scope"): the command's outcome (exit status, elapsed time)
+ * goes in as further columns of recordings, after sample_sets, filled in
+ * export_recording(); the settings the recording carries are rows of the
+ * settings table (export_settings()).
+ */
+static const struct ex_col recordings_cols[] = {
+	T("recording_id"), T("file"), T("host"), T("kernel"), T("clock"),
+	I("trace_version"), TN("compression"), I("start_ns"), I("end_ns"),
+	I("duration_ns"), I("events"), IN("lost_events"), I("sample_sets"),
+	T("mmscope_version"),
+};
+static const struct ex_col kswapd_cols[] = {
+	T("recording_id"), I("node"), I("begin_ns"), I("duration_ns"), I("alloc_order"),
+	I("classzone"), I("wakeups"), I("rebalances"), TN("waker"), IN("scanned_pages"),
+	IN("reclaimed_pages"), IN("balance_runs"), IN("balance_reclaimed_pages"),
+	IN("balance_order"), T("handoff"), IN("handoff_order"), IN("handoff_ns"),
+	I("stalls"), T("flags"), TN("zone"), IN("free_start_pages"),
+	IN("free_lowest_pages"), IN("free_end_pages"), IN("min_pages"), IN("low_pages"),
+	IN("high_pages"),
+};
+static const struct ex_col kcompactd_cols[] = {
+	T("recording_id"), I("node"), I("begin_ns"), I("duration_ns"), I("alloc_order"),
+	T("via"), I("runs"), I("success"), TN("last_status"), I("for_kswapd"),
+};
+static const struct ex_col stalls_cols[] = {
+	T("recording_id"), T("kind"), I("pid"), TN("comm"), I("begin_ns"),
+	I("duration_ns"), I("alloc_order"), I("reclaimed_pages"),
+};
+static const struct ex_col compaction_cols[] = {
+	T("recording_id"), T("runner"), I("pid"), TN("comm"), I("begin_ns"),
+	I("duration_ns"), IN("alloc_order"), TN("status"), I("zone_start_pfn"),
+};
+static const struct ex_col swap_orders_cols[] = {
+	T("recording_id"), I("alloc_order"), I("size_kb"), I("begin_ns"), I("end_ns"),
+	IN("tries"), IN("ok"), IN("fallback"), IN("swpout_folios"),
+	IN("swpout_fallback_folios"), IN("zswpout_folios"),
+};
+static const struct ex_col swap_clusters_cols[] = {
+	T("recording_id"), I("device"), TN("device_name"), I("t_ns"), I("free_clusters"),
+	I("nonfull_clusters"), I("frag_clusters"), I("full_clusters"),
+	I("discard_clusters"), I("isolated_clusters"), I("unknown_clusters"),
+	I("used_slots"), IN("largest_order"),
+};
+static const struct ex_col zswap_cols[] = {
+	T("recording_id"), I("t_ns"), IN("stored_pages"), IN("pool_bytes"),
+	IN("limit_pages"), IN("zswpout_pages"), IN("zswpin_pages"), IN("zswpwb_pages"),
+	IN("pswpout_pages"), IN("pswpin_pages"), IN("written_back_pages"),
+	IN("pool_limit_hit"), IN("rejects"), IN("inflight_requests"), IN("enabled"),
+};
+static const struct ex_col counters_cols[] = {
+	T("recording_id"), I("t_ns"), T("source"), T("instance"), T("key"), R("value"),
+};
+static const struct ex_col oom_cols[] = {
+	T("recording_id"), I("t_ns"), IN("pid"), TN("comm"), I("by_pid"), TN("by_comm"),
+	IN("total_vm_kb"), IN("anon_rss_kb"), IN("file_rss_kb"), IN("shmem_rss_kb"),
+	IN("uid"), IN("oom_score_adj"), TN("oom_constraint"), IN("memcg_id"),
+};
+static const struct ex_col settings_cols[] = {
+	T("recording_id"), T("key"), T("value"),
+};
+
+#define TABLE(n, c) { n, c, (int)(sizeof(c) / sizeof(c[0])) }
+
+enum {
+	TB_RECORDINGS, TB_KSWAPD, TB_KCOMPACTD, TB_STALLS, TB_COMPACTION, TB_SWAP_ORDERS,
+	TB_SWAP_CLUSTERS, TB_ZSWAP, TB_COUNTERS, TB_OOM, TB_SETTINGS, TB_NR
+};
+
+static const struct ex_table ex_tables[TB_NR] = {
+	TABLE("recordings", recordings_cols),
+	TABLE("kswapd_episodes", kswapd_cols),
+	TABLE("kcompactd_requests", kcompactd_cols),
+	TABLE("stalls", stalls_cols),
+	TABLE("compaction_runs", compaction_cols),
+	TABLE("swap_orders", swap_orders_cols),
+	TABLE("swap_clusters", swap_clusters_cols),
+	TABLE("zswap", zswap_cols),
+	TABLE("counters", counters_cols),
+	TABLE("oom_kills", oom_cols),
+	TABLE("settings", settings_cols),
+};
+
+/* ---- rows ---- */
+
+enum ex_format { FMT_CSV, FMT_JSONL };
+
+struct ex_out {
+	enum ex_format fmt;
+	const struct ex_table *t;
+	struct strbuf sb;	/* rows of this recording */
+	struct json_writer jw;
+	const char *null;	/* CSV: what a figure not measured is */
+	int col;		/* next column */
+	uint64_t rows;
+	int bad;		/* a row with the wrong number of columns */
+};
+
+struct ex_ctx {
+	struct ex_out out[TB_NR];
+	char id[17];
+	uint64_t t0;		/* first event, ns */
+	const struct analysis *a;
+};
+
+static void row_begin(struct ex_out *o, const char *id)
+{
+	o->col = 0;
+	if (o->fmt == FMT_JSONL)
+		json_begin_line(&o->jw, &o->sb);
+	/* every row starts with its recording */
+	if (o->fmt == FMT_JSONL)
+		json_str(&o->jw, o->t->cols[0].name, id);
+	else
+		strbuf_addstr(&o->sb, id);
+	o->col = 1;
+}
+
+static void row_end(struct ex_out *o)
+{
+	if (o->col != o->t->ncols || o->jw.misuse)
+		o->bad++;
+	if (o->fmt == FMT_JSONL)
+		json_end(&o->jw);
+	else
+		strbuf_addch(&o->sb, '\n');
+	o->rows++;
+}
+
+/* The next column's name, and a comma before it in CSV. */
+static const char *next_col(struct ex_out *o)
+{
+	const char *name = o->col < o->t->ncols ? o->t->cols[o->col].name : "?";
+
+	o->col++;
+	if (o->fmt == FMT_CSV)
+		strbuf_addch(&o->sb, ',');
+	return name;
+}
+
+static void put_null(struct ex_out *o)
+{
+	const char *k = next_col(o);
+
+	if (o->fmt == FMT_JSONL)
+		json_null(&o->jw, k);
+	else
+		strbuf_addstr(&o->sb, o->null);
+}
+
+static void put_s64(struct ex_out *o, int64_t v)
+{
+	const char *k = next_col(o);
+
+	if (o->fmt == FMT_JSONL)
+		json_s64(&o->jw, k, v);
+	else
+		strbuf_addf(&o->sb, "%lld", (long long)v);
+}
+
+static void put_u64(struct ex_out *o, uint64_t v)
+{
+	const char *k = next_col(o);
+
+	if (o->fmt == FMT_JSONL)
+		json_u64(&o->jw, k, v);
+	else
+		strbuf_addf(&o->sb, "%llu", (unsigned long long)v);
+}
+
+static void put_s64_or_null(struct ex_out *o, int64_t v, int known)
+{
+	if (known)
+		put_s64(o, v);
+	else
+		put_null(o);
+}
+
+/* A CSV field is quoted (RFC 4180) when it holds a separator, a quote,
+ * a line break, a backslash (\N may mark "not measured") or nothing at
+ * all (an empty field is "not measured"); it
+ * is valid UTF-8 as in JSON (json.h). */
+static void csv_str(struct strbuf *sb, const char *str)
+{
+	struct strbuf clean = STRBUF_INIT;
+	const char *s;
+
+	utf8_clean(&clean, str);
+	s = clean.buf ? clean.buf : "";
+	if (*s && !strpbrk(s, ",\"\r\n\\") && s[0] != ' ' && s[strlen(s) - 1] != ' ') {
+		strbuf_addstr(sb, s);
+	} else {
+		strbuf_addch(sb, '"');
+		for (; *s; s++) {
+			if (*s == '"')
+				strbuf_addch(sb, '"');
+			strbuf_addch(sb, *s);
+		}
+		strbuf_addch(sb, '"');
+	}
+	strbuf_release(&clean);
+}
+
+static void put_str(struct ex_out *o, const char *s)
+{
+	const char *k = next_col(o);
+
+	if (o->fmt == FMT_JSONL)
+		json_str(&o->jw, k, s);
+	else
+		csv_str(&o->sb, s);
+}
+
+/* s, or null when NULL or "" */
+static void put_str_or_null(struct ex_out *o, const char *s)
+{
+	if (s && *s)
+		put_str(o, s);
+	else
+		put_null(o);
+}
+
+/* value / 10^scale, exactly, as a decimal */
+static void put_scaled(struct ex_out *o, int64_t v, int scale)
+{
+	const char *k = next_col(o);
+	char buf[48];
+	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v, p = 1;
+
+	for (int i = 0; i < scale && i < 18; i++)
+		p *= 10;
+	if (scale <= 0 || scale > 18)
+		snprintf(buf, sizeof(buf), "%lld", (long long)v);
+	else
+		snprintf(buf, sizeof(buf), "%s%llu.%0*llu", v < 0 ? "-" : "",
+			 (unsigned long long)(u / p), scale, (unsigned long long)(u % p));
+	if (o->fmt == FMT_JSONL && scale > 0 && scale <= 18)
+		json_fixed(&o->jw, k, (double)v / (double)p, scale);
+	else if (o->fmt == FMT_JSONL)
+		json_s64(&o->jw, k, v);
+	else
+		strbuf_addstr(&o->sb, buf);
+}
+
+static uint64_t rel(const struct ex_ctx *x, uint64_t ts)
+{
+	return ts >= x->t0 ? ts - x->t0 : 0;
+}
+
+/* FNV-1a, 64 bits */
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *c = p;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ c[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+/*
+ * The recording's id: a hash of what identifies it whatever its file is
+ * called or where it lies (host, kernel, clock, the first and last event
+ * time and the number of events), so exporting the same recording again
+ * gives the same id, on any machine.
+ */
+static void recording_id(const struct analysis_info *in, char id[17])
+{
+	uint64_t h = 0xcbf29ce484222325ULL, v[3] = { in->first_ts, in->last_ts, in->events };
+
+	h = fnv(h, in->host, strlen(in->host) + 1);
+	h = fnv(h, in->kernel, strlen(in->kernel) + 1);
+	h = fnv(h, in->clock, strlen(in->clock) + 1);
+	for (int i = 0; i < 3; i++) {
+		unsigned char b[8];
+
+		for (int k = 0; k < 8; k++)
+			b[k] = (unsigned char)(v[i] >> (8 * k));
+		h = fnv(h, b, 8);
+	}
+	snprintf(id, 17, "%016llx", (unsigned long long)h);
+}
+
+/* ---- the tables of one recording ---- */
+
+static void export_recording(struct ex_ctx *x, const char *name)
+{
+	const struct analysis_info *in = analysis_info(x->a);
+	struct ex_out *o = &x->out[TB_RECORDINGS];
+
+	row_begin(o, x->id);
+	put_str(o, name);
+	put_str(o, in->host);
+	put_str(o, in->kernel);
+	put_str(o, in->clock);
+	put_s64(o, in->version);
+	put_str_or_null(o, in->compression && strcmp(in->compression, "none") ?
+			in->compression : NULL);
+	put_u64(o, in->first_ts);
+	put_u64(o, in->last_ts);
+	put_u64(o, in->last_ts - in->first_ts);
+	put_u64(o, in->events);
+	put_s64_or_null(o, in->lost, !in->lost_unknown);
+	put_u64(o, in->sample_sets);
+	put_str(o, PACKAGE_VERSION);
+	row_end(o);
+}
+
+static void wmark_cols(struct ex_out *o, const struct kswapd_episode *ep)
+{
+	const struct wmark_snap *w[3] = { &ep->wm_start, &ep->wm_low, &ep->wm_end };
+
+	put_str_or_null(o, ep->wm_start.zone);
+	for (int i = 0; i < 3; i++)
+		put_s64_or_null(o, w[i]->free, w[i]->zone[0] && w[i]->free >= 0);
+	put_s64_or_null(o, ep->wm_start.min, ep->wm_start.zone[0] && ep->wm_start.min >= 0);
+	put_s64_or_null(o, ep->wm_start.low, ep->wm_start.zone[0] && ep->wm_start.low >= 0);
+	put_s64_or_null(o, ep->wm_start.high, ep->wm_start.zone[0] && ep->wm_start.high >= 0);
+}
+
+static void export_handoff(struct ex_ctx *x)
+{
+	const struct handoff_model *hm = analysis_handoff(x->a);
+	int shrink = analysis_traced(x->a, REC_SHRINK_INACTIVE, -1);
+	int balance = analysis_traced(x->a, REC_BALANCE_END, -1);
+	char fl[64];
+
+	for (int i = 0; i < handoff_model_nnodes(hm); i++) {
+		const struct handoff_node_stats *n = handoff_model_node(hm, i);
+		struct ex_out *o = &x->out[TB_KSWAPD];
+
+		for (int e = 0; e < handoff_model_nepisodes(hm, i); e++) {
+			const struct kswapd_episode *ep = handoff_model_episode(hm, i, e);
+			int ho = ep->handoff == HO_WAKEUP || ep->handoff == HO_PICKUP;
+
+			row_begin(o, x->id);
+			put_s64(o, n->nid);
+			put_u64(o, rel(x, ep->start));
+			put_u64(o, ep->end >= ep->start ? ep->end - ep->start : 0);
+			put_s64(o, ep->order);
+			put_s64(o, ep->zid);
+			put_u64(o, ep->wakeups);
+			put_u64(o, ep->rebalances);
+			put_str_or_null(o, ep->waker);
+			put_s64_or_null(o, (int64_t)ep->scanned, shrink);
+			put_s64_or_null(o, (int64_t)ep->reclaimed, shrink);
+			put_s64_or_null(o, ep->balance_runs, balance);
+			put_s64_or_null(o, (int64_t)ep->balance_reclaimed, balance);
+			put_s64_or_null(o, ep->balance_order, ep->balance_order >= 0);
+			put_str(o, handoff_kind_name(ep->handoff));
+			put_s64_or_null(o, ep->handoff_order, ho);
+			put_s64_or_null(o, (int64_t)rel(x, ep->handoff_ts), ho);
+			put_u64(o, ep->stalls);
+			put_str(o, handoff_flags_str(ep->flags, fl, sizeof(fl)));
+			wmark_cols(o, ep);
+			row_end(o);
+		}
+		o = &x->out[TB_KCOMPACTD];
+		for (int e = 0; e < handoff_model_nkc(hm, i); e++) {
+			const struct kcompactd_episode *kc = handoff_model_kc(hm, i, e);
+
+			row_begin(o, x->id);
+			put_s64(o, n->nid);
+			put_u64(o, rel(x, kc->start));
+			put_u64(o, kc->end >= kc->start ? kc->end - kc->start : 0);
+			put_s64(o, kc->order);
+			put_str(o, kc_via_name(kc->via));
+			put_u64(o, kc->runs);
+			put_u64(o, kc->success);
+			put_str_or_null(o, kc->last_status >= 0 ?
+					compact_status_name(kc->last_status) : NULL);
+			put_s64(o, kc->for_kswapd);
+			row_end(o);
+		}
+	}
+}
+
+static void export_stalls(struct ex_ctx *x)
+{
+	const struct reclaim_model *rm = analysis_reclaim(x->a);
+	const struct compaction_model *cm = analysis_compaction(x->a);
+	struct ex_out *o = &x->out[TB_STALLS];
+
+	for (int i = 0; i < reclaim_model_nstalls(rm, NULL); i++) {
+		const struct reclaim_stall *s = reclaim_model_stall(rm, i);
+
+		row_begin(o, x->id);
+		put_str(o, reclaim_kind_name(s->kind));
+		put_s64(o, s->pid);
+		put_str_or_null(o, analysis_comm(x->a, s->pid) ? analysis_comm(x->a, s->pid) : s->comm);
+		put_u64(o, rel(x, s->begin));
+		put_u64(o, s->dur);
+		put_s64(o, s->order);
+		put_u64(o, s->reclaimed);
+		row_end(o);
+	}
+	o = &x->out[TB_COMPACTION];
+	for (int i = 0; i < compaction_model_nruns(cm, NULL); i++) {
+		const struct compact_run *c = compaction_model_run(cm, i);
+
+		row_begin(o, x->id);
+		put_str(o, compact_runner_name(c->runner));
+		put_s64(o, c->pid);
+		put_str_or_null(o, analysis_comm(x->a, c->pid) ? analysis_comm(x->a, c->pid) : c->comm);
+		put_u64(o, rel(x, c->begin));
+		put_u64(o, c->dur);
+		put_s64_or_null(o, c->order, c->order > 0);
+		put_str_or_null(o, c->status >= 0 && c->status < COMPACT_NSTATUS ?
+				compact_status_name(c->status) : NULL);
+		put_u64(o, c->zone_start);
+		row_end(o);
+	}
+}
+
+/* One swap_orders row: [b, e) with the probes' and the counters' deltas. */
+static void swap_order_row(struct ex_ctx *x, int order, uint64_t b, uint64_t e,
+			   const uint64_t probes[3], int pm, const int64_t ctr[3], int cm)
+{
+	struct ex_out *o = &x->out[TB_SWAP_ORDERS];
+
+	row_begin(o, x->id);
+	put_s64(o, order);
+	put_s64(o, 4LL << order);
+	put_u64(o, rel(x, b));
+	put_u64(o, rel(x, e));
+	for (int i = 0; i < 3; i++)
+		put_s64_or_null(o, (int64_t)probes[i], pm);
+	for (int i = 0; i < 3; i++)
+		put_s64_or_null(o, ctr[i], cm);
+	row_end(o);
+}
+
+/*
+ * Per order, one row per interval between two complete sample sets (the
+ * kernel's counters and the probes' counts in it), and the probes' counts
+ * before the first set and after the last one in rows of their own with
+ * no counters, so the probe rows of an order add up to its totals.
+ */
+static void export_swap_orders(struct ex_ctx *x)
+{
+	const struct swapclust_model *m = analysis_swapclust(x->a);
+	const struct analysis_info *in = analysis_info(x->a);
+	int pm = swapclust_model_has_probes(m) || analysis_probes_swap(x->a) == 1;
+
+	for (int ord = 0; ord < SWC_NORDERS; ord++) {
+		const struct swc_order *so = swapclust_model_order(m, ord);
+		int n = swapclust_model_nctr(m, ord);
+		uint64_t prev[3] = { 0, 0, 0 }, d[3], b = in->first_ts;
+		const int64_t none[3] = { 0, 0, 0 };
+
+		if (!so->attempts && !so->has_counters)
+			continue;
+		for (int i = 0; i < n; i++) {
+			const struct swc_ctr_point *p = swapclust_model_ctr(m, ord, i);
+			const struct swc_ctr_point *q = i ? swapclust_model_ctr(m, ord, i - 1) : NULL;
+			uint64_t cur[3] = { p->tries, p->ok, p->fb };
+
+			for (int k = 0; k < 3; k++)
+				d[k] = cur[k] - prev[k];
+			if (!q) {
+				if (pm)
+					swap_order_row(x, ord, b, p->ts, d, pm, none, 0);
+			} else {
+				const int64_t c[3] = { p->swpout - q->swpout, p->fallback - q->fallback,
+						       p->zswpout - q->zswpout };
+
+				swap_order_row(x, ord, q->ts, p->ts, d, pm, c, 1);
+			}
+			memcpy(prev, cur, sizeof(prev));
+			b = p->ts;
+		}
+		if (pm) {
+			d[0] = so->attempts - prev[0];
+			d[1] = so->ok - prev[1];
+			d[2] = so->fallback - prev[2];
+			swap_order_row(x, ord, b, in->last_ts, d, pm, none, 0);
+		}
+	}
+}
+
+static void export_swap_clusters(struct ex_ctx *x)
+{
+	const struct swapclust_model *m = analysis_swapclust(x->a);
+	struct ex_out *o = &x->out[TB_SWAP_CLUSTERS];
+	static const enum swc_state st[] = { SWC_FREE, SWC_NONFULL, SWC_FRAG, SWC_FULL,
+					     SWC_DISCARD, SWC_NONE, SWC_UNKNOWN };
+
+	for (int i = 0; i < swapclust_model_ndevs(m); i++) {
+		const struct swc_dev *d = swapclust_model_dev(m, i);
+
+		for (int p = 0; p < d->npts; p++) {
+			const struct swc_point *pt = &d->pts[p];
+
+			row_begin(o, x->id);
+			put_s64(o, d->type);
+			put_str_or_null(o, d->name);
+			put_u64(o, rel(x, pt->ts));
+			for (size_t s = 0; s < sizeof(st) / sizeof(st[0]); s++)
+				put_u64(o, pt->n[st[s]]);
+			put_u64(o, pt->used_slots);
+			put_s64_or_null(o, pt->largest_order, pt->largest_order != SWC_ORDER_UNKNOWN);
+			row_end(o);
+		}
+	}
+}
+
+static void export_zswap(struct ex_ctx *x)
+{
+	const struct zswap_model *m = analysis_zswap(x->a);
+	struct ex_out *o = &x->out[TB_ZSWAP];
+
+	for (int i = 0; i < zswap_model_npoints(m); i++) {
+		const struct zsw_point *p = zswap_model_point(m, i);
+		const int64_t v[] = { p->stored_pages, p->pool_bytes, p->limit_pages, p->zswpout,
+				      p->zswpin, p->zswpwb, p->pswpout, p->pswpin,
+				      p->written_back, p->pool_limit_hit, p->rejects,
+				      p->inflight, p->enabled };
+
+		row_begin(o, x->id);
+		put_u64(o, rel(x, p->ts));
+		for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++)
+			put_s64_or_null(o, v[k], v[k] >= 0);
+		row_end(o);
+	}
+}
+
+/* Each counter at the first and the last complete sample set it was in. */
+static void export_counters(struct ex_ctx *x)
+{
+	const struct counters_model *m = analysis_counters(x->a);
+	struct ex_out *o = &x->out[TB_COUNTERS];
+	uint64_t first, last;
+
+	counters_model_span(m, &first, &last);
+	for (int i = 0; i < counters_model_count(m); i++) {
+		const struct counter *c = counters_model_get(m, i);
+
+		if (!c->committed)
+			continue;
+		row_begin(o, x->id);
+		put_u64(o, rel(x, first));
+		put_str(o, sample_source_name(c->source));
+		put_str(o, c->instance);
+		put_str(o, c->key);
+		put_scaled(o, c->first, c->scale);
+		row_end(o);
+		if (last == first)
+			continue;
+		row_begin(o, x->id);
+		put_u64(o, rel(x, last));
+		put_str(o, sample_source_name(c->source));
+		put_str(o, c->instance);
+		put_str(o, c->key);
+		put_scaled(o, c->last, c->scale);
+		row_end(o);
+	}
+}
+
+static void export_oom(struct ex_ctx *x)
+{
+	const struct oom_model *m = analysis_model(x->a, &oom_model_ops);
+	struct ex_out *o = &x->out[TB_OOM];
+
+	for (int i = 0; m && i < oom_model_nkills(m); i++) {
+		const struct oom_kill *k = oom_model_kill(m, i);
+
+		row_begin(o, x->id);
+		put_u64(o, rel(x, k->ts));
+		put_s64_or_null(o, k->pid, k->pid >= 0);
+		put_str_or_null(o, k->comm);
+		put_s64(o, k->by_pid);
+		put_str_or_null(o, k->by_comm);
+		put_s64_or_null(o, k->total_vm_kb, k->total_vm_kb >= 0);
+		put_s64_or_null(o, k->anon_rss_kb, k->anon_rss_kb >= 0);
+		put_s64_or_null(o, k->file_rss_kb, k->file_rss_kb >= 0);
+		put_s64_or_null(o, k->shmem_rss_kb, k->shmem_rss_kb >= 0);
+		put_s64_or_null(o, k->uid, k->uid >= 0);
+		put_s64_or_null(o, k->oom_score_adj, k->oom_score_adj != INT64_MIN);
+		put_str_or_null(o, oom_constraint_name(k->constraint));
+		put_s64_or_null(o, (int64_t)k->memcg_id, k->memcg_known);
+		row_end(o);
+	}
+}
+
+static void setting_row(struct ex_ctx *x, const char *key, const char *value)
+{
+	struct ex_out *o = &x->out[TB_SETTINGS];
+
+	if (!value || !*value)
+		return;
+	row_begin(o, x->id);
+	put_str(o, key);
+	put_str(o, value);
+	row_end(o);
+}
+
+/*
+ * The settings the recording carries, one row each (key, value as text).
+ * Integration point: the run's context (every REC_SETTING the recording
+ * holds, from its settings model) adds its rows here.
+ */
+static void export_settings(struct ex_ctx *x)
+{
+	const struct zswap_model *zm = analysis_zswap(x->a);
+	const struct zsw_settings *zs = zswap_model_settings(zm);
+	const struct swapclust_model *sm = analysis_swapclust(x->a);
+	char buf[32];
+
+	setting_row(x, "probe_set", analysis_probe_set(x->a));
+	setting_row(x, "probe_reason", analysis_probe_reason(x->a));
+	if (swapclust_model_cluster_basis(sm) == SWC_BASIS_RECORDED ||
+	    swapclust_model_cluster_basis(sm) == SWC_BASIS_THP) {
+		snprintf(buf, sizeof(buf), "%d", swapclust_model_cluster_size(sm));
+		setting_row(x, "swap.cluster_slots", buf);
+	}
+	if (zswap_model_enabled(zm) >= 0)
+		setting_row(x, "zswap.enabled", zswap_model_enabled(zm) ? "1" : "0");
+	setting_row(x, "zswap.compressor", zs->compressor);
+	setting_row(x, "zswap.zpool", zs->zpool);
+	if (zswap_model_max_pool_percent(zm) >= 0) {
+		snprintf(buf, sizeof(buf), "%d", zswap_model_max_pool_percent(zm));
+		setting_row(x, "zswap.max_pool_percent", buf);
+	}
+}
+
+/* ---- files ---- */
+
+static const char *fmt_ext(enum ex_format f)
+{
+	return f == FMT_CSV ? "csv" : "jsonl";
+}
+
+static void csv_header(const struct ex_table *t, struct strbuf *sb)
+{
+	for (int c = 0; c < t->ncols; c++)
+		strbuf_addf(sb, "%s%s", c ? "," : "", t->cols[c].name);
+	strbuf_addch(sb, '\n');
+}
+
+/* The keys of a JSON Lines record, comma-separated: the strings at depth
+ * 1 that a ':' follows. */
+static void jsonl_keys(const char *line, struct strbuf *keys)
+{
+	int depth = 0;
+
+	for (const char *p = line; *p && *p != '\n'; p++) {
+		if (*p == '{' || *p == '[') {
+			depth++;
+		} else if (*p == '}' || *p == ']') {
+			depth--;
+		} else if (*p == '"') {
+			const char *s = ++p;
+
+			while (*p && *p != '"')
+				p += *p == '\\' && p[1] ? 2 : 1;
+			if (!*p)
+				return;
+			if (depth == 1 && p[1] == ':') {
+				if (keys->len)
+					strbuf_addch(keys, ',');
+				strbuf_add(keys, s, (size_t)(p - s));
+			}
+		}
+	}
+}
+
+struct ex_file {
+	char *path;
+	int exists;		/* non-empty already */
+};
+
+/*
+ * Checks DIR/TABLE.EXT against the schema: a file that has lines must
+ * start with this table's header (CSV) or a record with its keys in order
+ * (JSON Lines). 0, or -1 with *err set.
+ */
+static int check_file(const struct ex_table *t, enum ex_format fmt, struct ex_file *f,
+		      char **err)
+{
+	struct strbuf want = STRBUF_INIT, got = STRBUF_INIT;
+	char *line = NULL;
+	size_t cap = 0;
+	FILE *fp = fopen(f->path, "r");
+	int r = 0;
+
+	f->exists = 0;
+	if (!fp) {
+		if (errno == ENOENT)
+			return 0;
+		set_err(err, "%s: %s", f->path, strerror(errno));
+		return -1;
+	}
+	if (getline(&line, &cap, fp) < 0) {
+		free(line);
+		fclose(fp);
+		return 0;
+	}
+	fclose(fp);
+	f->exists = 1;
+	if (fmt == FMT_CSV) {
+		csv_header(t, &want);
+		strbuf_addstr(&got, line);
+	} else {
+		for (int c = 0; c < t->ncols; c++)
+			strbuf_addf(&want, "%s%s", c ? "," : "", t->cols[c].name);
+		jsonl_keys(line, &got);
+	}
+	if (strcmp(want.buf, got.buf ? got.buf : "")) {
+		set_err(err, "%s: its columns differ from the %s table's (another mmscope "
+			"version's export? start a new directory)", f->path, t->name);
+		r = -1;
+	}
+	free(line);
+	strbuf_release(&want);
+	strbuf_release(&got);
+	return r;
+}
+
+/* Whether DIR's recordings table already holds this id. */
+static int already_exported(const struct ex_file *f, enum ex_format fmt, const char *id)
+{
+	char *line = NULL, pat[64];
+	size_t cap = 0;
+	FILE *fp;
+	int found = 0;
+
+	if (!f->exists || !(fp = fopen(f->path, "r")))
+		return 0;
+	snprintf(pat, sizeof(pat), fmt == FMT_CSV ? "%s," : "{\"recording_id\": \"%s\"", id);
+	while (!found && getline(&line, &cap, fp) >= 0)
+		found = !strncmp(line, pat, strlen(pat));
+	free(line);
+	fclose(fp);
+	return found;
+}
+
+/* Every table gets its file, even with no rows (and in JSON Lines no
+ * header): a fleet's loader finds the same files in every export. */
+static int append(struct ex_file *f, const struct ex_table *t, enum ex_format fmt,
+		  const struct strbuf *rows, char **err)
+{
+	struct strbuf head = STRBUF_INIT;
+	FILE *fp;
+	int r = 0;
+
+	if (!f->exists && fmt == FMT_CSV)
+		csv_header(t, &head);
+	fp = fopen(f->path, "a");
+	if (!fp) {
+		set_err(err, "%s: %s", f->path, strerror(errno));
+		strbuf_release(&head);
+		return -1;
+	}
+	if ((head.len && fwrite(head.buf, 1, head.len, fp) != head.len) ||
+	    (rows->len && fwrite(rows->buf, 1, rows->len, fp) != rows->len))
+		r = -1;
+	if (fclose(fp))
+		r = -1;
+	if (r)
+		set_err(err, "%s: %s", f->path, strerror(errno));
+	else
+		f->exists = 1;
+	strbuf_release(&head);
+	return r;
+}
+
+/* ---- the schema as SQL ---- */
+
+static void print_schema(int clickhouse)
+{
+	for (int i = 0; i < TB_NR; i++) {
+		const struct ex_table *t = &ex_tables[i];
+
+		printf("CREATE TABLE IF NOT EXISTS %s (\n", t->name);
+		for (int c = 0; c < t->ncols; c++) {
+			const struct ex_col *col = &t->cols[c];
+			const char *ty;
+
+			if (clickhouse)
+				ty = col->type == CT_INT ? "Int64" : col->type == CT_REAL ?
+				     "Float64" : "String";
+			else
+				ty = col->type == CT_INT ? "INTEGER" : col->type == CT_REAL ?
+				     "REAL" : "TEXT";
+			if (clickhouse && col->nullable)
+				printf("  `%s` Nullable(%s)", col->name, ty);
+			else if (clickhouse)
+				printf("  `%s` %s", col->name, ty);
+			else
+				printf("  \"%s\" %s%s", col->name, ty, col->nullable ? "" : " NOT NULL");
+			printf("%s\n", c + 1 < t->ncols ? "," : "");
+		}
+		if (clickhouse)
+			printf(") ENGINE = MergeTree ORDER BY recording_id;\n");
+		else
+			printf(");\n");
+	}
+}
+
+/* ---- the command ---- */
+
+struct export_opts {
+	const char *dir;
+	enum ex_format fmt;
+	const char *null;	/* --csv-null */
+	int schema;		/* 0 none, 1 sqlite, 2 clickhouse */
+};
+
+enum { OPT_SCHEMA = 256, OPT_CSV_NULL };
+
+static int export_parse(int argc, char **argv, struct export_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "schema", required_argument, NULL, OPT_SCHEMA },
+		{ "csv-null", required_argument, NULL, OPT_CSV_NULL },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const struct cmd_entry *cmd = &cmd_export_entry;
+	int c;
+
+	*o = (struct export_opts){ .fmt = FMT_CSV, .null = "" };
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "o:f:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			o->dir = optarg;
+			break;
+		case 'f':
+			if (!strcmp(optarg, "csv"))
+				o->fmt = FMT_CSV;
+			else if (!strcmp(optarg, "jsonl"))
+				o->fmt = FMT_JSONL;
+			else
+				return usage_error(cmd, "bad format '%s' (csv or jsonl)", optarg);
+			break;
+		case OPT_CSV_NULL:
+			/* a marker that no field can hold unquoted */
+			if (strpbrk(optarg, ",\"\r\n"))
+				return usage_error(cmd, "bad --csv-null '%s' (no comma, quote "
+						   "or line break)", optarg);
+			o->null = optarg;
+			break;
+		case OPT_SCHEMA:
+			if (!strcmp(optarg, "sqlite"))
+				o->schema = 1;
+			else if (!strcmp(optarg, "clickhouse"))
+				o->schema = 2;
+			else
+				return usage_error(cmd, "bad schema '%s' (sqlite or clickhouse)",
+						   optarg);
+			break;
+		case 'h':
+			return -1;
+		default:
+			return bad_option(cmd, argc, argv);
+		}
+	}
+	if (o->schema) {
+		if (optind != argc || o->dir)
+			return usage_error(cmd, "--schema takes no recording and no -o");
+		return 0;
+	}
+	if (!o->dir)
+		return usage_error(cmd, "no output directory given (-o DIR)");
+	if (optind == argc)
+		return usage_error(cmd, "no recording given");
+	return 0;
+}
+
+/* Analyses one recording and appends its rows. 0, 1 (skipped: already
+ * there) or -1 with *err set. */
+static int export_one(const char *arg, const struct export_opts *o, struct ex_file *files,
+		      char **err)
+{
+	struct input_file in;
+	struct analysis_opts ao;
+	struct analysis *a;
+	struct ex_ctx x;
+	int r = 0;
+
+	if (input_file_open(&in, arg, err))
+		return -1;
+	analysis_opts_default(&ao);
+	ao.name = in.name;
+	a = analysis_run(in.path, &ao, err);
+	if (!a) {
+		char *e = *err;
+
+		*err = NULL;
+		set_err(err, "%s: %s", in.name, e ? e : "cannot read");
+		free(e);
+		input_file_release(&in);
+		return -1;
+	}
+	memset(&x, 0, sizeof(x));
+	x.a = a;
+	x.t0 = analysis_info(a)->first_ts;
+	recording_id(analysis_info(a), x.id);
+	if (already_exported(&files[TB_RECORDINGS], o->fmt, x.id)) {
+		fprintf(stderr, "%s: recording %s is already in %s, skipped\n", in.name, x.id,
+			o->dir);
+		analysis_free(a);
+		input_file_release(&in);
+		return 1;
+	}
+	for (int i = 0; i < TB_NR; i++) {
+		x.out[i].fmt = o->fmt;
+		x.out[i].null = o->null;
+		x.out[i].t = &ex_tables[i];
+	}
+	export_recording(&x, in.name);
+	export_handoff(&x);
+	export_stalls(&x);
+	export_swap_orders(&x);
+	export_swap_clusters(&x);
+	export_zswap(&x);
+	export_counters(&x);
+	export_oom(&x);
+	export_settings(&x);
+	for (int i = 0; i < TB_NR; i++)
+		if (x.out[i].bad) {
+			set_err(err, "internal error: a row of %s does not match its columns",
+				ex_tables[i].name);
+			r = -1;
+		}
+	for (int i = 0; i < TB_NR && !r; i++)
+		r = append(&files[i], &ex_tables[i], o->fmt, &x.out[i].sb, err);
+	for (int i = 0; i < TB_NR; i++)
+		strbuf_release(&x.out[i].sb);
+	analysis_free(a);
+	input_file_release(&in);
+	return r;
+}
+
+static int cmd_export_run(int argc, char **argv)
+{
+	struct export_opts o;
+	struct ex_file files[TB_NR];
+	char *err = NULL;
+	int r = export_parse(argc, argv, &o), status = EXIT_OK;
+
+	if (r < 0)
+		return show_help(&cmd_export_entry);
+	if (r > 0)
+		return r;
+	if (o.schema) {
+		print_schema(o.schema == 2);
+		return finish_stdout(EXIT_OK);
+	}
+	if (mkdir(o.dir, 0777) && errno != EEXIST)
+		return error("%s: %s", o.dir, strerror(errno));
+	memset(files, 0, sizeof(files));
+	for (int i = 0; i < TB_NR; i++)
+		files[i].path = xasprintf("%s/%s.%s", o.dir, ex_tables[i].name, fmt_ext(o.fmt));
+	/* every table is checked before anything is written */
+	for (int i = 0; i < TB_NR; i++)
+		if (check_file(&ex_tables[i], o.fmt, &files[i], &err)) {
+			status = error("%s", err);
+			free(err);
+			goto out;
+		}
+	for (int i = optind; i < argc; i++) {
+		if (export_one(argv[i], &o, files, &err) < 0) {
+			status = error("%s", err ? err : argv[i]);
+			free(err);
+			err = NULL;
+		}
+	}
+out:
+	for (int i = 0; i < TB_NR; i++)
+		free(files[i].path);
+	return status;
+}
+
+const struct cmd_entry cmd_export_entry = {
+	.name = "export",
+	.summary = "write recordings as tables (CSV, JSON Lines) for SQLite or ClickHouse",
+	.usage = export_usage,
+	.run = cmd_export_run,
+};
