@@ -11,6 +11,7 @@
 #include "families.h"
 #include "model-khugepaged.h"
 #include "model-oom.h"
+#include "model-run.h"
 #include "parsers.h"
 #include "pidmap.h"
 #include "tracedat-read.h"
@@ -28,6 +29,7 @@
 static const struct model_ops *const models[] = {
 	&khugepaged_model_ops,
 	&oom_model_ops,
+	&run_model_ops,
 	NULL
 };
 #define NMODELS (sizeof(models) / sizeof(models[0]) - 1)
