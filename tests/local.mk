@@ -76,9 +76,11 @@ fuzz: fuzz-reader
 
 # parsers: event families against every kernel's formats, sample lines
 check_PROGRAMS += tests/unit/test-parsers tests/unit/test-families tests/unit/test-samples \
-	tests/unit/test-khugepaged tests/unit/test-oom tests/unit/test-names
+	tests/unit/test-khugepaged tests/unit/test-oom tests/unit/test-names \
+	tests/unit/test-runctx
 TESTS += tests/unit/test-parsers tests/unit/test-families tests/unit/test-samples \
-	tests/unit/test-khugepaged tests/unit/test-oom tests/unit/test-names
+	tests/unit/test-khugepaged tests/unit/test-oom tests/unit/test-names \
+	tests/unit/test-runctx
 
 # models on hand-built record sequences
 check_PROGRAMS += tests/unit/test-model-handoff tests/unit/test-model-reclaim \
