@@ -95,8 +95,8 @@ TESTS += tests/unit/test-model-handoff tests/unit/test-model-reclaim \
 # counters, and the truth test against trace-cmd
 check_PROGRAMS += tests/unit/test-report
 TESTS += tests/unit/test-report tests/report/golden.sh tests/report/swap.sh \
-	tests/oracle/truth.sh
-EXTRA_DIST += tests/report/golden.sh tests/report/swap.sh tests/oracle/truth.sh \
+	tests/oracle/truth.sh tests/report/run.sh
+EXTRA_DIST += tests/report/golden.sh tests/report/swap.sh tests/oracle/truth.sh tests/report/run.sh \
 	tests/oracle/truth.py tests/data/report tests/data/swap tests/data/kernels
 
 # compare: metrics, statistics and the tables on synthetic recordings
