@@ -113,6 +113,21 @@ static void add_arg(struct strbuf *sb, const char *a)
 		strbuf_addstr(sb, a);
 		return;
 	}
+	for (const char *p = a; *p; p++)
+		if ((unsigned char)*p < ' ' || *p == 0x7f) {
+			/* a control character: bash's $'...' with \ooo escapes */
+			strbuf_addstr(sb, "$'");
+			for (const char *q = a; *q; q++) {
+				if ((unsigned char)*q < ' ' || *q == 0x7f)
+					strbuf_addf(sb, "\\%03o", (unsigned char)*q);
+				else if (*q == '\'' || *q == '\\')
+					strbuf_addf(sb, "\\%c", *q);
+				else
+					strbuf_addch(sb, *q);
+			}
+			strbuf_addch(sb, '\'');
+			return;
+		}
 	strbuf_addch(sb, '\'');
 	for (const char *p = a; *p; p++) {
 		if (*p == '\'')
