@@ -108,8 +108,24 @@ static void set_phase(struct run_model *m, const char *key, const char *phase,
 static void on_ctx(struct run_model *m, const struct record *r)
 {
 	const char *phase = r->setting.instance;
+	size_t kl = strlen(r->setting.key);
 
 	m->has_ctx = 1;
+	if (kl > 1 && r->setting.key[kl - 1] == '+') {
+		/* KEY+=more: the next piece of a long value */
+		char *key = xasprintf("%.*s", (int)(kl - 1), r->setting.key);
+		const struct run_setting *s = run_model_find(m, key);
+		const char *have = s ? (strcmp(phase, "end") ? s->start : s->end) : NULL;
+
+		if (have) {
+			char *v = xasprintf("%s%s", have, r->setting.value);
+
+			set_phase(m, key, phase, v);
+			free(v);
+		}
+		free(key);
+		return;
+	}
 	if (strcmp(r->setting.key, "absent")) {
 		set_phase(m, r->setting.key, phase, r->setting.value);
 		return;
@@ -167,10 +183,22 @@ static void on_outcome(struct run_model *m, const struct record *r)
 		return;
 	}
 	if (!strncmp(k, "arg", 3) && k[3] >= '0' && k[3] <= '9') {
-		if (!parse_s64(k + 3, &v) && o->argv && v < o->argc) {
-			free(o->argv[v]);
-			o->argv[v] = xstrdup(r->setting.value);
+		size_t kl = strlen(k);
+		int more = k[kl - 1] == '+';	/* argN+=: the next piece */
+		char *num = xasprintf("%.*s", (int)(kl - 3 - (size_t)more), k + 3);
+
+		if (!parse_s64(num, &v) && o->argv && v < o->argc) {
+			char *old = o->argv[v];
+
+			if (more && !old) {
+				free(num);
+				return;
+			}
+			o->argv[v] = more ? xasprintf("%s%s", old, r->setting.value) :
+				     xstrdup(r->setting.value);
+			free(old);
 		}
+		free(num);
 		return;
 	}
 	for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)

@@ -54,16 +54,42 @@ static void cl_begin(struct ctx_lines *l, const char *prefix)
 	l->has_kv = 0;
 }
 
-/* KEY=VALUE with VALUE encoded. */
+/* One KEY=VALUE (VALUE already encoded), on a new line if it does not fit. */
+static void cl_put(struct ctx_lines *l, const char *key, const char *v, size_t n)
+{
+	if (l->has_kv && l->line.len + 2 + strlen(key) + n > SAMPLER_LINE_MAX - 1)
+		cl_flush(l);
+	strbuf_addf(&l->line, " %s=%.*s", key, (int)n, v);
+	l->has_kv = 1;
+}
+
+/*
+ * KEY=VALUE with VALUE encoded. A value longer than CHUNK bytes (a long
+ * kernel command line or argument) goes in pieces: KEY=first, then
+ * KEY+=next... (mmscope-samples(5)), never cut inside a %XX.
+ */
+#define CHUNK 700
 static void cl_kv(struct ctx_lines *l, const char *key, const char *value)
 {
 	struct strbuf v = STRBUF_INIT;
+	char *more = xasprintf("%s+", key);
+	size_t at = 0;
 
 	runctx_encode(value, &v);
-	if (l->has_kv && l->line.len + 2 + strlen(key) + v.len > SAMPLER_LINE_MAX - 1)
-		cl_flush(l);
-	strbuf_addf(&l->line, " %s=%s", key, v.buf ? v.buf : "");
-	l->has_kv = 1;
+	do {
+		size_t n = v.len - at;
+
+		if (n > CHUNK) {
+			n = CHUNK;
+			if (v.buf[at + n - 1] == '%')
+				n -= 1;
+			else if (v.buf[at + n - 2] == '%')
+				n -= 2;
+		}
+		cl_put(l, at ? more : key, v.buf ? v.buf + at : "", n);
+		at += n;
+	} while (at < v.len);
+	free(more);
 	strbuf_release(&v);
 }
 
@@ -75,8 +101,14 @@ static void cl_kv_ll(struct ctx_lines *l, const char *key, long long v)
 	cl_kv(l, key, buf);
 }
 
+/* The absent list goes out in pieces of a few hundred bytes: each
+ * absent= pair adds to the list. */
 static void cl_absent(struct ctx_lines *l, const char *key)
 {
+	if (l->absent.len > 500) {
+		cl_put(l, "absent", l->absent.buf, l->absent.len);
+		strbuf_reset(&l->absent);
+	}
 	strbuf_addf(&l->absent, "%s%s", l->absent.len ? "," : "", key);
 }
 

@@ -166,6 +166,24 @@ static void test_context(void)
 	ok(!run_model_find(rm, "swap.0.discard_max_bytes")->start,
 	   "discard_max_bytes absent without the file");
 
+	/* a command line of 2000 bytes with a '%' at every chunk edge */
+	{
+		struct strbuf cl = STRBUF_INIT;
+		const struct run_setting *c;
+
+		for (int i = 0; i < 200; i++)
+			strbuf_addstr(&cl, i % 2 ? "a=1%2 bcd " : "xy=%%%%%% ");
+		put("/proc/cmdline", cl.buf);
+		longest = 0;
+		runctx_emit(root, "start", 0, to_parser, NULL);
+		ok(longest <= 1000, "long cmdline: no line longer than 1000 bytes (%zu)", longest);
+		c = run_model_find(rm, "kernel.cmdline");
+		cl.buf[--cl.len] = '\0';	/* read_value trims the last space */
+		ok(c && c->start && !strcmp(c->start, cl.buf),
+		   "long cmdline: the pieces join to the whole (%zu bytes)", cl.len);
+		strbuf_release(&cl);
+	}
+
 	/* the end: swappiness changed during the run */
 	make_root("10\n");
 	runctx_emit(root, "end", 5, to_parser, NULL);
@@ -208,6 +226,24 @@ static void test_outcome(void)
 	ok(r->user_us.known && r->sys_us.known && r->maxrss_kb.known && r->maxrss_kb.v > 0,
 	   "user, sys, max RSS from wait4");
 	ok(r->stopped_by_recorder.known && !r->stopped_by_recorder.v, "not stopped by mmscope");
+
+	/* an argument longer than a line */
+	run_model_free(rm);
+	rm = run_model_new();
+	{
+		char *big = xmalloc(3001), *av[] = { "x", big, NULL };
+		struct runctx_outcome lo = { .argv = av };
+
+		for (int i = 0; i < 3000; i++)
+			big[i] = "a %"[i % 3];
+		big[3000] = '\0';
+		longest = 0;
+		runctx_emit_outcome(&lo, 9, to_parser, NULL);
+		r = run_model_outcome(rm);
+		ok(longest <= 1000 && r->argc == 2 && !strcmp(r->argv[1], big),
+		   "a 3000-byte argument in pieces, joined back (longest line %zu)", longest);
+		free(big);
+	}
 
 	/* killed by a signal */
 	run_model_free(rm);
