@@ -494,7 +494,9 @@ static void check_child(struct recorder *r)
 
 static void stop_child(struct recorder *r)
 {
-	if (r->child <= 0 || r->child_done)
+	/* one that already ended (a Ctrl-C reaches its process group too)
+	 * was not ended by us */
+	if (r->child <= 0 || r->child_done || reap_child(r, WNOHANG))
 		return;
 	r->child_stopped = 1;
 	kill(r->child, SIGTERM);

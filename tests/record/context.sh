@@ -121,4 +121,17 @@ grep -q '^outcome   exit 7; elapsed ' "$scratch/run.txt" && ok "text: exit 7 and
 	fail "text: no 'exit 7; elapsed' line"
 grep -q "^  limit   64.0 MiB, memsw " "$scratch/run.txt" && ok "text: limit 64.0 MiB" ||
 	fail "text: no limit line"
+
+# --duration ends a longer command: SIGTERM from mmscope, said so
+"$MMSCOPE" record -q -o "$scratch/dur.dat" -g oom --duration 1 -- sleep 30 \
+	>/dev/null 2>"$scratch/dur.err" || fail "record --duration failed: $(cat "$scratch/dur.err")"
+"$MMSCOPE" report -f json --section run "$scratch/dur.dat" >"$scratch/dur.json"
+python3 -c '
+import json, sys
+o = json.load(open(sys.argv[1]))["run"]["outcome"]
+print("duration run:", o)
+sys.exit(not (o["exit"] is None and o["signal"] == 15 and o["stopped_by_recorder"] is True
+              and 0.9 <= o["elapsed_s"] <= 3))' "$scratch/dur.json" &&
+	ok "--duration: signal 15, stopped by mmscope, elapsed about 1 s" ||
+	fail "--duration: outcome $(cat "$scratch/dur.json")"
 finish
