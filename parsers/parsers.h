@@ -118,6 +118,9 @@ void sample_swaps_parse(const struct sample_line *sl, struct parse_ctx *pc);
 void sample_emit_counters(const struct sample_line *sl, struct parse_ctx *pc,
 			  enum sample_source src, const char *id_key);
 
+/* %XX -> the byte, in place (ctx and outcome values). */
+void sample_percent_decode(char *s);
+
 /* "1,2,>100000" into out[]; returns the count or -1. */
 int sample_parse_orders(const char *s, uint64_t *out, int max);
 /* Fills rec->buddy from node=, zone=, type=, free=; 0 or -1. */

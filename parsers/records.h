@@ -112,7 +112,10 @@ enum thp_kind {
 /* Counter sample sources. */
 enum sample_source {
 	SRC_VMSTAT, SRC_ZONE, SRC_BUDDY, SRC_PAGETYPE, SRC_MTHP, SRC_ZSWAP,
-	SRC_PSI, SRC_SWAP, SRC_MEMCG, SRC_END, SRC_MISSING, SRC_NR
+	SRC_PSI, SRC_SWAP, SRC_MEMCG, SRC_END, SRC_MISSING,
+	SRC_CTX,	/* the run's context: settings at=start/end (instance) */
+	SRC_OUTCOME,	/* the command's argv, exit, rusage */
+	SRC_NR
 };
 
 struct record {
@@ -177,7 +180,9 @@ struct record {
 			uint64_t seq;
 			const char *instance;	/* as in counter */
 			const char *key;
-			const char *value;	/* as sampled: underscores for spaces */
+			/* as sampled: underscores for spaces; ctx and outcome
+			 * values are decoded (may hold spaces) */
+			const char *value;
 		} setting;
 		struct {
 			uint64_t seq;

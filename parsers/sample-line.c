@@ -19,6 +19,8 @@ static void sample_end_parse(const struct sample_line *sl, struct parse_ctx *pc)
 static void sample_missing_parse(const struct sample_line *sl, struct parse_ctx *pc);
 static void sample_zswap_parse(const struct sample_line *sl, struct parse_ctx *pc);
 static void sample_memcg_parse(const struct sample_line *sl, struct parse_ctx *pc);
+static void sample_ctx_parse(const struct sample_line *sl, struct parse_ctx *pc);
+static void sample_outcome_parse(const struct sample_line *sl, struct parse_ctx *pc);
 
 static const struct sample_parser sample_parsers[] = {
 	{ "vmstat", SRC_VMSTAT, sample_vmstat_parse },
@@ -32,6 +34,8 @@ static const struct sample_parser sample_parsers[] = {
 	{ "memcg", SRC_MEMCG, sample_memcg_parse },
 	{ "end", SRC_END, sample_end_parse },
 	{ "missing", SRC_MISSING, sample_missing_parse },
+	{ "ctx", SRC_CTX, sample_ctx_parse },
+	{ "outcome", SRC_OUTCOME, sample_outcome_parse },
 };
 
 const struct sample_parser *sample_parser_find(const char *tag)
@@ -197,6 +201,65 @@ static void sample_zswap_parse(const struct sample_line *sl, struct parse_ctx *p
 static void sample_memcg_parse(const struct sample_line *sl, struct parse_ctx *pc)
 {
 	sample_emit_counters(sl, pc, SRC_MEMCG, "path");
+}
+
+static int hexval(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'A' && c <= 'F' ? c - 'A' + 10 :
+	       c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+void sample_percent_decode(char *s)
+{
+	char *o = s;
+
+	for (; *s; s++) {
+		int hi, lo;
+
+		if (*s == '%' && (hi = hexval(s[1])) >= 0 && (lo = hexval(s[2])) >= 0) {
+			*o++ = (char)(hi << 4 | lo);
+			s += 2;
+		} else {
+			*o++ = *s;
+		}
+	}
+	*o = '\0';
+}
+
+/*
+ * ctx and outcome: every KEY=VALUE a REC_SETTING with its value
+ * percent-decoded (in place: the line is the caller's copy), numbers
+ * included -- they are settings, not counters to take deltas of. ctx's
+ * at= (start, end) is the instance.
+ */
+static void emit_settings(const struct sample_line *sl, struct parse_ctx *pc,
+			  enum sample_source src, const char *id_key)
+{
+	const char *instance = id_key ? sample_get(sl, id_key) : NULL;
+	struct record *r = pc->rec;
+
+	for (int i = 0; i < sl->nkv; i++) {
+		if (id_key && !strcmp(sl->kv[i].key, id_key))
+			continue;
+		sample_percent_decode((char *)sl->kv[i].val);
+		r->type = REC_SETTING;
+		r->setting.source = src;
+		r->setting.seq = sl->seq;
+		r->setting.instance = instance ? instance : "";
+		r->setting.key = sl->kv[i].key;
+		r->setting.value = sl->kv[i].val;
+		pc->sink(pc->sink_ctx, r);
+	}
+}
+
+static void sample_ctx_parse(const struct sample_line *sl, struct parse_ctx *pc)
+{
+	emit_settings(sl, pc, SRC_CTX, "at");
+}
+
+static void sample_outcome_parse(const struct sample_line *sl, struct parse_ctx *pc)
+{
+	emit_settings(sl, pc, SRC_OUTCOME, NULL);
 }
 
 static void sample_end_parse(const struct sample_line *sl, struct parse_ctx *pc)

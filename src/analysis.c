@@ -12,6 +12,7 @@
 #include "model-khugepaged.h"
 #include "model-oom.h"
 #include "model-phases.h"
+#include "model-run.h"
 #include "parsers.h"
 #include "pidmap.h"
 #include "tracedat-read.h"
@@ -30,6 +31,7 @@ static const struct model_ops *const models[] = {
 	&khugepaged_model_ops,
 	&oom_model_ops,
 	&phases_model_ops,
+	&run_model_ops,
 	NULL
 };
 #define NMODELS (sizeof(models) / sizeof(models[0]) - 1)

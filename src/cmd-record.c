@@ -12,6 +12,7 @@
 #include "config.h"
 #include "cmd.h"
 #include "record-preflight.h"
+#include "runctx.h"
 #include "collector.h"
 #include "families.h"
 #include "sampler.h"
@@ -27,7 +28,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/resource.h>
 #include <sys/statvfs.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -291,6 +294,10 @@ struct recorder {
 	pid_t child;
 	int child_status;
 	int child_done;
+	int child_pidfd;	/* poll wakes when the child exits; -1 none */
+	struct rusage child_ru;	/* from wait4 */
+	uint64_t child_start_ns, child_end_ns;	/* released, reaped (mono) */
+	int child_stopped;	/* stop_child signalled it */
 	int go_fd;		/* write end of the pipe that starts the child */
 	enum stop_reason stop;
 	char *stop_detail;
@@ -341,6 +348,31 @@ static void take_sample(struct recorder *r)
 	int fd = collector_marker_fd(r->col);
 
 	sampler_run(r->sampler, marker_emit, &fd);
+}
+
+/* The run's context (src/runctx.h) in the set about to be sampled, and at
+ * the end the command's outcome. */
+static void write_context(struct recorder *r, const char *phase)
+{
+	int fd = collector_marker_fd(r->col);
+
+	runctx_emit("", phase, sampler_sets(r->sampler), marker_emit, &fd);
+}
+
+static void write_outcome(struct recorder *r)
+{
+	struct runctx_outcome out = { 0 };
+	int fd = collector_marker_fd(r->col);
+
+	if (!r->o->command || r->child <= 0)
+		return;
+	out.argv = r->o->command;
+	out.reaped = r->child_done;
+	out.status = r->child_status;
+	out.ru = r->child_ru;
+	out.elapsed_ns = r->child_end_ns - r->child_start_ns;
+	out.stopped_by_recorder = r->child_stopped;
+	runctx_emit_outcome(&out, sampler_sets(r->sampler), marker_emit, &fd);
 }
 
 /* ---- metadata ---- */
@@ -408,6 +440,8 @@ static int start_command(struct recorder *r)
 		free(marker);
 		return error("cannot start '%s': %s", r->o->command[0], strerror(errno));
 	}
+	if (r->child > 0)	/* Linux 5.3+; without it the loop's poll times out */
+		r->child_pidfd = (int)syscall(SYS_pidfd_open, r->child, 0);
 	if (r->child == 0) {
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
@@ -432,6 +466,7 @@ static int start_command(struct recorder *r)
 static void release_command(struct recorder *r)
 {
 	if (r->child > 0 && r->go_fd >= 0) {
+		r->child_start_ns = mono_ns();
 		if (write(r->go_fd, "g", 1) != 1)
 			{ /* the child exits 127 and we see it */ }
 		close(r->go_fd);
@@ -439,38 +474,41 @@ static void release_command(struct recorder *r)
 	}
 }
 
-static void check_child(struct recorder *r)
+/* wait4 for the child: 1 when reaped (status, rusage and time kept). */
+static int reap_child(struct recorder *r, int options)
 {
 	int st;
 
+	if (wait4(r->child, &st, options, &r->child_ru) != r->child)
+		return 0;
+	r->child_end_ns = mono_ns();
+	r->child_done = 1;
+	r->child_status = st;
+	return 1;
+}
+
+static void check_child(struct recorder *r)
+{
 	if (r->child <= 0 || r->child_done)
 		return;
-	if (waitpid(r->child, &st, WNOHANG) == r->child) {
-		r->child_done = 1;
-		r->child_status = st;
-	}
+	reap_child(r, WNOHANG);
 }
 
 static void stop_child(struct recorder *r)
 {
-	int st;
-
-	if (r->child <= 0 || r->child_done)
+	/* one that already ended (a Ctrl-C reaches its process group too)
+	 * was not ended by us */
+	if (r->child <= 0 || r->child_done || reap_child(r, WNOHANG))
 		return;
+	r->child_stopped = 1;
 	kill(r->child, SIGTERM);
 	for (int i = 0; i < 50; i++) {
-		if (waitpid(r->child, &st, WNOHANG) == r->child) {
-			r->child_done = 1;
-			r->child_status = st;
+		if (reap_child(r, WNOHANG))
 			return;
-		}
 		poll(NULL, 0, 100);
 	}
 	kill(r->child, SIGKILL);
-	if (waitpid(r->child, &st, 0) == r->child) {
-		r->child_done = 1;
-		r->child_status = st;
-	}
+	reap_child(r, 0);
 }
 
 /* ---- progress and summary ---- */
@@ -601,6 +639,7 @@ static void flight_dump(struct recorder *r, const char *why)
 	r->flight_dumps++;
 	path = flight_name(r->o->out, r->flight_dumps);
 	dir = xasprintf("%s.spool", path);
+	write_context(r, "end");
 	take_sample(r);
 	collector_stop(r->col);
 	r->trigger = why;
@@ -668,9 +707,11 @@ static void record_loop(struct recorder *r)
 	int wait_ms = POLL_MS;
 
 	while (r->stop == STOP_NONE) {
+		struct pollfd pfd = { .fd = r->child_pidfd, .events = POLLIN };
 		uint64_t now;
 
-		poll(NULL, 0, wait_ms);
+		/* the child's exit wakes the loop: its elapsed time is exact */
+		poll(&pfd, r->child_pidfd >= 0 && !r->child_done ? 1 : 0, wait_ms);
 		now = mono_ns();
 		if (!r->o->flight) {
 			long n = move_pages(r, now >= next_sync ? COLLECTOR_READ_PARTIAL :
@@ -846,6 +887,7 @@ static int record_start(struct recorder *r)
 	r->start_real_ns = clock_ns(CLOCK_REALTIME);
 	if (trace_clock_id(collector_clock(r->col), &id))
 		r->start_trace_ns = clock_ns(id);
+	write_context(r, "start");
 	take_sample(r);
 	r->vm_first[0] = sampler_vmstat(r->sampler, "pswpout");
 	r->vm_first[1] = sampler_vmstat(r->sampler, "swpout_zero");
@@ -863,6 +905,8 @@ static int record_finish(struct recorder *r)
 	char *err = NULL;
 	int ret = EXIT_OK;
 
+	write_context(r, "end");
+	write_outcome(r);
 	take_sample(r);
 	collector_stop(r->col);
 	if (r->o->flight) {
@@ -908,6 +952,9 @@ static void record_cleanup(struct recorder *r)
 		close(r->go_fd);	/* a child that never got to run exits */
 	r->go_fd = -1;
 	stop_child(r);
+	if (r->child_pidfd >= 0)
+		close(r->child_pidfd);
+	r->child_pidfd = -1;
 	collector_close(r->col);
 	spool_close(r->spool);
 	sampler_free(r->sampler);
@@ -986,6 +1033,7 @@ static int cmd_record(int argc, char **argv)
 	r.spool_dir = o.spool ? xstrdup(o.spool) : xasprintf("%s.spool", o.out);
 	r.progress = !o.quiet && isatty(2);
 	r.child = -1;
+	r.child_pidfd = -1;
 	r.go_fd = -1;
 	install_signals();
 	if (record_setup(&r) || (o.command && start_command(&r)) || record_start(&r)) {

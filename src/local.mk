@@ -29,6 +29,7 @@ libmmscope_a_SOURCES += \
 	src/cmdlines.c src/cmdlines.h \
 	src/spool.c src/spool.h \
 	src/sampler.c src/sampler.h \
+	src/runctx.c src/runctx.h \
 	src/probes.c src/probes.h \
 	src/trigger.c src/trigger.h
 
@@ -47,6 +48,7 @@ libmmscope_a_SOURCES += \
 	src/model-oom.c src/model-oom.h \
 	src/model-phases.c src/model-phases.h \
 	src/report-phases.c src/report-phases.h \
+	src/model-run.c src/model-run.h \
 	src/model-lanes.c src/model-lanes.h \
 	src/analysis.c src/analysis.h
 
@@ -60,7 +62,8 @@ libmmscope_a_SOURCES += \
 	src/report.c src/report.h \
 	src/report-mm.c src/report-counters.c src/report-json.c src/report-swap.c \
 	src/report-khugepaged.c src/report-khugepaged.h \
-	src/report-oom.c src/report-oom.h
+	src/report-oom.c src/report-oom.h \
+	src/report-run.c src/report-run.h
 
 # compare: metric catalogue, run loader, table renderers
 libmmscope_a_SOURCES += \

@@ -271,6 +271,11 @@ static const struct counter_gauge gauges[] = {
 	{ SRC_SWAP, "inflight_r", "requests", NULL },
 	{ SRC_SWAP, "inflight_w", "requests", NULL },
 	{ SRC_MEMCG, "usage", "bytes", "limit" },
+	{ SRC_MEMCG, "memsw_usage", "bytes", "memsw_limit" },	/* v1 memory+swap */
+	{ SRC_MEMCG, "swap_usage", "bytes", "swap_max" },	/* v2 memory.swap.current */
+	{ SRC_MEMCG, "peak", "bytes", "limit" },		/* the kernel's high-water mark */
+	{ SRC_MEMCG, "memsw_peak", "bytes", "memsw_limit" },
+	{ SRC_MEMCG, "swap_peak", "bytes", "swap_max" },
 	/* memory.stat sizes, v2 then v1 names (v1's shmem is v2's) */
 	{ SRC_MEMCG, "anon", "bytes", NULL },
 	{ SRC_MEMCG, "file", "bytes", NULL },

@@ -11,6 +11,7 @@
 #include "report-khugepaged.h"
 #include "report-oom.h"
 #include "report-phases.h"
+#include "report-run.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -36,6 +37,9 @@ const struct report_section_def report_sections[] = {
 	{ .name = "header",
 	  .help = "file, kernel, host, clock, span, events read and lost, notes",
 	  .text = report_text_header, .json = report_json_header, .in_summary = 1 },
+	{ .name = "run",
+	  .help = "settings, command outcome, memcg limit, peak and events",
+	  .text = report_text_run, .json = report_json_run },
 	{ .name = "summary",
 	  .help = "lines for kswapd, kcompactd, stalls, reclaim, compaction, oom",
 	  .text = report_text_summary },

@@ -635,6 +635,85 @@ int sampler_cgroup_exists(const char *arg)
 	return d != NULL;
 }
 
+/* One file's number (or v2's "max") as KEY; nothing when absent. */
+static void memcg_file(struct sampler *s, struct lines *l, const char *file,
+		       const char *key)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *p = xasprintf("%s/%s", s->cgroup, file);
+	long long v;
+
+	if (!read_file(p, &sb) && sb.buf) {
+		if (sscanf(sb.buf, "%lld", &v) == 1)
+			lines_kv_ll(l, key, v);
+		else if (!strncmp(sb.buf, "max", 3))
+			lines_kv(l, key, "max");
+	}
+	free(p);
+	strbuf_release(&sb);
+}
+
+/* "name value" lines of a flat keyed file as PREFIX_name (only those in
+ * want, NULL-terminated). */
+static void memcg_keyed(struct sampler *s, struct lines *l, const char *file,
+			const char *prefix, const char *const *want)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *p = xasprintf("%s/%s", s->cgroup, file), *line, *save = NULL;
+
+	if (!read_file(p, &sb) && sb.buf)
+		for (line = strtok_r(sb.buf, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save)) {
+			char name[64], key[96];
+			long long v;
+
+			if (sscanf(line, "%63s %lld", name, &v) != 2)
+				continue;
+			for (const char *const *w = want; *w; w++)
+				if (!strcmp(*w, name)) {
+					snprintf(key, sizeof(key), "%s%s", prefix, name);
+					lines_kv_ll(l, key, v);
+				}
+		}
+	free(p);
+	strbuf_release(&sb);
+}
+
+/*
+ * The memcg's limits, peaks and events (man/mmscope-samples.5): cgroup
+ * v1's memsw and max_usage files and memory.oom_control's oom_kill, or
+ * v2's memory.high/low/min/swap.max, memory.peak, memory.swap.* and
+ * memory.events. A file the kernel lacks gives no key.
+ */
+static void memcg_limits(struct sampler *s, struct lines *l)
+{
+	static const char *const v1_oom[] = { "oom_kill", NULL };
+	static const char *const v2_events[] = {
+		"low", "high", "max", "oom", "oom_kill", "oom_group_kill", NULL,
+	};
+	static const struct { const char *file, *key; } files[] = {
+		/* v1 */
+		{ "memory.memsw.limit_in_bytes", "memsw_limit" },
+		{ "memory.memsw.usage_in_bytes", "memsw_usage" },
+		{ "memory.max_usage_in_bytes", "peak" },
+		{ "memory.memsw.max_usage_in_bytes", "memsw_peak" },
+		{ "memory.failcnt", "failcnt" },
+		/* v2 */
+		{ "memory.high", "high" },
+		{ "memory.low", "low" },
+		{ "memory.min", "min" },
+		{ "memory.swap.max", "swap_max" },
+		{ "memory.peak", "peak" },
+		{ "memory.swap.current", "swap_usage" },
+		{ "memory.swap.peak", "swap_peak" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++)
+		memcg_file(s, l, files[i].file, files[i].key);
+	memcg_keyed(s, l, "memory.oom_control", "events_", v1_oom);
+	memcg_keyed(s, l, "memory.events", "events_", v2_events);
+}
+
 static void src_memcg(struct sampler *s, struct lines *l)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -684,9 +763,12 @@ static void src_memcg(struct sampler *s, struct lines *l)
 				free(p);
 				break;
 			}
+			if (which && sb.buf && !strncmp(sb.buf, "max", 3))
+				lines_kv(l, "limit", "max");	/* v2: no limit */
 			free(p);
 		}
 	}
+	memcg_limits(s, l);
 	lines_flush(l);
 	strbuf_release(&sb);
 }

@@ -17,8 +17,8 @@ BUILD="build-essential autoconf automake libtool pkg-config
 # (the TUI in a real terminal), groff-base (man page lint), python3 (JSON
 # well-formed), util-linux and mount (losetup, mkswap, swapon, flock,
 # setpriv for the live tests), procps (ps), sqlite3 (exports loaded into
-# SQLite), librsvg2-bin (plots rendered to PNG)
-TEST="trace-cmd tmux groff-base python3 util-linux mount procps sqlite3 librsvg2-bin"
+# SQLite), librsvg2-bin (plots rendered to PNG), time (tests/record/context.sh)
+TEST="trace-cmd tmux groff-base python3 util-linux mount procps sqlite3 librsvg2-bin time"
 # .ci/run only: libFuzzer, the qemu kernel matrix, kernel packages' keys,
 # a ClickHouse server for the export test (large: about 100 MB)
 CI="clang libclang-rt-14-dev llvm qemu-system-x86 busybox-static xz-utils zstd

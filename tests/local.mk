@@ -76,9 +76,11 @@ fuzz: fuzz-reader
 
 # parsers: event families against every kernel's formats, sample lines
 check_PROGRAMS += tests/unit/test-parsers tests/unit/test-families tests/unit/test-samples \
-	tests/unit/test-khugepaged tests/unit/test-oom tests/unit/test-names
+	tests/unit/test-khugepaged tests/unit/test-oom tests/unit/test-names \
+	tests/unit/test-runctx
 TESTS += tests/unit/test-parsers tests/unit/test-families tests/unit/test-samples \
-	tests/unit/test-khugepaged tests/unit/test-oom tests/unit/test-names
+	tests/unit/test-khugepaged tests/unit/test-oom tests/unit/test-names \
+	tests/unit/test-runctx
 
 # models on hand-built record sequences
 check_PROGRAMS += tests/unit/test-model-handoff tests/unit/test-model-reclaim \
@@ -93,8 +95,8 @@ TESTS += tests/unit/test-model-handoff tests/unit/test-model-reclaim \
 # counters, and the truth test against trace-cmd
 check_PROGRAMS += tests/unit/test-report
 TESTS += tests/unit/test-report tests/report/golden.sh tests/report/swap.sh \
-	tests/oracle/truth.sh
-EXTRA_DIST += tests/report/golden.sh tests/report/swap.sh tests/oracle/truth.sh \
+	tests/oracle/truth.sh tests/report/run.sh
+EXTRA_DIST += tests/report/golden.sh tests/report/swap.sh tests/oracle/truth.sh tests/report/run.sh \
 	tests/oracle/truth.py tests/data/report tests/data/swap tests/data/kernels
 
 # compare: metrics, statistics and the tables on synthetic recordings
@@ -137,11 +139,11 @@ TESTS += tests/unit/test-probes tests/unit/test-sampler
 TESTS += tests/record/live-swap.sh tests/record/signals.sh tests/record/limits.sh \
 	tests/record/options.sh tests/record/sample.sh tests/record/flight.sh \
 	tests/report/swap-host.sh tests/record/concurrency.sh tests/tui/live.sh \
-	tests/record/names.sh
+	tests/record/names.sh tests/record/context.sh
 EXTRA_DIST += tests/record/lib-live.sh tests/record/live-swap.sh tests/record/signals.sh \
 	tests/record/limits.sh tests/record/options.sh tests/record/sample.sh \
 	tests/record/flight.sh tests/report/swap-host.sh tests/record/concurrency.sh \
-	tests/tui/live.sh tests/record/names.sh
+	tests/tui/live.sh tests/record/names.sh tests/record/context.sh
 
 # The live tests share the kernel's tracing state (instances, swap,
 # cgroups) and check it after each run; one test's deliberately killed
@@ -156,6 +158,7 @@ tests/report/swap-host.log: tests/record/flight.log
 tests/record/concurrency.log: tests/report/swap-host.log
 tests/tui/live.log: tests/record/concurrency.log
 tests/record/names.log: tests/tui/live.log
+tests/record/context.log: tests/record/names.log
 
 # kernel matrix: every scenario of tests/vm/scenarios on every kernel
 # under qemu TCG, one VM after the other; one "PASS:/FAIL:/SKIP: KERNEL
