@@ -177,27 +177,31 @@ static void json_node(struct report_ctx *rc, struct json_writer *j, const struct
 {
 	const struct handoff_node_stats *n = handoff_model_node(hm, i);
 
+	int ks = report_has_kswapd(rc), kcd = report_has_kcompactd(rc);
+
+	/* null where the recording has no kswapd or kcompactd events */
 	json_object(j, NULL);
 	json_s64(j, "nid", n->nid);
-	json_u64(j, "episodes", n->episodes);
-	json_u64(j, "awake_ns", n->awake_ns);
-	json_u64(j, "wakeup_kswapd", n->wakeup_kswapd);
-	json_u64(j, "handoff_wakeup", n->ho_wakeup);
-	json_u64(j, "handoff_pickup", n->ho_pickup);
-	json_u64(j, "handoff_none", n->ho_none);
-	json_u64(j, "handoff_not_needed", n->ho_not_needed);
-	json_u64(j, "handoff_open", n->ho_open);
-	json_u64(j, "kcompactd_wakes", n->kc_wakes);
-	json_u64(j, "kcompactd_woken", n->kc_woken);
-	json_u64(j, "kcompactd_pickup", n->kc_pickup);
-	json_u64(j, "kcompactd_proactive", n->kc_proactive);
-	json_u64(j, "kcompactd_sleeps", n->kc_sleeps);
-	json_u64(j, "kcompactd_busy_ns", n->kc_busy_ns);
-	json_u64(j, "kcompactd_runs", n->kc_runs);
-	json_u64(j, "kcompactd_runs_success", n->kc_runs_success);
-	json_u64(j, "wakeup_kcompactd", n->kc_wakeups);
-	json_u64(j, "wakeup_kcompactd_by_kswapd", n->kc_wakeups_kswapd);
-	json_u64(j, "wakeup_kcompactd_proactive", n->kc_wakeups_proactive);
+	json_u64_or_null(j, "episodes", n->episodes, ks);
+	json_u64_or_null(j, "awake_ns", n->awake_ns, ks);
+	json_u64_or_null(j, "wakeup_kswapd", n->wakeup_kswapd,
+			 analysis_traced(rc->a, REC_WAKEUP_KSWAPD, -1));
+	json_u64_or_null(j, "handoff_wakeup", n->ho_wakeup, ks);
+	json_u64_or_null(j, "handoff_pickup", n->ho_pickup, ks);
+	json_u64_or_null(j, "handoff_none", n->ho_none, ks);
+	json_u64_or_null(j, "handoff_not_needed", n->ho_not_needed, ks);
+	json_u64_or_null(j, "handoff_open", n->ho_open, ks);
+	json_u64_or_null(j, "kcompactd_wakes", n->kc_wakes, kcd);
+	json_u64_or_null(j, "kcompactd_woken", n->kc_woken, kcd);
+	json_u64_or_null(j, "kcompactd_pickup", n->kc_pickup, kcd);
+	json_u64_or_null(j, "kcompactd_proactive", n->kc_proactive, kcd);
+	json_u64_or_null(j, "kcompactd_sleeps", n->kc_sleeps, kcd);
+	json_u64_or_null(j, "kcompactd_busy_ns", n->kc_busy_ns, kcd);
+	json_u64_or_null(j, "kcompactd_runs", n->kc_runs, kcd);
+	json_u64_or_null(j, "kcompactd_runs_success", n->kc_runs_success, kcd);
+	json_u64_or_null(j, "wakeup_kcompactd", n->kc_wakeups, kcd);
+	json_u64_or_null(j, "wakeup_kcompactd_by_kswapd", n->kc_wakeups_kswapd, kcd);
+	json_u64_or_null(j, "wakeup_kcompactd_proactive", n->kc_wakeups_proactive, kcd);
 	json_u64_or_null(j, "stalls_kcompactd_asleep", n->stalls_kc_asleep,
 			 report_stall_entries(rc) != NULL);
 	if (n->has_wmarks) {

@@ -92,29 +92,39 @@ static void handoff_counts(struct report_ctx *rc, const struct handoff_node_stat
 		if (n->wakeup_kswapd_by_order[o])
 			off += snprintf(orders + off, sizeof(orders) - (size_t)off, " o%d:%llu",
 					o, ULL(n->wakeup_kswapd_by_order[o]));
-	report_line(rc, "kswapd      %llu episodes, awake %.3f s; wakeup_kswapd %llu%s",
-		    ULL(n->episodes), (double)n->awake_ns / 1e9, ULL(n->wakeup_kswapd),
-		    orders);
-	report_line(rc, "handoff     wakeup %llu, pickup %llu, none %llu, not needed %llu, "
-		    "open %llu", ULL(n->ho_wakeup), ULL(n->ho_pickup), ULL(n->ho_none),
-		    ULL(n->ho_not_needed), ULL(n->ho_open));
-	report_line(rc, "kcompactd   %llu wakes (woken %llu, pickup %llu, proactive %llu),"
-		    " %llu sleeps", ULL(n->kc_wakes), ULL(n->kc_woken), ULL(n->kc_pickup),
-		    ULL(n->kc_proactive), ULL(n->kc_sleeps));
-	report_line(rc, "            busy %.3f s, %llu runs (%llu success); "
-		    "wakeup_kcompactd %llu", (double)n->kc_busy_ns / 1e9, ULL(n->kc_runs),
-		    ULL(n->kc_runs_success), ULL(n->kc_wakeups));
-	report_line(rc, "            (by kswapd %llu, order -1 %llu)",
-		    ULL(n->kc_wakeups_kswapd), ULL(n->kc_wakeups_proactive));
+	if (report_has_kswapd(rc)) {
+		report_line(rc, "kswapd      %llu episodes, awake %.3f s; wakeup_kswapd %llu%s",
+			    ULL(n->episodes), (double)n->awake_ns / 1e9, ULL(n->wakeup_kswapd),
+			    orders);
+		report_line(rc, "handoff     wakeup %llu, pickup %llu, none %llu, not needed "
+			    "%llu, open %llu", ULL(n->ho_wakeup), ULL(n->ho_pickup),
+			    ULL(n->ho_none), ULL(n->ho_not_needed), ULL(n->ho_open));
+	} else {
+		report_line(rc, "kswapd      not recorded (mmscope record -g kswapd)");
+	}
+	if (report_has_kcompactd(rc)) {
+		report_line(rc, "kcompactd   %llu wakes (woken %llu, pickup %llu, proactive "
+			    "%llu), %llu sleeps", ULL(n->kc_wakes), ULL(n->kc_woken),
+			    ULL(n->kc_pickup), ULL(n->kc_proactive), ULL(n->kc_sleeps));
+		report_line(rc, "            busy %.3f s, %llu runs (%llu success); "
+			    "wakeup_kcompactd %llu", (double)n->kc_busy_ns / 1e9,
+			    ULL(n->kc_runs), ULL(n->kc_runs_success), ULL(n->kc_wakeups));
+		report_line(rc, "            (by kswapd %llu, order -1 %llu)",
+			    ULL(n->kc_wakeups_kswapd), ULL(n->kc_wakeups_proactive));
+	} else {
+		report_line(rc, "kcompactd   not recorded (mmscope record -g compaction)");
+	}
 	if (report_stall_entries(rc))
 		report_line(rc, "stalls      %llu %s entries while kcompactd slept",
 			    ULL(n->stalls_kc_asleep), report_stall_entries(rc));
 	else
 		report_line(rc, "stalls      - (no direct reclaim or compaction events "
 			    "recorded)");
-	report_line(rc, "flags       no-handoff %llu, long %llu, stall %llu, rewake %llu, "
-		    "lost %llu", ULL(n->flags_count[0]), ULL(n->flags_count[1]),
-		    ULL(n->flags_count[2]), ULL(n->flags_count[3]), ULL(n->flags_count[4]));
+	if (report_has_kswapd(rc))
+		report_line(rc, "flags       no-handoff %llu, long %llu, stall %llu, rewake "
+			    "%llu, lost %llu", ULL(n->flags_count[0]), ULL(n->flags_count[1]),
+			    ULL(n->flags_count[2]), ULL(n->flags_count[3]),
+			    ULL(n->flags_count[4]));
 }
 
 /* Pages as a column of width w, or "-" when the events were not recorded. */
@@ -515,6 +525,12 @@ void report_text_compaction(struct report_ctx *rc)
 	const struct compact_stats *cs = compaction_model_stats(analysis_compaction(rc->a));
 
 	report_title(rc, "Compaction");
+	if (!report_has_compaction(rc)) {
+		report_line(rc, "not recorded: no compaction events (mmscope record -g "
+			    "compaction)");
+		compaction_extfrag(rc, cs);
+		return;
+	}
 	compaction_runners(rc, cs);
 	compaction_results(rc, cs);
 	if (cs->unattributed_scans)

@@ -169,6 +169,23 @@ int report_needs_samples(struct report_ctx *rc, const char *section)
 	return 1;
 }
 
+int report_has_kswapd(const struct report_ctx *rc)
+{
+	return analysis_traced(rc->a, REC_KSWAPD_WAKE, -1) &&
+	       analysis_traced(rc->a, REC_KSWAPD_SLEEP, -1);
+}
+
+int report_has_kcompactd(const struct report_ctx *rc)
+{
+	return analysis_traced(rc->a, REC_KCOMPACTD_WAKE, -1);
+}
+
+int report_has_compaction(const struct report_ctx *rc)
+{
+	return analysis_traced(rc->a, REC_COMPACT_BEGIN, -1) &&
+	       analysis_traced(rc->a, REC_COMPACT_END, -1);
+}
+
 const char *report_stall_entries(const struct report_ctx *rc)
 {
 	int rec = analysis_traced(rc->a, REC_RECLAIM_BEGIN, RK_DIRECT);
@@ -283,20 +300,28 @@ static void report_summary_handoff(struct report_ctx *rc)
 		for (int b = 0; b < 6; b++)
 			flagged += n->flags_count[b];
 	}
-	report_line(rc, "kswapd      %llu episodes on %d node%s: %llu handed off, "
-		    "%llu did not", (unsigned long long)eps, handoff_model_nnodes(hm),
-		    handoff_model_nnodes(hm) == 1 ? "" : "s", (unsigned long long)ho,
-		    (unsigned long long)none);
-	report_line(rc, "kcompactd   %llu woken, %llu timeout pickups, %llu proactive; "
-		    "%llu sleeps", (unsigned long long)kcw, (unsigned long long)kcp,
-		    (unsigned long long)kcpro, (unsigned long long)kcs);
+	if (report_has_kswapd(rc))
+		report_line(rc, "kswapd      %llu episodes on %d node%s: %llu handed off, "
+			    "%llu did not", (unsigned long long)eps, handoff_model_nnodes(hm),
+			    handoff_model_nnodes(hm) == 1 ? "" : "s", (unsigned long long)ho,
+			    (unsigned long long)none);
+	else
+		report_line(rc, "kswapd      not recorded (mmscope record -g kswapd)");
+	if (report_has_kcompactd(rc))
+		report_line(rc, "kcompactd   %llu woken, %llu timeout pickups, %llu proactive; "
+			    "%llu sleeps", (unsigned long long)kcw, (unsigned long long)kcp,
+			    (unsigned long long)kcpro, (unsigned long long)kcs);
+	else
+		report_line(rc, "kcompactd   not recorded (mmscope record -g compaction)");
 	if (report_stall_entries(rc))
 		report_line(rc, "stalls      %llu %s entries while kcompactd slept",
 			    (unsigned long long)stalls, report_stall_entries(rc));
 	else
 		report_line(rc, "stalls      - (no direct reclaim or compaction events "
 			    "recorded)");
-	report_line(rc, "flags       %llu on kswapd episodes", (unsigned long long)flagged);
+	if (report_has_kswapd(rc))
+		report_line(rc, "flags       %llu on kswapd episodes",
+			    (unsigned long long)flagged);
 }
 
 static void report_summary_reclaim(struct report_ctx *rc)
@@ -346,9 +371,12 @@ static void report_summary_compaction(struct report_ctx *rc)
 		ok += cs->runner[i].status[8];
 		migrated += cs->runner[i].migrated;
 	}
-	report_line(rc, "compaction  %llu runs (%llu success), %llu pages migrated, "
-		    "%llu direct", (unsigned long long)runs, (unsigned long long)ok,
-		    (unsigned long long)migrated, (unsigned long long)cs->direct_tries);
+	if (report_has_compaction(rc))
+		report_line(rc, "compaction  %llu runs (%llu success), %llu pages migrated, "
+			    "%llu direct", (unsigned long long)runs, (unsigned long long)ok,
+			    (unsigned long long)migrated, (unsigned long long)cs->direct_tries);
+	else
+		report_line(rc, "compaction  not recorded (mmscope record -g compaction)");
 	if (cs->extfrag)
 		report_line(rc, "extfrag     %llu fragmenting fallbacks (%llu severe)",
 			    (unsigned long long)cs->extfrag,

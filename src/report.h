@@ -81,6 +81,13 @@ int report_not_measured(const struct report_ctx *rc, const char *metric);
  * recording: "direct reclaim/compaction", "direct reclaim" or "direct
  * compaction" after the events it has, NULL when it has neither. */
 const char *report_stall_entries(const struct report_ctx *rc);
+/* The recording has the events behind a figure (mmscope's enabled list,
+ * or the formats a trace-cmd file carries): kswapd's wake and sleep,
+ * kcompactd's wake, compaction runs' begin and end. A figure whose
+ * events were not recorded prints "not recorded" / null, never 0. */
+int report_has_kswapd(const struct report_ctx *rc);
+int report_has_kcompactd(const struct report_ctx *rc);
+int report_has_compaction(const struct report_ctx *rc);
 
 /* Consistency rows with "not traced" decided; returns their number. */
 int report_consistency_rows(struct report_ctx *rc, struct consistency_row *rows,
