@@ -6,11 +6,14 @@
 # missing tool. README.md's first command and .ci/run both call this: the
 # lists live here only.
 #   --ci     also what .ci/run needs beyond make check (make fuzz: clang and
-#            libFuzzer; make check-vm: qemu, busybox, Debian's archive keys)
+#            libFuzzer; make check-vm: qemu, busybox, Debian's archive keys;
+#            the .deb: debhelper, lintian)
 #   --print  print the package names and install nothing (other systems)
 set -e
 
-# build: compiler, autotools, the five libraries
+# build: compiler, autotools, the five libraries. debian/control's
+# Build-Depends are BUILD and TEST less build-essential and util-linux
+# (tests/cli/debian.sh holds them equal).
 BUILD="build-essential autoconf automake libtool pkg-config
 	libtraceevent-dev libtracefs-dev libncurses-dev zlib1g-dev libzstd-dev"
 # make check: trace-cmd (the independent reader of every recording), tmux
@@ -18,9 +21,10 @@ BUILD="build-essential autoconf automake libtool pkg-config
 # well-formed), util-linux and mount (losetup, mkswap, swapon, flock,
 # setpriv for the live tests), procps (ps)
 TEST="trace-cmd tmux groff-base python3 util-linux mount procps"
-# .ci/run only: libFuzzer, the qemu kernel matrix, kernel packages' keys
+# .ci/run only: libFuzzer, the qemu kernel matrix, kernel packages' keys,
+# the Debian package (dpkg-buildpackage, lintian)
 CI="clang libclang-rt-14-dev llvm qemu-system-x86 busybox-static xz-utils zstd
-	cpio kmod file ca-certificates debian-archive-keyring"
+	cpio kmod file ca-certificates debian-archive-keyring debhelper lintian"
 
 pkgs="$BUILD $TEST"
 print=0

@@ -117,9 +117,10 @@ TESTS += tests/cli/docs.sh tests/cli/usage.sh tests/cli/sections.sh tests/cli/st
 	tests/cli/sudo.sh
 EXTRA_DIST += tests/cli/docs.sh tests/cli/usage.sh tests/cli/sections.sh tests/cli/stdin.sh \
 	tests/cli/sudo.sh
-# packaging: the bash completion in bash, the installed man pages' version
-TESTS += tests/cli/completion.sh tests/cli/man-version.sh
-EXTRA_DIST += tests/cli/completion.sh tests/cli/man-version.sh
+# packaging: the bash completion in bash, the installed man pages' version,
+# debian/ against install-deps.sh and configure.ac
+TESTS += tests/cli/completion.sh tests/cli/man-version.sh tests/cli/debian.sh
+EXTRA_DIST += tests/cli/completion.sh tests/cli/man-version.sh tests/cli/debian.sh
 
 # the collector: the catalogue and the sampler, then the live recorder
 # tests (root; tests/record/lib-live.sh mounts tracefs, takes the global
