@@ -6,6 +6,7 @@
  */
 #include "config.h"
 #include "cmd.h"
+#include "completion.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +67,10 @@ int main(int argc, char **argv)
 		print_main_help(stdout);
 		return finish_stdout(argc > 2 ? EXIT_USAGE : EXIT_OK);
 	}
+	/* hidden: the build writes the bash completion with it */
+	if (!strcmp(argv[1], "completion"))
+		return finish_stdout(completion_main(argc - 1, argv + 1, commands,
+						     sizeof(commands) / sizeof(commands[0])));
 	if (argv[1][0] == '-')
 		return usage_error(NULL, "unknown option '%s'", argv[1]);
 	cmd = find_command(argv[1]);

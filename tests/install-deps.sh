@@ -6,11 +6,14 @@
 # missing tool. README.md's first command and .ci/run both call this: the
 # lists live here only.
 #   --ci     also what .ci/run needs beyond make check (make fuzz: clang and
-#            libFuzzer; make check-vm: qemu, busybox, Debian's archive keys)
+#            libFuzzer; make check-vm: qemu, busybox, Debian's archive keys;
+#            the .deb: debhelper, lintian)
 #   --print  print the package names and install nothing (other systems)
 set -e
 
-# build: compiler, autotools, the five libraries
+# build: compiler, autotools, the five libraries. debian/control's
+# Build-Depends are BUILD and TEST less build-essential and util-linux
+# (tests/cli/debian.sh holds them equal).
 BUILD="build-essential autoconf automake libtool pkg-config
 	libtraceevent-dev libtracefs-dev libncurses-dev zlib1g-dev libzstd-dev"
 # make check: trace-cmd (the independent reader of every recording), tmux
@@ -20,9 +23,10 @@ BUILD="build-essential autoconf automake libtool pkg-config
 # SQLite), librsvg2-bin (plots rendered to PNG), time (tests/record/context.sh)
 TEST="trace-cmd tmux groff-base python3 util-linux mount procps sqlite3 librsvg2-bin time"
 # .ci/run only: libFuzzer, the qemu kernel matrix, kernel packages' keys,
-# a ClickHouse server for the export test (large: about 100 MB)
+# the Debian package (dpkg-buildpackage, lintian), a ClickHouse server for
+# the export test (large: about 100 MB)
 CI="clang libclang-rt-14-dev llvm qemu-system-x86 busybox-static xz-utils zstd
-	cpio kmod file ca-certificates debian-archive-keyring
+	cpio kmod file ca-certificates debian-archive-keyring debhelper lintian
 	clickhouse-server clickhouse-client"
 
 pkgs="$BUILD $TEST"

@@ -10,7 +10,9 @@ AM_TESTS_ENVIRONMENT = \
 	top_builddir='$(abs_top_builddir)'; export top_builddir; \
 	MMSCOPE='$(abs_top_builddir)/mmscope'; export MMSCOPE; \
 	LSAN_OPTIONS="suppressions=$(abs_top_srcdir)/tests/lsan.supp$${LSAN_OPTIONS:+:$$LSAN_OPTIONS}"; \
-	export LSAN_OPTIONS;
+	export LSAN_OPTIONS; \
+	MMSCOPE_SKIP_LIVE="$${MMSCOPE_SKIP_LIVE:-$(SKIP_LIVE)}"; export MMSCOPE_SKIP_LIVE; \
+	MAKE='$(MAKE)'; export MAKE;
 LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
 
 # Every test program links the library the same way (automake's LDADD
@@ -118,6 +120,10 @@ TESTS += tests/cli/docs.sh tests/cli/usage.sh tests/cli/sections.sh tests/cli/st
 	tests/cli/sudo.sh
 EXTRA_DIST += tests/cli/docs.sh tests/cli/usage.sh tests/cli/sections.sh tests/cli/stdin.sh \
 	tests/cli/sudo.sh
+# packaging: the bash completion in bash, the installed man pages' version,
+# debian/ against install-deps.sh and configure.ac
+TESTS += tests/cli/completion.sh tests/cli/man-version.sh tests/cli/debian.sh
+EXTRA_DIST += tests/cli/completion.sh tests/cli/man-version.sh tests/cli/debian.sh
 
 # export: the schema against its man page, the fleet queries in SQLite
 # and in a ClickHouse server of the test's own
@@ -173,7 +179,7 @@ check-vm: mmscope$(EXEEXT)
 EXTRA_DIST += tests/vm/README.md tests/vm/check-matrix.sh tests/vm/check-scenario.sh \
 	tests/vm/rec-counts.awk tests/vm/scenario-lib.sh tests/vm/run-vm.sh \
 	tests/vm/fetch-kernel.sh tests/vm/mkinitramfs.sh tests/vm/scenarios \
-	tests/vm/workloads
+	tests/vm/workloads tests/vm/collect-kernel-facts.sh tests/vm/host-kernel-facts.sh
 
 # performance: `make bench` prints mmscope against trace-cmd on large
 # recordings (tests/bench/README.md); td-walk is the reader's floor,

@@ -61,6 +61,10 @@ grep -Eq '(^| )icanon' "$scratch/screen" && ok "q: terminal back in canonical mo
 
 # SIGTERM: the handler restores the terminal, then dies of the signal.
 T kill-session -t t
+# a server of its own: the first one exits once its last session is gone,
+# and a new-session racing that exit on the same socket fails ("server
+# exited unexpectedly", seen under dpkg-buildpackage's make -j2 check)
+sock="mmscope-test-$$-b"
 T new-session -d -s t -x 80 -y 24 \
 	"env TERM=screen-256color '$MMSCOPE' tui '$f'; echo EXIT=\$?; stty -a | grep -Eo '(^| )-?icanon'; sleep 300"
 wait_for 'mmscope memcg-swap-6.18.dat'
