@@ -14,6 +14,7 @@
 #include "record-preflight.h"
 #include "collector.h"
 #include "families.h"
+#include "probes.h"
 #include "sampler.h"
 #include "spool.h"
 #include "trigger.h"
@@ -365,6 +366,14 @@ static void private_meta(struct recorder *r, struct strbuf *sb)
 	strbuf_addf(sb, "probe_set=%s\n", pr->set ? pr->set : "none");
 	strbuf_addf(sb, "probe_reason=%s\n", pr->reason ? pr->reason : "");
 	strbuf_addf(sb, "probes=%s\n", pr->probes ? pr->probes : "");
+	if (pr->probes && *pr->probes) {	/* missed hits so far (kprobe_profile) */
+		const char *tfs = collector_tracefs(NULL);
+		struct strbuf m = STRBUF_INIT;
+
+		if (tfs && !probes_read_missed(tfs, pr->probes, &m))
+			strbuf_addf(sb, "probe_missed=%s\n", m.buf ? m.buf : "");
+		strbuf_release(&m);
+	}
 	strbuf_addf(sb, "sample_sources=%s\n", sampler_sources(r->sampler));
 	strbuf_addf(sb, "missing_sources=%s\n", sampler_missing(r->sampler));
 	if (r->o->cgroup)

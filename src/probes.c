@@ -317,8 +317,13 @@ void probes_install(const char *tracefs, const char *inst_dir, unsigned families
 
 		if (!(families & (1u << d->family)))
 			continue;	/* that group was not asked for */
-		char *line = xasprintf("%c:%s/%s %s %s\n", d->kind, res->systems[d->family],
-				       d->name, d->symbol, d->args);
+		/* a return probe gets PROBE_MAXACTIVE instances, never the
+		 * kernel's small default (probes.h) */
+		char *line = d->kind == 'r' ?
+			xasprintf("r%d:%s/%s %s %s\n", PROBE_MAXACTIVE, res->systems[d->family],
+				  d->name, d->symbol, d->args) :
+			xasprintf("%c:%s/%s %s %s\n", d->kind, res->systems[d->family],
+				  d->name, d->symbol, d->args);
 
 		if (write_str(ctl, line, 1)) {
 			strbuf_addf(&reason, "%s%s refused (", reason.len ? "; " : "", d->name);
@@ -348,6 +353,77 @@ void probes_install(const char *tracefs, const char *inst_dir, unsigned families
 	if (!res->probes)
 		res->probes = xstrdup("");
 	probe_choice_release(&ch);
+}
+
+/* ---- missed hits (kprobe_profile) ---- */
+
+/* The misses of event ev (system sys) in profile text: >= 0, -1 no line,
+ * -2 more than one line could be it. */
+static long long profile_misses(const char *text, const char *sys, const char *ev)
+{
+	const char *p = text;
+	long long found = -1;
+	int n = 0;
+
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char line[512], name[300];
+		unsigned long long hits, miss;
+
+		snprintf(line, sizeof(line), "%.*s", (int)(len < sizeof(line) ? len : sizeof(line) - 1), p);
+		if (sscanf(line, " %299s %llu %llu", name, &hits, &miss) == 3) {
+			const char *slash = strchr(name, '/');
+			int match = slash ? (size_t)(slash - name) == strlen(sys) &&
+					    !strncmp(name, sys, strlen(sys)) && !strcmp(slash + 1, ev)
+					  : !strcmp(name, ev);
+
+			if (match) {
+				n++;
+				found = (long long)miss;
+			}
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+	return n > 1 ? -2 : found;
+}
+
+int probes_parse_profile(const char *text, const char *probes, struct strbuf *out)
+{
+	char *list = xstrdup(probes ? probes : ""), *save = NULL;
+	int known = 0;
+
+	for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *colon = strchr(tok, ':');
+		long long m;
+
+		if (!colon)
+			continue;
+		*colon = '\0';
+		m = profile_misses(text ? text : "", tok, colon + 1);
+		if (m >= 0) {
+			strbuf_addf(out, "%s%s:%s=%lld", out->len ? "," : "", tok, colon + 1, m);
+			known++;
+		} else
+			strbuf_addf(out, "%s%s:%s=?", out->len ? "," : "", tok, colon + 1);
+	}
+	free(list);
+	return known;
+}
+
+int probes_read_missed(const char *tracefs, const char *probes, struct strbuf *out)
+{
+	char *path = tfs_path(tracefs, "kprobe_profile");
+	struct strbuf sb = STRBUF_INIT;
+	int ret = -1;
+
+	if (!read_file(path, &sb)) {
+		probes_parse_profile(sb.buf ? sb.buf : "", probes, out);
+		ret = 0;
+	}
+	strbuf_release(&sb);
+	free(path);
+	return ret;
 }
 
 /* Removes every probe of event system sys ("-:sys/name" per event). */

@@ -48,6 +48,28 @@ int probe_syms_has(const struct probe_syms *s, const char *name);
 int probe_syms_load(struct probe_syms *s, const char *path);
 void probe_syms_free(struct probe_syms *s);
 
+/*
+ * Return probes are installed as "rN:" with this N, the number of calls
+ * the kernel tracks at once per probe. Left out, it is the kernel's
+ * default (max(10, 2 * CPUs) on 5.10 and later), which a reclaim storm
+ * outruns: every call beyond it is a missed hit (kprobe_profile). The
+ * kernel's maximum is 4096.
+ */
+#define PROBE_MAXACTIVE 256
+
+/*
+ * Pure: the missed hits of the installed probes (probes: the comma list
+ * "system:event,..." of probe_result.probes) in kprobe_profile text (one
+ * line per probe: name, hits, misses; the name is "event" or
+ * "system/event" depending on the kernel). Appends
+ * "system:event=MISSES,..." to out, "system:event=?" where the text has no
+ * line or more than one matching line for it. Returns the number of probes
+ * with a known count.
+ */
+int probes_parse_profile(const char *text, const char *probes, struct strbuf *out);
+/* Reads tracefs/kprobe_profile into out as above; -1 if unreadable. */
+int probes_read_missed(const char *tracefs, const char *probes, struct strbuf *out);
+
 /* What probes_choose() picked. */
 struct probe_choice {
 	const struct probe_set *set;	/* NULL: none fits */

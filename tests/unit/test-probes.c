@@ -13,6 +13,7 @@
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const struct {
 	const char *prefix;	/* uname -r prefix of the data directory */
@@ -156,6 +157,87 @@ static void check_synthetic(void)
 	probe_syms_free(&syms);
 }
 
+/*
+ * kprobe_profile as the kernel prints it ("  %-44s %15lu %15lu": event
+ * name, hits, misses; newer kernels may print "system/event"): the misses
+ * of the recording's own probes, "?" where a name is missing or ambiguous.
+ */
+static void check_profile(void)
+{
+	static const char text[] =
+		"  alloc                                                  48213               0\n"
+		"  store_r                                                20474             947\n"
+		"  load_r                                                  8133               0\n"
+		"  other_r                                                    5               2\n";
+	static const char text2[] =
+		"  mmscope_zswap_77/store_r                               20474              12\n"
+		"  kprobes/store_r                                            3               1\n";
+	struct strbuf sb = STRBUF_INIT;
+	int n;
+
+	n = probes_parse_profile(text, "mmscope_swap_9:alloc,mmscope_zswap_9:store_r,"
+				 "mmscope_zswap_9:load_r,mmscope_zswap_9:wb_r", &sb);
+	is_int(n, 3, "kprobe_profile: three of four probes have a line");
+	is_str(sb.buf, "mmscope_swap_9:alloc=0,mmscope_zswap_9:store_r=947,"
+	       "mmscope_zswap_9:load_r=0,mmscope_zswap_9:wb_r=?",
+	       "kprobe_profile: misses by probe, '?' for a probe without a line");
+	strbuf_release(&sb);
+	n = probes_parse_profile(text2, "mmscope_zswap_77:store_r", &sb);
+	is_int(n, 1, "system/event names: matched with the system");
+	is_str(sb.buf, "mmscope_zswap_77:store_r=12", "system/event: the recording's own line");
+	strbuf_release(&sb);
+	n = probes_parse_profile("  store_r 1 1\n  store_r 2 2\n", "mmscope_zswap_5:store_r", &sb);
+	ok(n == 0 && !strcmp(sb.buf, "mmscope_zswap_5:store_r=?"),
+	   "two lines with the same event name: unknown, never one of them");
+	strbuf_release(&sb);
+	n = probes_parse_profile("garbage\n\n", "", &sb);
+	ok(n == 0 && !sb.len, "no probes: nothing");
+	strbuf_release(&sb);
+}
+
+/*
+ * Installing into a fake tracefs (plain files): every return probe is
+ * written with an explicit maxactive ("rN:"), never the kernel's default.
+ */
+static void check_maxactive(void)
+{
+	char dir[] = "/tmp/mmscope-test-probes.XXXXXX";
+	struct probe_result res;
+	char *ctl, *text, *want;
+	FILE *f;
+	int rlines = 0, bad = 0;
+
+	if (!mkdtemp(dir)) {
+		ok(0, "mkdtemp");
+		return;
+	}
+	ctl = xasprintf("%s/kprobe_events", dir);
+	f = fopen(ctl, "we");
+	if (f)
+		fclose(f);
+	probes_install(dir, dir, (1u << PROBE_SWAP) | (1u << PROBE_ZSWAP), &res);
+	text = slurp(ctl);
+	want = xasprintf("r%d:", PROBE_MAXACTIVE);
+	for (char *save = NULL, *l = text ? strtok_r(text, "\n", &save) : NULL; l;
+	     l = strtok_r(NULL, "\n", &save)) {
+		if (l[0] != 'r')
+			continue;
+		rlines++;
+		bad += strncmp(l, want, strlen(want)) != 0;
+	}
+	if (!text || !*text)
+		ok(1, "# SKIP no probe set for this host's /proc/kallsyms (%s)", res.reason);
+	else
+		ok(rlines > 0 && !bad, "%d return probes written, all as %s (%d not)", rlines,
+		   want, bad);
+	probe_result_release(&res);
+	unlink(ctl);
+	rmdir(dir);
+	free(ctl);
+	free(text);
+	free(want);
+}
+
 /* The running kernel, for information only (any answer may be right). */
 static void host_diag(void)
 {
@@ -195,6 +277,8 @@ int main(void)
 	ok(seen >= 4, "symbol lists of at least 4 kernels (%d)", seen);
 	host_diag();
 	check_synthetic();
+	check_profile();
+	check_maxactive();
 	free(dir);
 	return tap_done();
 }

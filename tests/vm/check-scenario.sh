@@ -118,7 +118,7 @@ case $KERNEL in
 esac
 
 # counts file accessors
-C=''
+C='' PMISSED=0
 # E KEY: events between the first and the last complete sample set
 E() { awk -v k="$1" '$1 == "evw" && $2 == k { print $3; f = 1 } END { if (!f) print 0 }' "$C"; }
 Etot() { awk -v k="$1" '$1 == "ev" && $2 == k { print $3; f = 1 } END { if (!f) print 0 }' "$C"; }
@@ -132,12 +132,12 @@ cmp_ev() {
 		bad "$what: counter $desc was not sampled in the file"
 		return
 	fi
-	local d=$((ev - ctr)) tol=$((LOST + slack))
+	local d=$((ev - ctr)) tol=$((LOST + PMISSED + slack))
 	[ $d -lt 0 ] && d=$((-d))
 	if [ $d -le $tol ]; then
-		ok "$what: events $ev, counters $desc = $ctr (lost $LOST$( [ "$slack" = 0 ] || echo ", slack $slack"))"
+		ok "$what: events $ev, counters $desc = $ctr (lost $LOST, probe hits missed $PMISSED$( [ "$slack" = 0 ] || echo ", slack $slack"))"
 	else
-		bad "$what: events $ev but counters $desc = $ctr (differ by $d; lost events $LOST$( [ "$slack" = 0 ] || echo ", slack $slack"))"
+		bad "$what: events $ev but counters $desc = $ctr (differ by $d; lost events $LOST, probe hits missed $PMISSED$( [ "$slack" = 0 ] || echo ", slack $slack"))"
 	fi
 }
 # cmp_alloc WHAT EVENTS COUNTER DESC: swap allocations (EVENTS) against
@@ -153,10 +153,10 @@ cmp_alloc() {
 		return
 	fi
 	local lim=$((2 + ctr / 200 + LOST))
-	if [ $((ev + LOST)) -ge "$ctr" ] && [ $((ev - ctr)) -le $lim ]; then
-		ok "$what: events $ev, counters $desc = $ctr (allocated, not written: $((ev - ctr)); lost $LOST)"
+	if [ $((ev + LOST + PMISSED)) -ge "$ctr" ] && [ $((ev - ctr)) -le $lim ]; then
+		ok "$what: events $ev, counters $desc = $ctr (allocated, not written: $((ev - ctr)); lost $LOST, probe hits missed $PMISSED)"
 	else
-		bad "$what: events $ev but counters $desc = $ctr (want $desc <= events <= $desc + $lim; lost events $LOST)"
+		bad "$what: events $ev but counters $desc = $ctr (want $desc <= events <= $desc + $lim; lost events $LOST, probe hits missed $PMISSED)"
 	fi
 }
 # fields NAME FIELD...: NAME (when it has events) prints every FIELD
@@ -220,7 +220,7 @@ check_file() {
 	else bad "readers disagree: $mism"; fi
 
 	# metadata (option 0x6d6d: KEY=VALUE lines, stored uncompressed)
-	strings -n 2 "$f" | grep -E '^(kernel|probe_set|probe_reason|probes|groups|events|missing_events)=' >"$tmp/meta" || true
+	strings -n 2 "$f" | grep -E '^(kernel|probe_set|probe_reason|probes|probe_missed|groups|events|missing_events)=' >"$tmp/meta" || true
 	meta() { sed -n "s/^$1=//p" "$tmp/meta" | head -1; }
 	local krn; krn=$(meta kernel)
 	if [ -f "$OUT/uname-r.txt" ] && [ "$krn" != "$(cat "$OUT/uname-r.txt")" ]; then
@@ -234,6 +234,15 @@ check_file() {
 		bad "metadata probe_set=$set names no probes (reason: '$(meta probe_reason)')"
 	else
 		ok "metadata: kernel=$krn probe_set=$set, $(echo "$PROBES" | tr ',' '\n' | wc -l) probes"
+	fi
+	# missed probe hits (kprobe_profile at the end): losses of what the
+	# probes count, like the ring's; every probe must have its count
+	local pm; pm=$(meta probe_missed)
+	PMISSED=$(echo "$pm" | tr ',' '\n' | awk -F= '$2 ~ /^[0-9]+$/ { s += $2 } END { print s + 0 }')
+	if [ -n "$PROBES" ] && { [ -z "$pm" ] || [[ $pm == *=\?* ]]; }; then
+		bad "metadata probe_missed='$pm': no kprobe_profile count for every probe"
+	elif [ -n "$PROBES" ]; then
+		ok "metadata: probe hits missed $PMISSED ($(echo "$pm" | tr ',' '\n' | grep -v '=0$' | sed 's/^[^:]*://' | tr '\n' ' '))"
 	fi
 	# every probe of the set fires unless it is quiet here
 	local p short silent=''
@@ -286,6 +295,13 @@ check_report() {
 	local rc; rc=$(awk -F': ' '$1 ~ /^  "cpustat_lost"$/ { gsub(/,/, "", $2); print $2; exit }' "$j")
 	if [ $(( ${rl:-0} + ${rc:-0} )) -le "$LOST" ] || [ "${rc:-0}" -eq "$LOST" ]; then ok "mmscope report: lost ${rl:-?}/${rc:-?}, dump --stat $LOST"
 	else bad "mmscope report says lost ${rl:-?} in pages, ${rc:-?} in stats; mmscope dump --stat $LOST"; fi
+	# the header's missed probe hits: the metadata's sum, in text and JSON
+	if [ -n "$PROBES" ]; then
+		local jm; jm=$(awk -F': ' '$1 ~ /^  "probe_missed"$/ { gsub(/,/, "", $2); print $2; exit }' "$j")
+		local tm; tm=$("$MMSCOPE" report --section header "$1" 2>/dev/null | sed -n 's/^probes    \([0-9-]*\) probe hits missed.*/\1/p')
+		if [ "$jm" = "$PMISSED" ] && [ "$tm" = "$PMISSED" ]; then ok "mmscope report header: $PMISSED probe hits missed (text and JSON)"
+		else bad "mmscope report header: probe hits missed '${tm:-no probes line}' (text), '${jm:-missing}' (JSON); the recording's probe_missed sums to $PMISSED"; fi
+	fi
 	if [ "$SCEN" = global-pressure ]; then
 		local w; w=$(awk -F': ' '$1 ~ /"kcompactd_wakes"$/ { gsub(/,/, "", $2); s += $2 } END { print s + 0 }' "$j")
 		cmp_ev "mmscope report kcompactd wakes vs mm_compaction_kcompactd_wake events (whole file)" "$w" "$(Etot mm_compaction_kcompactd_wake)" "(events)"
