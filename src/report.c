@@ -255,6 +255,10 @@ void report_text_header(struct report_ctx *rc)
 			    (unsigned long long)in->cpustat_lost);
 	if (in->has_probes)
 		report_probe_missed(rc, NULL, "probes    ");
+	else if (!strcmp(analysis_probe_set(rc->a), "none") &&
+		 !strncmp(analysis_probe_reason(rc->a), "probe set ", 10))
+		/* a set fits but was not verified on this kernel (probes.h) */
+		report_wrap(rc, "probes    none: ", analysis_probe_reason(rc->a));
 	if (in->has_samples)
 		report_line(rc, "samples   %llu sets (%llu lines), %llu lost, %llu incomplete",
 			    (unsigned long long)in->sample_sets,

@@ -319,6 +319,22 @@ static void test_probe_missed(void)
 	ok(!strstr(sb.buf, "probes    "), "header: no probes line without probes");
 	strbuf_release(&sb);
 	analysis_free(a);
+
+	/* a kernel no set was verified on: the header says why, in its words */
+	a = analysis_live_new(tep, "5.15.0", "probe_set=none\nprobe_reason=probe set 6.1 fits "
+			      "this kernel's functions but was verified only on 6.1, not 5.15 "
+			      "(its struct offsets may read another layout): counters and "
+			      "tracepoints only (record --probe-set 6.1 forces it)\nprobes=\n",
+			      NULL, &err);
+	analysis_finish(a, 20 * MS);
+	report_render(a, &o, &sb);
+	if (getenv("MMSCOPE_TEST_SHOW"))
+		fputs(sb.buf, stdout);
+	ok(strstr(sb.buf, "probes    none: probe set 6.1 fits this kernel's functions but "
+		  "was\n                verified only on 6.1, not 5.15") != NULL,
+	   "header: why an unverified kernel has no probes");
+	strbuf_release(&sb);
+	analysis_free(a);
 	tep_free(tep);
 	free(err);
 }
