@@ -623,6 +623,10 @@ void report_text_zswap(struct report_ctx *rc)
 				    delta(d2, f->zswpin, l->zswpin, 1),
 				    delta(d3, f->zswpwb, l->zswpwb, 1),
 				    delta(d4, f->pswpout, l->pswpout, 1));
+		else if (f->pswpout >= 0)	/* vmstat sampled, without them */
+			report_wrap(rc, "vmstat: ", "zswpout, zswpin, zswpwb not on this kernel "
+				    "(before 5.19 /proc/vmstat has none; frontswap's debugfs "
+				    "counters are not sampled)");
 	}
 	if (zswap_model_memcg(m)) {
 		const struct zsw_memcg *c = zswap_model_memcg(m);

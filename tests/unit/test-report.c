@@ -260,6 +260,19 @@ static void test_probe_missed(void)
 	a = analysis_live_new(tep, "5.10.0-46-amd64", meta, NULL, &err);
 	if (!ok(a != NULL, "live analysis with probe metadata (%s)", err ? err : "ok"))
 		return;
+	for (uint64_t seq = 1; seq <= 2; seq++) {	/* 5.10: vmstat without zswpout */
+		struct record c[] = {
+			rec_counter(SRC_VMSTAT, NULL, "pswpout", 100 * (int64_t)seq, seq),
+			rec_counter(SRC_ZSWAP, NULL, "stored_pages", 10 * (int64_t)seq, seq),
+			rec_counter(SRC_ZSWAP, NULL, "pool_limit_hit", 0, seq),
+			rec_sample_end(seq),
+		};
+
+		for (size_t i = 0; i < ARRAY_SIZE(c); i++) {
+			c[i].ts = seq * 5 * MS;
+			analysis_feed(a, &c[i]);
+		}
+	}
 	for (int i = 0; i < 10; i++) {
 		struct record r = { .type = REC_ZSWAP, .ts = (uint64_t)(i + 1) * MS, .pid = 1 };
 
@@ -283,6 +296,8 @@ static void test_probe_missed(void)
 	ok(strstr(sb.buf, "  lost: 950 zswap probe hits missed (kprobe_profile: store_r 947, "
 		  "load_r\n        3); the figures") != NULL,
 	   "zswap section: its probes' misses as losses");
+	ok(strstr(sb.buf, "vmstat: zswpout, zswpin, zswpwb not on this kernel (before 5.19") != NULL,
+	   "zswap section: vmstat counters the kernel lacks are 'not on this kernel'");
 	ok(max_width(sb.buf) <= 72, "probe misses: 72 columns");
 	strbuf_reset(&sb);
 	o.format = RF_JSON;

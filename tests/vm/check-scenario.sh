@@ -110,6 +110,7 @@ bad() { echo "  FAILED: $KERNEL $SCEN $LABEL: $*"; nfail=$((nfail + 1)); }
 
 # the probe set and the PG_head bit (folio order from pflags/_flags_1) per kernel
 case $KERNEL in
+5.10|5.10.*) WANT_SET=5.10 HEAD_BIT=16 ;;
 6.1|6.1.*) WANT_SET=6.1 HEAD_BIT=16 ;;
 6.12|6.12.*) WANT_SET=6.12 HEAD_BIT=6 ;;
 6.18|6.18.*) WANT_SET=6.18 HEAD_BIT=6 ;;
@@ -256,13 +257,14 @@ check_file() {
 
 	# the fields the assertions below read
 	case $WANT_SET in
-	6.1) fields fas pflags ord; fields fas_r entry; fields alloc nr; fields getpg_r ret
+	5.10|6.1) fields fas pflags ord; fields fas_r entry; fields alloc type nr; fields getpg_r ret
 		fields store_r ret; fields load_r ret; fields wb_r ret ;;
 	6.12) fields fas_r entry pflags fl1; fields alloc nr; fields getpg_r ret order
 		fields store_r ret; fields load_r ret; fields wb_r ret ;;
 	*) fields fas_r ret pflags fl1; fields store_r ret; fields load_r ret; fields wb_r ret ;;
 	esac
 	fields mm_vmscan_kswapd_wake order; fields mm_compaction_kcompactd_wake order
+	check_devices
 	"check_$SCEN"
 	check_report "$f"
 }
@@ -310,9 +312,41 @@ check_report() {
 	fi
 }
 
+# Two swap devices (scenario-lib.sh swap_decoy): the decoy zram1 is type 0
+# at priority 1, the scenario's zram0 type 1 at priority 10. Every slot
+# range the probes place must be on an active device, and the scenario's
+# device must get them while it has room: a probe reading the device from
+# a wrong struct offset (6.1's layout on 5.10) credits another or no type.
+check_devices() {
+	local sw=$OUT/swaps.end
+	[ -s "$sw" ] || return 0
+	local types; types=$(awk 'NR > 1 { printf "%d ", NR - 2 }' "$sw")
+	local main; main=$(awk 'NR > 1 && $1 == "/dev/zram0" { print NR - 2 }' "$sw")
+	local decoy; decoy=$(awk 'NR > 1 && $1 == "/dev/zram1" { print NR - 2 }' "$sw")
+	local dused; dused=$(awk 'NR > 1 && $1 == "/dev/zram1" { print $4 }' "$sw")
+	[ -n "$main" ] && [ -n "$decoy" ] || { bad "swaps.end lacks zram0 or the decoy zram1: $(tr '\n' ' ' < "$sw")"; return; }
+	local n k t bad_types='' on_main on_decoy
+	for n in alloc free; do
+		for k in $(awk -v n="$n" '$1 == "ev" && index($2, n ".type=") == 1 { print substr($2, length(n) + 7) }' "$C"); do
+			case " $types " in *" $k "*) ;; *) bad_types="$bad_types $n.type=$k($(Etot "$n.type=$k"))" ;; esac
+		done
+	done
+	[ "$(Etot alloc)" -gt 0 ] || return 0
+	on_main=$(S "alloc.nr.type=$main") on_decoy=$(S "alloc.nr.type=$decoy")
+	if [ -n "$bad_types" ]; then
+		bad "probes placed slot ranges on swap types that do not exist (active:$types):$bad_types"
+	elif [ "$on_main" -eq 0 ]; then
+		bad "no slot allocated on the scenario's device zram0 (type $main); decoy zram1 (type $decoy): $on_decoy"
+	elif [ "${dused:-0}" -eq 0 ] && [ "$on_decoy" -gt $((LOST + PMISSED)) ]; then
+		bad "$on_decoy slots allocated on the decoy zram1 (type $decoy), which ends with 0 KiB used; zram0 (type $main): $on_main"
+	else
+		ok "slot ranges on the right device: zram0 (type $main) $on_main slots, decoy zram1 (type $decoy) $on_decoy, used at the end ${dused:-0} KiB"
+	fi
+}
+
 # ---- per-scenario assertions ------------------------------------------------
 # success of a swap allocation: 6.1/6.12 fas_r entry != 0, 7.x ret == 0
-fas_ok() { if [ "$WANT_SET" = 6.1 ] || [ "$WANT_SET" = 6.12 ]; then E "fas_r.entry=ok"; else E "fas_r.ret=0"; fi; }
+fas_ok() { if [ "$WANT_SET" = 5.10 ] || [ "$WANT_SET" = 6.1 ] || [ "$WANT_SET" = 6.12 ]; then E "fas_r.entry=ok"; else E "fas_r.ret=0"; fi; }
 write_ev() { echo $(( $(E mm_vmscan_write_folio) + $(E mm_vmscan_writepage) )); }
 
 check_memcg-swap() {
@@ -320,7 +354,7 @@ check_memcg-swap() {
 	cmp_ev "reclaim writes (write_folio/writepage) vs swap-outs" "$(write_ev)" "$outs" "pswpout+swpout_zero"
 	cmp_alloc "successful folio_alloc_swap (fas_r) vs swap-outs" "$(fas_ok)" "$outs" "pswpout+swpout_zero"
 	case $WANT_SET in
-	6.1|6.12)
+	5.10|6.1|6.12)
 		local a; a=$(S alloc.nr)
 		# order-0 slots go through the per-CPU slot cache (64 per CPU)
 		local ncpu; ncpu=$(grep -c '^ *[0-9]' <(awk '$1 == "cpu" && $3 ~ /lost/ { t = 1; next } t && $1 ~ /^[0-9]+$/' "$tmp/$LABEL.stat"))
@@ -340,7 +374,7 @@ check_memcg-swap() {
 
 check_mthp-frag() {
 	local sz fb out
-	if [ "$WANT_SET" = 6.1 ]; then
+	if [ "$WANT_SET" = 6.1 ] || [ "$WANT_SET" = 5.10 ]; then	# PMD THP only
 		sz=2048 out=$(D thp_swpout) fb=$(D thp_swpout_fallback)
 		cmp_ev "order-9 folio_alloc_swap failures vs THP fallbacks" "$(E fas_r.errforder=9)" "$fb" thp_swpout_fallback
 		cmp_alloc "order-9 swap allocations vs THP swap-outs" "$(E fas_r.okforder=9)" "$out" thp_swpout
@@ -369,8 +403,19 @@ check_global-pressure() {
 	cmp_ev "order-9 folio_alloc_swap failures vs THP fallbacks" "$(E fas_r.errforder=9)" "$(D thp_swpout_fallback)" thp_swpout_fallback
 }
 
+# fsd NAME: delta of debugfs frontswap/NAME from before to after (NA if absent)
+fsd() {
+	awk -F: -v k="/sys/kernel/debug/frontswap/$1" 'FNR == 1 { f++ } $1 == k { v[f] = $2; n[f] = 1 }
+		END { if (n[1] && n[2]) print v[2] - v[1]; else print "NA" }' "$OUT/frontswap.before" "$OUT/frontswap.after" 2>/dev/null || echo NA
+}
+
 check_zswap() {
 	case $WANT_SET in
+	5.10)	# no zswpout/zswpin before 5.19: frontswap's debugfs counters,
+		# read before and after the recording (the workload runs inside it)
+		cmp_ev "zswap_frontswap_store returning 0 vs frontswap succ_stores (whole file)" "$(Etot store_r.ret=0)" "$(fsd succ_stores)" "debugfs frontswap/succ_stores"
+		cmp_ev "zswap_frontswap_load returning 0 vs frontswap loads (whole file)" "$(Etot load_r.ret=0)" "$(fsd loads)" "debugfs frontswap/loads"
+		cmp_ev "zswap_writeback_entry returning 0 vs written_back_pages" "$(E wb_r.ret=0)" "$(D zswap.written_back_pages)" "debugfs written_back_pages" ;;
 	6.1)
 		cmp_ev "zswap_frontswap_store returning 0 vs zswpout" "$(E store_r.ret=0)" "$(D zswpout)" zswpout
 		cmp_ev "zswap_frontswap_load returning 0 vs zswpin" "$(E load_r.ret=0)" "$(D zswpin)" zswpin
