@@ -31,40 +31,29 @@ uname -r > "$OUT/uname-r.txt"
 : > "$OUT/setup.txt"
 
 # Two swap devices: the scenario's zram0 and a decoy, 1 MB of zram1
-# (hot-added). zram0 is type 1 and above the decoy (type 0) in priority,
-# so every slot goes to type 1 until it is full: a probe that reads the
-# device from a wrong struct offset credits another type, or type 0, and
-# check-scenario.sh catches it. 256 slots are less than one cluster (whose
-# slot 0 is the header), so the decoy never takes a THP or mTHP and does
-# not change when large swap-outs fall back. busybox swapon has no -p: a
-# device swapped on later gets a lower priority, and a swapon takes the
-# lowest free type, hence decoy on, zram0 on, decoy off and on again.
-decoy_on() {
+# (hot-added). The decoy is swapped on first (type 0) at priority 1, zram0
+# (type 1) at priority 10 (swapon-prio: busybox swapon has no -p, and 7.x
+# gives every device -1 and takes from them in turn), so every slot goes
+# to type 1 until it is full: a probe that reads the device from a wrong
+# struct offset credits another type, or type 0, and check-scenario.sh
+# catches it. 256 slots are less than one cluster (whose slot 0 is the
+# header), so the decoy never takes a THP or mTHP and does not change when
+# large swap-outs fall back.
+swap_zram() {
+	[ -e /sys/block/zram0 ] || fail "no /sys/block/zram0 (zram module not loaded?)"
 	if [ ! -e /sys/block/zram1 ]; then
 		[ -e /sys/class/zram-control/hot_add ] || fail "no /sys/class/zram-control/hot_add"
 		n=$(cat /sys/class/zram-control/hot_add) || fail "cannot add a zram device"
 		[ "$n" = 1 ] || fail "hot_add gave zram$n, not zram1"
 		wr $((1024 * 1024)) /sys/block/zram1/disksize
 		mkswap /dev/zram1 >/dev/null || fail "mkswap /dev/zram1 failed"
+		swapon-prio /dev/zram1 1 || fail "swapon of the decoy /dev/zram1 failed"
+		echo "swap=zram1 1M priority 1 (decoy)" >> "$OUT/setup.txt"
 	fi
-	swapon /dev/zram1 || fail "swapon /dev/zram1 failed"
-}
-decoy_off() { ! grep -q '^/dev/zram1 ' /proc/swaps || swapoff /dev/zram1 || fail "swapoff /dev/zram1 failed"; }
-
-# swap_zram MB: zram disk of MB as the swap the scenario uses (synchronous,
-# so MADV_PAGEOUT frees slots at once; non-rotational, so large swap-out
-# works), type 1 above the decoy (type 0)
-swap_zram() {
-	[ -e /sys/block/zram0 ] || fail "no /sys/block/zram0 (zram module not loaded?)"
-	decoy_off
-	decoy_on
 	wr "$(( $1 * 1024 * 1024 ))" /sys/block/zram0/disksize
 	mkswap /dev/zram0 >/dev/null || fail "mkswap /dev/zram0 failed"
-	swapon /dev/zram0 || fail "swapon /dev/zram0 failed"
-	decoy_off
-	decoy_on
-	echo "swap=zram0 ${1}M rotational=$(cat /sys/block/zram0/queue/rotational)" >> "$OUT/setup.txt"
-	echo "swap=zram1 1M (decoy)" >> "$OUT/setup.txt"
+	swapon-prio /dev/zram0 10 || fail "swapon /dev/zram0 failed"
+	echo "swap=zram0 ${1}M priority 10 rotational=$(cat /sys/block/zram0/queue/rotational)" >> "$OUT/setup.txt"
 	sed 's/^/swaps: /' /proc/swaps >> "$OUT/setup.txt"
 }
 
