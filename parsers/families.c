@@ -54,7 +54,7 @@ static const struct family_event ev_reclaim[] = {
 	{ "vmscan:mm_vmscan_lru_shrink_inactive", NULL, NULL },
 	{ "vmscan:mm_vmscan_lru_shrink_active", NULL, NULL },
 	{ "vmscan:mm_vmscan_write_folio", "vmscan:mm_vmscan_writepage", NULL },	/* < 5.19 */
-	{ "vmscan:mm_vmscan_throttled", NULL, NULL },
+	{ "vmscan:mm_vmscan_throttled", NULL, "6.1" },
 	{ "vmscan:mm_vmscan_reclaim_pages", NULL, "6.18" },
 	END,
 };
@@ -85,7 +85,7 @@ static const struct family_event ev_khugepaged[] = {
 	{ "huge_memory:mm_collapse_huge_page", NULL, NULL },
 	{ "huge_memory:mm_collapse_huge_page_isolate", NULL, NULL },
 	{ "huge_memory:mm_collapse_huge_page_swapin", NULL, NULL },
-	{ "huge_memory:mm_khugepaged_scan_file", NULL, NULL },
+	{ "huge_memory:mm_khugepaged_scan_file", NULL, "6.1" },
 	{ "huge_memory:mm_khugepaged_collapse_file", NULL, "6.12" },
 	{ "huge_memory:mm_khugepaged_scan", NULL, "7.2" },
 	END,

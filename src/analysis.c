@@ -61,6 +61,7 @@ struct analysis {
 	int probes_swap;		/* probes= names swap probes: 1, 0; -1 no key */
 	uint64_t types_seen;		/* bit per enum rec_type fed */
 	char *enabled;			/* mmscope metadata events=, ",a:b,c:d," */
+	char *probe_missed;		/* probe_missed=: "sys:ev=N|?,..."; NULL: none */
 	int cpustat_window;		/* cpustat=window: stats from the last dump */
 	struct pidmap comms;		/* pid -> char[16]: REC_TASK_COMM's names */
 	int phase_state;		/* opts.phase: 0 before it, 1 in it, 2 after */
@@ -293,8 +294,13 @@ static void analysis_private(struct analysis *a, struct analysis_info *in, const
 			snprintf(a->probe_set, sizeof(a->probe_set), "%.31s", line + 10);
 		else if (!strncmp(line, "probe_reason=", 13))
 			snprintf(a->probe_reason, sizeof(a->probe_reason), "%.255s", line + 13);
-		else if (!strncmp(line, "probes=", 7))
+		else if (!strncmp(line, "probes=", 7)) {
 			a->probes_swap = strstr(line, "mmscope_swap_") != NULL;
+			in->has_probes = line[7] != '\0';
+		} else if (!strncmp(p, "probe_missed=", 13)) {
+			free(a->probe_missed);	/* the last one written counts */
+			a->probe_missed = xasprintf("%.*s", (int)(len - 13), p + 13);
+		}
 		else if (!strcmp(line, "mode=flight-recorder"))
 			in->flight = 1;
 		else if (!strcmp(line, "cpustat=window"))
@@ -306,6 +312,7 @@ static void analysis_private(struct analysis *a, struct analysis_info *in, const
 			snprintf(a->enabled, len - 7 + 3, ",%.*s,", (int)len - 7, p + 7);
 		p = nl ? nl + 1 : NULL;
 	}
+	in->probe_missed = analysis_probe_missed(a, NULL, NULL, 0);
 }
 
 /* A flight file's per-CPU entry, grown to hold cpu. */
@@ -563,6 +570,7 @@ void analysis_free(struct analysis *a)
 	td_index_free(a->index);
 	free(a->counts);
 	free(a->enabled);
+	free(a->probe_missed);
 	free(a->info.cpu);
 	pidmap_release(&a->comms);
 	if (a->tf)
@@ -601,6 +609,43 @@ const void *analysis_model(const struct analysis *a, const struct model_ops *ops
 const char *analysis_probe_set(const struct analysis *a) { return a->probe_set; }
 const char *analysis_probe_reason(const struct analysis *a) { return a->probe_reason; }
 int analysis_probes_swap(const struct analysis *a) { return a->probes_swap; }
+
+long long analysis_probe_missed(const struct analysis *a, const char *family,
+				char *names, size_t len)
+{
+	char *list, *save = NULL, pre[32];
+	long long sum = 0;
+	size_t used = 0;
+
+	if (names && len)
+		names[0] = '\0';
+	if (!a->probe_missed)
+		return -1;
+	snprintf(pre, sizeof(pre), "mmscope_%s_", family ? family : "");
+	list = xstrdup(a->probe_missed);
+	for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *eq = strrchr(tok, '='), *colon = strchr(tok, ':'), *end;
+		long long v;
+
+		if (!eq || !colon || colon > eq || (family && strncmp(tok, pre, strlen(pre))))
+			continue;
+		v = strtoll(eq + 1, &end, 10);
+		if (end == eq + 1 || *end || v < 0) {	/* "?": its line was missing */
+			sum = -1;
+			break;
+		}
+		sum += v;
+		if (v && names && len > used + 1) {
+			*eq = '\0';
+			used += (size_t)snprintf(names + used, len - used, "%s%s %lld",
+						 used ? ", " : "", colon + 1, v);
+			if (used >= len)
+				used = len - 1;
+		}
+	}
+	free(list);
+	return sum;
+}
 
 int analysis_has_event(const struct analysis *a, const char *system, const char *event)
 {

@@ -10,6 +10,7 @@
 #ifndef MMSCOPE_ANALYSIS_H
 #define MMSCOPE_ANALYSIS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "records.h"
@@ -58,6 +59,10 @@ struct analysis_info {
 	long long lost;			/* events lost (sum of known counts) */
 	int lost_unknown;		/* some losses of unknown size */
 	uint64_t cpustat_lost;		/* overrun + dropped in CPUSTAT (flight: dropped) */
+	/* kprobe hits missed (analysis_probe_missed(a, NULL)): has_probes 1
+	 * when the recording installed probes; probe_missed -1 unknown */
+	int has_probes;
+	long long probe_missed;
 	/*
 	 * Flight-recorder files (mode=flight-recorder): the ring overwrote its
 	 * oldest events before the file's window, which is not loss. That
@@ -123,6 +128,16 @@ const char *analysis_probe_set(const struct analysis *a);
 const char *analysis_probe_reason(const struct analysis *a);
 /* Whether probes= lists swap probes: 1, 0, or -1 when the key is absent. */
 int analysis_probes_swap(const struct analysis *a);
+/*
+ * Probe hits the kernel missed (a kretprobe out of instances, a probe hit
+ * while another ran: kprobe_profile's misses, read by record at its end
+ * into probe_missed=): the sum over the probes of family "swap" or "zswap"
+ * (NULL: all), or -1 when not known (no probe_missed= in the recording, or
+ * a probe without its line). names, if not NULL, gets "store_r 947, ..."
+ * for the probes that missed.
+ */
+long long analysis_probe_missed(const struct analysis *a, const char *family,
+				char *names, size_t len);
 /* Whether the recording has this event type (enabled when recording). */
 int analysis_has_event(const struct analysis *a, const char *system, const char *event);
 /* Whether the recording traced an event whose parser emits records of

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -201,6 +202,7 @@ static void check_probes(struct doctor *d)
 	const char *ctl = probes_control_file(d->tracefs);
 	struct probe_syms syms = { 0 };
 	struct probe_choice ch;
+	struct utsname u;
 
 	printf("swap/zswap kprobes\n");
 	if (!ctl) {
@@ -218,15 +220,16 @@ static void check_probes(struct doctor *d)
 		probe_syms_free(&syms);
 		return;
 	}
-	probes_choose(&syms, &ch);
+	probes_choose(&syms, uname(&u) ? "?" : u.release, NULL, &ch);
 	if (ch.set) {
 		printf("  probe set:   %s (%d probes)\n", ch.set->name, ch.nuse);
 		if (ch.skipped.len)
 			printf("  left out:    %s\n", ch.skipped.buf);
 	} else {
 		printf("  probe set:   none: %s\n", ch.reason.buf);
-		problem(d, 0, "no catalogue probe set fits this kernel",
-			"report the kernel version; record goes on without probes");
+		problem(d, 0, "no verified probe set for this kernel",
+			"report the kernel version; record goes on without probes "
+			"(or --probe-set NAME)");
 	}
 	probe_choice_release(&ch);
 	probe_syms_free(&syms);

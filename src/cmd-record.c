@@ -15,6 +15,7 @@
 #include "runctx.h"
 #include "collector.h"
 #include "families.h"
+#include "probes.h"
 #include "sampler.h"
 #include "spool.h"
 #include "trigger.h"
@@ -64,6 +65,8 @@ static const char record_usage[] =
 "      --spool DIR          spool directory (default FILE.spool)\n"
 "      --compression C      zstd, zlib or none (default zstd)\n"
 "      --no-probes          do not install swap/zswap kprobes\n"
+"      --probe-set NAME     use this kprobe set even on a kernel it was not\n"
+"                           verified on (5.10, 6.1, 6.12, 6.18, 7.x)\n"
 "      --flight-recorder    keep the ring in overwrite mode; write it out on\n"
 "                           SIGUSR1 or a trigger, as FILE-N.dat\n"
 "      --trigger COND       psi-some>PCT, stall-ms>N or fallback-rate>PCT\n"
@@ -75,7 +78,7 @@ static const char record_usage[] =
 "is killed, 'mmscope recover FILE.spool -o FILE' finishes it.\n";
 
 struct record_opts {
-	const char *out, *spool, *groups, *clock, *cgroup;
+	const char *out, *spool, *groups, *clock, *cgroup, *probe_set;
 	const char **extra;
 	int nextra;
 	unsigned interval_ms, buffer_kb;
@@ -141,7 +144,7 @@ static int record_opts_parse(const struct cmd_entry *cmd, int live, int argc, ch
 	enum {
 		OPT_INTERVAL = 256, OPT_DURATION, OPT_BUFFER, OPT_MAX_SIZE, OPT_CLOCK,
 		OPT_CGROUP, OPT_SPOOL, OPT_COMPRESSION, OPT_NO_PROBES, OPT_FLIGHT,
-		OPT_TRIGGER,
+		OPT_TRIGGER, OPT_PROBE_SET,
 	};
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -157,6 +160,7 @@ static int record_opts_parse(const struct cmd_entry *cmd, int live, int argc, ch
 		{ "spool", required_argument, NULL, OPT_SPOOL },
 		{ "compression", required_argument, NULL, OPT_COMPRESSION },
 		{ "no-probes", no_argument, NULL, OPT_NO_PROBES },
+		{ "probe-set", required_argument, NULL, OPT_PROBE_SET },
 		{ "flight-recorder", no_argument, NULL, OPT_FLIGHT },
 		{ "trigger", required_argument, NULL, OPT_TRIGGER },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -229,6 +233,15 @@ static int record_opts_parse(const struct cmd_entry *cmd, int live, int argc, ch
 			break;
 		case OPT_NO_PROBES:
 			o->no_probes = 1;
+			break;
+		case OPT_PROBE_SET:
+			if (!probe_set_find(optarg)) {
+				char names[128];
+
+				probe_set_names(names, sizeof(names));
+				return usage_error(cmd, "unknown probe set '%s' (%s)", optarg, names);
+			}
+			o->probe_set = optarg;
 			break;
 		case OPT_FLIGHT:
 			o->flight = 1;
@@ -397,6 +410,14 @@ static void private_meta(struct recorder *r, struct strbuf *sb)
 	strbuf_addf(sb, "probe_set=%s\n", pr->set ? pr->set : "none");
 	strbuf_addf(sb, "probe_reason=%s\n", pr->reason ? pr->reason : "");
 	strbuf_addf(sb, "probes=%s\n", pr->probes ? pr->probes : "");
+	if (pr->probes && *pr->probes) {	/* missed hits so far (kprobe_profile) */
+		const char *tfs = collector_tracefs(NULL);
+		struct strbuf m = STRBUF_INIT;
+
+		if (tfs && !probes_read_missed(tfs, pr->probes, &m))
+			strbuf_addf(sb, "probe_missed=%s\n", m.buf ? m.buf : "");
+		strbuf_release(&m);
+	}
 	strbuf_addf(sb, "sample_sources=%s\n", sampler_sources(r->sampler));
 	strbuf_addf(sb, "missing_sources=%s\n", sampler_missing(r->sampler));
 	if (r->o->cgroup)
@@ -826,6 +847,7 @@ static int record_setup(struct recorder *r)
 	co.clock = r->o->clock;
 	co.overwrite = r->o->flight;
 	co.no_probes = r->o->no_probes;
+	co.probe_set = r->o->probe_set;
 	r->col = collector_open(&co, &err);
 	if (!r->col) {
 		error("%s", err);
@@ -833,6 +855,8 @@ static int record_setup(struct recorder *r)
 		return -1;
 	}
 	warn_missing_extra(r->o, collector_missing(r->col));
+	if (collector_probes(r->col)->unverified)	/* one line: why no probes */
+		warning("no swap/zswap kprobes: %s", collector_probes(r->col)->reason);
 	r->ncpus = collector_ncpus(r->col);
 	r->page_size = collector_page_size(r->col);
 	r->stats = xcalloc((size_t)r->ncpus, sizeof(*r->stats));

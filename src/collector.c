@@ -381,7 +381,7 @@ const char *collector_event_choice(const char *events_dir, const struct family_e
 }
 
 static int enable_groups(struct collector *c, const char *groups, int no_probes,
-			 char **err)
+			 const char *probe_set, char **err)
 {
 	char *copy = xstrdup(groups), *save = NULL, *g, *evdir = inst_path(c, "events");
 	unsigned want_probes = 0;
@@ -408,7 +408,7 @@ static int enable_groups(struct collector *c, const char *groups, int no_probes,
 	free(copy);
 	free(evdir);
 	if (want_probes && !no_probes) {
-		probes_install(c->tracefs, c->dir, want_probes, &c->probes);
+		probes_install(c->tracefs, c->dir, want_probes, probe_set, &c->probes);
 		c->have_probes = 1;
 		if (c->probes.probes && *c->probes.probes)
 			strbuf_addf(&c->events, "%s%s", c->events.len ? "," : "",
@@ -542,7 +542,7 @@ struct collector *collector_open(const struct collector_opts *o, char **err)
 	for (int i = 0; !o->groups && i < event_nfamilies; i++)	/* default: all */
 		if (event_families[i].group)
 			strbuf_addf(&sb, "%s%s", sb.len ? "," : "", event_families[i].group);
-	if (enable_groups(c, o->groups ? o->groups : sb.buf, o->no_probes, err))
+	if (enable_groups(c, o->groups ? o->groups : sb.buf, o->no_probes, o->probe_set, err))
 		goto fail;
 	for (const char *const *e = o->extra; e && *e; e++)
 		enable_spec(c, *e);

@@ -27,6 +27,7 @@ struct collector_opts {
 	const char *clock;		/* NULL: "mono" */
 	int overwrite;			/* flight recorder: ring overwrites */
 	int no_probes;			/* do not install kprobes */
+	const char *probe_set;		/* force this probe set (NULL: verified only) */
 };
 
 struct collector;

@@ -19,10 +19,36 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #define SW PROBE_SWAP
 #define ZS PROBE_ZSWAP
+
+/*
+ * 5.10 (Debian bullseye): no folios; slots come from get_swap_pages (order
+ * 0 through scan_swap_map_slots, a PMD THP as one whole cluster), the
+ * entry of a page from get_swap_page; zswap is a frontswap backend. Its
+ * swap_info_struct has no percpu_ref "users" (added in 5.14): type at
+ * +56, flags +0, prio +8, pages +104 (BTF of 5.10.0-46-amd64), where 6.1
+ * has +72, +16, +24, +120. struct page's compound_order is at +81 (the
+ * first tail page's byte 17) as in 6.1; PG_head is bit 16.
+ */
+static const struct probe_def defs_510[] = {
+	{ SW, "alloc", 'p', "swap_range_alloc", "type=+56($arg1):s8 offset=$arg2:u64 nr=$arg3:u32", 1 },
+	{ SW, "free", 'p', "swap_range_free", "type=+56($arg1):s8 offset=$arg2:u64 nr=$arg3:u32", 1 },
+	{ SW, "getpg_r", 'r', "get_swap_pages", "ret=$retval:s32", 1 },
+	{ SW, "fas", 'p', "get_swap_page", "folio=$arg1:x64 pflags=+0($arg1):x64 ord=+81($arg1):u8", 0 },
+	{ SW, "fas_r", 'r', "get_swap_page", "entry=$retval:x64", 0 },
+	{ SW, "dsched", 'p', "swap_cluster_schedule_discard", "type=+56($arg1):s8 idx=$arg2:u32", 0 },
+	{ SW, "drun", 'p', "swap_do_scheduled_discard", "type=+56($arg1):s8", 0 },
+	{ SW, "swapon", 'p', "_enable_swap_info", "type=+56($arg1):s8 flags=+0($arg1):x64 prio=+8($arg1):s16 pages=+104($arg1):u32", 0 },
+	{ ZS, "store", 'p', "zswap_frontswap_store", "type=$arg1:u32 offset=$arg2:u64", 0 },
+	{ ZS, "store_r", 'r', "zswap_frontswap_store", "ret=$retval:s32", 0 },
+	{ ZS, "load", 'p', "zswap_frontswap_load", "type=$arg1:u32 offset=$arg2:u64", 0 },
+	{ ZS, "load_r", 'r', "zswap_frontswap_load", "ret=$retval:s32", 0 },
+	{ ZS, "wb_r", 'r', "zswap_writeback_entry", "ret=$retval:s32", 0 },
+};
 
 static const struct probe_def defs_61[] = {
 	{ SW, "alloc", 'p', "swap_range_alloc", "type=+72($arg1):s8 offset=$arg2:u64 nr=$arg3:u32", 1 },
@@ -88,12 +114,18 @@ static const struct probe_def defs_7x[] = {
 	{ ZS, "wb_r", 'r', "shrink_memcg_cb", "ret=$retval:u32", 0 },
 };
 
-/* Newest first: a kernel is matched by the first set it satisfies. */
+/*
+ * Newest first: a kernel is matched by the first set it satisfies and was
+ * verified on. "verified": the series check-vm (tests/vm) ran each set on
+ * with its counts held to the kernel's counters (6.18: the definitions
+ * were checked against that kernel's BTF and symbols; it has no kprobes).
+ */
 const struct probe_set probe_sets[] = {
-	{ "7.x", defs_7x, (int)ARRAY_SIZE(defs_7x) },
-	{ "6.18", defs_618, (int)ARRAY_SIZE(defs_618) },
-	{ "6.12", defs_612, (int)ARRAY_SIZE(defs_612) },
-	{ "6.1", defs_61, (int)ARRAY_SIZE(defs_61) },
+	{ "7.x", defs_7x, (int)ARRAY_SIZE(defs_7x), "7.2 7.3" },
+	{ "6.18", defs_618, (int)ARRAY_SIZE(defs_618), "6.18" },
+	{ "6.12", defs_612, (int)ARRAY_SIZE(defs_612), "6.12" },
+	{ "6.1", defs_61, (int)ARRAY_SIZE(defs_61), "6.1" },
+	{ "5.10", defs_510, (int)ARRAY_SIZE(defs_510), "5.10" },
 };
 const int probe_nsets = (int)ARRAY_SIZE(probe_sets);
 
@@ -175,27 +207,106 @@ static int set_fits(const struct probe_set *set, const struct probe_syms *syms,
 	return ok;
 }
 
-void probes_choose(const struct probe_syms *syms, struct probe_choice *out)
+const struct probe_set *probe_set_find(const char *name)
+{
+	for (int s = 0; name && s < probe_nsets; s++)
+		if (!strcmp(probe_sets[s].name, name))
+			return &probe_sets[s];
+	return NULL;
+}
+
+void probe_set_names(char *names, size_t len)
+{
+	size_t used = 0;
+
+	if (len)
+		names[0] = '\0';
+	for (int s = probe_nsets - 1; s >= 0 && used + 1 < len; s--)
+		used += (size_t)snprintf(names + used, len - used, "%s%s",
+					 used ? ", " : "", probe_sets[s].name);
+}
+
+/* The series of a release ("5.10" of "5.10.0-46-amd64"). */
+static void release_series(const char *release, char *out, size_t len)
+{
+	int maj, min;
+
+	if (sscanf(release, "%d.%d", &maj, &min) == 2)
+		snprintf(out, len, "%d.%d", maj, min);
+	else
+		snprintf(out, len, "%s", release);
+}
+
+int probe_set_verified(const struct probe_set *set, const char *release)
+{
+	const char *p = set->verified;
+	char series[32];
+
+	release_series(release, series, sizeof(series));
+	while (p && *p) {
+		size_t n = strcspn(p, " ");
+
+		if (n && n == strlen(series) && !strncmp(series, p, n))
+			return 1;
+		p += n;
+		p += strspn(p, " ");
+	}
+	return 0;
+}
+
+static void use_set(const struct probe_set *set, const struct probe_syms *syms,
+		    struct probe_choice *out)
+{
+	out->set = set;
+	for (int i = 0; i < set->ndefs && out->nuse < (int)ARRAY_SIZE(out->use); i++) {
+		if (probe_syms_has(syms, set->defs[i].symbol))
+			out->use[out->nuse++] = &set->defs[i];
+		else
+			strbuf_addf(&out->skipped, "%s%s(%s)", out->skipped.len ? "," : "",
+				    set->defs[i].name, set->defs[i].symbol);
+	}
+}
+
+void probes_choose(const struct probe_syms *syms, const char *release, const char *force,
+		   struct probe_choice *out)
 {
 	struct strbuf why = STRBUF_INIT;
+	const struct probe_set *unverified = NULL;
 
 	memset(out, 0, sizeof(*out));
+	if (force) {
+		const struct probe_set *set = probe_set_find(force);
+
+		if (set)
+			use_set(set, syms, out);
+		else
+			strbuf_addf(&out->reason, "no probe set named '%s'", force);
+		return;
+	}
 	for (int s = 0; s < probe_nsets; s++) {
 		const struct probe_set *set = &probe_sets[s];
 
 		if (!set_fits(set, syms, &why))
 			continue;
-		out->set = set;
-		for (int i = 0; i < set->ndefs && out->nuse < (int)ARRAY_SIZE(out->use); i++) {
-			if (probe_syms_has(syms, set->defs[i].symbol))
-				out->use[out->nuse++] = &set->defs[i];
-			else
-				strbuf_addf(&out->skipped, "%s%s(%s)", out->skipped.len ? "," : "",
-					    set->defs[i].name, set->defs[i].symbol);
+		if (release && !probe_set_verified(set, release)) {
+			if (!unverified)
+				unverified = set;
+			continue;
 		}
+		use_set(set, syms, out);
 		break;
 	}
-	if (!out->set)
+	if (!out->set && unverified) {
+		char series[32];
+
+		out->unverified = 1;
+		release_series(release, series, sizeof(series));
+		strbuf_addf(&out->reason, "probe set %s fits this kernel's functions but was "
+			    "verified only on %s, not %s (its struct offsets may read another "
+			    "layout): counters and tracepoints only (record --probe-set %s "
+			    "forces it)", unverified->name, unverified->verified, series,
+			    unverified->name);
+	} else if (!out->set)
 		strbuf_addf(&out->reason, "no catalogue set matches this kernel's functions (%s)",
 			    why.buf ? why.buf : "no sets");
 	strbuf_release(&why);
@@ -270,8 +381,9 @@ static const char *family_name(enum probe_family f)
 }
 
 void probes_install(const char *tracefs, const char *inst_dir, unsigned families,
-		    struct probe_result *res)
+		    const char *force, struct probe_result *res)
 {
+	struct utsname u;
 	const char *ctl = probes_control_file(tracefs);
 	struct probe_syms syms = { 0 };
 	struct probe_choice ch;
@@ -298,11 +410,12 @@ void probes_install(const char *tracefs, const char *inst_dir, unsigned families
 		probe_syms_free(&syms);
 		return;
 	}
-	probes_choose(&syms, &ch);
+	probes_choose(&syms, uname(&u) ? "?" : u.release, force, &ch);
 	probe_syms_free(&syms);
 	if (!ch.set) {
 		res->set = xstrdup("none");
 		res->reason = xstrdup(ch.reason.buf);
+		res->unverified = ch.unverified;
 		res->probes = xstrdup("");
 		probe_choice_release(&ch);
 		return;
@@ -317,8 +430,13 @@ void probes_install(const char *tracefs, const char *inst_dir, unsigned families
 
 		if (!(families & (1u << d->family)))
 			continue;	/* that group was not asked for */
-		char *line = xasprintf("%c:%s/%s %s %s\n", d->kind, res->systems[d->family],
-				       d->name, d->symbol, d->args);
+		/* a return probe gets PROBE_MAXACTIVE instances, never the
+		 * kernel's small default (probes.h) */
+		char *line = d->kind == 'r' ?
+			xasprintf("r%d:%s/%s %s %s\n", PROBE_MAXACTIVE, res->systems[d->family],
+				  d->name, d->symbol, d->args) :
+			xasprintf("%c:%s/%s %s %s\n", d->kind, res->systems[d->family],
+				  d->name, d->symbol, d->args);
 
 		if (write_str(ctl, line, 1)) {
 			strbuf_addf(&reason, "%s%s refused (", reason.len ? "; " : "", d->name);
@@ -348,6 +466,77 @@ void probes_install(const char *tracefs, const char *inst_dir, unsigned families
 	if (!res->probes)
 		res->probes = xstrdup("");
 	probe_choice_release(&ch);
+}
+
+/* ---- missed hits (kprobe_profile) ---- */
+
+/* The misses of event ev (system sys) in profile text: >= 0, -1 no line,
+ * -2 more than one line could be it. */
+static long long profile_misses(const char *text, const char *sys, const char *ev)
+{
+	const char *p = text;
+	long long found = -1;
+	int n = 0;
+
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char line[512], name[300];
+		unsigned long long hits, miss;
+
+		snprintf(line, sizeof(line), "%.*s", (int)(len < sizeof(line) ? len : sizeof(line) - 1), p);
+		if (sscanf(line, " %299s %llu %llu", name, &hits, &miss) == 3) {
+			const char *slash = strchr(name, '/');
+			int match = slash ? (size_t)(slash - name) == strlen(sys) &&
+					    !strncmp(name, sys, strlen(sys)) && !strcmp(slash + 1, ev)
+					  : !strcmp(name, ev);
+
+			if (match) {
+				n++;
+				found = (long long)miss;
+			}
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+	return n > 1 ? -2 : found;
+}
+
+int probes_parse_profile(const char *text, const char *probes, struct strbuf *out)
+{
+	char *list = xstrdup(probes ? probes : ""), *save = NULL;
+	int known = 0;
+
+	for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *colon = strchr(tok, ':');
+		long long m;
+
+		if (!colon)
+			continue;
+		*colon = '\0';
+		m = profile_misses(text ? text : "", tok, colon + 1);
+		if (m >= 0) {
+			strbuf_addf(out, "%s%s:%s=%lld", out->len ? "," : "", tok, colon + 1, m);
+			known++;
+		} else
+			strbuf_addf(out, "%s%s:%s=?", out->len ? "," : "", tok, colon + 1);
+	}
+	free(list);
+	return known;
+}
+
+int probes_read_missed(const char *tracefs, const char *probes, struct strbuf *out)
+{
+	char *path = tfs_path(tracefs, "kprobe_profile");
+	struct strbuf sb = STRBUF_INIT;
+	int ret = -1;
+
+	if (!read_file(path, &sb)) {
+		probes_parse_profile(sb.buf ? sb.buf : "", probes, out);
+		ret = 0;
+	}
+	strbuf_release(&sb);
+	free(path);
+	return ret;
 }
 
 /* Removes every probe of event system sys ("-:sys/name" per event). */

@@ -28,9 +28,18 @@ struct probe_def {
 };
 
 struct probe_set {
-	const char *name;	/* "6.1", "6.12", "6.18", "7.x" */
+	const char *name;	/* "5.10", "6.1", "6.12", "6.18", "7.x" */
 	const struct probe_def *defs;
 	int ndefs;
+	/*
+	 * The kernel series (MAJOR.MINOR of uname -r, space-separated) the
+	 * set was verified on: its raw offsets read that series' struct
+	 * layout, and its probes fired with the counts check-vm holds them
+	 * to. A kernel outside them whose functions fit gets no set (the
+	 * layout may differ: 6.1's offsets on 5.10 read another device's
+	 * type), unless the user forces one.
+	 */
+	const char *verified;
 };
 
 extern const struct probe_set probe_sets[];
@@ -48,6 +57,28 @@ int probe_syms_has(const struct probe_syms *s, const char *name);
 int probe_syms_load(struct probe_syms *s, const char *path);
 void probe_syms_free(struct probe_syms *s);
 
+/*
+ * Return probes are installed as "rN:" with this N, the number of calls
+ * the kernel tracks at once per probe. Left out, it is the kernel's
+ * default (max(10, 2 * CPUs) on 5.10 and later), which a reclaim storm
+ * outruns: every call beyond it is a missed hit (kprobe_profile). The
+ * kernel's maximum is 4096.
+ */
+#define PROBE_MAXACTIVE 256
+
+/*
+ * Pure: the missed hits of the installed probes (probes: the comma list
+ * "system:event,..." of probe_result.probes) in kprobe_profile text (one
+ * line per probe: name, hits, misses; the name is "event" or
+ * "system/event" depending on the kernel). Appends
+ * "system:event=MISSES,..." to out, "system:event=?" where the text has no
+ * line or more than one matching line for it. Returns the number of probes
+ * with a known count.
+ */
+int probes_parse_profile(const char *text, const char *probes, struct strbuf *out);
+/* Reads tracefs/kprobe_profile into out as above; -1 if unreadable. */
+int probes_read_missed(const char *tracefs, const char *probes, struct strbuf *out);
+
 /* What probes_choose() picked. */
 struct probe_choice {
 	const struct probe_set *set;	/* NULL: none fits */
@@ -55,10 +86,23 @@ struct probe_choice {
 	int nuse;
 	struct strbuf skipped;		/* "name(symbol)" of optional probes left out */
 	struct strbuf reason;		/* why none, when set is NULL */
+	int unverified;			/* none because no fitting set was verified here */
 };
 
-/* Pure: the first catalogue set whose required functions all exist. */
-void probes_choose(const struct probe_syms *syms, struct probe_choice *out);
+/*
+ * Pure: the first catalogue set whose required functions all exist and
+ * that was verified on release (uname -r; NULL: any). force (a set's
+ * name, or NULL) takes that set whatever the kernel, leaving out the
+ * probes whose function is missing. No set: out->reason says why in one
+ * line.
+ */
+void probes_choose(const struct probe_syms *syms, const char *release, const char *force,
+		   struct probe_choice *out);
+/* The set of that name, or NULL; names lists every name ("5.10, 6.1, ..."). */
+const struct probe_set *probe_set_find(const char *name);
+void probe_set_names(char *names, size_t len);
+/* Whether release's MAJOR.MINOR (uname -r) is one of set's verified series. */
+int probe_set_verified(const struct probe_set *set, const char *release);
 void probe_choice_release(struct probe_choice *c);
 
 /* The outcome of installing, for the metadata and the summary. */
@@ -67,6 +111,8 @@ struct probe_result {
 	char *reason;		/* why none or why partial; "" if all well */
 	char *probes;		/* "system:event,..." installed and enabled */
 	char *systems[2];	/* event systems created (removed at exit) */
+	int unverified;		/* set "none": the kernel's series is not verified
+				 * (reason begins "probe set NAME fits") */
 };
 
 /*
@@ -75,8 +121,9 @@ struct probe_result {
  * instance directory inst_dir. Never fails: the result says what happened.
  */
 /* families: bits (1 << PROBE_SWAP) | (1 << PROBE_ZSWAP) of the groups asked for. */
+/* force: a set's name to use on any kernel (record --probe-set), or NULL. */
 void probes_install(const char *tracefs, const char *inst_dir, unsigned families,
-		    struct probe_result *res);
+		    const char *force, struct probe_result *res);
 /* Removes the probe systems of res (disable first in every instance). */
 void probes_remove(const char *tracefs, struct probe_result *res);
 /* Removes probe systems "mmscope_*_PID" whose PID is dead. */

@@ -70,6 +70,9 @@ void report_json_header(struct report_ctx *rc)
 	json_s64(j, "lost", in->lost);
 	json_s64(j, "lost_unknown", in->lost_unknown);
 	json_u64(j, "cpustat_lost", in->cpustat_lost);
+	/* kprobe hits missed (kprobe_profile); null: no probes or not recorded */
+	json_s64_or_null(j, "probe_missed", in->probe_missed,
+			 in->has_probes && in->probe_missed >= 0);
 	if (in->flight)
 		json_flight(j, in);
 	json_u64(j, "sample_sets", in->sample_sets);

@@ -451,9 +451,11 @@ void report_text_swap(struct report_ctx *rc)
 		}
 		return;
 	}
-	if (probes)
+	if (probes) {
 		report_line(rc, "probes: %s", rules_text(swapclust_model_rules(m)));
-	else
+		if (analysis_probe_missed(rc->a, "swap", NULL, 0) != 0)
+			report_probe_missed(rc, "swap", "lost: ");
+	} else
 		swap_why_no_probes(rc);
 	swap_cluster_basis(rc, m);
 	for (int i = 0; i < swapclust_model_ndevs(m); i++) {
@@ -571,6 +573,8 @@ static void zswap_probes(struct report_ctx *rc, const struct zswap_model *m)
 	static const char *const okw[] = { "stored", "hit", "written back" };
 
 	report_line(rc, "probes:");
+	if (analysis_probe_missed(rc->a, "zswap", NULL, 0) != 0)
+		report_probe_missed(rc, "zswap", "  lost: ");
 	for (int i = 0; i < ZSWAP_OP_NR; i++) {
 		uint64_t ok = zswap_model_probe_ok(m, i), no = zswap_model_probe_fail(m, i);
 
@@ -625,6 +629,10 @@ void report_text_zswap(struct report_ctx *rc)
 				    delta(d2, f->zswpin, l->zswpin, 1),
 				    delta(d3, f->zswpwb, l->zswpwb, 1),
 				    delta(d4, f->pswpout, l->pswpout, 1));
+		else if (f->pswpout >= 0)	/* vmstat sampled, without them */
+			report_wrap(rc, "vmstat: ", "zswpout, zswpin, zswpwb not on this kernel "
+				    "(before 5.19 /proc/vmstat has none; frontswap's debugfs "
+				    "counters are not sampled)");
 	}
 	if (zswap_model_memcg(m)) {
 		const struct zsw_memcg *c = zswap_model_memcg(m);
@@ -641,6 +649,15 @@ void report_text_zswap(struct report_ctx *rc)
 }
 
 /* ---- JSON: one member per section, numbers only ---- */
+
+/* Missed probe hits of a family (kprobe_profile): null when unknown or
+ * the recording has no probes. */
+static void probe_missed_json(struct report_ctx *rc, const char *family)
+{
+	long long m = analysis_probe_missed(rc->a, family, NULL, 0);
+
+	json_s64_or_null(rc->jw, "probe_missed", m, rc->in->has_probes && m >= 0);
+}
 
 static const char *const cause_key[SWC_NCAUSES] = {
 	"device", "no_cluster", "scan_failed", "free_left", "unknown",
@@ -724,6 +741,7 @@ void report_json_swap(struct report_ctx *rc)
 
 	json_object(j, "swap");
 	json_s64(j, "probes", swapclust_model_has_probes(m));
+	probe_missed_json(rc, "swap");
 	json_s64(j, "rules", swapclust_model_rules(m));
 	json_s64(j, "cluster_size", swapclust_model_cluster_size(m));
 	json_s64(j, "cluster_basis", swapclust_model_cluster_basis(m));
@@ -785,6 +803,7 @@ void report_json_zswap(struct report_ctx *rc)
 
 	json_object(j, "zswap");
 	json_s64(j, "points", n);
+	probe_missed_json(rc, "zswap");
 	if (en < 0)
 		json_null(j, "enabled");
 	else

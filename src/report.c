@@ -245,6 +245,25 @@ static void report_flight_header(struct report_ctx *rc)
 	report_wrap(rc, "window    ", text);
 }
 
+/* Probe hits the kernel missed (family "swap", "zswap" or NULL: all), as
+ * losses of the figures they feed: one line after prefix. */
+void report_probe_missed(struct report_ctx *rc, const char *family, const char *prefix)
+{
+	char names[160], text[320], fam[16];
+	long long m = analysis_probe_missed(rc->a, family, names, sizeof(names));
+
+	snprintf(fam, sizeof(fam), "%s%s", family ? family : "", family ? " " : "");
+	if (m < 0)
+		snprintf(text, sizeof(text), "- %sprobe hits missed (no kprobe_profile "
+			 "count in the recording)", fam);
+	else if (!m)
+		snprintf(text, sizeof(text), "0 %sprobe hits missed (kprobe_profile)", fam);
+	else
+		snprintf(text, sizeof(text), "%lld %sprobe hits missed (kprobe_profile: %s); "
+			 "the figures they feed are low by up to that", m, fam, names);
+	report_wrap(rc, prefix, text);
+}
+
 void report_text_header(struct report_ctx *rc)
 {
 	const struct analysis_info *in = rc->in;
@@ -268,6 +287,12 @@ void report_text_header(struct report_ctx *rc)
 		report_line(rc, "lost      %lld in the pages%s, %llu overrun/dropped in stats",
 			    in->lost, in->lost_unknown ? " (and some uncounted)" : "",
 			    (unsigned long long)in->cpustat_lost);
+	if (in->has_probes)
+		report_probe_missed(rc, NULL, "probes    ");
+	else if (!strcmp(analysis_probe_set(rc->a), "none") &&
+		 !strncmp(analysis_probe_reason(rc->a), "probe set ", 10))
+		/* a set fits but was not verified on this kernel (probes.h) */
+		report_wrap(rc, "probes    none: ", analysis_probe_reason(rc->a));
 	if (in->has_samples)
 		report_line(rc, "samples   %llu sets (%llu lines), %llu lost, %llu incomplete",
 			    (unsigned long long)in->sample_sets,

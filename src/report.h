@@ -69,6 +69,8 @@ void report_line(struct report_ctx *rc, const char *fmt, ...)
 /* prefix then text, wrapped at the width with continuation lines
  * indented as deep as the prefix. */
 void report_wrap(struct report_ctx *rc, const char *prefix, const char *text);
+/* "N probe hits missed" of family "swap"/"zswap" (NULL: all) after prefix. */
+void report_probe_missed(struct report_ctx *rc, const char *family, const char *prefix);
 /* Seconds since the first event, "%.6f" style with 3 decimals. */
 double report_rel_s(const struct report_ctx *rc, uint64_t ts);
 /* One line saying a section needs counter samples; 1 if printed. */

@@ -170,7 +170,7 @@ tests/record/context.log: tests/record/names.log
 # under qemu TCG, one VM after the other; one "PASS:/FAIL:/SKIP: KERNEL
 # SCENARIO" line per case. Not part of `make check` (needs qemu, root and
 # ~1 GB of cached kernels). Override VM_KERNELS / VM_SCENARIOS.
-VM_KERNELS = 6.1 6.12 7.x
+VM_KERNELS = 5.10 6.1 6.12 7.2 7.x
 VM_SCENARIOS = memcg-swap global-pressure mthp-frag zswap
 .PHONY: check-vm
 check-vm: mmscope$(EXEEXT)

@@ -45,6 +45,9 @@ expect_rc 2 "record: a --cgroup that does not exist" "$MMSCOPE" record -o "$scra
 grep -q "^error: no memory cgroup 'mmscope-no-such-cgroup'" "$scratch/out" || fail "no cgroup message"
 [ "$(wc -l <"$scratch/out")" -eq 1 ] || fail "the refusal is not one line: $(cat "$scratch/out")"
 [ -e "$scratch/n.dat" ] || [ -e "$scratch/n.dat.spool" ] && fail "a refused record left a file"
+expect_rc 2 "record: an unknown --probe-set" "$MMSCOPE" record -o "$scratch/n.dat" --probe-set 6.2 -- true
+grep -q "^error: unknown probe set '6.2' (5.10, 6.1, 6.12, 6.18, 7.x)" "$scratch/out" ||
+	fail "the unknown probe set and the known ones are not named: $(cat "$scratch/out")"
 expect_rc 2 "sample: stray argument" "$MMSCOPE" sample foo
 expect_rc 2 "doctor: stray argument" "$MMSCOPE" doctor foo
 

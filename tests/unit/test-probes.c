@@ -13,11 +13,13 @@
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const struct {
 	const char *prefix;	/* uname -r prefix of the data directory */
 	const char *set;
 } expect[] = {
+	{ "5.10.", "5.10" },
 	{ "6.1.", "6.1" },
 	{ "6.12.", "6.12" },
 	{ "6.18.", "6.18" },
@@ -86,7 +88,7 @@ static void check_kernel(const char *dir, const char *name, const char *set)
 
 	if (!ok(loaded && syms.n > 0, "%s: symbol list loads (%zu names)", name, syms.n))
 		goto out;
-	probes_choose(&syms, &ch);
+	probes_choose(&syms, name, NULL, &ch);	/* the directory is its uname -r */
 	is_str(ch.set ? ch.set->name : "none", set, name);
 	if (ch.skipped.len)
 		printf("# %s: left out for want of a function: %s\n", name, ch.skipped.buf);
@@ -132,7 +134,7 @@ static void check_synthetic(void)
 	struct probe_choice ch;
 
 	probe_syms_sort(&syms);
-	probes_choose(&syms, &ch);
+	probes_choose(&syms, NULL, NULL, &ch);
 	ok(!ch.set && ch.reason.len > 0, "an empty symbol list gives no set, with a reason");
 	probe_choice_release(&ch);
 
@@ -140,7 +142,7 @@ static void check_synthetic(void)
 	probe_syms_add(&syms, "move_cluster");
 	probe_syms_add(&syms, "folio_alloc_swap");
 	probe_syms_sort(&syms);
-	probes_choose(&syms, &ch);
+	probes_choose(&syms, NULL, NULL, &ch);
 	ok(!ch.set && strstr(ch.reason.buf, "__swap_cluster_free_entries"),
 	   "a missing required function is named in the reason");
 	probe_choice_release(&ch);
@@ -148,12 +150,178 @@ static void check_synthetic(void)
 	/* 6.18 set with optional functions missing: chosen, the rest listed */
 	probe_syms_add(&syms, "swap_entries_free");
 	probe_syms_sort(&syms);
-	probes_choose(&syms, &ch);
+	probes_choose(&syms, NULL, NULL, &ch);
 	is_str(ch.set ? ch.set->name : "none", "6.18", "required functions alone pick the set");
 	ok(ch.skipped.len && strstr(ch.skipped.buf, "zswap_store"),
 	   "left-out optional probes are listed");
 	probe_choice_release(&ch);
 	probe_syms_free(&syms);
+}
+
+/*
+ * A set is used only on the kernel series it was verified on: 5.10's
+ * functions fit the 6.1 set (same required names) but its struct layout
+ * differs, so 5.10 must get the 5.10 set and a kernel of an unverified
+ * series none, with the reason in one line; --probe-set forces one.
+ */
+static void check_verified(const char *dir)
+{
+	char *p510 = xasprintf("%s/5.10.0-46-amd64/kallsyms-functions.txt", dir);
+	char *p61 = xasprintf("%s/6.1.0-57-amd64/kallsyms-functions.txt", dir);
+	struct probe_syms s510 = { 0 }, s61 = { 0 };
+	struct probe_choice ch;
+	char names[128];
+
+	if (!ok(!probe_syms_load(&s510, p510) && !probe_syms_load(&s61, p61),
+		"5.10 and 6.1 symbol lists"))
+		goto out;
+	probes_choose(&s510, NULL, NULL, &ch);
+	ok(ch.set && !strcmp(ch.set->name, "6.1"),
+	   "5.10's functions alone fit the 6.1 set (why the release must decide)");
+	probe_choice_release(&ch);
+	probes_choose(&s510, "5.10.0-46-amd64", NULL, &ch);
+	is_str(ch.set ? ch.set->name : "none", "5.10", "5.10.0-46-amd64: the 5.10 set");
+	ok(ch.skipped.len == 0, "5.10: every probe's function exists (%s)", ch.skipped.buf ?
+	   ch.skipped.buf : "none left out");
+	probe_choice_release(&ch);
+	probes_choose(&s61, "6.1.0-57-amd64", NULL, &ch);
+	is_str(ch.set ? ch.set->name : "none", "6.1", "6.1.0-57-amd64: the 6.1 set, not 5.10's");
+	probe_choice_release(&ch);
+	probes_choose(&s510, "5.15.0-105-generic", NULL, &ch);
+	ok(!ch.set && strstr(ch.reason.buf, "probe set 6.1 fits this kernel's functions but "
+			     "was verified only on 6.1, not 5.15") &&
+	   strstr(ch.reason.buf, "--probe-set 6.1") && !strchr(ch.reason.buf, '\n'),
+	   "an unverified series: no set, one line naming the set, the series and the option");
+	probe_choice_release(&ch);
+	probes_choose(&s61, "6.2.0", NULL, &ch);
+	ok(!ch.set && strstr(ch.reason.buf, "not 6.2"), "6.1's functions on 6.2: no set");
+	probe_choice_release(&ch);
+	probes_choose(&s510, "5.15.0-105-generic", "6.1", &ch);
+	ok(ch.set && !strcmp(ch.set->name, "6.1") && strstr(ch.skipped.buf, "fas(folio_alloc_swap)"),
+	   "--probe-set 6.1 forces it; missing functions are left out and listed");
+	probe_choice_release(&ch);
+	probes_choose(&s510, "5.10.0-46-amd64", "9.9", &ch);
+	ok(!ch.set && strstr(ch.reason.buf, "no probe set named '9.9'"), "an unknown forced name");
+	probe_choice_release(&ch);
+	ok(probe_set_find("5.10") && probe_set_find("7.x") && !probe_set_find("7"),
+	   "probe_set_find by exact name");
+	probe_set_names(names, sizeof(names));
+	is_str(names, "5.10, 6.1, 6.12, 6.18, 7.x", "the names, oldest first");
+	ok(probe_set_verified(probe_set_find("7.x"), "7.3.4+deb13-amd64") &&
+	   probe_set_verified(probe_set_find("7.x"), "7.2.13+deb14-amd64") &&
+	   !probe_set_verified(probe_set_find("7.x"), "7.4.0") &&
+	   !probe_set_verified(probe_set_find("6.1"), "6.12.117+deb12-amd64"),
+	   "verified series match MAJOR.MINOR exactly (6.1 is not 6.12)");
+out:
+	probe_syms_free(&s510);
+	probe_syms_free(&s61);
+	free(p510);
+	free(p61);
+}
+
+/*
+ * kprobe_profile as the kernel prints it ("  %-44s %15lu %15lu": event
+ * name, hits, misses; newer kernels may print "system/event"): the misses
+ * of the recording's own probes, "?" where a name is missing or ambiguous.
+ */
+static void check_profile(void)
+{
+	static const char text[] =
+		"  alloc                                                  48213               0\n"
+		"  store_r                                                20474             947\n"
+		"  load_r                                                  8133               0\n"
+		"  other_r                                                    5               2\n";
+	static const char text2[] =
+		"  mmscope_zswap_77/store_r                               20474              12\n"
+		"  kprobes/store_r                                            3               1\n";
+	struct strbuf sb = STRBUF_INIT;
+	int n;
+
+	n = probes_parse_profile(text, "mmscope_swap_9:alloc,mmscope_zswap_9:store_r,"
+				 "mmscope_zswap_9:load_r,mmscope_zswap_9:wb_r", &sb);
+	is_int(n, 3, "kprobe_profile: three of four probes have a line");
+	is_str(sb.buf, "mmscope_swap_9:alloc=0,mmscope_zswap_9:store_r=947,"
+	       "mmscope_zswap_9:load_r=0,mmscope_zswap_9:wb_r=?",
+	       "kprobe_profile: misses by probe, '?' for a probe without a line");
+	strbuf_release(&sb);
+	n = probes_parse_profile(text2, "mmscope_zswap_77:store_r", &sb);
+	is_int(n, 1, "system/event names: matched with the system");
+	is_str(sb.buf, "mmscope_zswap_77:store_r=12", "system/event: the recording's own line");
+	strbuf_release(&sb);
+	n = probes_parse_profile("  store_r 1 1\n  store_r 2 2\n", "mmscope_zswap_5:store_r", &sb);
+	ok(n == 0 && !strcmp(sb.buf, "mmscope_zswap_5:store_r=?"),
+	   "two lines with the same event name: unknown, never one of them");
+	strbuf_release(&sb);
+	n = probes_parse_profile("garbage\n\n", "", &sb);
+	ok(n == 0 && !sb.len, "no probes: nothing");
+	strbuf_release(&sb);
+}
+
+/*
+ * A real kprobe_profile (5.10.0-46 guest, tests/vm/run-vm.sh: return
+ * probes on do_nanosleep with maxactive 1 and the kernel's default, an
+ * entry probe, six sleeps at once): 5.10 counts a return probe's calls
+ * beyond maxactive in the third column.
+ */
+static void check_profile_real(const char *dir)
+{
+	char *path = xasprintf("%s/5.10.0-46-amd64/kprobe_profile.txt", dir);
+	char *text = slurp(path);
+	struct strbuf sb = STRBUF_INIT;
+
+	if (ok(text != NULL, "5.10 kprobe_profile.txt")) {
+		is_int(probes_parse_profile(text, "kt:ns_r,kt:ns,kt:ns_def_r", &sb), 3,
+		       "5.10: every probe has its line");
+		is_str(sb.buf, "kt:ns_r=5,kt:ns=0,kt:ns_def_r=4",
+		       "5.10: r1 missed 5 of 6 returns; the default maxactive missed 4");
+	}
+	strbuf_release(&sb);
+	free(text);
+	free(path);
+}
+
+/*
+ * Installing into a fake tracefs (plain files): every return probe is
+ * written with an explicit maxactive ("rN:"), never the kernel's default.
+ */
+static void check_maxactive(void)
+{
+	char dir[] = "/tmp/mmscope-test-probes.XXXXXX";
+	struct probe_result res;
+	char *ctl, *text, *want;
+	FILE *f;
+	int rlines = 0, bad = 0;
+
+	if (!mkdtemp(dir)) {
+		ok(0, "mkdtemp");
+		return;
+	}
+	ctl = xasprintf("%s/kprobe_events", dir);
+	f = fopen(ctl, "we");
+	if (f)
+		fclose(f);
+	probes_install(dir, dir, (1u << PROBE_SWAP) | (1u << PROBE_ZSWAP), "6.18", &res);
+	text = slurp(ctl);
+	want = xasprintf("r%d:", PROBE_MAXACTIVE);
+	for (char *save = NULL, *l = text ? strtok_r(text, "\n", &save) : NULL; l;
+	     l = strtok_r(NULL, "\n", &save)) {
+		if (l[0] != 'r')
+			continue;
+		rlines++;
+		bad += strncmp(l, want, strlen(want)) != 0;
+	}
+	if (!rlines)
+		ok(1, "# SKIP the 6.18 set has no return probe this host's /proc/kallsyms "
+		   "has (%s)", res.reason);
+	else
+		ok(rlines > 0 && !bad, "%d return probes written, all as %s (%d not)", rlines,
+		   want, bad);
+	probe_result_release(&res);
+	unlink(ctl);
+	rmdir(dir);
+	free(ctl);
+	free(text);
+	free(want);
 }
 
 /* The running kernel, for information only (any answer may be right). */
@@ -167,7 +335,7 @@ static void host_diag(void)
 		probe_syms_free(&syms);
 		return;
 	}
-	probes_choose(&syms, &ch);
+	probes_choose(&syms, NULL, NULL, &ch);
 	printf("# this host: probe set %s (%d probes)%s%s\n", ch.set ? ch.set->name : "none",
 	       ch.nuse, ch.skipped.len ? ", left out: " : "", ch.skipped.len ? ch.skipped.buf : "");
 	probe_choice_release(&ch);
@@ -192,9 +360,13 @@ int main(void)
 	}
 	if (d)
 		closedir(d);
-	ok(seen >= 4, "symbol lists of at least 4 kernels (%d)", seen);
+	ok(seen >= 6, "symbol lists of at least 6 kernels (%d)", seen);
 	host_diag();
 	check_synthetic();
+	check_profile();
+	check_maxactive();
+	check_verified(dir);
+	check_profile_real(dir);
 	free(dir);
 	return tap_done();
 }

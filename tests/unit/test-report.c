@@ -15,6 +15,8 @@
 #include "sample-rec.h"
 #include "tap.h"
 
+#include <event-parse.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -237,6 +239,121 @@ static void test_hotplug_and_gauge(void)
 	analysis_free(a);
 }
 
+/*
+ * Probe hits the kernel missed (probe_missed= of the recording's
+ * metadata, from kprobe_profile): the header and the zswap and swap
+ * sections count them as losses, the JSON too; an older recording with
+ * probes but no count says "-" / null, never 0.
+ */
+static void test_probe_missed(void)
+{
+	static const char meta[] =
+		"probe_set=6.1\n"
+		"probes=mmscope_swap_7:alloc,mmscope_zswap_7:store_r,mmscope_zswap_7:load_r\n"
+		"probe_missed=mmscope_swap_7:alloc=0,mmscope_zswap_7:store_r=947,"
+		"mmscope_zswap_7:load_r=3\n";
+	struct tep_handle *tep = tep_alloc();
+	struct report_opts o;
+	struct strbuf sb = STRBUF_INIT;
+	char *err = NULL;
+
+	a = analysis_live_new(tep, "5.10.0-46-amd64", meta, NULL, &err);
+	if (!ok(a != NULL, "live analysis with probe metadata (%s)", err ? err : "ok"))
+		return;
+	for (uint64_t seq = 1; seq <= 2; seq++) {	/* 5.10: vmstat without zswpout */
+		struct record c[] = {
+			rec_counter(SRC_VMSTAT, NULL, "pswpout", 100 * (int64_t)seq, seq),
+			rec_counter(SRC_ZSWAP, NULL, "stored_pages", 10 * (int64_t)seq, seq),
+			rec_counter(SRC_ZSWAP, NULL, "pool_limit_hit", 0, seq),
+			rec_sample_end(seq),
+		};
+
+		for (size_t i = 0; i < ARRAY_SIZE(c); i++) {
+			c[i].ts = seq * 5 * MS;
+			analysis_feed(a, &c[i]);
+		}
+	}
+	for (int i = 0; i < 10; i++) {
+		struct record r = { .type = REC_ZSWAP, .ts = (uint64_t)(i + 1) * MS, .pid = 1 };
+
+		r.zswap.op = ZSWAP_OP_STORE;
+		r.zswap.ok = 1;
+		analysis_feed(a, &r);
+	}
+	analysis_finish(a, 20 * MS);
+	ok(analysis_info(a)->has_probes && analysis_info(a)->probe_missed == 950,
+	   "probe_missed sums every probe (950)");
+	is_int((int)analysis_probe_missed(a, "zswap", NULL, 0), 950, "zswap probes missed 950");
+	is_int((int)analysis_probe_missed(a, "swap", NULL, 0), 0, "swap probes missed 0");
+	report_opts_default(&o);
+	o.sections = 1u << report_section_find("header") | 1u << report_section_find("zswap");
+	report_render(a, &o, &sb);
+	if (getenv("MMSCOPE_TEST_SHOW"))
+		fputs(sb.buf, stdout);
+	ok(strstr(sb.buf, "probes    950 probe hits missed (kprobe_profile: store_r 947, "
+		  "load_r 3);\n          the figures they feed are low by up to that\n") != NULL,
+	   "header: missed probe hits named");
+	ok(strstr(sb.buf, "  lost: 950 zswap probe hits missed (kprobe_profile: store_r 947, "
+		  "load_r\n        3); the figures") != NULL,
+	   "zswap section: its probes' misses as losses");
+	ok(strstr(sb.buf, "vmstat: zswpout, zswpin, zswpwb not on this kernel (before 5.19") != NULL,
+	   "zswap section: vmstat counters the kernel lacks are 'not on this kernel'");
+	ok(max_width(sb.buf) <= 72, "probe misses: 72 columns");
+	strbuf_reset(&sb);
+	o.format = RF_JSON;
+	o.sections = 1u << report_section_find("header") | 1u << report_section_find("zswap") |
+		     1u << report_section_find("swap");
+	report_render(a, &o, &sb);
+	ok(strstr(sb.buf, "\"probe_missed\": 950") != NULL, "json header: probe_missed 950");
+	ok(strstr(sb.buf, "\"probe_missed\": 0") != NULL, "json swap: probe_missed 0");
+	strbuf_release(&sb);
+	analysis_free(a);
+
+	/* probes, but no count (an mmscope that did not read kprobe_profile) */
+	a = analysis_live_new(tep, "6.12", "probe_set=6.12\nprobes=mmscope_zswap_7:store_r\n",
+			      NULL, &err);
+	analysis_finish(a, 20 * MS);
+	report_opts_default(&o);
+	o.sections = 1u << report_section_find("header");
+	report_render(a, &o, &sb);
+	ok(strstr(sb.buf, "probes    - probe hits missed (no kprobe_profile count in the "
+		  "recording)") != NULL,
+	   "header: '-' when the count was not recorded");
+	strbuf_reset(&sb);
+	o.format = RF_JSON;
+	report_render(a, &o, &sb);
+	ok(strstr(sb.buf, "\"probe_missed\": null") != NULL, "json: null when not recorded");
+	strbuf_release(&sb);
+	analysis_free(a);
+
+	/* no probes at all: no line */
+	a = analysis_live_new(tep, "6.18", "probe_set=none\nprobes=\n", NULL, &err);
+	analysis_finish(a, 20 * MS);
+	o.format = RF_TEXT;
+	report_render(a, &o, &sb);
+	ok(!strstr(sb.buf, "probes    "), "header: no probes line without probes");
+	strbuf_release(&sb);
+	analysis_free(a);
+
+	/* a kernel no set was verified on: the header says why, in its words */
+	a = analysis_live_new(tep, "5.15.0", "probe_set=none\nprobe_reason=probe set 6.1 fits "
+			      "this kernel's functions but was verified only on 6.1, not 5.15 "
+			      "(its struct offsets may read another layout): counters and "
+			      "tracepoints only (record --probe-set 6.1 forces it)\nprobes=\n",
+			      NULL, &err);
+	analysis_finish(a, 20 * MS);
+	report_render(a, &o, &sb);
+	if (getenv("MMSCOPE_TEST_SHOW"))
+		fputs(sb.buf, stdout);
+	ok(strstr(sb.buf, "probes    none: probe set 6.1 fits this kernel's functions but "
+		  "was\n                verified only on 6.1, not 5.15") != NULL,
+	   "header: why an unverified kernel has no probes");
+	strbuf_release(&sb);
+	analysis_free(a);
+	tep_free(tep);
+	free(err);
+}
+
 int main(void)
 {
 	struct report_opts o;
@@ -272,5 +389,6 @@ int main(void)
 	strbuf_release(&sb);
 	analysis_free(a);
 	test_hotplug_and_gauge();
+	test_probe_missed();
 	return tap_done();
 }

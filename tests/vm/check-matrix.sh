@@ -12,14 +12,15 @@
 # qemu or the guest failed before the scenario could say how it ended)
 # is booted once more, after a "RETRY:" line with what the first boot
 # showed; a second such stop is a FAIL.
-# then the wall time of the matrix and of each case. Exit status 1 if any case failed.
-# Defaults: kernels "6.1 6.12 7.x", scenarios "memcg-swap global-pressure
+# then the wall time of the matrix and of each case (each PASS/FAIL line
+# also ends with its own). Exit status 1 if any case failed.
+# Defaults: kernels "5.10 6.1 6.12 7.2 7.x", scenarios "memcg-swap global-pressure
 # mthp-frag zswap". MMSCOPE (or top_builddir) names the mmscope to test;
 # MMSCOPE_VM_KEEP=DIR keeps each case's guest output in DIR/KERNEL-SCENARIO.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-KERNELS=${1:-6.1 6.12 7.x}
+KERNELS=${1:-5.10 6.1 6.12 7.2 7.x}
 SCENARIOS=${2:-memcg-swap global-pressure mthp-frag zswap}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/check-matrix.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -49,10 +50,10 @@ for k in $KERNELS; do
 		dt=$(( $(date +%s) - c0 ))
 		times="$times $k/$s=${dt}s"
 		case $rc in
-		0) echo "PASS: $k $s$retried" ;;
+		0) echo "PASS: $k $s$retried (${dt} s)" ;;
 		77) echo "SKIP: $k $s ($(sed -n 's/^  skipped: [^:]*: //p' "$tmp/case.log" | head -1))" ;;
 		*)
-			echo "FAIL: $k $s"
+			echo "FAIL: $k $s (${dt} s)"
 			grep -vE '^  (ok|time):' "$tmp/case.log" | sed 's/^/    /' | head -30
 			fails=$((fails + 1)) ;;
 		esac

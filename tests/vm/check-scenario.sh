@@ -110,6 +110,7 @@ bad() { echo "  FAILED: $KERNEL $SCEN $LABEL: $*"; nfail=$((nfail + 1)); }
 
 # the probe set and the PG_head bit (folio order from pflags/_flags_1) per kernel
 case $KERNEL in
+5.10|5.10.*) WANT_SET=5.10 HEAD_BIT=16 ;;
 6.1|6.1.*) WANT_SET=6.1 HEAD_BIT=16 ;;
 6.12|6.12.*) WANT_SET=6.12 HEAD_BIT=6 ;;
 6.18|6.18.*) WANT_SET=6.18 HEAD_BIT=6 ;;
@@ -118,7 +119,7 @@ case $KERNEL in
 esac
 
 # counts file accessors
-C=''
+C='' PMISSED=0
 # E KEY: events between the first and the last complete sample set
 E() { awk -v k="$1" '$1 == "evw" && $2 == k { print $3; f = 1 } END { if (!f) print 0 }' "$C"; }
 Etot() { awk -v k="$1" '$1 == "ev" && $2 == k { print $3; f = 1 } END { if (!f) print 0 }' "$C"; }
@@ -132,12 +133,12 @@ cmp_ev() {
 		bad "$what: counter $desc was not sampled in the file"
 		return
 	fi
-	local d=$((ev - ctr)) tol=$((LOST + slack))
+	local d=$((ev - ctr)) tol=$((LOST + PMISSED + slack))
 	[ $d -lt 0 ] && d=$((-d))
 	if [ $d -le $tol ]; then
-		ok "$what: events $ev, counters $desc = $ctr (lost $LOST$( [ "$slack" = 0 ] || echo ", slack $slack"))"
+		ok "$what: events $ev, counters $desc = $ctr (lost $LOST, probe hits missed $PMISSED$( [ "$slack" = 0 ] || echo ", slack $slack"))"
 	else
-		bad "$what: events $ev but counters $desc = $ctr (differ by $d; lost events $LOST$( [ "$slack" = 0 ] || echo ", slack $slack"))"
+		bad "$what: events $ev but counters $desc = $ctr (differ by $d; lost events $LOST, probe hits missed $PMISSED$( [ "$slack" = 0 ] || echo ", slack $slack"))"
 	fi
 }
 # cmp_alloc WHAT EVENTS COUNTER DESC: swap allocations (EVENTS) against
@@ -153,10 +154,10 @@ cmp_alloc() {
 		return
 	fi
 	local lim=$((2 + ctr / 200 + LOST))
-	if [ $((ev + LOST)) -ge "$ctr" ] && [ $((ev - ctr)) -le $lim ]; then
-		ok "$what: events $ev, counters $desc = $ctr (allocated, not written: $((ev - ctr)); lost $LOST)"
+	if [ $((ev + LOST + PMISSED)) -ge "$ctr" ] && [ $((ev - ctr)) -le $lim ]; then
+		ok "$what: events $ev, counters $desc = $ctr (allocated, not written: $((ev - ctr)); lost $LOST, probe hits missed $PMISSED)"
 	else
-		bad "$what: events $ev but counters $desc = $ctr (want $desc <= events <= $desc + $lim; lost events $LOST)"
+		bad "$what: events $ev but counters $desc = $ctr (want $desc <= events <= $desc + $lim; lost events $LOST, probe hits missed $PMISSED)"
 	fi
 }
 # fields NAME FIELD...: NAME (when it has events) prints every FIELD
@@ -220,7 +221,7 @@ check_file() {
 	else bad "readers disagree: $mism"; fi
 
 	# metadata (option 0x6d6d: KEY=VALUE lines, stored uncompressed)
-	strings -n 2 "$f" | grep -E '^(kernel|probe_set|probe_reason|probes|groups|events|missing_events)=' >"$tmp/meta" || true
+	strings -n 2 "$f" | grep -E '^(kernel|probe_set|probe_reason|probes|probe_missed|groups|events|missing_events)=' >"$tmp/meta" || true
 	meta() { sed -n "s/^$1=//p" "$tmp/meta" | head -1; }
 	local krn; krn=$(meta kernel)
 	if [ -f "$OUT/uname-r.txt" ] && [ "$krn" != "$(cat "$OUT/uname-r.txt")" ]; then
@@ -235,6 +236,15 @@ check_file() {
 	else
 		ok "metadata: kernel=$krn probe_set=$set, $(echo "$PROBES" | tr ',' '\n' | wc -l) probes"
 	fi
+	# missed probe hits (kprobe_profile at the end): losses of what the
+	# probes count, like the ring's; every probe must have its count
+	local pm; pm=$(meta probe_missed)
+	PMISSED=$(echo "$pm" | tr ',' '\n' | awk -F= '$2 ~ /^[0-9]+$/ { s += $2 } END { print s + 0 }')
+	if [ -n "$PROBES" ] && { [ -z "$pm" ] || [[ $pm == *=\?* ]]; }; then
+		bad "metadata probe_missed='$pm': no kprobe_profile count for every probe"
+	elif [ -n "$PROBES" ]; then
+		ok "metadata: probe hits missed $PMISSED ($(echo "$pm" | tr ',' '\n' | grep -v '=0$' | sed 's/^[^:]*://' | tr '\n' ' '))"
+	fi
 	# every probe of the set fires unless it is quiet here
 	local p short silent=''
 	for p in $(echo "$PROBES" | tr ',' ' '); do
@@ -247,13 +257,14 @@ check_file() {
 
 	# the fields the assertions below read
 	case $WANT_SET in
-	6.1) fields fas pflags ord; fields fas_r entry; fields alloc nr; fields getpg_r ret
+	5.10|6.1) fields fas pflags ord; fields fas_r entry; fields alloc type nr; fields getpg_r ret
 		fields store_r ret; fields load_r ret; fields wb_r ret ;;
 	6.12) fields fas_r entry pflags fl1; fields alloc nr; fields getpg_r ret order
 		fields store_r ret; fields load_r ret; fields wb_r ret ;;
 	*) fields fas_r ret pflags fl1; fields store_r ret; fields load_r ret; fields wb_r ret ;;
 	esac
 	fields mm_vmscan_kswapd_wake order; fields mm_compaction_kcompactd_wake order
+	check_devices
 	"check_$SCEN"
 	check_report "$f"
 }
@@ -286,6 +297,13 @@ check_report() {
 	local rc; rc=$(awk -F': ' '$1 ~ /^  "cpustat_lost"$/ { gsub(/,/, "", $2); print $2; exit }' "$j")
 	if [ $(( ${rl:-0} + ${rc:-0} )) -le "$LOST" ] || [ "${rc:-0}" -eq "$LOST" ]; then ok "mmscope report: lost ${rl:-?}/${rc:-?}, dump --stat $LOST"
 	else bad "mmscope report says lost ${rl:-?} in pages, ${rc:-?} in stats; mmscope dump --stat $LOST"; fi
+	# the header's missed probe hits: the metadata's sum, in text and JSON
+	if [ -n "$PROBES" ]; then
+		local jm; jm=$(awk -F': ' '$1 ~ /^  "probe_missed"$/ { gsub(/,/, "", $2); print $2; exit }' "$j")
+		local tm; tm=$("$MMSCOPE" report --section header "$1" 2>/dev/null | sed -n 's/^probes    \([0-9-]*\) probe hits missed.*/\1/p')
+		if [ "$jm" = "$PMISSED" ] && [ "$tm" = "$PMISSED" ]; then ok "mmscope report header: $PMISSED probe hits missed (text and JSON)"
+		else bad "mmscope report header: probe hits missed '${tm:-no probes line}' (text), '${jm:-missing}' (JSON); the recording's probe_missed sums to $PMISSED"; fi
+	fi
 	if [ "$SCEN" = global-pressure ]; then
 		local w; w=$(awk -F': ' '$1 ~ /"kcompactd_wakes"$/ { gsub(/,/, "", $2); s += $2 } END { print s + 0 }' "$j")
 		cmp_ev "mmscope report kcompactd wakes vs mm_compaction_kcompactd_wake events (whole file)" "$w" "$(Etot mm_compaction_kcompactd_wake)" "(events)"
@@ -294,9 +312,43 @@ check_report() {
 	fi
 }
 
+# Two swap devices (scenario-lib.sh swap_decoy): the decoy zram1 is type 0
+# at priority 1, the scenario's zram0 type 1 at priority 10. Every slot
+# range the probes place must be on an active device, and the scenario's
+# device must get nearly all of them: a probe reading the device from
+# a wrong struct offset (6.1's layout on 5.10) credits another or no type.
+check_devices() {
+	local sw=$OUT/swaps.end
+	[ -s "$sw" ] || return 0
+	local types; types=$(awk 'NR > 1 { printf "%d ", NR - 2 }' "$sw")
+	local main; main=$(awk 'NR > 1 && $1 == "/dev/zram0" { print NR - 2 }' "$sw")
+	local decoy; decoy=$(awk 'NR > 1 && $1 == "/dev/zram1" { print NR - 2 }' "$sw")
+	local dused; dused=$(awk 'NR > 1 && $1 == "/dev/zram1" { print $4 }' "$sw")
+	[ -n "$main" ] && [ -n "$decoy" ] || { bad "swaps.end lacks zram0 or the decoy zram1: $(tr '\n' ' ' < "$sw")"; return; }
+	local n k t bad_types='' on_main on_decoy
+	for n in alloc free; do
+		for k in $(awk -v n="$n" '$1 == "ev" && index($2, n ".type=") == 1 { print substr($2, length(n) + 7) }' "$C"); do
+			case " $types " in *" $k "*) ;; *) bad_types="$bad_types $n.type=$k($(Etot "$n.type=$k"))" ;; esac
+		done
+	done
+	[ "$(Etot alloc)" -gt 0 ] || return 0
+	on_main=$(S "alloc.nr.type=$main") on_decoy=$(S "alloc.nr.type=$decoy")
+	if [ -n "$bad_types" ]; then
+		bad "probes placed slot ranges on swap types that do not exist (active:$types):$bad_types"
+	elif [ "$on_main" -eq 0 ]; then
+		bad "no slot allocated on the scenario's device zram0 (type $main); decoy zram1 (type $decoy): $on_decoy"
+	elif [ $((on_decoy * 10)) -gt $((on_main + 10 * (LOST + PMISSED))) ]; then
+		# the decoy (255 slots) takes order-0 slots only when zram0 is
+		# full (mthp-frag: 255 of 25950); more than a tenth is a wrong type
+		bad "$on_decoy slots allocated on the decoy zram1 (type $decoy) against $on_main on the scenario's zram0 (type $main): more than a tenth"
+	else
+		ok "slot ranges on the right device: zram0 (type $main) $on_main slots, decoy zram1 (type $decoy) $on_decoy, used at the end ${dused:-0} KiB"
+	fi
+}
+
 # ---- per-scenario assertions ------------------------------------------------
 # success of a swap allocation: 6.1/6.12 fas_r entry != 0, 7.x ret == 0
-fas_ok() { if [ "$WANT_SET" = 6.1 ] || [ "$WANT_SET" = 6.12 ]; then E "fas_r.entry=ok"; else E "fas_r.ret=0"; fi; }
+fas_ok() { if [ "$WANT_SET" = 5.10 ] || [ "$WANT_SET" = 6.1 ] || [ "$WANT_SET" = 6.12 ]; then E "fas_r.entry=ok"; else E "fas_r.ret=0"; fi; }
 write_ev() { echo $(( $(E mm_vmscan_write_folio) + $(E mm_vmscan_writepage) )); }
 
 check_memcg-swap() {
@@ -304,7 +356,7 @@ check_memcg-swap() {
 	cmp_ev "reclaim writes (write_folio/writepage) vs swap-outs" "$(write_ev)" "$outs" "pswpout+swpout_zero"
 	cmp_alloc "successful folio_alloc_swap (fas_r) vs swap-outs" "$(fas_ok)" "$outs" "pswpout+swpout_zero"
 	case $WANT_SET in
-	6.1|6.12)
+	5.10|6.1|6.12)
 		local a; a=$(S alloc.nr)
 		# order-0 slots go through the per-CPU slot cache (64 per CPU)
 		local ncpu; ncpu=$(grep -c '^ *[0-9]' <(awk '$1 == "cpu" && $3 ~ /lost/ { t = 1; next } t && $1 ~ /^[0-9]+$/' "$tmp/$LABEL.stat"))
@@ -324,7 +376,7 @@ check_memcg-swap() {
 
 check_mthp-frag() {
 	local sz fb out
-	if [ "$WANT_SET" = 6.1 ]; then
+	if [ "$WANT_SET" = 6.1 ] || [ "$WANT_SET" = 5.10 ]; then	# PMD THP only
 		sz=2048 out=$(D thp_swpout) fb=$(D thp_swpout_fallback)
 		cmp_ev "order-9 folio_alloc_swap failures vs THP fallbacks" "$(E fas_r.errforder=9)" "$fb" thp_swpout_fallback
 		cmp_alloc "order-9 swap allocations vs THP swap-outs" "$(E fas_r.okforder=9)" "$out" thp_swpout
@@ -353,8 +405,19 @@ check_global-pressure() {
 	cmp_ev "order-9 folio_alloc_swap failures vs THP fallbacks" "$(E fas_r.errforder=9)" "$(D thp_swpout_fallback)" thp_swpout_fallback
 }
 
+# fsd NAME: delta of debugfs frontswap/NAME from before to after (NA if absent)
+fsd() {
+	awk -F: -v k="/sys/kernel/debug/frontswap/$1" 'FNR == 1 { f++ } $1 == k { v[f] = $2; n[f] = 1 }
+		END { if (n[1] && n[2]) print v[2] - v[1]; else print "NA" }' "$OUT/frontswap.before" "$OUT/frontswap.after" 2>/dev/null || echo NA
+}
+
 check_zswap() {
 	case $WANT_SET in
+	5.10)	# no zswpout/zswpin before 5.19: frontswap's debugfs counters,
+		# read before and after the recording (the workload runs inside it)
+		cmp_ev "zswap_frontswap_store returning 0 vs frontswap succ_stores (whole file)" "$(Etot store_r.ret=0)" "$(fsd succ_stores)" "debugfs frontswap/succ_stores"
+		cmp_ev "zswap_frontswap_load returning 0 vs frontswap loads (whole file)" "$(Etot load_r.ret=0)" "$(fsd loads)" "debugfs frontswap/loads"
+		cmp_ev "zswap_writeback_entry returning 0 vs written_back_pages" "$(E wb_r.ret=0)" "$(D zswap.written_back_pages)" "debugfs written_back_pages" ;;
 	6.1)
 		cmp_ev "zswap_frontswap_store returning 0 vs zswpout" "$(E store_r.ret=0)" "$(D zswpout)" zswpout
 		cmp_ev "zswap_frontswap_load returning 0 vs zswpin" "$(E load_r.ret=0)" "$(D zswpin)" zswpin

@@ -7,7 +7,8 @@
 # under a private apt configuration (never touches the system's apt state)
 # and extract it into CACHE_DIR/KERNEL/root.
 #
-#   KERNEL   6.1  -> bookworm / bookworm-security   linux-image-6.1.0-N-amd64-unsigned
+#   KERNEL   5.10 -> bullseye / bullseye-security linux-image-5.10.0-N-amd64-unsigned
+#            6.1  -> bookworm / bookworm-security   linux-image-6.1.0-N-amd64-unsigned
 #            6.12 -> bookworm-backports/-security  linux-image-6.12.N+debNN-amd64-unsigned
 #            7.x  -> newest 7.x in sid or trixie-backports; split packages
 #                    linux-binary-unsigned-ABI, linux-modules-ABI, linux-base-ABI
@@ -64,7 +65,7 @@ system_uri() { # main|security
 		[ -r /etc/apt/sources.list ] && awk -v want="$1" '
 			$1 == "deb" { for (i = 2; i <= NF && $i !~ /:\/\//; i++) ; sec = ($(i + 1) ~ /-security/)
 				if (i <= NF && (want == "security") == sec) print $i }' /etc/apt/sources.list
-	} 2>/dev/null | head -n 1
+	} 2>/dev/null | head -n 1 || true   # pipefail: no sources.list, or head closing early
 }
 MIRROR=${MMSCOPE_DEBIAN_MIRROR:-$(system_uri main)}
 SECMIRROR=${MMSCOPE_DEBIAN_SECURITY_MIRROR:-$(system_uri security)}
@@ -72,7 +73,7 @@ SECMIRROR=${MMSCOPE_DEBIAN_SECURITY_MIRROR:-$(system_uri security)}
 cat > "$APT/sources/mmscope.sources" <<SRC
 Types: deb
 URIs: $MIRROR
-Suites: bookworm bookworm-updates bookworm-backports trixie-backports sid
+Suites: bullseye bullseye-updates bookworm bookworm-updates bookworm-backports trixie-backports sid
 Components: main
 Architectures: amd64
 Signed-By: $KEYRING
@@ -81,7 +82,7 @@ SRC
 
 Types: deb
 URIs: $SECMIRROR
-Suites: bookworm-security
+Suites: bullseye-security bookworm-security
 Components: main
 Architectures: amd64
 Signed-By: $KEYRING
@@ -155,7 +156,7 @@ while read -r name; do
 done < <({ names_matching linux-binary-unsigned- "^linux-binary-unsigned-${series}\.[0-9]+\+[a-z0-9.]+-amd64\$"
 	   names_matching linux-image- "^linux-image-${series}\.[0-9]+(-[0-9]+)?(\+[a-z0-9.]+)?-amd64-unsigned\$"
 	 } | sed -E 's/^(linux-binary-unsigned-|linux-image-)(.*)$/\2 \1\2/' | sort -V -r | cut -d' ' -f2)
-[ ${#PKGVERS[@]} -gt 0 ] || skip "no amd64 (generic flavour) kernel package for $KERNEL in bookworm, bookworm-backports, bookworm-security, trixie-backports or sid"
+[ ${#PKGVERS[@]} -gt 0 ] || skip "no amd64 (generic flavour) kernel package for $KERNEL in bullseye, bullseye-security, bookworm, bookworm-backports, bookworm-security, trixie-backports or sid"
 
 DEBS=$KDIR/debs
 ROOT=$KDIR/root

@@ -6,12 +6,13 @@
 # Prints, one per line:
 #   ev NAME N                 events of NAME (tracepoint or kprobe name)
 #   ev NAME.FIELD=VALUE N     events of NAME with that value, for the
-#                             fields ret, order, nr, ord, forder, and
+#                             fields ret, order, nr, ord, type, forder, and
 #                             found/entry as 0 or ok
 #   evw KEY N                 the same, only events between the first and
 #                             the last complete sample set (what the
 #                             counter deltas cover)
 #   sum NAME.FIELD S          sum of FIELD (nr) over NAME's events
+#   sum NAME.nr.type=T S      the same over the events of swap device type T
 #   ctr KEY FIRST LAST        a sampled counter in the first and the last
 #                             complete sample set (KEY: vmstat name,
 #                             mthp<SIZE>.<stat>, zswap.<name>)
@@ -84,11 +85,12 @@ function note(name, f, v) { cnt[name "." f "=" v]++ }
 		if (!((name SUBSEP f) in fld)) fld[name, f] = 1
 	}
 	for (f in kv)
-		if (f == "ret" || f == "order" || f == "nr" || f == "ord")
+		if (f == "ret" || f == "order" || f == "nr" || f == "ord" || f == "type")
 			note(name, f, kv[f])
 		else if (f == "found" || f == "entry")
 			note(name, f, (kv[f] + 0 == 0 && kv[f] !~ /^0x0*[1-9a-fA-F]/) ? 0 : "ok")
 	if ("nr" in kv) sums[name ".nr"] += kv["nr"]
+	if (("nr" in kv) && ("type" in kv)) sums[name ".nr.type=" kv["type"]] += kv["nr"]
 	if (("order" in kv) && ("ret" in kv)) note(name, "order" kv["order"] ".ret", kv["ret"])
 	if (head_bit == "") next
 	o = -1

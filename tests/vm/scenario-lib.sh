@@ -30,14 +30,31 @@ wr_opt() {
 uname -r > "$OUT/uname-r.txt"
 : > "$OUT/setup.txt"
 
-# swap_zram MB: zram disk of MB as the only swap (synchronous, so
-# MADV_PAGEOUT frees slots at once; non-rotational, so large swap-out works)
+# Two swap devices: the scenario's zram0 and a decoy, 1 MB of zram1
+# (hot-added). The decoy is swapped on first (type 0) at priority 1, zram0
+# (type 1) at priority 10 (swapon-prio: busybox swapon has no -p, and 7.x
+# gives every device -1 and takes from them in turn), so every slot goes
+# to type 1 until it is full: a probe that reads the device from a wrong
+# struct offset credits another type, or type 0, and check-scenario.sh
+# catches it. 256 slots are less than one cluster (whose slot 0 is the
+# header), so the decoy never takes a THP or mTHP and does not change when
+# large swap-outs fall back.
 swap_zram() {
 	[ -e /sys/block/zram0 ] || fail "no /sys/block/zram0 (zram module not loaded?)"
+	if [ ! -e /sys/block/zram1 ]; then
+		[ -e /sys/class/zram-control/hot_add ] || fail "no /sys/class/zram-control/hot_add"
+		n=$(cat /sys/class/zram-control/hot_add) || fail "cannot add a zram device"
+		[ "$n" = 1 ] || fail "hot_add gave zram$n, not zram1"
+		wr $((1024 * 1024)) /sys/block/zram1/disksize
+		mkswap /dev/zram1 >/dev/null || fail "mkswap /dev/zram1 failed"
+		swapon-prio /dev/zram1 1 || fail "swapon of the decoy /dev/zram1 failed"
+		echo "swap=zram1 1M priority 1 (decoy)" >> "$OUT/setup.txt"
+	fi
 	wr "$(( $1 * 1024 * 1024 ))" /sys/block/zram0/disksize
 	mkswap /dev/zram0 >/dev/null || fail "mkswap /dev/zram0 failed"
-	swapon /dev/zram0 || fail "swapon /dev/zram0 failed"
-	echo "swap=zram0 ${1}M rotational=$(cat /sys/block/zram0/queue/rotational)" >> "$OUT/setup.txt"
+	swapon-prio /dev/zram0 10 || fail "swapon /dev/zram0 failed"
+	echo "swap=zram0 ${1}M priority 10 rotational=$(cat /sys/block/zram0/queue/rotational)" >> "$OUT/setup.txt"
+	sed 's/^/swaps: /' /proc/swaps >> "$OUT/setup.txt"
 }
 
 # swap_brd MB: a ram disk (brd, asynchronous bio path) as swap
@@ -88,9 +105,12 @@ reclaim_args() {
 }
 
 # dump_state SUFFIX: counters next to the recording, for cross-checks
-# (one grep per directory: every fork costs ~0.1 s under TCG)
+# (one grep per directory: every fork costs ~0.1 s under TCG); frontswap's
+# debugfs counters (5.10: zswap behind frontswap, no zswpout in vmstat)
 dump_state() {
 	cat /proc/vmstat > "$OUT/vmstat.$1"
+	cat /proc/swaps > "$OUT/swaps.$1"
+	[ ! -d /sys/kernel/debug/frontswap ] || grep -r '' /sys/kernel/debug/frontswap/ > "$OUT/frontswap.$1" 2>/dev/null || true
 	cat /proc/buddyinfo > "$OUT/buddyinfo.$1"
 	grep -r '' $THP/hugepages-*kB/stats/ > "$OUT/mthp.$1" 2>/dev/null || true
 	[ ! -d /sys/kernel/debug/zswap ] || grep -r '' /sys/kernel/debug/zswap/ > "$OUT/zswap.$1" 2>/dev/null || true

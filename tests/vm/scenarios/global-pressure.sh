@@ -12,7 +12,9 @@
 # Needs: mmscope, pressure (run-vm.sh --binary), guest of 512 MB.
 # vm-modules: zram zsmalloc
 # vm-mem: 512
-# vm-timeout: 240
+# vm-timeout: 420
+# (7.x records twice; on the lab machine at a load average of 12 the first
+# recording alone took 95 s of guest time and 240 s was not enough)
 set -eu
 # shellcheck disable=SC3040 # busybox ash has pipefail
 (set -o pipefail) 2>/dev/null && set -o pipefail
