@@ -109,8 +109,18 @@ static int parse_line(const char *l, size_t len, struct opt *o)
 			i++;
 		if (i - start == 2 && l[start] == '-' && l[start + 1] != '-' && !o->shortname)
 			o->shortname = dup_n(l + start, 2);
-		else if (i - start > 2 && !strncmp(l + start, "--", 2) && !o->longname)
-			o->longname = dup_n(l + start, i - start);
+		else if (i - start > 2 && !strncmp(l + start, "--", 2) && !o->longname) {
+			/* "--fail-on-regression[=PCT]": the name without its
+			 * optional value */
+			size_t n = i - start;
+
+			for (size_t k = 2; k < n; k++)
+				if (l[start + k] == '[' || l[start + k] == '=') {
+					n = k;
+					break;
+				}
+			o->longname = dup_n(l + start, n);
+		}
 		else
 			break;
 		if (i < len && l[i] == ',') {
