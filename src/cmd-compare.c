@@ -71,6 +71,7 @@ struct compare_opts {
 	int jobs;		/* --jobs, 0: all CPUs */
 	const char *phase;	/* --phase */
 	int width_set;
+	struct strbuf settings;	/* "Settings that differ" block, text */
 };
 
 static int compare_parse_select(struct compare_opts *o, const char *list)
@@ -201,6 +202,121 @@ static int compare_parse_opts(int argc, char **argv, struct compare_opts *o)
 	return 0;
 }
 
+/* The value of key in a job's "key=value" lines, NULL without it. */
+static const char *job_setting(const struct compare_job *j, const char *key, size_t *len)
+{
+	size_t kl = strlen(key);
+
+	for (const char *p = j->settings.buf; p && *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t l = nl ? (size_t)(nl - p) : strlen(p);
+
+		if (l > kl && p[kl] == '=' && !strncmp(p, key, kl)) {
+			*len = l - kl - 1;
+			return p + kl + 1;
+		}
+		p += l + (nl != NULL);
+	}
+	return NULL;
+}
+
+/*
+ * The settings (run context at the start) whose values differ between the
+ * columns: one line each, a column's value or "varies" when its own runs
+ * disagree, "-" where its runs have no context. Nothing when the runs
+ * agree on everything or none has context.
+ */
+static void compare_settings_block(const struct ct_table *t, const struct compare_job *jobs,
+				   const size_t *colof, size_t njobs, struct strbuf *out)
+{
+	struct strbuf keys = STRBUF_INIT, none = STRBUF_INIT;
+	int any_ctx = 0, nlines = 0, ctxcol[16], first = -1;
+
+	for (size_t k = 0; k < njobs; k++) {
+		any_ctx |= jobs[k].settings.len > 0;
+		for (const char *p = jobs[k].settings.buf; p && *p;) {
+			const char *eq = strchr(p, '='), *nl = strchr(p, '\n');
+			char key[160];
+
+			if (!eq || !nl || eq > nl)
+				break;
+			snprintf(key, sizeof(key), "\n%.*s\n", (int)(eq - p), p);
+			if (!keys.buf || !strstr(keys.buf, key))
+				strbuf_addf(&keys, "%s", keys.len ? key + 1 : key);
+			p = nl + 1;
+		}
+	}
+	if (!any_ctx) {
+		strbuf_release(&keys);
+		return;
+	}
+	/* columns none of whose runs has context are left out, and named */
+	for (size_t c = 0; c < t->ncols && c < 16; c++) {
+		ctxcol[c] = 0;
+		for (size_t k = 0; k < njobs; k++)
+			if (colof[k] == c && jobs[k].settings.len)
+				ctxcol[c] = 1;
+		if (!ctxcol[c])
+			strbuf_addf(&none, "%s%s", none.len ? ", " : "", t->cols[c]);
+	}
+	for (const char *p = keys.buf + 1; p && *p;) {
+		const char *nl = strchr(p, '\n');
+		char key[160], val[16][48];
+		int differ = 0;
+
+		if (!nl)
+			break;
+		snprintf(key, sizeof(key), "%.*s", (int)(nl - p), p);
+		p = nl + 1;
+		for (size_t c = 0; c < t->ncols && c < 16; c++) {
+			int seen = 0, varies = 0;
+			const char *v0 = NULL;
+			size_t l0 = 0;
+
+			for (size_t k = 0; k < njobs; k++) {
+				size_t l;
+				const char *v;
+
+				if (colof[k] != c)
+					continue;
+				v = job_setting(&jobs[k], key, &l);
+				if (!v)
+					v = "-", l = 1;
+				if (seen && (l != l0 || strncmp(v, v0, l)))
+					varies = 1;
+				v0 = seen ? v0 : v, l0 = seen ? l0 : l, seen = 1;
+			}
+			if (varies)
+				snprintf(val[c], sizeof(val[c]), "varies");
+			else
+				snprintf(val[c], sizeof(val[c]), "%.*s", (int)(l0 > 40 ? 40 : l0),
+					 v0 ? v0 : "-");
+			if (!ctxcol[c])
+				continue;
+			if (first < 0)
+				first = (int)c;
+			if (varies || strcmp(val[c], val[first]))
+				differ = 1;
+		}
+		if (!differ)
+			continue;
+		if (!nlines++)
+			strbuf_addf(out, "\nSettings that differ (run context at the start; "
+				    "-: not recorded)\n");
+		strbuf_addf(out, "  %-34s", key);
+		for (size_t c = 0; c < t->ncols && c < 16; c++)
+			if (ctxcol[c])
+				strbuf_addf(out, " %s=%s", t->cols[c], val[c]);
+		strbuf_addch(out, '\n');
+	}
+	if (none.len)
+		strbuf_addf(out, "%sNo run context recorded for %s (older mmscope or "
+			    "trace-cmd): its settings are unknown\n", nlines ? "" : "\n",
+			    none.buf);
+	strbuf_release(&none);
+	strbuf_release(&keys);
+}
+
 /*
  * Load every column: expand each NAME=FILE[,FILE...] (directories to
  * their *.dat files), load all runs in parallel, then pool them in
@@ -251,9 +367,12 @@ static int compare_load_columns(struct ct_table *t, struct compare_opts *o)
 			else
 				ct_add_run(t, colof[k], &jobs[k].mv);
 		}
+		if (r == EXIT_OK)
+			compare_settings_block(t, jobs, colof, njobs, &o->settings);
 	}
 	for (size_t k = 0; k < njobs; k++) {
 		metric_values_release(&jobs[k].mv);
+		strbuf_release(&jobs[k].settings);
 		free(jobs[k].err);
 	}
 	for (size_t k = 0; k < npaths; k++)
@@ -329,6 +448,8 @@ static int compare_run(struct compare_opts *o)
 			ct_render_json(&t, &o->ct, &out);
 		else
 			ct_render_text(&t, &o->ct, &out);
+		if (!o->json && o->settings.len)
+			strbuf_add(&out, o->settings.buf, o->settings.len);
 		fwrite(out.buf ? out.buf : "", 1, out.len, stdout);
 		if (r == EXIT_OK && o->gate) {
 			strbuf_reset(&out);
@@ -339,6 +460,7 @@ static int compare_run(struct compare_opts *o)
 		}
 	}
 	strbuf_release(&out);
+	strbuf_release(&o->settings);
 	ct_release(&t);
 	return r;
 }

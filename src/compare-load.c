@@ -11,6 +11,7 @@
  */
 #include "config.h"
 #include "compare-load.h"
+#include "model-run.h"
 #include "analysis.h"
 #include "metrics-swap.h"
 #include "model-oom.h"
@@ -25,6 +26,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -229,6 +231,67 @@ static void load_stalls(const struct analysis *a, struct metric_values *out)
 			    &compaction_model_stats(cm)->runner[CR_DIRECT].dur);
 }
 
+/* The command's outcome (Duration rows, max RSS) and its memory cgroup
+ * (record --cgroup): what the run model has, nothing it does not. */
+static void load_run(const struct analysis *a, struct metric_values *out)
+{
+	const struct run_model *m = analysis_model(a, &run_model_ops);
+	const struct run_outcome *oc = m ? run_model_outcome(m) : NULL;
+	const struct run_memcg *mc = m ? run_model_memcg(m) : NULL;
+	static const struct { const char *name; size_t off; double scale; } mrows[] = {
+		{ "memcg-scan-anon", offsetof(struct run_memcg, scan_anon), 1 },
+		{ "memcg-scan-file", offsetof(struct run_memcg, scan_file), 1 },
+		{ "memcg-steal-anon", offsetof(struct run_memcg, steal_anon), 1 },
+		{ "memcg-steal-file", offsetof(struct run_memcg, steal_file), 1 },
+		{ "memcg-scan", offsetof(struct run_memcg, scan), 1 },
+		{ "memcg-steal", offsetof(struct run_memcg, steal), 1 },
+		{ "memcg-refault-anon", offsetof(struct run_memcg, refault_anon), 1 },
+		{ "memcg-refault-file", offsetof(struct run_memcg, refault_file), 1 },
+		{ "memcg-events-high", offsetof(struct run_memcg, ev_high), 1 },
+		{ "memcg-events-max", offsetof(struct run_memcg, ev_max), 1 },
+		{ "memcg-events-oom", offsetof(struct run_memcg, ev_oom), 1 },
+		{ "memcg-oom-kills", offsetof(struct run_memcg, ev_oom_kill), 1 },
+		{ "memcg-failcnt", offsetof(struct run_memcg, failcnt), 1 },
+		{ "memcg-usage-max", offsetof(struct run_memcg, usage_max), 1.0 / (1 << 20) },
+		{ "memcg-swap-max", offsetof(struct run_memcg, swap_max_sampled),
+		  1.0 / (1 << 20) },
+	};
+
+	if (oc && oc->known) {
+		if (oc->elapsed_us.known)
+			metric_values_add(out, "duration-elapsed", (double)oc->elapsed_us.v / 1e6);
+		if (oc->user_us.known)
+			metric_values_add(out, "duration-user", (double)oc->user_us.v / 1e6);
+		if (oc->sys_us.known)
+			metric_values_add(out, "duration-sys", (double)oc->sys_us.v / 1e6);
+		if (oc->maxrss_kb.known)
+			metric_values_add(out, "max-rss", (double)oc->maxrss_kb.v / 1024);
+	}
+	if (!mc || !mc->known)
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(mrows); i++) {
+		const struct run_value *v = (const void *)((const char *)mc + mrows[i].off);
+
+		if (v->known && !v->unlimited)
+			metric_values_add(out, mrows[i].name, (double)v->v * mrows[i].scale);
+	}
+}
+
+/* The run context as "key=value" lines, for the settings that differ. */
+static void load_settings(const struct analysis *a, struct strbuf *sb)
+{
+	const struct run_model *m = analysis_model(a, &run_model_ops);
+
+	if (!sb || !m || !run_model_has_context(m))
+		return;
+	for (int i = 0; i < run_model_nsettings(m); i++) {
+		const struct run_setting *st = run_model_setting(m, i);
+
+		strbuf_addf(sb, "%s=%s\n", st->key, st->start ? st->start :
+			    st->absent_start ? "(absent)" : "(not recorded)");
+	}
+}
+
 /* OOM victims the trace saw (oom:mark_victim). */
 static void load_oom(const struct analysis *a, struct metric_values *out)
 {
@@ -261,6 +324,7 @@ static void (*const loaders[])(const struct analysis *, struct metric_values *) 
 	load_stalls,
 	load_oom,
 	metrics_swap_load,
+	load_run,
 };
 
 /*
@@ -289,7 +353,7 @@ static int no_phase(const struct analysis *a, const char *phase, char **err)
 }
 
 static int load_recording(const char *path, const char *phase, struct metric_values *out,
-			  char **err)
+			  struct strbuf *settings, char **err)
 {
 	struct analysis_opts ao;
 	struct analysis *a;
@@ -328,6 +392,7 @@ static int load_recording(const char *path, const char *phase, struct metric_val
 	for (size_t i = 0; i < ARRAY_SIZE(loaders); i++)
 		if (!phase || loaders[i] != load_counter_metrics)
 			loaders[i](a, out);
+	load_settings(a, settings);
 	sets = analysis_counters(a) ? counters_model_nsets(analysis_counters(a)) : 0;
 	analysis_free(a);
 	if (out->n == before)
@@ -459,7 +524,7 @@ static int is_recording(const char *path, char **err)
 }
 
 int compare_load_run(const char *path, const char *phase, struct metric_values *out,
-		     char **err)
+		     struct strbuf *settings, char **err)
 {
 	struct strbuf sb = STRBUF_INIT;
 	int r = is_recording(path, err);
@@ -467,7 +532,7 @@ int compare_load_run(const char *path, const char *phase, struct metric_values *
 	if (r < 0)
 		return -1;
 	if (r)
-		return load_recording(path, phase, out, err);
+		return load_recording(path, phase, out, settings, err);
 	if (phase)
 		return set_err(err, "--phase: a metrics file has no phases");
 	if (read_file(path, &sb))
@@ -499,7 +564,7 @@ static void *load_worker(void *arg)
 		pthread_mutex_unlock(&p->lock);
 		if (!j)
 			return NULL;
-		j->rc = compare_load_run(j->path, j->phase, &j->mv, &j->err);
+		j->rc = compare_load_run(j->path, j->phase, &j->mv, &j->settings, &j->err);
 	}
 }
 

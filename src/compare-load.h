@@ -8,6 +8,7 @@
 #define MMSCOPE_COMPARE_LOAD_H
 
 #include "metrics.h"
+#include "util.h"
 
 /*
  * Append the metrics of the run stored at path to *out. path is either
@@ -24,13 +25,15 @@
  * Returns 0, or -1 with *err set (the reason, without the file name).
  */
 int compare_load_run(const char *path, const char *phase, struct metric_values *out,
-		     char **err);
+		     struct strbuf *settings, char **err);
 
 /* One run to load: filled by compare_load_runs(). */
 struct compare_job {
 	const char *path;		/* in */
 	const char *phase;		/* in: NULL, or the phase to compare */
 	struct metric_values mv;	/* out: the run's metrics */
+	struct strbuf settings;		/* out: "key=value\n" of the run context
+					 * (values at the start), empty without */
 	char *err;			/* out: the reason when rc is -1 */
 	int rc;				/* out: 0 or -1 */
 };

@@ -99,6 +99,11 @@ check memcg-limit --width 80 "$big" "$small"
 check memcg-limit-all --width 80 --all --metrics reclaim "$big" "$small"
 check memcg-limit-one --width 80 "a=$rec/limit176-1.dat" "b=$rec/limit40-1.dat"
 check memcg-limit-narrow --width 44 --metrics stall "$big" "$small" "c=$rec/limit176-1.dat,$rec/limit176-2.dat"
+# Run context (issue 18): Duration and memcg rows, and the settings that
+# differ (swappiness 60 against 100); a recording without context is named
+check settings --width 80 "s60=$rec/swappiness60.dat" "s100=$rec/swappiness100.dat"
+check settings-none --width 80 --metrics duration "s60=$rec/swappiness60.dat" \
+	"old=$rec/limit176-1.dat"
 awk 'length > 80 { bad = 1 } END { exit bad }' "$scratch/memcg-limit.out" "$scratch/memcg-limit-one.out" &&
 	ok "80 columns" || fail "a line is wider than 80 columns"
 # a directory stands for its *.dat files; one thread loads the same
