@@ -7,6 +7,7 @@
  * else is src/compare-table.c; this file only parses the command line.
  */
 #include "config.h"
+#include "analysis.h"
 #include "cmd.h"
 #include "compare-load.h"
 #include "compare-table.h"
@@ -37,6 +38,13 @@ static const char compare_usage[] =
 "      --alpha A       significance level of Welch's t-test (default 0.05)\n"
 "  -f, --format F      text (default) or json\n"
 "      --list-metrics  print the metric catalogue and exit\n"
+"      --since T       recordings only from T: seconds from the first event,\n"
+"                      or @T a trace time stamp (as trace-cmd prints)\n"
+"      --until T       recordings only up to T (same forms)\n"
+"      --pid PID       stalls of this task only (counters stay global)\n"
+"      --comm NAME     stalls of the tasks of this name only\n"
+"      --cgroup PATH   stalls of a cgroup's tasks (refused when the\n"
+"                      recording cannot tell them)\n"
 "  -h, --help          show this help\n";
 
 struct compare_opts {
@@ -49,6 +57,7 @@ struct compare_opts {
 	int list;
 	char **specs;		/* NAME=FILE[,FILE...] */
 	int nspecs;
+	struct analysis_scope scope;
 };
 
 static int compare_parse_select(struct compare_opts *o, const char *list)
@@ -76,6 +85,7 @@ static int compare_parse_opts(int argc, char **argv, struct compare_opts *o)
 		{ "alpha", required_argument, NULL, OPT_ALPHA },
 		{ "list-metrics", no_argument, NULL, OPT_LIST },
 		{ "help", no_argument, NULL, 'h' },
+		SCOPE_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct cmd_entry *cmd = &cmd_compare_entry;
@@ -130,9 +140,16 @@ static int compare_parse_opts(int argc, char **argv, struct compare_opts *o)
 		case 'h':
 			return -1;
 		default:
+			if ((c = parse_scope(cmd, c, optarg, &o->scope)) >= 0) {
+				if (c)
+					return c;
+				break;
+			}
 			return bad_option(cmd, argc, argv);
 		}
 	}
+	if ((c = check_scope(cmd, &o->scope)))
+		return c;
 	if (!stats)
 		stats = o->ct.dialect == CT_PLAIN ? "mean" : "min,mean,stddev,coeffvar,max,bmean-95";
 	if (ct_parse_stats(stats, &o->stats, &o->ct.nstats, &err)) {
@@ -168,10 +185,14 @@ static int compare_load_column(struct ct_table *t, const char *spec)
 
 		if (compare_load_run(f, &mv, &err)) {
 			r = error("%s: %s", f, err);
+			if (compare_load_bad_scope())
+				r = EXIT_USAGE;
 			free(err);
 			metric_values_release(&mv);
 			break;
 		}
+		if (*compare_load_scope_note())
+			fprintf(stderr, "note: %s: %s\n", f, compare_load_scope_note());
 		ct_add_run(t, col, &mv);
 		metric_values_release(&mv);
 	}
@@ -224,6 +245,7 @@ static int compare_run(struct compare_opts *o)
 	int r = EXIT_OK;
 
 	ct_init(&t);
+	compare_load_set_scope(&o->scope);
 	for (int i = 0; i < o->nspecs && r == EXIT_OK; i++)
 		r = compare_load_column(&t, o->specs[i]);
 	if (r == EXIT_OK) {

@@ -131,6 +131,53 @@ static void load_stalls(const struct analysis *a, struct metric_values *out)
  * deltas between the first and last complete sample sets, trace metrics
  * from the models. Fails only when neither gives anything.
  */
+static const struct analysis_scope *load_scope;
+static int load_bad;
+static char load_note[256];
+
+void compare_load_set_scope(const struct analysis_scope *s)
+{
+	load_scope = s && analysis_scope_any(s) ? s : NULL;
+}
+
+int compare_load_bad_scope(void)
+{
+	return load_bad;
+}
+
+const char *compare_load_scope_note(void)
+{
+	return load_note;
+}
+
+static void load_describe_scope(const struct analysis_info *in)
+{
+	char until[48] = "the end", samples[96] = "fewer than two sample sets in it";
+	double t0 = (double)in->first_ts;
+
+	load_note[0] = '\0';
+	if (in->until_ts != UINT64_MAX)
+		snprintf(until, sizeof(until), "%.6f s", ((double)in->until_ts - t0) / 1e9);
+	if (in->samples_last_ts > in->samples_first_ts)
+		snprintf(samples, sizeof(samples), "counter deltas between the sample sets at "
+			 "%.3f s and %.3f s", ((double)in->samples_first_ts - t0) / 1e9,
+			 ((double)in->samples_last_ts - t0) / 1e9);
+	if (in->windowed)
+		snprintf(load_note, sizeof(load_note), "window %.6f s .. %s from the first event; "
+			 "%s%s", ((double)in->since_ts - t0) / 1e9, until, samples,
+			 in->task_scoped ? "; " : "");
+	if (in->task_scoped) {
+		char who[48];
+
+		if (in->scope_comm)
+			snprintf(who, sizeof(who), "comm %s", in->scope_comm);
+		else
+			snprintf(who, sizeof(who), "pid %d", in->scope_pid);
+		snprintf(load_note + strlen(load_note), sizeof(load_note) - strlen(load_note),
+			 "stalls of %s only, counters global", who);
+	}
+}
+
 static int load_recording(const char *path, struct metric_values *out, char **err)
 {
 	struct counter_set cs = COUNTER_SET_INIT;
@@ -140,9 +187,15 @@ static int load_recording(const char *path, struct metric_values *out, char **er
 	uint64_t sets;
 
 	analysis_opts_default(&ao);
-	a = analysis_run(path, &ao, err);
+	if (load_scope)
+		ao.scope = *load_scope;
+	load_bad = 0;
+	load_note[0] = '\0';
+	a = analysis_run_scoped(path, &ao, err, &load_bad);
 	if (!a)
 		return -1;
+	if (load_scope)
+		load_describe_scope(analysis_info(a));
 	if (load_counters(a, &cs))
 		metrics_compute(&cs, out);
 	load_handoff(a, out);

@@ -22,6 +22,18 @@
  */
 int compare_load_run(const char *path, struct metric_values *out, char **err);
 
+/*
+ * --since/--until, --pid/--comm/--cgroup for the recordings loaded from
+ * now on (NULL: all of each). After a failed load, compare_load_bad_scope()
+ * says whether the scope was at fault (exit 2); after a good one,
+ * compare_load_scope_note() describes the window and the sample sets its
+ * counter deltas come from ("" without a scope).
+ */
+struct analysis_scope;
+void compare_load_set_scope(const struct analysis_scope *s);
+int compare_load_bad_scope(void);
+const char *compare_load_scope_note(void);
+
 /* The same for a metrics file already in memory (for tests). */
 int compare_load_metrics_text(const char *text, struct metric_values *out, char **err);
 
