@@ -565,9 +565,9 @@ static struct td_cursor *analysis_window_cursor(struct analysis *a, char **err)
 	a->until = !s->until.set ? UINT64_MAX :
 		   s->until.abs ? s->until.ns : first + s->until.ns;
 	if (a->since > a->until) {
-		set_err(err, "--since %.6f s is after --until %.6f s (relative to the first "
-			"event at %.6f)", (double)(a->since - first) / 1e9,
-			(double)(a->until - first) / 1e9, (double)first / 1e9);
+		set_err(err, "--since is after --until (@%.6f > @%.6f; the first event is at "
+			"@%.6f)", (double)a->since / 1e9, (double)a->until / 1e9,
+			(double)first / 1e9);
 		return NULL;
 	}
 	a->info.windowed = 1;
