@@ -502,7 +502,9 @@ void report_json_consistency(struct report_ctx *rc)
 	struct json_writer *j = rc->jw;
 	struct consistency_row rows[CONSISTENCY_NROWS];
 	int64_t lost = 0;
-	int n = rc->in->has_samples ? report_consistency_rows(rc, rows, &lost) : 0;
+	/* a task scope: the events are some tasks', the counters global */
+	int n = rc->in->has_samples && !rc->in->task_scoped ?
+		report_consistency_rows(rc, rows, &lost) : 0;
 
 	json_array(j, "consistency");
 	for (int i = 0; i < n; i++) {

@@ -156,8 +156,8 @@ int report_needs_samples(struct report_ctx *rc, const char *section)
 {
 	if (rc->in->has_samples)
 		return 0;
-	report_line(rc, "%s: needs counter samples (mmscope record); none in this file",
-		    section);
+	report_line(rc, "%s: needs counter samples (mmscope record); none in this %s",
+		    section, rc->in->windowed ? "window" : "file");
 	return 1;
 }
 
@@ -254,8 +254,8 @@ static void report_text_scope(struct report_ctx *rc)
 		else if (in->scope_pid)
 			snprintf(who, sizeof(who), "pid %d", in->scope_pid);
 		else
-			snprintf(who, sizeof(who), "comm %s (%llu tasks)", in->scope_comm,
-				 (unsigned long long)in->scope_tasks);
+			snprintf(who, sizeof(who), "comm %s (%llu task%s)", in->scope_comm,
+				 (unsigned long long)in->scope_tasks, in->scope_tasks == 1 ? "" : "s");
 		snprintf(text, sizeof(text), "%s: stalls, top tasks, reclaim and compaction "
 			 "work, swap-outs and OOM victims of these tasks only; counters, "
 			 "kswapd and kcompactd episodes stay global", who);
@@ -293,7 +293,8 @@ void report_text_header(struct report_ctx *rc)
 			    (unsigned long long)in->sample_gaps,
 			    (unsigned long long)in->sample_incomplete);
 	else
-		report_line(rc, "samples   none (no mmscope counter samples in this file)");
+		report_line(rc, "samples   none (no mmscope counter samples in this %s)",
+			    in->windowed ? "window" : "file");
 	report_text_scope(rc);
 	for (int i = 0; i < analysis_nnotes(rc->a); i++)
 		report_wrap(rc, "note      ", analysis_note(rc->a, i));
