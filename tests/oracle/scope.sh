@@ -40,6 +40,28 @@ refuse "report --since 0.5 --until @489 (mixed, found on reading)" \
 	report --since 0.5 --until @489 "$f"
 refuse "report --cgroup on a recording without cgroups" report --cgroup /sys/fs/cgroup/x "$f"
 
+refuse "compare --cgroup on a recording without cgroups" compare --cgroup /x "a=$f"
+
+# compare: each recording's window and its sample sets named on stderr
+"$MMSCOPE" compare --since 0.2 --until 0.6 -m stall "a=$f" >"$scratch/out" 2>"$scratch/err" &&
+	grep -q "^note: .*memcg-swap-6.18.dat: window 0.200000 s .. 0.600000 s from the first event; fewer than two sample sets in it$" "$scratch/err" &&
+	grep -q memcg-reclaim-stall "$scratch/out" &&
+	ok "compare --since/--until: the window is named on stderr" ||
+	fail "compare --since/--until: $(cat "$scratch/err")"
+# its memcg stall total is the report's for the same window
+rep=$("$MMSCOPE" report -f json --since 0.2 --until 0.6 "$f" |
+	python3 -c 'import json,sys; print("%.2f" % (json.load(sys.stdin)["stalls"]["memcg"]["total_ns"] / 1e6))')
+cmp=$(awk '$1 == "Min" && $2 == "memcg-reclaim-stall-total" { print $3 }' "$scratch/out")
+[ -n "$rep" ] && [ "$rep" = "$cmp" ] && ok "compare's windowed memcg stall total is report's: $cmp ms" ||
+	fail "compare's windowed memcg stall total $cmp ms, report's $rep ms"
+
+# tui: the axis spans the window (its first screen starts at --since)
+MMSCOPE_TUI_HEADLESS=1 MMSCOPE_TUI_KEYS=q MMSCOPE_TUI_DUMP="$scratch/tui.txt" TERM=dumb \
+	COLUMNS=80 LINES=24 "$MMSCOPE" tui --since 0.5 --until 0.9 "$f" </dev/null >"$scratch/out" 2>&1 &&
+	tail -1 "$scratch/tui.txt" | grep -q '^ 490.320750 s ' &&
+	ok "tui --since 0.5: the cursor starts at 490.320750 (the first event + 0.5 s)" ||
+	fail "tui --since 0.5: $(cat "$scratch/out") $(tail -1 "$scratch/tui.txt" 2>/dev/null)"
+
 files=$(ls "$top_srcdir"/samples/*.dat "$top_srcdir"/tests/data/report/*.dat)
 [ -n "$files" ] || fail "no recordings found"
 # shellcheck disable=SC2086
