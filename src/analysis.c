@@ -549,13 +549,14 @@ static int analysis_first_ts(struct analysis *a, uint64_t *ts, char **err)
 
 /*
  * The window in trace time, and a cursor at its start: through a page
- * index (every 128th page: only the chunks holding those are inflated),
- * so a window costs about its share of the file, not a full pass.
+ * index (every ANALYSIS_SEEK_EVERY-th page: only the chunks holding those
+ * are inflated), so a window costs about its share of the file, not a
+ * full pass.
  */
 static struct td_cursor *analysis_window_cursor(struct analysis *a, char **err)
 {
 	const struct analysis_scope *s = &a->opts.scope;
-	unsigned every = a->opts.index_every ? a->opts.index_every : 128;
+	unsigned every = a->opts.index_every ? a->opts.index_every : ANALYSIS_SEEK_EVERY;
 	uint64_t first = 0;
 
 	if (analysis_first_ts(a, &first, err))

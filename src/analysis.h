@@ -43,6 +43,13 @@ struct analysis_scope {
 	const char *cgroup;	/* non-NULL: only tasks of this cgroup */
 };
 
+/*
+ * Pages per entry of the index a window is found through (report, dump):
+ * building it inflates one 64-page chunk in 16; a seek then walks at most
+ * this many pages (4 MB) of each CPU before the window.
+ */
+#define ANALYSIS_SEEK_EVERY 1024
+
 /* "T" or "@T" (seconds, >= 0, decimals allowed) into *t: 0, or -1. */
 int analysis_time_parse(const char *s, struct analysis_time *t);
 /* Whether since is after until when both are of the same kind (front

@@ -354,7 +354,7 @@ static int print_info(struct td_file *tf)
 /*
  * A cursor at --since: relative times count from the first event (as
  * mmscope report prints them); a later start is found through a page
- * index (every 128th page), not by reading what comes before.
+ * index (ANALYSIS_SEEK_EVERY), not by reading what comes before.
  */
 static struct td_cursor *dump_cursor(struct td_file *tf, struct dump_opts *o, int *r)
 {
@@ -384,7 +384,7 @@ static struct td_cursor *dump_cursor(struct td_file *tf, struct dump_opts *o, in
 		*r = EXIT_USAGE;
 		return NULL;
 	}
-	if (o->since > first && (ix = td_index_new(tf, 128)) && td_index_build(ix, NULL)) {
+	if (o->since > first && (ix = td_index_new(tf, ANALYSIS_SEEK_EVERY)) && td_index_build(ix, NULL)) {
 		td_index_free(ix);
 		ix = NULL;
 	}

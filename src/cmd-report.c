@@ -138,6 +138,9 @@ static void report_timing(const char *file, const struct analysis_info *in)
 		"%.0f events/s)\n", file, (unsigned long long)in->events, in->seconds,
 		in->seconds - in->stream_seconds, in->stream_seconds,
 		in->stream_seconds > 0 ? (double)in->events / in->stream_seconds : 0);
+	if (in->windowed)
+		fprintf(stderr, "%s: %llu events read after the window for the ends of what "
+			"began in it\n", file, (unsigned long long)in->tail_events);
 }
 
 static int cmd_report_run(int argc, char **argv)
