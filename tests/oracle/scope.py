@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The scope test: `mmscope report --since/--until`, `--comm` and `--pid`
 give the stall counts that trace-cmd's text gives for the same window or
-task.
+task, and `--comm`/`--pid` the OOM kills whose victim has that name or pid.
 
 trace-cmd decodes the recording (not our reader). A stall belongs to a
 window when its begin is inside it (mmscope-report(1)), and it counts when
@@ -131,7 +131,27 @@ def check(path, mmscope):
         compare('--%s %s in a window' % (kind, v),
                 ['--%s' % kind, str(v), '--since', '%.6f' % ((lo - first) / 1e6),
                  '--until', '%.6f' % ((hi - first) / 1e6)], stalls(evs, lo, hi, keep))
+    # OOM victims: --comm keeps the kills whose victim has that name
+    # (mark_victim's comm= field), --pid those of that victim pid
+    victims = [truth_fields(line) for line in tc_lines(path) if ' mark_victim: ' in line]
+    for key, arg in sorted({('comm', v.get('comm')) for v in victims} |
+                           {('pid', v.get('pid')) for v in victims} | {('comm', 'no-such-task')}):
+        want = sum(1 for v in victims if v.get(key) == arg)
+        rep = report(mmscope, path, ['--%s' % key, arg, '-s', 'oom'])
+        got = rep['oom']['kills'] if isinstance(rep.get('oom'), dict) else 0
+        if got != want:
+            bad.append('%s: --%s %s: OOM kills: mmscope %s, trace-cmd %s' % (name, key, arg, got, want))
+        done.append('OOM kills of --%s %s %d' % (key, arg, want))
     return bad, done
+
+
+def tc_lines(path):
+    return subprocess.run(['trace-cmd', 'report', path], capture_output=True, text=True,
+                          check=True).stdout.splitlines()
+
+
+def truth_fields(line):
+    return dict(truth.FIELD.findall(line.split(' mark_victim: ', 1)[1]))
 
 
 def main():
