@@ -302,8 +302,18 @@ static void analysis_sink(void *ctx, const struct record *r)
 		int victim = r->type == REC_OOM && r->oom.kind == OOM_VICTIM && r->oom.victim > 0;
 
 		if (!analysis_task_in(a, victim ? r->oom.victim : r->pid,
-				      victim ? r->oom.victim_comm : NULL))
+				      victim ? r->oom.victim_comm : NULL)) {
+			struct record f;
+
+			if (r->type != REC_SWAP_FOLIO)
+				return;
+			/* the swap clusters are global: its slots still count */
+			f = *r;
+			f.foreign = 1;
+			if (!a->windowed || analysis_gate_time(a, &f))
+				analysis_feed(a, &f);
 			return;
+		}
 	}
 	if (a->windowed && !analysis_gate_time(a, r))
 		return;

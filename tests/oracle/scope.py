@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The scope test: `mmscope report --since/--until`, `--comm` and `--pid`
 give the stall counts that trace-cmd's text gives for the same window or
-task, and `--comm`/`--pid` the OOM kills whose victim has that name or pid.
+task; `--comm` the per-order swap-outs (folio_alloc_swap) of the tasks of
+that name; `--comm`/`--pid` the OOM kills whose victim has that name or pid.
 
 trace-cmd decodes the recording (not our reader). A stall belongs to a
 window when its begin is inside it (mmscope-report(1)), and it counts when
@@ -131,6 +132,26 @@ def check(path, mmscope):
         compare('--%s %s in a window' % (kind, v),
                 ['--%s' % kind, str(v), '--since', '%.6f' % ((lo - first) / 1e6),
                  '--until', '%.6f' % ((hi - first) / 1e6)], stalls(evs, lo, hi, keep))
+    # swap-outs (folio_alloc_swap results per order) of one task name;
+    # the clusters stay global
+    tevs = list(truth.events(path))
+    comm_of = {e[1]: e[2] for e in evs}
+    fas = {}
+    for e in tevs:
+        if e[2] == 'fas_r':
+            fas[comm_of.get(e[1], '?')] = fas.get(comm_of.get(e[1], '?'), 0) + 1
+    for c in sorted(fas, key=lambda k: -fas[k])[:2]:
+        want = truth.swap_orders([e for e in tevs if comm_of.get(e[1]) == c])
+        rep = report(mmscope, path, ['--comm', c, '-s', 'swap'])
+        ours = {o['order']: o for o in rep['swap']['orders']}
+        for order in sorted(set(want) | set(ours)):
+            a, ok_, fb = want.get(order, (0, 0, 0))
+            o = ours.get(order, {'attempts': 0, 'ok': 0, 'fallback': 0})
+            if (o['attempts'], o['ok'], o['fallback']) != (a, ok_, fb):
+                bad.append('%s: --comm %s: order %d swap-outs: mmscope %s/%s/%s, trace-cmd '
+                           '%s/%s/%s' % (name, c, order, o['attempts'], o['ok'],
+                                         o['fallback'], a, ok_, fb))
+        done.append('swap-outs of --comm %s %d' % (c, sum(v[0] for v in want.values())))
     # OOM victims: --comm keeps the kills whose victim has that name
     # (mark_victim's comm= field), --pid those of that victim pid
     victims = [truth_fields(line) for line in tc_lines(path) if ' mark_victim: ' in line]
