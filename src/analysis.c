@@ -264,7 +264,9 @@ static int analysis_gate_time(struct analysis *a, const struct record *r)
 			analysis_pend_set(a, &a->pend_reclaim, r->pid, 0, 0);
 			return 1;
 		}
-		return !a->tail;
+		/* a nested softlimit's end inside the window; the end of a
+		 * stall begun before the window is not the window's */
+		return p && !a->tail;
 	case REC_COMPACT_BEGIN:
 		analysis_pend_set(a, &a->pend_compact, r->pid, !a->tail, 0);
 		return !a->tail;
@@ -273,7 +275,7 @@ static int analysis_gate_time(struct analysis *a, const struct record *r)
 			analysis_pend_set(a, &a->pend_compact, r->pid, 0, 0);
 			return 1;
 		}
-		return !a->tail;
+		return 0;	/* begun before the window */
 	case REC_KSWAPD_WAKE:
 		nid = r->wake.nid;
 		if (!a->tail && nid >= 0 && nid < 64)

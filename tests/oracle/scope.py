@@ -7,8 +7,9 @@ that name; `--comm`/`--pid` the OOM kills whose victim has that name or pid.
 
 trace-cmd decodes the recording (not our reader). A stall belongs to a
 window when its begin is inside it (mmscope-report(1)), and it counts when
-its end follows, wherever (tests/oracle/truth.py's pairing). A task's
-stalls are those whose begin line carries its name or pid.
+its end follows, wherever (tests/oracle/truth.py's pairing); so do compaction runs (begun in the
+window, and of those the ended ones). A task's stalls are those whose
+begin line carries its name or pid.
 
 Windows are cut at a third and two thirds of each recording and at
 fixed offsets, each edge moved off any event by more than 2 us (trace-cmd
@@ -61,6 +62,19 @@ def stalls(evs, lo, hi, keep=lambda pid, comm: True):
     return out
 
 
+def compaction(evs, lo, hi):
+    """Compaction runs begun in [lo, hi] (us), and those of them that ended."""
+    begins, done, open_ = 0, 0, {}
+    for ts, pid, _, ev in evs:
+        if ev == 'mm_compaction_begin':
+            inside = lo <= ts <= hi
+            begins += inside
+            open_[pid] = inside
+        elif ev == 'mm_compaction_end' and pid in open_:
+            done += open_.pop(pid)
+    return begins, done
+
+
 def clear(evs, t):
     """t moved forward until no event is within 2 us of it."""
     stamps = {e[0] for e in evs}
@@ -95,10 +109,20 @@ def check(path, mmscope):
             if got != want.get(kind, 0):
                 bad.append('%s: %s: %s stalls: mmscope %s, trace-cmd %s' %
                            (name, what, kind, got, want.get(kind, 0)))
+        if want_events is not None:     # a window: its compaction runs too
+            runners = (rep['compaction'].get('runners') or {}).values()
+            got = (sum(r['runs'] or 0 for r in runners), sum(r['count'] or 0 for r in runners))
+            lo_hi = [float(x.lstrip('@')) for x in (args[1], args[3])]
+            base = 0 if args[1].startswith('@') else first
+            want_c = compaction(evs, round(lo_hi[0] * 1e6) + base, round(lo_hi[1] * 1e6) + base)
+            if got != want_c:
+                bad.append('%s: %s: compaction runs begun/ended: mmscope %s, trace-cmd %s' %
+                           (name, what, got, want_c))
         if want_events is not None and rep['header']['events'] != want_events:
             bad.append('%s: %s: events: mmscope %s, trace-cmd %s' %
                        (name, what, rep['header']['events'], want_events))
-        done.append('%s %s' % (what, sum(want.values())))
+        done.append('%s %s%s' % (what, sum(want.values()), '' if want_events is None else
+                                   ' (compaction %d/%d)' % want_c))
 
     cuts = [(span // 3, 2 * span // 3), (0, span // 4), (span // 2, span + 1000000),
             (1000, 1000 + min(span, 300000))]
