@@ -168,7 +168,8 @@ static int compare_parse_opts(int argc, char **argv, struct compare_opts *o)
 }
 
 /* Load the runs of one NAME=FILE,FILE... column. */
-static int compare_load_column(struct ct_table *t, const char *spec)
+static int compare_load_column(struct ct_table *t, const char *spec,
+			       struct compare_scope *sc)
 {
 	const char *eq = strchr(spec, '=');
 	char *name, *files, *save = NULL, *f, *err = NULL;
@@ -183,16 +184,16 @@ static int compare_load_column(struct ct_table *t, const char *spec)
 	for (f = strtok_r(files, ",", &save); f; f = strtok_r(NULL, ",", &save)) {
 		struct metric_values mv = METRIC_VALUES_INIT;
 
-		if (compare_load_run(f, &mv, &err)) {
+		if (compare_load_run_scoped(f, sc, &mv, &err)) {
 			r = error("%s: %s", f, err);
-			if (compare_load_bad_scope())
+			if (sc->bad)
 				r = EXIT_USAGE;
 			free(err);
 			metric_values_release(&mv);
 			break;
 		}
-		if (*compare_load_scope_note())
-			fprintf(stderr, "note: %s: %s\n", f, compare_load_scope_note());
+		if (sc->note[0])
+			fprintf(stderr, "note: %s: %s\n", f, sc->note);
 		ct_add_run(t, col, &mv);
 		metric_values_release(&mv);
 	}
@@ -241,13 +242,13 @@ static int compare_list_metrics(void)
 static int compare_run(struct compare_opts *o)
 {
 	struct strbuf out = STRBUF_INIT;
+	struct compare_scope sc = { .scope = o->scope };
 	struct ct_table t;
 	int r = EXIT_OK;
 
 	ct_init(&t);
-	compare_load_set_scope(&o->scope);
 	for (int i = 0; i < o->nspecs && r == EXIT_OK; i++)
-		r = compare_load_column(&t, o->specs[i]);
+		r = compare_load_column(&t, o->specs[i], &sc);
 	if (r == EXIT_OK) {
 		o->matched = xcalloc((size_t)o->nmetrics + 1, 1);
 		ct_filter(&t, compare_keep, o);

@@ -131,27 +131,11 @@ static void load_stalls(const struct analysis *a, struct metric_values *out)
  * deltas between the first and last complete sample sets, trace metrics
  * from the models. Fails only when neither gives anything.
  */
-static const struct analysis_scope *load_scope;
-static int load_bad;
-static char load_note[256];
-
-void compare_load_set_scope(const struct analysis_scope *s)
+/* The window and the sample sets its counter deltas come from, the tasks */
+static void load_describe_scope(const struct analysis_info *in, struct compare_scope *cs)
 {
-	load_scope = s && analysis_scope_any(s) ? s : NULL;
-}
-
-int compare_load_bad_scope(void)
-{
-	return load_bad;
-}
-
-const char *compare_load_scope_note(void)
-{
-	return load_note;
-}
-
-static void load_describe_scope(const struct analysis_info *in)
-{
+	char *load_note = cs->note;
+	size_t note_len = sizeof(cs->note);
 	char until[48] = "the end", samples[96] = "fewer than two sample sets in it";
 	double t0 = (double)in->first_ts;
 
@@ -163,7 +147,7 @@ static void load_describe_scope(const struct analysis_info *in)
 			 "%.3f s and %.3f s", ((double)in->samples_first_ts - t0) / 1e9,
 			 ((double)in->samples_last_ts - t0) / 1e9);
 	if (in->windowed)
-		snprintf(load_note, sizeof(load_note), "window %.6f s .. %s from the first event; "
+		snprintf(load_note, note_len, "window %.6f s .. %s from the first event; "
 			 "%s%s", ((double)in->since_ts - t0) / 1e9, until, samples,
 			 in->task_scoped ? "; " : "");
 	if (in->task_scoped) {
@@ -173,12 +157,13 @@ static void load_describe_scope(const struct analysis_info *in)
 			snprintf(who, sizeof(who), "comm %s", in->scope_comm);
 		else
 			snprintf(who, sizeof(who), "pid %d", in->scope_pid);
-		snprintf(load_note + strlen(load_note), sizeof(load_note) - strlen(load_note),
+		snprintf(load_note + strlen(load_note), note_len - strlen(load_note),
 			 "stalls of %s only, counters global", who);
 	}
 }
 
-static int load_recording(const char *path, struct metric_values *out, char **err)
+static int load_recording(const char *path, struct compare_scope *sc,
+			  struct metric_values *out, char **err)
 {
 	struct counter_set cs = COUNTER_SET_INIT;
 	struct analysis_opts ao;
@@ -187,15 +172,16 @@ static int load_recording(const char *path, struct metric_values *out, char **er
 	uint64_t sets;
 
 	analysis_opts_default(&ao);
-	if (load_scope)
-		ao.scope = *load_scope;
-	load_bad = 0;
-	load_note[0] = '\0';
-	a = analysis_run_scoped(path, &ao, err, &load_bad);
+	if (sc) {
+		ao.scope = sc->scope;
+		sc->bad = 0;
+		sc->note[0] = '\0';
+	}
+	a = analysis_run_scoped(path, &ao, err, sc ? &sc->bad : NULL);
 	if (!a)
 		return -1;
-	if (load_scope)
-		load_describe_scope(analysis_info(a));
+	if (sc && analysis_scope_any(&sc->scope))
+		load_describe_scope(analysis_info(a), sc);
 	if (load_counters(a, &cs))
 		metrics_compute(&cs, out);
 	load_handoff(a, out);
@@ -334,13 +320,19 @@ static int is_recording(const char *path, char **err)
 
 int compare_load_run(const char *path, struct metric_values *out, char **err)
 {
+	return compare_load_run_scoped(path, NULL, out, err);
+}
+
+int compare_load_run_scoped(const char *path, struct compare_scope *sc,
+			    struct metric_values *out, char **err)
+{
 	struct strbuf sb = STRBUF_INIT;
 	int r = is_recording(path, err);
 
 	if (r < 0)
 		return -1;
 	if (r)
-		return load_recording(path, out, err);
+		return load_recording(path, sc, out, err);
 	if (read_file(path, &sb))
 		return set_err(err, "%s", strerror(errno));
 	if (memchr(sb.buf, '\0', sb.len)) {

@@ -7,6 +7,7 @@
 #ifndef MMSCOPE_COMPARE_LOAD_H
 #define MMSCOPE_COMPARE_LOAD_H
 
+#include "analysis.h"
 #include "metrics.h"
 
 /*
@@ -23,16 +24,19 @@
 int compare_load_run(const char *path, struct metric_values *out, char **err);
 
 /*
- * --since/--until, --pid/--comm/--cgroup for the recordings loaded from
- * now on (NULL: all of each). After a failed load, compare_load_bad_scope()
- * says whether the scope was at fault (exit 2); after a good one,
- * compare_load_scope_note() describes the window and the sample sets its
- * counter deltas come from ("" without a scope).
+ * The same with --since/--until, --pid/--comm/--cgroup (scope; metrics
+ * files ignore it): after a failed load, bad says whether the scope was
+ * at fault (exit 2); after a good one, note describes the window and the
+ * sample sets its counter deltas come from, and the tasks ("" without a
+ * scope). One struct per load: loads may run in parallel.
  */
-struct analysis_scope;
-void compare_load_set_scope(const struct analysis_scope *s);
-int compare_load_bad_scope(void);
-const char *compare_load_scope_note(void);
+struct compare_scope {
+	struct analysis_scope scope;
+	int bad;
+	char note[256];
+};
+int compare_load_run_scoped(const char *path, struct compare_scope *sc,
+			    struct metric_values *out, char **err);
 
 /* The same for a metrics file already in memory (for tests). */
 int compare_load_metrics_text(const char *text, struct metric_values *out, char **err);
