@@ -124,6 +124,10 @@ struct record {
 	int pid;
 	uint64_t ts;
 	const char *comm;	/* only where a parser sets it, else NULL */
+	/* set by the analysis for a task outside --pid/--comm on records whose
+	 * shared state the models still need (swap-outs place slots): count
+	 * nothing of the task's own */
+	int foreign;
 	union {
 		struct { int nid, zid, order; uint64_t gfp; } wake;	/* wakeup/kswapd_wake/kcompactd */
 		struct { int nid; } sleep;

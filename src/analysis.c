@@ -68,6 +68,20 @@ struct analysis {
 	uint64_t phase_end_ts;		/* the marker that ended it */
 	int64_t phase_set_seq;		/* the sample set being read, -1 none */
 	int phase_set_in;		/* it began inside the phase */
+	/* The scope (opts.scope) resolved: a window in trace time and the
+	 * tasks; after the window (tail) only the ends of what began in it. */
+	int windowed, tasks, tail;
+	uint64_t since, until;
+	struct pidmap task_sel;		/* pid -> signed char: 1 in scope, 2 not */
+	struct pidmap pend_reclaim;	/* pid -> struct pend: open stall begun in the window */
+	struct pidmap pend_compact;	/* pid -> struct pend: open compaction run */
+	uint64_t pend_nodes;		/* kswapd episodes open, one bit per node < 64 */
+	unsigned long npend;		/* open entries of the two maps */
+};
+
+struct pend {
+	int on;
+	int kind;
 };
 
 /* The counter sample set a record belongs to, or -1 for other records. */
@@ -150,6 +164,9 @@ struct analysis *analysis_new_empty(const struct analysis_opts *o)
 		a->consistency = consistency_model_new(a->reclaim, a->compaction);
 	a->probes_swap = -1;
 	pidmap_init(&a->comms, COMM_LEN);
+	pidmap_init(&a->task_sel, 1);
+	pidmap_init(&a->pend_reclaim, sizeof(struct pend));
+	pidmap_init(&a->pend_compact, sizeof(struct pend));
 	a->swapclust = swapclust_model_new(0);
 	a->zswap = zswap_model_new();
 	a->lanes = lanes_new();
@@ -229,9 +246,150 @@ void analysis_feed(struct analysis *a, const struct record *r)
 		a->opts.tap(a->opts.tap_ctx, r);
 }
 
+/* Records that tell what one task did (in its own context): a task
+ * scope keeps only its tasks' ones. The rest (kswapd and kcompactd wakes
+ * and sleeps, counter and zone samples, swap slots, khugepaged, names,
+ * losses) stays global. */
+static int analysis_task_record(enum rec_type t)
+{
+	switch (t) {
+	case REC_RECLAIM_BEGIN: case REC_RECLAIM_END: case REC_LRU_ISOLATE:
+	case REC_SHRINK_INACTIVE: case REC_SHRINK_ACTIVE: case REC_WRITE_FOLIO:
+	case REC_RECLAIM_PAGES: case REC_THROTTLED: case REC_COMPACT_TRY:
+	case REC_COMPACT_BEGIN: case REC_COMPACT_END: case REC_COMPACT_FINISHED:
+	case REC_COMPACT_SUITABLE: case REC_COMPACT_DEFER: case REC_COMPACT_ISOLATE:
+	case REC_COMPACT_MIGRATE: case REC_EXTFRAG: case REC_OOM: case REC_SWAP_FOLIO:
+	case REC_ZSWAP:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* Whether pid is one of the scope's tasks: --pid, and --comm by the name
+ * the recording's cmdlines give it (what trace-cmd report prints). */
+static int analysis_task_in(struct analysis *a, int pid, const char *comm)
+{
+	const struct analysis_scope *s = &a->opts.scope;
+	signed char *v;
+
+	if (s->pid > 0 && pid != s->pid)
+		return 0;
+	if (!s->comm)
+		return 1;
+	if (comm && *comm)	/* a name the event carries (OOM victims) */
+		return !strcmp(comm, s->comm);
+	if ((v = pidmap_get(&a->task_sel, pid)))
+		return *v == 1;
+	v = pidmap_add(&a->task_sel, pid);
+	*v = a->tep && !strcmp(tep_data_comm_from_pid(a->tep, pid), s->comm) ? 1 : 2;
+	if (*v == 1)
+		a->info.scope_tasks++;
+	return *v == 1;
+}
+
+static struct pend *analysis_pend(struct pidmap *m, int pid)
+{
+	struct pend *p = pidmap_get(m, pid);
+
+	return p && p->on ? p : NULL;
+}
+
+static void analysis_pend_set(struct analysis *a, struct pidmap *m, int pid, int on, int kind)
+{
+	struct pend *p = pidmap_get(m, pid);
+
+	if (!p) {
+		if (!on)
+			return;
+		p = pidmap_add(m, pid);
+	}
+	if (p->on != on)
+		on ? a->npend++ : a->npend--;
+	p->on = on;
+	p->kind = kind;
+}
+
+/*
+ * Inside the window: note what begins (stalls, compaction runs, kswapd
+ * episodes), as the models pair them. After it: only the records that
+ * end those pass; a new begin of the same task abandons the old one (the
+ * models would pair the end with the new begin).
+ */
+static int analysis_gate_time(struct analysis *a, const struct record *r)
+{
+	struct pend *p;
+	int nid;
+
+	switch (r->type) {
+	case REC_RECLAIM_BEGIN:
+		p = analysis_pend(&a->pend_reclaim, r->pid);
+		if (r->rbegin.kind == RK_SOFTLIMIT && p)
+			return !a->tail;	/* nested: the outer stays open */
+		analysis_pend_set(a, &a->pend_reclaim, r->pid, !a->tail, r->rbegin.kind);
+		return !a->tail;
+	case REC_RECLAIM_END:
+		p = analysis_pend(&a->pend_reclaim, r->pid);
+		if (p && p->kind == (int)r->rend.kind) {
+			analysis_pend_set(a, &a->pend_reclaim, r->pid, 0, 0);
+			return 1;
+		}
+		/* a nested softlimit's end inside the window; the end of a
+		 * stall begun before the window is not the window's */
+		return p && !a->tail;
+	case REC_COMPACT_BEGIN:
+		analysis_pend_set(a, &a->pend_compact, r->pid, !a->tail, 0);
+		return !a->tail;
+	case REC_COMPACT_END:
+		if (analysis_pend(&a->pend_compact, r->pid)) {
+			analysis_pend_set(a, &a->pend_compact, r->pid, 0, 0);
+			return 1;
+		}
+		return 0;	/* begun before the window */
+	case REC_KSWAPD_WAKE:
+		nid = r->wake.nid;
+		if (!a->tail && nid >= 0 && nid < 64)
+			a->pend_nodes |= 1ULL << nid;
+		return !a->tail;
+	case REC_BALANCE_END:
+		nid = r->balance.nid;
+		return !a->tail || (nid >= 0 && nid < 64 && (a->pend_nodes >> nid & 1));
+	case REC_KSWAPD_SLEEP:
+		nid = r->sleep.nid;
+		if (nid >= 0 && nid < 64 && (a->pend_nodes >> nid & 1)) {
+			a->pend_nodes &= ~(1ULL << nid);
+			return 1;
+		}
+		return !a->tail;
+	default:
+		return !a->tail;
+	}
+}
+
 static void analysis_sink(void *ctx, const struct record *r)
 {
-	analysis_feed(ctx, r);
+	struct analysis *a = ctx;
+
+	if (a->tasks && analysis_task_record(r->type)) {
+		int victim = r->type == REC_OOM && r->oom.kind == OOM_VICTIM && r->oom.victim > 0;
+
+		if (!analysis_task_in(a, victim ? r->oom.victim : r->pid,
+				      victim ? r->oom.victim_comm : NULL)) {
+			struct record f;
+
+			if (r->type != REC_SWAP_FOLIO)
+				return;
+			/* the swap clusters are global: its slots still count */
+			f = *r;
+			f.foreign = 1;
+			if (!a->windowed || analysis_gate_time(a, &f))
+				analysis_feed(a, &f);
+			return;
+		}
+	}
+	if (a->windowed && !analysis_gate_time(a, r))
+		return;
+	analysis_feed(a, r);
 }
 
 void analysis_finish(struct analysis *a, uint64_t end_ts)
@@ -410,9 +568,17 @@ static void analysis_event(struct analysis *a, const struct td_event *ev)
 {
 	struct analysis_info *in = &a->info;
 
-	struct analysis_cpu *c = in->flight ? analysis_cpu(in, ev->cpu) : NULL;
+	struct analysis_cpu *c;
 
-	if (!in->events)
+	if (a->tail) {	/* after the window: only ends of what began in it */
+		in->tail_events++;
+		if (ev->event)
+			parser_set_parse(a->ps, ev->event, (struct tep_record *)&ev->record,
+					 ev->ts, ev->cpu, analysis_sink, a);
+		return;
+	}
+	c = in->flight ? analysis_cpu(in, ev->cpu) : NULL;
+	if (!in->events && !a->windowed)
 		in->first_ts = ev->ts;
 	in->last_ts = ev->ts;
 	in->events++;
@@ -457,16 +623,70 @@ static void analysis_progress(struct analysis *a, const struct td_cursor *c)
 	a->opts.progress(a->opts.progress_ctx, done, total, a->info.last_ts);
 }
 
-static int analysis_stream(struct analysis *a, char **err)
+/* The recording's first event time stamp (relative times count from
+ * it): the first event of a cursor, one page per CPU. 0 or -1. */
+static int analysis_first_ts(struct analysis *a, uint64_t *ts, char **err)
 {
 	struct td_cursor *c = td_cursor_new(a->tf, -1, err);
+	struct td_event ev;
+	int r;
+
+	if (!c)
+		return -1;
+	r = td_cursor_next(c, &ev, err);
+	*ts = r > 0 ? ev.ts : 0;
+	td_cursor_free(c);
+	return r < 0 ? -1 : 0;
+}
+
+/*
+ * The window in trace time, and a cursor at its start: through a page
+ * index (every ANALYSIS_SEEK_EVERY-th page: only the chunks holding those
+ * are inflated), so a window costs about its share of the file, not a
+ * full pass.
+ */
+static struct td_cursor *analysis_window_cursor(struct analysis *a, char **err)
+{
+	const struct analysis_scope *s = &a->opts.scope;
+	unsigned every = a->opts.index_every ? a->opts.index_every : ANALYSIS_SEEK_EVERY;
+	uint64_t first = 0;
+
+	if (analysis_first_ts(a, &first, err))
+		return NULL;
+	a->info.first_ts = first;
+	a->since = !s->since.set ? first : s->since.abs ? s->since.ns : first + s->since.ns;
+	a->until = !s->until.set ? UINT64_MAX :
+		   s->until.abs ? s->until.ns : first + s->until.ns;
+	if (a->since > a->until) {
+		set_err(err, "--since is after --until (@%.6f > @%.6f; the first event is at "
+			"@%.6f)", (double)a->since / 1e9, (double)a->until / 1e9,
+			(double)first / 1e9);
+		return NULL;
+	}
+	a->info.windowed = 1;
+	a->info.since_ts = a->since;
+	a->info.until_ts = a->until;
+	if (!a->since || a->since <= first)
+		return td_cursor_new(a->tf, -1, err);
+	a->index = td_index_new(a->tf, every);
+	if (a->index && td_index_build(a->index, NULL)) {
+		td_index_free(a->index);	/* the seek walks from the start */
+		a->index = NULL;
+	}
+	return td_cursor_new_at(a->tf, -1, a->index, a->since, err);
+}
+
+static int analysis_stream(struct analysis *a, char **err)
+{
+	struct td_cursor *c = a->windowed ? analysis_window_cursor(a, err) :
+			      td_cursor_new(a->tf, -1, err);
 	struct td_event ev;
 	uint64_t n = 0;
 	int r;
 
 	if (!c)
 		return -1;
-	if (a->opts.index_every) {
+	if (a->opts.index_every && !a->index) {
 		a->index = td_index_new(a->tf, a->opts.index_every);
 		if (!a->index || td_cursor_set_index(c, a->index, NULL)) {
 			td_index_free(a->index);	/* seeks will walk from the start */
@@ -476,6 +696,12 @@ static int analysis_stream(struct analysis *a, char **err)
 	if (a->opts.progress)
 		analysis_progress(a, c);
 	while ((r = td_cursor_next(c, &ev, err)) > 0) {
+		if (a->windowed && ev.ts > a->until && !a->tail) {
+			a->tail = 1;
+			a->info.last_ts = a->until;
+		}
+		if (a->tail && !a->npend && !a->pend_nodes)
+			break;
 		analysis_event(a, &ev);
 		if (a->opts.progress && ++n % PROGRESS_EVERY == 0)
 			analysis_progress(a, c);
@@ -516,7 +742,69 @@ static int analysis_bind(struct analysis *a, struct tep_handle *tep, char **err)
 	return 0;
 }
 
+int analysis_time_parse(const char *s, struct analysis_time *t)
+{
+	char *end;
+	double v;
+
+	memset(t, 0, sizeof(*t));
+	if (!s)
+		return -1;
+	if (*s == '@') {
+		t->abs = 1;
+		s++;
+	}
+	/* digits and one dot only: no sign, exponent, hex, inf or nan */
+	if (!*s || strspn(s, "0123456789.") != strlen(s) || strchr(s, '.') != strrchr(s, '.') ||
+	    !strcmp(s, "."))
+		return -1;
+	v = strtod(s, &end);
+	if (end == s || *end || v < 0 || v > 1.8e10)
+		return -1;
+	t->ns = (uint64_t)(v * 1e9 + 0.5);
+	t->set = 1;
+	return 0;
+}
+
+int analysis_scope_inverted(const struct analysis_scope *s)
+{
+	return s->since.set && s->until.set && s->since.abs == s->until.abs &&
+	       s->since.ns > s->until.ns;
+}
+
+int analysis_scope_any(const struct analysis_scope *s)
+{
+	return s->since.set || s->until.set || s->pid > 0 || s->comm || s->cgroup;
+}
+
+/* The scope asked for, checked against what the recording can answer. */
+static int analysis_scope_start(struct analysis *a, char **err)
+{
+	const struct analysis_scope *s = &a->opts.scope;
+
+	if (s->cgroup)
+		/* no event of a family mmscope records names a task's cgroup
+		 * and no recording holds a pid -> cgroup map: not guessed */
+		return set_err(err, "--cgroup %s: this recording cannot tell which tasks were "
+			       "in a cgroup (no event carries one, no pid-to-cgroup map)",
+			       s->cgroup);
+	if (analysis_scope_inverted(s))
+		return set_err(err, "--since is after --until");
+	a->windowed = s->since.set || s->until.set;
+	a->tasks = s->pid > 0 || s->comm;
+	a->info.task_scoped = a->tasks;
+	a->info.scope_pid = s->pid > 0 ? s->pid : 0;
+	a->info.scope_comm = s->comm;
+	return 0;
+}
+
 struct analysis *analysis_run(const char *path, const struct analysis_opts *o, char **err)
+{
+	return analysis_run_scoped(path, o, err, NULL);
+}
+
+struct analysis *analysis_run_scoped(const char *path, const struct analysis_opts *o,
+				     char **err, int *bad_scope)
 {
 	struct timespec t0, t1, ts0;
 	struct analysis *a;
@@ -531,12 +819,23 @@ struct analysis *analysis_run(const char *path, const struct analysis_opts *o, c
 	if (!a->tf)
 		goto fail;
 	analysis_header(a, path);
+	if (analysis_scope_start(a, err)) {
+		if (bad_scope)
+			*bad_scope = 1;
+		goto fail;
+	}
 	if (analysis_bind(a, td_tep(a->tf), err))
 		goto fail;
 	clock_gettime(CLOCK_MONOTONIC, &ts0);
-	if (analysis_stream(a, err))
+	if (analysis_stream(a, err)) {
+		if (bad_scope && a->windowed && !a->info.windowed)
+			*bad_scope = 1;	/* since after until, found on reading */
 		goto fail;
+	}
 	analysis_finish(a, a->info.last_ts);
+	if (a->windowed)
+		counters_model_span(a->counters, &a->info.samples_first_ts,
+				    &a->info.samples_last_ts);
 	if (a->info.flight)
 		analysis_flight_window(&a->info);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -573,6 +872,9 @@ void analysis_free(struct analysis *a)
 	free(a->probe_missed);
 	free(a->info.cpu);
 	pidmap_release(&a->comms);
+	pidmap_release(&a->task_sel);
+	pidmap_release(&a->pend_reclaim);
+	pidmap_release(&a->pend_compact);
 	if (a->tf)
 		td_close(a->tf);
 	free(a);

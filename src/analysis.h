@@ -25,8 +25,44 @@
 #include "model-lanes.h"
 #include "model.h"
 
+/*
+ * What to look at (report, compare, dump, tui: --since/--until, --pid,
+ * --comm, --cgroup). A time is seconds relative to the recording's first
+ * event, as the report prints times, or with abs set ("@T") a trace time
+ * stamp as trace-cmd prints it.
+ */
+struct analysis_time {
+	int set;
+	int abs;
+	uint64_t ns;
+};
+
+struct analysis_scope {
+	struct analysis_time since, until;
+	int pid;		/* > 0: only this task's event-derived figures */
+	const char *comm;	/* non-NULL: only tasks of this name */
+	const char *cgroup;	/* non-NULL: only tasks of this cgroup */
+};
+
+/*
+ * Pages per entry of the index a window is found through (report, dump):
+ * building it inflates one 64-page chunk in 16; a seek then walks at most
+ * this many pages (4 MB) of each CPU before the window.
+ */
+#define ANALYSIS_SEEK_EVERY 1024
+
+/* "T" or "@T" (seconds, >= 0, decimals allowed) into *t: 0, or -1. */
+int analysis_time_parse(const char *s, struct analysis_time *t);
+/* Whether since is after until when both are of the same kind (front
+ * ends refuse that before reading; mixed kinds are checked on reading). */
+int analysis_scope_inverted(const struct analysis_scope *s);
+/* Whether the scope asks for anything. */
+int analysis_scope_any(const struct analysis_scope *s);
+
 struct analysis_opts {
 	struct handoff_params handoff;
+	/* Window and tasks (see above); zeroed: the whole recording. */
+	struct analysis_scope scope;
 	/* Called for every record after the models (tests, debugging), also
 	 * for the records outside opts.phase that the models do not see. */
 	record_sink_fn tap;
@@ -91,6 +127,26 @@ struct analysis_info {
 	} *cpu;
 	uint64_t sample_lines, sample_sets, sample_gaps, sample_incomplete;
 	int has_samples;
+	/*
+	 * The scope (analysis_opts.scope), when one was asked for. The window
+	 * is [since_ts, until_ts] in trace time (first_ts stays the
+	 * recording's first event, so relative times mean the same with or
+	 * without a window; last_ts is the window's last event). Records
+	 * come from events in the window, plus, after it, only the ends of
+	 * stalls, compaction runs and kswapd episodes begun in it.
+	 * samples_first_ts/last_ts: the complete sample sets nearest the
+	 * window's edges inside it, between which counter deltas are taken
+	 * (0 0: none). A task scope keeps counters, kswapd and kcompactd
+	 * wakes and sleeps, zone samples and swap slots global.
+	 */
+	int windowed;
+	uint64_t since_ts, until_ts;
+	uint64_t samples_first_ts, samples_last_ts;
+	int task_scoped;
+	int scope_pid;			/* 0: none */
+	const char *scope_comm;		/* NULL: none */
+	uint64_t scope_tasks;		/* tasks that matched --comm/--pid */
+	uint64_t tail_events;		/* events read after the window for ends */
 	double seconds;			/* wall time spent in analysis_run */
 	double stream_seconds;		/* of which streaming the events */
 };
@@ -100,6 +156,11 @@ struct analysis;
 void analysis_opts_default(struct analysis_opts *o);
 /* Reads the whole recording. NULL with *err set on failure. */
 struct analysis *analysis_run(const char *path, const struct analysis_opts *o, char **err);
+/* The same; *bad_scope (if not NULL) is set to 1 when the failure is the
+ * scope's (since after until, a --cgroup the recording cannot answer):
+ * front ends exit 2 for those. */
+struct analysis *analysis_run_scoped(const char *path, const struct analysis_opts *o,
+				     char **err, int *bad_scope);
 void analysis_free(struct analysis *a);
 /* opts.phase: whether its marker was in the recording. */
 int analysis_phase_found(const struct analysis *a);

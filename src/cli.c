@@ -5,6 +5,7 @@
  * recording with a one-line reason when that fails.
  */
 #include "config.h"
+#include "analysis.h"
 #include "cmd.h"
 #include "util.h"
 
@@ -144,4 +145,57 @@ struct td_file *open_recording(const char *path, const char *name)
 		warning("%s: %d event format%s did not parse (first: %s)", name, bad,
 			bad == 1 ? "" : "s", first ? first : "?");
 	return tf;
+}
+
+int parse_scope_time(const struct cmd_entry *cmd, const char *name, const char *arg,
+		     struct analysis_time *t)
+{
+	(void)cmd;
+	if (analysis_time_parse(arg, t)) {
+		error("bad --%s time '%s' (seconds from the first event, or @seconds of "
+		      "trace time)", name, arg);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+int parse_scope(const struct cmd_entry *cmd, int opt, const char *arg,
+		struct analysis_scope *s)
+{
+	unsigned long long v;
+
+	switch (opt) {
+	case SCOPE_OPT_SINCE:
+		return parse_scope_time(cmd, "since", arg, &s->since);
+	case SCOPE_OPT_UNTIL:
+		return parse_scope_time(cmd, "until", arg, &s->until);
+	case SCOPE_OPT_PID:
+		if (parse_ull(arg, &v) || !v || v > (1ULL << 30))
+			return usage_error(cmd, "bad --pid '%s' (a task id)", arg);
+		s->pid = (int)v;
+		return 0;
+	case SCOPE_OPT_COMM:
+		if (!*arg || strlen(arg) > 15)
+			return usage_error(cmd, "bad --comm '%s' (a task name, 1 to 15 characters)",
+					   arg);
+		s->comm = arg;
+		return 0;
+	case SCOPE_OPT_CGROUP:
+		if (!*arg)
+			return usage_error(cmd, "bad --cgroup '' (a cgroup path)");
+		s->cgroup = arg;
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+int check_scope(const struct cmd_entry *cmd, const struct analysis_scope *s)
+{
+	(void)cmd;
+	if (analysis_scope_inverted(s)) {
+		error("--since is after --until");
+		return EXIT_USAGE;
+	}
+	return 0;
 }

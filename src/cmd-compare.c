@@ -7,6 +7,7 @@
  * else is src/compare-table.c; this file only parses the command line.
  */
 #include "config.h"
+#include "analysis.h"
 #include "cmd.h"
 #include "compare-load.h"
 #include "compare-table.h"
@@ -54,6 +55,13 @@ static const char compare_usage[] =
 "      --alpha A       significance level of Welch's t-test (default 0.05)\n"
 "  -f, --format F      text (default) or json\n"
 "      --list-metrics  print the metric catalogue and exit\n"
+"      --since T       recordings only from T: seconds from the first event,\n"
+"                      or @T a trace time stamp (as trace-cmd prints)\n"
+"      --until T       recordings only up to T (same forms)\n"
+"      --pid PID       stalls of this task only (counters stay global)\n"
+"      --comm NAME     stalls of the tasks of this name only\n"
+"      --cgroup PATH   stalls of a cgroup's tasks (refused when the\n"
+"                      recording cannot tell them)\n"
 "  -h, --help          show this help\n";
 
 struct compare_opts {
@@ -72,6 +80,7 @@ struct compare_opts {
 	const char *phase;	/* --phase */
 	int width_set;
 	struct strbuf settings;	/* "Settings that differ" block, text */
+	struct analysis_scope scope;	/* --since/--until/--pid/--comm/--cgroup */
 };
 
 static int compare_parse_select(struct compare_opts *o, const char *list)
@@ -102,6 +111,7 @@ static int compare_parse_opts(int argc, char **argv, struct compare_opts *o)
 		{ "fail-on-regression", optional_argument, NULL, OPT_GATE },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "phase", required_argument, NULL, OPT_PHASE },
+		SCOPE_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -182,9 +192,19 @@ static int compare_parse_opts(int argc, char **argv, struct compare_opts *o)
 		case 'h':
 			return -1;
 		default:
+			if ((c = parse_scope(cmd, c, optarg, &o->scope)) >= 0) {
+				if (c)
+					return c;
+				break;
+			}
 			return bad_option(cmd, argc, argv);
 		}
 	}
+	if ((c = check_scope(cmd, &o->scope)))
+		return c;
+	/* a phase is a window of its own: two windows at once mean nothing clear */
+	if (o->phase && (o->scope.since.set || o->scope.until.set))
+		return usage_error(cmd, "--phase and --since/--until cannot be combined");
 	if (!stats)
 		stats = o->ct.dialect == CT_PLAIN ? "mean" : "min,mean,stddev,coeffvar,max,bmean-95";
 	if (ct_parse_stats(stats, &o->stats, &o->ct.nstats, &err)) {
@@ -358,14 +378,22 @@ static int compare_load_columns(struct ct_table *t, struct compare_opts *o)
 	if (r == EXIT_OK) {
 		njobs = npaths;
 		jobs = xcalloc(njobs ? njobs : 1, sizeof(*jobs));
-		for (size_t k = 0; k < njobs; k++)
+		for (size_t k = 0; k < njobs; k++) {
 			jobs[k].path = paths[k], jobs[k].phase = o->phase;
+			jobs[k].sc.scope = o->scope;
+		}
 		compare_load_runs(jobs, njobs, o->jobs);
 		for (size_t k = 0; k < njobs && r == EXIT_OK; k++) {
-			if (jobs[k].rc)
+			if (jobs[k].rc) {
 				r = error("%s: %s", jobs[k].path, jobs[k].err);
-			else
+				if (jobs[k].sc.bad)	/* the scope was at fault */
+					r = EXIT_USAGE;
+			} else {
+				if (jobs[k].sc.note[0])
+					fprintf(stderr, "note: %s: %s\n", jobs[k].path,
+						jobs[k].sc.note);
 				ct_add_run(t, colof[k], &jobs[k].mv);
+			}
 		}
 		if (r == EXIT_OK)
 			compare_settings_block(t, jobs, colof, njobs, &o->settings);

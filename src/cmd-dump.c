@@ -5,6 +5,7 @@
  * and per CPU with the lost events the file records.
  */
 #include "config.h"
+#include "analysis.h"
 #include "cmd.h"
 #include "input-file.h"
 #include "event-format.h"
@@ -21,11 +22,15 @@ static const char dump_usage[] =
 "\n"
 "Print the events of a recording, one line per event, in time order.\n"
 "\n"
-"  -e, --event SYSTEM[:EVENT]  only these events (repeat, or separate with ',')\n"
+"  -e, --event SYSTEM[:EVENT]  only these events (repeat, or separate with ',');\n"
+"                              !SYSTEM[:EVENT] leaves those out (e.g.\n"
+"                              '!ftrace:print': no counter-sample lines)\n"
 "      --cpu LIST              only these CPUs (e.g. 0,2-3)\n"
 "      --pid LIST              only these task ids\n"
-"      --since SECONDS         skip events before this timestamp\n"
-"      --until SECONDS         stop after this timestamp\n"
+"      --since T               only from T: seconds from the first event, as\n"
+"                              mmscope report prints times, or @T a time\n"
+"                              stamp as printed here and by trace-cmd\n"
+"      --until T               stop after T (same forms)\n"
 "      --stat                  print event counts and lost events instead\n"
 "      --info                  print what the file says about itself instead\n"
 "                              (version, buffers, clock, kernel, mmscope metadata)\n"
@@ -39,9 +44,11 @@ struct dump_opts {
 	int ncpus;
 	long *pids;
 	int npids;
-	uint64_t since, until;
+	struct analysis_time tsince, tuntil;
+	uint64_t since, until;	/* resolved: trace time */
 	int stat;
 	int info;
+	int sel_all;		/* -e names only exclusions */
 };
 
 static int add_list(const char *s, long **out, int *n, long max)
@@ -76,17 +83,6 @@ static int add_list(const char *s, long **out, int *n, long max)
 	}
 	free(copy);
 	return r;
-}
-
-static int parse_seconds(const char *s, uint64_t *ns)
-{
-	char *end;
-	double v = strtod(s, &end);
-
-	if (end == s || *end || v < 0 || v > 1.8e10)
-		return -1;
-	*ns = (uint64_t)(v * 1e9 + 0.5);
-	return 0;
 }
 
 static int dump_parse_opts(int argc, char **argv, struct dump_opts *o)
@@ -132,12 +128,12 @@ static int dump_parse_opts(int argc, char **argv, struct dump_opts *o)
 				return usage_error(cmd, "bad task id list '%s'", optarg);
 			break;
 		case OPT_SINCE:
-			if (parse_seconds(optarg, &o->since))
-				return usage_error(cmd, "bad --since time '%s' (seconds)", optarg);
+			if ((c = parse_scope_time(cmd, "since", optarg, &o->tsince)))
+				return c;
 			break;
 		case OPT_UNTIL:
-			if (parse_seconds(optarg, &o->until))
-				return usage_error(cmd, "bad --until time '%s' (seconds)", optarg);
+			if ((c = parse_scope_time(cmd, "until", optarg, &o->tuntil)))
+				return c;
 			break;
 		case OPT_STAT:
 			o->stat = 1;
@@ -150,6 +146,11 @@ static int dump_parse_opts(int argc, char **argv, struct dump_opts *o)
 		default:
 			return bad_option(cmd, argc, argv);
 		}
+	}
+	if (o->tsince.set && o->tuntil.set && o->tsince.abs == o->tuntil.abs &&
+	    o->tsince.ns > o->tuntil.ns) {
+		error("--since is after --until");
+		return EXIT_USAGE;
 	}
 	if (cpus) {
 		o->cpus = xcalloc(65536, 1);
@@ -164,19 +165,31 @@ static int dump_parse_opts(int argc, char **argv, struct dump_opts *o)
 	return 0;
 }
 
-/* Per event id: selected by -e? Decided once per id, not per event. */
+/* Per event id: selected by -e? Decided once per id, not per event.
+ * Names with '!' leave events out: of all when no name selects. */
 static unsigned char *select_events(struct tep_handle *tep,
 				    const struct dump_opts *o, const char **missing)
 {
 	struct tep_event **evs = tep_list_events(tep, TEP_EVENT_SORT_ID);
 	unsigned char *sel = xcalloc(65536, 1);
+	int any_in = 0;
 
 	*missing = NULL;
+	for (int i = 0; i < o->nevents; i++)
+		any_in |= o->events[i][0] != '!';
+	if (!any_in)
+		memset(sel, 1, 65536);
+	for (int pass = 0; pass < 2; pass++)	/* selections, then exclusions */
 	for (int i = 0; i < o->nevents; i++) {
-		const char *want = o->events[i], *colon = strchr(want, ':');
-		size_t syslen = colon ? (size_t)(colon - want) : strlen(want);
-		int found = 0;
+		const char *want = o->events[i], *colon;
+		int out = want[0] == '!', found = 0;
+		size_t syslen;
 
+		if (out != pass)
+			continue;
+		want += out;
+		colon = strchr(want, ':');
+		syslen = colon ? (size_t)(colon - want) : strlen(want);
 		for (int k = 0; evs && evs[k]; k++) {
 			struct tep_event *e = evs[k];
 
@@ -185,11 +198,11 @@ static unsigned char *select_events(struct tep_handle *tep,
 			if (colon && strcmp(e->name, colon + 1))
 				continue;
 			if (e->id >= 0 && e->id < 65536)
-				sel[e->id] = 1;
+				sel[e->id] = !out;
 			found = 1;
 		}
 		if (!found && !*missing)
-			*missing = want;
+			*missing = o->events[i];
 	}
 	return sel;
 }
@@ -199,8 +212,10 @@ static int keep_event(const struct dump_opts *o, const unsigned char *sel,
 {
 	if (ev->ts < o->since)
 		return 0;
-	if (sel && !(ev->event && ev->event->id >= 0 && ev->event->id < 65536 &&
-		     sel[ev->event->id]))
+	if (sel && ev->event && ev->event->id >= 0 && ev->event->id < 65536 &&
+	    !sel[ev->event->id])
+		return 0;
+	if (sel && !ev->event && !o->sel_all)	/* no format: only without a selection */
 		return 0;
 	if (o->cpus && (ev->cpu > 65535 || !o->cpus[ev->cpu]))
 		return 0;
@@ -336,7 +351,56 @@ static int print_info(struct td_file *tf)
 	return EXIT_OK;
 }
 
-static int dump_run(struct td_file *tf, const struct dump_opts *o)
+/*
+ * A cursor at --since: relative times count from the first event (as
+ * mmscope report prints them); a later start is found through a page
+ * index (ANALYSIS_SEEK_EVERY), not by reading what comes before.
+ */
+static struct td_cursor *dump_cursor(struct td_file *tf, struct dump_opts *o, int *r)
+{
+	struct td_cursor *cur = NULL;
+	struct td_index *ix = NULL;
+	struct td_event ev;
+	uint64_t first = 0;
+	char *err = NULL;
+
+	o->since = 0;
+	o->until = UINT64_MAX;
+	if ((o->tsince.set && !o->tsince.abs) || (o->tuntil.set && !o->tuntil.abs)) {
+		int got;
+
+		if (!(cur = td_cursor_new(tf, -1, &err)) || (got = td_cursor_next(cur, &ev, &err)) < 0)
+			goto fail;
+		first = got > 0 ? ev.ts : 0;
+		td_cursor_free(cur);
+		cur = NULL;
+	}
+	if (o->tsince.set)
+		o->since = o->tsince.abs ? o->tsince.ns : first + o->tsince.ns;
+	if (o->tuntil.set)
+		o->until = o->tuntil.abs ? o->tuntil.ns : first + o->tuntil.ns;
+	if (o->since > o->until) {
+		error("--since is after --until");
+		*r = EXIT_USAGE;
+		return NULL;
+	}
+	if (o->since > first && (ix = td_index_new(tf, ANALYSIS_SEEK_EVERY)) && td_index_build(ix, NULL)) {
+		td_index_free(ix);
+		ix = NULL;
+	}
+	cur = o->since ? td_cursor_new_at(tf, -1, ix, o->since, &err) :
+		td_cursor_new(tf, -1, &err);
+	td_index_free(ix);
+	if (cur)
+		return cur;
+fail:
+	td_cursor_free(cur);
+	*r = error("%s: %s", o->file, err ? err : "cannot read");
+	free(err);
+	return NULL;
+}
+
+static int dump_run(struct td_file *tf, struct dump_opts *o)
 {
 	struct tep_handle *tep = td_tep(tf);
 	unsigned char *sel = NULL;
@@ -356,6 +420,9 @@ static int dump_run(struct td_file *tf, const struct dump_opts *o)
 		const char *missing;
 
 		sel = select_events(tep, o, &missing);
+		o->sel_all = 1;
+		for (int i = 0; i < o->nevents; i++)
+			o->sel_all &= o->events[i][0] == '!';
 		if (missing) {
 			free(sel);
 			return error("%s: no event matches '%s' in this recording",
@@ -371,11 +438,9 @@ static int dump_run(struct td_file *tf, const struct dump_opts *o)
 		cpu_missed = xcalloc((size_t)ncpus + 1, sizeof(*cpu_missed));
 		cpu_unknown = xcalloc((size_t)ncpus + 1, sizeof(*cpu_unknown));
 	}
-	cur = td_cursor_new(tf, -1, &err);
-	if (!cur) {
-		r = error("%s: %s", o->file, err);
+	cur = dump_cursor(tf, o, &r);
+	if (!cur)
 		goto out;
-	}
 	/* large writes into a pipe or file (a terminal stays line-buffered) */
 	if (!isatty(STDOUT_FILENO))
 		setvbuf(stdout, NULL, _IOFBF, 1 << 20);

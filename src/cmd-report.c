@@ -5,6 +5,7 @@
  * default) or as JSON, for all sections or the ones asked for.
  */
 #include "config.h"
+#include "analysis.h"
 #include "cmd.h"
 #include "input-file.h"
 #include "report.h"
@@ -24,6 +25,7 @@ static const char report_usage[] =
 "  -f, --format FMT     text (default) or json\n"
 "  -w, --width N        text width in columns (default 72)\n"
 "      --episodes N     kswapd episodes listed per node in text (default 40)\n"
+SCOPE_USAGE
 "  -h, --help           show this help\n";
 
 /* --help: the usage, then the sections from the table (report.c) */
@@ -47,6 +49,7 @@ static void report_section_names(struct strbuf *sb)
 struct report_cmd_opts {
 	const char *file;
 	struct report_opts r;
+	struct analysis_scope scope;
 };
 
 static int report_parse_int(const char *s, int lo, int hi, int *out)
@@ -69,12 +72,14 @@ static int report_parse_opts(int argc, char **argv, struct report_cmd_opts *o)
 		{ "width", required_argument, NULL, 'w' },
 		{ "episodes", required_argument, NULL, OPT_EPISODES },
 		{ "help", no_argument, NULL, 'h' },
+		SCOPE_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct cmd_entry *cmd = &cmd_report_entry;
 	int c, s;
 
 	report_opts_default(&o->r);
+	memset(&o->scope, 0, sizeof(o->scope));
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "s:f:w:h", longopts, NULL)) != -1) {
 		switch (c) {
@@ -110,9 +115,16 @@ static int report_parse_opts(int argc, char **argv, struct report_cmd_opts *o)
 		case 'h':
 			return -1;
 		default:
+			if ((s = parse_scope(cmd, c, optarg, &o->scope)) >= 0) {
+				if (s)
+					return s;
+				break;
+			}
 			return bad_option(cmd, argc, argv);
 		}
 	}
+	if ((s = check_scope(cmd, &o->scope)))
+		return s;
 	if (optind != argc - 1)
 		return usage_error(cmd, optind == argc ? "no recording given" :
 				   "only one recording at a time");
@@ -126,6 +138,9 @@ static void report_timing(const char *file, const struct analysis_info *in)
 		"%.0f events/s)\n", file, (unsigned long long)in->events, in->seconds,
 		in->seconds - in->stream_seconds, in->stream_seconds,
 		in->stream_seconds > 0 ? (double)in->events / in->stream_seconds : 0);
+	if (in->windowed)
+		fprintf(stderr, "%s: %llu events read after the window for the ends of what "
+			"began in it\n", file, (unsigned long long)in->tail_events);
 }
 
 static int cmd_report_run(int argc, char **argv)
@@ -136,6 +151,7 @@ static int cmd_report_run(int argc, char **argv)
 	struct strbuf out = STRBUF_INIT;
 	struct input_file in;
 	char *err = NULL;
+	int bad = 0;
 	int r = report_parse_opts(argc, argv, &o);
 
 	if (r < 0)
@@ -149,9 +165,12 @@ static int cmd_report_run(int argc, char **argv)
 	}
 	analysis_opts_default(&ao);
 	ao.name = in.name;
-	a = analysis_run(in.path, &ao, &err);
+	ao.scope = o.scope;
+	a = analysis_run_scoped(in.path, &ao, &err, &bad);
 	if (!a) {
 		r = error("%s: %s", in.name, err ? err : "cannot read");
+		if (bad)
+			r = EXIT_USAGE;
 		free(err);
 		input_file_release(&in);
 		return r;

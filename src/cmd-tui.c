@@ -6,6 +6,7 @@
  * terminal has been restored.
  */
 #include "config.h"
+#include "analysis.h"
 #include "cmd.h"
 #include "tui-run.h"
 
@@ -32,6 +33,14 @@ static const char tui_usage[] =
 "  -o, --output FILE           (live) keep the recording in FILE; without it\n"
 "                              nothing is kept\n"
 "  -f, --force                 (live) replace FILE if it exists\n"
+"      --since T               only from T: seconds from the first event, or\n"
+"                              @T a trace time stamp (as trace-cmd prints)\n"
+"      --until T               only up to T (same forms)\n"
+"      --pid PID               stalls and tasks of this task only (counters\n"
+"                              and kswapd stay global)\n"
+"      --comm NAME             the same for the tasks of this name\n"
+"      --cgroup PATH           the same for a cgroup's tasks (refused when\n"
+"                              the recording cannot tell them)\n"
 "  -h, --help                  show this help\n"
 "\n"
 "Test mode: MMSCOPE_TUI_HEADLESS=1 (no terminal, LINES x COLUMNS),\n"
@@ -41,8 +50,10 @@ static int tui_parse_opts(int argc, char **argv, struct tui_opts *o)
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
+		SCOPE_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
+	static struct analysis_scope scope;
 	const struct cmd_entry *cmd = &cmd_tui_entry;
 	const char *env;
 	int c;
@@ -53,13 +64,21 @@ static int tui_parse_opts(int argc, char **argv, struct tui_opts *o)
 		case 'h':
 			return -1;
 		default:
+			if ((c = parse_scope(cmd, c, optarg, &scope)) >= 0) {
+				if (c)
+					return c;
+				break;
+			}
 			return bad_option(cmd, argc, argv);
 		}
 	}
+	if ((c = check_scope(cmd, &scope)))
+		return c;
 	if (optind != argc - 1)
 		return usage_error(cmd, optind == argc ? "no recording given" :
 				   "more than one recording given");
 	o->path = argv[optind];
+	o->scope = &scope;
 	env = getenv("MMSCOPE_TUI_HEADLESS");
 	o->headless = env && *env && strcmp(env, "0");
 	o->keys = getenv("MMSCOPE_TUI_KEYS");
@@ -150,7 +169,7 @@ static int cmd_tui(int argc, char **argv)
 	struct tui_opts o = { 0 };
 	struct td_file *tf;
 	char *err = NULL;
-	int r;
+	int r, bad = 0;
 
 	if (argc > 1 && !strcmp(argv[1], "--live"))
 		return cmd_tui_live(argc, argv);
@@ -162,8 +181,11 @@ static int cmd_tui(int argc, char **argv)
 	tf = open_recording(o.path, NULL);
 	if (!tf)
 		return EXIT_ERROR;
+	o.bad_scope = &bad;
 	if (tui_run(tf, &o, &err) < 0) {
 		r = error("%s: %s", o.path, err ? err : "cannot run the TUI");
+		if (bad)
+			r = EXIT_USAGE;
 		free(err);
 	}
 	td_close(tf);

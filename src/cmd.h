@@ -72,6 +72,41 @@ int parse_interval(const struct cmd_entry *cmd, const char *arg, unsigned *ms);
 int parse_duration(const struct cmd_entry *cmd, const char *arg, uint64_t *ns);
 
 /*
+ * What to look at, shared by report, compare and tui (analysis.h's
+ * struct analysis_scope): put SCOPE_LONGOPTS in the getopt table,
+ * SCOPE_USAGE in the usage, and hand every option to parse_scope()
+ * (0: taken, EXIT_USAGE: bad value printed, -1: not a scope option);
+ * check_scope() after the loop refuses since after until.
+ */
+enum {
+	SCOPE_OPT_SINCE = 0x1000, SCOPE_OPT_UNTIL, SCOPE_OPT_PID, SCOPE_OPT_COMM,
+	SCOPE_OPT_CGROUP,
+};
+#define SCOPE_LONGOPTS \
+	{ "since", required_argument, NULL, SCOPE_OPT_SINCE }, \
+	{ "until", required_argument, NULL, SCOPE_OPT_UNTIL }, \
+	{ "pid", required_argument, NULL, SCOPE_OPT_PID }, \
+	{ "comm", required_argument, NULL, SCOPE_OPT_COMM }, \
+	{ "cgroup", required_argument, NULL, SCOPE_OPT_CGROUP }
+#define SCOPE_USAGE \
+"      --since T        only from T: seconds from the first event, as times\n" \
+"                       print, or @T a trace time stamp (as trace-cmd prints)\n" \
+"      --until T        only up to T (same forms)\n" \
+"      --pid PID        stalls, tasks, compaction, OOM victims, swap-outs of\n" \
+"                       this task only (counters and kswapd stay global)\n" \
+"      --comm NAME      the same for the tasks of this name\n" \
+"      --cgroup PATH    the same for a cgroup's tasks (refused when the\n" \
+"                       recording cannot tell them)\n"
+struct analysis_scope;
+struct analysis_time;
+int parse_scope(const struct cmd_entry *cmd, int opt, const char *arg,
+		struct analysis_scope *s);
+int check_scope(const struct cmd_entry *cmd, const struct analysis_scope *s);
+/* --since/--until alone (dump): the same forms and errors. */
+int parse_scope_time(const struct cmd_entry *cmd, const char *name, const char *arg,
+		     struct analysis_time *t);
+
+/*
  * `mmscope tui --live` checks its command line with record's own parser
  * (cmd-record.c; argv[0] is skipped): errors name cmd, and the options a
  * live session sets itself or cannot follow are refused. Gives -o's FILE

@@ -352,8 +352,39 @@ static int no_phase(const struct analysis *a, const char *phase, char **err)
 	return r;
 }
 
-static int load_recording(const char *path, const char *phase, struct metric_values *out,
-			  struct strbuf *settings, char **err)
+/* The window and the sample sets its counter deltas come from, the tasks */
+static void load_describe_scope(const struct analysis_info *in, struct compare_scope *cs)
+{
+	char *load_note = cs->note;
+	size_t note_len = sizeof(cs->note);
+	char until[48] = "the end", samples[96] = "fewer than two sample sets in it";
+	double t0 = (double)in->first_ts;
+
+	load_note[0] = '\0';
+	if (in->until_ts != UINT64_MAX)
+		snprintf(until, sizeof(until), "%.6f s", ((double)in->until_ts - t0) / 1e9);
+	if (in->samples_last_ts > in->samples_first_ts)
+		snprintf(samples, sizeof(samples), "counter deltas between the sample sets at "
+			 "%.3f s and %.3f s", ((double)in->samples_first_ts - t0) / 1e9,
+			 ((double)in->samples_last_ts - t0) / 1e9);
+	if (in->windowed)
+		snprintf(load_note, note_len, "window %.6f s .. %s from the first event; "
+			 "%s%s", ((double)in->since_ts - t0) / 1e9, until, samples,
+			 in->task_scoped ? "; " : "");
+	if (in->task_scoped) {
+		char who[48];
+
+		if (in->scope_comm)
+			snprintf(who, sizeof(who), "comm %s", in->scope_comm);
+		else
+			snprintf(who, sizeof(who), "pid %d", in->scope_pid);
+		snprintf(load_note + strlen(load_note), note_len - strlen(load_note),
+			 "stalls of %s only, counters global", who);
+	}
+}
+
+static int load_recording(const char *path, const char *phase, struct compare_scope *sc,
+			  struct metric_values *out, struct strbuf *settings, char **err)
 {
 	struct analysis_opts ao;
 	struct analysis *a;
@@ -370,7 +401,14 @@ static int load_recording(const char *path, const char *phase, struct metric_val
 		pc.pre = counters_model_new();
 		pc.upto = counters_model_new();
 	}
-	a = analysis_run(path, &ao, err);
+	if (sc) {
+		ao.scope = sc->scope;
+		sc->bad = 0;
+		sc->note[0] = '\0';
+	}
+	a = analysis_run_scoped(path, &ao, err, sc ? &sc->bad : NULL);
+	if (a && sc && analysis_scope_any(&sc->scope))
+		load_describe_scope(analysis_info(a), sc);
 	if (a && phase && !analysis_phase_found(a)) {
 		no_phase(a, phase, err);
 		analysis_free(a);
@@ -523,8 +561,8 @@ static int is_recording(const char *path, char **err)
 	return n == sizeof(buf) && !memcmp(buf, magic, sizeof(buf));
 }
 
-int compare_load_run(const char *path, const char *phase, struct metric_values *out,
-		     struct strbuf *settings, char **err)
+int compare_load_run(const char *path, const char *phase, struct compare_scope *sc,
+		     struct metric_values *out, struct strbuf *settings, char **err)
 {
 	struct strbuf sb = STRBUF_INIT;
 	int r = is_recording(path, err);
@@ -532,7 +570,7 @@ int compare_load_run(const char *path, const char *phase, struct metric_values *
 	if (r < 0)
 		return -1;
 	if (r)
-		return load_recording(path, phase, out, settings, err);
+		return load_recording(path, phase, sc, out, settings, err);
 	if (phase)
 		return set_err(err, "--phase: a metrics file has no phases");
 	if (read_file(path, &sb))
@@ -564,7 +602,7 @@ static void *load_worker(void *arg)
 		pthread_mutex_unlock(&p->lock);
 		if (!j)
 			return NULL;
-		j->rc = compare_load_run(j->path, j->phase, &j->mv, &j->settings, &j->err);
+		j->rc = compare_load_run(j->path, j->phase, &j->sc, &j->mv, &j->settings, &j->err);
 	}
 }
 

@@ -7,6 +7,7 @@
 #ifndef MMSCOPE_COMPARE_LOAD_H
 #define MMSCOPE_COMPARE_LOAD_H
 
+#include "analysis.h"
 #include "metrics.h"
 #include "util.h"
 
@@ -24,13 +25,28 @@
  * metrics file.
  * Returns 0, or -1 with *err set (the reason, without the file name).
  */
-int compare_load_run(const char *path, const char *phase, struct metric_values *out,
-		     struct strbuf *settings, char **err);
+/*
+ * --since/--until, --pid/--comm/--cgroup (scope; metrics files ignore
+ * it): after a failed load, bad says whether the scope was at fault
+ * (exit 2); after a good one, note describes the window and the sample
+ * sets its counter deltas come from, and the tasks ("" without a scope).
+ * One struct per load: loads may run in parallel.
+ */
+struct compare_scope {
+	struct analysis_scope scope;
+	int bad;
+	char note[256];
+};
+
+/* sc and settings may be NULL (the whole recording; no context wanted). */
+int compare_load_run(const char *path, const char *phase, struct compare_scope *sc,
+		     struct metric_values *out, struct strbuf *settings, char **err);
 
 /* One run to load: filled by compare_load_runs(). */
 struct compare_job {
 	const char *path;		/* in */
 	const char *phase;		/* in: NULL, or the phase to compare */
+	struct compare_scope sc;	/* in: scope; out: bad, note */
 	struct metric_values mv;	/* out: the run's metrics */
 	struct strbuf settings;		/* out: "key=value\n" of the run context
 					 * (values at the start), empty without */
@@ -53,6 +69,7 @@ void compare_load_runs(struct compare_job *jobs, size_t n, int threads);
  * that cannot be read).
  */
 int compare_expand_files(const char *list, char ***paths, size_t *n, char **err);
+
 
 /* The same for a metrics file already in memory (for tests). */
 int compare_load_metrics_text(const char *text, struct metric_values *out, char **err);

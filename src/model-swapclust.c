@@ -823,6 +823,15 @@ static void on_folio(struct swapclust_model *m, const struct record *r)
 	m->has_results = 1;
 	if (order < 0 || order >= SWC_NORDERS)
 		return;
+	if (r->foreign) {	/* another task's: only its slots, for the clusters */
+		if (r->swap.place) {
+			struct record a = *r;
+
+			a.swap.nr = 1ULL << order;
+			on_alloc(m, &a);
+		}
+		return;
+	}
 	o = &m->ord[order];
 	o->attempts++;
 	if (r->swap.ok)

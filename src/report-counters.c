@@ -297,6 +297,10 @@ void report_text_consistency(struct report_ctx *rc)
 	report_title(rc, "Consistency (events against counters)");
 	if (report_needs_samples(rc, "consistency"))
 		return;
+	if (rc->in->task_scoped) {
+		report_line(rc, "not checked: the events are some tasks', the counters global");
+		return;
+	}
 	n = report_consistency_rows(rc, rows, &lost);
 	if (!n) {
 		report_line(rc, "needs two complete sample sets");

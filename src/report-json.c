@@ -75,6 +75,43 @@ void report_json_header(struct report_ctx *rc)
 			 in->has_probes && in->probe_missed >= 0);
 	if (in->flight)
 		json_flight(j, in);
+	if (in->windowed) {
+		json_object(j, "window");
+		json_fixed(j, "since_s", report_rel_s(rc, in->since_ts), 6);
+		if (in->until_ts == UINT64_MAX)
+			json_null(j, "until_s");
+		else
+			json_fixed(j, "until_s", report_rel_s(rc, in->until_ts), 6);
+		json_fixed(j, "since_abs_s", (double)in->since_ts / 1e9, 6);
+		if (in->until_ts == UINT64_MAX)
+			json_null(j, "until_abs_s");
+		else
+			json_fixed(j, "until_abs_s", (double)in->until_ts / 1e9, 6);
+		if (in->samples_last_ts > in->samples_first_ts) {
+			json_fixed(j, "samples_first_s", report_rel_s(rc, in->samples_first_ts), 6);
+			json_fixed(j, "samples_last_s", report_rel_s(rc, in->samples_last_ts), 6);
+		} else {
+			json_null(j, "samples_first_s");
+			json_null(j, "samples_last_s");
+		}
+		json_close(j);
+	}
+	if (in->task_scoped) {
+		json_object(j, "tasks");
+		if (in->scope_pid)
+			json_s64(j, "pid", in->scope_pid);
+		else
+			json_null(j, "pid");
+		if (in->scope_comm) {
+			json_str(j, "comm", in->scope_comm);
+			json_u64(j, "matched", in->scope_tasks);
+		} else {
+			json_null(j, "comm");
+			json_null(j, "matched");
+		}
+		json_str(j, "global", "counters, kswapd and kcompactd episodes");
+		json_close(j);
+	}
 	json_u64(j, "sample_sets", in->sample_sets);
 	json_u64(j, "sample_lines", in->sample_lines);
 	json_u64(j, "sample_gaps", in->sample_gaps);
@@ -472,7 +509,9 @@ void report_json_consistency(struct report_ctx *rc)
 	struct json_writer *j = rc->jw;
 	struct consistency_row rows[CONSISTENCY_NROWS];
 	int64_t lost = 0;
-	int n = rc->in->has_samples ? report_consistency_rows(rc, rows, &lost) : 0;
+	/* a task scope: the events are some tasks', the counters global */
+	int n = rc->in->has_samples && !rc->in->task_scoped ?
+		report_consistency_rows(rc, rows, &lost) : 0;
 
 	json_array(j, "consistency");
 	for (int i = 0; i < n; i++) {

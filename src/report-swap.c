@@ -29,6 +29,15 @@ static double pct(uint64_t part, uint64_t whole)
 	return whole ? (double)part * 100.0 / (double)whole : 0;
 }
 
+/* "12.3%", or "-" when there is nothing to take a share of */
+static void pct_text(char *buf, size_t len, uint64_t part, uint64_t whole)
+{
+	if (whole)
+		snprintf(buf, len, "%.1f%%", pct(part, whole));
+	else
+		snprintf(buf, len, "-");
+}
+
 static const char *size_name(int order, char *buf, size_t len)
 {
 	unsigned long kb = 4UL << order;
@@ -244,16 +253,19 @@ static void swap_orders_probes(struct report_ctx *rc, const struct swapclust_mod
 		uint64_t ks = (uint64_t)(so->swpout_last - so->swpout_first);
 		uint64_t kf = (uint64_t)(so->fb_last - so->fb_first);
 
+		char fb[16], kfb[16];
+
+		/* a share of nothing (no tries of the --pid/--comm tasks) is '-' */
+		pct_text(fb, sizeof(fb), so->fallback, so->attempts);
+		pct_text(kfb, sizeof(kfb), kf, ks + kf);
 		if (so->has_counters)
-			report_line(rc, "  %-5s %8llu %8llu %8llu %5.1f%%  %8llu %8llu %5.1f%%",
+			report_line(rc, "  %-5s %8llu %8llu %8llu %6s  %8llu %8llu %6s",
 				    size_name(o, sz, sizeof(sz)), ULL(so->attempts), ULL(so->ok),
-				    ULL(so->fallback), pct(so->fallback, so->attempts), ULL(ks),
-				    ULL(kf), pct(kf, ks + kf));
+				    ULL(so->fallback), fb, ULL(ks), ULL(kf), kfb);
 		else
-			report_line(rc, "  %-5s %8llu %8llu %8llu %5.1f%%  %8s %8s %6s",
+			report_line(rc, "  %-5s %8llu %8llu %8llu %6s  %8s %8s %6s",
 				    size_name(o, sz, sizeof(sz)), ULL(so->attempts), ULL(so->ok),
-				    ULL(so->fallback), pct(so->fallback, so->attempts), "-", "-",
-				    "-");
+				    ULL(so->fallback), fb, "-", "-", "-");
 	}
 	if (!any) {
 		report_line(rc, "order>0 swap-out: none attempted");

@@ -164,8 +164,8 @@ int report_needs_samples(struct report_ctx *rc, const char *section)
 {
 	if (rc->in->has_samples)
 		return 0;
-	report_line(rc, "%s: needs counter samples (mmscope record); none in this file",
-		    section);
+	report_line(rc, "%s: needs counter samples (mmscope record); none in this %s",
+		    section, rc->in->windowed ? "window" : "file");
 	return 1;
 }
 
@@ -264,6 +264,49 @@ void report_probe_missed(struct report_ctx *rc, const char *family, const char *
 	report_wrap(rc, prefix, text);
 }
 
+/* --since/--until and --pid/--comm: what the figures below cover. */
+static void report_text_scope(struct report_ctx *rc)
+{
+	const struct analysis_info *in = rc->in;
+	char text[400], until[64];
+
+	if (in->windowed) {
+		if (in->until_ts == UINT64_MAX)
+			snprintf(until, sizeof(until), "the end");
+		else
+			snprintf(until, sizeof(until), "%.6f s (@%.6f)", report_rel_s(rc, in->until_ts),
+				 (double)in->until_ts / 1e9);
+		snprintf(text, sizeof(text), "%.6f s (@%.6f) .. %s from the first event; "
+			 "stalls, compaction runs and kswapd episodes that begin in it",
+			 report_rel_s(rc, in->since_ts), (double)in->since_ts / 1e9, until);
+		report_wrap(rc, "window    ", text);
+		if (in->samples_last_ts > in->samples_first_ts)
+			snprintf(text, sizeof(text), "counter deltas between the sample sets at "
+				 "%.3f s and %.3f s (nearest the window's edges, inside it)",
+				 report_rel_s(rc, in->samples_first_ts),
+				 report_rel_s(rc, in->samples_last_ts));
+		else
+			snprintf(text, sizeof(text), "counter deltas: fewer than two complete "
+				 "sample sets in the window");
+		report_wrap(rc, "          ", text);
+	}
+	if (in->task_scoped) {
+		char who[96];
+
+		if (in->scope_pid && in->scope_comm)
+			snprintf(who, sizeof(who), "pid %d if named %s", in->scope_pid, in->scope_comm);
+		else if (in->scope_pid)
+			snprintf(who, sizeof(who), "pid %d", in->scope_pid);
+		else
+			snprintf(who, sizeof(who), "comm %s (%llu task%s)", in->scope_comm,
+				 (unsigned long long)in->scope_tasks, in->scope_tasks == 1 ? "" : "s");
+		snprintf(text, sizeof(text), "%s: stalls, top tasks, reclaim and compaction "
+			 "work, swap-outs and OOM victims of these tasks only; counters, "
+			 "kswapd and kcompactd episodes stay global", who);
+		report_wrap(rc, "tasks     ", text);
+	}
+}
+
 void report_text_header(struct report_ctx *rc)
 {
 	const struct analysis_info *in = rc->in;
@@ -300,7 +343,9 @@ void report_text_header(struct report_ctx *rc)
 			    (unsigned long long)in->sample_gaps,
 			    (unsigned long long)in->sample_incomplete);
 	else
-		report_line(rc, "samples   none (no mmscope counter samples in this file)");
+		report_line(rc, "samples   none (no mmscope counter samples in this %s)",
+			    in->windowed ? "window" : "file");
+	report_text_scope(rc);
 	for (int i = 0; i < analysis_nnotes(rc->a); i++)
 		report_wrap(rc, "note      ", analysis_note(rc->a, i));
 }

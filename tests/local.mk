@@ -35,8 +35,10 @@ tests_unit_test_formats_SOURCES = tests/unit/test-formats.c $(SYNTH)
 tests_unit_test_seek_SOURCES = tests/unit/test-seek.c $(SYNTH)
 TESTS += tests/unit/test-tracedat tests/unit/test-formats tests/unit/test-seek \
 	tests/unit/test-live-merge
-TESTS += tests/oracle/trace-cmd.sh tests/oracle/kbuffer.sh tests/oracle/fast-format.sh
-EXTRA_DIST += tests/oracle/trace-cmd.sh tests/oracle/kbuffer.sh tests/oracle/fast-format.sh
+TESTS += tests/oracle/trace-cmd.sh tests/oracle/kbuffer.sh tests/oracle/fast-format.sh \
+	tests/oracle/dump-scope.sh
+EXTRA_DIST += tests/oracle/trace-cmd.sh tests/oracle/kbuffer.sh tests/oracle/fast-format.sh \
+	tests/oracle/dump-scope.sh
 
 # robustness: malformed-input matrices, the fuzzer's regression inputs,
 # and `make fuzz` (clang + libFuzzer, see tests/fuzz/README.md)
@@ -97,9 +99,9 @@ TESTS += tests/unit/test-model-handoff tests/unit/test-model-reclaim \
 # counters, and the truth test against trace-cmd
 check_PROGRAMS += tests/unit/test-report
 TESTS += tests/unit/test-report tests/report/golden.sh tests/report/swap.sh \
-	tests/oracle/truth.sh tests/report/run.sh
+	tests/oracle/truth.sh tests/report/run.sh tests/oracle/scope.sh
 EXTRA_DIST += tests/report/golden.sh tests/report/swap.sh tests/oracle/truth.sh tests/report/run.sh \
-	tests/oracle/truth.py tests/data/report tests/data/swap tests/data/kernels
+	tests/oracle/truth.py tests/oracle/scope.sh tests/oracle/scope.py tests/data/report tests/data/swap tests/data/kernels
 
 # compare: metrics, statistics and the tables on synthetic recordings
 check_PROGRAMS += tests/unit/test-metrics tests/compare/mkrec

@@ -19,6 +19,13 @@
 struct tui_data *tui_data_load(const char *path, tui_progress_fn progress, void *ctx,
 			       char **err)
 {
+	return tui_data_load_scoped(path, NULL, progress, ctx, err, NULL);
+}
+
+struct tui_data *tui_data_load_scoped(const char *path, const struct analysis_scope *scope,
+				      tui_progress_fn progress, void *ctx, char **err,
+				      int *bad_scope)
+{
 	struct analysis_opts o;
 	const struct analysis_info *in;
 	struct tui_data *d;
@@ -27,10 +34,12 @@ struct tui_data *tui_data_load(const char *path, tui_progress_fn progress, void 
 	o.progress = progress;
 	o.progress_ctx = ctx;
 	o.index_every = TUI_INDEX_EVERY;
+	if (scope)
+		o.scope = *scope;
 	if (progress)
 		progress(ctx, 0, 0, 0);
 	d = xcalloc(1, sizeof(*d));
-	d->an = analysis_run(path, &o, err);
+	d->an = analysis_run_scoped(path, &o, err, bad_scope);
 	if (!d->an) {
 		free(d);
 		return NULL;
@@ -38,6 +47,8 @@ struct tui_data *tui_data_load(const char *path, tui_progress_fn progress, void 
 	in = analysis_info(d->an);
 	d->first_ts = in->first_ts;
 	d->last_ts = in->last_ts;
+	if (in->windowed && in->since_ts > d->first_ts)	/* the view spans the window */
+		d->first_ts = in->since_ts;
 	d->events = in->events;
 	d->lanes = analysis_lanes(d->an);
 	d->index = analysis_take_index(d->an);

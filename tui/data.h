@@ -30,6 +30,12 @@ typedef void (*tui_progress_fn)(void *ctx, uint64_t done, uint64_t total, uint64
 /* One pass over the recording at path. NULL with *err set on failure. */
 struct tui_data *tui_data_load(const char *path, tui_progress_fn progress, void *ctx,
 			       char **err);
+/* The same for a scope (--since/--until: the view spans the window;
+ * NULL: all); *bad_scope as analysis_run_scoped() sets it. */
+struct analysis_scope;
+struct tui_data *tui_data_load_scoped(const char *path, const struct analysis_scope *scope,
+				      tui_progress_fn progress, void *ctx, char **err,
+				      int *bad_scope);
 void tui_data_free(struct tui_data *d);
 
 /* Live mode: the models of a live session (src/live.h), read as they

@@ -49,6 +49,10 @@ enum tui_key {
 	X(PREV_FLAG, 'N',      TK_NONE,  "previous flagged episode or mark") \
 	X(FILTER,    '/',      TK_NONE,  "filter events: NAME !NAME cpu=N pid=N comm=TASK node=N") \
 	X(CLEAR,     TK_ESC,   'c',      "clear the selection and the filter") \
+	X(MARK_START, '[',     TK_NONE,  "mark the start of a time range at the cursor") \
+	X(MARK_END,  ']',      TK_NONE,  "mark the end of the range (4 shows its stalls)") \
+	X(LONGEST,   'L',      TK_NONE,  "jump to the longest stall and select it") \
+	X(PRINTS,    'p',      TK_NONE,  "events: show/hide counter samples (mms1 print)") \
 	X(NEXT_VIEW, TK_TAB,   TK_NONE,  "next view") \
 	X(PREV_VIEW, TK_BTAB,  TK_NONE,  "previous view") \
 	TUI_VIEW_TABLE(TUI_VIEW_KEY, X) \

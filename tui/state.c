@@ -8,6 +8,8 @@
  */
 #include "config.h"
 #include "tui.h"
+#include "data.h"
+#include "model-lanes.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -236,6 +238,38 @@ static void tui_switch(struct tui_state *st, int id)
 		v->enter(st);
 }
 
+/* L: the longest reclaim stall or compaction run of any node, selected,
+ * with the cursor at its start and the axis zoomed around it. */
+static void tui_longest_stall(struct tui_state *st)
+{
+	static const enum lane_id kinds[] = { LANE_RECLAIM, LANE_COMPACT };
+	const struct lanes *l = st->data ? st->data->lanes : NULL;
+	const struct lane_span *best = NULL;
+	enum lane_id best_k = LANE_RECLAIM;
+	char d[32];
+
+	for (int nid = 0; l && nid < lanes_nnodes(l); nid++)
+		for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+			const struct lane *ln = &lanes_node(l, nid)->lane[kinds[k]];
+
+			for (int i = 0; i < ln->n; i++)
+				if (!best || ln->spans[i].end - ln->spans[i].start >
+					     best->end - best->start) {
+					best = &ln->spans[i];
+					best_k = kinds[k];
+				}
+		}
+	if (!best) {
+		tui_message(st, "no stall in this recording");
+		return;
+	}
+	tui_select(st, best->start, best->end);
+	tui_zoom_to(st, best->start, best->end);
+	tui_set_cursor(st, best->start);
+	tui_message(st, "longest %s: %s pid %d", best_k == LANE_RECLAIM ? "stall" : "compaction",
+		    tui_fmt_dur(best->end - best->start, d, sizeof(d)), best->pid);
+}
+
 static unsigned tui_default(struct tui_state *st, enum tui_action a)
 {
 	uint64_t page = st->ns_per_col * (uint64_t)tui_axis_cols(st->cols);
@@ -277,6 +311,19 @@ static unsigned tui_default(struct tui_state *st, enum tui_action a)
 		st->has_sel = 0;
 		st->filter[0] = '\0';
 		tui_message(st, "selection and filter cleared");
+		break;
+	case ACT_MARK_START:
+		tui_select(st, st->cursor, st->has_sel && st->sel_end >= st->cursor ?
+			   st->sel_end : st->cursor);
+		tui_message(st, "range starts here; ] marks its end, Esc clears");
+		break;
+	case ACT_MARK_END:
+		tui_select(st, st->has_sel && st->sel_start <= st->cursor ?
+			   st->sel_start : st->cursor, st->cursor);
+		tui_message(st, "range marked; 4 shows its stalls, handoffs and free pages");
+		break;
+	case ACT_LONGEST:
+		tui_longest_stall(st);
 		break;
 	case ACT_REFRESH:
 		break;
@@ -358,11 +405,20 @@ static void tui_build_status(struct tui_state *st, struct canvas *c)
 	canvas_fill_row(c, y, ' ', AT_STATUS);
 	x = canvas_printf(c, y, 0, AT_STATUS, " %s s  %s/col", tui_fmt_ts(st->cursor, ts, sizeof(ts)),
 			  tui_fmt_dur(st->ns_per_col, zoom, sizeof(zoom)));
-	if (st->has_sel)
-		x += canvas_printf(c, y, x, AT_STATUS, "  sel %s-%s (%s)",
-				   tui_fmt_ts(st->sel_start, a, sizeof(a)),
-				   tui_fmt_ts(st->sel_end, b, sizeof(b)),
-				   tui_fmt_dur(st->sel_end - st->sel_start, d, sizeof(d)));
+	if (st->has_sel) {
+		char sel[128];
+		int rest = (st->filter[0] ? 3 + (int)strlen(st->filter) : 0) +
+			   (st->message[0] ? 2 + (int)strlen(st->message) : 0);
+
+		snprintf(sel, sizeof(sel), "  sel %s-%s (%s)",
+			 tui_fmt_ts(st->sel_start, a, sizeof(a)),
+			 tui_fmt_ts(st->sel_end, b, sizeof(b)),
+			 tui_fmt_dur(st->sel_end - st->sel_start, d, sizeof(d)));
+		/* no number is cut: the range's ends give way to what follows */
+		if (x + (int)strlen(sel) + rest > c->cols)
+			snprintf(sel, sizeof(sel), "  sel %s", d);
+		x += canvas_printf(c, y, x, AT_STATUS, "%s", sel);
+	}
 	if (st->filter[0])
 		x += canvas_printf(c, y, x, AT_STATUS, "  /%s", st->filter);
 	if (st->message[0])
@@ -382,6 +438,14 @@ void tui_build_screen(struct tui_state *st, struct canvas *c)
 
 	canvas_clear(c);
 	if (st->rows != c->rows || st->cols != c->cols) {
+		/* the axis keeps the time it showed: its scale follows the width */
+		if (st->cols > 0 && st->cols != c->cols) {
+			uint64_t shown = st->ns_per_col * (uint64_t)tui_axis_cols(st->cols);
+
+			st->ns_per_col = shown / (uint64_t)tui_axis_cols(c->cols);
+			if (st->ns_per_col < TUI_MIN_NS_PER_COL)
+				st->ns_per_col = TUI_MIN_NS_PER_COL;
+		}
 		st->rows = c->rows;
 		st->cols = c->cols;
 		tui_set_cursor(st, st->cursor);	/* keep it on a resized axis */

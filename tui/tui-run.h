@@ -18,6 +18,8 @@ struct tui_opts {
 	const char *keys;	/* key script, or NULL for the keyboard */
 	const char *dump;	/* write the last screen here, or NULL */
 	const char *message;	/* for the status bar at first, or NULL */
+	const struct analysis_scope *scope;	/* --since/--until..., or NULL */
+	int *bad_scope;		/* set when the scope made loading fail */
 };
 
 int tui_run(struct td_file *tf, const struct tui_opts *o, char **err);

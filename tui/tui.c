@@ -277,7 +277,8 @@ int tui_run(struct td_file *tf, const struct tui_opts *o, char **err)
 		l.live = o->live;
 		d = tui_data_live(o->live);
 	} else {
-		d = tui_data_load(o->path, tui_progress, &l, err);
+		d = tui_data_load_scoped(o->path, o->scope, tui_progress, &l, err,
+					 o->bad_scope);
 	}
 	if (!d) {
 		r = -1;

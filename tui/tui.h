@@ -42,6 +42,7 @@ struct tui_state {
 	uint64_t origin, ns_per_col;
 	int has_sel;
 	uint64_t sel_start, sel_end;
+	int show_samples;	/* events view: show the mms1 counter-sample lines */
 	/* the events filter as typed after '/': the main loop's prompt sets
 	 * it and the status bar shows it in every view */
 	char filter[128];

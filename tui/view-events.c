@@ -74,6 +74,7 @@ struct ev_filter {
 	int nnots;
 	int cpu, pid, node;		/* -1: any */
 	char comm[32];
+	int hide_samples;		/* leave out mms1 counter-sample prints */
 };
 
 struct ev_line {
@@ -89,6 +90,7 @@ struct view_events {
 	int valid;
 	uint64_t cursor;		/* the cursor the window was filled for */
 	char filter[128];
+	int show_samples;		/* st->show_samples the window was filled for */
 	struct ev_line *lines;
 	int nlines;
 	int at;				/* first line at or after the cursor */
@@ -198,10 +200,26 @@ static int view_events_name_match(const struct ev_filter *f, const struct td_eve
 	return hit;
 }
 
+/* An mms1 counter-sample line: ftrace:print whose text starts "mms1 "
+ * (mmscope-samples(5)); other prints (user markers) stay. */
+static int view_events_is_sample(struct td_event *ev)
+{
+	struct tep_format_field *f;
+
+	if (!ev->event || strcmp(ev->event->name, "print") || strcmp(ev->event->system, "ftrace"))
+		return 0;
+	/* buf is char buf[] (size 0): the text runs to the record's end */
+	f = tep_find_field(ev->event, "buf");
+	return f && f->offset >= 0 && ev->record.size >= f->offset + 5 &&
+	       !memcmp((const char *)ev->record.data + f->offset, "mms1 ", 5);
+}
+
 static int view_events_match(const struct ev_filter *f, struct tep_handle *tep,
 			     struct td_event *ev, unsigned char *names)
 {
 	if (f->cpu >= 0 && ev->cpu != f->cpu)
+		return 0;
+	if (f->hide_samples && view_events_is_sample(ev))
 		return 0;
 	if (f->nnames || f->nnots) {
 		if (!ev->event || !view_events_name_match(f, ev, names))
@@ -513,13 +531,16 @@ static void view_events_sync(struct tui_state *st, int list_rows)
 	struct ev_filter f;
 	char ferr[128];
 
-	if (ve->valid && ve->cursor == st->cursor && !strcmp(ve->filter, st->filter))
+	if (ve->valid && ve->cursor == st->cursor && !strcmp(ve->filter, st->filter) &&
+	    ve->show_samples == st->show_samples)
 		return;
 	if (view_events_parse_filter(st->filter, &f, ferr, sizeof(ferr)) < 0) {
 		tui_message(st, "%s", ferr);
 		st->filter[0] = '\0';
 		view_events_parse_filter("", &f, ferr, sizeof(ferr));
 	}
+	f.hide_samples = !st->show_samples;
+	ve->show_samples = st->show_samples;
 	snprintf(ve->filter, sizeof(ve->filter), "%s", st->filter);
 	if (st->tf)
 		view_events_fill(ve, st->tf, &f, st->cursor, view_events_span(st));
@@ -566,7 +587,9 @@ static void view_events_build(struct tui_state *st, struct canvas *body)
 		*top = ve->nlines - list;
 	if (*top < 0)
 		*top = 0;
-	canvas_printf(body, 0, 0, AT_HEADER, "events at %s s%s%s%s", tui_fmt_ts(st->cursor, ts, sizeof(ts)),
+	canvas_printf(body, 0, 0, AT_HEADER, "events at %s s%s%s%s%s",
+		      tui_fmt_ts(st->cursor, ts, sizeof(ts)),
+		      st->show_samples ? "" : ", samples hidden (p)",
 		      st->filter[0] ? ", filter: " : "", st->filter,
 		      ve->nlines ? "" : ve->scan_stop ?
 		      " - none in the next 512k events (Down searches on)" : " - none");
@@ -597,6 +620,7 @@ static void view_events_fill_at(struct tui_state *st, uint64_t ts, int dir)
 	char ferr[128];
 
 	view_events_parse_filter(ve->filter, &f, ferr, sizeof(ferr));
+	f.hide_samples = !ve->show_samples;
 	if (st->tf)
 		view_events_fill(ve, st->tf, &f, ts, view_events_span(st));
 	else if (st->live)
@@ -663,6 +687,10 @@ static unsigned view_events_handle(struct tui_state *st, enum tui_action a)
 		break;
 	case ACT_PAGE_DOWN:
 		view_events_move(st, +page);
+		break;
+	case ACT_PRINTS:
+		st->show_samples = !st->show_samples;
+		tui_message(st, "counter-sample lines %s", st->show_samples ? "shown" : "hidden");
 		break;
 	case ACT_ENTER:
 		/* back to the timeline at this event's time */

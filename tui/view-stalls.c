@@ -4,8 +4,9 @@
  * span in the timeline selects one; without a selection, the whole
  * recording): for direct/memcg reclaim stalls and for compaction runs
  * outside kcompactd, the count, total, percentiles and a log2 latency
- * histogram; then the tasks that stalled longest. A stall counts when it
- * overlaps the range. Spans come from src/model-lanes.c, percentiles from
+ * histogram; the kswapd episodes by handoff and the free pages at the
+ * range's edges; then the tasks that stalled longest. A stall or an
+ * episode counts when it begins in the range (as with report --since). Spans come from src/model-lanes.c, percentiles from
  * src/hist.c, the same histogram the report uses.
  */
 #include "config.h"
@@ -80,7 +81,7 @@ static void st_collect(const struct tui_state *st, enum lane_id k, uint64_t a, u
 		for (int i = 0; i < ln->n && ln->spans[i].start <= b; i++) {
 			const struct lane_span *sp = &ln->spans[i];
 
-			if (sp->end < a)
+			if (sp->start < a)	/* as report --since: begun in the range */
 				continue;
 			hist_add(&s->h, sp->end - sp->start);
 			st_task_add(tasks, sp->pid, sp->end - sp->start);
@@ -178,6 +179,65 @@ static void st_build_tasks(const struct tui_state *st, struct canvas *body, int 
 		canvas_put(body, y, 0, AT_DIM, "no task stalled in this range");
 }
 
+/*
+ * The range's kswapd episodes (those that begin in it) by handoff, and
+ * per node the free pages of the sampled zone at the samples nearest the
+ * range's edges inside it, with their times. Returns rows used.
+ */
+static int st_build_handoffs(const struct tui_state *st, struct canvas *body, int y,
+			     uint64_t a, uint64_t b)
+{
+	const struct handoff_model *hm = st->data && st->data->an ?
+					 analysis_handoff(st->data->an) : NULL;
+	const struct lanes *l = st->data ? st->data->lanes : NULL;
+	uint64_t by[HO_AWAIT + 1] = { 0 }, eps = 0;
+	int rows = 0, narrow = body->cols < 100;
+
+	for (int i = 0; hm && i < handoff_model_nnodes(hm); i++)
+		for (int e = 0; e < handoff_model_nepisodes(hm, i); e++) {
+			const struct kswapd_episode *ep = handoff_model_episode(hm, i, e);
+
+			if (ep->start < a || ep->start > b)
+				continue;
+			eps++;
+			if (ep->handoff <= HO_AWAIT)
+				by[ep->handoff]++;
+		}
+	if (y < body->rows)
+		canvas_printf(body, y + rows++, 0, AT_NORMAL, narrow ?
+			      "kswapd: %llu (wakeup %llu, pickup %llu, none %llu, n/n %llu, open %llu)" :
+			      "kswapd episodes: %llu (handoff wakeup %llu, pickup %llu, none %llu, "
+			      "not needed %llu, open %llu)", (unsigned long long)eps,
+			      (unsigned long long)by[HO_WAKEUP], (unsigned long long)by[HO_PICKUP],
+			      (unsigned long long)by[HO_NONE], (unsigned long long)by[HO_NOT_NEEDED],
+			      (unsigned long long)(by[HO_OPEN] + by[HO_AWAIT]));
+	for (int nid = 0; l && nid < lanes_nnodes(l) && y + rows < body->rows; nid++) {
+		const struct lanes_node *n = lanes_node(l, nid);
+		const struct wm_sample *s0 = NULL, *s1 = NULL;
+		char t0[32], t1[32];
+
+		for (int i = 0; i < n->nsamples; i++)
+			if (n->samples[i].ts >= a && n->samples[i].ts <= b) {
+				if (!s0)
+					s0 = &n->samples[i];
+				s1 = &n->samples[i];
+			}
+		if (!n->seen || !n->nsamples)
+			continue;
+		if (!s0) {
+			canvas_printf(body, y + rows++, 0, AT_DIM,
+				      "node %d free pages: no zone sample in the range", nid);
+			continue;
+		}
+		canvas_printf(body, y + rows++, 0, AT_NORMAL, narrow ?
+			      "node %d %.8s free: %lld @%s -> %lld @%s" :
+			      "node %d %s free pages: %lld at %s -> %lld at %s s", nid, n->zone,
+			      (long long)s0->free, tui_fmt_ts(s0->ts, t0, sizeof(t0)),
+			      (long long)s1->free, tui_fmt_ts(s1->ts, t1, sizeof(t1)));
+	}
+	return rows;
+}
+
 static void view_stalls_build(struct tui_state *st, struct canvas *body)
 {
 	struct st_sum rec = { 0 }, comp = { 0 }, tasks = { 0 };
@@ -203,6 +263,7 @@ static void view_stalls_build(struct tui_state *st, struct canvas *body)
 		y += st_build_hist(body, y, 0, body->cols, hrows, "reclaim stalls", &rec.h) + 1;
 		y += st_build_hist(body, y, 0, body->cols, hrows, "compaction runs", &comp.h) + 1;
 	}
+	y += st_build_handoffs(st, body, y, t0, t1) + 1;
 	st_build_tasks(st, body, y, &tasks);
 	free(tasks.tasks);
 	free(tasks.slot);

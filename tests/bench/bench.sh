@@ -150,8 +150,18 @@ for kind_sz in $FILES; do
 	ev=$("$WALK" walk "$f" | sed -n 's/.*events=\([0-9]*\).*/\1/p')
 	pg=$("$WALK" pages "$f" | sed -n 's/.*bytes=\([0-9]*\).*/\1/p')
 	[ -n "$ev" ] && [ -n "$pg" ] || { echo "bench: cannot read $f" >&2; continue; }
+	# windows (issue 18): 10 s and 1 s from the middle of the recording,
+	# read through the page index, against the full pass
+	read -r first last <<<"$("$MMSCOPE" report -s header -f json "$f" |
+		sed -n 's/.*"first_s": \([0-9.]*\).*/\1/p; s/.*"last_s": \([0-9.]*\).*/\1/p' | tr '\n' ' ')"
+	mid=$(awk -v a="$first" -v b="$last" 'BEGIN { printf "%.6f", (b - a) / 2 }')
+	end10=$(awk -v m="$mid" 'BEGIN { printf "%.6f", m + 10 }')
+	end1=$(awk -v m="$mid" 'BEGIN { printf "%.6f", m + 1 }')
+	share10=$(awk -v a="$first" -v b="$last" 'BEGIN { printf "%.1f", (b > a) ? 1000 / (b - a) : 0 }')
 	: >"$TMP/runs"
 	for _ in $(seq "$REPEAT"); do
+		run window10-1core taskset -c 0 "$MMSCOPE" report --since "$mid" --until "$end10" "$f"
+		run window1-1core taskset -c 0 "$MMSCOPE" report --since "$mid" --until "$end1" "$f"
 		run trace-cmd taskset -c 0 trace-cmd report "$f"
 		run report-1core taskset -c 0 "$MMSCOPE" report "$f"
 		run report-2core "$MMSCOPE" report "$f"
@@ -160,7 +170,7 @@ for kind_sz in $FILES; do
 		[ -n "${BENCH_NO_DUMP:-}" ] || run dump-1core taskset -c 0 "$MMSCOPE" dump "$f"
 	done
 	echo "== $f: $(awk -v b="$pg" 'BEGIN { printf "%.2f GB", b / 1e9 }') of pages, $(stat -c %s "$f" | awk '{ printf "%.0f MB", $1 / 1e6 }') on disk, $ev events"
-	awk -v ev="$ev" -v sz="$sz" '
+	awk -v ev="$ev" -v sz="$sz" -v mid="$mid" -v share="$share10" '
 	{
 		if (!($1 in wall) || $2 < wall[$1]) {
 			wall[$1] = $2; cpu[$1] = $3 + $4
@@ -203,6 +213,16 @@ for kind_sz in $FILES; do
 				r3 = ev / wall["dump-1core"] / tc
 				printf "target dump >= 10x: %.1fx %s\n", r3, (r3 >= 10 ? "MET" : "NOT MET")
 			}
+		}
+		# windows: wall and CPU time against the full pass (report-1core)
+		for (k = 10; k >= 1; k -= 9) {
+			name = "window" k "-1core"
+			if (!(name in cpu) || !("report-1core" in cpu) || cpu["report-1core"] <= 0)
+				continue
+			pc = 100 * cpu[name] / cpu["report-1core"]
+			printf "report --since %s --until +%d s (%.1f%% of the recording): %.2f s wall, %.2f s CPU = %.1f%% of a full pass%s\n",
+				mid, k, share * k / 10, wall[name], cpu[name], pc,
+				k == 10 ? sprintf("; target <= 5%%: %s", pc <= 5 ? "MET" : "NOT MET") : ""
 		}
 		if (sz == "2G") {
 			m = (rss["report-2core"] > rss["report-1core"]) ? rss["report-2core"] : rss["report-1core"]

@@ -62,8 +62,8 @@ s=$("$MMSCOPE" dump --stat "$f" | awk '$2 == "compaction:mm_compaction_begin" {p
 [ "$n" -eq "$s" ] && [ "$n" -gt 0 ] && ok "-e selects exactly the $n begin events" \
 	|| fail "-e gave $n lines, --stat says $s"
 first=$("$MMSCOPE" dump "$f" | sed -n '100p' | awk '{for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) {sub(/:$/, "", $i); print $i; exit}}')
-before=$("$MMSCOPE" dump --until "$first" "$f" | wc -l)
-after=$("$MMSCOPE" dump --since "$first" "$f" | wc -l)
+before=$("$MMSCOPE" dump --until "@$first" "$f" | wc -l)
+after=$("$MMSCOPE" dump --since "@$first" "$f" | wc -l)
 [ "$before" -ge 100 ] && [ "$after" -gt 0 ] && [ $((before + after)) -ge "$all" ] \
 	&& ok "--since/--until split at $first" || fail "--since/--until: $before + $after vs $all"
 finish

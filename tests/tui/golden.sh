@@ -55,6 +55,12 @@ events-compaction-160x50     160x50  compaction-6.18.dat   right right right rig
 help-80x24                   80x24   memcg-swap-6.18.dat   ?
 help-scrolled-80x24          80x24   memcg-swap-6.18.dat   ? PgDn
 resize-80x24-to-120x30       80x24   memcg-swap-6.18.dat   5 resize=120x30
+resize-timeline-80x24-to-160x30 80x24 r/global-pressure-early-6.12.dat  resize=160x30
+range-memcg-80x24            80x24   memcg-swap-6.18.dat   right right [ right right right right right ] 4
+range-pressure-160x50        160x50  r/global-pressure-early-6.12.dat  n left left [ right right right right right right right right right right right ] 4
+longest-memcg-80x24          80x24   memcg-swap-6.18.dat   L
+longest-stalls-memcg-80x24   80x24   memcg-swap-6.18.dat   L 4
+events-samples-80x24         80x24   r/global-pressure-early-6.12.dat  Enter 5 p
 '
 
 fixture_path() {

@@ -65,8 +65,8 @@ stalls=$(sed -n 's/^reclaim stalls: \([0-9]*\).*/\1/p' "$scratch/live4.body")
 
 # 2. Without -o: watch a moment on the events view, quit; nothing may
 # remain. The events view lists the recent events (the sampler's lines
-# are always there), as dump prints them.
-TMPDIR="$tmp" MMSCOPE_TUI_KEYS='wait=3 5' MMSCOPE_TUI_DUMP="$scratch/short.txt" COLUMNS=160 \
+# are always there, shown with p), as dump prints them.
+TMPDIR="$tmp" MMSCOPE_TUI_KEYS='wait=3 5 p' MMSCOPE_TUI_DUMP="$scratch/short.txt" COLUMNS=160 \
 	"$MMSCOPE" tui --live -g kswapd >/dev/null 2>"$scratch/short.err"
 rc=$?
 [ $rc -eq 0 ] && ok "live without -o exits 0" || fail "live without -o exited $rc: $(cat "$scratch/short.err")"

@@ -354,11 +354,40 @@ static void test_probe_missed(void)
 	free(err);
 }
 
+/* --since/--until's T: seconds from the first event, or @ a trace time */
+static void check_times(void)
+{
+	struct analysis_time t;
+	struct analysis_scope sc;
+	static const char *const bad[] = {
+		"", "@", "abc", "-1", "@-1", "1e3", "0x10", "inf", "nan", "1..2", ".", "1 ", "+1",
+	};
+	int refused = 0;
+
+	ok(!analysis_time_parse("2.5", &t) && t.set && !t.abs && t.ns == 2500000000ULL,
+	   "T: 2.5 s from the first event");
+	ok(!analysis_time_parse("@3715.378364", &t) && t.abs && t.ns == 3715378364000ULL,
+	   "@T: a trace time stamp to the nanosecond");
+	ok(!analysis_time_parse("0", &t) && t.set && t.ns == 0 && !analysis_time_parse(".5", &t) &&
+	   t.ns == 500000000ULL, "T: 0 and .5");
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		refused += analysis_time_parse(bad[i], &t) == -1;
+	ok(refused == (int)(sizeof(bad) / sizeof(bad[0])),
+	   "negative, empty, exponent, hex, inf, nan and malformed T refused");
+	memset(&sc, 0, sizeof(sc));
+	analysis_time_parse("2", &sc.since);
+	analysis_time_parse("1", &sc.until);
+	ok(analysis_scope_inverted(&sc), "since 2 after until 1: inverted");
+	analysis_time_parse("@1", &sc.until);
+	ok(!analysis_scope_inverted(&sc), "relative since against @until: found on reading");
+}
+
 int main(void)
 {
 	struct report_opts o;
 	struct strbuf sb = STRBUF_INIT;
 
+	check_times();
 	check_table();
 	build();
 	report_opts_default(&o);
