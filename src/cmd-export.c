@@ -18,6 +18,7 @@
 #include "input-file.h"
 #include "json.h"
 #include "model-oom.h"
+#include "model-run.h"
 #include "util.h"
 
 #include <errno.h>
@@ -66,16 +67,19 @@ struct ex_table {
 #define TN(n) { n, CT_TEXT, 1 }
 
 /*
- * Integration point for the run's context (issue 21 and "The run's
- * context and scope"): the command's outcome (exit status, elapsed time)
- * goes in as further columns of recordings, after sample_sets, filled in
- * export_recording(); the settings the recording carries are rows of the
- * settings table (export_settings()).
+ * The run's context (issue 21): the command's outcome and its memory
+ * cgroup (record --cgroup) are columns of recordings after sample_sets,
+ * null when the recording has none (export_recording()); the settings
+ * recorded at its start and end are rows of settings (export_settings()).
  */
 static const struct ex_col recordings_cols[] = {
 	T("recording_id"), T("file"), T("host"), T("kernel"), T("clock"),
 	I("trace_version"), TN("compression"), I("start_ns"), I("end_ns"),
 	I("duration_ns"), I("events"), IN("lost_events"), I("sample_sets"),
+	TN("command"), IN("exit_status"), IN("signal"), IN("elapsed_us"), IN("user_us"),
+	IN("sys_us"), IN("maxrss_kb"), IN("stopped_by_recorder"), TN("memcg_path"),
+	IN("memcg_version"), IN("memcg_limit_bytes"), IN("memcg_limit_unlimited"),
+	IN("memcg_peak_bytes"), IN("memcg_usage_max_bytes"), IN("memcg_oom_kills"),
 	T("mmscope_version"),
 };
 static const struct ex_col kswapd_cols[] = {
@@ -125,7 +129,7 @@ static const struct ex_col oom_cols[] = {
 	IN("uid"), IN("oom_score_adj"), TN("oom_constraint"), IN("memcg_id"),
 };
 static const struct ex_col settings_cols[] = {
-	T("recording_id"), T("key"), T("value"),
+	T("recording_id"), T("key"), T("value"), TN("phase"),
 };
 
 #define TABLE(n, c) { n, c, (int)(sizeof(c) / sizeof(c[0])) }
@@ -350,6 +354,45 @@ static void recording_id(const struct analysis_info *in, char id[17])
 
 /* ---- the tables of one recording ---- */
 
+static void put_value(struct ex_out *o, const struct run_value *v)
+{
+	put_s64_or_null(o, v->v, v->known);
+}
+
+/* The command's outcome and its memcg: null where not recorded. */
+static void run_cols(struct ex_out *o, const struct run_model *m)
+{
+	static const struct run_outcome no_outcome;
+	static const struct run_memcg no_memcg;
+	const struct run_outcome *r = m ? run_model_outcome(m) : &no_outcome;
+	const struct run_memcg *g = m ? run_model_memcg(m) : &no_memcg;
+
+	if (r->known && r->argc > 0) {
+		struct strbuf cmd = STRBUF_INIT;
+
+		for (int i = 0; i < r->argc; i++)
+			strbuf_addf(&cmd, "%s%s", i ? " " : "", r->argv[i] ? r->argv[i] : "");
+		put_str(o, cmd.buf);
+		strbuf_release(&cmd);
+	} else {
+		put_null(o);
+	}
+	put_value(o, &r->exit);
+	put_value(o, &r->signal);
+	put_value(o, &r->elapsed_us);
+	put_value(o, &r->user_us);
+	put_value(o, &r->sys_us);
+	put_value(o, &r->maxrss_kb);
+	put_value(o, &r->stopped_by_recorder);
+	put_str_or_null(o, g->known ? g->path : NULL);
+	put_s64_or_null(o, g->version, g->known && g->version);
+	put_s64_or_null(o, g->limit.v, g->known && g->limit.known && !g->limit.unlimited);
+	put_s64_or_null(o, g->limit.unlimited, g->known && g->limit.known);
+	put_s64_or_null(o, g->peak.v, g->known && g->peak.known);
+	put_s64_or_null(o, g->usage_max.v, g->known && g->usage_max.known);
+	put_s64_or_null(o, g->ev_oom_kill.v, g->known && g->ev_oom_kill.known);
+}
+
 static void export_recording(struct ex_ctx *x, const char *name)
 {
 	const struct analysis_info *in = analysis_info(x->a);
@@ -369,6 +412,7 @@ static void export_recording(struct ex_ctx *x, const char *name)
 	put_u64(o, in->events);
 	put_s64_or_null(o, in->lost, !in->lost_unknown);
 	put_u64(o, in->sample_sets);
+	run_cols(o, analysis_model(x->a, &run_model_ops));
 	put_str(o, PACKAGE_VERSION);
 	row_end(o);
 }
@@ -649,44 +693,58 @@ static void export_oom(struct ex_ctx *x)
 	}
 }
 
-static void setting_row(struct ex_ctx *x, const char *key, const char *value)
+/* phase: "start" or "end" for the run's context, NULL for what the
+ * recording says of itself; a key the run's context holds is its. */
+static void setting_row(struct ex_ctx *x, const char *key, const char *value,
+			const char *phase)
 {
+	const struct run_model *rm = analysis_model(x->a, &run_model_ops);
 	struct ex_out *o = &x->out[TB_SETTINGS];
 
-	if (!value || !*value)
+	if (!value || !*value || (!phase && rm && run_model_find(rm, key)))
 		return;
 	row_begin(o, x->id);
 	put_str(o, key);
 	put_str(o, value);
+	put_str_or_null(o, phase);
 	row_end(o);
 }
 
 /*
- * The settings the recording carries, one row each (key, value as text).
- * Integration point: the run's context (every REC_SETTING the recording
- * holds, from its settings model) adds its rows here.
+ * The settings the recording carries, one row each (key, value as text):
+ * the run's context at its start, and again at its end where it changed;
+ * then what the recording's own lines say (probe set, zswap, swap
+ * clusters) where the context does not hold that key.
  */
 static void export_settings(struct ex_ctx *x)
 {
+	const struct run_model *rm = analysis_model(x->a, &run_model_ops);
 	const struct zswap_model *zm = analysis_zswap(x->a);
 	const struct zsw_settings *zs = zswap_model_settings(zm);
 	const struct swapclust_model *sm = analysis_swapclust(x->a);
 	char buf[32];
 
-	setting_row(x, "probe_set", analysis_probe_set(x->a));
-	setting_row(x, "probe_reason", analysis_probe_reason(x->a));
+	for (int i = 0; rm && i < run_model_nsettings(rm); i++) {
+		const struct run_setting *st = run_model_setting(rm, i);
+
+		setting_row(x, st->key, st->start, "start");
+		if (st->end && (!st->start || strcmp(st->start, st->end)))
+			setting_row(x, st->key, st->end, "end");
+	}
+	setting_row(x, "probe_set", analysis_probe_set(x->a), NULL);
+	setting_row(x, "probe_reason", analysis_probe_reason(x->a), NULL);
 	if (swapclust_model_cluster_basis(sm) == SWC_BASIS_RECORDED ||
 	    swapclust_model_cluster_basis(sm) == SWC_BASIS_THP) {
 		snprintf(buf, sizeof(buf), "%d", swapclust_model_cluster_size(sm));
-		setting_row(x, "swap.cluster_slots", buf);
+		setting_row(x, "swap.cluster_slots", buf, NULL);
 	}
 	if (zswap_model_enabled(zm) >= 0)
-		setting_row(x, "zswap.enabled", zswap_model_enabled(zm) ? "1" : "0");
-	setting_row(x, "zswap.compressor", zs->compressor);
-	setting_row(x, "zswap.zpool", zs->zpool);
+		setting_row(x, "zswap.enabled", zswap_model_enabled(zm) ? "1" : "0", NULL);
+	setting_row(x, "zswap.compressor", zs->compressor, NULL);
+	setting_row(x, "zswap.zpool", zs->zpool, NULL);
 	if (zswap_model_max_pool_percent(zm) >= 0) {
 		snprintf(buf, sizeof(buf), "%d", zswap_model_max_pool_percent(zm));
-		setting_row(x, "zswap.max_pool_percent", buf);
+		setting_row(x, "zswap.max_pool_percent", buf, NULL);
 	}
 }
 
