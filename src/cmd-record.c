@@ -64,6 +64,12 @@ static const char record_usage[] =
 "      --flight-recorder    keep the ring in overwrite mode; write it out on\n"
 "                           SIGUSR1 or a trigger, as FILE-N.dat\n"
 "      --trigger COND       psi-some>PCT, stall-ms>N or fallback-rate>PCT\n"
+"      --post-trigger S     after a trigger, record S seconds more, then write\n"
+"                           one file spanning before and after it\n"
+"      --pre-trigger S      grow the ring so that it keeps S seconds at the\n"
+"                           observed event rate\n"
+"      --trigger-cooldown S no trigger within S seconds of the last file\n"
+"      --max-triggers N     stop after N files\n"
 "  -q, --quiet              no progress line and no summary\n"
 "  -h, --help               show this help\n"
 "\n"
@@ -78,6 +84,8 @@ struct record_opts {
 	unsigned interval_ms, buffer_kb;
 	uint64_t duration_ns, max_size;
 	int force, quiet, no_probes, flight;
+	uint64_t post_ns, pre_ns, cooldown_ns;
+	unsigned max_triggers;
 	struct trigger triggers[MAX_TRIGGERS];
 	int ntriggers;
 	struct tw_opts w;
@@ -86,12 +94,12 @@ struct record_opts {
 
 enum stop_reason {
 	STOP_NONE, STOP_COMMAND, STOP_DURATION, STOP_SIGNAL, STOP_MAX_SIZE,
-	STOP_DISK_FULL, STOP_ERROR,
+	STOP_DISK_FULL, STOP_ERROR, STOP_MAX_TRIGGERS,
 };
 
 static const char *const stop_names[] = {
 	"none", "command exited", "duration reached", "signal", "max-size reached",
-	"filesystem full", "error",
+	"filesystem full", "error", "max-triggers reached",
 };
 
 static volatile sig_atomic_t got_stop_signal, got_usr1;
@@ -138,7 +146,7 @@ static int record_opts_parse(const struct cmd_entry *cmd, int live, int argc, ch
 	enum {
 		OPT_INTERVAL = 256, OPT_DURATION, OPT_BUFFER, OPT_MAX_SIZE, OPT_CLOCK,
 		OPT_CGROUP, OPT_SPOOL, OPT_COMPRESSION, OPT_NO_PROBES, OPT_FLIGHT,
-		OPT_TRIGGER,
+		OPT_TRIGGER, OPT_POST, OPT_PRE, OPT_COOLDOWN, OPT_MAX_TRIGGERS,
 	};
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -156,13 +164,20 @@ static int record_opts_parse(const struct cmd_entry *cmd, int live, int argc, ch
 		{ "no-probes", no_argument, NULL, OPT_NO_PROBES },
 		{ "flight-recorder", no_argument, NULL, OPT_FLIGHT },
 		{ "trigger", required_argument, NULL, OPT_TRIGGER },
+		{ "post-trigger", required_argument, NULL, OPT_POST },
+		{ "pre-trigger", required_argument, NULL, OPT_PRE },
+		{ "trigger-cooldown", required_argument, NULL, OPT_COOLDOWN },
+		{ "max-triggers", required_argument, NULL, OPT_MAX_TRIGGERS },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	/* a live session passes its own -q and --spool; it follows the trace
 	 * clock in mono time and reads the spool as it grows */
-	static const int live_refused[] = { 'q', OPT_SPOOL, OPT_CLOCK, OPT_FLIGHT, OPT_TRIGGER };
+	static const int live_refused[] = {
+		'q', OPT_SPOOL, OPT_CLOCK, OPT_FLIGHT, OPT_TRIGGER, OPT_POST, OPT_PRE,
+		OPT_COOLDOWN, OPT_MAX_TRIGGERS,
+	};
 	unsigned long long v;
 	char *err = NULL;
 	int c, li;
@@ -241,6 +256,23 @@ static int record_opts_parse(const struct cmd_entry *cmd, int live, int argc, ch
 			}
 			o->ntriggers++;
 			break;
+		case OPT_POST:
+		case OPT_PRE:
+		case OPT_COOLDOWN: {
+			uint64_t *ns = c == OPT_POST ? &o->post_ns : c == OPT_PRE ? &o->pre_ns :
+				       &o->cooldown_ns;
+
+			if (parse_duration_ns(optarg, ns) || (!*ns && c == OPT_PRE) ||
+			    *ns > 86400ull * 1000000000ull)
+				return usage_error(cmd, "bad --%s '%s' (seconds, or 500ms, 2m; at most a day)",
+						   longopts[li].name, optarg);
+			break;
+		}
+		case OPT_MAX_TRIGGERS:
+			if (parse_ull(optarg, &v) || !v || v > 1000000)
+				return usage_error(cmd, "bad --max-triggers '%s' (1..1000000)", optarg);
+			o->max_triggers = (unsigned)v;
+			break;
 		case 'q':
 			o->quiet = 1;
 			break;
@@ -256,6 +288,10 @@ static int record_opts_parse(const struct cmd_entry *cmd, int live, int argc, ch
 		o->command = argv + optind;
 	if (o->ntriggers && !o->flight)
 		return usage_error(cmd, "--trigger needs --flight-recorder");
+	if (!o->flight && (o->post_ns || o->pre_ns || o->cooldown_ns || o->max_triggers))
+		return usage_error(cmd, "--%s needs --flight-recorder",
+				   o->post_ns ? "post-trigger" : o->pre_ns ? "pre-trigger" :
+				   o->cooldown_ns ? "trigger-cooldown" : "max-triggers");
 	if (o->flight && o->max_size)
 		return usage_error(cmd, "--max-size does not apply to --flight-recorder");
 	if (!o->out && !live)
@@ -302,6 +338,16 @@ struct recorder {
 	int progress;		/* stderr is a tty */
 	int flight_dumps;
 	const char *trigger;	/* why the flight recorder is writing, or NULL */
+	/* the trigger being written: its spec (or SIGUSR1), when (trace clock
+	 * and realtime, ns), and the file recording after it (--post-trigger) */
+	char trig_name[64], trig_why[200];
+	uint64_t trig_trace_ns, trig_real_ns;
+	struct spool *bracket;
+	char *bracket_dir, *bracket_path;
+	uint64_t post_end_ns, cooldown_until_ns;
+	unsigned buffer_kb;	/* the ring per CPU now (--pre-trigger grows it) */
+	uint64_t *last_overrun;	/* per CPU, at the last ring check */
+	int ring_warned;
 	long long vm_first[2];	/* pswpout, swpout_zero at the first set */
 };
 
@@ -319,6 +365,21 @@ static uint64_t clock_ns(clockid_t id)
 
 	clock_gettime(id, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static const char *trace_clock_id(const char *clock, clockid_t *id)
+{
+	if (!strcmp(clock, "mono"))
+		*id = CLOCK_MONOTONIC;
+	else if (!strcmp(clock, "mono_raw"))
+		*id = CLOCK_MONOTONIC_RAW;
+	else if (!strcmp(clock, "boot"))
+		*id = CLOCK_BOOTTIME;
+	else if (!strcmp(clock, "tai"))
+		*id = CLOCK_TAI;
+	else
+		return NULL;
+	return clock;
 }
 
 static int marker_emit(void *ctx, const char *line, size_t len)
@@ -358,7 +419,7 @@ static void private_meta(struct recorder *r, struct strbuf *sb)
 	if (r->start_trace_ns)
 		strbuf_addf(sb, "start_trace_ns=%llu\n", (unsigned long long)r->start_trace_ns);
 	strbuf_addf(sb, "interval_ms=%u\n", r->o->interval_ms);
-	strbuf_addf(sb, "buffer_kb=%u\n", r->o->buffer_kb);
+	strbuf_addf(sb, "buffer_kb=%u\n", r->buffer_kb ? r->buffer_kb : r->o->buffer_kb);
 	strbuf_addf(sb, "groups=%s\n", collector_groups(r->col));
 	strbuf_addf(sb, "events=%s\n", collector_events(r->col));
 	strbuf_addf(sb, "missing_events=%s\n", collector_missing(r->col));
@@ -377,8 +438,25 @@ static void private_meta(struct recorder *r, struct strbuf *sb)
 	}
 	if (r->o->flight)	/* cpustat=window: stats count from the ring's last emptying */
 		strbuf_addstr(sb, "mode=flight-recorder\ncpustat=window\n");
-	if (r->trigger)
+	if (r->o->pre_ns)
+		strbuf_addf(sb, "pre_trigger_ns=%llu\n", (unsigned long long)r->o->pre_ns);
+	if (r->o->flight)
+		strbuf_addf(sb, "post_trigger_ns=%llu\n", (unsigned long long)r->o->post_ns);
+	if (r->trigger) {
 		strbuf_addf(sb, "trigger=%s\n", r->trigger);
+		strbuf_addf(sb, "trigger_name=%s\n", r->trig_name);
+		strbuf_addf(sb, "trigger_realtime_ns=%llu\n", (unsigned long long)r->trig_real_ns);
+		if (r->trig_trace_ns)
+			strbuf_addf(sb, "trigger_ns=%llu\n", (unsigned long long)r->trig_trace_ns);
+		/* a flight file ends because its trigger fired (and its
+		 * post-trigger time ran out), or the run stopped meanwhile */
+		if (r->stop == STOP_NONE)
+			strbuf_addf(sb, "stop_reason=trigger:%s\n", r->trig_name);
+		else
+			strbuf_addf(sb, "stop_reason=trigger:%s, then %s\n", r->trig_name,
+				    stop_names[r->stop]);
+		return;
+	}
 	strbuf_addf(sb, "stop_reason=%s\n", r->stop == STOP_NONE ? "running" :
 		    stop_names[r->stop]);
 }
@@ -589,8 +667,33 @@ static char *flight_name(const char *out, int n)
 	return xasprintf("%s-%d", out, n);
 }
 
+/* Now on the trace clock (0 when it is not one of the kernel's ns clocks). */
+static uint64_t trace_now(struct recorder *r)
+{
+	clockid_t id;
+
+	return trace_clock_id(collector_clock(r->col), &id) ? clock_ns(id) : 0;
+}
+
+/* A flight file is written: the next trigger may fire after the cooldown,
+ * and the run stops at --max-triggers. */
+static void flight_written(struct recorder *r)
+{
+	r->cooldown_until_ns = mono_ns() + r->o->cooldown_ns;
+	if (r->o->max_triggers && (unsigned)r->flight_dumps >= r->o->max_triggers)
+		set_stop(r, STOP_MAX_TRIGGERS, xasprintf("%u files", r->o->max_triggers));
+}
+
+static void flight_wrote(struct recorder *r, const char *path, const struct spool_result *res)
+{
+	if (!r->o->quiet)
+		fprintf(stderr, "%smmscope: %s: wrote %s (%llu pages, %llu bytes)\n",
+			r->progress ? "\n" : "", r->trig_why, path, (unsigned long long)res->pages,
+			(unsigned long long)res->bytes);
+}
+
 /* Flight recorder: write the ring (with its samples) to FILE-N.dat. */
-static void flight_dump(struct recorder *r, const char *why)
+static void flight_dump(struct recorder *r)
 {
 	struct spool *saved = r->spool, *s;
 	char *dir, *path, *err = NULL;
@@ -601,7 +704,7 @@ static void flight_dump(struct recorder *r, const char *why)
 	dir = xasprintf("%s.spool", path);
 	take_sample(r);
 	collector_stop(r->col);
-	r->trigger = why;
+	r->trigger = r->trig_why;
 	s = spool_create(dir, r->ncpus, collector_page_size(r->col), 0, &err);
 	if (!s || collector_snapshot_meta(r->col, s, &err) ||
 	    write_private_meta(r, s, &err)) {
@@ -622,10 +725,7 @@ static void flight_dump(struct recorder *r, const char *why)
 	spool_close(s);
 	s = NULL;
 	spool_remove(dir, NULL);
-	if (!r->o->quiet)
-		fprintf(stderr, "%smmscope: %s: wrote %s (%llu pages, %llu bytes)\n",
-			r->progress ? "\n" : "", why, path, (unsigned long long)res.pages,
-			(unsigned long long)res.bytes);
+	flight_wrote(r, path, &res);
 out:
 	r->trigger = NULL;
 	spool_close(s);
@@ -638,6 +738,117 @@ out:
 		take_sample(r);
 	free(dir);
 	free(path);
+	flight_written(r);
+}
+
+/*
+ * --post-trigger: the ring is taken into a spool now, with the ring still
+ * overwriting (a page that says the writer lapped the reader drops what
+ * was read before it: the file's history starts after the last gap);
+ * then the ring stops overwriting, so that anything not read in time is
+ * counted as dropped (lost), and is read like a normal recording until
+ * the post-trigger time ends (flight_end).
+ */
+static void flight_begin(struct recorder *r)
+{
+	char *err = NULL;
+
+	r->flight_dumps++;
+	r->bracket_path = flight_name(r->o->out, r->flight_dumps);
+	r->bracket_dir = xasprintf("%s.spool", r->bracket_path);
+	r->trigger = r->trig_why;
+	r->bracket = spool_create(r->bracket_dir, r->ncpus, collector_page_size(r->col), 0, &err);
+	if (!r->bracket || collector_snapshot_meta(r->col, r->bracket, &err) ||
+	    write_private_meta(r, r->bracket, &err))
+		goto fail;
+	r->spool = r->bracket;
+	take_sample(r);		/* a sample set at the trigger */
+	if (collector_read(r->col, r->bracket, COLLECTOR_READ_DRAIN, 0, &err) < 0 ||
+	    collector_set_overwrite(r->col, 0, &err))
+		goto fail;
+	r->post_end_ns = mono_ns() + r->o->post_ns;
+	if (!r->o->quiet)
+		fprintf(stderr, "%smmscope: %s: recording %.1f s more into %s\n",
+			r->progress ? "\n" : "", r->trig_why, (double)r->o->post_ns / 1e9,
+			r->bracket_path);
+	return;
+fail:
+	error("flight recorder: %s", err);
+	free(err);
+	collector_set_overwrite(r->col, 1, NULL);
+	spool_close(r->bracket);
+	r->bracket = NULL;
+	r->spool = NULL;
+	spool_remove(r->bracket_dir, NULL);
+	r->trigger = NULL;
+	free(r->bracket_dir);
+	free(r->bracket_path);
+	r->bracket_dir = r->bracket_path = NULL;
+	flight_written(r);
+}
+
+/* The post-trigger time is over (or the run stops: restart 0). */
+static void flight_end(struct recorder *r, int restart)
+{
+	struct spool_result res;
+	char *err = NULL;
+
+	take_sample(r);
+	collector_stop(r->col);
+	if (collector_read(r->col, r->bracket, COLLECTOR_READ_FLUSH, 0, &err) < 0) {
+		error("flight recorder: %s (the spool %s is kept)", err, r->bracket_dir);
+		goto out;
+	}
+	collector_snapshot_late(r->col, r->bracket, NULL);
+	write_private_meta(r, r->bracket, NULL);
+	collector_stats_restart(r->col);
+	if (spool_write_file(r->bracket_dir, r->bracket_path, r->o->force, &r->o->w, &res, &err)) {
+		error("flight recorder: %s: %s (the spool %s is kept)", r->bracket_path, err,
+		      r->bracket_dir);
+		goto out;
+	}
+	spool_close(r->bracket);
+	r->bracket = NULL;
+	spool_remove(r->bracket_dir, NULL);
+	flight_wrote(r, r->bracket_path, &res);
+out:
+	free(err);
+	err = NULL;
+	spool_close(r->bracket);
+	r->bracket = NULL;
+	r->spool = NULL;
+	r->trigger = NULL;
+	free(r->bracket_dir);
+	free(r->bracket_path);
+	r->bracket_dir = r->bracket_path = NULL;
+	if (collector_set_overwrite(r->col, 1, &err)) {
+		set_stop(r, STOP_ERROR, err);
+		return;
+	}
+	if (restart) {
+		if (collector_start(r->col, &err))
+			set_stop(r, STOP_ERROR, err);
+		else
+			take_sample(r);
+	}
+	flight_written(r);
+}
+
+/* A trigger fired (manual: SIGUSR1, which no cooldown holds back). */
+static void flight_fire(struct recorder *r, const char *name, const char *why, int manual)
+{
+	if (r->bracket || r->stop != STOP_NONE)
+		return;		/* within the file being recorded after a trigger */
+	if (!manual && mono_ns() < r->cooldown_until_ns)
+		return;
+	snprintf(r->trig_name, sizeof(r->trig_name), "%s", name);
+	snprintf(r->trig_why, sizeof(r->trig_why), "%s", why);
+	r->trig_trace_ns = trace_now(r);
+	r->trig_real_ns = clock_ns(CLOCK_REALTIME);
+	if (r->o->post_ns)
+		flight_begin(r);
+	else
+		flight_dump(r);
 }
 
 static void check_triggers(struct recorder *r)
@@ -649,9 +860,86 @@ static void check_triggers(struct recorder *r)
 
 	for (int i = 0; i < r->o->ntriggers; i++)
 		if (trigger_check(&r->o->triggers[i], root, why, sizeof(why)) == 1) {
-			flight_dump(r, why);
+			flight_fire(r, r->o->triggers[i].name, why, 0);
 			return;
 		}
+}
+
+static long long mem_available_kb(void)
+{
+	FILE *f = fopen("/proc/meminfo", "re");
+	char line[128];
+	long long kb = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %lld kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb;
+}
+
+/*
+ * --pre-trigger: once per interval, where a CPU's ring overwrote since the
+ * last look, the history it holds is "now ts" - "oldest event ts" of its
+ * stats; below the asked-for time, every CPU's ring grows to what the
+ * observed rate needs (and a quarter more), up to a quarter of the
+ * available memory over all CPUs (a warning says what that keeps).
+ */
+static void size_ring(struct recorder *r)
+{
+	uint64_t short_ns = 0;
+	unsigned long long want, limit;
+	long long avail;
+	char *err = NULL;
+
+	if (!r->o->pre_ns || r->bracket || r->ring_warned > 1)
+		return;
+	collector_stats(r->col, r->stats);
+	for (int cpu = 0; cpu < r->ncpus; cpu++) {
+		const struct collector_cpustat *st = &r->stats[cpu];
+		int wrapped = st->overrun > r->last_overrun[cpu];
+
+		r->last_overrun[cpu] = st->overrun;
+		if (!wrapped || !st->oldest_ns || st->now_ns <= st->oldest_ns)
+			continue;
+		if (st->now_ns - st->oldest_ns < r->o->pre_ns &&
+		    (!short_ns || st->now_ns - st->oldest_ns < short_ns))
+			short_ns = st->now_ns - st->oldest_ns;
+	}
+	if (!short_ns)
+		return;
+	want = (unsigned long long)((double)r->buffer_kb * (double)r->o->pre_ns / (double)short_ns *
+				    1.25);
+	want = (want + 1023) / 1024 * 1024;
+	avail = mem_available_kb();
+	limit = 4u << 20;
+	if (avail > 0 && (unsigned long long)avail / 4 / (unsigned)r->ncpus < limit)
+		limit = (unsigned long long)avail / 4 / (unsigned)r->ncpus;
+	if (want > limit) {
+		if (!r->ring_warned)
+			warning("--pre-trigger %.1f s needs about %llu KiB of ring per CPU at the "
+				"observed rate; memory allows %llu KiB (a quarter of MemAvailable "
+				"over %d CPUs): about %.1f s is kept",
+				(double)r->o->pre_ns / 1e9, want, limit, r->ncpus,
+				(double)short_ns / 1e9 * (double)limit / r->buffer_kb);
+		r->ring_warned = 1;
+		want = limit;
+	}
+	if (want <= r->buffer_kb)
+		return;
+	if (collector_set_buffer_kb(r->col, (unsigned)want, &err)) {
+		warning("--pre-trigger: %s; the ring stays at %u KiB per CPU", err, r->buffer_kb);
+		free(err);
+		r->ring_warned = 2;
+		return;
+	}
+	if (!r->o->quiet)
+		fprintf(stderr, "%smmscope: the ring held %.2f s in %u KiB per CPU; grown to %llu KiB "
+			"for --pre-trigger %.1f s\n", r->progress ? "\n" : "",
+			(double)short_ns / 1e9, r->buffer_kb, want, (double)r->o->pre_ns / 1e9);
+	r->buffer_kb = (unsigned)want;
 }
 
 static void record_loop(struct recorder *r)
@@ -670,7 +958,7 @@ static void record_loop(struct recorder *r)
 
 		poll(NULL, 0, wait_ms);
 		now = mono_ns();
-		if (!r->o->flight) {
+		if (!r->o->flight || r->bracket) {
 			long n = move_pages(r, now >= next_sync ? COLLECTOR_READ_PARTIAL :
 					    COLLECTOR_READ_FULL);
 			/* pages per ms on the busiest CPU, roughly: n spread over ncpus */
@@ -700,13 +988,19 @@ static void record_loop(struct recorder *r)
 			next_sample += (uint64_t)r->o->interval_ms * 1000000u;
 			if (next_sample < now)
 				next_sample = now + (uint64_t)r->o->interval_ms * 1000000u;
-			if (r->o->flight)
+			if (r->o->flight) {
+				size_ring(r);
 				check_triggers(r);
+			}
 		}
 		if (got_usr1 && r->o->flight) {
 			got_usr1 = 0;
-			flight_dump(r, "SIGUSR1");
+			flight_fire(r, "SIGUSR1", "SIGUSR1", 1);
 		}
+		if (r->bracket && now >= r->post_end_ns)
+			flight_end(r, 1);
+		if (r->stop != STOP_NONE)
+			break;
 		if (now >= next_sync && !r->o->flight) {
 			if (spool_sync(r->spool, &err)) {
 				set_stop(r, STOP_ERROR, err);
@@ -793,6 +1087,8 @@ static int record_setup(struct recorder *r)
 	r->ncpus = collector_ncpus(r->col);
 	r->page_size = collector_page_size(r->col);
 	r->stats = xcalloc((size_t)r->ncpus, sizeof(*r->stats));
+	r->last_overrun = xcalloc((size_t)r->ncpus, sizeof(*r->last_overrun));
+	r->buffer_kb = r->o->buffer_kb;
 	so.cgroup = r->o->cgroup;
 	/* zswap's pool counters are in debugfs; without it the samples say why */
 	if (!access("/sys/module/zswap/parameters", F_OK) && collector_debugfs(&err)) {
@@ -813,21 +1109,6 @@ static int record_setup(struct recorder *r)
 		return -1;
 	}
 	return 0;
-}
-
-static const char *trace_clock_id(const char *clock, clockid_t *id)
-{
-	if (!strcmp(clock, "mono"))
-		*id = CLOCK_MONOTONIC;
-	else if (!strcmp(clock, "mono_raw"))
-		*id = CLOCK_MONOTONIC_RAW;
-	else if (!strcmp(clock, "boot"))
-		*id = CLOCK_BOOTTIME;
-	else if (!strcmp(clock, "tai"))
-		*id = CLOCK_TAI;
-	else
-		return NULL;
-	return clock;
 }
 
 static int record_start(struct recorder *r)
@@ -861,6 +1142,11 @@ static int record_finish(struct recorder *r)
 	char *err = NULL;
 	int ret = EXIT_OK;
 
+	if (r->bracket) {	/* stopped within a post-trigger time: write what it has */
+		flight_end(r, 0);
+		collector_stats(r->col, r->stats);
+		return EXIT_OK;
+	}
 	take_sample(r);
 	collector_stop(r->col);
 	if (r->o->flight) {
@@ -910,6 +1196,9 @@ static void record_cleanup(struct recorder *r)
 	spool_close(r->spool);
 	sampler_free(r->sampler);
 	free(r->stats);
+	free(r->last_overrun);
+	free(r->bracket_dir);
+	free(r->bracket_path);
 	free(r->stop_detail);
 	free(r->spool_dir);
 }

@@ -823,8 +823,20 @@ int collector_marker_fd(const struct collector *c)
 	return c->marker_fd;
 }
 
-/* Keeps a page read from the ring; 1 kept, 0 nothing in it, -1 error. */
-static int keep_page(struct collector *c, struct spool *s, int cpu, int n, char **err)
+/* The page header's "the writer overwrote events before this page" bit
+ * (RB_MISSED_EVENTS, bit 31 of the commit word). */
+static int page_missed(const void *page)
+{
+	uint64_t commit;
+
+	memcpy(&commit, (const char *)page + 8, sizeof(commit));
+	return (commit >> 31) & 1;
+}
+
+/* Keeps a page read from the ring; 1 kept, 0 nothing in it, -1 error.
+ * since: pages this read already put for the CPU, cut at a gap (DRAIN). */
+static int keep_page(struct collector *c, struct spool *s, int cpu, int n, long *since,
+		     char **err)
 {
 	if (n <= 0)
 		return 0;
@@ -832,7 +844,16 @@ static int keep_page(struct collector *c, struct spool *s, int cpu, int n, char 
 		memset((char *)c->page + n, 0, c->page_size - (uint32_t)n);
 	if (!spool_page_valid(c->page, c->page_size))
 		return 0;	/* an empty read: nothing to keep */
-	return spool_put_page(s, cpu, c->page, err) ? -1 : 1;
+	if (since && *since && page_missed(c->page)) {
+		if (spool_cpu_drop_last(s, cpu, (uint64_t)*since, err))
+			return -1;
+		*since = 0;
+	}
+	if (spool_put_page(s, cpu, c->page, err))
+		return -1;
+	if (since)
+		(*since)++;
+	return 1;
 }
 
 /*
@@ -849,6 +870,7 @@ long collector_read(struct collector *c, struct spool *s, enum collector_read_mo
 
 	for (int cpu = 0; cpu < c->ncpus; cpu++) {
 		struct tracefs_cpu *t = c->cpus[cpu].tcpu;
+		long since = 0;
 		int k;
 
 		if (!t)
@@ -856,21 +878,22 @@ long collector_read(struct collector *c, struct spool *s, enum collector_read_mo
 		for (;;) {
 			if (max_pages && moved >= max_pages)
 				return moved;
-			k = keep_page(c, s, cpu, tracefs_cpu_buffered_read(t, c->page, true), err);
+			k = keep_page(c, s, cpu, tracefs_cpu_buffered_read(t, c->page, true),
+				      mode == COLLECTOR_READ_DRAIN ? &since : NULL, err);
 			if (k < 0)
 				return -1;
 			if (!k)
 				break;
 			moved++;
 		}
-		if (mode == COLLECTOR_READ_FULL)
+		if (mode == COLLECTOR_READ_FULL || mode == COLLECTOR_READ_DRAIN)
 			continue;
 		for (;;) {
 			if (max_pages && moved >= max_pages)
 				return moved;
 			k = keep_page(c, s, cpu, mode == COLLECTOR_READ_FLUSH ?
 				      tracefs_cpu_flush(t, c->page) :
-				      tracefs_cpu_read(t, c->page, true), err);
+				      tracefs_cpu_read(t, c->page, true), NULL, err);
 			if (k < 0)
 				return -1;
 			if (!k)
@@ -898,6 +921,27 @@ static uint64_t stat_value(const char *text, const char *key)
 	return 0;
 }
 
+/* "key: SECONDS.MICROS" in ns; 0 when absent */
+static uint64_t stat_ts(const char *text, const char *key)
+{
+	const char *p = text;
+	size_t l = strlen(key);
+
+	while (p && *p) {
+		if (!strncmp(p, key, l) && p[l] == ':') {
+			unsigned long long sec = 0, us = 0;
+
+			if (sscanf(p + l + 1, " %llu.%6llu", &sec, &us) == 2)
+				return sec * 1000000000ull + us * 1000ull;
+			return 0;
+		}
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return 0;
+}
+
 int collector_stats(struct collector *c, struct collector_cpustat *per_cpu)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -913,10 +957,30 @@ int collector_stats(struct collector *c, struct collector_cpustat *per_cpu)
 			per_cpu[cpu].commit_overrun = stat_value(sb.buf, "commit overrun");
 			per_cpu[cpu].dropped = stat_value(sb.buf, "dropped events");
 			per_cpu[cpu].read = stat_value(sb.buf, "read events");
+			per_cpu[cpu].oldest_ns = stat_ts(sb.buf, "oldest event ts");
+			per_cpu[cpu].now_ns = stat_ts(sb.buf, "now ts");
 		}
 		free(f);
 	}
 	strbuf_release(&sb);
+	return 0;
+}
+
+int collector_set_overwrite(struct collector *c, int on, char **err)
+{
+	if (inst_write(c, "options/overwrite", on ? "1" : "0"))
+		return set_err(err, "cannot set options/overwrite in %s: %s", c->dir,
+			       strerror(errno));
+	return 0;
+}
+
+int collector_set_buffer_kb(struct collector *c, unsigned kb, char **err)
+{
+	char num[32];
+
+	snprintf(num, sizeof(num), "%u", kb);
+	if (inst_write(c, "buffer_size_kb", num))
+		return set_err(err, "cannot set a %u KiB buffer per CPU: %s", kb, strerror(errno));
 	return 0;
 }
 

@@ -77,6 +77,11 @@ enum collector_read_mode {
 	COLLECTOR_READ_FULL,	/* only pages the writer has left */
 	COLLECTOR_READ_PARTIAL,	/* and the page being written, once per CPU */
 	COLLECTOR_READ_FLUSH,	/* everything (after tracing is off) */
+	/* full pages of an overwriting ring that is still tracing: where a
+	 * page says the writer overwrote events since the last read (it
+	 * lapped the reader), what this read took of that CPU before the gap
+	 * is dropped, so the spool holds one gapless stretch per CPU */
+	COLLECTOR_READ_DRAIN,
 };
 
 /*
@@ -90,6 +95,8 @@ long collector_read(struct collector *c, struct spool *s, enum collector_read_mo
 /* Per-CPU lost events so far (dropped + overrun), total and per CPU. */
 struct collector_cpustat {
 	uint64_t entries, overrun, commit_overrun, dropped, read;
+	/* "oldest event ts" and "now ts" in ns (0: not given: a counter clock) */
+	uint64_t oldest_ns, now_ns;
 };
 int collector_stats(struct collector *c, struct collector_cpustat *per_cpu);
 /*
@@ -99,6 +106,10 @@ int collector_stats(struct collector *c, struct collector_cpustat *per_cpu);
  * not the whole run's.
  */
 void collector_stats_restart(struct collector *c);
+
+/* While tracing: the ring's overwrite mode, and its size per CPU (KiB). */
+int collector_set_overwrite(struct collector *c, int on, char **err);
+int collector_set_buffer_kb(struct collector *c, unsigned kb, char **err);
 
 /* Removes the instance and any probes; safe to call twice. */
 void collector_close(struct collector *c);

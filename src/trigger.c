@@ -40,6 +40,7 @@ int trigger_parse(const char *spec, struct trigger *t, char **err)
 		if (end == gt + 1 || *end || t->threshold < 0)
 			return set_err(err, "bad value in trigger '%s'", spec);
 		t->armed = 1;
+		snprintf(t->name, sizeof(t->name), "%s", spec);
 		return 0;
 	}
 	return set_err(err, "unknown trigger '%.*s' (psi-some, stall-ms or fallback-rate)",

@@ -21,6 +21,7 @@
 enum trigger_kind { TRIGGER_PSI_SOME, TRIGGER_STALL_MS, TRIGGER_FALLBACK_RATE };
 
 struct trigger {
+	char name[64];		/* the spec as given: psi-some>10 */
 	enum trigger_kind kind;
 	double threshold;
 	int armed;

@@ -125,11 +125,11 @@ TESTS += tests/unit/test-probes tests/unit/test-sampler
 TESTS += tests/record/live-swap.sh tests/record/signals.sh tests/record/limits.sh \
 	tests/record/options.sh tests/record/sample.sh tests/record/flight.sh \
 	tests/report/swap-host.sh tests/record/concurrency.sh tests/tui/live.sh \
-	tests/record/names.sh
+	tests/record/names.sh tests/record/bracket.sh
 EXTRA_DIST += tests/record/lib-live.sh tests/record/live-swap.sh tests/record/signals.sh \
 	tests/record/limits.sh tests/record/options.sh tests/record/sample.sh \
 	tests/record/flight.sh tests/report/swap-host.sh tests/record/concurrency.sh \
-	tests/tui/live.sh tests/record/names.sh
+	tests/tui/live.sh tests/record/names.sh tests/record/bracket.sh
 
 # The live tests share the kernel's tracing state (instances, swap,
 # cgroups) and check it after each run; one test's deliberately killed
@@ -144,6 +144,7 @@ tests/report/swap-host.log: tests/record/flight.log
 tests/record/concurrency.log: tests/report/swap-host.log
 tests/tui/live.log: tests/record/concurrency.log
 tests/record/names.log: tests/tui/live.log
+tests/record/bracket.log: tests/record/names.log
 
 # kernel matrix: every scenario of tests/vm/scenarios on every kernel
 # under qemu TCG, one VM after the other; one "PASS:/FAIL:/SKIP: KERNEL
