@@ -17,6 +17,7 @@
 #include "sampler.h"
 #include "spool.h"
 #include "trigger.h"
+#include "trigger-watch.h"
 #include "util.h"
 
 #include <errno.h>
@@ -63,7 +64,10 @@ static const char record_usage[] =
 "      --no-probes          do not install swap/zswap kprobes\n"
 "      --flight-recorder    keep the ring in overwrite mode; write it out on\n"
 "                           SIGUSR1 or a trigger, as FILE-N.dat\n"
-"      --trigger COND       psi-some>PCT, stall-ms>N or fallback-rate>PCT\n"
+"      --trigger COND       psi-some>PCT, stall-ms>MS, fallback-rate>PCT, oom,\n"
+"                           reclaim-stall>MS, compact-stall>MS, kswapd-awake>S,\n"
+"                           no-handoff>N; with --cgroup memcg-oom, memcg-max,\n"
+"                           memcg-high (repeatable)\n"
 "      --post-trigger S     after a trigger, record S seconds more, then write\n"
 "                           one file spanning before and after it\n"
 "      --pre-trigger S      grow the ring so that it keeps S seconds at the\n"
@@ -288,6 +292,21 @@ static int record_opts_parse(const struct cmd_entry *cmd, int live, int argc, ch
 		o->command = argv + optind;
 	if (o->ntriggers && !o->flight)
 		return usage_error(cmd, "--trigger needs --flight-recorder");
+	for (int i = 0; i < o->ntriggers; i++) {
+		char *dir;
+		int v2;
+
+		if (!trigger_needs_cgroup(&o->triggers[i]))
+			continue;
+		if (!o->cgroup)
+			return usage_error(cmd, "trigger '%s' needs --cgroup", o->triggers[i].name);
+		dir = trigger_cgroup_dir(o->cgroup);
+		v2 = dir && trigger_cgroup_v2(dir);
+		free(dir);
+		if (dir && !v2 && o->triggers[i].kind == TRIGGER_MEMCG_HIGH)
+			return usage_error(cmd, "trigger '%s': cgroup v1 has no memory.high events "
+					   "(memcg-max counts v1's memory.failcnt)", o->triggers[i].name);
+	}
 	if (!o->flight && (o->post_ns || o->pre_ns || o->cooldown_ns || o->max_triggers))
 		return usage_error(cmd, "--%s needs --flight-recorder",
 				   o->post_ns ? "post-trigger" : o->pre_ns ? "pre-trigger" :
@@ -348,6 +367,8 @@ struct recorder {
 	unsigned buffer_kb;	/* the ring per CPU now (--pre-trigger grows it) */
 	uint64_t *last_overrun;	/* per CPU, at the last ring check */
 	int ring_warned;
+	struct trigger_watch *watch;	/* event triggers' instance, or NULL */
+	char *cgroup_dir;		/* --cgroup resolved, for memcg triggers */
 	long long vm_first[2];	/* pswpout, swpout_zero at the first set */
 };
 
@@ -442,6 +463,9 @@ static void private_meta(struct recorder *r, struct strbuf *sb)
 		strbuf_addf(sb, "pre_trigger_ns=%llu\n", (unsigned long long)r->o->pre_ns);
 	if (r->o->flight)
 		strbuf_addf(sb, "post_trigger_ns=%llu\n", (unsigned long long)r->o->post_ns);
+	if (r->watch)
+		strbuf_addf(sb, "trigger_watch_dropped=%llu\n",
+			    (unsigned long long)trigger_watch_dropped(r->watch));
 	if (r->trigger) {
 		strbuf_addf(sb, "trigger=%s\n", r->trigger);
 		strbuf_addf(sb, "trigger_name=%s\n", r->trig_name);
@@ -857,12 +881,29 @@ static void check_triggers(struct recorder *r)
 
 	/* tests point the triggers at a fake /proc, as they do the sampler */
 	const char *root = getenv("MMSCOPE_SAMPLE_ROOT");
+	uint64_t now = trace_now(r);
+	int fired = 0;
 
-	for (int i = 0; i < r->o->ntriggers; i++)
-		if (trigger_check(&r->o->triggers[i], root, why, sizeof(why)) == 1) {
-			flight_fire(r, r->o->triggers[i].name, why, 0);
+	if (r->watch) {
+		char *err = NULL;
+
+		/* everything up to now is in the pages this read takes */
+		if (trigger_watch_poll(r->watch, 1, now ? now : UINT64_MAX, &err)) {
+			set_stop(r, STOP_ERROR, err);
 			return;
 		}
+	}
+	/* every trigger is checked, so that each keeps its own state */
+	for (int i = 0; i < r->o->ntriggers; i++) {
+		struct trigger *t = &r->o->triggers[i];
+		int hit = trigger_is_event(t) ?
+			  (r->watch && trigger_watch_check(r->watch, i, now ? now : UINT64_MAX, why,
+							   sizeof(why))) :
+			  trigger_check(t, root, r->cgroup_dir, why, sizeof(why)) == 1;
+
+		if (hit && !fired++)
+			flight_fire(r, t->name, why, 0);
+	}
 }
 
 static long long mem_available_kb(void)
@@ -969,6 +1010,11 @@ static void record_loop(struct recorder *r)
 				wait_ms = POLL_MS;
 			if (wait_ms < POLL_FAST_MS)
 				wait_ms = POLL_FAST_MS;
+		}
+		if (r->watch && trigger_watch_poll(r->watch, 0, 0, &err)) {
+			set_stop(r, STOP_ERROR, err);
+			err = NULL;
+			break;
 		}
 		if (got_stop_signal) {
 			set_stop(r, STOP_SIGNAL, xstrdup(strsignal(got_stop_signal)));
@@ -1096,6 +1142,19 @@ static int record_setup(struct recorder *r)
 		err = NULL;
 	}
 	r->sampler = sampler_new(&so);
+	if (r->o->cgroup)
+		r->cgroup_dir = trigger_cgroup_dir(r->o->cgroup);
+	for (int i = 0; i < r->o->ntriggers && !r->watch; i++) {
+		if (!trigger_is_event(&r->o->triggers[i]))
+			continue;
+		r->watch = trigger_watch_open(r->o->triggers, r->o->ntriggers,
+					      collector_clock(r->col), &err);
+		if (!r->watch) {
+			error("%s", err);
+			free(err);
+			return -1;
+		}
+	}
 	if (r->o->flight)
 		return 0;
 	r->spool = spool_create(r->spool_dir, r->ncpus, collector_page_size(r->col),
@@ -1197,6 +1256,8 @@ static void record_cleanup(struct recorder *r)
 	sampler_free(r->sampler);
 	free(r->stats);
 	free(r->last_overrun);
+	trigger_watch_close(r->watch);
+	free(r->cgroup_dir);
 	free(r->bracket_dir);
 	free(r->bracket_path);
 	free(r->stop_detail);

@@ -187,7 +187,8 @@ int collector_cleanup_stale(const char *tracefs, struct strbuf *removed)
 			if (strncmp(de->d_name, INSTANCE_PREFIX, strlen(INSTANCE_PREFIX)))
 				continue;
 			pid = strtol(de->d_name + strlen(INSTANCE_PREFIX), &end, 10);
-			if (*end || pid == (long)getpid() || !pid_is_stale(pid))
+			/* mmscope-PID, and a trigger watch's mmscope-PID-w */
+			if ((*end && strcmp(end, "-w")) || pid == (long)getpid() || !pid_is_stale(pid))
 				continue;
 			path = xasprintf("%s/%s/tracing_on", dir, de->d_name);
 			write_text(path, "0");
@@ -503,7 +504,8 @@ struct collector *collector_open(const struct collector_opts *o, char **err)
 	if (!tfs)
 		goto fail;
 	c->tracefs = xstrdup(tfs);
-	c->name = xasprintf(INSTANCE_PREFIX "%ld", (long)getpid());
+	c->name = xasprintf(INSTANCE_PREFIX "%ld%s%s", (long)getpid(), o->suffix ? "-" : "",
+			    o->suffix ? o->suffix : "");
 	c->dir = xasprintf("%s/instances/%s", c->tracefs, c->name);
 	c->inst = tracefs_instance_create(c->name);
 	if (!c->inst || access(c->dir, F_OK)) {
@@ -863,6 +865,43 @@ static int keep_page(struct collector *c, struct spool *s, int cpu, int n, long 
  * spin producing thousands of them. The partly filled page is taken by a
  * plain read() only when asked (once a second, and at the end).
  */
+long collector_read_fn(struct collector *c, enum collector_read_mode mode,
+		       collector_page_fn fn, void *ctx, char **err)
+{
+	long moved = 0;
+
+	for (int cpu = 0; cpu < c->ncpus; cpu++) {
+		struct tracefs_cpu *t = c->cpus[cpu].tcpu;
+		int n, plain = 0;
+
+		if (!t)
+			continue;
+		for (;;) {
+			n = tracefs_cpu_buffered_read(t, c->page, true);
+			if (n <= 0) {
+				/* then the page being written: once (PARTIAL), or
+				 * until the ring is empty (FLUSH) */
+				if (mode == COLLECTOR_READ_FULL || mode == COLLECTOR_READ_DRAIN ||
+				    (mode == COLLECTOR_READ_PARTIAL && plain))
+					break;
+				plain = 1;
+				n = mode == COLLECTOR_READ_FLUSH ? tracefs_cpu_flush(t, c->page) :
+				    tracefs_cpu_read(t, c->page, true);
+			}
+			if (n <= 0)
+				break;
+			if ((uint32_t)n < c->page_size)
+				memset((char *)c->page + n, 0, c->page_size - (uint32_t)n);
+			if (!spool_page_valid(c->page, c->page_size))
+				break;
+			if (fn(ctx, cpu, c->page, err))
+				return -1;
+			moved++;
+		}
+	}
+	return moved;
+}
+
 long collector_read(struct collector *c, struct spool *s, enum collector_read_mode mode,
 		    long max_pages, char **err)
 {

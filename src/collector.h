@@ -27,6 +27,7 @@ struct collector_opts {
 	const char *clock;		/* NULL: "mono" */
 	int overwrite;			/* flight recorder: ring overwrites */
 	int no_probes;			/* do not install kprobes */
+	const char *suffix;		/* NULL, or "w": instance mmscope-PID-w */
 };
 
 struct collector;
@@ -91,6 +92,12 @@ enum collector_read_mode {
  */
 long collector_read(struct collector *c, struct spool *s, enum collector_read_mode mode,
 		    long max_pages, char **err);
+
+/* The same, handing each page to fn instead of a spool (fn returns 0,
+ * or -1 to stop with its own *err). */
+typedef int (*collector_page_fn)(void *ctx, int cpu, const void *page, char **err);
+long collector_read_fn(struct collector *c, enum collector_read_mode mode,
+		       collector_page_fn fn, void *ctx, char **err);
 
 /* Per-CPU lost events so far (dropped + overrun), total and per CPU. */
 struct collector_cpustat {

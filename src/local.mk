@@ -29,7 +29,8 @@ libmmscope_a_SOURCES += \
 	src/spool.c src/spool.h \
 	src/sampler.c src/sampler.h \
 	src/probes.c src/probes.h \
-	src/trigger.c src/trigger.h
+	src/trigger.c src/trigger.h src/trigger-events.c src/trigger-events.h \
+	src/trigger-watch.c src/trigger-watch.h
 
 # models (pure C, no I/O) and the analysis driver that feeds them
 libmmscope_a_SOURCES += \
