@@ -18,6 +18,7 @@
 #include "spool.h"
 #include "trigger.h"
 #include "trigger-watch.h"
+#include "switch-output.h"
 #include "util.h"
 
 #include <errno.h>
@@ -74,6 +75,10 @@ static const char record_usage[] =
 "                           observed event rate\n"
 "      --trigger-cooldown S no trigger within S seconds of the last file\n"
 "      --max-triggers N     stop after N files\n"
+"      --switch-output SIZE|TIME\n"
+"                           continuous: a new file FILE-N.dat every SIZE of\n"
+"                           pages (512K, 2M, 1G) or TIME (30s, 10m, 1h)\n"
+"      --switch-max-files N keep only the newest N of those files\n"
 "  -q, --quiet              no progress line and no summary\n"
 "  -h, --help               show this help\n"
 "\n"
@@ -90,6 +95,8 @@ struct record_opts {
 	int force, quiet, no_probes, flight;
 	uint64_t post_ns, pre_ns, cooldown_ns;
 	unsigned max_triggers;
+	struct switch_output sw;
+	int switch_on;
 	struct trigger triggers[MAX_TRIGGERS];
 	int ntriggers;
 	struct tw_opts w;
@@ -107,6 +114,8 @@ static const char *const stop_names[] = {
 };
 
 static volatile sig_atomic_t got_stop_signal, got_usr1;
+
+static int exists(const char *path);
 
 static void on_stop_signal(int sig)
 {
@@ -150,7 +159,8 @@ static int record_opts_parse(const struct cmd_entry *cmd, int live, int argc, ch
 	enum {
 		OPT_INTERVAL = 256, OPT_DURATION, OPT_BUFFER, OPT_MAX_SIZE, OPT_CLOCK,
 		OPT_CGROUP, OPT_SPOOL, OPT_COMPRESSION, OPT_NO_PROBES, OPT_FLIGHT,
-		OPT_TRIGGER, OPT_POST, OPT_PRE, OPT_COOLDOWN, OPT_MAX_TRIGGERS,
+		OPT_TRIGGER, OPT_POST, OPT_PRE, OPT_COOLDOWN, OPT_MAX_TRIGGERS, OPT_SWITCH,
+		OPT_SWITCH_MAX,
 	};
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -172,6 +182,8 @@ static int record_opts_parse(const struct cmd_entry *cmd, int live, int argc, ch
 		{ "pre-trigger", required_argument, NULL, OPT_PRE },
 		{ "trigger-cooldown", required_argument, NULL, OPT_COOLDOWN },
 		{ "max-triggers", required_argument, NULL, OPT_MAX_TRIGGERS },
+		{ "switch-output", required_argument, NULL, OPT_SWITCH },
+		{ "switch-max-files", required_argument, NULL, OPT_SWITCH_MAX },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -180,7 +192,7 @@ static int record_opts_parse(const struct cmd_entry *cmd, int live, int argc, ch
 	 * clock in mono time and reads the spool as it grows */
 	static const int live_refused[] = {
 		'q', OPT_SPOOL, OPT_CLOCK, OPT_FLIGHT, OPT_TRIGGER, OPT_POST, OPT_PRE,
-		OPT_COOLDOWN, OPT_MAX_TRIGGERS,
+		OPT_COOLDOWN, OPT_MAX_TRIGGERS, OPT_SWITCH, OPT_SWITCH_MAX,
 	};
 	unsigned long long v;
 	char *err = NULL;
@@ -277,6 +289,20 @@ static int record_opts_parse(const struct cmd_entry *cmd, int live, int argc, ch
 				return usage_error(cmd, "bad --max-triggers '%s' (1..1000000)", optarg);
 			o->max_triggers = (unsigned)v;
 			break;
+		case OPT_SWITCH:
+			if (switch_output_parse(&o->sw, optarg, &err)) {
+				int r = usage_error(cmd, "%s", err);
+
+				free(err);
+				return r;
+			}
+			o->switch_on = 1;
+			break;
+		case OPT_SWITCH_MAX:
+			if (parse_ull(optarg, &v) || !v || v > 1000000)
+				return usage_error(cmd, "bad --switch-max-files '%s' (1..1000000)", optarg);
+			o->sw.max_files = (unsigned)v;
+			break;
 		case 'q':
 			o->quiet = 1;
 			break;
@@ -311,6 +337,12 @@ static int record_opts_parse(const struct cmd_entry *cmd, int live, int argc, ch
 		return usage_error(cmd, "--%s needs --flight-recorder",
 				   o->post_ns ? "post-trigger" : o->pre_ns ? "pre-trigger" :
 				   o->cooldown_ns ? "trigger-cooldown" : "max-triggers");
+	if (o->sw.max_files && !o->switch_on)
+		return usage_error(cmd, "--switch-max-files needs --switch-output");
+	if (o->switch_on && (o->flight || o->max_size || o->spool))
+		return usage_error(cmd, "--switch-output does not apply to %s",
+				   o->flight ? "--flight-recorder" : o->max_size ? "--max-size" :
+				   "--spool (each file has its own FILE-N.dat.spool)");
 	if (o->flight && o->max_size)
 		return usage_error(cmd, "--max-size does not apply to --flight-recorder");
 	if (!o->out && !live)
@@ -366,6 +398,10 @@ struct recorder {
 	uint64_t post_end_ns, cooldown_until_ns;
 	unsigned buffer_kb;	/* the ring per CPU now (--pre-trigger grows it) */
 	uint64_t *last_overrun;	/* per CPU, at the last ring check */
+	/* --switch-output: the file being recorded (FILE-seg.dat) */
+	int seg, files, switching, switch_failed;
+	char *seg_path;
+	uint64_t seg_start_ns;
 	int ring_warned;
 	struct trigger_watch *watch;	/* event triggers' instance, or NULL */
 	char *cgroup_dir;		/* --cgroup resolved, for memcg triggers */
@@ -466,6 +502,13 @@ static void private_meta(struct recorder *r, struct strbuf *sb)
 	if (r->watch)
 		strbuf_addf(sb, "trigger_watch_dropped=%llu\n",
 			    (unsigned long long)trigger_watch_dropped(r->watch));
+	if (r->seg) {	/* cpustat=window: stats count from the file's start */
+		strbuf_addf(sb, "switch_output=%d\ncpustat=window\n", r->seg);
+		if (r->switching) {
+			strbuf_addstr(sb, "stop_reason=switch-output\n");
+			return;
+		}
+	}
 	if (r->trigger) {
 		strbuf_addf(sb, "trigger=%s\n", r->trigger);
 		strbuf_addf(sb, "trigger_name=%s\n", r->trig_name);
@@ -983,6 +1026,92 @@ static void size_ring(struct recorder *r)
 	r->buffer_kb = (unsigned)want;
 }
 
+/*
+ * --switch-output: the pages so far (the ones being written too) go to the
+ * current file; its metadata and per-CPU stats are taken at that point
+ * and the stats restart there, so every event is in exactly one file;
+ * the next spool gets its own metadata and a sample set at its start;
+ * then the finished file is written and the oldest beyond
+ * --switch-max-files deleted. Tracing never stops.
+ */
+static void switch_segment(struct recorder *r)
+{
+	struct spool *old = r->spool, *ns;
+	char *old_dir = r->spool_dir, *old_path = r->seg_path, *path, *dir, *err = NULL;
+	struct spool_result res;
+
+	move_pages(r, COLLECTOR_READ_PARTIAL);
+	if (r->stop != STOP_NONE)
+		return;
+	path = flight_name(r->o->out, r->seg + 1);
+	dir = xasprintf("%s.spool", path);
+	if (exists(path) && !r->o->force) {
+		set_stop(r, STOP_ERROR, xasprintf("%s: already exists (use --force to replace it)", path));
+		free(path);
+		free(dir);
+		return;
+	}
+	if (collector_snapshot_late(r->col, old, &err)) {
+		warning("%s", err);
+		free(err);
+		err = NULL;
+	}
+	r->switching = 1;
+	write_private_meta(r, old, NULL);
+	r->switching = 0;
+	collector_stats_restart(r->col);	/* the next file's stats count from here */
+	r->seg++;
+	r->seg_start_ns = mono_ns();
+	r->start_real_ns = clock_ns(CLOCK_REALTIME);
+	r->start_trace_ns = trace_now(r);
+	ns = spool_create(dir, r->ncpus, collector_page_size(r->col), RESERVE_BYTES, &err);
+	if (!ns || collector_snapshot_meta(r->col, ns, &err) || write_private_meta(r, ns, &err) ||
+	    spool_put_meta(ns, "instance", collector_instance_dir(r->col),
+			   strlen(collector_instance_dir(r->col)), &err)) {
+		int full = errno == ENOSPC || errno == EDQUOT;
+
+		spool_close(ns);
+		if (ns)
+			spool_remove(dir, NULL);
+		r->seg--;
+		set_stop(r, full ? STOP_DISK_FULL : STOP_ERROR, err);
+		free(path);
+		free(dir);
+		return;
+	}
+	r->spool = ns;
+	r->spool_dir = dir;
+	r->seg_path = path;
+	take_sample(r);		/* the new file starts with a sample set */
+	spool_release_reserve(old);
+	if (spool_write_file(old_dir, old_path, r->o->force, &r->o->w, &res, &err)) {
+		int full = errno == ENOSPC || errno == EDQUOT;
+
+		error("%s: %s; that part of the recording is kept in %s: run 'mmscope recover %s "
+		      "-o FILE' with FILE on a filesystem with room", old_path, err, old_dir, old_dir);
+		free(err);
+		set_stop(r, full ? STOP_DISK_FULL : STOP_ERROR, xasprintf("switching from %s", old_path));
+		r->switch_failed = 1;
+		spool_close(old);
+		free(old_dir);
+		free(old_path);
+		return;
+	}
+	spool_close(old);
+	spool_remove(old_dir, NULL);
+	if (!r->o->quiet)
+		fprintf(stderr, "%smmscope: wrote %s (%llu pages, %llu bytes)\n",
+			r->progress ? "\n" : "", old_path, (unsigned long long)res.pages,
+			(unsigned long long)res.bytes);
+	if (switch_output_written(&r->o->sw, old_path, &err)) {
+		warning("%s", err);
+		free(err);
+	}
+	r->files++;
+	free(old_dir);
+	free(old_path);
+}
+
 static void record_loop(struct recorder *r)
 {
 	uint64_t next_sample = r->t0_ns + (uint64_t)r->o->interval_ms * 1000000u;
@@ -1010,6 +1139,10 @@ static void record_loop(struct recorder *r)
 				wait_ms = POLL_MS;
 			if (wait_ms < POLL_FAST_MS)
 				wait_ms = POLL_FAST_MS;
+			if (r->seg && r->stop == STOP_NONE &&
+			    ((r->o->sw.size && spool_bytes(r->spool) >= r->o->sw.size) ||
+			     (r->o->sw.time_ns && now - r->seg_start_ns >= r->o->sw.time_ns)))
+				switch_segment(r);
 		}
 		if (r->watch && trigger_watch_poll(r->watch, 0, 0, &err)) {
 			set_stop(r, STOP_ERROR, err);
@@ -1181,6 +1314,7 @@ static int record_start(struct recorder *r)
 		return -1;
 	}
 	r->t0_ns = mono_ns();
+	r->seg_start_ns = r->t0_ns;
 	r->start_real_ns = clock_ns(CLOCK_REALTIME);
 	if (trace_clock_id(collector_clock(r->col), &id))
 		r->start_trace_ns = clock_ns(id);
@@ -1198,6 +1332,7 @@ static int record_start(struct recorder *r)
 static int record_finish(struct recorder *r)
 {
 	struct spool_result res = { 0 };
+	const char *out = r->seg_path ? r->seg_path : r->o->out;
 	char *err = NULL;
 	int ret = EXIT_OK;
 
@@ -1212,6 +1347,10 @@ static int record_finish(struct recorder *r)
 		collector_stats(r->col, r->stats);
 		return EXIT_OK;
 	}
+	if (r->switch_failed) {	/* the message is out; the spools are kept */
+		collector_stats(r->col, r->stats);
+		return EXIT_ERROR;
+	}
 	if (r->stop != STOP_DISK_FULL && r->stop != STOP_MAX_SIZE)
 		move_pages(r, COLLECTOR_READ_FLUSH);
 	collector_stats(r->col, r->stats);
@@ -1225,15 +1364,26 @@ static int record_finish(struct recorder *r)
 	/* everything is in the spool: nothing of ours is left in tracefs */
 	collector_close(r->col);
 	r->col = NULL;
-	if (spool_write_file(r->spool_dir, r->o->out, r->o->force, &r->o->w, &res, &err)) {
+	if (spool_write_file(r->spool_dir, out, r->o->force, &r->o->w, &res, &err)) {
 		error("%s: %s; the recording is kept in %s: run 'mmscope recover %s -o FILE' "
-		      "with FILE on a filesystem with room", r->o->out, err, r->spool_dir,
+		      "with FILE on a filesystem with room", out, err, r->spool_dir,
 		      r->spool_dir);
 		free(err);
 		return EXIT_ERROR;
 	}
+	if (r->seg) {
+		if (switch_output_written(&r->o->sw, out, &err)) {
+			warning("%s", err);
+			free(err);
+			err = NULL;
+		}
+		r->files++;
+	}
 	if (!r->o->quiet)
-		summary(r, &res, r->o->out);
+		summary(r, &res, out);
+	if (!r->o->quiet && r->seg)
+		fprintf(stderr, "mmscope: %d file%s written, %d kept (--switch-output)\n", r->files,
+			r->files == 1 ? "" : "s", r->o->sw.nfiles);
 	spool_close(r->spool);
 	r->spool = NULL;
 	if (spool_remove(r->spool_dir, &err)) {
@@ -1256,6 +1406,8 @@ static void record_cleanup(struct recorder *r)
 	sampler_free(r->sampler);
 	free(r->stats);
 	free(r->last_overrun);
+	free(r->seg_path);
+	r->seg_path = NULL;
 	trigger_watch_close(r->watch);
 	free(r->cgroup_dir);
 	free(r->bracket_dir);
@@ -1322,8 +1474,14 @@ static int cmd_record(int argc, char **argv)
 		return record_help();
 	if (ret)
 		goto out_opts;
-	if (!o.flight && exists(o.out) && !o.force) {
-		ret = error("%s: already exists (use --force to replace it)", o.out);
+	r.o = &o;
+	if (o.switch_on) {
+		r.seg = 1;
+		r.seg_path = flight_name(o.out, 1);
+	}
+	if (!o.flight && exists(r.seg_path ? r.seg_path : o.out) && !o.force) {
+		ret = error("%s: already exists (use --force to replace it)",
+			    r.seg_path ? r.seg_path : o.out);
 		goto out_opts;
 	}
 	if (record_preflight(&o)) {
@@ -1331,7 +1489,8 @@ static int cmd_record(int argc, char **argv)
 		goto out_opts;
 	}
 	r.o = &o;
-	r.spool_dir = o.spool ? xstrdup(o.spool) : xasprintf("%s.spool", o.out);
+	r.spool_dir = o.spool ? xstrdup(o.spool) :
+		      xasprintf("%s.spool", r.seg_path ? r.seg_path : o.out);
 	r.progress = !o.quiet && isatty(2);
 	r.child = -1;
 	r.go_fd = -1;
@@ -1368,6 +1527,8 @@ static int cmd_record(int argc, char **argv)
 			r.flight_dumps == 1 ? "" : "s");
 	record_cleanup(&r);
 out_opts:
+	free(r.seg_path);
+	switch_output_release(&o.sw);
 	free(o.extra);
 	return ret;
 }
