@@ -89,6 +89,17 @@ struct analysis;
 void analysis_opts_default(struct analysis_opts *o);
 /* Reads the whole recording. NULL with *err set on failure. */
 struct analysis *analysis_run(const char *path, const struct analysis_opts *o, char **err);
+/*
+ * Several files of one recording (mmscope record --switch-output): opened
+ * all, ordered by their start_realtime_ns, refused unless every file has
+ * the first's event formats, and streamed one after the other through the
+ * same parsers and models, as one recording. The header is the first
+ * file's, called "NAME (N files)"; lost events count every file's. One
+ * path is analysis_run(). Seeks (analysis_take_index) cover the first
+ * file only.
+ */
+struct analysis *analysis_run_files(const char *const *paths, int n, const char *name,
+				    const struct analysis_opts *o, char **err);
 void analysis_free(struct analysis *a);
 /* The page index the pass filled (index_every), now the caller's; it can
  * serve another td_open of the same file. NULL if none. */

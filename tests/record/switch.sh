@@ -91,7 +91,8 @@ done
 
 # every event once: all files against the kernel's per-CPU read counts
 rm -f "$scratch"/sw-*.dat
-out="$scratch/all.dat"
+mkdir "$scratch/all"
+out="$scratch/all/all.dat"
 # shellcheck disable=SC2086
 "$MMSCOPE" record --switch-output 1M --interval 200 --duration 4 -o "$out" $EV \
 	2>"$scratch/err" &
@@ -99,11 +100,11 @@ rec=$!
 LIVE_PIDS="$LIVE_PIDS $rec"
 load 3
 wait "$rec" || fail "record --switch-output 1M exited $?"
-n=$(ls "$scratch" | grep -c '^all-[0-9]*\.dat$')
+n=$(ls "$scratch/all" | grep -c '^all-[0-9]*\.dat$')
 [ "$n" -ge 3 ] || fail "only $n files"
 : >"$scratch/ev"
 : >"$scratch/st"
-for f in "$scratch"/all-*.dat; do
+for f in "$scratch"/all/all-*.dat; do
 	events "$f" >>"$scratch/ev"
 	"$MMSCOPE" report -f json -s header "$f" >"$scratch/j" 2>/dev/null || fail "report $f failed"
 	lost=$(sed -n 's/.*"lost": \([0-9]*\).*/\1/p' "$scratch/j" | head -1)
@@ -121,6 +122,22 @@ echo "the kernel's read events per CPU:"; cat "$scratch/sts"
 [ -s "$scratch/sts" ] || fail "no CPU stats in the files (trace-cmd report --stat)"
 cmp -s "$scratch/evs" "$scratch/sts" && ok "every event in exactly one of $n files" ||
 	fail "events in the files differ from the kernel's per-CPU read counts"
+# report reads the directory, or the files, as one recording
+total=$(awk '{ s += $2 } END { print s }' "$scratch/evs")
+"$MMSCOPE" report -f json -s header "$scratch/all" >"$scratch/j" 2>"$scratch/e" ||
+	fail "report DIR: $(cat "$scratch/e")"
+got=$(sed -n 's/^ *"events": \([0-9]*\).*/\1/p' "$scratch/j" | head -1)
+[ "$got" = "$total" ] && ok "report DIR: $got events, those of all $n files" ||
+	fail "report DIR: $got events, the files have $total"
+grep -q "\"all ($n files)\"\|all ($n files)" "$scratch/j" || fail "report DIR: the header does not say $n files"
+# shellcheck disable=SC2046
+"$MMSCOPE" report -f json -s header $(ls -r "$scratch"/all/all-*.dat) >"$scratch/j2" ||
+	fail "report FILE...: failed"
+got2=$(sed -n 's/^ *"events": \([0-9]*\).*/\1/p' "$scratch/j2" | head -1)
+[ "$got2" = "$total" ] && ok "report FILE... (in any order): $got2 events" ||
+	fail "report FILE...: $got2 events, the files have $total"
+"$MMSCOPE" report "$scratch/all" - </dev/null >/dev/null 2>&1
+[ $? -eq 2 ] && ok "report DIR -: exit 2" || fail "report with - among files not refused"
 left=$(instances_left)
 [ -z "$left" ] && ok "no instance left" || fail "instances left: $left"
 finish
