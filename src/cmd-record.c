@@ -54,6 +54,8 @@ static const char record_usage[] =
 "  -g, --groups G[,G]       event groups, listed below (default: all), or\n"
 "                           none (only what -e asks for)\n"
 "  -e, --event SYS[:EV]     add an event or a whole system (repeatable)\n"
+"      --filter SYS:EV:EXPR an ftrace filter on a recorded event, e.g.\n"
+"                           'kmem:mm_page_alloc:order > 0' (repeatable)\n"
 "      --interval MS        counter sample interval (default 1000)\n"
 "      --duration S         stop after S seconds (also 500ms, 2m)\n"
 "      --buffer-kb N        ring buffer per CPU in KiB (default 16384)\n"
@@ -90,6 +92,8 @@ struct record_opts {
 	const char *out, *spool, *groups, *clock, *cgroup;
 	const char **extra;
 	int nextra;
+	const char **filters;
+	int nfilters;
 	unsigned interval_ms, buffer_kb;
 	uint64_t duration_ns, max_size;
 	int force, quiet, no_probes, flight;
@@ -160,7 +164,7 @@ static int record_opts_parse(const struct cmd_entry *cmd, int live, int argc, ch
 		OPT_INTERVAL = 256, OPT_DURATION, OPT_BUFFER, OPT_MAX_SIZE, OPT_CLOCK,
 		OPT_CGROUP, OPT_SPOOL, OPT_COMPRESSION, OPT_NO_PROBES, OPT_FLIGHT,
 		OPT_TRIGGER, OPT_POST, OPT_PRE, OPT_COOLDOWN, OPT_MAX_TRIGGERS, OPT_SWITCH,
-		OPT_SWITCH_MAX,
+		OPT_SWITCH_MAX, OPT_FILTER,
 	};
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -184,6 +188,7 @@ static int record_opts_parse(const struct cmd_entry *cmd, int live, int argc, ch
 		{ "max-triggers", required_argument, NULL, OPT_MAX_TRIGGERS },
 		{ "switch-output", required_argument, NULL, OPT_SWITCH },
 		{ "switch-max-files", required_argument, NULL, OPT_SWITCH_MAX },
+		{ "filter", required_argument, NULL, OPT_FILTER },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -224,6 +229,17 @@ static int record_opts_parse(const struct cmd_entry *cmd, int live, int argc, ch
 			o->extra[o->nextra++] = optarg;
 			o->extra[o->nextra] = NULL;
 			break;
+		case OPT_FILTER: {
+			const char *c1 = strchr(optarg, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+
+			if (!c1 || !c2 || c1 == optarg || c2 == c1 + 1 || !c2[1])
+				return usage_error(cmd, "bad --filter '%s' (SYSTEM:EVENT:EXPR)", optarg);
+			o->filters = xreallocarray(o->filters, (size_t)o->nfilters + 2,
+						   sizeof(*o->filters));
+			o->filters[o->nfilters++] = optarg;
+			o->filters[o->nfilters] = NULL;
+			break;
+		}
 		case OPT_INTERVAL:
 			if (parse_interval(cmd, optarg, &o->interval_ms))
 				return EXIT_USAGE;
@@ -364,6 +380,7 @@ int record_parse_live(const struct cmd_entry *cmd, int argc, char **argv, const 
 	*out = o.out;
 	*force = o.force;
 	free(o.extra);
+	free(o.filters);
 	return r;
 }
 
@@ -480,6 +497,8 @@ static void private_meta(struct recorder *r, struct strbuf *sb)
 	strbuf_addf(sb, "groups=%s\n", collector_groups(r->col));
 	strbuf_addf(sb, "events=%s\n", collector_events(r->col));
 	strbuf_addf(sb, "missing_events=%s\n", collector_missing(r->col));
+	for (int i = 0; i < r->o->nfilters; i++)	/* SYS:EVENT:EXPR, as set */
+		strbuf_addf(sb, "filter=%s\n", r->o->filters[i]);
 	strbuf_addf(sb, "probe_set=%s\n", pr->set ? pr->set : "none");
 	strbuf_addf(sb, "probe_reason=%s\n", pr->reason ? pr->reason : "");
 	strbuf_addf(sb, "probes=%s\n", pr->probes ? pr->probes : "");
@@ -1256,11 +1275,12 @@ static int record_setup(struct recorder *r)
 	co.clock = r->o->clock;
 	co.overwrite = r->o->flight;
 	co.no_probes = r->o->no_probes;
+	co.filters = r->o->filters;
 	r->col = collector_open(&co, &err);
 	if (!r->col) {
 		error("%s", err);
 		free(err);
-		return -1;
+		return co.filter_refused ? -2 : -1;	/* a refused filter is bad input */
 	}
 	warn_missing_extra(r->o, collector_missing(r->col));
 	r->ncpus = collector_ncpus(r->col);
@@ -1495,13 +1515,13 @@ static int cmd_record(int argc, char **argv)
 	r.child = -1;
 	r.go_fd = -1;
 	install_signals();
-	if (record_setup(&r) || (o.command && start_command(&r)) || record_start(&r)) {
+	if ((ret = record_setup(&r)) || (o.command && start_command(&r)) || record_start(&r)) {
 		int keep = r.spool && exists(r.spool_dir);
 
 		record_cleanup(&r);
 		if (keep)
 			spool_remove(r.spool_dir, NULL);
-		ret = EXIT_ERROR;
+		ret = ret == -2 ? EXIT_USAGE : EXIT_ERROR;
 		goto out_opts;
 	}
 	record_loop(&r);
@@ -1529,6 +1549,7 @@ static int cmd_record(int argc, char **argv)
 out_opts:
 	free(r.seg_path);
 	switch_output_release(&o.sw);
+	free(o.filters);
 	free(o.extra);
 	return ret;
 }

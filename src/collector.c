@@ -381,6 +381,84 @@ const char *collector_event_choice(const char *events_dir, const struct family_e
 	return fe->spec;
 }
 
+/* The kernel's word on a filter it refused: the filter file then holds the
+ * expression, a caret and the error; or the last line of error_log. */
+static void filter_error(struct collector *c, const char *file, struct strbuf *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *p;
+
+	if (!inst_read(c, file, &sb) && sb.buf && (p = strstr(sb.buf, "error:")))
+		strbuf_addstr(out, p);
+	if (!out->len) {
+		char *log = xasprintf("%s/error_log", c->tracefs);
+
+		strbuf_reset(&sb);
+		if (!read_file(log, &sb) && sb.buf && (p = strstr(sb.buf, "error: "))) {
+			const char *q;
+
+			while ((q = strstr(p + 1, "error: ")))
+				p = q;	/* the newest */
+			strbuf_addstr(out, p);
+		}
+		free(log);
+	}
+	/* one line: newlines and runs of blanks become one space */
+	for (size_t i = 0, j = 0; i <= out->len; i++) {
+		char ch = i < out->len ? out->buf[i] : '\0';
+
+		if (ch == '\n' || ch == '\t')
+			ch = ' ';
+		if (ch == ' ' && (j == 0 || out->buf[j - 1] == ' '))
+			continue;
+		out->buf[j++] = ch;
+		if (!ch)
+			out->len = j - 1;
+	}
+	while (out->len && out->buf[out->len - 1] == ' ')
+		out->buf[--out->len] = '\0';
+	strbuf_release(&sb);
+}
+
+static int set_filters(struct collector *c, const char *const *filters, char **err)
+{
+	for (const char *const *f = filters; *f; f++) {
+		const char *c1 = strchr(*f, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+		char *sys, *ev, *want, *file;
+		struct strbuf why = STRBUF_INIT;
+		int r;
+
+		if (!c1 || !c2 || c1 == *f || c2 == c1 + 1 || !c2[1])
+			return set_err(err, "bad filter '%s' (SYSTEM:EVENT:EXPR)", *f);
+		sys = xasprintf("%.*s", (int)(c1 - *f), *f);
+		ev = xasprintf("%.*s", (int)(c2 - c1 - 1), c1 + 1);
+		want = xasprintf(",%s:%s,", sys, ev);
+		file = xasprintf("events/%s/%s/filter", sys, ev);
+		strbuf_addf(&why, ",%s,", c->events.buf ? c->events.buf : "");
+		r = strstr(why.buf, want) != NULL;
+		strbuf_reset(&why);
+		if (!r)
+			set_err(err, "filter '%s': %s:%s is not recorded (add -e %s:%s)", *f, sys, ev,
+				sys, ev);
+		else if (inst_write(c, file, c2 + 1)) {
+			int e = errno;
+
+			filter_error(c, file, &why);
+			set_err(err, "filter '%s' refused by the kernel: %s", *f,
+				why.len ? why.buf : strerror(e));
+			r = 0;
+		}
+		strbuf_release(&why);
+		free(sys);
+		free(ev);
+		free(want);
+		free(file);
+		if (!r)
+			return -1;
+	}
+	return 0;
+}
+
 static int enable_groups(struct collector *c, const char *groups, int no_probes,
 			 char **err)
 {
@@ -491,7 +569,7 @@ static int set_clock(struct collector *c, const char *clock, char **err)
 	return 0;
 }
 
-struct collector *collector_open(const struct collector_opts *o, char **err)
+struct collector *collector_open(struct collector_opts *o, char **err)
 {
 	struct collector *c = xcalloc(1, sizeof(*c));
 	const char *tfs = collector_tracefs(err);
@@ -551,6 +629,10 @@ struct collector *collector_open(const struct collector_opts *o, char **err)
 	if (!c->events.len) {
 		set_err(err, "none of the asked-for events exist on this kernel (missing: %s)",
 			c->missing.buf ? c->missing.buf : "?");
+		goto fail;
+	}
+	if (o->filters && set_filters(c, o->filters, err)) {
+		o->filter_refused = 1;
 		goto fail;
 	}
 	if (open_readers(c, err))

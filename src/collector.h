@@ -28,6 +28,12 @@ struct collector_opts {
 	int overwrite;			/* flight recorder: ring overwrites */
 	int no_probes;			/* do not install kprobes */
 	const char *suffix;		/* NULL, or "w": instance mmscope-PID-w */
+	/* ftrace filters "SYS:EVENT:EXPR" (NULL-terminated), each written to
+	 * the instance's events/SYS/EVENT/filter; the event must be one of
+	 * those enabled. A filter the kernel refuses fails the open with the
+	 * kernel's own message, and sets filter_refused. */
+	const char *const *filters;
+	int filter_refused;		/* out */
 };
 
 struct collector;
@@ -51,7 +57,7 @@ const char *collector_tracefs(char **err);
  * counters live there); it stays mounted, like tracefs. 0, or -1 and *err. */
 int collector_debugfs(char **err);
 
-struct collector *collector_open(const struct collector_opts *o, char **err);
+struct collector *collector_open(struct collector_opts *o, char **err);
 int collector_ncpus(const struct collector *c);
 uint32_t collector_page_size(const struct collector *c);
 const char *collector_instance_dir(const struct collector *c);
