@@ -19,6 +19,7 @@
 #include "trigger.h"
 #include "trigger-watch.h"
 #include "switch-output.h"
+#include "record-config.h"
 #include "util.h"
 
 #include <errno.h>
@@ -54,6 +55,7 @@ static const char record_usage[] =
 "  -g, --groups G[,G]       event groups, listed below (default: all), or\n"
 "                           none (only what -e asks for)\n"
 "  -e, --event SYS[:EV]     add an event or a whole system (repeatable)\n"
+"      --config FILE        options from KEY=VALUE lines (the service's)\n"
 "      --filter SYS:EV:EXPR an ftrace filter on a recorded event, e.g.\n"
 "                           'kmem:mm_page_alloc:order > 0' (repeatable)\n"
 "      --interval MS        counter sample interval (default 1000)\n"
@@ -94,6 +96,9 @@ struct record_opts {
 	int nextra;
 	const char **filters;
 	int nfilters;
+	const char *config;
+	char **config_args, **argv2;	/* --config: its arguments, the new argv */
+	int nconfig_args;
 	unsigned interval_ms, buffer_kb;
 	uint64_t duration_ns, max_size;
 	int force, quiet, no_probes, flight;
@@ -152,6 +157,42 @@ static int check_groups(const struct cmd_entry *cmd, const char *groups)
 	return bad;
 }
 
+/* record's options; a config file (--config) sets the same, by long name */
+enum {
+	OPT_INTERVAL = 256, OPT_DURATION, OPT_BUFFER, OPT_MAX_SIZE, OPT_CLOCK,
+	OPT_CGROUP, OPT_SPOOL, OPT_COMPRESSION, OPT_NO_PROBES, OPT_FLIGHT,
+	OPT_TRIGGER, OPT_POST, OPT_PRE, OPT_COOLDOWN, OPT_MAX_TRIGGERS, OPT_SWITCH,
+	OPT_SWITCH_MAX, OPT_FILTER, OPT_CONFIG,
+};
+static const struct option longopts[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "force", no_argument, NULL, 'f' },
+	{ "groups", required_argument, NULL, 'g' },
+	{ "event", required_argument, NULL, 'e' },
+	{ "interval", required_argument, NULL, OPT_INTERVAL },
+	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "buffer-kb", required_argument, NULL, OPT_BUFFER },
+	{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
+	{ "clock", required_argument, NULL, OPT_CLOCK },
+	{ "cgroup", required_argument, NULL, OPT_CGROUP },
+	{ "spool", required_argument, NULL, OPT_SPOOL },
+	{ "compression", required_argument, NULL, OPT_COMPRESSION },
+	{ "no-probes", no_argument, NULL, OPT_NO_PROBES },
+	{ "flight-recorder", no_argument, NULL, OPT_FLIGHT },
+	{ "trigger", required_argument, NULL, OPT_TRIGGER },
+	{ "post-trigger", required_argument, NULL, OPT_POST },
+	{ "pre-trigger", required_argument, NULL, OPT_PRE },
+	{ "trigger-cooldown", required_argument, NULL, OPT_COOLDOWN },
+	{ "max-triggers", required_argument, NULL, OPT_MAX_TRIGGERS },
+	{ "switch-output", required_argument, NULL, OPT_SWITCH },
+	{ "switch-max-files", required_argument, NULL, OPT_SWITCH_MAX },
+	{ "filter", required_argument, NULL, OPT_FILTER },
+	{ "config", required_argument, NULL, OPT_CONFIG },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
 /*
  * record's options, also for `tui --live` (record_parse_live): errors are
  * cmd's, and live refuses what a live session sets itself or cannot
@@ -160,44 +201,11 @@ static int check_groups(const struct cmd_entry *cmd, const char *groups)
 static int record_opts_parse(const struct cmd_entry *cmd, int live, int argc, char **argv,
 			     struct record_opts *o)
 {
-	enum {
-		OPT_INTERVAL = 256, OPT_DURATION, OPT_BUFFER, OPT_MAX_SIZE, OPT_CLOCK,
-		OPT_CGROUP, OPT_SPOOL, OPT_COMPRESSION, OPT_NO_PROBES, OPT_FLIGHT,
-		OPT_TRIGGER, OPT_POST, OPT_PRE, OPT_COOLDOWN, OPT_MAX_TRIGGERS, OPT_SWITCH,
-		OPT_SWITCH_MAX, OPT_FILTER,
-	};
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "force", no_argument, NULL, 'f' },
-		{ "groups", required_argument, NULL, 'g' },
-		{ "event", required_argument, NULL, 'e' },
-		{ "interval", required_argument, NULL, OPT_INTERVAL },
-		{ "duration", required_argument, NULL, OPT_DURATION },
-		{ "buffer-kb", required_argument, NULL, OPT_BUFFER },
-		{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
-		{ "clock", required_argument, NULL, OPT_CLOCK },
-		{ "cgroup", required_argument, NULL, OPT_CGROUP },
-		{ "spool", required_argument, NULL, OPT_SPOOL },
-		{ "compression", required_argument, NULL, OPT_COMPRESSION },
-		{ "no-probes", no_argument, NULL, OPT_NO_PROBES },
-		{ "flight-recorder", no_argument, NULL, OPT_FLIGHT },
-		{ "trigger", required_argument, NULL, OPT_TRIGGER },
-		{ "post-trigger", required_argument, NULL, OPT_POST },
-		{ "pre-trigger", required_argument, NULL, OPT_PRE },
-		{ "trigger-cooldown", required_argument, NULL, OPT_COOLDOWN },
-		{ "max-triggers", required_argument, NULL, OPT_MAX_TRIGGERS },
-		{ "switch-output", required_argument, NULL, OPT_SWITCH },
-		{ "switch-max-files", required_argument, NULL, OPT_SWITCH_MAX },
-		{ "filter", required_argument, NULL, OPT_FILTER },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	/* a live session passes its own -q and --spool; it follows the trace
 	 * clock in mono time and reads the spool as it grows */
 	static const int live_refused[] = {
 		'q', OPT_SPOOL, OPT_CLOCK, OPT_FLIGHT, OPT_TRIGGER, OPT_POST, OPT_PRE,
-		OPT_COOLDOWN, OPT_MAX_TRIGGERS, OPT_SWITCH, OPT_SWITCH_MAX,
+		OPT_COOLDOWN, OPT_MAX_TRIGGERS, OPT_SWITCH, OPT_SWITCH_MAX, OPT_CONFIG,
 	};
 	unsigned long long v;
 	char *err = NULL;
@@ -240,6 +248,9 @@ static int record_opts_parse(const struct cmd_entry *cmd, int live, int argc, ch
 			o->filters[o->nfilters] = NULL;
 			break;
 		}
+		case OPT_CONFIG:
+			o->config = optarg;
+			break;
 		case OPT_INTERVAL:
 			if (parse_interval(cmd, optarg, &o->interval_ms))
 				return EXIT_USAGE;
@@ -366,9 +377,56 @@ static int record_opts_parse(const struct cmd_entry *cmd, int live, int argc, ch
 	return 0;
 }
 
+static void record_opts_release(struct record_opts *o)
+{
+	switch_output_release(&o->sw);
+	free(o->filters);
+	free(o->extra);
+	record_config_free(o->config_args, o->nconfig_args);
+	free(o->argv2);
+}
+
+/*
+ * --config FILE: its KEY=VALUE lines become options ahead of the command
+ * line's, and everything is parsed again (so the command line wins).
+ */
 static int record_parse_opts(int argc, char **argv, struct record_opts *o)
 {
-	return record_opts_parse(&cmd_record_entry, 0, argc, argv, o);
+	static const char *const refused[] = { "config", "help", NULL };
+	const struct cmd_entry *cmd = &cmd_record_entry;
+	char **args, *err = NULL;
+	int r = record_opts_parse(cmd, 0, argc, argv, o), n, k = 0, end = optind;
+	const char *config = o->config;
+
+	if (r || !config)
+		return r;
+	if (record_config_args(config, longopts, refused, &args, &n, &err)) {
+		fprintf(stderr, "error: %s\n", err);
+		free(err);
+		return EXIT_USAGE;
+	}
+	record_opts_release(o);
+	memset(o, 0, sizeof(*o));
+	o->config = config;
+	o->config_args = args;
+	o->nconfig_args = n;
+	o->argv2 = xcalloc((size_t)argc + (size_t)n + 1, sizeof(*o->argv2));
+	o->argv2[k++] = argv[0];
+	for (int i = 0; i < n; i++)
+		o->argv2[k++] = args[i];
+	for (int i = 1; i < argc; i++) {
+		if (i < end && !strcmp(argv[i], "--config") && i + 1 < end) {
+			i++;
+			continue;
+		}
+		if (i < end && !strncmp(argv[i], "--config=", 9))
+			continue;
+		o->argv2[k++] = argv[i];
+	}
+	optind = 0;
+	r = record_opts_parse(cmd, 0, k, o->argv2, o);
+	o->config = config;
+	return r;
 }
 
 int record_parse_live(const struct cmd_entry *cmd, int argc, char **argv, const char **out,
@@ -506,6 +564,8 @@ static void private_meta(struct recorder *r, struct strbuf *sb)
 	strbuf_addf(sb, "missing_sources=%s\n", sampler_missing(r->sampler));
 	if (r->o->cgroup)
 		strbuf_addf(sb, "cgroup=%s\n", r->o->cgroup);
+	if (r->o->config)
+		strbuf_addf(sb, "config=%s\n", r->o->config);
 	if (r->o->command) {
 		strbuf_addstr(sb, "command=");
 		for (char **a = r->o->command; *a; a++)
@@ -1548,9 +1608,7 @@ static int cmd_record(int argc, char **argv)
 	record_cleanup(&r);
 out_opts:
 	free(r.seg_path);
-	switch_output_release(&o.sw);
-	free(o.filters);
-	free(o.extra);
+	record_opts_release(&o);
 	return ret;
 }
 

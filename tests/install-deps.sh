@@ -16,8 +16,9 @@ BUILD="build-essential autoconf automake libtool pkg-config
 # make check: trace-cmd (the independent reader of every recording), tmux
 # (the TUI in a real terminal), groff-base (man page lint), python3 (JSON
 # well-formed), util-linux and mount (losetup, mkswap, swapon, flock,
-# setpriv for the live tests), procps (ps)
-TEST="trace-cmd tmux groff-base python3 util-linux mount procps"
+# setpriv for the live tests), procps (ps), systemd (systemd-analyze verify
+# of the service's unit)
+TEST="trace-cmd tmux groff-base python3 util-linux mount procps systemd"
 # .ci/run only: libFuzzer, the qemu kernel matrix, kernel packages' keys
 CI="clang libclang-rt-14-dev llvm qemu-system-x86 busybox-static xz-utils zstd
 	cpio kmod file ca-certificates debian-archive-keyring"
