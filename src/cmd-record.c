@@ -1544,6 +1544,25 @@ static int record_preflight(const struct record_opts *o)
 	return 0;
 }
 
+/* The directory a file (or spool) goes to must be there and writable
+ * before anything is traced (a flight recorder would find out only at
+ * its first trigger). 0, or -1 after one "error:" line. */
+static int out_dir_check(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? xasprintf("%.*s", slash == path ? 1 : (int)(slash - path), path) :
+		    xstrdup(".");
+	struct stat st;
+	int r = 0;
+
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+		r = error("%s: no such directory for %s", dir, path);
+	else if (access(dir, W_OK | X_OK))
+		r = error("%s: cannot write there (%s) for %s", dir, strerror(errno), path);
+	free(dir);
+	return r ? -1 : 0;
+}
+
 static int cmd_record(int argc, char **argv)
 {
 	struct record_opts o = { 0 };
@@ -1562,6 +1581,14 @@ static int cmd_record(int argc, char **argv)
 	if (!o.flight && exists(r.seg_path ? r.seg_path : o.out) && !o.force) {
 		ret = error("%s: already exists (use --force to replace it)",
 			    r.seg_path ? r.seg_path : o.out);
+		goto out_opts;
+	}
+	if (out_dir_check(o.spool ? o.spool : o.out)) {
+		ret = EXIT_USAGE;
+		goto out_opts;
+	}
+	if (o.spool && out_dir_check(o.out)) {
+		ret = EXIT_USAGE;
 		goto out_opts;
 	}
 	if (record_preflight(&o)) {

@@ -16,9 +16,10 @@
 live_require trace-cmd
 # bad command lines: exit 2, one error line
 for args in "--post-trigger 2" "--flight-recorder --pre-trigger 0" \
-	"--flight-recorder --max-triggers 0" "--flight-recorder --trigger-cooldown x"; do
+	"--flight-recorder --max-triggers 0" "--flight-recorder --trigger-cooldown x" \
+	"--flight-recorder -o /nonexistent-dir/x.dat"; do
 	# shellcheck disable=SC2086
-	"$MMSCOPE" record $args -o "$scratch/bad.dat" --duration 1 2>"$scratch/bad"
+	"$MMSCOPE" record -o "$scratch/bad.dat" --duration 1 $args 2>"$scratch/bad"
 	rc=$?
 	[ $rc -eq 2 ] && [ "$(grep -c '^error:' "$scratch/bad")" = 1 ] &&
 		ok "'$args': exit 2: $(head -1 "$scratch/bad")" || fail "'$args': exit $rc"
