@@ -56,6 +56,9 @@ static const char record_usage[] =
 "                           none (only what -e asks for)\n"
 "  -e, --event SYS[:EV]     add an event or a whole system (repeatable)\n"
 "      --config FILE        options from KEY=VALUE lines (the service's)\n"
+"  -T, --stacktraces        kernel stacks where tasks stall (direct and memcg\n"
+"                           reclaim begin, direct compaction)\n"
+"      --stacktrace SYS:EV  a kernel stack with each of these events\n"
 "      --filter SYS:EV:EXPR an ftrace filter on a recorded event, e.g.\n"
 "                           'kmem:mm_page_alloc:order > 0' (repeatable)\n"
 "      --interval MS        counter sample interval (default 1000)\n"
@@ -96,6 +99,8 @@ struct record_opts {
 	int nextra;
 	const char **filters;
 	int nfilters;
+	const char **stacks;	/* --stacktrace / -T */
+	int nstacks;
 	const char *config;
 	char **config_args, **argv2;	/* --config: its arguments, the new argv */
 	int nconfig_args;
@@ -162,7 +167,7 @@ enum {
 	OPT_INTERVAL = 256, OPT_DURATION, OPT_BUFFER, OPT_MAX_SIZE, OPT_CLOCK,
 	OPT_CGROUP, OPT_SPOOL, OPT_COMPRESSION, OPT_NO_PROBES, OPT_FLIGHT,
 	OPT_TRIGGER, OPT_POST, OPT_PRE, OPT_COOLDOWN, OPT_MAX_TRIGGERS, OPT_SWITCH,
-	OPT_SWITCH_MAX, OPT_FILTER, OPT_CONFIG,
+	OPT_SWITCH_MAX, OPT_FILTER, OPT_CONFIG, OPT_STACKTRACE,
 };
 static const struct option longopts[] = {
 	{ "output", required_argument, NULL, 'o' },
@@ -188,6 +193,8 @@ static const struct option longopts[] = {
 	{ "switch-max-files", required_argument, NULL, OPT_SWITCH_MAX },
 	{ "filter", required_argument, NULL, OPT_FILTER },
 	{ "config", required_argument, NULL, OPT_CONFIG },
+	{ "stacktrace", required_argument, NULL, OPT_STACKTRACE },
+	{ "stacktraces", no_argument, NULL, 'T' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -216,7 +223,7 @@ static int record_opts_parse(const struct cmd_entry *cmd, int live, int argc, ch
 	tw_opts_default(&o->w);
 	opterr = 0;
 	/* "+": stop at the first non-option, which starts COMMAND */
-	while ((c = getopt_long(argc, argv, "+o:fg:e:qh", longopts, &li)) != -1) {
+	while ((c = getopt_long(argc, argv, "+o:fg:e:qhT", longopts, &li)) != -1) {
 		for (size_t k = 0; live && k < sizeof(live_refused) / sizeof(live_refused[0]); k++)
 			if (c == live_refused[k])
 				return c < 256 ? usage_error(cmd, "'-%c' cannot be used with --live", c) :
@@ -251,6 +258,27 @@ static int record_opts_parse(const struct cmd_entry *cmd, int live, int argc, ch
 		case OPT_CONFIG:
 			o->config = optarg;
 			break;
+		case OPT_STACKTRACE:
+		case 'T': {
+			/* -T: where tasks stall: direct and memcg reclaim, direct
+			 * compaction, at their start */
+			static const char *const defaults[] = {
+				"vmscan:mm_vmscan_direct_reclaim_begin",
+				"vmscan:mm_vmscan_memcg_reclaim_begin",
+				"compaction:mm_compaction_try_to_compact_pages", NULL,
+			};
+			const char *one[] = { optarg, NULL };
+
+			if (c == OPT_STACKTRACE && !strchr(optarg, ':'))
+				return usage_error(cmd, "bad --stacktrace '%s' (SYSTEM:EVENT)", optarg);
+			for (const char *const *e = c == 'T' ? defaults : one; *e; e++) {
+				o->stacks = xreallocarray(o->stacks, (size_t)o->nstacks + 2,
+							  sizeof(*o->stacks));
+				o->stacks[o->nstacks++] = *e;
+				o->stacks[o->nstacks] = NULL;
+			}
+			break;
+		}
 		case OPT_INTERVAL:
 			if (parse_interval(cmd, optarg, &o->interval_ms))
 				return EXIT_USAGE;
@@ -381,6 +409,7 @@ static void record_opts_release(struct record_opts *o)
 {
 	switch_output_release(&o->sw);
 	free(o->filters);
+	free(o->stacks);
 	free(o->extra);
 	record_config_free(o->config_args, o->nconfig_args);
 	free(o->argv2);
@@ -439,6 +468,7 @@ int record_parse_live(const struct cmd_entry *cmd, int argc, char **argv, const 
 	*force = o.force;
 	free(o.extra);
 	free(o.filters);
+	free(o.stacks);
 	return r;
 }
 
@@ -557,6 +587,8 @@ static void private_meta(struct recorder *r, struct strbuf *sb)
 	strbuf_addf(sb, "missing_events=%s\n", collector_missing(r->col));
 	for (int i = 0; i < r->o->nfilters; i++)	/* SYS:EVENT:EXPR, as set */
 		strbuf_addf(sb, "filter=%s\n", r->o->filters[i]);
+	for (int i = 0; i < r->o->nstacks; i++)	/* a kernel_stack event follows each */
+		strbuf_addf(sb, "stacktrace=%s\n", r->o->stacks[i]);
 	strbuf_addf(sb, "probe_set=%s\n", pr->set ? pr->set : "none");
 	strbuf_addf(sb, "probe_reason=%s\n", pr->reason ? pr->reason : "");
 	strbuf_addf(sb, "probes=%s\n", pr->probes ? pr->probes : "");
@@ -1336,6 +1368,7 @@ static int record_setup(struct recorder *r)
 	co.overwrite = r->o->flight;
 	co.no_probes = r->o->no_probes;
 	co.filters = r->o->filters;
+	co.stacktrace = r->o->stacks;
 	r->col = collector_open(&co, &err);
 	if (!r->col) {
 		error("%s", err);

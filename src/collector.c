@@ -459,6 +459,35 @@ static int set_filters(struct collector *c, const char *const *filters, char **e
 	return 0;
 }
 
+static int set_stacktraces(struct collector *c, const char *const *evs, char **err)
+{
+	for (const char *const *e = evs; *e; e++) {
+		const char *colon = strchr(*e, ':');
+		char *want = xasprintf(",%s,", *e), *file;
+		struct strbuf have = STRBUF_INIT;
+		int ok;
+
+		strbuf_addf(&have, ",%s,", c->events.buf ? c->events.buf : "");
+		ok = colon && strstr(have.buf, want);
+		strbuf_release(&have);
+		free(want);
+		if (!ok)
+			return set_err(err, "--stacktrace %s: not a recorded event (SYSTEM:EVENT; add -e %s)",
+				       *e, *e);
+		file = xasprintf("events/%.*s/%s/trigger", (int)(colon - *e), *e, colon + 1);
+		if (inst_write(c, file, "stacktrace")) {
+			int e2 = errno;
+
+			set_err(err, "--stacktrace %s: the kernel refused the stacktrace trigger: %s", *e,
+				strerror(e2));
+			free(file);
+			return -1;
+		}
+		free(file);
+	}
+	return 0;
+}
+
 static int enable_groups(struct collector *c, const char *groups, int no_probes,
 			 char **err)
 {
@@ -631,7 +660,8 @@ struct collector *collector_open(struct collector_opts *o, char **err)
 			c->missing.buf ? c->missing.buf : "?");
 		goto fail;
 	}
-	if (o->filters && set_filters(c, o->filters, err)) {
+	if ((o->filters && set_filters(c, o->filters, err)) ||
+	    (o->stacktrace && set_stacktraces(c, o->stacktrace, err))) {
 		o->filter_refused = 1;
 		goto fail;
 	}

@@ -33,7 +33,10 @@ struct collector_opts {
 	 * those enabled. A filter the kernel refuses fails the open with the
 	 * kernel's own message, and sets filter_refused. */
 	const char *const *filters;
-	int filter_refused;		/* out */
+	/* events ("SYS:EVENT", recorded ones) that get the instance's
+	 * stacktrace trigger: a kernel_stack event after each */
+	const char *const *stacktrace;
+	int filter_refused;		/* out: a filter or stacktrace refused */
 };
 
 struct collector;

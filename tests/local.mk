@@ -127,13 +127,13 @@ TESTS += tests/record/live-swap.sh tests/record/signals.sh tests/record/limits.s
 	tests/report/swap-host.sh tests/record/concurrency.sh tests/tui/live.sh \
 	tests/record/names.sh tests/record/bracket.sh \
 	tests/record/triggers.sh tests/record/switch.sh tests/record/filter.sh \
-	tests/record/service.sh
+	tests/record/service.sh tests/record/stacktrace.sh
 EXTRA_DIST += tests/record/lib-live.sh tests/record/live-swap.sh tests/record/signals.sh \
 	tests/record/limits.sh tests/record/options.sh tests/record/sample.sh \
 	tests/record/flight.sh tests/report/swap-host.sh tests/record/concurrency.sh \
 	tests/tui/live.sh tests/record/names.sh tests/record/bracket.sh \
 	tests/record/triggers.sh tests/record/switch.sh tests/record/filter.sh \
-	tests/record/service.sh
+	tests/record/service.sh tests/record/stacktrace.sh
 
 # The live tests share the kernel's tracing state (instances, swap,
 # cgroups) and check it after each run; one test's deliberately killed
@@ -153,6 +153,7 @@ tests/record/triggers.log: tests/record/bracket.log
 tests/record/switch.log: tests/record/triggers.log
 tests/record/filter.log: tests/record/switch.log
 tests/record/service.log: tests/record/filter.log
+tests/record/stacktrace.log: tests/record/service.log
 
 # kernel matrix: every scenario of tests/vm/scenarios on every kernel
 # under qemu TCG, one VM after the other; one "PASS:/FAIL:/SKIP: KERNEL
