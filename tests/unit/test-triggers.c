@@ -82,9 +82,12 @@ static void test_parse(void)
 		is_str(t.name, good[i], "keeps its name");
 	}
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int r;
+
 		err = NULL;
-		ok(trigger_parse(bad[i], &t, &err) && err && !strchr(err, '\n'),
-		   "refuses '%s' in one line: %s", bad[i], err ? err : "(no message)");
+		r = trigger_parse(bad[i], &t, &err);
+		ok(r && err && !strchr(err, '\n'), "refuses '%s' in one line: %s", bad[i],
+		   err ? err : "(no message)");
 		free(err);
 	}
 	trigger_parse("oom", &t, NULL);
