@@ -1438,6 +1438,21 @@ static int record_start(struct recorder *r)
 		write_private_meta(r, r->spool, NULL);	/* now with the sources */
 	if (r->o->command)
 		release_command(r);
+	/* counter triggers on growth take their base now, so that growth
+	 * before the first interval ends is seen */
+	for (int i = 0; i < r->o->ntriggers; i++) {
+		struct trigger *t = &r->o->triggers[i];
+		char why[200];
+
+		if (!trigger_is_event(t) && t->kind != TRIGGER_PSI_SOME)
+			trigger_check(t, getenv("MMSCOPE_SAMPLE_ROOT"), r->cgroup_dir, why,
+				      sizeof(why));
+	}
+	/* one line for the journal, and for whoever waits to send SIGUSR1 */
+	if (r->o->flight && !r->o->quiet)
+		fprintf(stderr, "mmscope: flight recorder started: %u KiB ring per CPU, %d trigger%s "
+			"and SIGUSR1\n", r->buffer_kb, r->o->ntriggers,
+			r->o->ntriggers == 1 ? "" : "s");
 	return 0;
 }
 

@@ -33,7 +33,11 @@ out="$scratch/br.dat"
 	--buffer-kb 256 --interval 200 -g reclaim,kswapd -o "$out" 2>"$scratch/err" &
 rec=$!
 LIVE_PIDS="$LIVE_PIDS $rec"
-sleep 0.5
+i=0
+while ! grep -q 'flight recorder started' "$scratch/err" && [ "$i" -lt 300 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
 sh -c "echo \$\$ >$LIVE_CG/cgroup.procs && exec $ANON_TOUCH -m 384 -p 50 -N -q" &
 load=$!
 LIVE_PIDS="$LIVE_PIDS $load"

@@ -53,7 +53,12 @@ mkdir -p "$scratch/var"
 	-o "$scratch/var/incident.dat" 2>"$scratch/log" &
 rec=$!
 LIVE_PIDS="$LIVE_PIDS $rec"
-sleep 2
+i=0
+while ! grep -q 'flight recorder started' "$scratch/log" && [ "$i" -lt 300 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+sleep 1
 kill -USR1 "$rec"
 sleep 1
 kill -TERM "$rec"

@@ -23,7 +23,12 @@ run() {
 		--buffer-kb 1024 -g reclaim,oom -o "$out" "$@" 2>"$scratch/$name.err" &
 	rec=$!
 	LIVE_PIDS="$LIVE_PIDS $rec"
-	sleep 1
+	# ready when it says so (slow under sanitizers)
+	i=0
+	while ! grep -q 'flight recorder started' "$scratch/$name.err" && [ "$i" -lt 300 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
 	[ -d "$TRACEFS/instances/mmscope-$rec-w" ] || [ "$watch" = no ] ||
 		fail "$trig: no trigger watch instance mmscope-$rec-w while recording"
 	sh -c "echo \$\$ >$LIVE_CG/cgroup.procs && exec $ANON_TOUCH -m 256 -N -s 3 -q" \
