@@ -1162,6 +1162,23 @@ static void switch_segment(struct recorder *r)
 		free(dir);
 		return;
 	}
+	/* the next spool first: if it cannot be made (a full disk), the
+	 * current file goes on and is finished at the stop as usual */
+	ns = spool_create(dir, r->ncpus, collector_page_size(r->col), RESERVE_BYTES, &err);
+	if (!ns || collector_snapshot_meta(r->col, ns, &err) ||
+	    spool_put_meta(ns, "instance", collector_instance_dir(r->col),
+			   strlen(collector_instance_dir(r->col)), &err)) {
+		int full = errno == ENOSPC || errno == EDQUOT;
+
+		spool_close(ns);
+		if (ns)
+			spool_remove(dir, NULL);
+		set_stop(r, full ? STOP_DISK_FULL : STOP_ERROR, err);
+		free(path);
+		free(dir);
+		return;
+	}
+	/* the boundary: no page is read between these and the last read */
 	if (collector_snapshot_late(r->col, old, &err)) {
 		warning("%s", err);
 		free(err);
@@ -1175,20 +1192,10 @@ static void switch_segment(struct recorder *r)
 	r->seg_start_ns = mono_ns();
 	r->start_real_ns = clock_ns(CLOCK_REALTIME);
 	r->start_trace_ns = trace_now(r);
-	ns = spool_create(dir, r->ncpus, collector_page_size(r->col), RESERVE_BYTES, &err);
-	if (!ns || collector_snapshot_meta(r->col, ns, &err) || write_private_meta(r, ns, &err) ||
-	    spool_put_meta(ns, "instance", collector_instance_dir(r->col),
-			   strlen(collector_instance_dir(r->col)), &err)) {
-		int full = errno == ENOSPC || errno == EDQUOT;
-
-		spool_close(ns);
-		if (ns)
-			spool_remove(dir, NULL);
-		r->seg--;
-		set_stop(r, full ? STOP_DISK_FULL : STOP_ERROR, err);
-		free(path);
-		free(dir);
-		return;
+	if (write_private_meta(r, ns, &err)) {
+		warning("%s", err);	/* written again at the next switch or the end */
+		free(err);
+		err = NULL;
 	}
 	r->spool = ns;
 	r->spool_dir = dir;

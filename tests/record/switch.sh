@@ -138,6 +138,41 @@ got2=$(sed -n 's/^ *"events": \([0-9]*\).*/\1/p' "$scratch/j2" | head -1)
 	fail "report FILE...: $got2 events, the files have $total"
 "$MMSCOPE" report "$scratch/all" - </dev/null >/dev/null 2>&1
 [ $? -eq 2 ] && ok "report DIR -: exit 2" || fail "report with - among files not refused"
+# a full disk at a switch: the next spool cannot be made; the run stops
+# with one line, the file so far is finished whole (its stats are its
+# own: events == the kernel's read count), nothing is left half-written
+LIVE_MOUNT="$scratch/small"
+mkdir "$LIVE_MOUNT"
+if mount -t tmpfs -o size=12M tmpfs "$LIVE_MOUNT"; then
+	# shellcheck disable=SC2086
+	"$MMSCOPE" record --switch-output 1M --interval 200 --duration 6 -o "$LIVE_MOUNT/x.dat" \
+		$EV 2>"$scratch/err" &
+	rec=$!
+	LIVE_PIDS="$LIVE_PIDS $rec"
+	load 5
+	wait "$rec"
+	rc=$?
+	grep -q '^mmscope: stopped: filesystem full: ' "$scratch/err" &&
+		ok "full disk at a switch: $(grep '^mmscope: stopped' "$scratch/err") (exit $rc)" ||
+		{ cat "$scratch/err"; fail "full disk: no 'stopped: filesystem full' line (exit $rc)"; }
+	[ $rc -le 1 ] || fail "full disk: exit $rc"
+	for f in "$LIVE_MOUNT"/*; do
+		case $f in
+		*.dat) trace-cmd report "$f" >/dev/null 2>&1 || fail "full disk: $f is not whole"
+			events "$f" | awk '{ s += $2 } END { print s + 0 }' >"$scratch/n1"
+			trace-cmd report --stat "$f" 2>/dev/null |
+				awk '/^read events:/ { s += $3 } END { print s + 0 }' >"$scratch/n2"
+			cmp -s "$scratch/n1" "$scratch/n2" ||
+				fail "full disk: $f has $(cat "$scratch/n1") events, its stats $(cat "$scratch/n2")" ;;
+		*.spool) [ $rc -eq 1 ] || fail "full disk: spool $f left though the exit is $rc" ;;
+		*) fail "full disk: $f left" ;;
+		esac
+	done
+	ls "$LIVE_MOUNT"/*.dat >/dev/null 2>&1 && ok "full disk: the files written are whole" ||
+		fail "full disk: no file"
+else
+	fail "cannot mount a 12 MiB tmpfs"
+fi
 left=$(instances_left)
 [ -z "$left" ] && ok "no instance left" || fail "instances left: $left"
 finish
