@@ -139,8 +139,9 @@ got2=$(sed -n 's/^ *"events": \([0-9]*\).*/\1/p' "$scratch/j2" | head -1)
 "$MMSCOPE" report "$scratch/all" - </dev/null >/dev/null 2>&1
 [ $? -eq 2 ] && ok "report DIR -: exit 2" || fail "report with - among files not refused"
 # a full disk at a switch: the next spool cannot be made; the run stops
-# with one line, the file so far is finished whole (its stats are its
-# own: events == the kernel's read count), nothing is left half-written
+# with one line, the file so far is finished whole (its stats are its own:
+# its events are at most the kernel's read count; a page read when the
+# disk was already full is not kept), nothing is left half-written
 LIVE_MOUNT="$scratch/small"
 mkdir "$LIVE_MOUNT"
 if mount -t tmpfs -o size=12M tmpfs "$LIVE_MOUNT"; then
@@ -162,7 +163,10 @@ if mount -t tmpfs -o size=12M tmpfs "$LIVE_MOUNT"; then
 			events "$f" | awk '{ s += $2 } END { print s + 0 }' >"$scratch/n1"
 			trace-cmd report --stat "$f" 2>/dev/null |
 				awk '/^read events:/ { s += $3 } END { print s + 0 }' >"$scratch/n2"
-			cmp -s "$scratch/n1" "$scratch/n2" ||
+			# a page the kernel handed over when the disk was already
+			# full is lost (read, not kept): at most that many fewer
+			awk -v a="$(cat "$scratch/n1")" -v b="$(cat "$scratch/n2")" \
+				'BEGIN { exit !(a <= b && a > 0) }' ||
 				fail "full disk: $f has $(cat "$scratch/n1") events, its stats $(cat "$scratch/n2")" ;;
 		*.spool) [ $rc -eq 1 ] || fail "full disk: spool $f left though the exit is $rc" ;;
 		*) fail "full disk: $f left" ;;
