@@ -42,6 +42,7 @@ struct analysis {
 	struct analysis_opts opts;
 	struct analysis_info info;
 	struct td_file *tf;
+	char *multi_name;		/* "PATH (N files)" for several files */
 	struct td_index *index;		/* opts.index_every: pages seen */
 	struct tep_handle *tep;		/* td_tep(tf), or a live kernel's */
 	struct parser_set *ps;
@@ -849,6 +850,142 @@ fail:
 	return NULL;
 }
 
+/* A file's start_realtime_ns (the recorder's metadata), 0 if absent. */
+static uint64_t file_start(struct td_file *tf)
+{
+	const char *p = td_private(tf), *k;
+
+	k = p ? strstr(p, "start_realtime_ns=") : NULL;
+	if (!k || (k != p && k[-1] != '\n'))
+		return 0;
+	return strtoull(k + strlen("start_realtime_ns="), NULL, 10);
+}
+
+struct file_order {
+	struct td_file *tf;
+	const char *path;
+	uint64_t start;
+};
+
+static int file_order_cmp(const void *x, const void *y)
+{
+	const struct file_order *a = x, *b = y;
+
+	return a->start < b->start ? -1 : a->start > b->start;
+}
+
+/* The files' formats must be the first's: same id, same event. */
+static int same_formats(struct tep_handle *t1, struct tep_handle *t2)
+{
+	struct tep_event **evs = tep_list_events(t2, TEP_EVENT_SORT_ID);
+
+	for (int i = 0; evs && evs[i]; i++) {
+		struct tep_event *e = tep_find_event(t1, evs[i]->id);
+
+		if (!e || strcmp(e->name, evs[i]->name) || strcmp(e->system, evs[i]->system))
+			return 0;
+	}
+	return 1;
+}
+
+struct analysis *analysis_run_files(const char *const *paths, int n, const char *name,
+				    const struct analysis_opts *o, char **err)
+{
+	struct timespec t0, t1, ts0;
+	struct file_order *f;
+	struct analysis *a;
+	int ok = 0;
+
+	if (n == 1)
+		return analysis_run(paths[0], o, err);
+	if (n < 1) {
+		set_err(err, "no recording");
+		return NULL;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	f = xcalloc((size_t)n, sizeof(*f));
+	for (int i = 0; i < n; i++) {
+		f[i].path = paths[i];
+		f[i].tf = td_open(paths[i], err);
+		if (!f[i].tf) {
+			char *e = *err;
+
+			*err = xasprintf("%s: %s", paths[i], e);
+			free(e);
+			goto out;
+		}
+		f[i].start = file_start(f[i].tf);
+		if (!f[i].start) {
+			set_err(err, "%s: no start_realtime_ns in its metadata: cannot order it "
+				"among the other files (not an mmscope recording?)", paths[i]);
+			goto out;
+		}
+	}
+	qsort(f, (size_t)n, sizeof(*f), file_order_cmp);
+	for (int i = 1; i < n; i++)
+		if (!same_formats(td_tep(f[0].tf), td_tep(f[i].tf))) {
+			set_err(err, "%s: its event formats differ from %s's: not one recording",
+				f[i].path, f[0].path);
+			goto out;
+		}
+	a = analysis_new_empty(o);
+	a->tf = f[0].tf;
+	f[0].tf = NULL;
+	a->multi_name = xasprintf("%s (%d files)", name ? name : f[0].path, n);
+	a->opts.name = a->multi_name;
+	analysis_header(a, f[0].path);
+	/* every file's losses, as its own CPU stats give them */
+	for (int i = 1; i < n; i++)
+		for (int b = 0; b < td_nbuffers(f[i].tf); b++) {
+			const struct td_buffer *buf = td_buffer(f[i].tf, b);
+
+			for (int c = 0; c < buf->ncpus; c++)
+				if (buf->stats[c].present)
+					a->info.cpustat_lost += buf->stats[c].dropped +
+								(a->info.flight ? 0 : buf->stats[c].overrun);
+		}
+	if (analysis_bind(a, td_tep(a->tf), err))
+		goto fail;
+	clock_gettime(CLOCK_MONOTONIC, &ts0);
+	if (analysis_stream(a, err))
+		goto fail;
+	/* the next files, in time order, through the same parsers and models */
+	for (int i = 1; i < n; i++) {
+		struct td_cursor *c = td_cursor_new(f[i].tf, -1, err);
+		struct td_event ev;
+		int r;
+
+		if (!c)
+			goto fail;
+		while ((r = td_cursor_next(c, &ev, err)) > 0) {
+			ev.event = ev.event ? tep_find_event(a->tep, ev.event->id) : NULL;
+			analysis_event(a, &ev);
+		}
+		td_cursor_free(c);
+		if (r < 0)
+			goto fail;
+	}
+	analysis_finish(a, a->info.last_ts);
+	if (a->info.flight)
+		analysis_flight_window(&a->info);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	a->info.stream_seconds = (double)(t1.tv_sec - ts0.tv_sec) +
+				 (double)(t1.tv_nsec - ts0.tv_nsec) / 1e9;
+	a->info.seconds = (double)(t1.tv_sec - t0.tv_sec) +
+			  (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	ok = 1;
+	goto out;
+fail:
+	analysis_free(a);
+	a = NULL;
+out:
+	for (int i = 0; i < n; i++)
+		if (f[i].tf)
+			td_close(f[i].tf);
+	free(f);
+	return ok ? a : NULL;
+}
+
 void analysis_free(struct analysis *a)
 {
 	if (!a)
@@ -877,6 +1014,7 @@ void analysis_free(struct analysis *a)
 	pidmap_release(&a->pend_compact);
 	if (a->tf)
 		td_close(a->tf);
+	free(a->multi_name);
 	free(a);
 }
 

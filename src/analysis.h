@@ -161,6 +161,17 @@ struct analysis *analysis_run(const char *path, const struct analysis_opts *o, c
  * front ends exit 2 for those. */
 struct analysis *analysis_run_scoped(const char *path, const struct analysis_opts *o,
 				     char **err, int *bad_scope);
+/*
+ * Several files of one recording (mmscope record --switch-output): opened
+ * all, ordered by their start_realtime_ns, refused unless every file has
+ * the first's event formats, and streamed one after the other through the
+ * same parsers and models, as one recording. The header is the first
+ * file's, called "NAME (N files)"; lost events count every file's. One
+ * path is analysis_run(). Seeks (analysis_take_index) cover the first
+ * file only.
+ */
+struct analysis *analysis_run_files(const char *const *paths, int n, const char *name,
+				    const struct analysis_opts *o, char **err);
 void analysis_free(struct analysis *a);
 /* opts.phase: whether its marker was in the recording. */
 int analysis_phase_found(const struct analysis *a);

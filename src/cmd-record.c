@@ -19,6 +19,9 @@
 #include "sampler.h"
 #include "spool.h"
 #include "trigger.h"
+#include "trigger-watch.h"
+#include "switch-output.h"
+#include "record-config.h"
 #include "util.h"
 
 #include <errno.h>
@@ -56,6 +59,12 @@ static const char record_usage[] =
 "  -g, --groups G[,G]       event groups, listed below (default: all), or\n"
 "                           none (only what -e asks for)\n"
 "  -e, --event SYS[:EV]     add an event or a whole system (repeatable)\n"
+"      --config FILE        options from KEY=VALUE lines (the service's)\n"
+"  -T, --stacktraces        kernel stacks where tasks stall (direct and memcg\n"
+"                           reclaim begin, direct compaction)\n"
+"      --stacktrace SYS:EV  a kernel stack with each of these events\n"
+"      --filter SYS:EV:EXPR an ftrace filter on a recorded event, e.g.\n"
+"                           'kmem:mm_page_alloc:order > 0' (repeatable)\n"
 "      --interval MS        counter sample interval (default 1000)\n"
 "      --duration S         stop after S seconds (also 500ms, 2m)\n"
 "      --buffer-kb N        ring buffer per CPU in KiB (default 16384)\n"
@@ -69,7 +78,20 @@ static const char record_usage[] =
 "                           verified on (5.10, 6.1, 6.12, 6.18, 7.x)\n"
 "      --flight-recorder    keep the ring in overwrite mode; write it out on\n"
 "                           SIGUSR1 or a trigger, as FILE-N.dat\n"
-"      --trigger COND       psi-some>PCT, stall-ms>N or fallback-rate>PCT\n"
+"      --trigger COND       psi-some>PCT, stall-ms>MS, fallback-rate>PCT, oom,\n"
+"                           reclaim-stall>MS, compact-stall>MS, kswapd-awake>S,\n"
+"                           no-handoff>N; with --cgroup memcg-oom, memcg-max,\n"
+"                           memcg-high (repeatable)\n"
+"      --post-trigger S     after a trigger, record S seconds more, then write\n"
+"                           one file spanning before and after it\n"
+"      --pre-trigger S      grow the ring so that it keeps S seconds at the\n"
+"                           observed event rate\n"
+"      --trigger-cooldown S no trigger within S seconds of the last file\n"
+"      --max-triggers N     stop after N files\n"
+"      --switch-output SIZE|TIME\n"
+"                           continuous: a new file FILE-N.dat every SIZE of\n"
+"                           pages (512K, 2M, 1G) or TIME (30s, 10m, 1h)\n"
+"      --switch-max-files N keep only the newest N of those files\n"
 "  -q, --quiet              no progress line and no summary\n"
 "  -h, --help               show this help\n"
 "\n"
@@ -81,9 +103,20 @@ struct record_opts {
 	const char *out, *spool, *groups, *clock, *cgroup, *probe_set;
 	const char **extra;
 	int nextra;
+	const char **filters;
+	int nfilters;
+	const char **stacks;	/* --stacktrace / -T */
+	int nstacks;
+	const char *config;
+	char **config_args, **argv2;	/* --config: its arguments, the new argv */
+	int nconfig_args;
 	unsigned interval_ms, buffer_kb;
 	uint64_t duration_ns, max_size;
 	int force, quiet, no_probes, flight;
+	uint64_t post_ns, pre_ns, cooldown_ns;
+	unsigned max_triggers;
+	struct switch_output sw;
+	int switch_on;
 	struct trigger triggers[MAX_TRIGGERS];
 	int ntriggers;
 	struct tw_opts w;
@@ -92,15 +125,17 @@ struct record_opts {
 
 enum stop_reason {
 	STOP_NONE, STOP_COMMAND, STOP_DURATION, STOP_SIGNAL, STOP_MAX_SIZE,
-	STOP_DISK_FULL, STOP_ERROR,
+	STOP_DISK_FULL, STOP_ERROR, STOP_MAX_TRIGGERS,
 };
 
 static const char *const stop_names[] = {
 	"none", "command exited", "duration reached", "signal", "max-size reached",
-	"filesystem full", "error",
+	"filesystem full", "error", "max-triggers reached",
 };
 
 static volatile sig_atomic_t got_stop_signal, got_usr1;
+
+static int exists(const char *path);
 
 static void on_stop_signal(int sig)
 {
@@ -133,6 +168,45 @@ static int check_groups(const struct cmd_entry *cmd, const char *groups)
 	return bad;
 }
 
+/* record's options; a config file (--config) sets the same, by long name */
+enum {
+	OPT_INTERVAL = 256, OPT_DURATION, OPT_BUFFER, OPT_MAX_SIZE, OPT_CLOCK,
+	OPT_CGROUP, OPT_SPOOL, OPT_COMPRESSION, OPT_NO_PROBES, OPT_FLIGHT,
+	OPT_TRIGGER, OPT_POST, OPT_PRE, OPT_COOLDOWN, OPT_MAX_TRIGGERS, OPT_SWITCH,
+	OPT_SWITCH_MAX, OPT_FILTER, OPT_CONFIG, OPT_STACKTRACE, OPT_PROBE_SET,
+};
+static const struct option longopts[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "force", no_argument, NULL, 'f' },
+	{ "groups", required_argument, NULL, 'g' },
+	{ "event", required_argument, NULL, 'e' },
+	{ "interval", required_argument, NULL, OPT_INTERVAL },
+	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "buffer-kb", required_argument, NULL, OPT_BUFFER },
+	{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
+	{ "clock", required_argument, NULL, OPT_CLOCK },
+	{ "cgroup", required_argument, NULL, OPT_CGROUP },
+	{ "spool", required_argument, NULL, OPT_SPOOL },
+	{ "compression", required_argument, NULL, OPT_COMPRESSION },
+	{ "no-probes", no_argument, NULL, OPT_NO_PROBES },
+	{ "probe-set", required_argument, NULL, OPT_PROBE_SET },
+	{ "flight-recorder", no_argument, NULL, OPT_FLIGHT },
+	{ "trigger", required_argument, NULL, OPT_TRIGGER },
+	{ "post-trigger", required_argument, NULL, OPT_POST },
+	{ "pre-trigger", required_argument, NULL, OPT_PRE },
+	{ "trigger-cooldown", required_argument, NULL, OPT_COOLDOWN },
+	{ "max-triggers", required_argument, NULL, OPT_MAX_TRIGGERS },
+	{ "switch-output", required_argument, NULL, OPT_SWITCH },
+	{ "switch-max-files", required_argument, NULL, OPT_SWITCH_MAX },
+	{ "filter", required_argument, NULL, OPT_FILTER },
+	{ "config", required_argument, NULL, OPT_CONFIG },
+	{ "stacktrace", required_argument, NULL, OPT_STACKTRACE },
+	{ "stacktraces", no_argument, NULL, 'T' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
 /*
  * record's options, also for `tui --live` (record_parse_live): errors are
  * cmd's, and live refuses what a live session sets itself or cannot
@@ -141,35 +215,12 @@ static int check_groups(const struct cmd_entry *cmd, const char *groups)
 static int record_opts_parse(const struct cmd_entry *cmd, int live, int argc, char **argv,
 			     struct record_opts *o)
 {
-	enum {
-		OPT_INTERVAL = 256, OPT_DURATION, OPT_BUFFER, OPT_MAX_SIZE, OPT_CLOCK,
-		OPT_CGROUP, OPT_SPOOL, OPT_COMPRESSION, OPT_NO_PROBES, OPT_FLIGHT,
-		OPT_TRIGGER, OPT_PROBE_SET,
-	};
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "force", no_argument, NULL, 'f' },
-		{ "groups", required_argument, NULL, 'g' },
-		{ "event", required_argument, NULL, 'e' },
-		{ "interval", required_argument, NULL, OPT_INTERVAL },
-		{ "duration", required_argument, NULL, OPT_DURATION },
-		{ "buffer-kb", required_argument, NULL, OPT_BUFFER },
-		{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
-		{ "clock", required_argument, NULL, OPT_CLOCK },
-		{ "cgroup", required_argument, NULL, OPT_CGROUP },
-		{ "spool", required_argument, NULL, OPT_SPOOL },
-		{ "compression", required_argument, NULL, OPT_COMPRESSION },
-		{ "no-probes", no_argument, NULL, OPT_NO_PROBES },
-		{ "probe-set", required_argument, NULL, OPT_PROBE_SET },
-		{ "flight-recorder", no_argument, NULL, OPT_FLIGHT },
-		{ "trigger", required_argument, NULL, OPT_TRIGGER },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	/* a live session passes its own -q and --spool; it follows the trace
 	 * clock in mono time and reads the spool as it grows */
-	static const int live_refused[] = { 'q', OPT_SPOOL, OPT_CLOCK, OPT_FLIGHT, OPT_TRIGGER };
+	static const int live_refused[] = {
+		'q', OPT_SPOOL, OPT_CLOCK, OPT_FLIGHT, OPT_TRIGGER, OPT_POST, OPT_PRE,
+		OPT_COOLDOWN, OPT_MAX_TRIGGERS, OPT_SWITCH, OPT_SWITCH_MAX, OPT_CONFIG,
+	};
 	unsigned long long v;
 	char *err = NULL;
 	int c, li;
@@ -179,7 +230,7 @@ static int record_opts_parse(const struct cmd_entry *cmd, int live, int argc, ch
 	tw_opts_default(&o->w);
 	opterr = 0;
 	/* "+": stop at the first non-option, which starts COMMAND */
-	while ((c = getopt_long(argc, argv, "+o:fg:e:qh", longopts, &li)) != -1) {
+	while ((c = getopt_long(argc, argv, "+o:fg:e:qhT", longopts, &li)) != -1) {
 		for (size_t k = 0; live && k < sizeof(live_refused) / sizeof(live_refused[0]); k++)
 			if (c == live_refused[k])
 				return c < 256 ? usage_error(cmd, "'-%c' cannot be used with --live", c) :
@@ -200,6 +251,41 @@ static int record_opts_parse(const struct cmd_entry *cmd, int live, int argc, ch
 			o->extra[o->nextra++] = optarg;
 			o->extra[o->nextra] = NULL;
 			break;
+		case OPT_FILTER: {
+			const char *c1 = strchr(optarg, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+
+			if (!c1 || !c2 || c1 == optarg || c2 == c1 + 1 || !c2[1])
+				return usage_error(cmd, "bad --filter '%s' (SYSTEM:EVENT:EXPR)", optarg);
+			o->filters = xreallocarray(o->filters, (size_t)o->nfilters + 2,
+						   sizeof(*o->filters));
+			o->filters[o->nfilters++] = optarg;
+			o->filters[o->nfilters] = NULL;
+			break;
+		}
+		case OPT_CONFIG:
+			o->config = optarg;
+			break;
+		case OPT_STACKTRACE:
+		case 'T': {
+			/* -T: where tasks stall: direct and memcg reclaim, direct
+			 * compaction, at their start */
+			static const char *const defaults[] = {
+				"vmscan:mm_vmscan_direct_reclaim_begin",
+				"vmscan:mm_vmscan_memcg_reclaim_begin",
+				"compaction:mm_compaction_try_to_compact_pages", NULL,
+			};
+			const char *one[] = { optarg, NULL };
+
+			if (c == OPT_STACKTRACE && !strchr(optarg, ':'))
+				return usage_error(cmd, "bad --stacktrace '%s' (SYSTEM:EVENT)", optarg);
+			for (const char *const *e = c == 'T' ? defaults : one; *e; e++) {
+				o->stacks = xreallocarray(o->stacks, (size_t)o->nstacks + 2,
+							  sizeof(*o->stacks));
+				o->stacks[o->nstacks++] = *e;
+				o->stacks[o->nstacks] = NULL;
+			}
+			break;
+		}
 		case OPT_INTERVAL:
 			if (parse_interval(cmd, optarg, &o->interval_ms))
 				return EXIT_USAGE;
@@ -257,6 +343,37 @@ static int record_opts_parse(const struct cmd_entry *cmd, int live, int argc, ch
 			}
 			o->ntriggers++;
 			break;
+		case OPT_POST:
+		case OPT_PRE:
+		case OPT_COOLDOWN: {
+			uint64_t *ns = c == OPT_POST ? &o->post_ns : c == OPT_PRE ? &o->pre_ns :
+				       &o->cooldown_ns;
+
+			if (parse_duration_ns(optarg, ns) || (!*ns && c == OPT_PRE) ||
+			    *ns > 86400ull * 1000000000ull)
+				return usage_error(cmd, "bad --%s '%s' (seconds, or 500ms, 2m; at most a day)",
+						   longopts[li].name, optarg);
+			break;
+		}
+		case OPT_MAX_TRIGGERS:
+			if (parse_ull(optarg, &v) || !v || v > 1000000)
+				return usage_error(cmd, "bad --max-triggers '%s' (1..1000000)", optarg);
+			o->max_triggers = (unsigned)v;
+			break;
+		case OPT_SWITCH:
+			if (switch_output_parse(&o->sw, optarg, &err)) {
+				int r = usage_error(cmd, "%s", err);
+
+				free(err);
+				return r;
+			}
+			o->switch_on = 1;
+			break;
+		case OPT_SWITCH_MAX:
+			if (parse_ull(optarg, &v) || !v || v > 1000000)
+				return usage_error(cmd, "bad --switch-max-files '%s' (1..1000000)", optarg);
+			o->sw.max_files = (unsigned)v;
+			break;
 		case 'q':
 			o->quiet = 1;
 			break;
@@ -272,6 +389,31 @@ static int record_opts_parse(const struct cmd_entry *cmd, int live, int argc, ch
 		o->command = argv + optind;
 	if (o->ntriggers && !o->flight)
 		return usage_error(cmd, "--trigger needs --flight-recorder");
+	for (int i = 0; i < o->ntriggers; i++) {
+		char *dir;
+		int v2;
+
+		if (!trigger_needs_cgroup(&o->triggers[i]))
+			continue;
+		if (!o->cgroup)
+			return usage_error(cmd, "trigger '%s' needs --cgroup", o->triggers[i].name);
+		dir = trigger_cgroup_dir(o->cgroup);
+		v2 = dir && trigger_cgroup_v2(dir);
+		free(dir);
+		if (dir && !v2 && o->triggers[i].kind == TRIGGER_MEMCG_HIGH)
+			return usage_error(cmd, "trigger '%s': cgroup v1 has no memory.high events "
+					   "(memcg-max counts v1's memory.failcnt)", o->triggers[i].name);
+	}
+	if (!o->flight && (o->post_ns || o->pre_ns || o->cooldown_ns || o->max_triggers))
+		return usage_error(cmd, "--%s needs --flight-recorder",
+				   o->post_ns ? "post-trigger" : o->pre_ns ? "pre-trigger" :
+				   o->cooldown_ns ? "trigger-cooldown" : "max-triggers");
+	if (o->sw.max_files && !o->switch_on)
+		return usage_error(cmd, "--switch-max-files needs --switch-output");
+	if (o->switch_on && (o->flight || o->max_size || o->spool))
+		return usage_error(cmd, "--switch-output does not apply to %s",
+				   o->flight ? "--flight-recorder" : o->max_size ? "--max-size" :
+				   "--spool (each file has its own FILE-N.dat.spool)");
 	if (o->flight && o->max_size)
 		return usage_error(cmd, "--max-size does not apply to --flight-recorder");
 	if (!o->out && !live)
@@ -279,9 +421,57 @@ static int record_opts_parse(const struct cmd_entry *cmd, int live, int argc, ch
 	return 0;
 }
 
+static void record_opts_release(struct record_opts *o)
+{
+	switch_output_release(&o->sw);
+	free(o->filters);
+	free(o->stacks);
+	free(o->extra);
+	record_config_free(o->config_args, o->nconfig_args);
+	free(o->argv2);
+}
+
+/*
+ * --config FILE: its KEY=VALUE lines become options ahead of the command
+ * line's, and everything is parsed again (so the command line wins).
+ */
 static int record_parse_opts(int argc, char **argv, struct record_opts *o)
 {
-	return record_opts_parse(&cmd_record_entry, 0, argc, argv, o);
+	static const char *const refused[] = { "config", "help", NULL };
+	const struct cmd_entry *cmd = &cmd_record_entry;
+	char **args, *err = NULL;
+	int r = record_opts_parse(cmd, 0, argc, argv, o), n, k = 0, end = optind;
+	const char *config = o->config;
+
+	if (r || !config)
+		return r;
+	if (record_config_args(config, longopts, refused, &args, &n, &err)) {
+		fprintf(stderr, "error: %s\n", err);
+		free(err);
+		return EXIT_USAGE;
+	}
+	record_opts_release(o);
+	memset(o, 0, sizeof(*o));
+	o->config = config;
+	o->config_args = args;
+	o->nconfig_args = n;
+	o->argv2 = xcalloc((size_t)argc + (size_t)n + 1, sizeof(*o->argv2));
+	o->argv2[k++] = argv[0];
+	for (int i = 0; i < n; i++)
+		o->argv2[k++] = args[i];
+	for (int i = 1; i < argc; i++) {
+		if (i < end && !strcmp(argv[i], "--config") && i + 1 < end) {
+			i++;
+			continue;
+		}
+		if (i < end && !strncmp(argv[i], "--config=", 9))
+			continue;
+		o->argv2[k++] = argv[i];
+	}
+	optind = 0;
+	r = record_opts_parse(cmd, 0, k, o->argv2, o);
+	o->config = config;
+	return r;
 }
 
 int record_parse_live(const struct cmd_entry *cmd, int argc, char **argv, const char **out,
@@ -293,6 +483,8 @@ int record_parse_live(const struct cmd_entry *cmd, int argc, char **argv, const 
 	*out = o.out;
 	*force = o.force;
 	free(o.extra);
+	free(o.filters);
+	free(o.stacks);
 	return r;
 }
 
@@ -322,6 +514,22 @@ struct recorder {
 	int progress;		/* stderr is a tty */
 	int flight_dumps;
 	const char *trigger;	/* why the flight recorder is writing, or NULL */
+	/* the trigger being written: its spec (or SIGUSR1), when (trace clock
+	 * and realtime, ns), and the file recording after it (--post-trigger) */
+	char trig_name[64], trig_why[200];
+	uint64_t trig_trace_ns, trig_real_ns;
+	struct spool *bracket;
+	char *bracket_dir, *bracket_path;
+	uint64_t post_end_ns, cooldown_until_ns;
+	unsigned buffer_kb;	/* the ring per CPU now (--pre-trigger grows it) */
+	uint64_t *last_overrun;	/* per CPU, at the last ring check */
+	/* --switch-output: the file being recorded (FILE-seg.dat) */
+	int seg, files, switching, switch_failed;
+	char *seg_path;
+	uint64_t seg_start_ns;
+	int ring_warned;
+	struct trigger_watch *watch;	/* event triggers' instance, or NULL */
+	char *cgroup_dir;		/* --cgroup resolved, for memcg triggers */
 	long long vm_first[2];	/* pswpout, swpout_zero at the first set */
 };
 
@@ -339,6 +547,21 @@ static uint64_t clock_ns(clockid_t id)
 
 	clock_gettime(id, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static const char *trace_clock_id(const char *clock, clockid_t *id)
+{
+	if (!strcmp(clock, "mono"))
+		*id = CLOCK_MONOTONIC;
+	else if (!strcmp(clock, "mono_raw"))
+		*id = CLOCK_MONOTONIC_RAW;
+	else if (!strcmp(clock, "boot"))
+		*id = CLOCK_BOOTTIME;
+	else if (!strcmp(clock, "tai"))
+		*id = CLOCK_TAI;
+	else
+		return NULL;
+	return clock;
 }
 
 static int marker_emit(void *ctx, const char *line, size_t len)
@@ -403,10 +626,14 @@ static void private_meta(struct recorder *r, struct strbuf *sb)
 	if (r->start_trace_ns)
 		strbuf_addf(sb, "start_trace_ns=%llu\n", (unsigned long long)r->start_trace_ns);
 	strbuf_addf(sb, "interval_ms=%u\n", r->o->interval_ms);
-	strbuf_addf(sb, "buffer_kb=%u\n", r->o->buffer_kb);
+	strbuf_addf(sb, "buffer_kb=%u\n", r->buffer_kb ? r->buffer_kb : r->o->buffer_kb);
 	strbuf_addf(sb, "groups=%s\n", collector_groups(r->col));
 	strbuf_addf(sb, "events=%s\n", collector_events(r->col));
 	strbuf_addf(sb, "missing_events=%s\n", collector_missing(r->col));
+	for (int i = 0; i < r->o->nfilters; i++)	/* SYS:EVENT:EXPR, as set */
+		strbuf_addf(sb, "filter=%s\n", r->o->filters[i]);
+	for (int i = 0; i < r->o->nstacks; i++)	/* a kernel_stack event follows each */
+		strbuf_addf(sb, "stacktrace=%s\n", r->o->stacks[i]);
 	strbuf_addf(sb, "probe_set=%s\n", pr->set ? pr->set : "none");
 	strbuf_addf(sb, "probe_reason=%s\n", pr->reason ? pr->reason : "");
 	strbuf_addf(sb, "probes=%s\n", pr->probes ? pr->probes : "");
@@ -422,6 +649,8 @@ static void private_meta(struct recorder *r, struct strbuf *sb)
 	strbuf_addf(sb, "missing_sources=%s\n", sampler_missing(r->sampler));
 	if (r->o->cgroup)
 		strbuf_addf(sb, "cgroup=%s\n", r->o->cgroup);
+	if (r->o->config)
+		strbuf_addf(sb, "config=%s\n", r->o->config);
 	if (r->o->command) {
 		strbuf_addstr(sb, "command=");
 		for (char **a = r->o->command; *a; a++)
@@ -430,8 +659,35 @@ static void private_meta(struct recorder *r, struct strbuf *sb)
 	}
 	if (r->o->flight)	/* cpustat=window: stats count from the ring's last emptying */
 		strbuf_addstr(sb, "mode=flight-recorder\ncpustat=window\n");
-	if (r->trigger)
+	if (r->o->pre_ns)
+		strbuf_addf(sb, "pre_trigger_ns=%llu\n", (unsigned long long)r->o->pre_ns);
+	if (r->o->flight)
+		strbuf_addf(sb, "post_trigger_ns=%llu\n", (unsigned long long)r->o->post_ns);
+	if (r->watch)
+		strbuf_addf(sb, "trigger_watch_dropped=%llu\n",
+			    (unsigned long long)trigger_watch_dropped(r->watch));
+	if (r->seg) {	/* cpustat=window: stats count from the file's start */
+		strbuf_addf(sb, "switch_output=%d\ncpustat=window\n", r->seg);
+		if (r->switching) {
+			strbuf_addstr(sb, "stop_reason=switch-output\n");
+			return;
+		}
+	}
+	if (r->trigger) {
 		strbuf_addf(sb, "trigger=%s\n", r->trigger);
+		strbuf_addf(sb, "trigger_name=%s\n", r->trig_name);
+		strbuf_addf(sb, "trigger_realtime_ns=%llu\n", (unsigned long long)r->trig_real_ns);
+		if (r->trig_trace_ns)
+			strbuf_addf(sb, "trigger_ns=%llu\n", (unsigned long long)r->trig_trace_ns);
+		/* a flight file ends because its trigger fired (and its
+		 * post-trigger time ran out), or the run stopped meanwhile */
+		if (r->stop == STOP_NONE)
+			strbuf_addf(sb, "stop_reason=trigger:%s\n", r->trig_name);
+		else
+			strbuf_addf(sb, "stop_reason=trigger:%s, then %s\n", r->trig_name,
+				    stop_names[r->stop]);
+		return;
+	}
 	strbuf_addf(sb, "stop_reason=%s\n", r->stop == STOP_NONE ? "running" :
 		    stop_names[r->stop]);
 }
@@ -650,8 +906,33 @@ static char *flight_name(const char *out, int n)
 	return xasprintf("%s-%d", out, n);
 }
 
+/* Now on the trace clock (0 when it is not one of the kernel's ns clocks). */
+static uint64_t trace_now(struct recorder *r)
+{
+	clockid_t id;
+
+	return trace_clock_id(collector_clock(r->col), &id) ? clock_ns(id) : 0;
+}
+
+/* A flight file is written: the next trigger may fire after the cooldown,
+ * and the run stops at --max-triggers. */
+static void flight_written(struct recorder *r)
+{
+	r->cooldown_until_ns = mono_ns() + r->o->cooldown_ns;
+	if (r->o->max_triggers && (unsigned)r->flight_dumps >= r->o->max_triggers)
+		set_stop(r, STOP_MAX_TRIGGERS, xasprintf("%u files", r->o->max_triggers));
+}
+
+static void flight_wrote(struct recorder *r, const char *path, const struct spool_result *res)
+{
+	if (!r->o->quiet)
+		fprintf(stderr, "%smmscope: %s: wrote %s (%llu pages, %llu bytes)\n",
+			r->progress ? "\n" : "", r->trig_why, path, (unsigned long long)res->pages,
+			(unsigned long long)res->bytes);
+}
+
 /* Flight recorder: write the ring (with its samples) to FILE-N.dat. */
-static void flight_dump(struct recorder *r, const char *why)
+static void flight_dump(struct recorder *r)
 {
 	struct spool *saved = r->spool, *s;
 	char *dir, *path, *err = NULL;
@@ -663,7 +944,7 @@ static void flight_dump(struct recorder *r, const char *why)
 	write_context(r, "end");
 	take_sample(r);
 	collector_stop(r->col);
-	r->trigger = why;
+	r->trigger = r->trig_why;
 	s = spool_create(dir, r->ncpus, collector_page_size(r->col), 0, &err);
 	if (!s || collector_snapshot_meta(r->col, s, &err) ||
 	    write_private_meta(r, s, &err)) {
@@ -684,10 +965,7 @@ static void flight_dump(struct recorder *r, const char *why)
 	spool_close(s);
 	s = NULL;
 	spool_remove(dir, NULL);
-	if (!r->o->quiet)
-		fprintf(stderr, "%smmscope: %s: wrote %s (%llu pages, %llu bytes)\n",
-			r->progress ? "\n" : "", why, path, (unsigned long long)res.pages,
-			(unsigned long long)res.bytes);
+	flight_wrote(r, path, &res);
 out:
 	r->trigger = NULL;
 	spool_close(s);
@@ -700,6 +978,117 @@ out:
 		take_sample(r);
 	free(dir);
 	free(path);
+	flight_written(r);
+}
+
+/*
+ * --post-trigger: the ring is taken into a spool now, with the ring still
+ * overwriting (a page that says the writer lapped the reader drops what
+ * was read before it: the file's history starts after the last gap);
+ * then the ring stops overwriting, so that anything not read in time is
+ * counted as dropped (lost), and is read like a normal recording until
+ * the post-trigger time ends (flight_end).
+ */
+static void flight_begin(struct recorder *r)
+{
+	char *err = NULL;
+
+	r->flight_dumps++;
+	r->bracket_path = flight_name(r->o->out, r->flight_dumps);
+	r->bracket_dir = xasprintf("%s.spool", r->bracket_path);
+	r->trigger = r->trig_why;
+	r->bracket = spool_create(r->bracket_dir, r->ncpus, collector_page_size(r->col), 0, &err);
+	if (!r->bracket || collector_snapshot_meta(r->col, r->bracket, &err) ||
+	    write_private_meta(r, r->bracket, &err))
+		goto fail;
+	r->spool = r->bracket;
+	take_sample(r);		/* a sample set at the trigger */
+	if (collector_read(r->col, r->bracket, COLLECTOR_READ_DRAIN, 0, &err) < 0 ||
+	    collector_set_overwrite(r->col, 0, &err))
+		goto fail;
+	r->post_end_ns = mono_ns() + r->o->post_ns;
+	if (!r->o->quiet)
+		fprintf(stderr, "%smmscope: %s: recording %.1f s more into %s\n",
+			r->progress ? "\n" : "", r->trig_why, (double)r->o->post_ns / 1e9,
+			r->bracket_path);
+	return;
+fail:
+	error("flight recorder: %s", err);
+	free(err);
+	collector_set_overwrite(r->col, 1, NULL);
+	spool_close(r->bracket);
+	r->bracket = NULL;
+	r->spool = NULL;
+	spool_remove(r->bracket_dir, NULL);
+	r->trigger = NULL;
+	free(r->bracket_dir);
+	free(r->bracket_path);
+	r->bracket_dir = r->bracket_path = NULL;
+	flight_written(r);
+}
+
+/* The post-trigger time is over (or the run stops: restart 0). */
+static void flight_end(struct recorder *r, int restart)
+{
+	struct spool_result res;
+	char *err = NULL;
+
+	take_sample(r);
+	collector_stop(r->col);
+	if (collector_read(r->col, r->bracket, COLLECTOR_READ_FLUSH, 0, &err) < 0) {
+		error("flight recorder: %s (the spool %s is kept)", err, r->bracket_dir);
+		goto out;
+	}
+	collector_snapshot_late(r->col, r->bracket, NULL);
+	write_private_meta(r, r->bracket, NULL);
+	collector_stats_restart(r->col);
+	if (spool_write_file(r->bracket_dir, r->bracket_path, r->o->force, &r->o->w, &res, &err)) {
+		error("flight recorder: %s: %s (the spool %s is kept)", r->bracket_path, err,
+		      r->bracket_dir);
+		goto out;
+	}
+	spool_close(r->bracket);
+	r->bracket = NULL;
+	spool_remove(r->bracket_dir, NULL);
+	flight_wrote(r, r->bracket_path, &res);
+out:
+	free(err);
+	err = NULL;
+	spool_close(r->bracket);
+	r->bracket = NULL;
+	r->spool = NULL;
+	r->trigger = NULL;
+	free(r->bracket_dir);
+	free(r->bracket_path);
+	r->bracket_dir = r->bracket_path = NULL;
+	if (collector_set_overwrite(r->col, 1, &err)) {
+		set_stop(r, STOP_ERROR, err);
+		return;
+	}
+	if (restart) {
+		if (collector_start(r->col, &err))
+			set_stop(r, STOP_ERROR, err);
+		else
+			take_sample(r);
+	}
+	flight_written(r);
+}
+
+/* A trigger fired (manual: SIGUSR1, which no cooldown holds back). */
+static void flight_fire(struct recorder *r, const char *name, const char *why, int manual)
+{
+	if (r->bracket || r->stop != STOP_NONE)
+		return;		/* within the file being recorded after a trigger */
+	if (!manual && mono_ns() < r->cooldown_until_ns)
+		return;
+	snprintf(r->trig_name, sizeof(r->trig_name), "%s", name);
+	snprintf(r->trig_why, sizeof(r->trig_why), "%s", why);
+	r->trig_trace_ns = trace_now(r);
+	r->trig_real_ns = clock_ns(CLOCK_REALTIME);
+	if (r->o->post_ns)
+		flight_begin(r);
+	else
+		flight_dump(r);
 }
 
 static void check_triggers(struct recorder *r)
@@ -708,12 +1097,199 @@ static void check_triggers(struct recorder *r)
 
 	/* tests point the triggers at a fake /proc, as they do the sampler */
 	const char *root = getenv("MMSCOPE_SAMPLE_ROOT");
+	uint64_t now = trace_now(r);
+	int fired = 0;
 
-	for (int i = 0; i < r->o->ntriggers; i++)
-		if (trigger_check(&r->o->triggers[i], root, why, sizeof(why)) == 1) {
-			flight_dump(r, why);
+	if (r->watch) {
+		char *err = NULL;
+
+		/* everything up to now is in the pages this read takes */
+		if (trigger_watch_poll(r->watch, 1, now ? now : UINT64_MAX, &err)) {
+			set_stop(r, STOP_ERROR, err);
 			return;
 		}
+	}
+	/* every trigger is checked, so that each keeps its own state */
+	for (int i = 0; i < r->o->ntriggers; i++) {
+		struct trigger *t = &r->o->triggers[i];
+		int hit = trigger_is_event(t) ?
+			  (r->watch && trigger_watch_check(r->watch, i, now ? now : UINT64_MAX, why,
+							   sizeof(why))) :
+			  trigger_check(t, root, r->cgroup_dir, why, sizeof(why)) == 1;
+
+		if (hit && !fired++)
+			flight_fire(r, t->name, why, 0);
+	}
+}
+
+static long long mem_available_kb(void)
+{
+	FILE *f = fopen("/proc/meminfo", "re");
+	char line[128];
+	long long kb = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %lld kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb;
+}
+
+/*
+ * --pre-trigger: once per interval, where a CPU's ring overwrote since the
+ * last look, the history it holds is "now ts" - "oldest event ts" of its
+ * stats; below the asked-for time, every CPU's ring grows to what the
+ * observed rate needs (and a quarter more), up to a quarter of the
+ * available memory over all CPUs (a warning says what that keeps).
+ */
+static void size_ring(struct recorder *r)
+{
+	uint64_t short_ns = 0;
+	unsigned long long want, limit;
+	long long avail;
+	char *err = NULL;
+
+	if (!r->o->pre_ns || r->bracket || r->ring_warned > 1)
+		return;
+	collector_stats(r->col, r->stats);
+	for (int cpu = 0; cpu < r->ncpus; cpu++) {
+		const struct collector_cpustat *st = &r->stats[cpu];
+		int wrapped = st->overrun > r->last_overrun[cpu];
+
+		r->last_overrun[cpu] = st->overrun;
+		if (!wrapped || !st->oldest_ns || st->now_ns <= st->oldest_ns)
+			continue;
+		if (st->now_ns - st->oldest_ns < r->o->pre_ns &&
+		    (!short_ns || st->now_ns - st->oldest_ns < short_ns))
+			short_ns = st->now_ns - st->oldest_ns;
+	}
+	if (!short_ns)
+		return;
+	want = (unsigned long long)((double)r->buffer_kb * (double)r->o->pre_ns / (double)short_ns *
+				    1.25);
+	want = (want + 1023) / 1024 * 1024;
+	avail = mem_available_kb();
+	limit = 4u << 20;
+	if (avail > 0 && (unsigned long long)avail / 4 / (unsigned)r->ncpus < limit)
+		limit = (unsigned long long)avail / 4 / (unsigned)r->ncpus;
+	if (want > limit) {
+		if (!r->ring_warned)
+			warning("--pre-trigger %.1f s needs about %llu KiB of ring per CPU at the "
+				"observed rate; memory allows %llu KiB (a quarter of MemAvailable "
+				"over %d CPUs): about %.1f s is kept",
+				(double)r->o->pre_ns / 1e9, want, limit, r->ncpus,
+				(double)short_ns / 1e9 * (double)limit / r->buffer_kb);
+		r->ring_warned = 1;
+		want = limit;
+	}
+	if (want <= r->buffer_kb)
+		return;
+	if (collector_set_buffer_kb(r->col, (unsigned)want, &err)) {
+		warning("--pre-trigger: %s; the ring stays at %u KiB per CPU", err, r->buffer_kb);
+		free(err);
+		r->ring_warned = 2;
+		return;
+	}
+	if (!r->o->quiet)
+		fprintf(stderr, "%smmscope: the ring held %.2f s in %u KiB per CPU; grown to %llu KiB "
+			"for --pre-trigger %.1f s\n", r->progress ? "\n" : "",
+			(double)short_ns / 1e9, r->buffer_kb, want, (double)r->o->pre_ns / 1e9);
+	r->buffer_kb = (unsigned)want;
+}
+
+/*
+ * --switch-output: the pages so far (the ones being written too) go to the
+ * current file; its metadata and per-CPU stats are taken at that point
+ * and the stats restart there, so every event is in exactly one file;
+ * the next spool gets its own metadata and a sample set at its start;
+ * then the finished file is written and the oldest beyond
+ * --switch-max-files deleted. Tracing never stops.
+ */
+static void switch_segment(struct recorder *r)
+{
+	struct spool *old = r->spool, *ns;
+	char *old_dir = r->spool_dir, *old_path = r->seg_path, *path, *dir, *err = NULL;
+	struct spool_result res;
+
+	move_pages(r, COLLECTOR_READ_PARTIAL);
+	if (r->stop != STOP_NONE)
+		return;
+	path = flight_name(r->o->out, r->seg + 1);
+	dir = xasprintf("%s.spool", path);
+	if (exists(path) && !r->o->force) {
+		set_stop(r, STOP_ERROR, xasprintf("%s: already exists (use --force to replace it)", path));
+		free(path);
+		free(dir);
+		return;
+	}
+	/* the next spool first: if it cannot be made (a full disk), the
+	 * current file goes on and is finished at the stop as usual */
+	ns = spool_create(dir, r->ncpus, collector_page_size(r->col), RESERVE_BYTES, &err);
+	if (!ns || collector_snapshot_meta(r->col, ns, &err) ||
+	    spool_put_meta(ns, "instance", collector_instance_dir(r->col),
+			   strlen(collector_instance_dir(r->col)), &err)) {
+		int full = errno == ENOSPC || errno == EDQUOT;
+
+		spool_close(ns);
+		if (ns)
+			spool_remove(dir, NULL);
+		set_stop(r, full ? STOP_DISK_FULL : STOP_ERROR, err);
+		free(path);
+		free(dir);
+		return;
+	}
+	/* the boundary: no page is read between these and the last read */
+	if (collector_snapshot_late(r->col, old, &err)) {
+		warning("%s", err);
+		free(err);
+		err = NULL;
+	}
+	r->switching = 1;
+	write_private_meta(r, old, NULL);
+	r->switching = 0;
+	collector_stats_restart(r->col);	/* the next file's stats count from here */
+	r->seg++;
+	r->seg_start_ns = mono_ns();
+	r->start_real_ns = clock_ns(CLOCK_REALTIME);
+	r->start_trace_ns = trace_now(r);
+	if (write_private_meta(r, ns, &err)) {
+		warning("%s", err);	/* written again at the next switch or the end */
+		free(err);
+		err = NULL;
+	}
+	r->spool = ns;
+	r->spool_dir = dir;
+	r->seg_path = path;
+	take_sample(r);		/* the new file starts with a sample set */
+	spool_release_reserve(old);
+	if (spool_write_file(old_dir, old_path, r->o->force, &r->o->w, &res, &err)) {
+		int full = errno == ENOSPC || errno == EDQUOT;
+
+		error("%s: %s; that part of the recording is kept in %s: run 'mmscope recover %s "
+		      "-o FILE' with FILE on a filesystem with room", old_path, err, old_dir, old_dir);
+		free(err);
+		set_stop(r, full ? STOP_DISK_FULL : STOP_ERROR, xasprintf("switching from %s", old_path));
+		r->switch_failed = 1;
+		spool_close(old);
+		free(old_dir);
+		free(old_path);
+		return;
+	}
+	spool_close(old);
+	spool_remove(old_dir, NULL);
+	if (!r->o->quiet)
+		fprintf(stderr, "%smmscope: wrote %s (%llu pages, %llu bytes)\n",
+			r->progress ? "\n" : "", old_path, (unsigned long long)res.pages,
+			(unsigned long long)res.bytes);
+	if (switch_output_written(&r->o->sw, old_path, &err)) {
+		warning("%s", err);
+		free(err);
+	}
+	r->files++;
+	free(old_dir);
+	free(old_path);
 }
 
 static void record_loop(struct recorder *r)
@@ -734,7 +1310,7 @@ static void record_loop(struct recorder *r)
 		/* the child's exit wakes the loop: its elapsed time is exact */
 		poll(&pfd, r->child_pidfd >= 0 && !r->child_done ? 1 : 0, wait_ms);
 		now = mono_ns();
-		if (!r->o->flight) {
+		if (!r->o->flight || r->bracket) {
 			long n = move_pages(r, now >= next_sync ? COLLECTOR_READ_PARTIAL :
 					    COLLECTOR_READ_FULL);
 			/* pages per ms on the busiest CPU, roughly: n spread over ncpus */
@@ -745,6 +1321,15 @@ static void record_loop(struct recorder *r)
 				wait_ms = POLL_MS;
 			if (wait_ms < POLL_FAST_MS)
 				wait_ms = POLL_FAST_MS;
+			if (r->seg && r->stop == STOP_NONE &&
+			    ((r->o->sw.size && spool_bytes(r->spool) >= r->o->sw.size) ||
+			     (r->o->sw.time_ns && now - r->seg_start_ns >= r->o->sw.time_ns)))
+				switch_segment(r);
+		}
+		if (r->watch && trigger_watch_poll(r->watch, 0, 0, &err)) {
+			set_stop(r, STOP_ERROR, err);
+			err = NULL;
+			break;
 		}
 		if (got_stop_signal) {
 			set_stop(r, STOP_SIGNAL, xstrdup(strsignal(got_stop_signal)));
@@ -764,13 +1349,19 @@ static void record_loop(struct recorder *r)
 			next_sample += (uint64_t)r->o->interval_ms * 1000000u;
 			if (next_sample < now)
 				next_sample = now + (uint64_t)r->o->interval_ms * 1000000u;
-			if (r->o->flight)
+			if (r->o->flight) {
+				size_ring(r);
 				check_triggers(r);
+			}
 		}
 		if (got_usr1 && r->o->flight) {
 			got_usr1 = 0;
-			flight_dump(r, "SIGUSR1");
+			flight_fire(r, "SIGUSR1", "SIGUSR1", 1);
 		}
+		if (r->bracket && now >= r->post_end_ns)
+			flight_end(r, 1);
+		if (r->stop != STOP_NONE)
+			break;
 		if (now >= next_sync && !r->o->flight) {
 			if (spool_sync(r->spool, &err)) {
 				set_stop(r, STOP_ERROR, err);
@@ -848,11 +1439,13 @@ static int record_setup(struct recorder *r)
 	co.overwrite = r->o->flight;
 	co.no_probes = r->o->no_probes;
 	co.probe_set = r->o->probe_set;
+	co.filters = r->o->filters;
+	co.stacktrace = r->o->stacks;
 	r->col = collector_open(&co, &err);
 	if (!r->col) {
 		error("%s", err);
 		free(err);
-		return -1;
+		return co.filter_refused ? -2 : -1;	/* a refused filter is bad input */
 	}
 	warn_missing_extra(r->o, collector_missing(r->col));
 	if (collector_probes(r->col)->unverified)	/* one line: why no probes */
@@ -860,6 +1453,8 @@ static int record_setup(struct recorder *r)
 	r->ncpus = collector_ncpus(r->col);
 	r->page_size = collector_page_size(r->col);
 	r->stats = xcalloc((size_t)r->ncpus, sizeof(*r->stats));
+	r->last_overrun = xcalloc((size_t)r->ncpus, sizeof(*r->last_overrun));
+	r->buffer_kb = r->o->buffer_kb;
 	so.cgroup = r->o->cgroup;
 	/* zswap's pool counters are in debugfs; without it the samples say why */
 	if (!access("/sys/module/zswap/parameters", F_OK) && collector_debugfs(&err)) {
@@ -867,6 +1462,19 @@ static int record_setup(struct recorder *r)
 		err = NULL;
 	}
 	r->sampler = sampler_new(&so);
+	if (r->o->cgroup)
+		r->cgroup_dir = trigger_cgroup_dir(r->o->cgroup);
+	for (int i = 0; i < r->o->ntriggers && !r->watch; i++) {
+		if (!trigger_is_event(&r->o->triggers[i]))
+			continue;
+		r->watch = trigger_watch_open(r->o->triggers, r->o->ntriggers,
+					      collector_clock(r->col), &err);
+		if (!r->watch) {
+			error("%s", err);
+			free(err);
+			return -1;
+		}
+	}
 	if (r->o->flight)
 		return 0;
 	r->spool = spool_create(r->spool_dir, r->ncpus, collector_page_size(r->col),
@@ -882,21 +1490,6 @@ static int record_setup(struct recorder *r)
 	return 0;
 }
 
-static const char *trace_clock_id(const char *clock, clockid_t *id)
-{
-	if (!strcmp(clock, "mono"))
-		*id = CLOCK_MONOTONIC;
-	else if (!strcmp(clock, "mono_raw"))
-		*id = CLOCK_MONOTONIC_RAW;
-	else if (!strcmp(clock, "boot"))
-		*id = CLOCK_BOOTTIME;
-	else if (!strcmp(clock, "tai"))
-		*id = CLOCK_TAI;
-	else
-		return NULL;
-	return clock;
-}
-
 static int record_start(struct recorder *r)
 {
 	char *err = NULL;
@@ -908,6 +1501,7 @@ static int record_start(struct recorder *r)
 		return -1;
 	}
 	r->t0_ns = mono_ns();
+	r->seg_start_ns = r->t0_ns;
 	r->start_real_ns = clock_ns(CLOCK_REALTIME);
 	if (trace_clock_id(collector_clock(r->col), &id))
 		r->start_trace_ns = clock_ns(id);
@@ -919,6 +1513,21 @@ static int record_start(struct recorder *r)
 		write_private_meta(r, r->spool, NULL);	/* now with the sources */
 	if (r->o->command)
 		release_command(r);
+	/* counter triggers on growth take their base now, so that growth
+	 * before the first interval ends is seen */
+	for (int i = 0; i < r->o->ntriggers; i++) {
+		struct trigger *t = &r->o->triggers[i];
+		char why[200];
+
+		if (!trigger_is_event(t) && t->kind != TRIGGER_PSI_SOME)
+			trigger_check(t, getenv("MMSCOPE_SAMPLE_ROOT"), r->cgroup_dir, why,
+				      sizeof(why));
+	}
+	/* one line for the journal, and for whoever waits to send SIGUSR1 */
+	if (r->o->flight && !r->o->quiet)
+		fprintf(stderr, "mmscope: flight recorder started: %u KiB ring per CPU, %d trigger%s "
+			"and SIGUSR1\n", r->buffer_kb, r->o->ntriggers,
+			r->o->ntriggers == 1 ? "" : "s");
 	return 0;
 }
 
@@ -926,16 +1535,26 @@ static int record_start(struct recorder *r)
 static int record_finish(struct recorder *r)
 {
 	struct spool_result res = { 0 };
+	const char *out = r->seg_path ? r->seg_path : r->o->out;
 	char *err = NULL;
 	int ret = EXIT_OK;
 
 	write_context(r, "end");
 	write_outcome(r);
+	if (r->bracket) {	/* stopped within a post-trigger time: write what it has */
+		flight_end(r, 0);
+		collector_stats(r->col, r->stats);
+		return EXIT_OK;
+	}
 	take_sample(r);
 	collector_stop(r->col);
 	if (r->o->flight) {
 		collector_stats(r->col, r->stats);
 		return EXIT_OK;
+	}
+	if (r->switch_failed) {	/* the message is out; the spools are kept */
+		collector_stats(r->col, r->stats);
+		return EXIT_ERROR;
 	}
 	if (r->stop != STOP_DISK_FULL && r->stop != STOP_MAX_SIZE)
 		move_pages(r, COLLECTOR_READ_FLUSH);
@@ -950,15 +1569,26 @@ static int record_finish(struct recorder *r)
 	/* everything is in the spool: nothing of ours is left in tracefs */
 	collector_close(r->col);
 	r->col = NULL;
-	if (spool_write_file(r->spool_dir, r->o->out, r->o->force, &r->o->w, &res, &err)) {
+	if (spool_write_file(r->spool_dir, out, r->o->force, &r->o->w, &res, &err)) {
 		error("%s: %s; the recording is kept in %s: run 'mmscope recover %s -o FILE' "
-		      "with FILE on a filesystem with room", r->o->out, err, r->spool_dir,
+		      "with FILE on a filesystem with room", out, err, r->spool_dir,
 		      r->spool_dir);
 		free(err);
 		return EXIT_ERROR;
 	}
+	if (r->seg) {
+		if (switch_output_written(&r->o->sw, out, &err)) {
+			warning("%s", err);
+			free(err);
+			err = NULL;
+		}
+		r->files++;
+	}
 	if (!r->o->quiet)
-		summary(r, &res, r->o->out);
+		summary(r, &res, out);
+	if (!r->o->quiet && r->seg)
+		fprintf(stderr, "mmscope: %d file%s written, %d kept (--switch-output)\n", r->files,
+			r->files == 1 ? "" : "s", r->o->sw.nfiles);
 	spool_close(r->spool);
 	r->spool = NULL;
 	if (spool_remove(r->spool_dir, &err)) {
@@ -983,6 +1613,13 @@ static void record_cleanup(struct recorder *r)
 	spool_close(r->spool);
 	sampler_free(r->sampler);
 	free(r->stats);
+	free(r->last_overrun);
+	free(r->seg_path);
+	r->seg_path = NULL;
+	trigger_watch_close(r->watch);
+	free(r->cgroup_dir);
+	free(r->bracket_dir);
+	free(r->bracket_path);
 	free(r->stop_detail);
 	free(r->spool_dir);
 }
@@ -1035,6 +1672,25 @@ static int record_preflight(const struct record_opts *o)
 	return 0;
 }
 
+/* The directory a file (or spool) goes to must be there and writable
+ * before anything is traced (a flight recorder would find out only at
+ * its first trigger). 0, or -1 after one "error:" line. */
+static int out_dir_check(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? xasprintf("%.*s", slash == path ? 1 : (int)(slash - path), path) :
+		    xstrdup(".");
+	struct stat st;
+	int r = 0;
+
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+		r = error("%s: no such directory for %s", dir, path);
+	else if (access(dir, W_OK | X_OK))
+		r = error("%s: cannot write there (%s) for %s", dir, strerror(errno), path);
+	free(dir);
+	return r ? -1 : 0;
+}
+
 static int cmd_record(int argc, char **argv)
 {
 	struct record_opts o = { 0 };
@@ -1045,8 +1701,22 @@ static int cmd_record(int argc, char **argv)
 		return record_help();
 	if (ret)
 		goto out_opts;
-	if (!o.flight && exists(o.out) && !o.force) {
-		ret = error("%s: already exists (use --force to replace it)", o.out);
+	r.o = &o;
+	if (o.switch_on) {
+		r.seg = 1;
+		r.seg_path = flight_name(o.out, 1);
+	}
+	if (!o.flight && exists(r.seg_path ? r.seg_path : o.out) && !o.force) {
+		ret = error("%s: already exists (use --force to replace it)",
+			    r.seg_path ? r.seg_path : o.out);
+		goto out_opts;
+	}
+	if (out_dir_check(o.spool ? o.spool : o.out)) {
+		ret = EXIT_USAGE;
+		goto out_opts;
+	}
+	if (o.spool && out_dir_check(o.out)) {
+		ret = EXIT_USAGE;
 		goto out_opts;
 	}
 	if (record_preflight(&o)) {
@@ -1054,19 +1724,20 @@ static int cmd_record(int argc, char **argv)
 		goto out_opts;
 	}
 	r.o = &o;
-	r.spool_dir = o.spool ? xstrdup(o.spool) : xasprintf("%s.spool", o.out);
+	r.spool_dir = o.spool ? xstrdup(o.spool) :
+		      xasprintf("%s.spool", r.seg_path ? r.seg_path : o.out);
 	r.progress = !o.quiet && isatty(2);
 	r.child = -1;
 	r.child_pidfd = -1;
 	r.go_fd = -1;
 	install_signals();
-	if (record_setup(&r) || (o.command && start_command(&r)) || record_start(&r)) {
+	if ((ret = record_setup(&r)) || (o.command && start_command(&r)) || record_start(&r)) {
 		int keep = r.spool && exists(r.spool_dir);
 
 		record_cleanup(&r);
 		if (keep)
 			spool_remove(r.spool_dir, NULL);
-		ret = EXIT_ERROR;
+		ret = ret == -2 ? EXIT_USAGE : EXIT_ERROR;
 		goto out_opts;
 	}
 	record_loop(&r);
@@ -1092,7 +1763,8 @@ static int cmd_record(int argc, char **argv)
 			r.flight_dumps == 1 ? "" : "s");
 	record_cleanup(&r);
 out_opts:
-	free(o.extra);
+	free(r.seg_path);
+	record_opts_release(&o);
 	return ret;
 }
 

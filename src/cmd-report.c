@@ -12,14 +12,17 @@
 #include "util.h"
 
 #include <getopt.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char report_usage[] =
-"usage: mmscope report [options] FILE\n"
+"usage: mmscope report [options] FILE|DIR...\n"
 "\n"
 "Reconstruct kswapd/kcompactd handoffs, reclaim and compaction stalls,\n"
-"fragmentation and counters from a recording, and print them.\n"
+"fragmentation and counters from a recording, and print them. Several\n"
+"files, or a directory of them (what record's switch-output writes), are\n"
+"one recording.\n"
 "\n"
 "  -s, --section NAME   only this section (repeat; the sections are below)\n"
 "  -f, --format FMT     text (default) or json\n"
@@ -48,9 +51,18 @@ static void report_section_names(struct strbuf *sb)
 
 struct report_cmd_opts {
 	const char *file;
+	char **files;		/* FILE|DIR... */
+	int nfiles;
 	struct report_opts r;
 	struct analysis_scope scope;
 };
+
+static int is_dir(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
 
 static int report_parse_int(const char *s, int lo, int hi, int *out)
 {
@@ -125,10 +137,19 @@ static int report_parse_opts(int argc, char **argv, struct report_cmd_opts *o)
 	}
 	if ((s = check_scope(cmd, &o->scope)))
 		return s;
-	if (optind != argc - 1)
-		return usage_error(cmd, optind == argc ? "no recording given" :
-				   "only one recording at a time");
+	if (optind == argc)
+		return usage_error(cmd, "no recording given");
+	/* a window is found through one file's page index; tasks likewise
+	 * are filtered in one pass: several files take neither yet */
+	if ((argc - optind > 1 || is_dir(argv[optind])) && analysis_scope_any(&o->scope))
+		return usage_error(cmd, "--since/--until/--pid/--comm/--cgroup take one file, "
+				   "not several or a directory");
 	o->file = argv[optind];
+	o->files = argv + optind;
+	o->nfiles = argc - optind;
+	for (int i = 0; o->nfiles > 1 && i < o->nfiles; i++)
+		if (!strcmp(o->files[i], "-"))
+			return usage_error(cmd, "'-' (standard input) only alone");
 	return 0;
 }
 
@@ -141,6 +162,36 @@ static void report_timing(const char *file, const struct analysis_info *in)
 	if (in->windowed)
 		fprintf(stderr, "%s: %llu events read after the window for the ends of what "
 			"began in it\n", file, (unsigned long long)in->tail_events);
+}
+
+/* Several files, or a directory: one recording (analysis_run_files). */
+static int report_files(const struct report_cmd_opts *o)
+{
+	struct analysis_opts ao;
+	struct analysis *a;
+	struct strbuf out = STRBUF_INIT;
+	char **paths, *err = NULL;
+	int n, r;
+
+	if (input_expand(o->files, o->nfiles, &paths, &n, &err)) {
+		r = error("%s", err);
+		free(err);
+		return r;
+	}
+	analysis_opts_default(&ao);
+	a = analysis_run_files((const char *const *)paths, n, o->nfiles == 1 ? o->file : NULL,
+			       &ao, &err);
+	input_expand_free(paths, n);
+	if (!a) {
+		r = error("%s", err ? err : "cannot read");
+		free(err);
+		return r;
+	}
+	report_render(a, &o->r, &out);
+	fwrite(out.buf ? out.buf : "", 1, out.len, stdout);
+	strbuf_release(&out);
+	analysis_free(a);
+	return finish_stdout(EXIT_OK);
 }
 
 static int cmd_report_run(int argc, char **argv)
@@ -158,6 +209,8 @@ static int cmd_report_run(int argc, char **argv)
 		return report_help();
 	if (r > 0)
 		return r;
+	if (o.nfiles > 1 || is_dir(o.file))
+		return report_files(&o);
 	if (input_file_open(&in, o.file, &err)) {
 		r = error("%s", err);
 		free(err);

@@ -187,7 +187,8 @@ int collector_cleanup_stale(const char *tracefs, struct strbuf *removed)
 			if (strncmp(de->d_name, INSTANCE_PREFIX, strlen(INSTANCE_PREFIX)))
 				continue;
 			pid = strtol(de->d_name + strlen(INSTANCE_PREFIX), &end, 10);
-			if (*end || pid == (long)getpid() || !pid_is_stale(pid))
+			/* mmscope-PID, and a trigger watch's mmscope-PID-w */
+			if ((*end && strcmp(end, "-w")) || pid == (long)getpid() || !pid_is_stale(pid))
 				continue;
 			path = xasprintf("%s/%s/tracing_on", dir, de->d_name);
 			write_text(path, "0");
@@ -380,6 +381,113 @@ const char *collector_event_choice(const char *events_dir, const struct family_e
 	return fe->spec;
 }
 
+/* The kernel's word on a filter it refused: the filter file then holds the
+ * expression, a caret and the error; or the last line of error_log. */
+static void filter_error(struct collector *c, const char *file, struct strbuf *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *p;
+
+	if (!inst_read(c, file, &sb) && sb.buf && (p = strstr(sb.buf, "error:")))
+		strbuf_addstr(out, p);
+	if (!out->len) {
+		char *log = xasprintf("%s/error_log", c->tracefs);
+
+		strbuf_reset(&sb);
+		if (!read_file(log, &sb) && sb.buf && (p = strstr(sb.buf, "error: "))) {
+			const char *q;
+
+			while ((q = strstr(p + 1, "error: ")))
+				p = q;	/* the newest */
+			strbuf_addstr(out, p);
+		}
+		free(log);
+	}
+	/* one line: newlines and runs of blanks become one space */
+	for (size_t i = 0, j = 0; i <= out->len; i++) {
+		char ch = i < out->len ? out->buf[i] : '\0';
+
+		if (ch == '\n' || ch == '\t')
+			ch = ' ';
+		if (ch == ' ' && (j == 0 || out->buf[j - 1] == ' '))
+			continue;
+		out->buf[j++] = ch;
+		if (!ch)
+			out->len = j - 1;
+	}
+	while (out->len && out->buf[out->len - 1] == ' ')
+		out->buf[--out->len] = '\0';
+	strbuf_release(&sb);
+}
+
+static int set_filters(struct collector *c, const char *const *filters, char **err)
+{
+	for (const char *const *f = filters; *f; f++) {
+		const char *c1 = strchr(*f, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+		char *sys, *ev, *want, *file;
+		struct strbuf why = STRBUF_INIT;
+		int r;
+
+		if (!c1 || !c2 || c1 == *f || c2 == c1 + 1 || !c2[1])
+			return set_err(err, "bad filter '%s' (SYSTEM:EVENT:EXPR)", *f);
+		sys = xasprintf("%.*s", (int)(c1 - *f), *f);
+		ev = xasprintf("%.*s", (int)(c2 - c1 - 1), c1 + 1);
+		want = xasprintf(",%s:%s,", sys, ev);
+		file = xasprintf("events/%s/%s/filter", sys, ev);
+		strbuf_addf(&why, ",%s,", c->events.buf ? c->events.buf : "");
+		r = strstr(why.buf, want) != NULL;
+		strbuf_reset(&why);
+		if (!r)
+			set_err(err, "filter '%s': %s:%s is not recorded (add -e %s:%s)", *f, sys, ev,
+				sys, ev);
+		else if (inst_write(c, file, c2 + 1)) {
+			int e = errno;
+
+			filter_error(c, file, &why);
+			set_err(err, "filter '%s' refused by the kernel: %s", *f,
+				why.len ? why.buf : strerror(e));
+			r = 0;
+		}
+		strbuf_release(&why);
+		free(sys);
+		free(ev);
+		free(want);
+		free(file);
+		if (!r)
+			return -1;
+	}
+	return 0;
+}
+
+static int set_stacktraces(struct collector *c, const char *const *evs, char **err)
+{
+	for (const char *const *e = evs; *e; e++) {
+		const char *colon = strchr(*e, ':');
+		char *want = xasprintf(",%s,", *e), *file;
+		struct strbuf have = STRBUF_INIT;
+		int ok;
+
+		strbuf_addf(&have, ",%s,", c->events.buf ? c->events.buf : "");
+		ok = colon && strstr(have.buf, want);
+		strbuf_release(&have);
+		free(want);
+		if (!ok)
+			return set_err(err, "--stacktrace %s: not a recorded event (SYSTEM:EVENT; add -e %s)",
+				       *e, *e);
+		file = xasprintf("events/%.*s/%s/trigger", (int)(colon - *e), *e, colon + 1);
+		if (inst_write(c, file, "stacktrace")) {
+			int e2 = errno;
+
+			set_err(err, "--stacktrace %s: the kernel refused the stacktrace trigger: %s", *e,
+				strerror(e2));
+			free(file);
+			return -1;
+		}
+		free(file);
+	}
+	return 0;
+}
+
 static int enable_groups(struct collector *c, const char *groups, int no_probes,
 			 const char *probe_set, char **err)
 {
@@ -490,7 +598,7 @@ static int set_clock(struct collector *c, const char *clock, char **err)
 	return 0;
 }
 
-struct collector *collector_open(const struct collector_opts *o, char **err)
+struct collector *collector_open(struct collector_opts *o, char **err)
 {
 	struct collector *c = xcalloc(1, sizeof(*c));
 	const char *tfs = collector_tracefs(err);
@@ -503,7 +611,8 @@ struct collector *collector_open(const struct collector_opts *o, char **err)
 	if (!tfs)
 		goto fail;
 	c->tracefs = xstrdup(tfs);
-	c->name = xasprintf(INSTANCE_PREFIX "%ld", (long)getpid());
+	c->name = xasprintf(INSTANCE_PREFIX "%ld%s%s", (long)getpid(), o->suffix ? "-" : "",
+			    o->suffix ? o->suffix : "");
 	c->dir = xasprintf("%s/instances/%s", c->tracefs, c->name);
 	c->inst = tracefs_instance_create(c->name);
 	if (!c->inst || access(c->dir, F_OK)) {
@@ -549,6 +658,11 @@ struct collector *collector_open(const struct collector_opts *o, char **err)
 	if (!c->events.len) {
 		set_err(err, "none of the asked-for events exist on this kernel (missing: %s)",
 			c->missing.buf ? c->missing.buf : "?");
+		goto fail;
+	}
+	if ((o->filters && set_filters(c, o->filters, err)) ||
+	    (o->stacktrace && set_stacktraces(c, o->stacktrace, err))) {
+		o->filter_refused = 1;
 		goto fail;
 	}
 	if (open_readers(c, err))
@@ -823,8 +937,20 @@ int collector_marker_fd(const struct collector *c)
 	return c->marker_fd;
 }
 
-/* Keeps a page read from the ring; 1 kept, 0 nothing in it, -1 error. */
-static int keep_page(struct collector *c, struct spool *s, int cpu, int n, char **err)
+/* The page header's "the writer overwrote events before this page" bit
+ * (RB_MISSED_EVENTS, bit 31 of the commit word). */
+static int page_missed(const void *page)
+{
+	uint64_t commit;
+
+	memcpy(&commit, (const char *)page + 8, sizeof(commit));
+	return (commit >> 31) & 1;
+}
+
+/* Keeps a page read from the ring; 1 kept, 0 nothing in it, -1 error.
+ * since: pages this read already put for the CPU, cut at a gap (DRAIN). */
+static int keep_page(struct collector *c, struct spool *s, int cpu, int n, long *since,
+		     char **err)
 {
 	if (n <= 0)
 		return 0;
@@ -832,7 +958,16 @@ static int keep_page(struct collector *c, struct spool *s, int cpu, int n, char 
 		memset((char *)c->page + n, 0, c->page_size - (uint32_t)n);
 	if (!spool_page_valid(c->page, c->page_size))
 		return 0;	/* an empty read: nothing to keep */
-	return spool_put_page(s, cpu, c->page, err) ? -1 : 1;
+	if (since && *since && page_missed(c->page)) {
+		if (spool_cpu_drop_last(s, cpu, (uint64_t)*since, err))
+			return -1;
+		*since = 0;
+	}
+	if (spool_put_page(s, cpu, c->page, err))
+		return -1;
+	if (since)
+		(*since)++;
+	return 1;
 }
 
 /*
@@ -842,6 +977,43 @@ static int keep_page(struct collector *c, struct spool *s, int cpu, int n, char 
  * spin producing thousands of them. The partly filled page is taken by a
  * plain read() only when asked (once a second, and at the end).
  */
+long collector_read_fn(struct collector *c, enum collector_read_mode mode,
+		       collector_page_fn fn, void *ctx, char **err)
+{
+	long moved = 0;
+
+	for (int cpu = 0; cpu < c->ncpus; cpu++) {
+		struct tracefs_cpu *t = c->cpus[cpu].tcpu;
+		int n, plain = 0;
+
+		if (!t)
+			continue;
+		for (;;) {
+			n = tracefs_cpu_buffered_read(t, c->page, true);
+			if (n <= 0) {
+				/* then the page being written: once (PARTIAL), or
+				 * until the ring is empty (FLUSH) */
+				if (mode == COLLECTOR_READ_FULL || mode == COLLECTOR_READ_DRAIN ||
+				    (mode == COLLECTOR_READ_PARTIAL && plain))
+					break;
+				plain = 1;
+				n = mode == COLLECTOR_READ_FLUSH ? tracefs_cpu_flush(t, c->page) :
+				    tracefs_cpu_read(t, c->page, true);
+			}
+			if (n <= 0)
+				break;
+			if ((uint32_t)n < c->page_size)
+				memset((char *)c->page + n, 0, c->page_size - (uint32_t)n);
+			if (!spool_page_valid(c->page, c->page_size))
+				break;
+			if (fn(ctx, cpu, c->page, err))
+				return -1;
+			moved++;
+		}
+	}
+	return moved;
+}
+
 long collector_read(struct collector *c, struct spool *s, enum collector_read_mode mode,
 		    long max_pages, char **err)
 {
@@ -849,6 +1021,7 @@ long collector_read(struct collector *c, struct spool *s, enum collector_read_mo
 
 	for (int cpu = 0; cpu < c->ncpus; cpu++) {
 		struct tracefs_cpu *t = c->cpus[cpu].tcpu;
+		long since = 0;
 		int k;
 
 		if (!t)
@@ -856,21 +1029,22 @@ long collector_read(struct collector *c, struct spool *s, enum collector_read_mo
 		for (;;) {
 			if (max_pages && moved >= max_pages)
 				return moved;
-			k = keep_page(c, s, cpu, tracefs_cpu_buffered_read(t, c->page, true), err);
+			k = keep_page(c, s, cpu, tracefs_cpu_buffered_read(t, c->page, true),
+				      mode == COLLECTOR_READ_DRAIN ? &since : NULL, err);
 			if (k < 0)
 				return -1;
 			if (!k)
 				break;
 			moved++;
 		}
-		if (mode == COLLECTOR_READ_FULL)
+		if (mode == COLLECTOR_READ_FULL || mode == COLLECTOR_READ_DRAIN)
 			continue;
 		for (;;) {
 			if (max_pages && moved >= max_pages)
 				return moved;
 			k = keep_page(c, s, cpu, mode == COLLECTOR_READ_FLUSH ?
 				      tracefs_cpu_flush(t, c->page) :
-				      tracefs_cpu_read(t, c->page, true), err);
+				      tracefs_cpu_read(t, c->page, true), NULL, err);
 			if (k < 0)
 				return -1;
 			if (!k)
@@ -898,6 +1072,27 @@ static uint64_t stat_value(const char *text, const char *key)
 	return 0;
 }
 
+/* "key: SECONDS.MICROS" in ns; 0 when absent */
+static uint64_t stat_ts(const char *text, const char *key)
+{
+	const char *p = text;
+	size_t l = strlen(key);
+
+	while (p && *p) {
+		if (!strncmp(p, key, l) && p[l] == ':') {
+			unsigned long long sec = 0, us = 0;
+
+			if (sscanf(p + l + 1, " %llu.%6llu", &sec, &us) == 2)
+				return sec * 1000000000ull + us * 1000ull;
+			return 0;
+		}
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return 0;
+}
+
 int collector_stats(struct collector *c, struct collector_cpustat *per_cpu)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -913,10 +1108,30 @@ int collector_stats(struct collector *c, struct collector_cpustat *per_cpu)
 			per_cpu[cpu].commit_overrun = stat_value(sb.buf, "commit overrun");
 			per_cpu[cpu].dropped = stat_value(sb.buf, "dropped events");
 			per_cpu[cpu].read = stat_value(sb.buf, "read events");
+			per_cpu[cpu].oldest_ns = stat_ts(sb.buf, "oldest event ts");
+			per_cpu[cpu].now_ns = stat_ts(sb.buf, "now ts");
 		}
 		free(f);
 	}
 	strbuf_release(&sb);
+	return 0;
+}
+
+int collector_set_overwrite(struct collector *c, int on, char **err)
+{
+	if (inst_write(c, "options/overwrite", on ? "1" : "0"))
+		return set_err(err, "cannot set options/overwrite in %s: %s", c->dir,
+			       strerror(errno));
+	return 0;
+}
+
+int collector_set_buffer_kb(struct collector *c, unsigned kb, char **err)
+{
+	char num[32];
+
+	snprintf(num, sizeof(num), "%u", kb);
+	if (inst_write(c, "buffer_size_kb", num))
+		return set_err(err, "cannot set a %u KiB buffer per CPU: %s", kb, strerror(errno));
 	return 0;
 }
 

@@ -28,6 +28,16 @@ struct collector_opts {
 	int overwrite;			/* flight recorder: ring overwrites */
 	int no_probes;			/* do not install kprobes */
 	const char *probe_set;		/* force this probe set (NULL: verified only) */
+	const char *suffix;		/* NULL, or "w": instance mmscope-PID-w */
+	/* ftrace filters "SYS:EVENT:EXPR" (NULL-terminated), each written to
+	 * the instance's events/SYS/EVENT/filter; the event must be one of
+	 * those enabled. A filter the kernel refuses fails the open with the
+	 * kernel's own message, and sets filter_refused. */
+	const char *const *filters;
+	/* events ("SYS:EVENT", recorded ones) that get the instance's
+	 * stacktrace trigger: a kernel_stack event after each */
+	const char *const *stacktrace;
+	int filter_refused;		/* out: a filter or stacktrace refused */
 };
 
 struct collector;
@@ -51,7 +61,7 @@ const char *collector_tracefs(char **err);
  * counters live there); it stays mounted, like tracefs. 0, or -1 and *err. */
 int collector_debugfs(char **err);
 
-struct collector *collector_open(const struct collector_opts *o, char **err);
+struct collector *collector_open(struct collector_opts *o, char **err);
 int collector_ncpus(const struct collector *c);
 uint32_t collector_page_size(const struct collector *c);
 const char *collector_instance_dir(const struct collector *c);
@@ -78,6 +88,11 @@ enum collector_read_mode {
 	COLLECTOR_READ_FULL,	/* only pages the writer has left */
 	COLLECTOR_READ_PARTIAL,	/* and the page being written, once per CPU */
 	COLLECTOR_READ_FLUSH,	/* everything (after tracing is off) */
+	/* full pages of an overwriting ring that is still tracing: where a
+	 * page says the writer overwrote events since the last read (it
+	 * lapped the reader), what this read took of that CPU before the gap
+	 * is dropped, so the spool holds one gapless stretch per CPU */
+	COLLECTOR_READ_DRAIN,
 };
 
 /*
@@ -88,9 +103,17 @@ enum collector_read_mode {
 long collector_read(struct collector *c, struct spool *s, enum collector_read_mode mode,
 		    long max_pages, char **err);
 
+/* The same, handing each page to fn instead of a spool (fn returns 0,
+ * or -1 to stop with its own *err). */
+typedef int (*collector_page_fn)(void *ctx, int cpu, const void *page, char **err);
+long collector_read_fn(struct collector *c, enum collector_read_mode mode,
+		       collector_page_fn fn, void *ctx, char **err);
+
 /* Per-CPU lost events so far (dropped + overrun), total and per CPU. */
 struct collector_cpustat {
 	uint64_t entries, overrun, commit_overrun, dropped, read;
+	/* "oldest event ts" and "now ts" in ns (0: not given: a counter clock) */
+	uint64_t oldest_ns, now_ns;
 };
 int collector_stats(struct collector *c, struct collector_cpustat *per_cpu);
 /*
@@ -100,6 +123,10 @@ int collector_stats(struct collector *c, struct collector_cpustat *per_cpu);
  * not the whole run's.
  */
 void collector_stats_restart(struct collector *c);
+
+/* While tracing: the ring's overwrite mode, and its size per CPU (KiB). */
+int collector_set_overwrite(struct collector *c, int on, char **err);
+int collector_set_buffer_kb(struct collector *c, unsigned kb, char **err);
 
 /* Removes the instance and any probes; safe to call twice. */
 void collector_close(struct collector *c);

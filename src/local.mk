@@ -31,7 +31,9 @@ libmmscope_a_SOURCES += \
 	src/sampler.c src/sampler.h \
 	src/runctx.c src/runctx.h \
 	src/probes.c src/probes.h \
-	src/trigger.c src/trigger.h
+	src/trigger.c src/trigger.h src/trigger-events.c src/trigger-events.h \
+	src/trigger-watch.c src/trigger-watch.h src/switch-output.c src/switch-output.h \
+	src/record-config.c src/record-config.h
 
 # models (pure C, no I/O) and the analysis driver that feeds them
 libmmscope_a_SOURCES += \

@@ -191,6 +191,17 @@ int spool_put_page(struct spool *s, int cpu, const void *page, char **err)
 	return 0;
 }
 
+int spool_cpu_drop_last(struct spool *s, int cpu, uint64_t n, char **err)
+{
+	if (cpu < 0 || cpu >= s->ncpus || n > s->pages[cpu])
+		return set_err(err, "no %llu pages of CPU %d in the spool", (unsigned long long)n, cpu);
+	if (ftruncate(s->fds[cpu], (off_t)((s->pages[cpu] - n) * s->page_size)))
+		return set_err(err, "cannot cut spool %s: %s", s->dir, strerror(errno));
+	s->pages[cpu] -= n;
+	s->bytes -= n * s->page_size;
+	return 0;
+}
+
 int spool_sync(struct spool *s, char **err)
 {
 	for (int cpu = 0; cpu < s->ncpus; cpu++)

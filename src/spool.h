@@ -43,6 +43,8 @@ int spool_put_meta(struct spool *s, const char *name, const void *p, size_t n,
 struct spool *spool_reopen(const char *dir, char **err);
 /* Appends one page to cpuN.raw. On failure errno tells why (ENOSPC...). */
 int spool_put_page(struct spool *s, int cpu, const void *page, char **err);
+/* Takes the last n pages of cpuN.raw back (a gap follows them). */
+int spool_cpu_drop_last(struct spool *s, int cpu, uint64_t n, char **err);
 /* fdatasync the page files (bounded loss on power failure). */
 int spool_sync(struct spool *s, char **err);
 uint64_t spool_bytes(const struct spool *s);

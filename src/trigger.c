@@ -12,38 +12,107 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const struct {
 	const char *name;
 	enum trigger_kind kind;
+	int value;		/* 2 required, 1 optional (default 0), 0 none */
+	const char *what;	/* the value's unit, for the error */
 } trigger_names[] = {
-	{ "psi-some", TRIGGER_PSI_SOME },
-	{ "stall-ms", TRIGGER_STALL_MS },
-	{ "fallback-rate", TRIGGER_FALLBACK_RATE },
+	{ "psi-some", TRIGGER_PSI_SOME, 2, "PCT" },
+	{ "stall-ms", TRIGGER_STALL_MS, 2, "MS" },
+	{ "fallback-rate", TRIGGER_FALLBACK_RATE, 2, "PCT" },
+	{ "memcg-oom", TRIGGER_MEMCG_OOM, 1, "N" },
+	{ "memcg-max", TRIGGER_MEMCG_MAX, 1, "N" },
+	{ "memcg-high", TRIGGER_MEMCG_HIGH, 1, "N" },
+	{ "oom", TRIGGER_OOM, 0, NULL },
+	{ "reclaim-stall", TRIGGER_RECLAIM_STALL, 2, "MS" },
+	{ "compact-stall", TRIGGER_COMPACT_STALL, 2, "MS" },
+	{ "kswapd-awake", TRIGGER_KSWAPD_AWAKE, 2, "S" },
+	{ "no-handoff", TRIGGER_NO_HANDOFF, 2, "N" },
 };
+
+#define TRIGGER_LIST "psi-some>PCT, stall-ms>MS, fallback-rate>PCT, memcg-oom, memcg-max, " \
+	"memcg-high, oom, reclaim-stall>MS, compact-stall>MS, kswapd-awake>S, no-handoff>N"
 
 int trigger_parse(const char *spec, struct trigger *t, char **err)
 {
 	const char *gt = strchr(spec, '>');
+	size_t len = gt ? (size_t)(gt - spec) : strlen(spec);
 	char *end;
 
 	memset(t, 0, sizeof(*t));
-	if (!gt)
-		return set_err(err, "bad trigger '%s' (psi-some>PCT, stall-ms>N or fallback-rate>PCT)",
-			       spec);
 	for (size_t i = 0; i < ARRAY_SIZE(trigger_names); i++) {
-		if (strlen(trigger_names[i].name) != (size_t)(gt - spec) ||
-		    strncmp(spec, trigger_names[i].name, (size_t)(gt - spec)))
+		if (strlen(trigger_names[i].name) != len || strncmp(spec, trigger_names[i].name, len))
 			continue;
 		t->kind = trigger_names[i].kind;
-		t->threshold = strtod(gt + 1, &end);
-		if (end == gt + 1 || *end || t->threshold < 0)
-			return set_err(err, "bad value in trigger '%s'", spec);
+		if (!gt && trigger_names[i].value == 2)
+			return set_err(err, "trigger '%s' needs a value (%s>%s)", spec,
+				       trigger_names[i].name, trigger_names[i].what);
+		if (gt && !trigger_names[i].value)
+			return set_err(err, "trigger '%.*s' takes no value", (int)len, spec);
+		if (gt) {
+			t->threshold = strtod(gt + 1, &end);
+			if (end == gt + 1 || *end || t->threshold < 0 || t->threshold != t->threshold ||
+			    t->threshold > 1e12)
+				return set_err(err, "bad value in trigger '%s' (%s>%s)", spec,
+					       trigger_names[i].name, trigger_names[i].what);
+		}
+		if (t->kind == TRIGGER_NO_HANDOFF && (t->threshold < 1 ||
+						      t->threshold != (double)(long)t->threshold))
+			return set_err(err, "bad value in trigger '%s' (no-handoff>N, N episodes, 1 or more)",
+				       spec);
 		t->armed = 1;
+		snprintf(t->name, sizeof(t->name), "%s", spec);
 		return 0;
 	}
-	return set_err(err, "unknown trigger '%.*s' (psi-some, stall-ms or fallback-rate)",
-		       (int)(gt - spec), spec);
+	return set_err(err, "unknown trigger '%.*s' (%s)", (int)len, spec, TRIGGER_LIST);
+}
+
+int trigger_is_event(const struct trigger *t)
+{
+	return t->kind >= TRIGGER_OOM;
+}
+
+int trigger_needs_cgroup(const struct trigger *t)
+{
+	return t->kind == TRIGGER_MEMCG_OOM || t->kind == TRIGGER_MEMCG_MAX ||
+	       t->kind == TRIGGER_MEMCG_HIGH;
+}
+
+const char *const *trigger_events(const struct trigger *t)
+{
+	static const char *const oom[] = { "oom:mark_victim", NULL };
+	static const char *const reclaim[] = {
+		"vmscan:mm_vmscan_direct_reclaim_begin", "vmscan:mm_vmscan_direct_reclaim_end",
+		"vmscan:mm_vmscan_memcg_reclaim_begin", "vmscan:mm_vmscan_memcg_reclaim_end",
+		NULL,
+	};
+	static const char *const compact[] = {
+		"compaction:mm_compaction_try_to_compact_pages", "compaction:mm_compaction_begin",
+		"compaction:mm_compaction_end", NULL,
+	};
+	static const char *const kswapd[] = {
+		"vmscan:mm_vmscan_kswapd_wake", "vmscan:mm_vmscan_kswapd_sleep",
+		"vmscan:mm_vmscan_wakeup_kswapd", "compaction:mm_compaction_wakeup_kcompactd",
+		"compaction:mm_compaction_kcompactd_wake", NULL,
+	};
+	static const char *const none[] = { NULL };
+
+	switch (t->kind) {
+	case TRIGGER_OOM:
+		return oom;
+	case TRIGGER_RECLAIM_STALL:
+		return reclaim;
+	case TRIGGER_COMPACT_STALL:
+		return compact;
+	case TRIGGER_KSWAPD_AWAKE:
+	case TRIGGER_NO_HANDOFF:
+		return kswapd;
+	default:
+		return none;
+	}
 }
 
 static int read_psi(const char *root, double *avg10, double *total)
@@ -101,8 +170,82 @@ static int read_mthp(const char *root, double *swpout, double *fallback)
 	return found ? 0 : -1;
 }
 
+/* "KEY N" lines (memory.events, memory.oom_control): N of key, or -1. */
+static long long read_key(const char *path, const char *key)
+{
+	FILE *f = fopen(path, "re");
+	char k[64];
+	long long v, r = -1;
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %lld", k, &v) == 2)
+		if (!strcmp(k, key)) {
+			r = v;
+			break;
+		}
+	fclose(f);
+	return r;
+}
+
+/* A memcg counter: v2 memory.events, else the v1 file that has one. */
+static int read_memcg(const char *cgroup, enum trigger_kind kind, double *a)
+{
+	static const char *const v2key[] = { "oom_kill", "max", "high" };
+	int i = kind == TRIGGER_MEMCG_OOM ? 0 : kind == TRIGGER_MEMCG_MAX ? 1 : 2;
+	char *p;
+	long long v;
+
+	if (!cgroup)
+		return -1;
+	p = xasprintf("%s/memory.events", cgroup);
+	v = read_key(p, v2key[i]);
+	free(p);
+	if (v < 0 && i == 0) {
+		p = xasprintf("%s/memory.oom_control", cgroup);
+		v = read_key(p, "oom_kill");
+		free(p);
+	} else if (v < 0 && i == 1) {
+		p = xasprintf("%s/memory.failcnt", cgroup);
+		v = read_ll(p);
+		free(p);
+	}
+	if (v < 0)
+		return -1;
+	*a = (double)v;
+	return 0;
+}
+
+char *trigger_cgroup_dir(const char *arg)
+{
+	/* where src/sampler.c looks for --cgroup's memory.stat */
+	static const char *const bases[] = {
+		"", "/sys/fs/cgroup/memory", "/sys/fs/cgroup", "/sys/fs/cgroup/unified",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(bases); i++) {
+		char *d = xasprintf("%s%s%s/memory.stat", bases[i], arg[0] == '/' ? "" : "/", arg);
+
+		if (!access(d, R_OK)) {
+			*strrchr(d, '/') = '\0';
+			return d;
+		}
+		free(d);
+	}
+	return NULL;
+}
+
+int trigger_cgroup_v2(const char *dir)
+{
+	char *p = xasprintf("%s/memory.events", dir);
+	int r = !access(p, R_OK);
+
+	free(p);
+	return r;
+}
+
 /* One evaluation from raw counter values. */
-static int trigger_eval(struct trigger *t, double a, double b, char *why, size_t n)
+int trigger_eval(struct trigger *t, double a, double b, char *why, size_t n)
 {
 	int cond = 0, fire;
 
@@ -130,6 +273,20 @@ static int trigger_eval(struct trigger *t, double a, double b, char *why, size_t
 				 pct, fb, out + fb, t->threshold);
 		}
 		break;
+	case TRIGGER_MEMCG_OOM:		/* a = the counter */
+	case TRIGGER_MEMCG_MAX:
+	case TRIGGER_MEMCG_HIGH:
+		if (t->have_prev) {
+			double d = a - t->prev_a;
+
+			cond = d > t->threshold;
+			snprintf(why, n, "memcg %s +%.0f in one interval > %g",
+				 t->kind == TRIGGER_MEMCG_OOM ? "oom_kill" :
+				 t->kind == TRIGGER_MEMCG_MAX ? "max" : "high", d, t->threshold);
+		}
+		break;
+	default:
+		break;
 	}
 	t->prev_a = a;
 	t->prev_b = b;
@@ -142,7 +299,7 @@ static int trigger_eval(struct trigger *t, double a, double b, char *why, size_t
 	return fire;
 }
 
-int trigger_check(struct trigger *t, const char *root, char *why, size_t n)
+int trigger_check(struct trigger *t, const char *root, const char *cgroup, char *why, size_t n)
 {
 	double a = 0, b = 0;
 
@@ -159,6 +316,14 @@ int trigger_check(struct trigger *t, const char *root, char *why, size_t n)
 		if (read_mthp(root, &a, &b))
 			return -1;
 		break;
+	case TRIGGER_MEMCG_OOM:
+	case TRIGGER_MEMCG_MAX:
+	case TRIGGER_MEMCG_HIGH:
+		if (read_memcg(cgroup, t->kind, &a))
+			return -1;
+		break;
+	default:
+		return -1;
 	}
 	return trigger_eval(t, a, b, why, n);
 }

@@ -20,8 +20,9 @@ BUILD="build-essential autoconf automake libtool pkg-config
 # (the TUI in a real terminal), groff-base (man page lint), python3 (JSON
 # well-formed), util-linux and mount (losetup, mkswap, swapon, flock,
 # setpriv for the live tests), procps (ps), sqlite3 (exports loaded into
-# SQLite), librsvg2-bin (plots rendered to PNG), time (tests/record/context.sh)
-TEST="trace-cmd tmux groff-base python3 util-linux mount procps sqlite3 librsvg2-bin time"
+# SQLite), librsvg2-bin (plots rendered to PNG), time (tests/record/context.sh),
+# systemd (systemd-analyze verify of the service's unit)
+TEST="trace-cmd tmux groff-base python3 util-linux mount procps sqlite3 librsvg2-bin time systemd"
 # .ci/run only: libFuzzer, the qemu kernel matrix, kernel packages' keys,
 # the Debian package (dpkg-buildpackage, lintian), a ClickHouse server for
 # the export test (large: about 100 MB)

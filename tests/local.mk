@@ -89,10 +89,10 @@ TESTS += tests/unit/test-parsers tests/unit/test-families tests/unit/test-sample
 # models on hand-built record sequences
 check_PROGRAMS += tests/unit/test-model-handoff tests/unit/test-model-reclaim \
 	tests/unit/test-model-consistency tests/unit/test-model-swapclust \
-	tests/unit/test-model-zswap tests/unit/test-model-counters
+	tests/unit/test-model-zswap tests/unit/test-model-counters tests/unit/test-triggers
 TESTS += tests/unit/test-model-handoff tests/unit/test-model-reclaim \
 	tests/unit/test-model-consistency tests/unit/test-model-swapclust \
-	tests/unit/test-model-zswap tests/unit/test-model-counters
+	tests/unit/test-model-zswap tests/unit/test-model-counters tests/unit/test-triggers
 
 # report: the section table, golden reports on the fixtures
 # (MMSCOPE_UPDATE_GOLDEN=1 regenerates), swap figures against the
@@ -149,11 +149,15 @@ TESTS += tests/unit/test-probes tests/unit/test-sampler
 TESTS += tests/record/live-swap.sh tests/record/signals.sh tests/record/limits.sh \
 	tests/record/options.sh tests/record/sample.sh tests/record/flight.sh \
 	tests/report/swap-host.sh tests/record/concurrency.sh tests/tui/live.sh \
-	tests/record/names.sh tests/record/context.sh
+	tests/record/names.sh tests/record/context.sh tests/record/bracket.sh \
+	tests/record/triggers.sh tests/record/switch.sh tests/record/filter.sh \
+	tests/record/service.sh tests/record/stacktrace.sh
 EXTRA_DIST += tests/record/lib-live.sh tests/record/live-swap.sh tests/record/signals.sh \
 	tests/record/limits.sh tests/record/options.sh tests/record/sample.sh \
 	tests/record/flight.sh tests/report/swap-host.sh tests/record/concurrency.sh \
-	tests/tui/live.sh tests/record/names.sh tests/record/context.sh
+	tests/tui/live.sh tests/record/names.sh tests/record/context.sh tests/record/bracket.sh \
+	tests/record/triggers.sh tests/record/switch.sh tests/record/filter.sh \
+	tests/record/service.sh tests/record/stacktrace.sh
 
 # The live tests share the kernel's tracing state (instances, swap,
 # cgroups) and check it after each run; one test's deliberately killed
@@ -169,6 +173,12 @@ tests/record/concurrency.log: tests/report/swap-host.log
 tests/tui/live.log: tests/record/concurrency.log
 tests/record/names.log: tests/tui/live.log
 tests/record/context.log: tests/record/names.log
+tests/record/bracket.log: tests/record/context.log
+tests/record/triggers.log: tests/record/bracket.log
+tests/record/switch.log: tests/record/triggers.log
+tests/record/filter.log: tests/record/switch.log
+tests/record/service.log: tests/record/filter.log
+tests/record/stacktrace.log: tests/record/service.log
 
 # kernel matrix: every scenario of tests/vm/scenarios on every kernel
 # under qemu TCG, one VM after the other; one "PASS:/FAIL:/SKIP: KERNEL
