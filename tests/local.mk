@@ -186,9 +186,12 @@ tests/record/stacktrace.log: tests/record/service.log
 # ~1 GB of cached kernels). Override VM_KERNELS / VM_SCENARIOS.
 VM_KERNELS = 5.10 6.1 6.12 7.2 7.x
 VM_SCENARIOS = memcg-swap global-pressure mthp-frag zswap
+# cases that fail on the kernel's own behaviour, not ours (tests/vm/README.md,
+# "Known problems"): 7.2's reclaim gives more folios swap slots than it writes
+VM_XFAIL = 7.2/memcg-swap
 .PHONY: check-vm
 check-vm: mmscope$(EXEEXT)
-	MMSCOPE=$(abs_top_builddir)/mmscope$(EXEEXT) \
+	VM_XFAIL="$(VM_XFAIL)" MMSCOPE=$(abs_top_builddir)/mmscope$(EXEEXT) \
 	  $(abs_top_srcdir)/tests/vm/check-matrix.sh "$(VM_KERNELS)" "$(VM_SCENARIOS)"
 EXTRA_DIST += tests/vm/README.md tests/vm/check-matrix.sh tests/vm/check-scenario.sh \
 	tests/vm/rec-counts.awk tests/vm/scenario-lib.sh tests/vm/run-vm.sh \
