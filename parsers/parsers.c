@@ -310,6 +310,18 @@ uint64_t parser_set_sample_gaps(const struct parser_set *set)
 	return set->sample_gaps;
 }
 
+int64_t record_sample_seq(const struct record *r)
+{
+	switch (r->type) {
+	case REC_COUNTER: return (int64_t)r->counter.seq;
+	case REC_SETTING: return (int64_t)r->setting.seq;
+	case REC_ZONE: return (int64_t)r->zone.seq;
+	case REC_BUDDY: case REC_PAGETYPE: return (int64_t)r->buddy.seq;
+	case REC_SAMPLE_END: return (int64_t)r->send.seq;
+	default: return -1;
+	}
+}
+
 const char *rec_type_name(enum rec_type t)
 {
 #define REC_NAME_(e, name) [e] = name,

@@ -243,6 +243,8 @@ struct record {
 
 typedef void (*record_sink_fn)(void *ctx, const struct record *r);
 
+/* The counter sample set (seq) a sample record belongs to; -1 for others. */
+int64_t record_sample_seq(const struct record *r);
 const char *rec_type_name(enum rec_type t);
 const char *reclaim_kind_name(enum reclaim_kind k);
 const char *sample_source_name(enum sample_source s);

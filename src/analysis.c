@@ -85,19 +85,6 @@ struct pend {
 	int kind;
 };
 
-/* The counter sample set a record belongs to, or -1 for other records. */
-static int64_t sample_seq(const struct record *r)
-{
-	switch (r->type) {
-	case REC_COUNTER: return (int64_t)r->counter.seq;
-	case REC_SETTING: return (int64_t)r->setting.seq;
-	case REC_ZONE: return (int64_t)r->zone.seq;
-	case REC_BUDDY: case REC_PAGETYPE: return (int64_t)r->buddy.seq;
-	case REC_SAMPLE_END: return (int64_t)r->send.seq;
-	default: return -1;
-	}
-}
-
 /* opts.phase: is r in the window of that phase? (The phases model sees
  * every record.) A counter sample set is whole or not at all: it belongs
  * to the window its first line was written in, so that a set the marker
@@ -108,7 +95,7 @@ static int analysis_in_phase(struct analysis *a, const struct record *r)
 
 	if (!a->opts.phase)
 		return 1;
-	if ((seq = sample_seq(r)) >= 0) {
+	if ((seq = record_sample_seq(r)) >= 0) {
 		if (seq != a->phase_set_seq) {
 			a->phase_set_seq = seq;
 			a->phase_set_in = a->phase_state == 1;
@@ -804,10 +791,28 @@ struct analysis *analysis_run(const char *path, const struct analysis_opts *o, c
 	return analysis_run_scoped(path, o, err, NULL);
 }
 
+/* The end of a pass: finish the models (unless done), the flight
+ * recorder's window, and the time it took (t0: the open, ts0: streaming). */
+static void analysis_close_pass(struct analysis *a, const struct timespec *t0,
+				const struct timespec *ts0, int finish)
+{
+	struct timespec t1;
+
+	if (finish)
+		analysis_finish(a, a->info.last_ts);
+	if (a->info.flight)
+		analysis_flight_window(&a->info);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	a->info.stream_seconds = (double)(t1.tv_sec - ts0->tv_sec) +
+				 (double)(t1.tv_nsec - ts0->tv_nsec) / 1e9;
+	a->info.seconds = (double)(t1.tv_sec - t0->tv_sec) +
+			  (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
 struct analysis *analysis_run_scoped(const char *path, const struct analysis_opts *o,
 				     char **err, int *bad_scope)
 {
-	struct timespec t0, t1, ts0;
+	struct timespec t0, ts0;
 	struct analysis *a;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -833,17 +838,14 @@ struct analysis *analysis_run_scoped(const char *path, const struct analysis_opt
 			*bad_scope = 1;	/* since after until, found on reading */
 		goto fail;
 	}
-	analysis_finish(a, a->info.last_ts);
-	if (a->windowed)
+	if (a->windowed) {
+		analysis_finish(a, a->info.last_ts);
 		counters_model_span(a->counters, &a->info.samples_first_ts,
 				    &a->info.samples_last_ts);
-	if (a->info.flight)
-		analysis_flight_window(&a->info);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	a->info.stream_seconds = (double)(t1.tv_sec - ts0.tv_sec) +
-				 (double)(t1.tv_nsec - ts0.tv_nsec) / 1e9;
-	a->info.seconds = (double)(t1.tv_sec - t0.tv_sec) +
-			  (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+		analysis_close_pass(a, &t0, &ts0, 0);
+	} else {
+		analysis_close_pass(a, &t0, &ts0, 1);
+	}
 	return a;
 fail:
 	analysis_free(a);
@@ -891,7 +893,7 @@ static int same_formats(struct tep_handle *t1, struct tep_handle *t2)
 struct analysis *analysis_run_files(const char *const *paths, int n, const char *name,
 				    const struct analysis_opts *o, char **err)
 {
-	struct timespec t0, t1, ts0;
+	struct timespec t0, ts0;
 	struct file_order *f;
 	struct analysis *a;
 	int ok = 0;
@@ -965,14 +967,7 @@ struct analysis *analysis_run_files(const char *const *paths, int n, const char 
 		if (r < 0)
 			goto fail;
 	}
-	analysis_finish(a, a->info.last_ts);
-	if (a->info.flight)
-		analysis_flight_window(&a->info);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	a->info.stream_seconds = (double)(t1.tv_sec - ts0.tv_sec) +
-				 (double)(t1.tv_nsec - ts0.tv_nsec) / 1e9;
-	a->info.seconds = (double)(t1.tv_sec - t0.tv_sec) +
-			  (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	analysis_close_pass(a, &t0, &ts0, 1);
 	ok = 1;
 	goto out;
 fail:

@@ -47,18 +47,6 @@ struct phase_counters {
 	struct counters_model *pre, *upto;
 };
 
-static int64_t record_seq(const struct record *r)
-{
-	switch (r->type) {
-	case REC_COUNTER: return (int64_t)r->counter.seq;
-	case REC_SETTING: return (int64_t)r->setting.seq;
-	case REC_ZONE: return (int64_t)r->zone.seq;
-	case REC_BUDDY: case REC_PAGETYPE: return (int64_t)r->buddy.seq;
-	case REC_SAMPLE_END: return (int64_t)r->send.seq;
-	default: return -1;
-	}
-}
-
 static void phase_tap(void *ctx, const struct record *r)
 {
 	struct phase_counters *pc = ctx;
@@ -71,7 +59,7 @@ static void phase_tap(void *ctx, const struct record *r)
 			pc->state = 2;
 		return;
 	}
-	if ((seq = record_seq(r)) < 0)
+	if ((seq = record_sample_seq(r)) < 0)
 		return;
 	if (seq != pc->seq) {
 		pc->seq = seq;
