@@ -9,7 +9,7 @@ AM_TESTS_ENVIRONMENT = \
 	top_srcdir='$(abs_top_srcdir)'; export top_srcdir; \
 	top_builddir='$(abs_top_builddir)'; export top_builddir; \
 	MMSCOPE='$(abs_top_builddir)/mmscope'; export MMSCOPE; \
-	LSAN_OPTIONS="suppressions=$(abs_top_srcdir)/tests/lsan.supp$${LSAN_OPTIONS:+:$$LSAN_OPTIONS}"; \
+	LSAN_OPTIONS="suppressions=$(abs_top_srcdir)/tests/lsan.supp:print_suppressions=0$${LSAN_OPTIONS:+:$$LSAN_OPTIONS}"; \
 	export LSAN_OPTIONS; \
 	MMSCOPE_SKIP_LIVE="$${MMSCOPE_SKIP_LIVE:-$(SKIP_LIVE)}"; export MMSCOPE_SKIP_LIVE; \
 	MAKE='$(MAKE)'; export MAKE;
