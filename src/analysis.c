@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <time.h>
 
 /* Models run through one table: create, feed, finish and free come from
@@ -480,6 +481,7 @@ static void analysis_header(struct analysis *a, const char *path)
 
 	in->path = a->opts.name ? a->opts.name : path;
 	in->version = td_version(a->tf);
+	in->page_size = td_page_size(a->tf);
 	in->compression = td_compression(a->tf);
 	snprintf(in->kernel, sizeof(in->kernel), "?");
 	snprintf(in->host, sizeof(in->host), "?");
@@ -1156,6 +1158,7 @@ struct analysis *analysis_live_new(struct tep_handle *tep, const char *kernel,
 	snprintf(a->info.kernel, sizeof(a->info.kernel), "%s", kernel ? kernel : "?");
 	snprintf(a->info.host, sizeof(a->info.host), "?");
 	snprintf(a->info.clock, sizeof(a->info.clock), "mono");
+	a->info.page_size = (uint32_t)sysconf(_SC_PAGESIZE);	/* live: this kernel */
 	analysis_private(a, &a->info, private_meta);
 	if (analysis_bind(a, tep, err)) {
 		analysis_free(a);

@@ -87,6 +87,7 @@ struct analysis_info {
 	const char *path;
 	char kernel[96], host[96], clock[32];
 	int version;			/* trace.dat version */
+	uint32_t page_size;		/* the kernel's page size (the ring's page), bytes */
 	const char *compression;
 	uint64_t first_ts, last_ts;	/* of all events, ns */
 	uint64_t events;		/* all events read */

@@ -340,13 +340,13 @@ int zswap_model_max_pool_percent(const struct zswap_model *m)
 	return (int)m->max_pool_percent;
 }
 
-double zswap_model_ratio(const struct zswap_model *m)
+double zswap_model_ratio(const struct zswap_model *m, uint32_t page_size)
 {
 	const struct zsw_point *p = m->npts ? &m->pts[m->npts - 1] : NULL;
 
 	if (!p || p->stored_pages <= 0 || p->pool_bytes <= 0)
 		return 0;
-	return (double)p->stored_pages * 4096.0 / (double)p->pool_bytes;
+	return (double)p->stored_pages * (double)page_size / (double)p->pool_bytes;
 }
 
 const struct zsw_memcg *zswap_model_memcg(const struct zswap_model *m)

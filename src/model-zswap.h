@@ -94,7 +94,8 @@ uint64_t zswap_model_store_order(const struct zswap_model *m, int order);
 int zswap_model_max_pool_percent(const struct zswap_model *m);
 /* The memcg's zswap fields, NULL without memcg samples that have them. */
 const struct zsw_memcg *zswap_model_memcg(const struct zswap_model *m);
-/* Compression ratio (stored bytes / pool bytes) at the last point, 0 if none. */
-double zswap_model_ratio(const struct zswap_model *m);
+/* Compression ratio (stored bytes / pool bytes) at the last point, 0 if
+ * none; page_size: the recording's (stored_pages are the kernel's pages). */
+double zswap_model_ratio(const struct zswap_model *m, uint32_t page_size);
 
 #endif

@@ -507,6 +507,8 @@ static const char *num(char *buf, int64_t v, int64_t base)
 
 static void zswap_series(struct report_ctx *rc, const struct zswap_model *m)
 {
+	/* pages are the kernel's: 4 KB on x86-64, 16 or 64 KB on some arm64 */
+	double pg = rc->in->page_size ? (double)rc->in->page_size : 4096.0;
 	int n = zswap_model_npoints(m), step = n > MAXROWS ? (n + MAXROWS - 1) / MAXROWS : 1;
 	const struct zsw_point *prev = zswap_model_point(m, 0);
 
@@ -518,10 +520,10 @@ static void zswap_series(struct report_ctx *rc, const struct zswap_model *m)
 
 		if (p->limit_pages > 0 && p->pool_bytes >= 0)
 			snprintf(lim, sizeof(lim), "%.0f",
-				 (double)p->pool_bytes / 4096.0 * 100.0 / (double)p->limit_pages);
+				 (double)p->pool_bytes / pg * 100.0 / (double)p->limit_pages);
 		if (p->pool_bytes > 0 && p->stored_pages > 0)
 			snprintf(ratio, sizeof(ratio), "%.2f",
-				 (double)p->stored_pages * 4096.0 / (double)p->pool_bytes);
+				 (double)p->stored_pages * pg / (double)p->pool_bytes);
 		char st[24], pool[24], zo[24], zw[24], po[24], inf[24];
 
 		report_line(rc, "  %8.3f %8s %8s %6s %5s %7s %6s %7s %4s",

@@ -162,7 +162,9 @@ int main(void)
 	is_int(zswap_model_nrejects(m), 2, "two reject reasons");
 	is_int(zswap_model_reject(m, 0)->last - zswap_model_reject(m, 0)->first, 5,
 	       "reject_compress_poor +5");
-	ok(zswap_model_ratio(m) > 2.99 && zswap_model_ratio(m) < 3.01, "ratio 3.0");
+	ok(zswap_model_ratio(m, 4096) > 2.99 && zswap_model_ratio(m, 4096) < 3.01, "ratio 3.0");
+	ok(zswap_model_ratio(m, 65536) > 47.9 && zswap_model_ratio(m, 65536) < 48.1,
+	   "ratio with 64 KB pages: 16 times the stored bytes");
 	zswap_model_order_zswpout(m, 4, &f, &l);
 	is_int(l - f, 5, "64kB zswpout +5");
 	probe(ZSWAP_OP_STORE, 1, 0);
