@@ -393,14 +393,15 @@ static void chart_watermarks(struct plot *p)
 			"no zone samples in this recording (recorded without counter samples)");
 }
 
-static void size_name(int order, char *buf, size_t n)
+/* a folio of this order, from the recording's page size */
+static void size_name(uint32_t page_size, int order, char *buf, size_t n)
 {
-	int kb = 4 << order;
+	unsigned long kb = (page_size >= 1024 ? page_size / 1024 : 4UL) << order;
 
 	if (kb >= 1024)
-		snprintf(buf, n, "%dM", kb / 1024);
+		snprintf(buf, n, "%luM", kb / 1024);
 	else
-		snprintf(buf, n, "%dK", kb);
+		snprintf(buf, n, "%luK", kb);
 }
 
 /* Per interval between two sample sets: fallbacks of all order-N
@@ -463,7 +464,7 @@ static void chart_fallback(struct plot *p)
 		dots(p, x, yc, n - 1, palette[o % NPAL], 7);
 		if (pm)
 			polyline(p, x, yp, n - 1, palette[o % NPAL], 1.5, "5 3");
-		size_name(o, lab, sizeof(lab));
+		size_name(analysis_info(p->a)->page_size, o, lab, sizeof(lab));
 		legend_entry(p, &lg, palette[o % NPAL], NULL, 1, lab);
 		free(x);
 		free(yc);

@@ -36,9 +36,9 @@ static int recorded(const struct report_ctx *rc)
 	       analysis_event_enabled(rc->a, "huge_memory", "mm_collapse_huge_page");
 }
 
-static void size_name(int order, char *buf, size_t len)
+static void size_name(const struct report_ctx *rc, int order, char *buf, size_t len)
 {
-	unsigned long long kb = 4ULL << order;	/* 4K pages */
+	unsigned long long kb = report_order_kb(rc, order);
 
 	if (kb >= 1024)
 		snprintf(buf, len, "%d (%lluM)", order, kb / 1024);
@@ -86,7 +86,7 @@ void report_text_khugepaged(struct report_ctx *rc)
 			continue;
 		if (!any++)
 			report_line(rc, "order      scans  collapsible  collapses       ok  failed");
-		size_name(k, sz, sizeof(sz));
+		size_name(rc, k, sz, sizeof(sz));
 		report_line(rc, "%-8s %7llu  %11llu  %9llu  %7llu  %6llu", sz, ULL(o->scans),
 			    ULL(o->scans_ok), ULL(o->collapses), ULL(o->collapses_ok),
 			    ULL(o->collapses - o->collapses_ok));

@@ -38,9 +38,9 @@ static void pct_text(char *buf, size_t len, uint64_t part, uint64_t whole)
 		snprintf(buf, len, "-");
 }
 
-static const char *size_name(int order, char *buf, size_t len)
+static const char *size_name(const struct report_ctx *rc, int order, char *buf, size_t len)
 {
-	unsigned long kb = 4UL << order;
+	unsigned long kb = report_order_kb(rc, order);
 
 	if (kb >= 1024 && !(kb % 1024))
 		snprintf(buf, len, "%luM", kb / 1024);
@@ -183,7 +183,7 @@ static void swap_dev_series(struct report_ctx *rc, const struct swapclust_model 
 	off = snprintf(buf, sizeof(buf), "  orders:");
 	for (int i = 0; i < no; i++)
 		off += snprintf(buf + off, sizeof(buf) - (size_t)off, " %d (%s)", ord[i],
-				size_name(ord[i], sz, sizeof(sz)));
+				size_name(rc, ord[i], sz, sizeof(sz)));
 	report_line(rc, "%s; max: largest order with a usable list)", buf);
 	report_line(rc, "%s", head);
 	step = d->npts > MAXROWS ? (d->npts + MAXROWS - 1) / MAXROWS : 1;
@@ -260,11 +260,11 @@ static void swap_orders_probes(struct report_ctx *rc, const struct swapclust_mod
 		pct_text(kfb, sizeof(kfb), kf, ks + kf);
 		if (so->has_counters)
 			report_line(rc, "  %-5s %8llu %8llu %8llu %6s  %8llu %8llu %6s",
-				    size_name(o, sz, sizeof(sz)), ULL(so->attempts), ULL(so->ok),
+				    size_name(rc, o, sz, sizeof(sz)), ULL(so->attempts), ULL(so->ok),
 				    ULL(so->fallback), fb, ULL(ks), ULL(kf), kfb);
 		else
 			report_line(rc, "  %-5s %8llu %8llu %8llu %6s  %8s %8s %6s",
-				    size_name(o, sz, sizeof(sz)), ULL(so->attempts), ULL(so->ok),
+				    size_name(rc, o, sz, sizeof(sz)), ULL(so->attempts), ULL(so->ok),
 				    ULL(so->fallback), fb, "-", "-", "-");
 	}
 	if (!any) {
@@ -276,12 +276,12 @@ static void swap_orders_probes(struct report_ctx *rc, const struct swapclust_mod
 
 		if (so->has_counters && so->zsw_last > so->zsw_first)
 			report_line(rc, "  %s: zswap took %llu whole (mTHP zswpout), not "
-				    "counted in swpout", size_name(o, sz, sizeof(sz)),
+				    "counted in swpout", size_name(rc, o, sz, sizeof(sz)),
 				    ULL(so->zsw_last - so->zsw_first));
 		if (!so->fallback)
 			continue;
 		report_line(rc, "  %s fallbacks, the state when each happened:",
-			    size_name(o, sz, sizeof(sz)));
+			    size_name(rc, o, sz, sizeof(sz)));
 		for (int c = 0; c < SWC_NCAUSES; c++)
 			if (so->cause[c])
 				report_line(rc, "    %8llu %5.1f%%  %s", ULL(so->cause[c]),
@@ -318,7 +318,8 @@ static void swap_seed_table(struct report_ctx *rc, const struct swapclust_model 
 			uint64_t f = (uint64_t)(y->fallback - x->fallback);
 
 			report_line(rc, "  hugepages-%lukB swpout %llu fallback %llu (%.1f%%) %s",
-				    4UL << o, ULL(s), ULL(f), pct(f, s + f), h ? "2nd" : "1st");
+				    report_order_kb(rc, o), ULL(s), ULL(f), pct(f, s + f),
+				    h ? "2nd" : "1st");
 		}
 	}
 }
@@ -341,7 +342,7 @@ static void swap_counter_series(struct report_ctx *rc, const struct swapclust_mo
 		if (f->swpout == l->swpout && f->fallback == l->fallback && f->tries == l->tries)
 			continue;
 		report_line(rc, "%s swap-out over time (counters%s, per interval):",
-			    size_name(o, sz, sizeof(sz)), probes ? " | probes" : "");
+			    size_name(rc, o, sz, sizeof(sz)), probes ? " | probes" : "");
 		if (probes)
 			report_line(rc, "  %9s %10s %10s %7s | %8s %8s %6s", "until s", "swpout",
 				    "fallback", "fb%", "tries", "fallbk", "fb%");

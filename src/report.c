@@ -169,6 +169,13 @@ int report_needs_samples(struct report_ctx *rc, const char *section)
 	return 1;
 }
 
+unsigned long report_order_kb(const struct report_ctx *rc, int order)
+{
+	unsigned long page_kb = rc->in->page_size >= 1024 ? rc->in->page_size / 1024 : 4;
+
+	return page_kb << order;
+}
+
 int report_has_kswapd(const struct report_ctx *rc)
 {
 	return analysis_traced(rc->a, REC_KSWAPD_WAKE, -1) &&

@@ -83,6 +83,9 @@ int report_not_measured(const struct report_ctx *rc, const char *metric);
  * recording: "direct reclaim/compaction", "direct reclaim" or "direct
  * compaction" after the events it has, NULL when it has neither. */
 const char *report_stall_entries(const struct report_ctx *rc);
+/* A folio of this order in kB, from the recording's page size (4 KB on
+ * x86-64; 16 or 64 KB on some arm64 kernels). */
+unsigned long report_order_kb(const struct report_ctx *rc, int order);
 /* The recording has the events behind a figure (mmscope's enabled list,
  * or the formats a trace-cmd file carries): kswapd's wake and sleep,
  * kcompactd's wake, compaction runs' begin and end. A figure whose
