@@ -1160,7 +1160,13 @@ void collector_close(struct collector *c)
 		inst_write(c, "events/enable", "0");
 		if (c->inst)
 			tracefs_instance_destroy(c->inst);
-		rmdir(c->dir);
+		/* EBUSY while a process still holds one of its files open: the
+		 * recorded command writing its phase markers into trace_marker
+		 * (MMSCOPE_TRACE_MARKER) until it has been killed and reaped.
+		 * Wait up to 3 s for it; a later record removes what is left
+		 * (its stale-instance cleanup). */
+		for (int i = 0; rmdir(c->dir) && errno == EBUSY && i < 60; i++)
+			usleep(50 * 1000);
 	}
 	if (c->inst)
 		tracefs_instance_free(c->inst);

@@ -135,8 +135,21 @@ void report_wrap(struct report_ctx *rc, const char *prefix, const char *text)
 
 	strbuf_addstr(rc->sb, prefix);
 	while (*p) {
-		int n = (int)strcspn(p, " ");
+		int n = (int)strcspn(p, " "), room = rc->o->width - indent;
 
+		/* a word longer than a whole line (a path, an escaped argument)
+		 * is cut: no line of the report is wider than its width */
+		if (n > room && room >= 16) {
+			if (col > indent) {
+				strbuf_addch(rc->sb, '\n');
+				for (int i = 0; i < indent; i++)
+					strbuf_addch(rc->sb, ' ');
+			}
+			strbuf_add(rc->sb, p, (size_t)room);
+			col = rc->o->width;
+			p += room;
+			continue;
+		}
 		if (col > indent && col + 1 + n > rc->o->width) {
 			strbuf_addch(rc->sb, '\n');
 			for (int i = 0; i < indent; i++)

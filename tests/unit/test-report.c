@@ -382,11 +382,31 @@ static void check_times(void)
 	ok(!analysis_scope_inverted(&sc), "relative since against @until: found on reading");
 }
 
+/* report_wrap: words go to the next line; a word longer than a line is cut */
+static void check_wrap(void)
+{
+	struct report_opts o;
+	struct strbuf sb = STRBUF_INIT;
+	struct report_ctx rc = { .o = &o, .sb = &sb };
+	char word[200];
+
+	report_opts_default(&o);
+	memset(word, 'x', sizeof(word) - 1);
+	word[sizeof(word) - 1] = '\0';
+	report_wrap(&rc, "command   ", "sh -c");
+	report_wrap(&rc, "command   ", word);
+	ok(max_width(sb.buf) <= 72, "a 199-character word is cut at 72 columns");
+	ok(!strncmp(sb.buf, "command   sh -c\ncommand   xxx", 29) &&
+	   strstr(sb.buf, "\n          xxx") != NULL, "its pieces keep the indent");
+	strbuf_release(&sb);
+}
+
 int main(void)
 {
 	struct report_opts o;
 	struct strbuf sb = STRBUF_INIT;
 
+	check_wrap();
 	check_times();
 	check_table();
 	build();
