@@ -101,6 +101,18 @@ const char *sample_get(const struct sample_line *sl, const char *key)
 	return NULL;
 }
 
+/* Key i of a sample line as a setting: a string value, kept as it is. */
+static void set_setting(struct record *r, const struct sample_line *sl, int i,
+			enum sample_source src, const char *instance)
+{
+	r->type = REC_SETTING;
+	r->setting.source = src;
+	r->setting.seq = sl->seq;
+	r->setting.instance = instance ? instance : "";
+	r->setting.key = sl->kv[i].key;
+	r->setting.value = sl->kv[i].val;
+}
+
 /* "123", "-4", or "1.25" (fixed point, scale = digits after the dot). */
 static int parse_value(const char *s, int64_t *v, int *scale)
 {
@@ -154,12 +166,7 @@ void sample_emit_counters(const struct sample_line *sl, struct parse_ctx *pc,
 			continue;
 		if (parse_value(sl->kv[i].val, &v, &scale)) {
 			/* strings (enabled=Y, compressor=lz4) are settings */
-			r->type = REC_SETTING;
-			r->setting.source = src;
-			r->setting.seq = sl->seq;
-			r->setting.instance = instance ? instance : "";
-			r->setting.key = sl->kv[i].key;
-			r->setting.value = sl->kv[i].val;
+			set_setting(r, sl, i, src, instance);
 		} else {
 			r->type = REC_COUNTER;
 			r->counter.source = src;
@@ -242,12 +249,7 @@ static void emit_settings(const struct sample_line *sl, struct parse_ctx *pc,
 		if (id_key && !strcmp(sl->kv[i].key, id_key))
 			continue;
 		sample_percent_decode((char *)sl->kv[i].val);
-		r->type = REC_SETTING;
-		r->setting.source = src;
-		r->setting.seq = sl->seq;
-		r->setting.instance = instance ? instance : "";
-		r->setting.key = sl->kv[i].key;
-		r->setting.value = sl->kv[i].val;
+		set_setting(r, sl, i, src, instance);
 		pc->sink(pc->sink_ctx, r);
 	}
 }

@@ -61,6 +61,16 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
+# Stop the churn loops a recording was made around.
+stop_loops() {
+	for p in $PIDS; do
+		pkill -P "$p" 2>/dev/null
+		kill "$p" 2>/dev/null
+	done
+	wait 2>/dev/null
+	PIDS=""
+}
+
 # The page-allocator-heavy kind (issue 23): the kmem page events beside
 # vmscan, compaction and kswapd, with a page-cache reader inside a memory
 # cgroup small enough to reclaim all the time, and the same churn outside.
@@ -84,12 +94,7 @@ make_mixed() { # SIZE FILE
 		-e kmem:mm_page_alloc -e kmem:mm_page_free -e kmem:mm_page_free_batched \
 		--max-size "$1" --duration 900
 	rc=$?
-	for p in $PIDS; do
-		pkill -P "$p" 2>/dev/null
-		kill "$p" 2>/dev/null
-	done
-	wait 2>/dev/null
-	PIDS=""
+	stop_loops
 	rmdir "$cg" 2>/dev/null
 	[ $rc -eq 0 ] && mv "$2.tmp" "$2"
 }
@@ -106,12 +111,7 @@ make_recording() { # SIZE FILE
 	"$MMSCOPE" record -q -f -o "$2.tmp" -e kmem:mm_page_alloc -e kmem:mm_page_free \
 		--max-size "$1" --duration 900
 	local rc=$?
-	for p in $PIDS; do
-		pkill -P "$p" 2>/dev/null
-		kill "$p" 2>/dev/null
-	done
-	wait 2>/dev/null
-	PIDS=""
+	stop_loops
 	[ $rc -eq 0 ] && mv "$2.tmp" "$2"
 }
 
