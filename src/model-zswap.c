@@ -280,6 +280,24 @@ int zswap_model_enabled(const struct zswap_model *m)
 	return m->npts ? m->pts[m->npts - 1].enabled : m->cur.enabled;
 }
 
+int zswap_model_enabled_first(const struct zswap_model *m, uint64_t *changed_ts)
+{
+	int first = -1;
+
+	*changed_ts = 0;
+	for (int i = 0; i < m->npts; i++) {
+		if (m->pts[i].enabled < 0)
+			continue;
+		if (first < 0)
+			first = m->pts[i].enabled;
+		else if (m->pts[i].enabled != first) {
+			*changed_ts = m->pts[i].ts;
+			break;
+		}
+	}
+	return first >= 0 ? first : zswap_model_enabled(m);
+}
+
 const struct zsw_point *zswap_model_point(const struct zswap_model *m, int i)
 {
 	return i >= 0 && i < m->npts ? &m->pts[i] : NULL;

@@ -74,6 +74,13 @@ int zswap_model_npoints(const struct zswap_model *m);
 const struct zsw_settings *zswap_model_settings(const struct zswap_model *m);
 /* The last sampled enabled parameter: 1, 0, -1 not sampled. */
 int zswap_model_enabled(const struct zswap_model *m);
+/*
+ * The first sampled enabled parameter (1, 0, -1 not sampled) and, when a
+ * later sample differs from it, the end of the first set that did (*ts,
+ * ns; 0 when it never changed): someone turned zswap on or off during the
+ * recording, so neither state alone describes it.
+ */
+int zswap_model_enabled_first(const struct zswap_model *m, uint64_t *changed_ts);
 /* A point had the debugfs pool counters (stored_pages). */
 int zswap_model_has_pool(const struct zswap_model *m);
 const struct zsw_point *zswap_model_point(const struct zswap_model *m, int i);

@@ -568,8 +568,15 @@ static void zswap_head(struct report_ctx *rc, const struct zswap_model *m,
 	if (s->zpool[0])	/* 6.15+ has zsmalloc only and no zpool parameter */
 		snprintf(comp + strlen(comp), sizeof(comp) - strlen(comp), ", zpool %s",
 			 s->zpool);
-	report_line(rc, "zswap %s%s", en < 0 ? "enabled not sampled" :
-		    en ? "enabled" : "disabled", comp);
+	uint64_t changed;
+	int en0 = zswap_model_enabled_first(m, &changed);
+
+	if (changed)	/* turned on or off during the recording */
+		report_line(rc, "zswap %s, %s at %.3f s%s", en0 ? "enabled" : "disabled",
+			    en ? "enabled" : "disabled", report_rel_s(rc, changed), comp);
+	else
+		report_line(rc, "zswap %s%s", en < 0 ? "enabled not sampled" :
+			    en ? "enabled" : "disabled", comp);
 	report_line(rc, "max_pool_percent %s (%s of total RAM)", mpp, lim);
 	if (!zswap_model_has_pool(m)) {
 		char why[128];
@@ -819,10 +826,22 @@ void report_json_zswap(struct report_ctx *rc)
 	json_object(j, "zswap");
 	json_s64(j, "points", n);
 	probe_missed_json(rc, "zswap");
+	uint64_t changed;
+	int en0 = zswap_model_enabled_first(m, &changed);
+
 	if (en < 0)
 		json_null(j, "enabled");
 	else
 		json_bool(j, "enabled", en);
+	/* the first sampled state, and when it changed (null: it did not) */
+	if (en0 < 0)
+		json_null(j, "enabled_first");
+	else
+		json_bool(j, "enabled_first", en0);
+	if (changed)
+		json_fixed(j, "enabled_changed_s", report_rel_s(rc, changed), 6);
+	else
+		json_null(j, "enabled_changed_s");
 	if (s->compressor[0])
 		json_str(j, "compressor", s->compressor);
 	else

@@ -145,6 +145,13 @@ int main(void)
 	is_int(zswap_model_point(m, 0)->enabled, 1, "enabled=Y: enabled at set 0");
 	is_int(zswap_model_point(m, 1)->enabled, 0, "enabled=N: disabled at set 1");
 	is_int(zswap_model_enabled(m), 0, "enabled: the last sample's");
+	{
+		uint64_t ts = 7;
+
+		is_int(zswap_model_enabled_first(m, &ts), 1, "enabled_first: the first sample's");
+		ok(ts == zswap_model_point(m, 1)->ts && ts != 0,
+		   "changed: at the first set that differs");
+	}
 	is_str(zswap_model_settings(m)->compressor, "zstd", "compressor: the last sampled");
 	is_str(zswap_model_settings(m)->zpool, "zsmalloc", "zpool kept");
 	is_str(zswap_model_settings(m)->pool_why, "", "no reason when sampled");
