@@ -497,12 +497,22 @@ void report_text_swap(struct report_ctx *rc)
 
 /* ---- zswap ---- */
 
-/* v - base, or "-" when the kernel has no such counter (v < 0). */
-static const char *num(char *buf, int64_t v, int64_t base)
+/* v, or "-" when the kernel has no such counter (v < 0). */
+static const char *num(char *buf, int64_t v)
 {
 	if (v < 0)
 		return "-";
-	snprintf(buf, 24, "%lld", LL(v - (base > 0 ? base : 0)));
+	snprintf(buf, 24, "%lld", LL(v));
+	return buf;
+}
+
+/* v - base since the row before; "-" for the first row (no row before)
+ * or when either sample lacks the counter. */
+static const char *since(char *buf, int64_t v, int64_t base, int first)
+{
+	if (first || v < 0 || base < 0)
+		return "-";
+	snprintf(buf, 24, "%lld", LL(v - base));
 	return buf;
 }
 
@@ -520,7 +530,7 @@ static void zswap_series(struct report_ctx *rc, const struct zswap_model *m)
 		char lim[16] = "-", ratio[16] = "-";
 
 		if (p->limit_pages > 0 && p->pool_bytes >= 0)
-			snprintf(lim, sizeof(lim), "%.0f",
+			snprintf(lim, sizeof(lim), "%.1f",
 				 (double)p->pool_bytes / pg * 100.0 / (double)p->limit_pages);
 		if (p->pool_bytes > 0 && p->stored_pages > 0)
 			snprintf(ratio, sizeof(ratio), "%.2f",
@@ -528,18 +538,19 @@ static void zswap_series(struct report_ctx *rc, const struct zswap_model *m)
 		char st[24], pool[24], zo[24], zw[24], po[24], inf[24];
 
 		report_line(rc, "  %8.3f %8s %8s %6s %5s %7s %6s %7s %4s",
-			    report_rel_s(rc, p->ts), num(st, p->stored_pages, 0),
-			    num(pool, p->pool_bytes >= 0 ? p->pool_bytes / 1024 : -1, 0), lim,
-			    ratio, num(zo, p->zswpout, prev->zswpout),
-			    num(zw, p->zswpwb, prev->zswpwb), num(po, p->pswpout, prev->pswpout),
-			    num(inf, p->inflight, 0));
+			    report_rel_s(rc, p->ts), num(st, p->stored_pages),
+			    num(pool, p->pool_bytes >= 0 ? p->pool_bytes / 1024 : -1), lim,
+			    ratio, since(zo, p->zswpout, prev->zswpout, p == prev),
+			    since(zw, p->zswpwb, prev->zswpwb, p == prev),
+			    since(po, p->pswpout, prev->pswpout, p == prev),
+			    num(inf, p->inflight));
 		prev = p;
 		if (i + step >= n)
 			break;
 	}
 	report_line(rc, "  (zswpout, zswpwb, pswpout: pages since the row before; "
 		    "infl: swap");
-	report_line(rc, "  device requests in flight; -: not sampled)");
+	report_line(rc, "  device requests in flight; -: not sampled or no row before)");
 }
 
 /* "+N" between two samples of a counter, or "-" when either is missing. */

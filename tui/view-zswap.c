@@ -167,7 +167,7 @@ static void view_zswap_build(struct tui_state *st, struct canvas *body)
 	const struct zswap_model *m = view_zswap_model(st);
 	const struct zsw_point *p;
 	const char *comp;
-	char ts[32];
+	char ts[32], mpp[16] = "-";	/* "-": max_pool_percent not sampled */
 	int h, y = 0, cur, enabled;
 
 	if (!m || !zswap_model_npoints(m)) {
@@ -182,10 +182,12 @@ static void view_zswap_build(struct tui_state *st, struct canvas *body)
 	 * same source the report reads): "not sampled" only when neither. */
 	enabled = p && p->enabled >= 0 ? p->enabled : zswap_model_enabled(m);
 	comp = zswap_model_settings(m)->compressor;
-	canvas_printf(body, y++, 0, AT_HEADER, "zswap at %s s: %s%s%s, max_pool_percent %d",
+	if (zswap_model_max_pool_percent(m) >= 0)
+		snprintf(mpp, sizeof(mpp), "%d%%", zswap_model_max_pool_percent(m));
+	canvas_printf(body, y++, 0, AT_HEADER, "zswap at %s s: %s%s%s, max_pool_percent %s",
 		      tui_fmt_ts(st->cursor, ts, sizeof(ts)),
 		      enabled < 0 ? "enabled not sampled" : enabled ? "enabled" : "disabled",
-		      *comp ? ", " : "", comp, zswap_model_max_pool_percent(m));
+		      *comp ? ", " : "", comp, mpp);
 	if (p) {	/* -1 in a point: not sampled, printed "-" */
 		char sp[24] = "-", pool[24] = "-", lim[24] = "-", inf[24] = "-";
 
