@@ -234,8 +234,9 @@ static void handoff_kswapd_wake(struct handoff_model *m, struct hnode *n,
 	ep->wakeups = n->pending_wakeups;
 	memcpy(ep->waker, n->pending_waker, sizeof(ep->waker));
 	ep->handoff = HO_OPEN;
+	/* at the wake: the latest sample before it; the lowest and the one at
+	 * the sleep only from samples taken while awake (unknown without) */
 	ep->wm_start = n->wm_cur;
-	ep->wm_low = n->wm_cur;
 	ep->balance_order = -1;
 	if (n->last_sleep && r->ts - n->last_sleep < m->p.rewake_gap_ns)
 		ep->flags |= HF_REWAKE;
@@ -255,7 +256,6 @@ static void handoff_kswapd_sleep(struct handoff_model *m, struct hnode *n,
 		return;		/* slept before the recording saw it wake */
 	n->cur_open = 0;
 	ep->end = r->ts;
-	ep->wm_end = n->wm_cur;
 	if (ep->end - ep->start > m->p.long_awake_ns)
 		ep->flags |= HF_LONG;
 	if (ep->handoff == HO_WAKEUP || ep->handoff == HO_PICKUP) {
@@ -553,6 +553,7 @@ static void handoff_sample_end(struct handoff_model *m, uint64_t seq)
 			n->cur.wm_start = n->wm_cur;
 		if (n->cur.wm_low.state == WM_UNKNOWN || n->wm_cur.free < n->cur.wm_low.free)
 			n->cur.wm_low = n->wm_cur;
+		n->cur.wm_end = n->wm_cur;	/* the last one before the sleep */
 	}
 }
 
@@ -724,7 +725,6 @@ void handoff_model_finish(struct handoff_model *m, uint64_t end_ts)
 		if (n->cur_open) {
 			n->cur_open = 0;
 			n->cur.end = end_ts;
-			n->cur.wm_end = n->wm_cur;
 			n->cur.flags |= HF_AT_END;
 			if (n->cur.end - n->cur.start > m->p.long_awake_ns)
 				n->cur.flags |= HF_LONG;
@@ -802,7 +802,7 @@ const char *handoff_kind_name(enum handoff_kind k)
 
 const char *wmark_state_name(enum wmark_state s)
 {
-	static const char *const names[] = { "?", "<min", "<low", "<high", ">high" };
+	static const char *const names[] = { "-", "<min", "<low", "<high", ">high" };
 
 	return (unsigned)s < sizeof(names) / sizeof(names[0]) ? names[s] : "?";
 }

@@ -130,7 +130,10 @@ static void json_wmark(struct report_ctx *rc, struct json_writer *j, const char 
 	int known = w->zone[0] != '\0';
 
 	json_object(j, key);
-	json_str(j, "state", wmark_state_name(w->state));
+	if (w->state == WM_UNKNOWN)	/* no sample in the span it stands for */
+		json_null(j, "state");
+	else
+		json_str(j, "state", wmark_state_name(w->state));
 	if (known)
 		json_str(j, "zone", w->zone);
 	else

@@ -160,7 +160,9 @@ static void handoff_episode_legend(struct report_ctx *rc, const struct handoff_n
 		else
 			report_line(rc, "  %s after", n->zchg[nz - 1].to);
 	}
-	report_line(rc, "at the wake, the lowest sample while awake, and the sleep");
+	report_line(rc, "at the wake (the sample before it), the lowest sample");
+	report_line(rc, "while awake, and the last one before the sleep (-: none");
+	report_line(rc, "while awake)");
 }
 
 static void handoff_episodes(struct report_ctx *rc, const struct handoff_model *hm, int i)
