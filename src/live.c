@@ -551,4 +551,5 @@ uint64_t live_first_ts(const struct live *l)
 }
 uint64_t live_horizon(const struct live *l) { return l->horizon; }
 const char *live_status(const struct live *l) { return l->status; }
+int live_ended(const struct live *l) { return l->ended; }
 const char *live_notes(const struct live *l) { return l->notes ? l->notes : ""; }

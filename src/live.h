@@ -59,6 +59,8 @@ uint64_t live_horizon(const struct live *l);
 /* "live: 12345 events, 0 lost", or how the recorder ended (with the
  * COMMAND's exit status when it is not 0). */
 const char *live_status(const struct live *l);
+/* The recorder has ended (its file is written, or it failed). */
+int live_ended(const struct live *l);
 /*
  * The last LIVE_RECENT events fed (raw copies), for the events view:
  * live_recent(l, i, &ev) fills ev with the i-th oldest of them (valid

@@ -11,7 +11,8 @@
  * + tab 5 / write_folio enter q"; a word that is not a key name is typed
  * letter by letter; "resize=COLSxROWS" resizes, "click=Y,X" clicks the
  * mouse at screen row Y, column X, "wait=SECONDS" lets a live session
- * run that long); MMSCOPE_TUI_DUMP=FILE writes the screen as text when
+ * run that long, "wait-end=SECONDS" until its recorder ends, at most that
+ * long); MMSCOPE_TUI_DUMP=FILE writes the screen as text when
  * the script ends or at 'q'.
  *
  * Live mode: keys are waited for at most TUI_TICK_MS; every
@@ -50,6 +51,7 @@ struct tui_script {
 	const char *typing;	/* rest of a word being typed */
 	int click_y, click_x;	/* of a "click=Y,X" token */
 	uint64_t wait_until;	/* of a "wait=SECONDS" token (mono ns) */
+	int wait_end;		/* "wait-end=": stop waiting when the recorder ends */
 };
 
 struct tui_loop {
@@ -65,17 +67,18 @@ struct tui_loop {
 };
 
 /* Next key of the script; TK_EOF at its end. */
-static int tui_script_key(struct tui_script *s)
+static int tui_script_key(struct tui_script *s, const struct live *live)
 {
 	static char word[128];
 	int secs;
 
 	if (s->wait_until) {
-		if (tui_mono_ns() < s->wait_until) {
+		if (tui_mono_ns() < s->wait_until && !(s->wait_end && live && live_ended(live))) {
 			usleep(TUI_TICK_MS * 1000);
 			return TK_TICK;
 		}
 		s->wait_until = 0;
+		s->wait_end = 0;
 	}
 	if (s->typing && *s->typing)
 		return (unsigned char)*s->typing++;
@@ -95,6 +98,11 @@ static int tui_script_key(struct tui_script *s)
 		s->wait_until = tui_mono_ns() + (uint64_t)secs * 1000000000ULL;
 		return TK_TICK;
 	}
+	if (sscanf(word, "wait-end=%d", &secs) == 1 && secs >= 0) {
+		s->wait_until = tui_mono_ns() + (uint64_t)secs * 1000000000ULL;
+		s->wait_end = 1;
+		return TK_TICK;
+	}
 	if (sscanf(word, "resize=%dx%d", &cols, &rows) == 2 && rows > 2 && cols > 10) {
 		draw_resize(rows, cols);
 		return TK_RESIZE;
@@ -110,7 +118,7 @@ static int tui_script_key(struct tui_script *s)
 static int tui_next_key(struct tui_loop *l)
 {
 	if (l->use_script)
-		return tui_script_key(&l->script);
+		return tui_script_key(&l->script, l->live);
 	return draw_getkey();
 }
 

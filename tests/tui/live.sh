@@ -24,7 +24,7 @@ mkdir "$tmp"
 out="$scratch/live.dat"
 
 # 1. Watch the workload to its end, keep the recording, end on the stalls view.
-TMPDIR="$tmp" MMSCOPE_TUI_KEYS='wait=16 4' MMSCOPE_TUI_DUMP="$scratch/live4.txt" \
+TMPDIR="$tmp" MMSCOPE_TUI_KEYS='wait-end=300 4' MMSCOPE_TUI_DUMP="$scratch/live4.txt" \
 	"$MMSCOPE" tui --live -o "$out" -g reclaim,kswapd --cgroup "$LIVE_TAG" -- \
 	sh -c "echo \$\$ >$LIVE_CG/cgroup.procs && exec $ANON_TOUCH -m 256 -p 2 -N -q" \
 	>"$scratch/stdout" 2>"$scratch/stderr"
@@ -82,7 +82,7 @@ $(cat "$scratch/short.txt")"
 # A COMMAND that fails: the recorder passes its status on (like time(1)),
 # which is not a failure of the recorder: the file is complete and the
 # status bar says how the command ended.
-TMPDIR="$tmp" MMSCOPE_TUI_KEYS='wait=3' MMSCOPE_TUI_DUMP="$scratch/cmd.txt" \
+TMPDIR="$tmp" MMSCOPE_TUI_KEYS='wait-end=60' MMSCOPE_TUI_DUMP="$scratch/cmd.txt" \
 	"$MMSCOPE" tui --live -o "$scratch/cmd.dat" -g kswapd -- sh -c 'sleep 1; exit 3' \
 	>/dev/null 2>"$scratch/cmd.err"
 rc=$?
