@@ -22,6 +22,7 @@ struct counters_model {
 	int *touched;			/* pending counter indexes */
 	int ntouched, captouched;
 	uint64_t nsets, first_ts, last_ts;
+	uint64_t max_gap, max_gap_after;	/* longest time between two sets */
 	uint64_t last_end_seq;
 	int any_pending;
 	uint64_t incomplete;
@@ -180,6 +181,10 @@ static void counters_commit(struct counters_model *m, const struct record *r)
 	m->any_pending = 0;
 	if (!m->nsets)
 		m->first_ts = r->ts;
+	else if (r->ts > m->last_ts && r->ts - m->last_ts > m->max_gap) {
+		m->max_gap = r->ts - m->last_ts;
+		m->max_gap_after = m->last_ts;
+	}
 	m->last_ts = r->ts;
 	m->nsets++;
 	m->last_end_seq = r->send.seq;
@@ -203,6 +208,12 @@ void counters_model_span(const struct counters_model *m, uint64_t *first_ts,
 {
 	*first_ts = m->first_ts;
 	*last_ts = m->last_ts;
+}
+
+uint64_t counters_model_max_gap(const struct counters_model *m, uint64_t *after_ts)
+{
+	*after_ts = m->max_gap_after;
+	return m->nsets >= 2 ? m->max_gap : 0;
 }
 
 uint64_t counters_model_incomplete_sets(const struct counters_model *m)

@@ -60,6 +60,12 @@ void counters_model_add(struct counters_model *m, const struct record *r);
 uint64_t counters_model_nsets(const struct counters_model *m);
 void counters_model_span(const struct counters_model *m, uint64_t *first_ts,
 			 uint64_t *last_ts);
+/*
+ * The longest time between two consecutive sets (ns; 0 with fewer than
+ * two) and the end of the set before it: a sampler starved under
+ * pressure leaves such a hole, and nothing sampled describes it.
+ */
+uint64_t counters_model_max_gap(const struct counters_model *m, uint64_t *after_ts);
 /* Sets begun (lines seen) but never ended. */
 uint64_t counters_model_incomplete_sets(const struct counters_model *m);
 /* All counters, in the order first seen. */

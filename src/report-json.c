@@ -115,6 +115,21 @@ void report_json_header(struct report_ctx *rc)
 	json_u64(j, "sample_sets", in->sample_sets);
 	json_u64(j, "sample_lines", in->sample_lines);
 	json_u64(j, "sample_gaps", in->sample_gaps);
+	{	/* time between sets: null with fewer than two */
+		uint64_t f, l, after, gap = counters_model_max_gap(analysis_counters(rc->a), &after);
+
+		counters_model_span(analysis_counters(rc->a), &f, &l);
+		if (gap) {
+			json_fixed(j, "sample_spacing_mean_s", (double)(l - f) / 1e9 /
+				   (double)(in->sample_sets - 1), 6);
+			json_fixed(j, "sample_spacing_max_s", (double)gap / 1e9, 6);
+			json_fixed(j, "sample_spacing_max_after_s", report_rel_s(rc, after), 6);
+		} else {
+			json_null(j, "sample_spacing_mean_s");
+			json_null(j, "sample_spacing_max_s");
+			json_null(j, "sample_spacing_max_after_s");
+		}
+	}
 	json_array(j, "notes");
 	for (int i = 0; i < analysis_nnotes(rc->a); i++)
 		json_str(j, NULL, analysis_note(rc->a, i));

@@ -356,13 +356,21 @@ void report_text_header(struct report_ctx *rc)
 		 !strncmp(analysis_probe_reason(rc->a), "probe set ", 10))
 		/* a set fits but was not verified on this kernel (probes.h) */
 		report_wrap(rc, "probes    none: ", analysis_probe_reason(rc->a));
-	if (in->has_samples)
+	if (in->has_samples) {
+		uint64_t f, l, after, gap = counters_model_max_gap(analysis_counters(rc->a), &after);
+
 		report_line(rc, "samples   %llu sets (%llu lines), %llu lost, %llu incomplete",
 			    (unsigned long long)in->sample_sets,
 			    (unsigned long long)in->sample_lines,
 			    (unsigned long long)in->sample_gaps,
 			    (unsigned long long)in->sample_incomplete);
-	else
+		counters_model_span(analysis_counters(rc->a), &f, &l);
+		if (gap)	/* the mean tells the interval; the largest, a hole */
+			report_line(rc, "          %.3f s apart on average, at most %.3f s "
+				    "(after %.3f s)", (double)(l - f) / 1e9 /
+				    (double)(in->sample_sets - 1), (double)gap / 1e9,
+				    report_rel_s(rc, after));
+	} else
 		report_line(rc, "samples   none (no mmscope counter samples in this %s)",
 			    in->windowed ? "window" : "file");
 	report_text_scope(rc);

@@ -91,6 +91,31 @@ static void test_peak(void)
 	   !counters_gauge(SRC_ZSWAP, "written_back_pages"),
 	   "zswap: stored pages a gauge, written back a count");
 	is_int((int)counters_model_nsets(m), 4, "four complete sets");
+	{
+		uint64_t after = 0, gap = counters_model_max_gap(m, &after);
+
+		/* 100, 200, 300, (350 never ended), 400 ms: gaps of 100 ms */
+		is_int((int)(gap / MS), 100, "longest time between sets: 100 ms");
+		is_int((int)(after / MS), 100, "the first such gap begins at 100 ms");
+	}
+	counters_model_free(m);
+
+	m = counters_model_new();
+	swap_set(100, 1, 0, 1);
+	{
+		uint64_t after = 7;
+
+		is_int((int)counters_model_max_gap(m, &after), 0, "one set: no gap (unknown)");
+	}
+	swap_set(150, 2, 0, 1);
+	swap_set(3800, 3, 0, 1);	/* a starved sampler */
+	swap_set(3900, 4, 0, 1);
+	{
+		uint64_t after = 0, gap = counters_model_max_gap(m, &after);
+
+		is_int((int)(gap / MS), 3650, "a 3.65 s hole found");
+		is_int((int)(after / MS), 150, "after the set at 150 ms");
+	}
 	counters_model_free(m);
 }
 
