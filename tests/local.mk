@@ -89,10 +89,12 @@ TESTS += tests/unit/test-parsers tests/unit/test-families tests/unit/test-sample
 # models on hand-built record sequences
 check_PROGRAMS += tests/unit/test-model-handoff tests/unit/test-model-reclaim \
 	tests/unit/test-model-consistency tests/unit/test-model-swapclust \
-	tests/unit/test-model-zswap tests/unit/test-model-counters tests/unit/test-triggers
+	tests/unit/test-model-zswap tests/unit/test-model-counters tests/unit/test-triggers \
+	tests/unit/test-model-64k
 TESTS += tests/unit/test-model-handoff tests/unit/test-model-reclaim \
 	tests/unit/test-model-consistency tests/unit/test-model-swapclust \
-	tests/unit/test-model-zswap tests/unit/test-model-counters tests/unit/test-triggers
+	tests/unit/test-model-zswap tests/unit/test-model-counters tests/unit/test-triggers \
+	tests/unit/test-model-64k
 
 # report: the section table, golden reports on the fixtures
 # (MMSCOPE_UPDATE_GOLDEN=1 regenerates), swap figures against the
