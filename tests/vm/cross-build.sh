@@ -20,6 +20,8 @@ ARCH=$1 BDIR=$2
 TRIPLET=aarch64-linux-gnu
 command -v $TRIPLET-gcc >/dev/null ||
 	{ echo "cross-build: $TRIPLET-gcc not found (apt-get install gcc-aarch64-linux-gnu)" >&2; exit 77; }
+[ ! -f "$REPO/config.status" ] ||
+	{ echo "cross-build: $REPO is configured in place; a second configuration needs a clean source tree (make distclean there, build in a subdirectory)" >&2; exit 77; }
 CACHE=${MMSCOPE_VM_CACHE:-$REPO/build/vm-cache}
 set +e
 senv=$("$HERE/fetch-sysroot.sh" "$ARCH" "$CACHE")
