@@ -282,7 +282,12 @@ static void test_zswap(void)
 	struct record r;
 	int64_t f = -1, l = -1;
 
-	is_int(zswap_model_set_page_size(z, PG), 0, "zswap: page size 65536");
+	memset(&r, 0, sizeof(r));
+	r.type = REC_SETTING;
+	r.setting.source = SRC_CTX;
+	r.setting.key = "page_size";
+	r.setting.value = "65536";
+	zswap_model_add(z, &r);	/* the run context, as record writes it */
 	for (uint64_t seq = 0; seq < 2; seq++) {
 		r = rec_counter(SRC_MTHP, "524288", "zswpout", (int64_t)seq * 7, seq);
 		zswap_model_add(z, &r);
@@ -335,6 +340,13 @@ static void test_frag(void)
 	}
 	is_int(frag_model_set_page_size(f, 4096), 0, "frag: 4 KB");
 	is_int(frag_model_hi_order(f), 9, "frag: 4 KB pageblock order 9");
+	memset(&r, 0, sizeof(r));
+	r.type = REC_SETTING;
+	r.setting.source = SRC_CTX;
+	r.setting.key = "page_size";
+	r.setting.value = "65536";
+	frag_model_add(f, &r);
+	is_int(frag_model_hi_order(f), PMD_ORD, "frag: the run context's page_size=65536 wins");
 	frag_model_free(f);
 }
 
