@@ -489,6 +489,9 @@ static void analysis_header(struct analysis *a, const char *path)
 		 td_trace_clock(a->tf) && *td_trace_clock(a->tf) ?
 		 td_trace_clock(a->tf) : "local");
 	analysis_uname(in, td_uname(a->tf));
+	swapclust_model_set_page_size(a->swapclust, in->page_size);
+	zswap_model_set_page_size(a->zswap, in->page_size);
+	frag_model_set_page_size(a->frag, in->page_size);
 	analysis_private(a, in, td_private(a->tf));
 	for (int b = 0; b < td_nbuffers(a->tf); b++) {
 		const struct td_buffer *buf = td_buffer(a->tf, b);
@@ -1159,6 +1162,9 @@ struct analysis *analysis_live_new(struct tep_handle *tep, const char *kernel,
 	snprintf(a->info.host, sizeof(a->info.host), "?");
 	snprintf(a->info.clock, sizeof(a->info.clock), "mono");
 	a->info.page_size = (uint32_t)sysconf(_SC_PAGESIZE);	/* live: this kernel */
+	swapclust_model_set_page_size(a->swapclust, a->info.page_size);
+	zswap_model_set_page_size(a->zswap, a->info.page_size);
+	frag_model_set_page_size(a->frag, a->info.page_size);
 	analysis_private(a, &a->info, private_meta);
 	if (analysis_bind(a, tep, err)) {
 		analysis_free(a);

@@ -15,7 +15,6 @@
 #include <string.h>
 
 #define FRAG_MAX_ZONES 32
-#define FRAG_HI_ORDER 9
 
 struct frag_stage {
 	int used;
@@ -25,6 +24,7 @@ struct frag_stage {
 };
 
 struct frag_model {
+	int hi_order;		/* pageblock order: log2(page size / 8) */
 	int nzones;
 	struct frag_zone zones[FRAG_MAX_ZONES];
 	struct frag_stage stage[FRAG_MAX_ZONES * (FRAG_MAX_TYPES + 1)];
@@ -33,8 +33,25 @@ struct frag_model {
 
 struct frag_model *frag_model_new(void)
 {
-	return xcalloc(1, sizeof(struct frag_model));
+	struct frag_model *m = xcalloc(1, sizeof(struct frag_model));
+
+	m->hi_order = 9;	/* 4096 / 8 = 512 pages until told */
+	return m;
 }
+
+int frag_model_set_page_size(struct frag_model *m, uint32_t page_size)
+{
+	int o = 0;
+
+	if (page_size < 4096 || page_size > 65536 || (page_size & (page_size - 1)))
+		return -1;
+	while ((8u << o) < page_size)
+		o++;
+	m->hi_order = o < REC_MAX_ORDERS ? o : REC_MAX_ORDERS - 1;
+	return 0;
+}
+
+int frag_model_hi_order(const struct frag_model *m) { return m->hi_order; }
 
 void frag_model_free(struct frag_model *m)
 {
@@ -129,9 +146,10 @@ static void frag_stage_line(struct frag_model *m, const struct record *r)
 	memcpy(st->snap.free, r->buddy.free, sizeof(st->snap.free));
 }
 
-static void frag_series_add(struct frag_zone *z, const struct frag_snapshot *snap)
+static void frag_series_add(const struct frag_model *m, struct frag_zone *z,
+			    const struct frag_snapshot *snap)
 {
-	uint64_t ts = snap->ts, hi = frag_free_pages_from(snap, FRAG_HI_ORDER);
+	uint64_t ts = snap->ts, hi = frag_free_pages_from(snap, m->hi_order);
 
 	if (z->samples % (uint64_t)z->stride)
 		return;
@@ -170,7 +188,7 @@ static void frag_commit(struct frag_model *m, const struct record *r)
 		if (!z->samples)
 			z->first = st->snap;
 		z->last = st->snap;
-		frag_series_add(z, &st->snap);
+		frag_series_add(m, z, &st->snap);
 		z->samples++;
 	}
 	m->nstage = 0;
@@ -180,6 +198,9 @@ void frag_model_add(struct frag_model *m, const struct record *r)
 {
 	if (r->type == REC_BUDDY || r->type == REC_PAGETYPE)
 		frag_stage_line(m, r);
+	else if (r->type == REC_SETTING && r->setting.source == SRC_CTX && r->setting.key &&
+		 r->setting.value && !strcmp(r->setting.key, "page_size"))
+		frag_model_set_page_size(m, (uint32_t)strtoul(r->setting.value, NULL, 10));
 	else if (r->type == REC_SAMPLE_END)
 		frag_commit(m, r);
 }

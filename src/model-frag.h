@@ -27,7 +27,8 @@ struct frag_zone {
 	char zone[16];
 	uint64_t samples;
 	struct frag_snapshot first, last;
-	/* thinned series: free pages in blocks of order >= 9 (pageblock) */
+	/* thinned series: free pages in blocks of order >= the pageblock
+	 * order (frag_model_hi_order(): 9 on 4 KB pages, 13 on 64 KB) */
 	int nseries, stride;
 	uint64_t series_ts[FRAG_SERIES], series_hi[FRAG_SERIES];
 	struct frag_snapshot series_snap[FRAG_SERIES];	/* the whole buddyinfo then */
@@ -41,6 +42,11 @@ struct frag_model;
 struct frag_model *frag_model_new(void);
 void frag_model_free(struct frag_model *m);
 void frag_model_add(struct frag_model *m, const struct record *r);
+/* The recording's page size (bytes): the pageblock order of the "high"
+ * series is HPAGE_PMD_ORDER, log2(page_size / 8) (9 on 4 KB pages, 13 on
+ * arm64 64 KB). -1 if not a power of two from 4096 to 65536. */
+int frag_model_set_page_size(struct frag_model *m, uint32_t page_size);
+int frag_model_hi_order(const struct frag_model *m);
 
 int frag_model_nzones(const struct frag_model *m);
 const struct frag_zone *frag_model_zone(const struct frag_model *m, int i);

@@ -47,7 +47,8 @@
 #define SWC_BATCH_GAP	100000ULL	/* frees closer than 100 us: one batch */
 #define SWC_NBUCKETS	12		/* free batch sizes 2^0 .. 2^11+ */
 #define SWC_NPID	64		/* 6.1 fas -> fas_r pairing slots */
-#define SWC_PMD_ORDER	9		/* x86-64 PMD folio: vmstat thp_swpout */
+#define SWC_MIN_CLUSTER	16		/* SWAPFILE_CLUSTER bounds accepted */
+#define SWC_MAX_CLUSTER	32768		/* (swc_cluster counts are 16-bit) */
 /* Plausible sizeof(struct swap_cluster_info), bytes: a pointer step
  * outside these is not a cluster array stride */
 #define SWC_MIN_STRIDE	8
@@ -94,7 +95,13 @@ enum swc_mthp_ctr { SWC_CTR_SWPOUT, SWC_CTR_FALLBACK, SWC_CTR_ZSWPOUT, SWC_NCTR 
 #define SWC_CTR_NEEDED	(SWC_CTR_BIT(SWC_CTR_SWPOUT) | SWC_CTR_BIT(SWC_CTR_FALLBACK))
 
 struct swapclust_model {
-	int cl;			/* slots per cluster (256 or 512) */
+	int cl;			/* slots per cluster (SWAPFILE_CLUSTER) */
+	int cl_fixed;		/* cl was given (new() or the recording), not
+				 * assumed from the PMD order */
+	uint32_t page;		/* page size, bytes (4096 until told) */
+	int pmd_order;		/* HPAGE_PMD_ORDER: from hugepages-*kB, else
+				 * log2(page / 8) */
+	int64_t pmd_kb;		/* largest hugepages-<kB> named, 0 none */
 	enum swc_rules rules;	/* which kernel's list rules apply */
 	int rules_fixed;	/* rules came from the kernel release */
 	struct swc_dev dev[SWC_MAXDEV];	/* indexed by si->type */
@@ -160,7 +167,10 @@ struct swapclust_model *swapclust_model_new(int cluster_size)
 {
 	struct swapclust_model *m = xcalloc(1, sizeof(*m));
 
-	m->cl = cluster_size > 0 ? cluster_size : 512;
+	m->page = 4096;
+	m->pmd_order = 9;	/* log2(4096 / 8) until the page size is told */
+	m->cl = cluster_size > 0 ? cluster_size : 1 << m->pmd_order;
+	m->cl_fixed = cluster_size > 0;
 	m->last_free_type = -1;
 	for (int i = 0; i < SWC_MAXDEV; i++) {
 		m->dev[i].type = i;
@@ -187,17 +197,59 @@ void swapclust_model_free(struct swapclust_model *m)
 	free(m);
 }
 
+static int log2_exact(uint64_t v)
+{
+	int o = 0;
+
+	if (!v || (v & (v - 1)))
+		return -1;
+	while ((1ULL << o) < v)
+		o++;
+	return o;
+}
+
+static void relayout(struct swapclust_model *m, int slots);
+
 int swapclust_model_set_cluster_size(struct swapclust_model *m, int slots)
 {
-	for (int i = 0; i < SWC_MAXDEV; i++)
-		if (m->dev[i].nclusters)
-			return -1;	/* too late: clusters exist */
-	if (slots != 256 && slots != 512)
+	if (slots < SWC_MIN_CLUSTER || slots > SWC_MAX_CLUSTER || log2_exact((uint64_t)slots) < 0)
 		return -1;
-	m->cl = slots;
 	m->cl_basis = SWC_BASIS_RECORDED;
+	m->cl_fixed = 1;
+	if (slots != m->cl)
+		relayout(m, slots);
 	return 0;
 }
+
+/* The PMD order from the largest hugepages-<kB> seen, else page / 8. */
+static void pmd_update(struct swapclust_model *m)
+{
+	int o = -1;
+
+	if (m->pmd_kb > 0 && (uint64_t)m->pmd_kb * 1024 >= m->page)
+		o = log2_exact((uint64_t)m->pmd_kb * 1024 / m->page);
+	if (o < 0)
+		o = log2_exact(m->page / 8);
+	if (o >= 0 && o < SWC_NORDERS)
+		m->pmd_order = o;
+	else
+		m->pmd_order = SWC_NORDERS - 1;
+	if (!m->cl_fixed && m->cl != 1 << m->pmd_order)
+		relayout(m, 1 << m->pmd_order);	/* assumed: HPAGE_PMD_NR */
+}
+
+int swapclust_model_set_page_size(struct swapclust_model *m, uint32_t page_size)
+{
+	if (page_size < 4096 || page_size > 65536 || log2_exact(page_size) < 0)
+		return -1;
+	m->page = page_size;
+	pmd_update(m);
+	return 0;
+}
+
+uint32_t swapclust_model_page_size(const struct swapclust_model *m) { return m->page; }
+int swapclust_model_pmd_order(const struct swapclust_model *m) { return m->pmd_order; }
+int swapclust_model_norders(const struct swapclust_model *m) { return m->pmd_order + 1; }
 
 int swapclust_model_cluster_basis(const struct swapclust_model *m)
 {
@@ -416,6 +468,60 @@ static void dev_lose_detail(struct swapclust_model *m, struct swc_dev *d, uint64
 	}
 	m->in_reveal = 0;
 	d->used_slots = used;
+}
+
+/* The cluster size changed after clusters were made (the recording said
+ * so late): every device's slots are kept, its clusters made again of
+ * the new size with states from their counts (free, full, nonfull of
+ * order 0; unknown unless every slot is known). The change log so far
+ * spoke of the old clusters: it starts again here. */
+static void relayout(struct swapclust_model *m, int slots)
+{
+	m->cl = slots;
+	m->nlog = 0;
+	m->log_full = 0;
+	for (int t = 0; t < SWC_MAXDEV; t++) {
+		struct swc_dev *d = &m->dev[t];
+		uint64_t nslots = d->nslots, ncl;
+		int64_t n;
+
+		if (!d->nclusters)
+			continue;
+		ncl = (nslots + (uint64_t)slots - 1) / (uint64_t)slots;
+		if (d->size_known && d->pages &&
+		    ncl > (d->pages + 1 + (uint64_t)slots - 1) / (uint64_t)slots)
+			ncl = (d->pages + 1 + (uint64_t)slots - 1) / (uint64_t)slots;
+		n = ncl > SWC_MAXCLUSTERS ? SWC_MAXCLUSTERS : (int64_t)ncl;
+		if (n < 1)
+			n = 1;
+		d->slot = xreallocarray(d->slot, (size_t)n, (size_t)slots);
+		if ((uint64_t)n * (uint64_t)slots > nslots)
+			memset(d->slot + nslots, d->revealed ? SWC_SLOT_FREE : SWC_SLOT_UNKNOWN,
+			       (size_t)((uint64_t)n * (uint64_t)slots - nslots));
+		d->cl = xreallocarray(d->cl, (size_t)n, sizeof(*d->cl));
+		d->nclusters = (int)n;
+		d->nslots = (uint64_t)n * (uint64_t)slots;
+		memset(d->n, 0, sizeof(d->n));
+		memset(d->nonfull, 0, sizeof(d->nonfull));
+		memset(d->frag, 0, sizeof(d->frag));
+		m->in_reveal = 1;
+		for (int64_t i = 0; i < n; i++) {
+			struct swc_cluster *c = &d->cl[i];
+			const uint8_t *s = d->slot + (size_t)i * (size_t)slots;
+			int used = 0, known = 0;
+
+			for (int k = 0; k < slots; k++) {
+				known += s[k] != SWC_SLOT_UNKNOWN;
+				used += s[k] == SWC_SLOT_USED;
+			}
+			*c = (struct swc_cluster){ (uint16_t)used, (uint16_t)known, SWC_UNKNOWN, 0 };
+			count_state(d, c, 1);
+			if (known == slots)
+				set_state(m, d, (uint32_t)i, !used ? SWC_FREE :
+					  used == slots ? SWC_FULL : SWC_NONFULL, 0);
+		}
+		m->in_reveal = 0;
+	}
 }
 
 /* ---- time series ---- */
@@ -905,26 +1011,56 @@ static void on_device(struct swapclust_model *m, const struct record *r)
 
 /* ---- samples ---- */
 
-static int order_of_kb(const char *inst)
+/* The order of an mTHP size in kB ("64kB"): kB * 1024 / page size. */
+static int order_of_kb(const struct swapclust_model *m, const char *inst)
 {
 	long kb = strtol(inst, NULL, 10);
+	long pkb = (long)(m->page / 1024);
 	int o = 0;
 
-	if (kb < 4)
+	if (kb < pkb)
 		return -1;
-	/* bounded: a damaged sample's size must not shift 4 past a long */
-	while ((4L << o) < kb && o < SWC_NORDERS)
+	/* bounded: a damaged sample's size must not shift past a long */
+	while ((pkb << o) < kb && o < SWC_NORDERS)
 		o++;
-	return o < SWC_NORDERS && (4L << o) == kb ? o : -1;
+	return o < SWC_NORDERS && (pkb << o) == kb ? o : -1;
+}
+
+/* A hugepages-<kB> directory named in the run context: the largest one
+ * is the PMD size (the mthp samples do not move it: a damaged sample's
+ * size is left out, not taken for the PMD). */
+static void saw_thp_size(struct swapclust_model *m, long kb)
+{
+	if (kb > m->pmd_kb && kb <= (1L << 30)) {
+		m->pmd_kb = kb;
+		pmd_update(m);
+	}
+}
+
+/* The run context ("mms1 ctx" settings of the start): page size,
+ * SWAPFILE_CLUSTER, and the hugepages-<kB> directories. */
+static void on_ctx(struct swapclust_model *m, const struct record *r)
+{
+	const char *k = r->setting.key, *v = r->setting.value;
+
+	if (!k || !v)
+		return;
+	if (!strcmp(k, "page_size"))
+		swapclust_model_set_page_size(m, (uint32_t)strtoul(v, NULL, 10));
+	else if (!strcmp(k, "swap.cluster_pages"))
+		swapclust_model_set_cluster_size(m, atoi(v));
+	else if (!strncmp(k, "thp.hugepages-", 14))
+		saw_thp_size(m, strtol(k + 14, NULL, 10));
 }
 
 static void on_mthp(struct swapclust_model *m, const struct record *r)
 {
-	int o = order_of_kb(r->counter.instance);
+	int o;
 	enum swc_mthp_ctr k;
 
+	o = order_of_kb(m, r->counter.instance);
 	m->thp_seen = 1;
-	if (o < 0 || o >= SWC_NORDERS)
+	if (o < 0 || o > m->pmd_order)	/* no order of this kernel's */
 		return;
 	if (!strcmp(r->counter.key, "swpout"))
 		k = SWC_CTR_SWPOUT;
@@ -936,7 +1072,7 @@ static void on_mthp(struct swapclust_model *m, const struct record *r)
 		return;
 	m->pv[o][k] = r->counter.value;
 	m->pseen[o] |= SWC_CTR_BIT(k);
-	m->mthp9 |= o == SWC_PMD_ORDER;
+	m->mthp9 |= o == m->pmd_order;
 }
 
 static void on_vmstat(struct swapclust_model *m, const struct record *r)
@@ -993,7 +1129,7 @@ static void on_swap_sample(struct swapclust_model *m, const struct record *r)
 		d->swapons++;	/* back in /proc/swaps: swapon */
 	m->line_seen[d->type] = 1;
 	if (!strcmp(r->counter.key, "size") && v > 0)
-		dev_set_pages(m, d, (uint64_t)v / 4);
+		dev_set_pages(m, d, (uint64_t)v * 1024 / m->page);	/* kB */
 	else if (!strcmp(r->counter.key, "rotational")) {
 		d->rotational = v != 0;
 		d->blockdev = 1;
@@ -1006,7 +1142,8 @@ static void on_swap_sample(struct swapclust_model *m, const struct record *r)
 		   (d->revealed || d->detail_lost)) {
 		int news = d->revealed;	/* states change now: a point shows it */
 
-		dev_lose_detail(m, d, (uint64_t)v / 4);	/* kB: moved unseen */
+		/* kB: moved unseen */
+		dev_lose_detail(m, d, (uint64_t)v * 1024 / m->page);
 		if (news)
 			push_point(m, d, r->ts);
 	}
@@ -1035,9 +1172,11 @@ static void on_sample_end(struct swapclust_model *m, const struct record *r)
 		m->line_seen[i] = m->rot_seen[i] = 0;
 	}
 	if (m->vm9_seen && !m->mthp9) {	/* 6.1: PMD THP only, in vmstat */
-		m->pv[SWC_PMD_ORDER][SWC_CTR_SWPOUT] = m->vm9[SWC_CTR_SWPOUT];
-		m->pv[SWC_PMD_ORDER][SWC_CTR_FALLBACK] = m->vm9[SWC_CTR_FALLBACK];
-		m->pseen[SWC_PMD_ORDER] |= m->vm9_seen & SWC_CTR_NEEDED;
+		int pmd = m->pmd_order;
+
+		m->pv[pmd][SWC_CTR_SWPOUT] = m->vm9[SWC_CTR_SWPOUT];
+		m->pv[pmd][SWC_CTR_FALLBACK] = m->vm9[SWC_CTR_FALLBACK];
+		m->pseen[pmd] |= m->vm9_seen & SWC_CTR_NEEDED;
 	}
 	for (int o = 0; o < SWC_NORDERS; o++) {
 		struct swc_order *so = &m->ord[o];
@@ -1079,6 +1218,11 @@ void swapclust_model_add(struct swapclust_model *m, const struct record *r)
 			on_vmstat(m, r);
 		else if (r->counter.source == SRC_SWAP)
 			on_swap_sample(m, r);
+		return;
+	}
+	if (r->type == REC_SETTING) {
+		if (r->setting.source == SRC_CTX)
+			on_ctx(m, r);
 		return;
 	}
 	if (r->type == REC_SAMPLE_END) {

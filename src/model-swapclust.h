@@ -24,7 +24,11 @@
 
 #include "records.h"
 
-#define SWC_NORDERS	10	/* SWAP_NR_ORDERS with THP_SWAP on x86-64 */
+/* Orders the model can hold: SWAP_NR_ORDERS is PMD_ORDER + 1, 10 on
+ * 4 KB pages (x86-64, arm64 4K), 12 on 16 KB, 14 on 64 KB pages (arm64
+ * 64K: 512 MB PMD, 8192 pages); swapclust_model_norders() says how many
+ * the recording's kernel has. */
+#define SWC_NORDERS	14
 #define SWC_MAXDEV	32	/* MAX_SWAPFILES-ish: si->type is 5 bits */
 #define SWC_NZERO_TS	32	/* times kept of free clusters running out */
 #define SWC_ORDER_UNKNOWN (-2)	/* swc_point.largest_order: cannot be told */
@@ -58,8 +62,8 @@ enum swc_slot { SWC_SLOT_UNKNOWN, SWC_SLOT_FREE, SWC_SLOT_USED };
 /* What the cluster size rests on (swapclust_model_cluster_basis()). */
 enum swc_basis {
 	SWC_BASIS_NO_THP = -1,	/* samples without THP counters: may be 256 */
-	SWC_BASIS_ASSUMED,	/* no samples: 512 assumed (THP_SWAP) */
-	SWC_BASIS_THP,		/* THP counters in the samples: THP_SWAP, 512 */
+	SWC_BASIS_ASSUMED,	/* no samples: HPAGE_PMD_NR assumed (THP_SWAP) */
+	SWC_BASIS_THP,		/* THP counters in the samples: THP_SWAP, HPAGE_PMD_NR */
 	SWC_BASIS_RECORDED,	/* the recording's metadata said */
 };
 
@@ -126,7 +130,7 @@ struct swc_order {
 	uint64_t ok;		/* of them, got slots of this order */
 	uint64_t fallback;	/* of them, order>0 that fell back to order 0 */
 	uint64_t cause[SWC_NCAUSES];	/* fallbacks per enum swc_cause */
-	/* counters from the "mthp" samples (size kB = 4 << order), in
+	/* counters from the "mthp" samples (size = page size << order), in
 	 * folios since boot: first and last complete sample set */
 	int has_counters;	/* a sample set had this order */
 	int64_t swpout_first, swpout_last;	/* swpout */
@@ -161,11 +165,29 @@ void swapclust_model_set_kernel(struct swapclust_model *m, const char *release);
 void swapclust_model_add(struct swapclust_model *m, const struct record *r);
 void swapclust_model_finish(struct swapclust_model *m, uint64_t end_ts);
 
-/* The cluster size from the recording's metadata (256 or 512), before
- * any record; -1 when too late or not a valid size. */
+/* The cluster size from the recording (metadata swap_cluster=, or the
+ * run context's swap.cluster_pages, which the model also takes from its
+ * "ctx" setting records): SWAPFILE_CLUSTER, HPAGE_PMD_NR with THP_SWAP
+ * (512 on 4 KB pages, 8192 on arm64 64 KB pages), else 256. A power of
+ * two from 16 to 32768; -1 if not. Given after clusters were made, the
+ * devices are laid out again from their slots (states by counts). */
 int swapclust_model_set_cluster_size(struct swapclust_model *m, int slots);
+/* The recording's page size in bytes (trace.dat header, or the run
+ * context's page_size): mTHP sample sizes in kB become orders with it,
+ * and until the recording says otherwise HPAGE_PMD_NR is page_size / 8
+ * (a page table page of 8-byte entries: 512 on 4 KB, 8192 on 64 KB) for
+ * the PMD order and the assumed cluster size. -1 if not a power of two
+ * from 4096 to 65536 (nothing changed). */
+int swapclust_model_set_page_size(struct swapclust_model *m, uint32_t page_size);
+uint32_t swapclust_model_page_size(const struct swapclust_model *m);
+/* The PMD order (HPAGE_PMD_ORDER: vmstat thp_swpout counts folios of
+ * it): the largest hugepages-<size>kB the samples or the run context
+ * named, else log2(page_size / 8). */
+int swapclust_model_pmd_order(const struct swapclust_model *m);
+/* Orders of the recording's kernel: PMD order + 1 (SWAP_NR_ORDERS). */
+int swapclust_model_norders(const struct swapclust_model *m);
 /* What the cluster size rests on (enum swc_basis; THP_SWAP follows THP
- * on x86-64, and THP_SWAP makes clusters 512 slots, else 256). */
+ * on x86-64, and THP_SWAP makes clusters HPAGE_PMD_NR slots, else 256). */
 int swapclust_model_cluster_basis(const struct swapclust_model *m);
 enum swc_rules swapclust_model_rules(const struct swapclust_model *m);
 int swapclust_model_cluster_size(const struct swapclust_model *m);

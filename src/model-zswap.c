@@ -22,6 +22,7 @@
 #define ZSW_NCTR 24
 
 struct zswap_model {
+	long page_kb;		/* the recording's page size, kB */
 	struct zsw_point cur;	/* the values so far; a point at each set's end */
 	struct zsw_point *pts;	/* one per complete sample set */
 	int npts, apts;		/* points used, allocated */
@@ -56,6 +57,7 @@ struct zswap_model *zswap_model_new(void)
 		.enabled = -1,
 	};
 	m->max_pool_percent = -1;
+	m->page_kb = 4;
 	return m;
 }
 
@@ -157,16 +159,25 @@ static void on_vmstat(struct zswap_model *m, const struct record *r)
 		}
 }
 
+int zswap_model_set_page_size(struct zswap_model *m, uint32_t page_size)
+{
+	if (page_size < 4096 || page_size > 65536 || (page_size & (page_size - 1)))
+		return -1;
+	m->page_kb = (long)(page_size / 1024);
+	return 0;
+}
+
+/* An mTHP size in kB is page_size << order. */
 static void on_mthp(struct zswap_model *m, const struct record *r)
 {
-	long kb = strtol(r->counter.instance, NULL, 10);
+	long kb = strtol(r->counter.instance, NULL, 10), pkb = m->page_kb;
 	int o = 0;
 
-	if (strcmp(r->counter.key, "zswpout") || kb < 4)
+	if (strcmp(r->counter.key, "zswpout") || kb < pkb)
 		return;
-	while ((4L << o) < kb && o < ZSW_NORDERS)
+	while ((pkb << o) < kb && o < ZSW_NORDERS)
 		o++;
-	if (o >= ZSW_NORDERS || (4L << o) != kb)
+	if (o >= ZSW_NORDERS || (pkb << o) != kb)
 		return;
 	if (!m->oseen[o])
 		m->ozsw_first[o] = r->counter.value;
@@ -263,7 +274,15 @@ void zswap_model_add(struct zswap_model *m, const struct record *r)
 		else if (r->counter.source == SRC_MEMCG)
 			on_memcg(m, r);
 		break;
-	case REC_SETTING: on_setting(m, r); break;
+	case REC_SETTING:
+		/* the run context's page size: the kernel's, whatever the
+		 * trace.dat header's ring-buffer page says */
+		if (r->setting.source == SRC_CTX && r->setting.key && r->setting.value &&
+		    !strcmp(r->setting.key, "page_size"))
+			zswap_model_set_page_size(m, (uint32_t)strtoul(r->setting.value, NULL, 10));
+		else
+			on_setting(m, r);
+		break;
 	case REC_ZONE: on_zone(m, r); break;
 	case REC_SAMPLE_END: on_end(m, r); break;
 	case REC_ZSWAP: on_probe(m, r); break;

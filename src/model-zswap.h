@@ -14,7 +14,8 @@
 
 #include "records.h"
 
-#define ZSW_NORDERS	10	/* folio orders 0..9 (PMD on x86-64) */
+#define ZSW_NORDERS	14	/* folio orders 0..13 (PMD order 9 on 4 KB
+				 * pages, 13 on arm64 64 KB pages) */
 
 /* One complete sample set; -1 where the kernel has no such counter.
  * Counters are as the kernel keeps them: since boot, never reset. */
@@ -67,6 +68,9 @@ struct zsw_memcg {
 struct zswap_model;
 
 struct zswap_model *zswap_model_new(void);
+/* The recording's page size (bytes): mTHP sizes in kB become orders with
+ * it (4096 until told); -1 if not a power of two from 4096 to 65536. */
+int zswap_model_set_page_size(struct zswap_model *m, uint32_t page_size);
 void zswap_model_free(struct zswap_model *m);
 void zswap_model_add(struct zswap_model *m, const struct record *r);
 

@@ -75,10 +75,11 @@ void report_text_frag(struct report_ctx *rc)
 			continue;
 		frag_orders(rc, "first", &z->first);
 		frag_orders(rc, "last", &z->last);
-		report_line(rc, "  free pages %llu -> %llu, in order>=9 blocks %llu -> %llu",
+		report_line(rc, "  free pages %llu -> %llu, in order>=%d blocks %llu -> %llu",
 			    ULL(frag_free_pages(&z->first)), ULL(frag_free_pages(&z->last)),
-			    ULL(frag_free_pages_from(&z->first, 9)),
-			    ULL(frag_free_pages_from(&z->last, 9)));
+			    frag_model_hi_order(fm),
+			    ULL(frag_free_pages_from(&z->first, frag_model_hi_order(fm))),
+			    ULL(frag_free_pages_from(&z->last, frag_model_hi_order(fm))));
 		frag_indexes(rc, &z->last);
 		for (int t = 0; t < z->ntypes; t++)
 			if (frag_free_pages(&z->type_first[t]) || frag_free_pages(&z->type_last[t]))
@@ -86,7 +87,8 @@ void report_text_frag(struct report_ctx *rc)
 				    ULL(frag_free_pages(&z->type_first[t])),
 				    ULL(frag_free_pages(&z->type_last[t])));
 		if (frag_series_moved(z)) {
-			report_line(rc, "  order>=9 free pages over time:");
+			report_line(rc, "  order>=%d free pages over time:",
+				    frag_model_hi_order(fm));
 			for (int p = 0; p < z->nseries; p++)
 				report_line(rc, "    %10.3f s %12llu",
 					    report_rel_s(rc, z->series_ts[p]), ULL(z->series_hi[p]));

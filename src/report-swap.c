@@ -698,7 +698,8 @@ static const char *const cause_key[SWC_NCAUSES] = {
 
 /* One time-series point: counts per state, lists per order (cumulative
  * counters are absolute, as in the samples). */
-static void json_point(struct report_ctx *rc, const struct swc_point *p)
+static void json_point(struct report_ctx *rc, const struct swapclust_model *m,
+		       const struct swc_point *p)
 {
 	struct json_writer *j = rc->jw;
 
@@ -707,12 +708,13 @@ static void json_point(struct report_ctx *rc, const struct swc_point *p)
 	for (int s = 0; s < SWC_NSTATES; s++)
 		if (s != SWC_NONFULL && s != SWC_FRAG)
 			json_u64(j, swc_state_name(s), p->n[s]);
+	/* one entry per order of the recording's kernel (SWAP_NR_ORDERS) */
 	json_array(j, "nonfull");
-	for (int o = 0; o < SWC_NORDERS; o++)
+	for (int o = 0; o < swapclust_model_norders(m); o++)
 		json_u64(j, NULL, p->nonfull[o]);
 	json_close(j);
 	json_array(j, "frag");
-	for (int o = 0; o < SWC_NORDERS; o++)
+	for (int o = 0; o < swapclust_model_norders(m); o++)
 		json_u64(j, NULL, p->frag[o]);
 	json_close(j);
 	json_s64_or_null(j, "largest_order", p->largest_order,
@@ -799,7 +801,7 @@ void report_json_swap(struct report_ctx *rc)
 		json_u64_or_null(j, "ran_out", d->zero_count, d->free_known);
 		json_array(j, "series");
 		for (int p = 0; p < d->npts; p++)
-			json_point(rc, &d->pts[p]);
+			json_point(rc, m, &d->pts[p]);
 		json_close(j);
 		json_close(j);
 	}

@@ -23,10 +23,13 @@ BUILD="build-essential autoconf automake libtool pkg-config
 # SQLite), librsvg2-bin (plots rendered to PNG), time (tests/record/context.sh),
 # systemd (systemd-analyze verify of the service's unit)
 TEST="trace-cmd tmux groff-base python3 util-linux mount procps sqlite3 librsvg2-bin time systemd"
-# .ci/run only: libFuzzer, the qemu kernel matrix, kernel packages' keys,
+# .ci/run only: libFuzzer, the qemu kernel matrix (its arm64 guest: qemu's
+# aarch64 system emulator and a cross compiler for mmscope; the arm64
+# libraries come from tests/vm/fetch-sysroot.sh), kernel packages' keys,
 # the Debian package (dpkg-buildpackage, lintian), a ClickHouse server for
 # the export test (large: about 100 MB)
-CI="clang libclang-rt-14-dev llvm qemu-system-x86 busybox-static xz-utils zstd
+CI="clang libclang-rt-14-dev llvm qemu-system-x86 qemu-system-arm
+	gcc-aarch64-linux-gnu libc6-dev-arm64-cross busybox-static xz-utils zstd
 	cpio kmod file ca-certificates debian-archive-keyring debhelper lintian
 	clickhouse-server clickhouse-client"
 

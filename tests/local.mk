@@ -89,10 +89,12 @@ TESTS += tests/unit/test-parsers tests/unit/test-families tests/unit/test-sample
 # models on hand-built record sequences
 check_PROGRAMS += tests/unit/test-model-handoff tests/unit/test-model-reclaim \
 	tests/unit/test-model-consistency tests/unit/test-model-swapclust \
-	tests/unit/test-model-zswap tests/unit/test-model-counters tests/unit/test-triggers
+	tests/unit/test-model-zswap tests/unit/test-model-counters tests/unit/test-triggers \
+	tests/unit/test-model-64k
 TESTS += tests/unit/test-model-handoff tests/unit/test-model-reclaim \
 	tests/unit/test-model-consistency tests/unit/test-model-swapclust \
-	tests/unit/test-model-zswap tests/unit/test-model-counters tests/unit/test-triggers
+	tests/unit/test-model-zswap tests/unit/test-model-counters tests/unit/test-triggers \
+	tests/unit/test-model-64k
 
 # report: the section table, golden reports on the fixtures
 # (MMSCOPE_UPDATE_GOLDEN=1 regenerates), swap figures against the
@@ -181,21 +183,29 @@ tests/record/service.log: tests/record/filter.log
 tests/record/stacktrace.log: tests/record/service.log
 
 # kernel matrix: every scenario of tests/vm/scenarios on every kernel
-# under qemu TCG, one VM after the other; one "PASS:/FAIL:/SKIP: KERNEL
-# SCENARIO" line per case. Not part of `make check` (needs qemu, root and
-# ~1 GB of cached kernels). Override VM_KERNELS / VM_SCENARIOS.
-VM_KERNELS = 5.10 6.1 6.12 7.2 7.x
+# under qemu TCG, VM_JOBS VMs at a time; one "PASS:/FAIL:/SKIP: KERNEL
+# SCENARIO (N s)" line per case. Not part of `make check` (needs qemu, root
+# and ~1.3 GB of cached kernels). Override VM_KERNELS / VM_SCENARIOS /
+# VM_JOBS. arm64-6.12 (Debian's arm64 kernel under qemu-system-aarch64,
+# mmscope cross-built) runs VM_ARM64_SCENARIOS only.
+# (arm64 first: its cases are the longest, and with VM_JOBS=2 the matrix
+# ends sooner when they do not start last)
+VM_KERNELS = arm64-6.12 5.10 6.1 6.12 7.2 7.x
 VM_SCENARIOS = memcg-swap global-pressure mthp-frag zswap
+VM_ARM64_SCENARIOS = memcg-swap mthp-frag global-pressure
+VM_JOBS = 2
 # cases that fail on the kernel's own behaviour, not ours (tests/vm/README.md,
 # "Known problems"): 7.2's reclaim gives more folios swap slots than it writes
 VM_XFAIL = 7.2/memcg-swap
 .PHONY: check-vm
 check-vm: mmscope$(EXEEXT)
-	VM_XFAIL="$(VM_XFAIL)" MMSCOPE=$(abs_top_builddir)/mmscope$(EXEEXT) \
+	VM_XFAIL="$(VM_XFAIL)" VM_JOBS="$(VM_JOBS)" VM_ARM64_SCENARIOS="$(VM_ARM64_SCENARIOS)" \
+	  MMSCOPE=$(abs_top_builddir)/mmscope$(EXEEXT) \
 	  $(abs_top_srcdir)/tests/vm/check-matrix.sh "$(VM_KERNELS)" "$(VM_SCENARIOS)"
 EXTRA_DIST += tests/vm/README.md tests/vm/check-matrix.sh tests/vm/check-scenario.sh \
 	tests/vm/rec-counts.awk tests/vm/scenario-lib.sh tests/vm/run-vm.sh \
 	tests/vm/fetch-kernel.sh tests/vm/mkinitramfs.sh tests/vm/scenarios \
+	tests/vm/apt-private.sh tests/vm/fetch-sysroot.sh tests/vm/cross-build.sh \
 	tests/vm/workloads tests/vm/collect-kernel-facts.sh tests/vm/host-kernel-facts.sh
 
 # performance: `make bench` prints mmscope against trace-cmd on large

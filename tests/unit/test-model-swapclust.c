@@ -366,7 +366,14 @@ static void test_counters(void)
 	is_int(swapclust_model_dev(m, 0)->swapons, 1, "back in the samples: swapon");
 	is_int(swapclust_model_dev(m, 0)->n[SWC_FREE], 1, "empty again: revealed free");
 	is_int(swapclust_model_cluster_basis(m), 1, "cluster size: THP counters seen");
-	is_int(swapclust_model_set_cluster_size(m, 256), -1, "cluster size: too late");
+	/* told after clusters exist (the run context follows the first
+	 * probes): the devices are laid out again, 1025 slots in 5 */
+	is_int(swapclust_model_set_cluster_size(m, 256), 0, "cluster size told late: taken");
+	is_int(swapclust_model_cluster_size(m), 256, "... 256 slots");
+	is_int(swapclust_model_dev(m, 0)->nclusters, 5, "... 1025 slots: 5 clusters of 256");
+	is_int(swapclust_model_dev(m, 0)->n[SWC_FREE], 3,
+	       "... still revealed: 3 free (0 has the header, 4 the end)");
+	is_int(swapclust_model_set_cluster_size(m, 300), -1, "cluster size 300 refused");
 	swapclust_model_free(m);
 	m = swapclust_model_new(0);
 	is_int(swapclust_model_cluster_basis(m), 0, "cluster size: assumed");

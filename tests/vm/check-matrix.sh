@@ -17,6 +17,13 @@
 # Defaults: kernels "5.10 6.1 6.12 7.2 7.x", scenarios "memcg-swap global-pressure
 # mthp-frag zswap". MMSCOPE (or top_builddir) names the mmscope to test;
 # MMSCOPE_VM_KEEP=DIR keeps each case's guest output in DIR/KERNEL-SCENARIO.
+# An arm64-* kernel (arm64-6.12) runs only the scenarios of
+# VM_ARM64_SCENARIOS (default "memcg-swap mthp-frag global-pressure"), with
+# mmscope cross-built once before the first case (cross-build.sh, in
+# MMSCOPE_ARM64_BUILD or <build>/vm-arm64) unless MMSCOPE_ARM64 names one.
+# VM_JOBS=N runs N cases at a time (default 1); each case's lines are
+# printed together when it ends, so with N > 1 they come in the order the
+# cases end.
 # VM_XFAIL="KERNEL/SCENARIO ..." names cases known to fail on a kernel's
 # own behaviour (each one described under "Known problems" in
 # tests/vm/README.md): such a failure prints "XFAIL:" with its failed
@@ -31,49 +38,103 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/check-matrix.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
 t0=$(date +%s)
-fails=0 times=''
+JOBS=${VM_JOBS:-1}
+[[ $JOBS =~ ^[1-9][0-9]*$ ]] || { echo "check-matrix: VM_JOBS must be a positive integer" >&2; exit 2; }
+ARM64_SCENARIOS=${VM_ARM64_SCENARIOS:-memcg-swap mthp-frag global-pressure}
+
+# the cases, in order: KERNEL/SCENARIO
+cases=()
 for k in $KERNELS; do
 	for s in $SCENARIOS; do
-		args=()
-		if [ -n "${MMSCOPE_VM_KEEP:-}" ]; then
-			mkdir -p "$MMSCOPE_VM_KEEP/$k-$s"
-			args=(--out "$MMSCOPE_VM_KEEP/$k-$s")
-		fi
-		c0=$(date +%s)
-		rc=0
-		"$HERE/check-scenario.sh" "$k" "$s" "${args[@]}" >"$tmp/case.log" 2>&1 || rc=$?
-		retried=''
-		if [ $rc = 3 ]; then
-			# The guest stopped without a status (the lab failed, not a
-			# check): boot once more, and show what the first boot said.
-			retried=" (second boot; the first left no status, see above)"
-			echo "RETRY: $k $s"
-			sed 's/^/    /' "$tmp/case.log" | head -30
-			rc=0
-			"$HERE/check-scenario.sh" "$k" "$s" "${args[@]}" >"$tmp/case.log" 2>&1 || rc=$?
-		fi
-		dt=$(( $(date +%s) - c0 ))
-		times="$times $k/$s=${dt}s"
-		case $rc in
-		0) echo "PASS: $k $s$retried (${dt} s)" ;;
-		77) echo "SKIP: $k $s ($(sed -n 's/^  skipped: [^:]*: //p' "$tmp/case.log" | head -1))" ;;
-		*)
-			case " ${VM_XFAIL:-} " in
-			*" $k/$s "*)
-				echo "XFAIL: $k $s (${dt} s; known, tests/vm/README.md)"
-				grep -vE '^  (ok|time):' "$tmp/case.log" | sed 's/^/    /' | head -30 ;;
-			*)
-				echo "FAIL: $k $s (${dt} s)"
-				grep -vE '^  (ok|time):' "$tmp/case.log" | sed 's/^/    /' | head -30
-				fails=$((fails + 1)) ;;
-			esac ;;
+		case $k in
+		arm64-*) case " $ARM64_SCENARIOS " in *" $s "*) ;; *) continue ;; esac ;;
 		esac
-		if [ "$rc" = 0 ]; then
-			case " ${VM_XFAIL:-} " in
-			*" $k/$s "*) echo "    (listed in VM_XFAIL, passed this time)" ;;
-			esac
-		fi
+		cases+=("$k/$s")
 	done
 done
-echo "check-vm: matrix took $(( $(date +%s) - t0 ))s:$times"
+
+# arm64 guests: one cross-built mmscope for all their cases
+case " $KERNELS " in
+*" arm64-"*)
+	if [ -z "${MMSCOPE_ARM64:-}" ]; then
+		m=${MMSCOPE:-${top_builddir:-.}/mmscope}
+		c0=$(date +%s) rc=0
+		"$HERE/cross-build.sh" arm64 "${MMSCOPE_ARM64_BUILD:-$(cd "$(dirname "$m")" && pwd)/vm-arm64}" \
+			>"$tmp/cross.log" 2>&1 || rc=$?
+		if [ $rc = 0 ]; then
+			MMSCOPE_ARM64=$(tail -1 "$tmp/cross.log")
+			export MMSCOPE_ARM64
+			echo "check-vm: mmscope cross-built for arm64 in $(( $(date +%s) - c0 )) s"
+		else
+			# each arm64 case then says why (SKIP 77, FAIL otherwise)
+			echo "check-vm: cross-build for arm64 failed (exit $rc): $(tail -1 "$tmp/cross.log")"
+		fi
+	fi ;;
+esac
+
+# One case: check-scenario.sh (a second boot when the guest left no
+# status), its result lines in $tmp/N.out, 1 in $tmp/N.fail if it failed,
+# its time in $tmp/N.time.
+run_case() {
+	local n=$1 k=${2%%/*} s=${2#*/} c0 dt rc=0 retried='' args=() log=$tmp/$1.log
+	exec >"$tmp/$n.out" 2>&1
+	if [ -n "${MMSCOPE_VM_KEEP:-}" ]; then
+		mkdir -p "$MMSCOPE_VM_KEEP/$k-$s"
+		args=(--out "$MMSCOPE_VM_KEEP/$k-$s")
+	fi
+	c0=$(date +%s)
+	"$HERE/check-scenario.sh" "$k" "$s" "${args[@]}" >"$log" 2>&1 || rc=$?
+	if [ $rc = 3 ]; then
+		# The guest stopped without a status (the lab failed, not a
+		# check): boot once more, and show what the first boot said.
+		retried=" (second boot; the first left no status, see above)"
+		echo "RETRY: $k $s"
+		sed 's/^/    /' "$log" | head -30
+		rc=0
+		"$HERE/check-scenario.sh" "$k" "$s" "${args[@]}" >"$log" 2>&1 || rc=$?
+	fi
+	dt=$(( $(date +%s) - c0 ))
+	echo "$k/$s=${dt}s" > "$tmp/$n.time"
+	case $rc in
+	0) echo "PASS: $k $s$retried (${dt} s)" ;;
+	77) echo "SKIP: $k $s ($(sed -n 's/^  skipped: [^:]*: //p' "$log" | head -1))" ;;
+	*)
+		case " ${VM_XFAIL:-} " in
+		*" $k/$s "*)
+			echo "XFAIL: $k $s (${dt} s; known, tests/vm/README.md)"
+			grep -vE '^  (ok|time):' "$log" | sed 's/^/    /' | head -30 ;;
+		*)
+			echo "FAIL: $k $s (${dt} s)"
+			grep -vE '^  (ok|time):' "$log" | sed 's/^/    /' | head -30
+			echo 1 > "$tmp/$n.fail" ;;
+		esac ;;
+	esac
+	if [ "$rc" = 0 ]; then
+		case " ${VM_XFAIL:-} " in
+		*" $k/$s "*) echo "    (listed in VM_XFAIL, passed this time)" ;;
+		esac
+	fi
+}
+
+running=0
+for i in "${!cases[@]}"; do
+	if [ "$running" -ge "$JOBS" ]; then
+		wait -n || true
+		running=$((running - 1))
+	fi
+	if [ "$JOBS" = 1 ]; then
+		( run_case "$i" "${cases[$i]}" )
+		cat "$tmp/$i.out"
+	else
+		( run_case "$i" "${cases[$i]}"; cat "$tmp/$i.out" >&3 ) 3>&1 &
+		running=$((running + 1))
+	fi
+done
+wait
+fails=0 times=''
+for i in "${!cases[@]}"; do
+	[ -e "$tmp/$i.fail" ] && fails=$((fails + 1))
+	times="$times $(cat "$tmp/$i.time" 2>/dev/null || echo "${cases[$i]}=?")"
+done
+echo "check-vm: matrix took $(( $(date +%s) - t0 ))s ($JOBS at a time, load average $(cut -d' ' -f1-3 /proc/loadavg)):$times"
 [ $fails -eq 0 ]

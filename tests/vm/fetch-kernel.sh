@@ -3,7 +3,7 @@
 #
 # fetch-kernel.sh KERNEL CACHE_DIR [--refresh]
 #
-# Download a Debian amd64 kernel (generic flavour) with apt-get download
+# Download a Debian amd64 or arm64 kernel (generic flavour) with apt-get download
 # under a private apt configuration (never touches the system's apt state)
 # and extract it into CACHE_DIR/KERNEL/root.
 #
@@ -13,6 +13,9 @@
 #            7.x  -> newest 7.x in sid or trixie-backports; split packages
 #                    linux-binary-unsigned-ABI, linux-modules-ABI, linux-base-ABI
 #            M.N  -> newest M.N.* found in those suites (e.g. 7.2, 6.19)
+#   arm64-K  -> the same for Debian's arm64 kernel (linux-image-*-arm64-unsigned,
+#               e.g. arm64-6.12 from bookworm-backports), in CACHE_DIR/arm64-K,
+#               with its own apt lists (CACHE_DIR/apt-arm64)
 #
 # Prints KEY=VALUE lines (also stored in CACHE_DIR/KERNEL/kernel.env):
 #   KERNEL_VMLINUZ=...  KERNEL_MODULES=...  KERNEL_VERSION=<uname -r>
@@ -25,11 +28,13 @@ set -euo pipefail
 die() { echo "fetch-kernel: $*" >&2; exit 1; }
 skip() { echo "fetch-kernel: cannot fetch: $*" >&2; exit 77; }
 
-[ $# -ge 2 ] || die "usage: fetch-kernel.sh KERNEL(6.1|6.12|7.x) CACHE_DIR [--refresh]"
+[ $# -ge 2 ] || die "usage: fetch-kernel.sh [arm64-]KERNEL(6.1|6.12|7.x) CACHE_DIR [--refresh]"
 KERNEL=$1
 CACHE=$2
 REFRESH=${3:-}
-[[ $KERNEL =~ ^([0-9]+\.[0-9]+|7\.x)$ ]] || die "bad KERNEL '$KERNEL' (want 6.1, 6.12, 7.x or another MAJOR.MINOR)"
+[[ $KERNEL =~ ^(arm64-)?([0-9]+\.[0-9]+|7\.x)$ ]] || die "bad KERNEL '$KERNEL' (want 6.1, 6.12, 7.x, another MAJOR.MINOR, or arm64-M.N)"
+ARCH=amd64 SERIES=$KERNEL
+case $KERNEL in arm64-*) ARCH=arm64 SERIES=${KERNEL#arm64-} ;; esac
 mkdir -p "$CACHE"
 CACHE=$(cd "$CACHE" && pwd)
 KDIR=$CACHE/$KERNEL
@@ -40,79 +45,10 @@ if [ "$REFRESH" != --refresh ] && [ -s "$ENVF" ]; then
 	exit 0
 fi
 
-command -v apt-get >/dev/null || skip "apt-get not found"
-command -v dpkg-deb >/dev/null || skip "dpkg-deb not found"
-KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
-[ -r "$KEYRING" ] || skip "$KEYRING missing (install debian-archive-keyring)"
-
 # ---- private apt configuration ----------------------------------------
-APT=$CACHE/apt
-mkdir -p "$APT/sources" "$APT/lists/partial" "$APT/cache/archives/partial"
-# The mirrors are the system's own (its apt sources, deb822 or one-line),
-# never a host name written here: the first URI of a source whose suites
-# are not "-security", and the first of one whose suites are; the
-# environment may name others.
-system_uri() { # main|security
-	{
-		for f in /etc/apt/sources.list.d/*.sources; do
-			[ -r "$f" ] || continue
-			awk -v want="$1" '
-				function out() { if (uri != "" && (want == "security") == sec) { print uri; exit } }
-				/^URIs:/ { uri = $2 } /^Suites:/ { sec = ($0 ~ /-security/) }
-				/^[ \t]*$/ { out(); uri = ""; sec = 0 }
-				END { out() }' "$f"
-		done
-		[ -r /etc/apt/sources.list ] && awk -v want="$1" '
-			$1 == "deb" { for (i = 2; i <= NF && $i !~ /:\/\//; i++) ; sec = ($(i + 1) ~ /-security/)
-				if (i <= NF && (want == "security") == sec) print $i }' /etc/apt/sources.list
-	} 2>/dev/null | head -n 1 || true   # pipefail: no sources.list, or head closing early
-}
-MIRROR=${MMSCOPE_DEBIAN_MIRROR:-$(system_uri main)}
-SECMIRROR=${MMSCOPE_DEBIAN_SECURITY_MIRROR:-$(system_uri security)}
-[ -n "$MIRROR" ] || skip "no Debian mirror in this system's apt sources (set MMSCOPE_DEBIAN_MIRROR)"
-cat > "$APT/sources/mmscope.sources" <<SRC
-Types: deb
-URIs: $MIRROR
-Suites: bullseye bullseye-updates bookworm bookworm-updates bookworm-backports trixie-backports sid
-Components: main
-Architectures: amd64
-Signed-By: $KEYRING
-SRC
-[ -n "$SECMIRROR" ] && cat >> "$APT/sources/mmscope.sources" <<SRC
-
-Types: deb
-URIs: $SECMIRROR
-Suites: bullseye-security bookworm-security
-Components: main
-Architectures: amd64
-Signed-By: $KEYRING
-SRC
-APTOPTS=(
-	-o Dir::Etc::SourceList=/dev/null
-	-o Dir::Etc::SourceParts="$APT/sources"
-	-o Dir::Etc::Preferences=/dev/null
-	-o Dir::Etc::PreferencesParts="$APT/sources"
-	-o Dir::State::Lists="$APT/lists"
-	-o Dir::Cache="$APT/cache"
-	-o Dir::State::Status=/dev/null
-	-o Debug::NoLocking=1
-	-o APT::Architecture=amd64
-	-o APT::Architectures::=amd64
-	-o Acquire::Languages=none
-	-o Acquire::IndexTargets::deb::Contents-deb::DefaultEnabled=false
-	-o Acquire::Retries=2
-	-o Acquire::http::Timeout=30
-)
-
-stamp=$APT/lists/.mmscope-updated
-if [ "$REFRESH" = --refresh ] || [ ! -e "$stamp" ] || [ -n "$(find "$stamp" -mmin +1440 2>/dev/null)" ]; then
-	if ! apt-get "${APTOPTS[@]}" -qq update >"$APT/update.log" 2>&1; then
-		# a partial failure (one suite unreachable) still leaves usable lists
-		grep -q . <(find "$APT/lists" -maxdepth 1 -name '*_Packages*' -print -quit) ||
-			skip "apt-get update failed: $(grep -E '^(E|W):' "$APT/update.log" | head -1)"
-	fi
-	touch "$stamp"
-fi
+# shellcheck source=tests/vm/apt-private.sh
+. "$(dirname "${BASH_SOURCE[0]}")/apt-private.sh"
+apt_private "$CACHE" "$ARCH" "$REFRESH"
 
 # newest version of a package among all configured suites
 newest_version() {
@@ -128,9 +64,9 @@ names_matching() {
 # linux-binary-unsigned-ABI (vmlinuz), linux-modules-ABI and linux-base-ABI;
 # up to 6.18 it is one linux-image-ABI-unsigned. apt-cache pkgnames also
 # lists names that are only referenced, so take the newest with a version.
-case "$KERNEL" in
+case "$SERIES" in
 7.x) series='7\.[0-9]+' ;;
-*) series=${KERNEL//./\\.} ;;
+*) series=${SERIES//./\\.} ;;
 esac
 PKGS=() PKGVERS=()
 while read -r name; do
@@ -153,10 +89,10 @@ while read -r name; do
 		vers+=("$p=$v")
 	done
 	if [ $ok = 1 ]; then PKGS=("${try[@]}"); PKGVERS=("${vers[@]}"); break; fi
-done < <({ names_matching linux-binary-unsigned- "^linux-binary-unsigned-${series}\.[0-9]+\+[a-z0-9.]+-amd64\$"
-	   names_matching linux-image- "^linux-image-${series}\.[0-9]+(-[0-9]+)?(\+[a-z0-9.]+)?-amd64-unsigned\$"
+done < <({ names_matching linux-binary-unsigned- "^linux-binary-unsigned-${series}\.[0-9]+\+[a-z0-9.]+-${ARCH}\$"
+	   names_matching linux-image- "^linux-image-${series}\.[0-9]+(-[0-9]+)?(\+[a-z0-9.]+)?-${ARCH}-unsigned\$"
 	 } | sed -E 's/^(linux-binary-unsigned-|linux-image-)(.*)$/\2 \1\2/' | sort -V -r | cut -d' ' -f2)
-[ ${#PKGVERS[@]} -gt 0 ] || skip "no amd64 (generic flavour) kernel package for $KERNEL in bullseye, bullseye-security, bookworm, bookworm-backports, bookworm-security, trixie-backports or sid"
+[ ${#PKGVERS[@]} -gt 0 ] || skip "no $ARCH (generic flavour) kernel package for $SERIES in bullseye, bullseye-security, bookworm, bookworm-backports, bookworm-security, trixie-backports or sid"
 
 DEBS=$KDIR/debs
 ROOT=$KDIR/root

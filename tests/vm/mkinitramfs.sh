@@ -18,7 +18,10 @@
 #   -f SRC[:DEST]      add a file (DEST default: /SRC-basename) (repeatable)
 #   -b BIN[:DEST]      add an executable plus its shared libraries and the
 #                      loader, found with ldd (DEST default /usr/local/bin/NAME)
-#   -B PATH            busybox binary (default: /bin/busybox, must be static)
+#   -B PATH            busybox binary (default: /bin/busybox, must be static;
+#                      one of another architecture, e.g. arm64's, is
+#                      not run: the host's /bin/busybox lists the applets
+#                      and writes the cpio)
 #
 # Modules: .ko, .ko.xz, .ko.zst and .ko.gz are decompressed on the host.
 # Debian ships no modules.dep; dependencies come from each module's
@@ -50,7 +53,10 @@ done
 [ -x "$BUSYBOX" ] || die "busybox $BUSYBOX not found (apt-get install busybox-static)"
 if ldd "$BUSYBOX" >/dev/null 2>&1; then die "$BUSYBOX is dynamically linked (need busybox-static)"; fi
 [ -z "$SCENARIO" ] || [ -f "$SCENARIO" ] || die "scenario $SCENARIO not found"
-if command -v cpio >/dev/null; then CPIO=(cpio --quiet -o -H newc); else CPIO=("$BUSYBOX" cpio -o -H newc); fi
+# a foreign busybox (arm64 guest) cannot run here: the host's does the work
+HOSTBB=$BUSYBOX
+"$BUSYBOX" true 2>/dev/null || HOSTBB=/bin/busybox
+if command -v cpio >/dev/null; then CPIO=(cpio --quiet -o -H newc); else CPIO=("$HOSTBB" cpio -o -H newc); fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mmscope-initramfs.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -60,7 +66,7 @@ ln -s bin "$R/sbin"
 ln -s ../bin "$R/usr/bin"
 ln -s ../bin "$R/usr/sbin"
 cp "$BUSYBOX" "$R/bin/busybox"
-for a in $("$BUSYBOX" --list); do
+for a in $("$HOSTBB" --list); do
 	[ "$a" = busybox ] || ln -sf busybox "$R/bin/$a"
 done
 # /dev/console must exist before /init runs, or init's output is lost

@@ -95,9 +95,9 @@ function note(name, f, v) { cnt[name "." f "=" v]++ }
 	if (head_bit == "") next
 	o = -1
 	if (("pflags" in kv) && ("fl1" in kv))
-		o = int(kv["pflags"] / 2 ^ head_bit) % 2 ? kv["fl1"] % 256 : 0
+		o = is_head(kv["pflags"]) ? lowbits(kv["fl1"], 256) : 0
 	else if (("pflags" in kv) && ("ord" in kv))
-		o = int(kv["pflags"] / 2 ^ head_bit) % 2 ? kv["ord"] + 0 : 0
+		o = is_head(kv["pflags"]) ? kv["ord"] + 0 : 0
 	if (name == "fas") { pend[task] = o; next }
 	if (name == "fas_r" && o < 0 && (task in pend)) { o = pend[task]; delete pend[task] }
 	if (o < 0) next
@@ -120,3 +120,22 @@ END {
 	print "before", before + 0
 	print "after", after + 0
 }
+
+# The value of a decimal or 0x-hex number modulo m, exactly: awk's
+# numbers are doubles, and page flags above 2^53 (arm64: node, zone and
+# tag bits at the top, 0x2000...) lose their low bits in kv / 2 ^ n
+# (arm64 mthp-frag: every order-4 folio read as order 0).
+function lowbits(s, m,    r, i, c, hex, d) {
+	r = 0
+	hex = s ~ /^0[xX]/
+	if (hex) s = substr(s, 3)
+	for (i = 1; i <= length(s); i++) {
+		c = tolower(substr(s, i, 1))
+		d = index("0123456789abcdef", c) - 1
+		if (d < 0 || (!hex && d > 9)) break
+		r = (r * (hex ? 16 : 10) + d) % m
+	}
+	return r
+}
+# PG_head (bit head_bit) set in a page flags value
+function is_head(s) { return int(lowbits(s, 2 ^ (head_bit + 1)) / 2 ^ head_bit) % 2 }

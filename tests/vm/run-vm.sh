@@ -3,7 +3,8 @@
 #
 # run-vm.sh KERNEL SCENARIO_SCRIPT OUTDIR [options]
 #
-# Boot a Debian kernel (6.1, 6.12, 7.x; see fetch-kernel.sh) under qemu TCG
+# Boot a Debian kernel (6.1, 6.12, 7.x; arm64-6.12 under qemu-system-aarch64
+# -M virt with the arm64 busybox of fetch-sysroot.sh; see fetch-kernel.sh) under qemu TCG
 # with a busybox initramfs that runs SCENARIO_SCRIPT as /scenario.sh.
 # OUTDIR is shared into the guest at /out (virtio-9p); the scenario writes
 # its results there, its stdout+stderr land in OUTDIR/log, the qemu
@@ -53,7 +54,17 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ -f "$SCENARIO" ] || die "scenario $SCENARIO not found"
-command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 not found (apt-get install qemu-system-x86)"
+case $KERNEL in
+arm64-*)
+	QEMU=qemu-system-aarch64 QPKG=qemu-system-arm CONSOLE=ttyAMA0
+	# pauth-impdef: the cheap pointer-authentication algorithm (the
+	# architected QARMA is the slowest part of a TCG arm64 guest)
+	QMACHINE=(-M virt -cpu max,pauth-impdef=on) ;;
+*)
+	QEMU=qemu-system-x86_64 QPKG=qemu-system-x86 CONSOLE=ttyS0
+	QMACHINE=(-cpu max) ;;
+esac
+command -v "$QEMU" >/dev/null || die "$QEMU not found (apt-get install $QPKG)" "$([ "$QPKG" = qemu-system-arm ] && echo 77 || echo 1)"
 [[ $MEM =~ ^[0-9]+$ && $TIMEOUT =~ ^[0-9]+$ && $SMP =~ ^[0-9]+$ ]] || die "--mem, --smp and --timeout take integers"
 
 t_start=$(date +%s.%N)
@@ -66,6 +77,17 @@ set -e
 [ $rc -eq 0 ] || die "kernel $KERNEL unavailable (fetch-kernel.sh exit $rc)" "$rc"
 KERNEL_VERSION='' KERNEL_VMLINUZ='' KERNEL_MODULES='' KERNEL_PACKAGES=''
 eval "$kenv"
+case $KERNEL in
+arm64-*)	# the guest's busybox: arm64, from the sysroot
+	set +e
+	senv=$("$HERE/fetch-sysroot.sh" arm64 "$CACHE")
+	rc=$?
+	set -e
+	[ $rc -eq 0 ] || die "arm64 sysroot unavailable (fetch-sysroot.sh exit $rc)" "$rc"
+	SYSROOT_BUSYBOX=''
+	eval "$senv"
+	MKARGS+=(-B "$SYSROOT_BUSYBOX") ;;
+esac
 
 for m in $(sed -n 's/^#[[:space:]]*vm-modules:[[:space:]]*//p' "$SCENARIO"); do
 	MKARGS+=(-m "$m")
@@ -90,9 +112,9 @@ trap 'exit 130' INT TERM
 	die "$(tail -1 "$tmp/mkinitramfs.log")"
 
 QARGS=(
-	-accel tcg -cpu max -m "$MEM" -smp "$SMP" -nographic -no-reboot
+	-accel tcg "${QMACHINE[@]}" -m "$MEM" -smp "$SMP" -nographic -no-reboot
 	-kernel "$KERNEL_VMLINUZ" -initrd "$tmp/initrd.cpio.gz"
-	-append "console=ttyS0 panic=-1 oops=panic $APPEND"
+	-append "console=$CONSOLE panic=-1 oops=panic $APPEND"
 	-virtfs "local,path=$OUTDIR,mount_tag=out,security_model=none,id=out"
 )
 if [ -n "$DISK_MB" ]; then
@@ -101,7 +123,7 @@ if [ -n "$DISK_MB" ]; then
 fi
 
 t_boot=$(date +%s.%N)
-timeout --kill-after=5 "$TIMEOUT" qemu-system-x86_64 "${QARGS[@]}" </dev/null >"$OUTDIR/console.log" 2>&1 &
+timeout --kill-after=5 "$TIMEOUT" "$QEMU" "${QARGS[@]}" </dev/null >"$OUTDIR/console.log" 2>&1 &
 qpid=$!
 set +e
 wait "$qpid"
