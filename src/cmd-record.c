@@ -601,6 +601,13 @@ static void take_sample(struct recorder *r)
 	sampler_run(r->sampler, marker_emit, &fd);
 }
 
+/* A set on the interval: the costliest source not every time. */
+static void take_routine_sample(struct recorder *r)
+{
+	int fd = collector_marker_fd(r->col);
+
+	sampler_run_routine(r->sampler, marker_emit, &fd);
+}
 
 /* The run's context (src/runctx.h) in the set about to be sampled, and at
  * the end the command's outcome. */
@@ -1374,7 +1381,7 @@ static void record_loop(struct recorder *r)
 			break;
 		}
 		if (now >= next_sample) {
-			take_sample(r);
+			take_routine_sample(r);
 			next_sample += (uint64_t)r->o->interval_ms * 1000000u;
 			if (next_sample < now)
 				next_sample = now + (uint64_t)r->o->interval_ms * 1000000u;
