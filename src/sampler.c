@@ -283,6 +283,37 @@ static void set_present(struct sampler *s, enum source src)
 
 /* ---- sources ---- */
 
+/*
+ * "  WORD NUMBER ..." without sscanf (which costs more than the rest of
+ * a set on the long vmstat and zoneinfo files): *w and *wlen the word,
+ * *v the number. 1, or 0 when the line is not like that.
+ */
+static int word_num(const char *line, const char **w, size_t *wlen, long long *v)
+{
+	const char *p = line, *q;
+	char *end;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	for (q = p; *q && *q != ' ' && *q != '\t'; q++)
+		;
+	if (q == p || !*q)
+		return 0;
+	*w = p;
+	*wlen = (size_t)(q - p);
+	while (*q == ' ' || *q == '\t')
+		q++;
+	if (!(*q == '-' || (*q >= '0' && *q <= '9')))
+		return 0;
+	*v = strtoll(q, &end, 10);
+	return end != q;
+}
+
+static int word_is(const char *w, size_t wlen, const char *name)
+{
+	return strlen(name) == wlen && !memcmp(w, name, wlen);
+}
+
 static void src_vmstat(struct sampler *s, struct lines *l)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -299,10 +330,14 @@ static void src_vmstat(struct sampler *s, struct lines *l)
 	lines_begin(l, "vmstat", s->seq, NULL);
 	for (line = strtok_r(sb.buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char name[128];
+		const char *w;
+		size_t wl;
 		long long v;
 
-		if (sscanf(line, "%127s %lld", name, &v) != 2)
+		if (!word_num(line, &w, &wl, &v) || wl >= sizeof(name))
 			continue;
+		memcpy(name, w, wl);
+		name[wl] = '\0';
 		if (i < s->vm_n && !strcmp(s->vm_names[i], name)) {
 			if (!first && s->vm_values[i] == v) {
 				i++;
@@ -371,7 +406,8 @@ static void src_zone(struct sampler *s, struct lines *l)
 	}
 	set_present(s, SRC_ZONE);
 	for (line = strtok_r(sb.buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char a[64], b[64];
+		const char *a;
+		size_t al;
 		long long v;
 
 		if (!strncmp(line, "Node ", 5)) {
@@ -382,20 +418,21 @@ static void src_zone(struct sampler *s, struct lines *l)
 		}
 		if (!z.active)
 			continue;
-		if (sscanf(line, " pages free %lld", &v) == 1)
+		const char *t = line + strspn(line, " \t");
+
+		if (!strncmp(t, "pages free", 10) && word_num(t + 5, &a, &al, &v))
 			z.free = v;
-		else if (sscanf(line, " %63s %lld", a, &v) == 2) {
-			if (!strcmp(a, "min")) z.min = v;
-			else if (!strcmp(a, "low")) z.low = v;
-			else if (!strcmp(a, "high")) z.high = v;
-			else if (!strcmp(a, "promo")) { z.promo = v; z.has_promo = 1; }
-			else if (!strcmp(a, "boost")) z.boost = v;
-			else if (!strcmp(a, "managed")) z.managed = v;
-			else if (!strcmp(a, "spanned")) z.spanned = v;
-			else if (!strcmp(a, "present")) z.present = v;
-			else if (!strcmp(a, "nr_free_pages_blocks")) { z.blocks = v; z.has_blocks = 1; }
+		else if (word_num(line, &a, &al, &v)) {
+			if (word_is(a, al, "min")) z.min = v;
+			else if (word_is(a, al, "low")) z.low = v;
+			else if (word_is(a, al, "high")) z.high = v;
+			else if (word_is(a, al, "promo")) { z.promo = v; z.has_promo = 1; }
+			else if (word_is(a, al, "boost")) z.boost = v;
+			else if (word_is(a, al, "managed")) z.managed = v;
+			else if (word_is(a, al, "spanned")) z.spanned = v;
+			else if (word_is(a, al, "present")) z.present = v;
+			else if (word_is(a, al, "nr_free_pages_blocks")) { z.blocks = v; z.has_blocks = 1; }
 		}
-		(void)b;
 	}
 	zone_emit(s, l, &z);
 	strbuf_release(&sb);
