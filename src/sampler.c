@@ -125,7 +125,8 @@ static void lines_begin(struct lines *l, const char *source, uint64_t seq,
 
 static void lines_kv(struct lines *l, const char *key, const char *value)
 {
-	size_t add = 1 + strlen(key) + 1 + strlen(value);
+	size_t kl = strlen(key), vl = strlen(value);
+	size_t add = 1 + kl + 1 + vl;
 
 	if (l->failed)
 		return;
@@ -138,7 +139,13 @@ static void lines_kv(struct lines *l, const char *key, const char *value)
 		strbuf_addstr(&l->line, prefix);
 		free(prefix);
 	}
-	strbuf_addf(&l->line, " %s=%s", key, value);
+	strbuf_grow(&l->line, add);	/* " KEY=VALUE", without a printf */
+	l->line.buf[l->line.len] = ' ';
+	memcpy(l->line.buf + l->line.len + 1, key, kl);
+	l->line.buf[l->line.len + 1 + kl] = '=';
+	memcpy(l->line.buf + l->line.len + 2 + kl, value, vl);
+	l->line.len += add;
+	l->line.buf[l->line.len] = '\0';
 	l->has_kv = 1;
 }
 
