@@ -1595,6 +1595,7 @@ static int record_finish(struct recorder *r)
 	}
 	if (r->stop != STOP_DISK_FULL && r->stop != STOP_MAX_SIZE)
 		move_pages(r, COLLECTOR_READ_FLUSH);
+	r->cpu_read_ns = self_cpu_ns();	/* every page is in the spool */
 	collector_stats(r->col, r->stats);
 	/* a full disk: what the ring still holds is in no file: lost */
 	if (r->stop == STOP_DISK_FULL)
@@ -1610,7 +1611,6 @@ static int record_finish(struct recorder *r)
 	/* everything is in the spool: nothing of ours is left in tracefs */
 	collector_close(r->col);
 	r->col = NULL;
-	r->cpu_read_ns = self_cpu_ns();
 	if (spool_write_file(r->spool_dir, out, r->o->force, &r->o->w, &res, &err)) {
 		error("%s: %s; the recording is kept in %s: run 'mmscope recover %s -o FILE' "
 		      "with FILE on a filesystem with room", out, err, r->spool_dir,
