@@ -20,7 +20,7 @@
 # it (cutime+cstime): the whole run, with start-up (both read kallsyms,
 # which is slow under TCG) and the final write. win_cpu_s: the CPU
 # (schedstat) of the recorder's whole process tree during win_s seconds
-# of steady recording, from 1 s after the event was enabled to 1 s
+# of steady recording, from 1 s after the event and tracing were on to 1 s
 # before the end. rec_cpu_s: the CPU of the reading itself, from tracing
 # on until every event was read, start-up and the output write left out:
 # mmscope's from MMSCOPE_RECORD_CPU (its own rusage at those points);
@@ -93,11 +93,15 @@ tree_ns() {
 }
 
 # enabled: 0 when some kmem:mm_page_alloc enable file (top level or an
-# instance) says 1
+# instance) says 1 and that buffer's tracing_on too
 enabled() {
 	for f in $T/events/kmem/mm_page_alloc/enable $T/instances/*/events/kmem/mm_page_alloc/enable; do
 		[ -r "$f" ] || continue
 		read -r v < "$f" || continue
+		[ "$v" = 1 ] || continue
+		# and tracing on in that buffer: mmscope enables its events
+		# before its start-up (metadata, kallsyms), tracing after
+		read -r v < "${f%/events/*}/tracing_on" || continue
 		[ "$v" = 1 ] && return 0
 	done
 	return 1
@@ -123,8 +127,9 @@ measure() {
 	if [ "$1" = trace-cmd ]; then
 		# until trace-cmd exits (kill -0 would go on: root stays a zombie)
 		while :; do
-			r=$(cat /proc/[0-9]*/stat 2>/dev/null | awk -v root="$root" \
-				'$4 == root && $2 == "(trace-cmd)" { print $16 + $17 }') || r=''
+			# (cat fails on a process gone meanwhile: pipefail is on)
+			r=$({ cat /proc/[0-9]*/stat 2>/dev/null || true; } | awk -v root="$root" \
+				'$4 == root && $2 == "(trace-cmd)" { print $16 + $17 }')
 			[ -n "$r" ] || break
 			rec=$r
 			sleep 0.1
