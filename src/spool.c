@@ -265,11 +265,15 @@ long spool_splice_pages(struct spool *s, int cpu, int pipe_fd, size_t bytes, cha
 {
 	size_t done = 0;
 	long pages = 0;
+	loff_t off;
 
 	if (cpu < 0 || cpu >= s->ncpus)
 		return set_err(err, "no CPU %d in the spool", cpu);
+	/* the write position: past the whole pages, and past the part of a
+	 * page a short write left (the rest of that page comes next) */
+	off = (loff_t)(s->pages[cpu] * s->page_size);
+
 	while (done < bytes) {
-		loff_t off = (loff_t)(s->pages[cpu] * s->page_size);
 		ssize_t r = splice(pipe_fd, NULL, s->fds[cpu], &off, bytes - done, SPLICE_F_MOVE);
 		size_t whole;
 
