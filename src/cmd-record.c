@@ -531,7 +531,22 @@ struct recorder {
 	struct trigger_watch *watch;	/* event triggers' instance, or NULL */
 	char *cgroup_dir;		/* --cgroup resolved, for memcg triggers */
 	long long vm_first[2];	/* pswpout, swpout_zero at the first set */
+	/* MMSCOPE_RECORD_CPU: the recorder's own CPU time (ns, user+system)
+	 * when tracing went on and when every page was in the spool */
+	int cpu_report;
+	uint64_t cpu_on_ns, cpu_read_ns;
 };
+
+/* This process's user+system time (its threads; not its children). */
+static uint64_t self_cpu_ns(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		return 0;
+	return ((uint64_t)ru.ru_utime.tv_sec + (uint64_t)ru.ru_stime.tv_sec) * 1000000000u +
+	       ((uint64_t)ru.ru_utime.tv_usec + (uint64_t)ru.ru_stime.tv_usec) * 1000u;
+}
 
 static uint64_t mono_ns(void)
 {
@@ -584,6 +599,14 @@ static void take_sample(struct recorder *r)
 	int fd = collector_marker_fd(r->col);
 
 	sampler_run(r->sampler, marker_emit, &fd);
+}
+
+/* A set on the interval: the costliest source not every time. */
+static void take_routine_sample(struct recorder *r)
+{
+	int fd = collector_marker_fd(r->col);
+
+	sampler_run_routine(r->sampler, marker_emit, &fd);
 }
 
 /* The run's context (src/runctx.h) in the set about to be sampled, and at
@@ -790,12 +813,19 @@ static void stop_child(struct recorder *r)
 
 /* ---- progress and summary ---- */
 
+/* Lost events of a CPU: what the ring lost (dropped, overrun) and what
+ * the spool could not keep (a full disk). */
+static uint64_t cpu_lost(const struct recorder *r, int cpu)
+{
+	return r->stats[cpu].dropped + r->stats[cpu].overrun + spool_cpu_lost(r->spool, cpu);
+}
+
 static void totals(const struct recorder *r, uint64_t *events, uint64_t *lost)
 {
 	*events = *lost = 0;
 	for (int cpu = 0; cpu < r->ncpus; cpu++) {
 		*events += r->stats[cpu].read;
-		*lost += r->stats[cpu].dropped + r->stats[cpu].overrun;
+		*lost += cpu_lost(r, cpu);
 	}
 }
 
@@ -815,7 +845,7 @@ static void progress(struct recorder *r)
 
 static void summary(struct recorder *r, const struct spool_result *res, const char *path)
 {
-	uint64_t events, lost;
+	uint64_t events, lost, unkept = 0;
 
 	totals(r, &events, &lost);
 	if (r->progress)
@@ -829,15 +859,21 @@ static void summary(struct recorder *r, const struct spool_result *res, const ch
 			(unsigned long long)r->stats[cpu].read,
 			(unsigned long long)spool_cpu_pages(r->spool, cpu),
 			(unsigned long long)(spool_cpu_pages(r->spool, cpu) * r->page_size),
-			(unsigned long long)(r->stats[cpu].dropped + r->stats[cpu].overrun));
+			(unsigned long long)cpu_lost(r, cpu));
 	fprintf(stderr, "mmscope: %-5s %12llu %10llu %12llu %10llu\n", "all",
 		(unsigned long long)events, (unsigned long long)res->pages,
 		(unsigned long long)spool_bytes(r->spool), (unsigned long long)lost);
 	fprintf(stderr, "mmscope: %llu sample sets; wrote %s (%llu bytes, %.1f s)\n",
 		(unsigned long long)sampler_sets(r->sampler), path,
 		(unsigned long long)res->bytes, (double)(mono_ns() - r->t0_ns) / 1e9);
-	if (lost)
-		warning("the ring buffer lost %llu events: raise --buffer-kb", (unsigned long long)lost);
+	for (int cpu = 0; cpu < r->ncpus; cpu++)
+		unkept += spool_cpu_lost(r->spool, cpu);
+	if (unkept)
+		warning("%llu events were not written (the filesystem was full)",
+			(unsigned long long)unkept);
+	if (lost > unkept)
+		warning("the ring buffer lost %llu events: raise --buffer-kb",
+			(unsigned long long)(lost - unkept));
 }
 
 /* ---- the loop ---- */
@@ -1345,7 +1381,7 @@ static void record_loop(struct recorder *r)
 			break;
 		}
 		if (now >= next_sample) {
-			take_sample(r);
+			take_routine_sample(r);
 			next_sample += (uint64_t)r->o->interval_ms * 1000000u;
 			if (next_sample < now)
 				next_sample = now + (uint64_t)r->o->interval_ms * 1000000u;
@@ -1500,6 +1536,7 @@ static int record_start(struct recorder *r)
 		free(err);
 		return -1;
 	}
+	r->cpu_on_ns = self_cpu_ns();
 	r->t0_ns = mono_ns();
 	r->seg_start_ns = r->t0_ns;
 	r->start_real_ns = clock_ns(CLOCK_REALTIME);
@@ -1558,7 +1595,12 @@ static int record_finish(struct recorder *r)
 	}
 	if (r->stop != STOP_DISK_FULL && r->stop != STOP_MAX_SIZE)
 		move_pages(r, COLLECTOR_READ_FLUSH);
+	r->cpu_read_ns = self_cpu_ns();	/* every page is in the spool */
 	collector_stats(r->col, r->stats);
+	/* a full disk: what the ring still holds is in no file: lost */
+	if (r->stop == STOP_DISK_FULL)
+		for (int cpu = 0; cpu < r->ncpus; cpu++)
+			spool_add_lost(r->spool, cpu, r->stats[cpu].entries);
 	spool_release_reserve(r->spool);
 	if (collector_snapshot_late(r->col, r->spool, &err) ||
 	    write_private_meta(r, r->spool, &err)) {
@@ -1586,6 +1628,14 @@ static int record_finish(struct recorder *r)
 	}
 	if (!r->o->quiet)
 		summary(r, &res, out);
+	if (r->cpu_report) {	/* for tests/bench (vm-record-bench.sh) */
+		uint64_t now = self_cpu_ns();
+
+		fprintf(stderr, "mmscope: cpu_ns start=%llu recording=%llu write=%llu\n",
+			(unsigned long long)r->cpu_on_ns,
+			(unsigned long long)(r->cpu_read_ns - r->cpu_on_ns),
+			(unsigned long long)(now - r->cpu_read_ns));
+	}
 	if (!r->o->quiet && r->seg)
 		fprintf(stderr, "mmscope: %d file%s written, %d kept (--switch-output)\n", r->files,
 			r->files == 1 ? "" : "s", r->o->sw.nfiles);
@@ -1727,6 +1777,7 @@ static int cmd_record(int argc, char **argv)
 	r.spool_dir = o.spool ? xstrdup(o.spool) :
 		      xasprintf("%s.spool", r.seg_path ? r.seg_path : o.out);
 	r.progress = !o.quiet && isatty(2);
+	r.cpu_report = getenv("MMSCOPE_RECORD_CPU") && *getenv("MMSCOPE_RECORD_CPU");
 	r.child = -1;
 	r.child_pidfd = -1;
 	r.go_fd = -1;

@@ -10,6 +10,7 @@
  * instance's sub-buffer size is parsed from its own events/header_page
  * and trace_pipe_raw is wrapped with tracefs_cpu_alloc_fd().
  */
+#define _GNU_SOURCE	/* splice, F_SETPIPE_SZ */
 #include "config.h"
 #include "collector.h"
 #include "cmdlines.h"
@@ -35,10 +36,25 @@
 _Static_assert(FAMILY_PROBE_SWAP == 1u << PROBE_SWAP &&
 	       FAMILY_PROBE_ZSWAP == 1u << PROBE_ZSWAP, "probe bits of families.h");
 
+/*
+ * A CPU's trace_pipe_raw. Full pages are spliced from it into a pipe of
+ * our own (tcpu's own splice pipe is never used: only its plain read and
+ * flush of the page being written), and from the pipe either into the
+ * spool (splice again: the pages never pass through user space) or, one
+ * page at a time, into c->page. `pending` bytes are in the pipe; they are
+ * older than anything still in the ring, so they go first.
+ */
 struct cpu_reader {
 	int fd;
 	struct tracefs_cpu *tcpu;
+	int pipe[2];
+	size_t pipe_size;
+	size_t pending;
 };
+
+/* The pipe between a CPU's ring and the spool: 1 MiB, or what we get.
+ * Memory beyond the rings: this per CPU, at most, for a moment. */
+#define SPLICE_PIPE_BYTES (1u << 20)
 
 struct collector {
 	char *tracefs;
@@ -564,6 +580,7 @@ static int open_readers(struct collector *c, char **err)
 	for (int cpu = 0; cpu < c->ncpus; cpu++) {
 		char *p = xasprintf("%s/per_cpu/cpu%d/trace_pipe_raw", c->dir, cpu);
 
+		c->cpus[cpu].pipe[0] = c->cpus[cpu].pipe[1] = -1;
 		c->cpus[cpu].fd = open(p, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 		if (c->cpus[cpu].fd < 0) {
 			/* an offline CPU may have no readable buffer */
@@ -575,6 +592,21 @@ static int open_readers(struct collector *c, char **err)
 			set_err(err, "libtracefs cannot read %s: %s", p, strerror(errno));
 			free(p);
 			return -1;
+		}
+		if (pipe2(c->cpus[cpu].pipe, O_NONBLOCK | O_CLOEXEC)) {
+			set_err(err, "cannot make a pipe for %s: %s", p, strerror(errno));
+			free(p);
+			return -1;
+		}
+		{
+			int got = fcntl(c->cpus[cpu].pipe[1], F_SETPIPE_SZ, SPLICE_PIPE_BYTES);
+
+			if (got < 0)	/* over pipe-max-size: the default will do */
+				got = fcntl(c->cpus[cpu].pipe[1], F_GETPIPE_SZ);
+			c->cpus[cpu].pipe_size = got > 0 ? (size_t)got : 65536;
+			c->cpus[cpu].pipe_size -= c->cpus[cpu].pipe_size % c->page_size;
+			if (!c->cpus[cpu].pipe_size)
+				c->cpus[cpu].pipe_size = c->page_size;
 		}
 		free(p);
 	}
@@ -844,9 +876,11 @@ out:
 static uint64_t stat_value(const char *text, const char *key);
 
 /* The stats text with its running counts taken from base on: "entries"
- * (what the ring holds now) and the byte and time lines are kept. */
+ * (what the ring holds now) and the byte and time lines are kept. lost:
+ * events the kernel handed over that the spool could not keep, added to
+ * "dropped events" (what any reader counts as lost). */
 static void stats_since(const char *text, const struct collector_cpustat *base,
-			struct strbuf *out)
+			uint64_t lost, struct strbuf *out)
 {
 	static const char *const keys[] = {
 		"overrun", "commit overrun", "dropped events", "read events"
@@ -854,6 +888,7 @@ static void stats_since(const char *text, const struct collector_cpustat *base,
 	const uint64_t from[] = {
 		base->overrun, base->commit_overrun, base->dropped, base->read
 	};
+	const uint64_t add[] = { 0, 0, lost, 0 };
 	const char *p = text;
 
 	while (p && *p) {
@@ -864,11 +899,11 @@ static void stats_since(const char *text, const struct collector_cpustat *base,
 		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 			if (!strncmp(p, keys[i], strlen(keys[i])) && p[strlen(keys[i])] == ':')
 				break;
-		if (i < sizeof(keys) / sizeof(keys[0]) && from[i]) {
+		if (i < sizeof(keys) / sizeof(keys[0]) && (from[i] || add[i])) {
 			uint64_t v = stat_value(p, keys[i]);
 
 			strbuf_addf(out, "%s: %llu\n", keys[i],
-				    (unsigned long long)(v > from[i] ? v - from[i] : 0));
+				    (unsigned long long)((v > from[i] ? v - from[i] : 0) + add[i]));
 		} else {
 			strbuf_add(out, p, len);
 		}
@@ -901,7 +936,7 @@ int collector_snapshot_late(struct collector *c, struct spool *s, char **err)
 		strbuf_reset(&st);
 		if (!inst_read(c, f, &st)) {
 			strbuf_addf(&sb, "CPU: %d\n", cpu);
-			stats_since(st.buf, &c->base[cpu], &sb);
+			stats_since(st.buf, &c->base[cpu], spool_cpu_lost(s, cpu), &sb);
 		}
 		free(f);
 	}
@@ -970,12 +1005,50 @@ static int keep_page(struct collector *c, struct spool *s, int cpu, int n, long 
 	return 1;
 }
 
+/* Splices up to `max` bytes of full pages of a CPU's ring into its pipe
+ * (when it is empty): bytes now in the pipe, 0 none ready, -1 error. */
+static ssize_t fill_pipe(struct cpu_reader *rd, size_t max)
+{
+	ssize_t n;
+
+	if (rd->pending)
+		return (ssize_t)rd->pending;
+	if (max > rd->pipe_size)
+		max = rd->pipe_size;
+	do
+		n = splice(rd->fd, NULL, rd->pipe[1], NULL, max, SPLICE_F_NONBLOCK | SPLICE_F_MOVE);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return errno == EAGAIN ? 0 : -1;
+	rd->pending = (size_t)n;
+	return n;
+}
+
 /*
- * Full pages go through libtracefs' splice-buffered read, which returns
- * only pages the writer has left: reading at the writer with read() would
- * return a nearly empty page per call and, under a steady event rate,
- * spin producing thousands of them. The partly filled page is taken by a
- * plain read() only when asked (once a second, and at the end).
+ * The next full page into c->page through the pipe: what read() of the
+ * page the writer has left would give, without reading at the writer
+ * (which returns a nearly empty page per call and, under a steady event
+ * rate, spins producing thousands of them). Bytes, 0 none, -1 error.
+ */
+static int pipe_page(struct collector *c, struct cpu_reader *rd)
+{
+	ssize_t n = fill_pipe(rd, rd->pipe_size);
+
+	if (n <= 0)
+		return (int)n;
+	do
+		n = read(rd->pipe[0], c->page, c->page_size);
+	while (n < 0 && errno == EINTR);
+	if (n <= 0)	/* cannot be: the pipe holds rd->pending bytes */
+		return n < 0 ? -1 : 0;
+	rd->pending -= (size_t)n < rd->pending ? (size_t)n : rd->pending;
+	return (int)n;
+}
+
+/*
+ * The partly filled page (PARTIAL, once) or everything left after tracing
+ * stopped (FLUSH) comes from a plain read() of trace_pipe_raw, only once
+ * the pipe is empty.
  */
 long collector_read_fn(struct collector *c, enum collector_read_mode mode,
 		       collector_page_fn fn, void *ctx, char **err)
@@ -983,14 +1056,18 @@ long collector_read_fn(struct collector *c, enum collector_read_mode mode,
 	long moved = 0;
 
 	for (int cpu = 0; cpu < c->ncpus; cpu++) {
-		struct tracefs_cpu *t = c->cpus[cpu].tcpu;
+		struct cpu_reader *rd = &c->cpus[cpu];
+		struct tracefs_cpu *t = rd->tcpu;
 		int n, plain = 0;
 
 		if (!t)
 			continue;
 		for (;;) {
-			n = tracefs_cpu_buffered_read(t, c->page, true);
-			if (n <= 0) {
+			n = pipe_page(c, rd);
+			if (n < 0)
+				return set_err(err, "cannot read the ring of CPU %d: %s", cpu,
+					       strerror(errno));
+			if (n == 0) {
 				/* then the page being written: once (PARTIAL), or
 				 * until the ring is empty (FLUSH) */
 				if (mode == COLLECTOR_READ_FULL || mode == COLLECTOR_READ_DRAIN ||
@@ -1014,30 +1091,95 @@ long collector_read_fn(struct collector *c, enum collector_read_mode mode,
 	return moved;
 }
 
+/* Full pages of one CPU from its ring into the spool, splice to splice;
+ * at most max pages (0: no limit). Pages moved, or -1. */
+static long splice_cpu(struct collector *c, struct spool *s, int cpu, long max, char **err)
+{
+	struct cpu_reader *rd = &c->cpus[cpu];
+	long moved = 0;
+
+	for (;;) {
+		size_t want = rd->pipe_size;
+		ssize_t n;
+		long k;
+
+		if (max && (size_t)(max - moved) * c->page_size < want)
+			want = (size_t)(max - moved) * c->page_size;
+		if (!want)
+			break;
+		n = fill_pipe(rd, want);
+		if (n < 0)
+			return set_err(err, "cannot read the ring of CPU %d: %s", cpu, strerror(errno));
+		if (n == 0)
+			break;
+		k = spool_splice_pages(s, cpu, rd->pipe[0], (size_t)n, err);
+		rd->pending = 0;	/* written, or emptied out and counted lost */
+		if (k < 0)
+			return -1;
+		moved += k;
+		if ((size_t)n < want)
+			break;	/* the ring had no more full pages */
+	}
+	return moved;
+}
+
 long collector_read(struct collector *c, struct spool *s, enum collector_read_mode mode,
 		    long max_pages, char **err)
 {
 	long moved = 0;
 
 	for (int cpu = 0; cpu < c->ncpus; cpu++) {
-		struct tracefs_cpu *t = c->cpus[cpu].tcpu;
+		struct cpu_reader *rd = &c->cpus[cpu];
+		struct tracefs_cpu *t = rd->tcpu;
 		long since = 0;
 		int k;
 
 		if (!t)
 			continue;
-		for (;;) {
-			if (max_pages && moved >= max_pages)
-				return moved;
-			k = keep_page(c, s, cpu, tracefs_cpu_buffered_read(t, c->page, true),
-				      mode == COLLECTOR_READ_DRAIN ? &since : NULL, err);
+		if (mode == COLLECTOR_READ_DRAIN) {
+			/* page by page: each page's missed-events bit is looked at */
+			for (;;) {
+				int n;
+
+				if (max_pages && moved >= max_pages)
+					return moved;
+				n = pipe_page(c, rd);
+				if (n < 0)
+					return set_err(err, "cannot read the ring of CPU %d: %s", cpu,
+						       strerror(errno));
+				k = keep_page(c, s, cpu, n, &since, err);
+				if (k < 0)
+					return -1;
+				if (!k)
+					break;
+				moved++;
+			}
+			continue;
+		}
+		/* pages left in the pipe by an earlier page-by-page read first */
+		while (rd->pending && (!max_pages || moved < max_pages)) {
+			int n = pipe_page(c, rd);
+
+			if (n < 0)
+				return set_err(err, "cannot read the ring of CPU %d: %s", cpu,
+					       strerror(errno));
+			k = keep_page(c, s, cpu, n, NULL, err);
 			if (k < 0)
 				return -1;
 			if (!k)
 				break;
 			moved++;
 		}
-		if (mode == COLLECTOR_READ_FULL || mode == COLLECTOR_READ_DRAIN)
+		if (max_pages && moved >= max_pages)
+			return moved;
+		{
+			long n = splice_cpu(c, s, cpu, max_pages ? max_pages - moved : 0, err);
+
+			if (n < 0)
+				return -1;
+			moved += n;
+		}
+		if (mode == COLLECTOR_READ_FULL)
 			continue;
 		for (;;) {
 			if (max_pages && moved >= max_pages)
@@ -1150,6 +1292,9 @@ void collector_close(struct collector *c)
 				tracefs_cpu_free_fd(c->cpus[cpu].tcpu);
 			if (c->cpus[cpu].fd >= 0)
 				close(c->cpus[cpu].fd);
+			for (int i = 0; i < 2; i++)
+				if (c->cpus[cpu].pipe[i] >= 0)
+					close(c->cpus[cpu].pipe[i]);
 		}
 		free(c->cpus);
 	}

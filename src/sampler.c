@@ -12,6 +12,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <glob.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -43,6 +44,42 @@ struct sampler {
 	char *why[SRC_COUNT];	/* why a source is missing (NULL: present) */
 	char *pool_why;		/* zswap present, its debugfs counters not */
 	struct strbuf sources, missing;
+	/* files kept open and read again with pread from 0 (seq_file and
+	 * sysfs files give fresh values at offset 0): no path walk and no
+	 * open/close per file per set; files that were missing are looked
+	 * for again every SAMPLER_RETRY sets */
+	struct sfile *files;
+	size_t nfiles;
+	/* directories listed once (the mTHP sizes, their stats, zswap's
+	 * debugfs counters); an empty or missing one is listed again */
+	struct sdir *dirs;
+	size_t ndirs;
+	glob_t mthp;
+	int have_mthp;
+	/* /proc/pagetypeinfo: the kernel counts every free block of every
+	 * order under the zone lock with interrupts off, which makes it the
+	 * costliest source by far; read in full sets and otherwise at most
+	 * every SAMPLER_PAGETYPE_MS (its one reader, the fragmentation
+	 * model, takes the first and the last) */
+	uint64_t pagetype_us;
+	int full;
+};
+
+#define SAMPLER_RETRY 16
+#define SAMPLER_PAGETYPE_MS 10000
+
+struct sfile {
+	char *path;
+	int fd;			/* -1: missing */
+	int err;		/* its errno then */
+	int stream;		/* no pread (debugfs' counters): opened each time */
+	uint64_t seq;		/* the set it was last looked for */
+};
+
+struct sdir {
+	char *path;
+	char **names;		/* regular files */
+	size_t n;
 };
 
 /* ---- line building ---- */
@@ -88,7 +125,8 @@ static void lines_begin(struct lines *l, const char *source, uint64_t seq,
 
 static void lines_kv(struct lines *l, const char *key, const char *value)
 {
-	size_t add = 1 + strlen(key) + 1 + strlen(value);
+	size_t kl = strlen(key), vl = strlen(value);
+	size_t add = 1 + kl + 1 + vl;
 
 	if (l->failed)
 		return;
@@ -101,7 +139,13 @@ static void lines_kv(struct lines *l, const char *key, const char *value)
 		strbuf_addstr(&l->line, prefix);
 		free(prefix);
 	}
-	strbuf_addf(&l->line, " %s=%s", key, value);
+	strbuf_grow(&l->line, add);	/* " KEY=VALUE", without a printf */
+	l->line.buf[l->line.len] = ' ';
+	memcpy(l->line.buf + l->line.len + 1, key, kl);
+	l->line.buf[l->line.len + 1 + kl] = '=';
+	memcpy(l->line.buf + l->line.len + 2 + kl, value, vl);
+	l->line.len += add;
+	l->line.buf[l->line.len] = '\0';
 	l->has_kv = 1;
 }
 
@@ -120,14 +164,82 @@ static char *rpath(const struct sampler *s, const char *path)
 	return xasprintf("%s%s", s->root, path);
 }
 
-static int slurp(const struct sampler *s, const char *path, struct strbuf *sb)
+/* Reads the whole file at path (root included) into sb, through a kept
+ * file descriptor. 0, or -1 with errno. */
+static int sread(struct sampler *s, const char *path, struct strbuf *sb)
 {
-	char *p = rpath(s, path);
-	int r;
+	struct sfile *f = NULL;
 
 	strbuf_reset(sb);
-	r = read_file(p, sb);
+	for (size_t i = 0; i < s->nfiles; i++)
+		if (!strcmp(s->files[i].path, path)) {
+			f = &s->files[i];
+			break;
+		}
+	if (!f) {
+		s->files = xreallocarray(s->files, s->nfiles + 1, sizeof(*s->files));
+		f = &s->files[s->nfiles++];
+		f->path = xstrdup(path);
+		f->fd = -1;
+		f->err = 0;
+		f->stream = 0;
+		f->seq = UINT64_MAX;
+	}
+	if (f->stream)
+		return read_file(path, sb);
+	for (int tries = 0; tries < 2; tries++) {
+		size_t got = 0;
+
+		if (f->fd < 0) {
+			if (f->seq != UINT64_MAX && s->seq - f->seq < SAMPLER_RETRY && f->err) {
+				errno = f->err;
+				return -1;
+			}
+			f->seq = s->seq;
+			f->fd = open(path, O_RDONLY | O_CLOEXEC);
+			if (f->fd < 0) {
+				f->err = errno;
+				return -1;
+			}
+		}
+		for (;;) {
+			ssize_t n;
+
+			strbuf_grow(sb, 16384);
+			n = pread(f->fd, sb->buf + got, sb->alloc - 1 - got, (off_t)got);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0)
+				break;
+			got += (size_t)n;
+			sb->len = got;
+			sb->buf[got] = '\0';
+			/* a short read is the end (seq_file fills what is asked) */
+			if (!n || got < sb->alloc - 1)
+				return 0;
+		}
+		/* the file went away (a sysfs file removed): open it again */
+		f->err = errno;
+		close(f->fd);
+		f->fd = -1;
+		f->seq = UINT64_MAX;
+		strbuf_reset(sb);
+		if (f->err == ESPIPE) {	/* a stream: read it the plain way */
+			f->stream = 1;
+			return read_file(path, sb);
+		}
+	}
+	return -1;
+}
+
+static int slurp(struct sampler *s, const char *path, struct strbuf *sb)
+{
+	char *p = rpath(s, path);
+	int r = sread(s, p, sb);
+	int e = errno;
+
 	free(p);
+	errno = e;
 	return r;
 }
 
@@ -178,6 +290,37 @@ static void set_present(struct sampler *s, enum source src)
 
 /* ---- sources ---- */
 
+/*
+ * "  WORD NUMBER ..." without sscanf (which costs more than the rest of
+ * a set on the long vmstat and zoneinfo files): *w and *wlen the word,
+ * *v the number. 1, or 0 when the line is not like that.
+ */
+static int word_num(const char *line, const char **w, size_t *wlen, long long *v)
+{
+	const char *p = line, *q;
+	char *end;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	for (q = p; *q && *q != ' ' && *q != '\t'; q++)
+		;
+	if (q == p || !*q)
+		return 0;
+	*w = p;
+	*wlen = (size_t)(q - p);
+	while (*q == ' ' || *q == '\t')
+		q++;
+	if (!(*q == '-' || (*q >= '0' && *q <= '9')))
+		return 0;
+	*v = strtoll(q, &end, 10);
+	return end != q;
+}
+
+static int word_is(const char *w, size_t wlen, const char *name)
+{
+	return strlen(name) == wlen && !memcmp(w, name, wlen);
+}
+
 static void src_vmstat(struct sampler *s, struct lines *l)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -194,10 +337,14 @@ static void src_vmstat(struct sampler *s, struct lines *l)
 	lines_begin(l, "vmstat", s->seq, NULL);
 	for (line = strtok_r(sb.buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char name[128];
+		const char *w;
+		size_t wl;
 		long long v;
 
-		if (sscanf(line, "%127s %lld", name, &v) != 2)
+		if (!word_num(line, &w, &wl, &v) || wl >= sizeof(name))
 			continue;
+		memcpy(name, w, wl);
+		name[wl] = '\0';
 		if (i < s->vm_n && !strcmp(s->vm_names[i], name)) {
 			if (!first && s->vm_values[i] == v) {
 				i++;
@@ -266,7 +413,8 @@ static void src_zone(struct sampler *s, struct lines *l)
 	}
 	set_present(s, SRC_ZONE);
 	for (line = strtok_r(sb.buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char a[64], b[64];
+		const char *a;
+		size_t al;
 		long long v;
 
 		if (!strncmp(line, "Node ", 5)) {
@@ -277,20 +425,21 @@ static void src_zone(struct sampler *s, struct lines *l)
 		}
 		if (!z.active)
 			continue;
-		if (sscanf(line, " pages free %lld", &v) == 1)
+		const char *t = line + strspn(line, " \t");
+
+		if (!strncmp(t, "pages free", 10) && word_num(t + 5, &a, &al, &v))
 			z.free = v;
-		else if (sscanf(line, " %63s %lld", a, &v) == 2) {
-			if (!strcmp(a, "min")) z.min = v;
-			else if (!strcmp(a, "low")) z.low = v;
-			else if (!strcmp(a, "high")) z.high = v;
-			else if (!strcmp(a, "promo")) { z.promo = v; z.has_promo = 1; }
-			else if (!strcmp(a, "boost")) z.boost = v;
-			else if (!strcmp(a, "managed")) z.managed = v;
-			else if (!strcmp(a, "spanned")) z.spanned = v;
-			else if (!strcmp(a, "present")) z.present = v;
-			else if (!strcmp(a, "nr_free_pages_blocks")) { z.blocks = v; z.has_blocks = 1; }
+		else if (word_num(line, &a, &al, &v)) {
+			if (word_is(a, al, "min")) z.min = v;
+			else if (word_is(a, al, "low")) z.low = v;
+			else if (word_is(a, al, "high")) z.high = v;
+			else if (word_is(a, al, "promo")) { z.promo = v; z.has_promo = 1; }
+			else if (word_is(a, al, "boost")) z.boost = v;
+			else if (word_is(a, al, "managed")) z.managed = v;
+			else if (word_is(a, al, "spanned")) z.spanned = v;
+			else if (word_is(a, al, "present")) z.present = v;
+			else if (word_is(a, al, "nr_free_pages_blocks")) { z.blocks = v; z.has_blocks = 1; }
 		}
-		(void)b;
 	}
 	zone_emit(s, l, &z);
 	strbuf_release(&sb);
@@ -345,11 +494,17 @@ static void src_buddy(struct sampler *s, struct lines *l)
 	strbuf_release(&sb);
 }
 
+static uint64_t now_us(void);
+
 static void src_pagetype(struct sampler *s, struct lines *l)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char *line, *save = NULL;
+	uint64_t now = now_us();
 
+	if (!s->full && s->pagetype_us && now - s->pagetype_us < SAMPLER_PAGETYPE_MS * 1000ull)
+		return;
+	s->pagetype_us = now;
 	if (slurp(s, "/proc/pagetypeinfo", &sb)) {
 		set_missing(s, SRC_PAGETYPE, "%s", errno == EACCES ?
 			    "permission_denied_(root_only)" : strerror(errno));
@@ -363,39 +518,61 @@ static void src_pagetype(struct sampler *s, struct lines *l)
 	strbuf_release(&sb);
 }
 
+/* The regular files of dir, listed once (again while it is empty). */
+static const struct sdir *list_dir(struct sampler *s, const char *dir)
+{
+	struct sdir *d = NULL;
+	DIR *dd;
+	struct dirent *de;
+
+	for (size_t i = 0; i < s->ndirs; i++)
+		if (!strcmp(s->dirs[i].path, dir)) {
+			d = &s->dirs[i];
+			break;
+		}
+	if (!d) {
+		s->dirs = xreallocarray(s->dirs, s->ndirs + 1, sizeof(*s->dirs));
+		d = &s->dirs[s->ndirs++];
+		d->path = xstrdup(dir);
+		d->names = NULL;
+		d->n = 0;
+	}
+	if (d->n || !(dd = opendir(dir)))
+		return d;
+	while ((de = readdir(dd))) {
+		char *p;
+		struct stat st;
+
+		if (de->d_name[0] == '.')
+			continue;
+		p = xasprintf("%s/%s", dir, de->d_name);
+		if (!stat(p, &st) && S_ISREG(st.st_mode)) {
+			d->names = xreallocarray(d->names, d->n + 1, sizeof(*d->names));
+			d->names[d->n++] = p;	/* the full path */
+		} else {
+			free(p);
+		}
+	}
+	closedir(dd);
+	return d;
+}
+
 /* Every regular file of dir as KEY=VALUE (values cleaned). */
 static void dir_kvs(struct sampler *s, struct lines *l, const char *dir)
 {
-	DIR *d = opendir(dir);
-	struct dirent *de;
+	const struct sdir *d = list_dir(s, dir);
 	struct strbuf v = STRBUF_INIT;
-	char **names = NULL;
-	size_t n = 0;
 
-	if (!d)
-		return;
-	while ((de = readdir(d)))
-		if (de->d_name[0] != '.') {
-			names = xreallocarray(names, n + 1, sizeof(*names));
-			names[n++] = xstrdup(de->d_name);
-		}
-	closedir(d);
-	for (size_t i = 0; i < n; i++) {
-		char *p = xasprintf("%s/%s", dir, names[i]);
-		struct stat st;
+	for (size_t i = 0; i < d->n; i++) {
+		const char *name = strrchr(d->names[i], '/') + 1;
 
-		strbuf_reset(&v);
-		if (!stat(p, &st) && S_ISREG(st.st_mode) && !read_file(p, &v) && v.len) {
+		if (!sread(s, d->names[i], &v) && v.len) {
 			clean_value(v.buf);
 			if (*v.buf)
-				lines_kv(l, names[i], v.buf);
+				lines_kv(l, name, v.buf);
 		}
-		free(p);
-		free(names[i]);
 	}
-	free(names);
 	strbuf_release(&v);
-	(void)s;
 }
 
 static int cmp_size_dirs(const void *a, const void *b)
@@ -408,37 +585,40 @@ static int cmp_size_dirs(const void *a, const void *b)
 
 static void src_mthp(struct sampler *s, struct lines *l)
 {
-	char *pat = rpath(s, "/sys/kernel/mm/transparent_hugepage/hugepages-*kB");
-	glob_t g;
 	struct strbuf v = STRBUF_INIT;
+	glob_t *g = &s->mthp;
 
-	if (glob(pat, 0, NULL, &g) || !g.gl_pathc) {
-		set_missing(s, SRC_MTHP, "%s", "no_/sys/kernel/mm/transparent_hugepage/hugepages-*");
+	if (!s->have_mthp) {	/* the sizes are the kernel's: found once */
+		char *pat = rpath(s, "/sys/kernel/mm/transparent_hugepage/hugepages-*kB");
+
+		if (glob(pat, 0, NULL, g) || !g->gl_pathc) {
+			globfree(g);
+			set_missing(s, SRC_MTHP, "%s", "no_/sys/kernel/mm/transparent_hugepage/hugepages-*");
+			free(pat);
+			return;
+		}
 		free(pat);
-		return;
+		qsort(g->gl_pathv, g->gl_pathc, sizeof(char *), cmp_size_dirs);
+		s->have_mthp = 1;
 	}
 	set_present(s, SRC_MTHP);
-	qsort(g.gl_pathv, g.gl_pathc, sizeof(char *), cmp_size_dirs);
-	for (size_t i = 0; i < g.gl_pathc; i++) {
-		const char *dash = strrchr(g.gl_pathv[i], '-');
+	for (size_t i = 0; i < g->gl_pathc; i++) {
+		const char *dash = strrchr(g->gl_pathv[i], '-');
 		char ids[48], *p;
 
 		snprintf(ids, sizeof(ids), "size=%lld", dash ? atoll(dash + 1) : 0);
 		lines_begin(l, "mthp", s->seq, ids);
-		p = xasprintf("%s/enabled", g.gl_pathv[i]);
-		strbuf_reset(&v);
-		if (!read_file(p, &v) && v.len) {
+		p = xasprintf("%s/enabled", g->gl_pathv[i]);
+		if (!sread(s, p, &v) && v.len) {
 			clean_value(v.buf);
 			lines_kv(l, "enabled", v.buf);
 		}
 		free(p);
-		p = xasprintf("%s/stats", g.gl_pathv[i]);
+		p = xasprintf("%s/stats", g->gl_pathv[i]);
 		dir_kvs(s, l, p);
 		free(p);
 		lines_flush(l);
 	}
-	globfree(&g);
-	free(pat);
 	strbuf_release(&v);
 }
 
@@ -490,7 +670,7 @@ static void src_zswap(struct sampler *s, struct lines *l)
 		char *p = xasprintf("%s/%s", par, params[i]);
 
 		strbuf_reset(&v);
-		if (!read_file(p, &v) && v.len) {
+		if (!sread(s, p, &v) && v.len) {
 			clean_value(v.buf);
 			lines_kv(l, params[i], v.buf);
 		}
@@ -555,11 +735,11 @@ static void swap_blockdev(struct sampler *s, struct lines *l, const char *dev)
 		return;
 	name++;
 	p = xasprintf("%s/sys/class/block/%s/queue/rotational", s->root, name);
-	if (read_file(p, &v)) {	/* a partition: the queue is its parent's */
+	if (sread(s, p, &v)) {	/* a partition: the queue is its parent's */
 		free(p);
 		p = xasprintf("%s/sys/class/block/%s/../queue/rotational", s->root, name);
 		strbuf_reset(&v);
-		read_file(p, &v);
+		sread(s, p, &v);
 	}
 	if (v.len) {
 		clean_value(v.buf);
@@ -568,7 +748,7 @@ static void swap_blockdev(struct sampler *s, struct lines *l, const char *dev)
 	free(p);
 	strbuf_reset(&v);
 	p = xasprintf("%s/sys/class/block/%s/inflight", s->root, name);
-	if (!read_file(p, &v) && sscanf(v.buf, "%llu %llu", &r, &w) == 2) {
+	if (!sread(s, p, &v) && sscanf(v.buf, "%llu %llu", &r, &w) == 2) {
 		lines_kv_ll(l, "inflight_r", (long long)r);
 		lines_kv_ll(l, "inflight_w", (long long)w);
 	}
@@ -643,7 +823,7 @@ static void memcg_file(struct sampler *s, struct lines *l, const char *file,
 	char *p = xasprintf("%s/%s", s->cgroup, file);
 	long long v;
 
-	if (!read_file(p, &sb) && sb.buf) {
+	if (!sread(s, p, &sb) && sb.buf) {
 		if (sscanf(sb.buf, "%lld", &v) == 1)
 			lines_kv_ll(l, key, v);
 		else if (!strncmp(sb.buf, "max", 3))
@@ -661,7 +841,7 @@ static void memcg_keyed(struct sampler *s, struct lines *l, const char *file,
 	struct strbuf sb = STRBUF_INIT;
 	char *p = xasprintf("%s/%s", s->cgroup, file), *line, *save = NULL;
 
-	if (!read_file(p, &sb) && sb.buf)
+	if (!sread(s, p, &sb) && sb.buf)
 		for (line = strtok_r(sb.buf, "\n", &save); line;
 		     line = strtok_r(NULL, "\n", &save)) {
 			char name[64], key[96];
@@ -729,7 +909,7 @@ static void src_memcg(struct sampler *s, struct lines *l)
 		return;
 	}
 	p = xasprintf("%s/memory.stat", s->cgroup);
-	if (read_file(p, &sb)) {
+	if (sread(s, p, &sb)) {
 		set_missing(s, SRC_MEMCG, "%s", strerror(errno));
 		free(p);
 		strbuf_release(&sb);
@@ -758,7 +938,7 @@ static void src_memcg(struct sampler *s, struct lines *l)
 
 			p = xasprintf("%s/%s", s->cgroup, files[which][f]);
 			strbuf_reset(&sb);
-			if (!read_file(p, &sb) && sscanf(sb.buf, "%lld", &v) == 1) {
+			if (!sread(s, p, &sb) && sscanf(sb.buf, "%lld", &v) == 1) {
 				lines_kv_ll(l, which ? "limit" : "usage", v);
 				free(p);
 				break;
@@ -796,6 +976,21 @@ void sampler_free(struct sampler *s)
 	for (int i = 0; i < SRC_COUNT; i++)
 		free(s->why[i]);
 	free(s->pool_why);
+	for (size_t i = 0; i < s->nfiles; i++) {
+		if (s->files[i].fd >= 0)
+			close(s->files[i].fd);
+		free(s->files[i].path);
+	}
+	free(s->files);
+	for (size_t i = 0; i < s->ndirs; i++) {
+		for (size_t j = 0; j < s->dirs[i].n; j++)
+			free(s->dirs[i].names[j]);
+		free(s->dirs[i].names);
+		free(s->dirs[i].path);
+	}
+	free(s->dirs);
+	if (s->have_mthp)
+		globfree(&s->mthp);
 	strbuf_release(&s->sources);
 	strbuf_release(&s->missing);
 	free(s->root);
@@ -847,7 +1042,21 @@ static void emit_missing(struct sampler *s, struct lines *l)
 	lines_flush(l);
 }
 
+static int run_set(struct sampler *s, sampler_emit_fn emit, void *ctx);
+
 int sampler_run(struct sampler *s, sampler_emit_fn emit, void *ctx)
+{
+	s->full = 1;
+	return run_set(s, emit, ctx);
+}
+
+int sampler_run_routine(struct sampler *s, sampler_emit_fn emit, void *ctx)
+{
+	s->full = 0;
+	return run_set(s, emit, ctx);
+}
+
+static int run_set(struct sampler *s, sampler_emit_fn emit, void *ctx)
 {
 	struct lines l = { .emit = emit, .ctx = ctx };
 	uint64_t t0 = now_us();

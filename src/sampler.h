@@ -5,7 +5,8 @@
  * emit callback -- in practice a write() into a trace_marker, so that the
  * kernel stamps each line on the trace clock. Reading is separate from
  * writing so the line format can be tested against fake files: every
- * path is taken below a root directory ("" for the real system).
+ * path is taken below a root directory ("" for the real system). Files
+ * stay open between sets and are read again from offset 0.
  */
 #ifndef MMSCOPE_SAMPLER_H
 #define MMSCOPE_SAMPLER_H
@@ -36,6 +37,13 @@ void sampler_free(struct sampler *s);
  * is then incomplete; its SEQ is used up).
  */
 int sampler_run(struct sampler *s, sampler_emit_fn emit, void *ctx);
+/*
+ * The same for a set taken on the interval: /proc/pagetypeinfo (costly
+ * for the kernel to make) only if it was last read 10 s ago or more.
+ * sampler_run reads every source: at the start and the end of a
+ * recording, at a trigger and a file switch.
+ */
+int sampler_run_routine(struct sampler *s, sampler_emit_fn emit, void *ctx);
 uint64_t sampler_sets(const struct sampler *s);
 
 /* Sources read in the last set, and those missing ("name" lists). */

@@ -6,6 +6,7 @@
  * common writer. Pages are appended whole and checked again when read
  * back, so a torn write at the end of a page file costs only that page.
  */
+#define _GNU_SOURCE	/* splice */
 #include "config.h"
 #include "spool.h"
 #include "output-file.h"
@@ -28,6 +29,7 @@ struct spool {
 	uint32_t page_size;
 	int *fds;
 	uint64_t *pages;
+	uint64_t *lost;		/* events read from the ring but not kept */
 	uint64_t bytes;
 };
 
@@ -128,6 +130,7 @@ struct spool *spool_create(const char *dir, int ncpus, uint32_t page_size,
 	s->page_size = page_size;
 	s->fds = xcalloc((size_t)ncpus, sizeof(int));
 	s->pages = xcalloc((size_t)ncpus, sizeof(uint64_t));
+	s->lost = xcalloc((size_t)ncpus, sizeof(uint64_t));
 	for (int cpu = 0; cpu < ncpus; cpu++)
 		s->fds[cpu] = -1;
 	strbuf_addf(&sb, SPOOL_MAGIC "ncpus %d\npage_size %u\n", ncpus, page_size);
@@ -139,8 +142,10 @@ struct spool *spool_create(const char *dir, int ncpus, uint32_t page_size,
 
 		snprintf(name, sizeof(name), "cpu%d.raw", cpu);
 		path = spool_path(dir, name);
-		s->fds[cpu] = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND |
-				   O_NOFOLLOW | O_CLOEXEC, 0600);
+		/* no O_APPEND: splice(2) refuses it; every page goes at
+		 * pages[cpu] * page_size */
+		s->fds[cpu] = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+				   0600);
 		if (s->fds[cpu] < 0) {
 			set_err(err, "cannot create %s: %s", path, strerror(errno));
 			free(path);
@@ -172,23 +177,137 @@ int spool_put_meta(struct spool *s, const char *name, const void *p, size_t n,
 	return r;
 }
 
+static int pwrite_full(int fd, const void *p, size_t n, off_t off)
+{
+	while (n) {
+		ssize_t r = pwrite(fd, p, n, off);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		if (r == 0) {
+			errno = ENOSPC;
+			return -1;
+		}
+		p = (const char *)p + r;
+		n -= (size_t)r;
+		off += r;
+	}
+	return 0;
+}
+
 int spool_put_page(struct spool *s, int cpu, const void *page, char **err)
 {
+	off_t at;
+
 	if (cpu < 0 || cpu >= s->ncpus)
 		return set_err(err, "no CPU %d in the spool", cpu);
-	if (write_full(s->fds[cpu], page, s->page_size)) {
+	at = (off_t)(s->pages[cpu] * s->page_size);
+	if (pwrite_full(s->fds[cpu], page, s->page_size, at)) {
 		int saved = errno;
-		off_t keep = (off_t)(s->pages[cpu] * s->page_size);
 
-		/* never leave a partial page behind */
-		if (ftruncate(s->fds[cpu], keep))
+		/* never leave a partial page behind; the page's events were
+		 * handed over by the kernel and are not kept: lost */
+		if (ftruncate(s->fds[cpu], at))
 			{ /* the reader skips it anyway */ }
+		s->lost[cpu] += spool_page_events(page, s->page_size);
 		errno = saved;
 		return set_err(err, "cannot write to spool %s: %s", s->dir, strerror(saved));
 	}
 	s->pages[cpu]++;
 	s->bytes += s->page_size;
 	return 0;
+}
+
+/*
+ * A write into the spool failed after `part` bytes of a page had left the
+ * pipe (they are in the file at `at`), with `left` bytes still in the pipe
+ * (non-blocking): the page is completed from the file and the pipe, its
+ * events and those of every page still in the pipe are counted as lost,
+ * and the file is cut back to whole pages.
+ */
+static void splice_failed(struct spool *s, int cpu, int pipe_fd, size_t left, off_t at,
+			  size_t part)
+{
+	char *page = xcalloc(1, s->page_size);
+	int saved = errno;
+
+	if (part) {
+		ssize_t got = pread(s->fds[cpu], page, part, at);
+
+		if (got < 0)
+			got = 0;
+		left -= left < s->page_size - part ? left : s->page_size - part;
+		if (read(pipe_fd, page + part, s->page_size - part) == (ssize_t)(s->page_size - part) &&
+		    (size_t)got == part)
+			s->lost[cpu] += spool_page_events(page, s->page_size);
+	}
+	while (left >= s->page_size) {
+		ssize_t r = read(pipe_fd, page, s->page_size);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		if ((uint32_t)r < s->page_size)
+			memset(page + r, 0, s->page_size - (uint32_t)r);
+		s->lost[cpu] += spool_page_events(page, s->page_size);
+		left -= (size_t)r < left ? (size_t)r : left;
+	}
+	if (ftruncate(s->fds[cpu], at))
+		{ /* the reader skips a torn page anyway */ }
+	free(page);
+	errno = saved;
+}
+
+long spool_splice_pages(struct spool *s, int cpu, int pipe_fd, size_t bytes, char **err)
+{
+	size_t done = 0;
+	long pages = 0;
+	loff_t off;
+
+	if (cpu < 0 || cpu >= s->ncpus)
+		return set_err(err, "no CPU %d in the spool", cpu);
+	/* the write position: past the whole pages, and past the part of a
+	 * page a short write left (the rest of that page comes next) */
+	off = (loff_t)(s->pages[cpu] * s->page_size);
+
+	while (done < bytes) {
+		ssize_t r = splice(pipe_fd, NULL, s->fds[cpu], &off, bytes - done, SPLICE_F_MOVE);
+		size_t whole;
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			size_t part = (size_t)(off - (loff_t)(s->pages[cpu] * s->page_size));
+
+			if (r == 0)
+				errno = EIO;
+			splice_failed(s, cpu, pipe_fd, bytes - done,
+				      (off_t)(s->pages[cpu] * s->page_size), part);
+			return set_err(err, "cannot write to spool %s: %s", s->dir, strerror(errno));
+		}
+		done += (size_t)r;
+		/* whole pages written so far; a page cut by a short write is
+		 * finished by the next round */
+		whole = (size_t)(off / s->page_size) - (size_t)s->pages[cpu];
+		s->pages[cpu] += whole;
+		s->bytes += (uint64_t)whole * s->page_size;
+		pages += (long)whole;
+	}
+	return pages;
+}
+
+void spool_add_lost(struct spool *s, int cpu, uint64_t events)
+{
+	if (cpu >= 0 && cpu < s->ncpus)
+		s->lost[cpu] += events;
+}
+
+uint64_t spool_cpu_lost(const struct spool *s, int cpu)
+{
+	return s && cpu >= 0 && cpu < s->ncpus ? s->lost[cpu] : 0;
 }
 
 int spool_cpu_drop_last(struct spool *s, int cpu, uint64_t n, char **err)
@@ -252,6 +371,7 @@ void spool_close(struct spool *s)
 			close(s->fds[cpu]);
 	free(s->fds);
 	free(s->pages);
+	free(s->lost);
 	free(s->dir);
 	free(s);
 }
@@ -333,6 +453,42 @@ int spool_page_valid(const void *page, uint32_t page_size)
 	return off == end;
 }
 
+uint64_t spool_page_events(const void *page, uint32_t page_size)
+{
+	const unsigned char *p = page;
+	uint64_t commit = rd64(p + 8) & ((1ull << 30) - 1);
+	size_t off = 16, end = 16 + (size_t)commit;
+	uint64_t n = 0;
+
+	if (end > page_size)
+		end = page_size;
+	while (off + 4 <= end) {
+		uint32_t h = rd32(p + off), type_len = h & 31;
+
+		if (type_len == 29 && !(h >> 5))
+			break;
+		if (type_len == 0 || type_len == 29) {
+			uint32_t len;
+
+			if (off + 8 > end)
+				break;
+			len = rd32(p + off + 4);
+			if (type_len == 0) {
+				if (len < 4)
+					break;
+				n++;
+			}
+			off += 4 + (size_t)len;
+		} else if (type_len >= 30) {
+			off += 8;
+		} else {
+			n++;
+			off += 4 + (size_t)type_len * 4;
+		}
+	}
+	return n;
+}
+
 struct layout {
 	int ncpus;
 	uint32_t page_size;
@@ -364,6 +520,9 @@ struct spool *spool_reopen(const char *dir, char **err)
 	s->page_size = l.page_size;
 	s->fds = xcalloc((size_t)l.ncpus, sizeof(int));
 	s->pages = xcalloc((size_t)l.ncpus, sizeof(uint64_t));
+	s->lost = xcalloc((size_t)l.ncpus, sizeof(uint64_t));
+	for (int cpu = 0; cpu < l.ncpus; cpu++)
+		s->fds[cpu] = -1;
 	for (int cpu = 0; cpu < l.ncpus; cpu++) {
 		char name[32];
 		char *path;
@@ -371,8 +530,7 @@ struct spool *spool_reopen(const char *dir, char **err)
 
 		snprintf(name, sizeof(name), "cpu%d.raw", cpu);
 		path = spool_path(dir, name);
-		s->fds[cpu] = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC,
-				   0600);
+		s->fds[cpu] = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 		if (s->fds[cpu] < 0 || fstat(s->fds[cpu], &st) ||
 		    ftruncate(s->fds[cpu], st.st_size - st.st_size % l.page_size)) {
 			set_err(err, "cannot reopen %s: %s", path, strerror(errno));

@@ -41,8 +41,25 @@ int spool_put_meta(struct spool *s, const char *name, const void *p, size_t n,
  * cutting every page file down to whole pages.
  */
 struct spool *spool_reopen(const char *dir, char **err);
-/* Appends one page to cpuN.raw. On failure errno tells why (ENOSPC...). */
+/* Appends one page to cpuN.raw. On failure errno tells why (ENOSPC...),
+ * and the page's events count as lost (spool_cpu_lost). */
 int spool_put_page(struct spool *s, int cpu, const void *page, char **err);
+/*
+ * Moves `bytes` (whole pages, as trace_pipe_raw's splice leaves them) from
+ * the pipe pipe_fd into cpuN.raw with splice(2): no copy through user
+ * space. Returns the pages written, or -1 with errno (ENOSPC...); then the
+ * pages the pipe still held, and a page cut by the failed write, are
+ * emptied out of the pipe and their events counted as lost.
+ */
+long spool_splice_pages(struct spool *s, int cpu, int pipe_fd, size_t bytes, char **err);
+/*
+ * Events handed over by the kernel (or still in the ring at a stop that
+ * could not take them) that are not in the spool: a page whose write
+ * failed counts here by itself; the recorder adds the rest. The recorder
+ * writes them into the file's per-CPU stats as dropped events.
+ */
+void spool_add_lost(struct spool *s, int cpu, uint64_t events);
+uint64_t spool_cpu_lost(const struct spool *s, int cpu);
 /* Takes the last n pages of cpuN.raw back (a gap follows them). */
 int spool_cpu_drop_last(struct spool *s, int cpu, uint64_t n, char **err);
 /* fdatasync the page files (bounded loss on power failure). */
@@ -79,6 +96,8 @@ int spool_remove(const char *dir, char **err);
 int spool_layout(const char *dir, int *ncpus, uint32_t *page_size, char **err);
 /* Is DIR a spool (has a layout file)? */
 int spool_is_spool(const char *dir);
+/* The events (data records) a ring-buffer page holds. */
+uint64_t spool_page_events(const void *page, uint32_t page_size);
 /* A page looks like a ring-buffer page that was written completely. */
 int spool_page_valid(const void *page, uint32_t page_size);
 

@@ -38,7 +38,23 @@ mkdir -p "$OUT"
 
 cc -static -std=c99 -O2 -Wall -Wextra -o "$TMP/anon-touch" "$REPO/samples/workloads/anon-touch.c" ||
 	exit 1
-echo "vm-record-bench: kernel $KERNEL under qemu TCG, -smp 2 -m 1024; host $(uname -n), $(date -u '+%F %H:%M UTC')"
+# RB_ICOUNT=SHIFT (default 1; "off": plain TCG): qemu counts instructions
+# (-icount shift=SHIFT,sleep=off: every guest instruction is 2^SHIFT ns of
+# the guest's clock), so the guest's CPU times are its instruction counts
+# and do not depend on the host's load. Without it a vCPU thread the
+# host preempts charges the wait to whatever guest task was running, and
+# on a busy host the times vary by several times between runs. run-vm.sh
+# starts qemu-system-x86_64 from PATH: a wrapper adds the option.
+RB_ICOUNT=${RB_ICOUNT:-1}
+if [ "$RB_ICOUNT" != off ]; then
+	[[ $RB_ICOUNT =~ ^[0-9]+$ ]] || { echo "vm-record-bench: RB_ICOUNT is a shift (0-10) or off" >&2; exit 2; }
+	mkdir -p "$TMP/bin"
+	printf '#!/bin/sh\nexec %s "$@" -icount shift=%s,sleep=off\n' \
+		"$(command -v qemu-system-x86_64)" "$RB_ICOUNT" >"$TMP/bin/qemu-system-x86_64"
+	chmod +x "$TMP/bin/qemu-system-x86_64"
+	PATH=$TMP/bin:$PATH
+fi
+echo "vm-record-bench: kernel $KERNEL under qemu TCG, -smp 2 -m 1024, icount shift $RB_ICOUNT; host $(uname -n), $(date -u '+%F %H:%M UTC')"
 echo "host load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 t0=$(date +%s)
 RB_SECS=${RB_SECS:-12} RB_REPS=${RB_REPS:-2} RB_WORKERS=${RB_WORKERS:-2}
@@ -52,7 +68,7 @@ if [ -n "${RB_REUSE:-}" ]; then
 	echo "(not run: the guest output in $OUT is read again)"
 else
 	"$REPO/tests/vm/run-vm.sh" "$KERNEL" "$TMP/record-bench.sh" "$OUT" --mem 1024 --smp 2 \
-		--timeout $((120 + RB_REPS * 3 * (RB_SECS + 90))) \
+		--timeout $((300 + RB_REPS * 3 * (RB_SECS * 20 + 120))) \
 		--binary "$MMSCOPE:/usr/local/bin/mmscope" --binary "$TMP/anon-touch" \
 		--binary "$(command -v trace-cmd)" >"$TMP/run-vm.log" 2>&1 || rc=$?
 fi
@@ -66,13 +82,13 @@ fi
 echo "guest kernel: $(cat "$OUT/uname-r.txt")"
 echo
 
-# one row per run: tool rep secs events lost run_cpu_s win_s win_cpu_s file_B
+# one row per run: tool rep secs events lost run_cpu_s win_s win_cpu_s file_B rec_cpu_s
 : >"$TMP/rows"
 while read -r line; do
-	tool='' rep='' secs='' cpu_ticks='' hz='' win_s='' win_cpu_s='' file=''
+	tool='' rep='' secs='' cpu_ticks='' hz='' win_s='' win_cpu_s='' rec_cpu_s=0 file=''
 	for kv in $line; do
 		case $kv in
-		tool=* | rep=* | secs=* | cpu_ticks=* | hz=* | win_s=* | win_cpu_s=* | file=*)
+		tool=* | rep=* | secs=* | cpu_ticks=* | hz=* | win_s=* | win_cpu_s=* | rec_cpu_s=* | file=*)
 			eval "${kv%%=*}=\${kv#*=}" ;;
 		esac
 	done
@@ -83,20 +99,20 @@ while read -r line; do
 		t && $1 ~ /^[0-9]+$/ && NF == 5 { l += $3 + $4 + $5 }
 		END { print n + 0, l + 0 }')
 	size=$(stat -c %s "$OUT/$file" 2>/dev/null || echo 0)
-	echo "$tool $rep $secs ${ev:-0} ${lost:-0} $(awk -v t="$cpu_ticks" -v h="$hz" 'BEGIN { print t / h }') $win_s $win_cpu_s $size" >>"$TMP/rows"
+	echo "$tool $rep $secs ${ev:-0} ${lost:-0} $(awk -v t="$cpu_ticks" -v h="$hz" 'BEGIN { print t / h }') $win_s $win_cpu_s $size $rec_cpu_s" >>"$TMP/rows"
 done <"$OUT/bench.txt"
 
 awk '
 BEGIN {
-	printf "%-14s %3s %10s %9s %6s %8s %7s %8s %9s %10s\n", "tool", "rep", "events",
-		"events/s", "lost", "run_cpu", "run_%", "steady_%", "ns/ev_stdy", "file_B"
+	printf "%-14s %3s %10s %9s %6s %8s %8s %9s %8s %9s %10s\n", "tool", "rep", "events",
+		"events/s", "lost", "run_cpu", "rec_cpu", "ns/ev_rec", "steady_%", "ns/ev_stdy", "file_B"
 }
 {
 	t = $1; ev = $4; secs = $3; rate = ev / secs
 	wev = rate * $7			# events in the steady window, at the run rate
-	printf "%-14s %3d %10d %9.0f %6d %8.2f %6.1f%% %7.1f%% %9.0f %10d\n", t, $2, ev, rate,
-		$5, $6, 100 * $6 / secs, 100 * $8 / $7, wev ? 1e9 * $8 / wev : 0, $9
-	E[t] += ev; S[t] += secs; L[t] += $5; C[t] += $6; W[t] += $8; WE[t] += wev
+	printf "%-14s %3d %10d %9.0f %6d %8.2f %8.2f %9.0f %7.1f%% %10.0f %10d\n", t, $2, ev, rate,
+		$5, $6, $10, ev ? 1e9 * $10 / ev : 0, 100 * $8 / $7, wev ? 1e9 * $8 / wev : 0, $9
+	E[t] += ev; S[t] += secs; L[t] += $5; C[t] += $6; W[t] += $8; WE[t] += wev; R[t] += $10
 	if (!(t in seen)) { seen[t] = 1; order[++n] = t }
 }
 END {
@@ -104,16 +120,23 @@ END {
 	print "totals over all reps (CPU ns per event recorded):"
 	for (i = 1; i <= n; i++) {
 		t = order[i]
-		printf "  %-14s %10d events %8.0f events/s %6d lost  whole run %6.0f ns/event  steady %6.0f ns/event\n",
-			t, E[t], E[t] / S[t], L[t], 1e9 * C[t] / E[t], WE[t] ? 1e9 * W[t] / WE[t] : 0
+		printf "  %-14s %10d events %8.0f events/s %6d lost  whole run %6.0f  recording %6.0f  steady window %6.0f ns/event\n",
+			t, E[t], E[t] / S[t], L[t], 1e9 * C[t] / E[t], 1e9 * R[t] / E[t],
+			WE[t] ? 1e9 * W[t] / WE[t] : 0
 	}
 	m = "mmscope"; tc = "trace-cmd"; ns = "mmscope-nosamp"
-	if (E[m] && E[tc] && W[tc] > 0 && C[tc] > 0) {
+	if (E[m] && E[tc] && C[tc] > 0) {
 		print "ratios, mmscope / trace-cmd (CPU: above 1 = mmscope costs more):"
-		printf "  CPU per event while recording: %.2fx\n", (W[m] / WE[m]) / (W[tc] / WE[tc])
-		if (W[ns] > 0)
-			printf "  CPU per event while recording, mmscope without counter sampling: %.2fx\n",
-				(W[ns] / WE[ns]) / (W[tc] / WE[tc])
+		if (R[tc] > 0) {
+			printf "  CPU per event while recording (tracing on until every event read): %.2fx\n",
+				(R[m] / E[m]) / (R[tc] / E[tc])
+			if (R[ns] > 0)
+				printf "  the same, mmscope without counter sampling: %.2fx\n",
+					(R[ns] / E[ns]) / (R[tc] / E[tc])
+		}
+		if (W[tc] > 0)
+			printf "  CPU per event in the steady window (misses trace-cmd reading later): %.2fx\n",
+				(W[m] / WE[m]) / (W[tc] / WE[tc])
 		printf "  CPU per event over the whole run (start-up, final write): %.2fx\n",
 			(C[m] / E[m]) / (C[tc] / E[tc])
 		printf "  events/s recorded of the same churn: %.2fx (lost: %d vs %d)\n",

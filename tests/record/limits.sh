@@ -44,6 +44,29 @@ trace-cmd report "$out" >"$scratch/r" 2>/dev/null && grep -q 'mm_page_alloc' "$s
 	ok "full filesystem: trace-cmd reads the finished file" ||
 	fail "full filesystem: trace-cmd cannot read $out"
 [ -e "$out.spool" ] && fail "full filesystem: spool left"
+# every event the kernel handed over or still held at the stop is in the
+# file or counted lost: a page read when the disk was already full, and
+# what the ring held when the run stopped, are the file's dropped events
+# (the ring itself drops events only when full: then the sum is larger)
+"$MMSCOPE" dump --stat "$out" >"$scratch/stat" 2>&1 ||
+	fail "full filesystem: dump --stat: $(cat "$scratch/stat")"
+kept=$(awk '$1 == "cpu" && $2 == "events" { t = 1; next }
+	t && $1 ~ /^[0-9]+$/ { s += $2 } END { print s + 0 }' "$scratch/stat")
+trace-cmd report --stat "$out" 2>/dev/null | awk '
+	/^read events:/ { r += $3 } /^entries:/ { e += $2 }
+	/^dropped events:/ { d += $3 } /^overrun:/ { o += $2 }
+	END { print r + 0, e + 0, d + 0, o + 0 }' >"$scratch/ks"
+read -r kread kleft kdropped koverrun <"$scratch/ks"
+if [ "$kept" -gt 0 ] && [ "$kept" -le "$kread" ] &&
+	[ $((kept + kdropped + koverrun)) -ge $((kread + kleft)) ]; then
+	ok "full filesystem: $kept events kept + $kdropped counted lost cover the $kread read + $kleft left in the ring"
+else
+	fail "full filesystem: $kept events in the file, $kdropped dropped + $koverrun overrun in its stats, but the kernel read $kread and left $kleft"
+fi
+"$MMSCOPE" report "$out" 2>/dev/null | grep '^lost ' >"$scratch/lostline"
+grep -q " $((kdropped + koverrun)) overrun/dropped in stats" "$scratch/lostline" &&
+	ok "full filesystem: the report counts them: $(cat "$scratch/lostline")" ||
+	fail "full filesystem: report says '$(cat "$scratch/lostline")', stats $((kdropped + koverrun))"
 # this recorder's own instance (another test's, running beside this one
 # under make -j, is not this one's to judge)
 [ -d "$TRACEFS/instances/mmscope-$recorder" ] &&

@@ -142,6 +142,45 @@ static void test_zswap(const char *root)
 	sampler_free(s);
 }
 
+/* /proc/pagetypeinfo: every full set; a routine set within 10 s of the
+ * last read has none. A file that appears later is found. */
+static void test_pagetype(const char *root)
+{
+	struct sampler_opts o = { .root = root };
+	struct sampler *s;
+	struct sink k = { 0 };
+
+	put(root, "/proc/pagetypeinfo",
+	    "Page block order: 9\n"
+	    "Free pages count per migrate type at order       0      1\n"
+	    "Node    0, zone   Normal, type    Unmovable      5      3\n");
+	s = sampler_new(&o);
+	sampler_run(s, collect, &k);
+	is_int(count_str(&k, "mms1 pagetype 0 ", "type=Unmovable free=5,3"), 1,
+	       "pagetype: in a full set");
+	sink_reset(&k);
+	sampler_run_routine(s, collect, &k);
+	is_int(count_str(&k, "mms1 pagetype", ""), 0, "pagetype: not in a routine set soon after");
+	ok(k.n && !strncmp(k.lines[k.n - 1], "mms1 end 1 ", 11), "the routine set still ends");
+	sink_reset(&k);
+	put(root, "/proc/pagetypeinfo",
+	    "Node    0, zone   Normal, type    Unmovable      7      3\n");
+	sampler_run(s, collect, &k);
+	is_int(count_str(&k, "mms1 pagetype 2 ", "type=Unmovable free=7,3"), 1,
+	       "pagetype: a full set reads it again, fresh (the file is kept open)");
+	sink_reset(&k);
+	/* a source file missing at first, there later: looked for again */
+	for (int i = 0; i < 20; i++) {
+		if (i == 3)
+			put(root, "/proc/pressure/memory",
+			    "some avg10=1.00 avg60=0.00 avg300=0.00 total=42\n");
+		sampler_run_routine(s, collect, &k);
+	}
+	ok(count_str(&k, "mms1 psi ", "some_total=42") > 0, "a file that appeared later is read");
+	sink_reset(&k);
+	sampler_free(s);
+}
+
 int main(void)
 {
 	char tmpl[] = "/tmp/mmscope-sampler.XXXXXX";
@@ -190,6 +229,7 @@ int main(void)
 
 	sampler_free(s);
 	test_zswap(root);
+	test_pagetype(root);
 	p = xasprintf("rm -rf '%s'", root);
 	if (system(p))
 		{ /* a leftover temporary directory is harmless */ }

@@ -14,15 +14,22 @@
 # the start and the end, to tell the sampler's share from the reading.
 #
 # For every run it writes a line to $OUT/bench.txt:
-#   tool=T rep=N secs=S cpu_ticks=C hz=H win_s=W win_cpu_s=X file=F
+#   tool=T rep=N secs=S cpu_ticks=C hz=H win_s=W win_cpu_s=X rec_cpu_s=R file=F
 # cpu_ticks: user+system of the recorder and of every process it waited
 # for (trace-cmd's per-CPU readers), from the stat of the shell that ran
 # it (cutime+cstime): the whole run, with start-up (both read kallsyms,
 # which is slow under TCG) and the final write. win_cpu_s: the CPU
 # (schedstat) of the recorder's whole process tree during win_s seconds
-# of steady recording, from 1 s after the event was enabled to 1 s
-# before the end. The files are copied to $OUT; events and losses are
-# counted on the host from them.
+# of steady recording, from 1 s after the event and tracing were on to 1 s
+# before the end. rec_cpu_s: the CPU of the reading itself, from tracing
+# on until every event was read, start-up and the output write left out:
+# mmscope's from MMSCOPE_RECORD_CPU (its own rusage at those points);
+# trace-cmd's is the CPU of its per-CPU reader processes (its cutime once
+# it has reaped them, before it writes its file). The window above
+# misses what trace-cmd reads after it: its readers block until the ring
+# is buffer_percent (50%) full, so at a low event rate they read little
+# or nothing before the end. The files are copied to $OUT; events and
+# losses are counted on the host from them.
 # Needs: mmscope, anon-touch, trace-cmd (run-vm.sh --binary).
 # vm-mem: 1024
 # vm-timeout: 900
@@ -67,7 +74,7 @@ ticks() { awk '{ print $14 + $15 + $16 + $17 }'; }
 
 # tree_ns ROOT: schedstat run time (ns) of ROOT and all its descendants
 tree_ns() {
-	cat /proc/[0-9]*/stat 2>/dev/null | awk -v root="$1" '
+	{ cat /proc/[0-9]*/stat 2>/dev/null || true; } | awk -v root="$1" '
 	{ pp[$1] = $4; all[$1] = 1 }
 	END {
 		in_tree[root] = 1
@@ -86,11 +93,15 @@ tree_ns() {
 }
 
 # enabled: 0 when some kmem:mm_page_alloc enable file (top level or an
-# instance) says 1
+# instance) says 1 and that buffer's tracing_on too
 enabled() {
 	for f in $T/events/kmem/mm_page_alloc/enable $T/instances/*/events/kmem/mm_page_alloc/enable; do
 		[ -r "$f" ] || continue
 		read -r v < "$f" || continue
+		[ "$v" = 1 ] || continue
+		# and tracing on in that buffer: mmscope enables its events
+		# before its start-up (metadata, kallsyms), tracing after
+		read -r v < "${f%/events/*}/tracing_on" || continue
 		[ "$v" = 1 ] && return 0
 	done
 	return 1
@@ -110,20 +121,38 @@ measure() {
 	a=$(tree_ns $root) ua=$(up)
 	sleep $((SECS - 3))
 	b=$(tree_ns $root) ub=$(up)
+	# trace-cmd's per-CPU readers are reaped by trace-cmd before it writes
+	# its output file: from then on their CPU is its cutime+cstime
+	rec=""
+	if [ "$1" = trace-cmd ]; then
+		# until trace-cmd exits (kill -0 would go on: root stays a zombie)
+		while :; do
+			# (cat fails on a process gone meanwhile: pipefail is on)
+			r=$({ cat /proc/[0-9]*/stat 2>/dev/null || true; } | awk -v root="$root" \
+				'$4 == root && $2 == "(trace-cmd)" { print $16 + $17 }')
+			[ -n "$r" ] || break
+			rec=$r
+			sleep 0.1
+		done
+		rec=$(awk -v t="${rec:-0}" -v h="$HZ" 'BEGIN { printf "%.3f", t / h }')
+	fi
 	wait $root || true
 	churn_stop
 	cat /tmp/rec.log
+	# mmscope's: the line MMSCOPE_RECORD_CPU makes it print
+	[ -n "$rec" ] || rec=$(awk '$2 == "cpu_ns" { for (i = 3; i <= NF; i++)
+		if ($i ~ /^recording=/) { sub(/^recording=/, "", $i); printf "%.3f", $i / 1e9 } }' /tmp/rec.log)
 	cp "$3" "$OUT/$1-$2.dat"
 	rm -f "$3"
 	win=$(awk -v a="$ua" -v b="$ub" 'BEGIN { printf "%.2f", b - a }')
 	wcpu=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
-	echo "tool=$1 rep=$2 secs=$SECS cpu_ticks=$(ticks < /tmp/stat) hz=$HZ win_s=$win win_cpu_s=$wcpu file=$1-$2.dat" >> "$OUT/bench.txt"
+	echo "tool=$1 rep=$2 secs=$SECS cpu_ticks=$(ticks < /tmp/stat) hz=$HZ win_s=$win win_cpu_s=$wcpu rec_cpu_s=${rec:-0} file=$1-$2.dat" >> "$OUT/bench.txt"
 }
 
 rep=1
 while [ $rep -le "$REPS" ]; do
-	measure mmscope $rep /tmp/mm.dat "mmscope record -f -o /tmp/mm.dat --spool /tmp/mm.spool -g none -e kmem:mm_page_alloc -e kmem:mm_page_free --duration $SECS"
-	measure mmscope-nosamp $rep /tmp/mm.dat "mmscope record -f -o /tmp/mm.dat --spool /tmp/mm.spool -g none -e kmem:mm_page_alloc -e kmem:mm_page_free --interval 3600000 --duration $SECS"
+	measure mmscope $rep /tmp/mm.dat "MMSCOPE_RECORD_CPU=1 mmscope record -f -o /tmp/mm.dat --spool /tmp/mm.spool -g none -e kmem:mm_page_alloc -e kmem:mm_page_free --duration $SECS"
+	measure mmscope-nosamp $rep /tmp/mm.dat "MMSCOPE_RECORD_CPU=1 mmscope record -f -o /tmp/mm.dat --spool /tmp/mm.spool -g none -e kmem:mm_page_alloc -e kmem:mm_page_free --interval 3600000 --duration $SECS"
 	measure trace-cmd $rep /tmp/tc.dat "cd /tmp && trace-cmd record -b 16384 -e kmem:mm_page_alloc -e kmem:mm_page_free -o /tmp/tc.dat sleep $SECS"
 	rep=$((rep + 1))
 done
