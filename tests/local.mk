@@ -39,6 +39,8 @@ TESTS += tests/oracle/trace-cmd.sh tests/oracle/kbuffer.sh tests/oracle/fast-for
 	tests/oracle/dump-scope.sh
 EXTRA_DIST += tests/oracle/trace-cmd.sh tests/oracle/kbuffer.sh tests/oracle/fast-format.sh \
 	tests/oracle/dump-scope.sh
+TESTS += tests/oracle/dump-stacks.sh
+EXTRA_DIST += tests/oracle/dump-stacks.sh
 
 # robustness: malformed-input matrices, the fuzzer's regression inputs,
 # and `make fuzz` (clang + libFuzzer, see tests/fuzz/README.md)
