@@ -181,6 +181,9 @@ tests/record/switch.log: tests/record/triggers.log
 tests/record/filter.log: tests/record/switch.log
 tests/record/service.log: tests/record/filter.log
 tests/record/stacktrace.log: tests/record/service.log
+tests/record/stacks-report.log: tests/record/stacktrace.log
+TESTS += tests/record/stacks-report.sh
+EXTRA_DIST += tests/record/stacks-report.sh
 
 # kernel matrix: every scenario of tests/vm/scenarios on every kernel
 # under qemu TCG, one VM after the other; one "PASS:/FAIL:/SKIP: KERNEL
