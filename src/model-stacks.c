@@ -28,7 +28,8 @@ struct spid {
 	enum stack_kind kind;
 	uint64_t begin_ts;
 	int stack;			/* -1: none */
-	uint64_t try_ts;		/* last try_to_compact_pages, 0 none */
+	int have_try;
+	uint64_t try_ts;		/* last try_to_compact_pages */
 	int try_stack;
 	int run_open;			/* a direct compaction run */
 	uint64_t run_ts;
@@ -232,6 +233,7 @@ static void on_record(struct stacks_model *m, const struct record *r)
 		return;
 	case REC_COMPACT_TRY:
 		p = pidmap_add(&m->pids, r->pid);
+		p->have_try = 1;
 		p->try_ts = r->ts;
 		p->try_stack = -1;
 		if (c)
@@ -241,7 +243,8 @@ static void on_record(struct stacks_model *m, const struct record *r)
 		p = pidmap_get(&m->pids, r->pid);
 		if (!p)
 			return;
-		p->run_open = p->try_ts && r->ts - p->try_ts < DIRECT_WINDOW_NS &&
+		p->run_open = p->have_try && r->ts >= p->try_ts &&
+			      r->ts - p->try_ts < DIRECT_WINDOW_NS &&
 			      !(r->comm && !strcmp(r->comm, "khugepaged"));
 		p->run_ts = r->ts;
 		p->run_stack = p->try_stack;

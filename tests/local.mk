@@ -95,6 +95,8 @@ check_PROGRAMS += tests/unit/test-model-handoff tests/unit/test-model-reclaim \
 TESTS += tests/unit/test-model-handoff tests/unit/test-model-reclaim \
 	tests/unit/test-model-consistency tests/unit/test-model-swapclust \
 	tests/unit/test-model-zswap tests/unit/test-model-counters tests/unit/test-triggers
+check_PROGRAMS += tests/unit/test-model-stacks
+TESTS += tests/unit/test-model-stacks
 
 # report: the section table, golden reports on the fixtures
 # (MMSCOPE_UPDATE_GOLDEN=1 regenerates), swap figures against the
