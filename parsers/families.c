@@ -20,6 +20,7 @@ extern const struct parser probe_swap_parsers[];
 extern const struct parser probe_zswap_parsers[];
 extern const struct parser khugepaged_parsers[];
 extern const struct parser task_parsers[];
+extern const struct parser stack_parsers[];
 
 #define END { NULL, NULL, NULL }
 
@@ -106,6 +107,13 @@ static const struct family_event ev_samples[] = {
 	END,
 };
 
+/* ftrace:kernel_stack: written by the stacktrace trigger (record -T),
+ * not enabled as an event. */
+static const struct family_event ev_stacks[] = {
+	{ "ftrace:kernel_stack", NULL, NULL },
+	END,
+};
+
 const struct event_family event_families[] = {
 	{ "kswapd", "kswapd wakeups, wakes, sleeps, balance_pgdat and its failures",
 	  ev_kswapd, 0, vmscan_kswapd_parsers },
@@ -127,6 +135,8 @@ const struct event_family event_families[] = {
 	  ev_tasks, 0, task_parsers },
 	{ NULL, "counter samples (trace_marker lines, always recorded)",
 	  ev_samples, 0, sample_print_parsers },
+	{ NULL, "kernel stacks of the stacktrace trigger (record -T, --stacktrace)",
+	  ev_stacks, 0, stack_parsers },
 };
 const int event_nfamilies = (int)(sizeof(event_families) / sizeof(event_families[0]));
 

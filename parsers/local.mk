@@ -12,6 +12,7 @@ libmmscope_a_SOURCES += \
 	parsers/vmscan.c parsers/compaction.c parsers/kmem.c parsers/oom.c \
 	parsers/khugepaged.c parsers/probe-swap.c parsers/probe-zswap.c \
 	parsers/tasks.c
+libmmscope_a_SOURCES += parsers/stacks.c
 
 # counter sample sources (mmscope-samples(5))
 libmmscope_a_SOURCES += \

@@ -70,7 +70,9 @@
 	/* huge_memory (parsers/khugepaged.c) */ \
 	X(REC_THP, "thp")			/* khugepaged scan, collapse and their steps */ \
 	/* task (parsers/tasks.c) */ \
-	X(REC_TASK_COMM, "task_comm")		/* a task's name from now on: fork, rename, exec */
+	X(REC_TASK_COMM, "task_comm")		/* a task's name from now on: fork, rename, exec */ \
+	/* ftrace (parsers/stacks.c) */ \
+	X(REC_KERNEL_STACK, "kernel_stack")	/* a stacktrace trigger's stack (record -T) */
 
 #define REC_ENUM_(e, name) e,
 enum rec_type {
@@ -238,6 +240,15 @@ struct record {
 			int pid;		/* the task named (the child at fork) */
 			const char *comm;	/* its name, at most 15 characters */
 		} task;
+		/* REC_KERNEL_STACK: innermost frame first; func[i] from the
+		 * recording's kallsyms (NULL: no symbol), off[i] = addr[i]
+		 * minus that symbol's address */
+		struct {
+			int nframes;
+			const uint64_t *addr;
+			const char *const *func;
+			const uint64_t *off;
+		} kstack;
 	};
 };
 

@@ -13,6 +13,7 @@
 #include "model-oom.h"
 #include "model-phases.h"
 #include "model-run.h"
+#include "model-stacks.h"
 #include "parsers.h"
 #include "pidmap.h"
 #include "tracedat-read.h"
@@ -33,6 +34,7 @@ static const struct model_ops *const models[] = {
 	&oom_model_ops,
 	&phases_model_ops,
 	&run_model_ops,
+	&stacks_model_ops,
 	NULL
 };
 #define NMODELS (sizeof(models) / sizeof(models[0]) - 1)
@@ -248,7 +250,7 @@ static int analysis_task_record(enum rec_type t)
 	case REC_COMPACT_BEGIN: case REC_COMPACT_END: case REC_COMPACT_FINISHED:
 	case REC_COMPACT_SUITABLE: case REC_COMPACT_DEFER: case REC_COMPACT_ISOLATE:
 	case REC_COMPACT_MIGRATE: case REC_EXTFRAG: case REC_OOM: case REC_SWAP_FOLIO:
-	case REC_ZSWAP:
+	case REC_ZSWAP: case REC_KERNEL_STACK:
 		return 1;
 	default:
 		return 0;

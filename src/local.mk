@@ -51,6 +51,8 @@ libmmscope_a_SOURCES += \
 	src/model-phases.c src/model-phases.h \
 	src/report-phases.c src/report-phases.h \
 	src/model-run.c src/model-run.h \
+	src/model-stacks.c src/model-stacks.h \
+	src/event-stack.c src/event-stack.h \
 	src/model-lanes.c src/model-lanes.h \
 	src/analysis.c src/analysis.h
 
@@ -65,6 +67,7 @@ libmmscope_a_SOURCES += \
 	src/report-mm.c src/report-counters.c src/report-json.c src/report-swap.c \
 	src/report-khugepaged.c src/report-khugepaged.h \
 	src/report-oom.c src/report-oom.h \
+	src/report-stacks.c src/report-stacks.h \
 	src/report-run.c src/report-run.h
 
 # compare: metric catalogue, run loader, table renderers

@@ -12,6 +12,7 @@
 #include "report-oom.h"
 #include "report-phases.h"
 #include "report-run.h"
+#include "report-stacks.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -79,6 +80,9 @@ const struct report_section_def report_sections[] = {
 	{ .name = "phases",
 	  .help = "workload phases (mmscope phase markers) and their durations",
 	  .text = report_text_phases, .json = report_json_phases },
+	{ .name = "stacks",
+	  .help = "kernel stacks of the longest stalls, per kind (record -T)",
+	  .text = report_text_stacks, .json = report_json_stacks },
 };
 const int report_nsections = (int)(sizeof(report_sections) / sizeof(report_sections[0]));
 

@@ -6,6 +6,7 @@
  */
 #include "config.h"
 #include "tracedat-local.h"
+#include "event-stack.h"
 
 #include <ctype.h>
 #include <limits.h>
@@ -522,6 +523,7 @@ static int parse_meta(struct td_file *tf, char **err)
 		return -1;
 	if (text && tep_parse_kallsyms(tf->tep, text))
 		return set_err(err, "kallsyms do not parse");
+	event_stack_register(tf->tep);	/* kernel_stack as trace-cmd prints it */
 	if (text_section(tf, TD_META_PRINTK, 0, &text, "printk formats", err))
 		return -1;
 	if (text && tep_parse_printk_formats(tf->tep, text))

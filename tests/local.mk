@@ -39,6 +39,8 @@ TESTS += tests/oracle/trace-cmd.sh tests/oracle/kbuffer.sh tests/oracle/fast-for
 	tests/oracle/dump-scope.sh
 EXTRA_DIST += tests/oracle/trace-cmd.sh tests/oracle/kbuffer.sh tests/oracle/fast-format.sh \
 	tests/oracle/dump-scope.sh
+TESTS += tests/oracle/dump-stacks.sh
+EXTRA_DIST += tests/oracle/dump-stacks.sh
 
 # robustness: malformed-input matrices, the fuzzer's regression inputs,
 # and `make fuzz` (clang + libFuzzer, see tests/fuzz/README.md)
@@ -95,6 +97,8 @@ TESTS += tests/unit/test-model-handoff tests/unit/test-model-reclaim \
 	tests/unit/test-model-consistency tests/unit/test-model-swapclust \
 	tests/unit/test-model-zswap tests/unit/test-model-counters tests/unit/test-triggers \
 	tests/unit/test-model-64k
+check_PROGRAMS += tests/unit/test-model-stacks
+TESTS += tests/unit/test-model-stacks
 
 # report: the section table, golden reports on the fixtures
 # (MMSCOPE_UPDATE_GOLDEN=1 regenerates), swap figures against the
@@ -181,6 +185,9 @@ tests/record/switch.log: tests/record/triggers.log
 tests/record/filter.log: tests/record/switch.log
 tests/record/service.log: tests/record/filter.log
 tests/record/stacktrace.log: tests/record/service.log
+tests/record/stacks-report.log: tests/record/stacktrace.log
+TESTS += tests/record/stacks-report.sh
+EXTRA_DIST += tests/record/stacks-report.sh
 
 # kernel matrix: every scenario of tests/vm/scenarios on every kernel
 # under qemu TCG, VM_JOBS VMs at a time; one "PASS:/FAIL:/SKIP: KERNEL

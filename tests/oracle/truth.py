@@ -10,6 +10,10 @@ successes and fallbacks from the swap probes, zswap stores, loads and
 writebacks from the zswap probes, khugepaged scans and collapses per
 order, OOM kills. Any difference with
 `mmscope report --format json` fails, naming the recording and the figure.
+Kernel stacks (record -T): each trace-cmd kernel_stack goes to the stall
+whose begin was the previous event on its CPU in the same task; per kind,
+stalls, stalls with a stack, distinct stacks and each top stack's count,
+total, max, addresses and function names.
 
 trace-cmd prints microseconds, so a duration may differ by 1 us from the
 nanosecond one: totals are allowed 1 us per stall, maxima 1 us.
@@ -40,17 +44,91 @@ def num(s):
         return int(s.rstrip(','), 0)
 
 
+STACK_FRAME = re.compile(r'^=> (?:(?P<func>\S+) \()?(?P<addr>[0-9a-f]+)\)?$')
+
+
 def events(path):
-    """(ts in us, pid, event, fields) of every event, in trace-cmd's order."""
+    """(ts in us, pid, event, fields) of every event, in trace-cmd's order;
+    a kernel_stack's fields are {'cpu': N, 'frames': [(func, addr)...]}."""
     out = subprocess.run(['trace-cmd', 'report', path], capture_output=True,
                          text=True, check=True).stdout
+    stack = None
     for line in out.splitlines():
         m = LINE.match(line)
         if not m:
+            fm = STACK_FRAME.match(line)
+            if fm and stack is not None:
+                stack[3]['frames'].append((fm['func'], int(fm['addr'], 16)))
             continue
+        if stack is not None:
+            yield stack
+            stack = None
         sec, frac = m['ts'].split('.')
         ts = int(sec) * 1000000 + int(frac.ljust(6, '0')[:6])
-        yield ts, int(m['pid']), m['event'], dict(FIELD.findall(m['rest']))
+        if m['event'] == 'kernel_stack':
+            stack = (ts, int(m['pid']), 'kernel_stack',
+                     {'cpu': int(m['cpu']), 'frames': []})
+            continue
+        f = dict(FIELD.findall(m['rest']))
+        f['cpu'] = int(m['cpu'])
+        yield ts, int(m['pid']), m['event'], f
+    if stack is not None:
+        yield stack
+
+
+STACK_KINDS = {
+    'mm_vmscan_direct_reclaim': 'direct_reclaim',
+    'mm_vmscan_memcg_reclaim': 'memcg_reclaim',
+}
+
+
+def kernel_stacks(evs):
+    """Per stall kind: {addresses: [count, total us, max us, names]},
+    stalls, stalls with a stack; direct compaction: the runs within 1 s
+    of the task's try_to_compact_pages (not khugepaged's)."""
+    last = {}             # cpu -> (pid, what) of the last event there
+    open_, tries, runs = {}, {}, {}
+    out = {k: [{}, 0, 0] for k in ('direct_reclaim', 'memcg_reclaim', 'direct_compaction')}
+    comm = {}
+
+    def add(kind, stack, d):
+        o = out[kind]
+        o[1] += 1
+        if stack is None:
+            return
+        o[2] += 1
+        addrs = tuple(a for _, a in stack)
+        c, t, m, names = o[0].get(addrs, (0, 0, 0, [n for n, _ in stack]))
+        o[0][addrs] = (c + 1, t + d, max(m, d), names)
+
+    for ts, pid, ev, f in evs:
+        cpu = f.get('cpu')
+        prev, last[cpu] = last.get(cpu), (pid, ev)
+        if ev == 'kernel_stack':
+            if prev and prev[0] == pid:
+                if prev[1].endswith('_reclaim_begin') and pid in open_:
+                    open_[pid][2] = f['frames']
+                elif prev[1] == 'mm_compaction_try_to_compact_pages' and pid in tries:
+                    tries[pid][1] = f['frames']
+            continue
+        for prefix, kind in STACK_KINDS.items():
+            if ev == prefix + '_begin':
+                open_[pid] = [kind, ts, None]
+            elif ev == prefix + '_end' and pid in open_ and open_[pid][0] == kind:
+                k, t0, st = open_.pop(pid)
+                add(k, st, ts - t0)
+        if ev == 'mm_compaction_try_to_compact_pages':
+            tries[pid] = [ts, None]
+        elif ev == 'mm_compaction_begin':
+            t = tries.get(pid)
+            if t and ts - t[0] < 1000000 and comm.get(pid) != 'khugepaged':
+                runs[pid] = (ts, t[1])
+            else:
+                runs.pop(pid, None)
+        elif ev == 'mm_compaction_end' and pid in runs:
+            t0, st = runs.pop(pid)
+            add('direct_compaction', st, ts - t0)
+    return out
 
 
 class Node:
@@ -341,6 +419,43 @@ def check(path, mmscope):
                 if got != v:
                     differ('khugepaged order %d %s' % (order, key), got, v)
 
+    ks = kernel_stacks(evs)
+    have_stacks = any(e[2] == 'kernel_stack' for e in evs)
+    if (rep.get('stacks') is not None) != have_stacks:
+        differ('kernel stacks recorded', rep.get('stacks') is not None, have_stacks)
+    for kind, (dist, nstalls, nwith) in ks.items() if have_stacks else ():
+        o = rep['stacks'].get(kind)
+        if o is None:
+            if nstalls:
+                differ('%s stalls (stacks: not recorded)' % kind, None, nstalls)
+            continue
+        for key, v in (('stalls', nstalls), ('with_stack', nwith), ('distinct', len(dist))):
+            if o[key] != v:
+                differ('%s stacks %s' % (kind, key), o[key], v)
+        for i, top in enumerate(o['top']):
+            addrs = tuple(int(a, 16) for a in top['addresses'])
+            if addrs not in dist:
+                differ('%s stack #%d' % (kind, i + 1), 'addresses %s' % top['addresses'],
+                       'no such stack')
+                continue
+            c, t, m, names = dist[addrs]
+            ours = [fr.split('+')[0] if not fr.startswith('0x') else None
+                    for fr in top['frames']]
+            if ours != names:
+                differ('%s stack #%d names' % (kind, i + 1), ours, names)
+            if top['stalls'] != c:
+                differ('%s stack #%d stalls' % (kind, i + 1), top['stalls'], c)
+            if abs(top['total_ms'] * 1000 - t) > c + 1:
+                differ('%s stack #%d total us' % (kind, i + 1), top['total_ms'] * 1000, t)
+            if abs(top['max_ms'] * 1000 - m) > 2:
+                differ('%s stack #%d max us' % (kind, i + 1), top['max_ms'] * 1000, m)
+        # the longest stall first: no stack left out had a longer one
+        shown = {tuple(int(a, 16) for a in top['addresses']) for top in o['top']}
+        least = min((top['max_ms'] * 1000 for top in o['top']), default=None)
+        for addrs, (c, t, m, _) in dist.items():
+            if addrs not in shown and least is not None and m > least + 2:
+                differ('%s stacks: a longer stall left out' % kind, least, m)
+
     kills = sum(1 for e in evs if e[2] == 'mark_victim')
     ours = rep.get('oom', {}).get('kills', 0) if isinstance(rep.get('oom'), dict) else 0
     if ours != kills:
@@ -360,7 +475,7 @@ def main():
                 print('FAIL:', b)
         else:
             print('ok: %s: episodes, handoffs, stalls, compaction runs, swap orders, khugepaged, '
-                  'zswap and OOM kills agree with trace-cmd' % name)
+                  'zswap, OOM kills and kernel stacks agree with trace-cmd' % name)
     sys.exit(1 if failed else 0)
 
 
