@@ -48,6 +48,7 @@ struct analysis {
 	struct tep_handle *tep;		/* td_tep(tf), or a live kernel's */
 	struct parser_set *ps;
 	uint64_t *counts;		/* events per event id */
+	uint8_t *parses;		/* per event id: a parser reads it */
 	int ncounts;
 	struct handoff_model *handoff;
 	struct reclaim_model *reclaim;
@@ -596,8 +597,12 @@ static void analysis_event(struct analysis *a, const struct td_event *ev)
 	}
 	if (!ev->event)
 		return;
-	if (ev->event->id >= 0 && ev->event->id < a->ncounts)
+	if (ev->event->id >= 0 && ev->event->id < a->ncounts) {
 		a->counts[ev->event->id]++;
+		/* no model reads it (most page allocator events): done */
+		if (!a->parses[ev->event->id])
+			return;
+	}
 	in->parsed += (uint64_t)parser_set_parse(a->ps, ev->event,
 						 (struct tep_record *)&ev->record,
 						 ev->ts, ev->cpu, analysis_sink, a);
@@ -692,7 +697,19 @@ static int analysis_stream(struct analysis *a, char **err)
 		}
 		if (a->tail && !a->npend && !a->pend_nodes)
 			break;
-		analysis_event(a, &ev);
+		/* what no model reads (the page allocator's events): counted
+		 * here, without a call (analysis_event does the same) */
+		if (!a->tail && !a->info.flight && !ev.missed && ev.event &&
+		    ev.event->id >= 0 && ev.event->id < a->ncounts &&
+		    !a->parses[ev.event->id]) {
+			if (!a->info.events && !a->windowed)
+				a->info.first_ts = ev.ts;
+			a->info.last_ts = ev.ts;
+			a->info.events++;
+			a->counts[ev.event->id]++;
+		} else {
+			analysis_event(a, &ev);
+		}
 		if (a->opts.progress && ++n % PROGRESS_EVERY == 0)
 			analysis_progress(a, c);
 	}
@@ -729,6 +746,9 @@ static int analysis_bind(struct analysis *a, struct tep_handle *tep, char **err)
 		if (evs[i]->id >= a->ncounts && evs[i]->id <= 0xffff)
 			a->ncounts = evs[i]->id + 1;
 	a->counts = xcalloc((size_t)a->ncounts + 1, sizeof(*a->counts));
+	a->parses = xcalloc((size_t)a->ncounts + 1, 1);
+	for (int id = 0; id < a->ncounts; id++)
+		a->parses[id] = (uint8_t)parser_set_binds(a->ps, id);
 	return 0;
 }
 
@@ -832,7 +852,7 @@ struct analysis *analysis_run_scoped(const char *path, const struct analysis_opt
 			*bad_scope = 1;
 		goto fail;
 	}
-	if (analysis_bind(a, td_tep(a->tf), err))
+	if (analysis_bind(a, td_tep_nosyms(a->tf), err))	/* prints nothing */
 		goto fail;
 	clock_gettime(CLOCK_MONOTONIC, &ts0);
 	if (analysis_stream(a, err)) {
@@ -1002,6 +1022,7 @@ void analysis_free(struct analysis *a)
 	parser_set_free(a->ps);
 	td_index_free(a->index);
 	free(a->counts);
+	free(a->parses);
 	free(a->enabled);
 	free(a->probe_missed);
 	free(a->info.cpu);
