@@ -101,7 +101,7 @@ check_PROGRAMS += tests/unit/test-report
 TESTS += tests/unit/test-report tests/report/golden.sh tests/report/swap.sh \
 	tests/oracle/truth.sh tests/report/run.sh tests/oracle/scope.sh
 EXTRA_DIST += tests/report/golden.sh tests/report/swap.sh tests/oracle/truth.sh tests/report/run.sh \
-	tests/oracle/truth.py tests/oracle/scope.sh tests/oracle/scope.py tests/data/report tests/data/swap tests/data/kernels
+	tests/oracle/truth.py tests/oracle/scope.sh tests/oracle/scope.py tests/data/report tests/data/swap tests/data/kernels tests/data/dump
 
 # compare: metrics, statistics and the tables on synthetic recordings
 check_PROGRAMS += tests/unit/test-metrics tests/compare/mkrec
