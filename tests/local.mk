@@ -208,5 +208,5 @@ tests_bench_tui_bench_SOURCES = tests/bench/tui-bench.c $(TUI_CORE)
 bench: mmscope$(EXEEXT) tests/bench/td-walk$(EXEEXT) tests/bench/tui-bench$(EXEEXT) \
 		samples/workloads/anon-touch$(EXEEXT)
 	$(abs_top_srcdir)/tests/bench/bench.sh $(abs_top_builddir)
-EXTRA_DIST += tests/bench/bench.sh tests/bench/README.md tests/bench/record-bench.sh \
+EXTRA_DIST += tests/bench/bench.sh tests/bench/README.md tests/bench/record-bench.sh tests/bench/many.sh \
 	tests/bench/vm-record-bench.sh
