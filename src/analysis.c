@@ -640,10 +640,37 @@ static int analysis_first_ts(struct analysis *a, uint64_t *ts, char **err)
  * are inflated), so a window costs about its share of the file, not a
  * full pass.
  */
+unsigned analysis_seek_every(const struct td_file *tf)
+{
+	uint64_t pages = 0, every = ANALYSIS_SEEK_EVERY, r;
+
+	for (int b = 0; b < td_nbuffers(tf); b++) {
+		const struct td_buffer *x = td_buffer(tf, b);
+
+		for (int c = 0; x && x->page_size && c < x->ncpus; c++) {
+			/* compressed: zstd keeps about a seventh of these pages */
+			uint64_t n = x->cpu_size[c] * (x->compressed ? 7 : 1) / x->page_size;
+
+			if (n > pages)
+				pages = n;
+		}
+	}
+	if (pages / 64 < every)	/* small: the default */
+		return (unsigned)every;
+	/* the integer square root of 64 x pages */
+	r = 1;
+	while (r * r < 64 * pages && r < (1u << 20))
+		r *= 2;
+	for (uint64_t step = r / 2; step; step /= 2)
+		if ((r - step) * (r - step) >= 64 * pages)
+			r -= step;
+	return (unsigned)(r > every ? r : every);
+}
+
 static struct td_cursor *analysis_window_cursor(struct analysis *a, char **err)
 {
 	const struct analysis_scope *s = &a->opts.scope;
-	unsigned every = a->opts.index_every ? a->opts.index_every : ANALYSIS_SEEK_EVERY;
+	unsigned every = a->opts.index_every ? a->opts.index_every : analysis_seek_every(a->tf);
 	uint64_t first = 0;
 
 	if (analysis_first_ts(a, &first, err))
