@@ -201,7 +201,7 @@ for kind_sz in $FILES; do
 				k == "pages-1core" ? 0 : ev, w, c, ev / w,
 				tc ? ev / w / tc : 0, tcc ? ev / c / tcc : 0, rss[k] / 1024
 		}
-		# CPU time decides (a shared machine's load moves wall time)
+		# CPU time decides (the load of a shared machine moves wall time)
 		if ("report-1core" in wall && "walk-1core" in wall && cpu["report-1core"] > 0) {
 			lim = 100 * cpu["walk-1core"] / cpu["report-1core"]
 			printf "report / practical limit (walk): %.0f%% of its throughput in CPU time (%.0f%% wall); target >= 80%%: %s\n",
