@@ -205,7 +205,7 @@ for kind_sz in $FILES; do
 		if ("report-1core" in wall && "walk-1core" in wall && cpu["report-1core"] > 0) {
 			lim = 100 * cpu["walk-1core"] / cpu["report-1core"]
 			printf "report / practical limit (walk): %.0f%% of its throughput in CPU time (%.0f%% wall); target >= 80%%: %s\n",
-				lim, 100 * wall["walk-1core"] / wall["report-1core"], lim >= 80 ? "MET" : "NOT MET"
+				lim, 100 * wall["walk-1core"] / wall["report-1core"], (lim >= 80 ? "MET" : "NOT MET")
 		}
 		if (tc) {
 			r1 = ev / wall["report-1core"] / tc
