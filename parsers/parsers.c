@@ -281,6 +281,11 @@ int parser_set_nbound(const struct parser_set *set)
 	return set->nbound;
 }
 
+int parser_set_binds(const struct parser_set *set, int id)
+{
+	return id >= 0 && id < set->nids && set->by_id[id].p;
+}
+
 int parser_set_nnotes(const struct parser_set *set)
 {
 	return set->nnotes;

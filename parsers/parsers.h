@@ -155,6 +155,8 @@ int parser_set_parse(struct parser_set *set, struct tep_event *ev,
 		     record_sink_fn sink, void *sink_ctx);
 /* Bound parsers: how many. */
 int parser_set_nbound(const struct parser_set *set);
+/* 1 when a parser is bound to event id (parser_set_parse would read it). */
+int parser_set_binds(const struct parser_set *set, int id);
 /* A note (degraded metric, unknown sample line). Duplicates are dropped. */
 void parser_note(struct parser_set *set, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -50,6 +50,7 @@ struct analysis {
 	struct tep_handle *tep;		/* td_tep(tf), or a live kernel's */
 	struct parser_set *ps;
 	uint64_t *counts;		/* events per event id */
+	uint8_t *parses;		/* per event id: a parser reads it */
 	int ncounts;
 	struct handoff_model *handoff;
 	struct reclaim_model *reclaim;
@@ -67,6 +68,7 @@ struct analysis {
 	char *enabled;			/* mmscope metadata events=, ",a:b,c:d," */
 	char *probe_missed;		/* probe_missed=: "sys:ev=N|?,..."; NULL: none */
 	int cpustat_window;		/* cpustat=window: stats from the last dump */
+	int want_syms;			/* stacks may be in it: name their frames */
 	struct pidmap comms;		/* pid -> char[16]: REC_TASK_COMM's names */
 	int phase_state;		/* opts.phase: 0 before it, 1 in it, 2 after */
 	uint64_t phase_end_ts;		/* the marker that ended it */
@@ -454,6 +456,8 @@ static void analysis_private(struct analysis *a, struct analysis_info *in, const
 			in->flight = 1;
 		else if (!strcmp(line, "cpustat=window"))
 			a->cpustat_window = 1;
+		else if (!strncmp(line, "stacktrace=", 11))
+			a->want_syms = 1;	/* record -T: frames are named */
 		else if (!strncmp(line, "swap_cluster=", 13))	/* SWAPFILE_CLUSTER */
 			swapclust_model_set_cluster_size(a->swapclust, atoi(line + 13));
 		else if (!strncmp(p, "events=", 7) && !a->enabled &&
@@ -495,6 +499,9 @@ static void analysis_header(struct analysis *a, const char *path)
 	zswap_model_set_page_size(a->zswap, in->page_size);
 	frag_model_set_page_size(a->frag, in->page_size);
 	analysis_private(a, in, td_private(a->tf));
+	/* a file without mmscope's metadata (trace-cmd's) may hold stacks */
+	if (!td_private(a->tf) || !*td_private(a->tf))
+		a->want_syms = 1;
 	for (int b = 0; b < td_nbuffers(a->tf); b++) {
 		const struct td_buffer *buf = td_buffer(a->tf, b);
 
@@ -601,8 +608,12 @@ static void analysis_event(struct analysis *a, const struct td_event *ev)
 	}
 	if (!ev->event)
 		return;
-	if (ev->event->id >= 0 && ev->event->id < a->ncounts)
+	if (ev->event->id >= 0 && ev->event->id < a->ncounts) {
 		a->counts[ev->event->id]++;
+		/* no model reads it (most page allocator events): done */
+		if (!a->parses[ev->event->id])
+			return;
+	}
 	in->parsed += (uint64_t)parser_set_parse(a->ps, ev->event,
 						 (struct tep_record *)&ev->record,
 						 ev->ts, ev->cpu, analysis_sink, a);
@@ -640,10 +651,37 @@ static int analysis_first_ts(struct analysis *a, uint64_t *ts, char **err)
  * are inflated), so a window costs about its share of the file, not a
  * full pass.
  */
+unsigned analysis_seek_every(const struct td_file *tf)
+{
+	uint64_t pages = 0, every = ANALYSIS_SEEK_EVERY, r;
+
+	for (int b = 0; b < td_nbuffers(tf); b++) {
+		const struct td_buffer *x = td_buffer(tf, b);
+
+		for (int c = 0; x && x->page_size && c < x->ncpus; c++) {
+			/* compressed: zstd keeps about a seventh of these pages */
+			uint64_t n = x->cpu_size[c] * (x->compressed ? 7 : 1) / x->page_size;
+
+			if (n > pages)
+				pages = n;
+		}
+	}
+	if (pages / 64 < every)	/* small: the default */
+		return (unsigned)every;
+	/* the integer square root of 64 x pages */
+	r = 1;
+	while (r * r < 64 * pages && r < (1u << 20))
+		r *= 2;
+	for (uint64_t step = r / 2; step; step /= 2)
+		if ((r - step) * (r - step) >= 64 * pages)
+			r -= step;
+	return (unsigned)(r > every ? r : every);
+}
+
 static struct td_cursor *analysis_window_cursor(struct analysis *a, char **err)
 {
 	const struct analysis_scope *s = &a->opts.scope;
-	unsigned every = a->opts.index_every ? a->opts.index_every : ANALYSIS_SEEK_EVERY;
+	unsigned every = a->opts.index_every ? a->opts.index_every : analysis_seek_every(a->tf);
 	uint64_t first = 0;
 
 	if (analysis_first_ts(a, &first, err))
@@ -697,7 +735,19 @@ static int analysis_stream(struct analysis *a, char **err)
 		}
 		if (a->tail && !a->npend && !a->pend_nodes)
 			break;
-		analysis_event(a, &ev);
+		/* what no model reads (the page allocator's events): counted
+		 * here, without a call (analysis_event does the same) */
+		if (!a->tail && !a->info.flight && !ev.missed && ev.event &&
+		    ev.event->id >= 0 && ev.event->id < a->ncounts &&
+		    !a->parses[ev.event->id]) {
+			if (!a->info.events && !a->windowed)
+				a->info.first_ts = ev.ts;
+			a->info.last_ts = ev.ts;
+			a->info.events++;
+			a->counts[ev.event->id]++;
+		} else {
+			analysis_event(a, &ev);
+		}
 		if (a->opts.progress && ++n % PROGRESS_EVERY == 0)
 			analysis_progress(a, c);
 	}
@@ -734,6 +784,9 @@ static int analysis_bind(struct analysis *a, struct tep_handle *tep, char **err)
 		if (evs[i]->id >= a->ncounts && evs[i]->id <= 0xffff)
 			a->ncounts = evs[i]->id + 1;
 	a->counts = xcalloc((size_t)a->ncounts + 1, sizeof(*a->counts));
+	a->parses = xcalloc((size_t)a->ncounts + 1, 1);
+	for (int id = 0; id < a->ncounts; id++)
+		a->parses[id] = (uint8_t)parser_set_binds(a->ps, id);
 	return 0;
 }
 
@@ -837,7 +890,8 @@ struct analysis *analysis_run_scoped(const char *path, const struct analysis_opt
 			*bad_scope = 1;
 		goto fail;
 	}
-	if (analysis_bind(a, td_tep(a->tf), err))
+	/* the kallsyms only when stack frames need names (they cost ~0.1 s) */
+	if (analysis_bind(a, a->want_syms ? td_tep(a->tf) : td_tep_nosyms(a->tf), err))
 		goto fail;
 	clock_gettime(CLOCK_MONOTONIC, &ts0);
 	if (analysis_stream(a, err)) {
@@ -1007,6 +1061,7 @@ void analysis_free(struct analysis *a)
 	parser_set_free(a->ps);
 	td_index_free(a->index);
 	free(a->counts);
+	free(a->parses);
 	free(a->enabled);
 	free(a->probe_missed);
 	free(a->info.cpu);

@@ -384,7 +384,7 @@ static struct td_cursor *dump_cursor(struct td_file *tf, struct dump_opts *o, in
 		*r = EXIT_USAGE;
 		return NULL;
 	}
-	if (o->since > first && (ix = td_index_new(tf, ANALYSIS_SEEK_EVERY)) && td_index_build(ix, NULL)) {
+	if (o->since > first && (ix = td_index_new(tf, analysis_seek_every(tf))) && td_index_build(ix, NULL)) {
 		td_index_free(ix);
 		ix = NULL;
 	}

@@ -12,6 +12,7 @@
  * tables as they were. Times are nanoseconds since the recording's first
  * event (recordings.start_ns is that event on the trace clock).
  */
+#define _GNU_SOURCE	/* sched_getaffinity, CPU_COUNT */
 #include "config.h"
 #include "analysis.h"
 #include "cmd.h"
@@ -23,6 +24,8 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -996,28 +999,87 @@ static int export_parse(int argc, char **argv, struct export_opts *o)
 	return 0;
 }
 
-/* Analyses one recording and appends its rows. 0, 1 (skipped: already
- * there) or -1 with *err set. */
-static int export_one(const char *arg, const struct export_opts *o, struct ex_file *files,
+/* One recording's analysis, made on a loading thread (export_load_all). */
+struct ex_load {
+	const char *arg;
+	struct input_file in;
+	int opened;
+	struct analysis *a;
+	char *err;
+};
+
+static void export_load(struct ex_load *l)
+{
+	struct analysis_opts ao;
+
+	if (input_file_open(&l->in, l->arg, &l->err))
+		return;
+	l->opened = 1;
+	analysis_opts_default(&ao);
+	ao.name = l->in.name;
+	l->a = analysis_run(l->in.path, &ao, &l->err);
+}
+
+struct ex_pool {
+	struct ex_load *l;
+	size_t n, next;
+	pthread_mutex_t lock;
+};
+
+static void *export_load_worker(void *arg)
+{
+	struct ex_pool *p = arg;
+
+	for (;;) {
+		struct ex_load *l;
+
+		pthread_mutex_lock(&p->lock);
+		l = p->next < p->n ? &p->l[p->next++] : NULL;
+		pthread_mutex_unlock(&p->lock);
+		if (!l)
+			return NULL;
+		export_load(l);
+	}
+}
+
+/* Loads n recordings on up to nthreads threads (as compare does). */
+static void export_load_all(struct ex_load *l, size_t n, size_t nthreads)
+{
+	struct ex_pool p = { l, n, 0, PTHREAD_MUTEX_INITIALIZER };
+	pthread_t tid[64];
+	size_t nt = 0;
+
+	if (nthreads > n)
+		nthreads = n;
+	if (nthreads > 64)
+		nthreads = 64;
+	for (size_t i = 0; nthreads > 1 && i < nthreads; i++)
+		if (!pthread_create(&tid[nt], NULL, export_load_worker, &p))
+			nt++;
+	if (!nt)
+		export_load_worker(&p);
+	for (size_t i = 0; i < nt; i++)
+		pthread_join(tid[i], NULL);
+	pthread_mutex_destroy(&p.lock);
+}
+
+/* Appends the rows of one loaded recording (the analysis is freed). 0, 1
+ * (skipped: already there) or -1 with *err set. */
+static int export_one(struct ex_load *l, const struct export_opts *o, struct ex_file *files,
 		      char **err)
 {
-	struct input_file in;
-	struct analysis_opts ao;
-	struct analysis *a;
+	struct input_file in = l->in;
+	struct analysis *a = l->a;
 	struct ex_ctx x;
 	int r = 0;
 
-	if (input_file_open(&in, arg, err))
+	if (!l->opened) {
+		*err = l->err;
 		return -1;
-	analysis_opts_default(&ao);
-	ao.name = in.name;
-	a = analysis_run(in.path, &ao, err);
+	}
 	if (!a) {
-		char *e = *err;
-
-		*err = NULL;
-		set_err(err, "%s: %s", in.name, e ? e : "cannot read");
-		free(e);
+		set_err(err, "%s: %s", in.name, l->err ? l->err : "cannot read");
+		free(l->err);
 		input_file_release(&in);
 		return -1;
 	}
@@ -1088,12 +1150,30 @@ static int cmd_export_run(int argc, char **argv)
 			free(err);
 			goto out;
 		}
-	for (int i = optind; i < argc; i++) {
-		if (export_one(argv[i], &o, files, &err) < 0) {
-			status = error("%s", err ? err : argv[i]);
-			free(err);
-			err = NULL;
+	{
+		/* loaded a CPU's worth at a time on the CPUs this process may
+		 * use, written in the order given: at most that many analyses
+		 * in memory */
+		cpu_set_t set;
+		int cpus = sched_getaffinity(0, sizeof(set), &set) ? 1 : CPU_COUNT(&set);
+		size_t batch = cpus > 1 ? (size_t)(cpus < 64 ? cpus : 64) : 1;
+		struct ex_load *l = xcalloc(batch, sizeof(*l));
+
+		for (int i = optind; i < argc; i += (int)batch) {
+			size_t n = (size_t)(argc - i) < batch ? (size_t)(argc - i) : batch;
+
+			memset(l, 0, batch * sizeof(*l));
+			for (size_t k = 0; k < n; k++)
+				l[k].arg = argv[i + (int)k];
+			export_load_all(l, n, batch);
+			for (size_t k = 0; k < n; k++)
+				if (export_one(&l[k], &o, files, &err) < 0) {
+					status = error("%s", err ? err : l[k].arg);
+					free(err);
+					err = NULL;
+				}
 		}
+		free(l);
 	}
 out:
 	for (int i = 0; i < TB_NR; i++)

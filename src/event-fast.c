@@ -9,6 +9,8 @@
  *    field zero-extended, then casts to int, long or long long);
  *  - PFN: "%p" of ((struct page *)vmemmap_base) + (REC->pfn): libtraceevent
  *    cannot know vmemmap_base (an atom, 0) and prints the pfn as a pointer;
+ *    NUM and PFN also behind "REC->pfn != -1UL ? ... : ..." (mm_page_alloc),
+ *    the line of a pfn of all ones left to libtraceevent;
  *  - MEMO: anything else (__print_symbolic, __print_flags, a ternary) of
  *    at most two fields of up to 8 bytes: its text depends on those
  *    fields alone, so it is taken from libtraceevent's own line the first
@@ -32,7 +34,7 @@
 #include <string.h>
 
 #define MAX_SEGS	40
-#define MEMO_SLOTS	64	/* per MEMO segment, direct mapped */
+#define MEMO_SLOTS	64	/* per MEMO segment, direct mapped (>> 58) */
 #define MEMO_TEXT	160
 #define CHECK_LINES	16
 #define LINE_MAX_LEN	2048
@@ -54,6 +56,8 @@ struct seg {
 	char conv;		/* d i u x X */
 	int lmod;		/* 0 int, 1 long, 2 long long */
 	int width, left, zero;	/* NUM: %-8d, %08x ... */
+	int guard;		/* NUM/PFN: the field all ones is libtraceevent's
+				 * to print (REC->pfn != -1UL ? ... : ...) */
 	struct memo *memo;	/* MEMO_SLOTS */
 	uint64_t lookups, misses;
 };
@@ -150,6 +154,56 @@ static struct tep_format_field *pfn_pointer(struct tep_event *e, struct tep_prin
 	return f && f->size == 8 ? f : NULL;
 }
 
+/* a TEP_PRINT_TYPE's item, through any number of casts/parentheses */
+static struct tep_print_arg *untype(struct tep_print_arg *a)
+{
+	while (a && a->type == TEP_PRINT_TYPE)
+		a = a->typecast.item;
+	return a;
+}
+
+/* -1, -1UL ...: an atom, or unary minus (an OP "-" without a left side)
+ * of the atom 1 */
+static int minus_one(struct tep_print_arg *a)
+{
+	const char *at;
+
+	if (a && a->type == TEP_PRINT_OP && a->op.op && !strcmp(a->op.op, "-") &&
+	    (!a->op.left || a->op.left->type == TEP_PRINT_NULL)) {
+		a = untype(a->op.right);
+		at = a && a->type == TEP_PRINT_ATOM ? a->atom.atom : NULL;
+		return at && at[0] == '1' && !at[1 + strspn(at + 1, "uUlL")];
+	}
+	at = a && a->type == TEP_PRINT_ATOM ? a->atom.atom : NULL;
+	return at && !strncmp(at, "-1", 2) && !at[2 + strspn(at + 2, "uUlL")];
+}
+
+/*
+ * "REC->f != -1UL ? YES : NO" (mm_page_alloc's page and pfn since 5.x):
+ * the field f when the condition is that one, with *yes the YES branch.
+ * The caller formats YES and leaves f == all ones to libtraceevent.
+ */
+static struct tep_format_field *guarded(struct tep_event *e, struct tep_print_arg *a,
+					struct tep_print_arg **yes)
+{
+	struct tep_print_arg *c, *br;
+	struct tep_format_field *f;
+
+	a = untype(a);
+	if (!a || a->type != TEP_PRINT_OP || !a->op.op || strcmp(a->op.op, "?"))
+		return NULL;
+	c = untype(a->op.left);
+	br = a->op.right;
+	if (!c || c->type != TEP_PRINT_OP || !c->op.op || strcmp(c->op.op, "!=") ||
+	    !br || br->type != TEP_PRINT_OP || !br->op.op || strcmp(br->op.op, ":"))
+		return NULL;
+	f = plain_field(e, untype(c->op.left));
+	if (!f || f->size != 8 || !minus_one(untype(c->op.right)))
+		return NULL;
+	*yes = br->op.left;
+	return f;
+}
+
 /* One conversion spec at p (after '%'): fills sg, returns its length or
  * -1 when it is not one we format. */
 static int parse_spec(const char *p, struct seg *sg)
@@ -208,7 +262,8 @@ static int compile(struct fast_entry *fe, struct tep_handle *tep, struct tep_eve
 	run = out;
 	while (*f) {
 		struct seg sg = { 0 };
-		struct tep_format_field *fld;
+		struct tep_format_field *fld, *g;
+		struct tep_print_arg *yes = NULL;
 		int n;
 
 		if (*f != '%') {
@@ -227,7 +282,19 @@ static int compile(struct fast_entry *fe, struct tep_handle *tep, struct tep_eve
 		add_lit(fe, run, out - 1);
 		run = out;
 		f += 1 + n;
-		if (sg.conv == 'p') {
+		if ((g = guarded(e, arg, &yes)) && (sg.conv == 'p' ? pfn_pointer(e, untype(yes)) == g :
+						    plain_field(e, untype(yes)) == g) &&
+		    (sg.conv == 'p' || (strchr("xXu", sg.conv) && sg.lmod))) {
+			/* the branch taken for every field value but all ones
+			 * (then libtraceevent prints the line) */
+			if (sg.width || sg.left || sg.zero)
+				return -1;
+			sg.kind = sg.conv == 'p' ? SEG_PFN : SEG_NUM;
+			sg.guard = 1;
+			sg.off[0] = g->offset;
+			sg.size[0] = 8;
+			sg.nfields = 1;
+		} else if (sg.conv == 'p') {
 			fld = pfn_pointer(e, arg);
 			if (!fld || sg.width || sg.left || sg.zero)
 				return -1;
@@ -477,7 +544,9 @@ static struct memo *memo_slot(struct seg *sg, const struct td_event *ev, uint64_
 {
 	key[0] = field(ev, sg->off[0], sg->size[0]);
 	key[1] = sg->nfields > 1 ? field(ev, sg->off[1], sg->size[1]) : 0;
-	return &sg->memo[(key[0] * 0x9E3779B97F4A7C15ULL ^ key[1]) % MEMO_SLOTS];
+	/* the product's top bits: its low ones are the key's low ones, the
+	 * same in most gfp masks (every value in one slot) */
+	return &sg->memo[((key[0] ^ key[1] * 0xC2B2AE3D27D4EB4FULL) * 0x9E3779B97F4A7C15ULL) >> 58];
 }
 
 static void tep_info(struct trace_seq *t, struct tep_handle *tep, struct td_event *ev)
@@ -511,14 +580,20 @@ static int build(struct fast_entry *fe, struct td_event *ev, const char *ref, ch
 			memcpy(p, sg->lit, (size_t)sg->litlen);
 			p += sg->litlen;
 			break;
-		case SEG_NUM:
-			p = put_num(p, sg, field(ev, sg->off[0], sg->size[0]));
+		case SEG_NUM: {
+			uint64_t v = field(ev, sg->off[0], sg->size[0]);
+
+			if (sg->guard && v == UINT64_MAX)
+				return -2;
+			p = put_num(p, sg, v);
 			break;
+		}
 		case SEG_PFN: {
 			uint64_t pfn = field(ev, sg->off[0], 8);
 
-			if (!pfn)	/* a null pointer: libtraceevent's own words */
-				return -1;
+			/* a null pointer: libtraceevent's own words */
+			if (!pfn || (sg->guard && pfn == UINT64_MAX))
+				return -2;
 			p = put_hex(p, pfn, 0);
 			memmove(start + 2, start, (size_t)(p - start));
 			start[0] = '0', start[1] = 'x';
@@ -625,7 +700,10 @@ int event_fast_info(struct trace_seq *s, struct tep_handle *tep, struct td_event
 	/* checking, or a memo missed: libtraceevent's line is the reference */
 	tep_info(&ref, tep, ev);
 	n = ref.buffer ? build(fe, ev, ref.buffer, line, &need) : -1;
-	if (n < 0 || strcmp(line, ref.buffer)) {
+	if (n == -2) {
+		/* a value whose text is libtraceevent's (a null page): this
+		 * line is its, the event stays compiled */
+	} else if (n < 0 || strcmp(line, ref.buffer)) {
 		fe->state = -1;		/* never again for this event */
 	} else {
 		fe->checked++;

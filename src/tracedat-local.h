@@ -58,18 +58,39 @@ struct td_file {
 	int cpu_slots;			/* sum of ncpus over buffers */
 	uint64_t **cpu_limit;		/* [buffer][cpu]: end of the CPU's data region */
 	int have_traceclock;
+	int syms_pending;		/* kallsyms not yet given to tep (td_tep) */
 };
 
 /* Read exactly n bytes at off; errors name what was being read. */
 int td_pread(struct td_file *tf, uint64_t off, void *buf, size_t n,
 	     const char *what, char **err);
-/* Little-endian loads from memory. */
-uint16_t td_le16(const void *p);
-uint32_t td_le32(const void *p);
-uint64_t td_le64(const void *p);
+/* Little-endian loads from memory (inline: two per event on the walk). */
+static inline uint16_t td_le16(const void *p)
+{
+	const uint8_t *b = p;
+
+	return (uint16_t)(b[0] | b[1] << 8);
+}
+
+static inline uint32_t td_le32(const void *p)
+{
+	const uint8_t *b = p;
+
+	return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
+	       (uint32_t)b[3] << 24;
+}
+
+static inline uint64_t td_le64(const void *p)
+{
+	const uint8_t *b = p;
+
+	return (uint64_t)td_le32(b) | (uint64_t)td_le32(b + 4) << 32;
+}
 
 /* tracedat-meta.c: turn the metadata payloads into the tep handle. */
 int td_parse_meta(struct td_file *tf, char **err);
+/* tracedat-meta.c: hand the kallsyms to tep once (td_tep does). */
+void td_parse_syms(struct td_file *tf);
 /* 1 when the format for event id may have been in the file but did not parse. */
 int td_bad_id(const struct td_file *tf, int id);
 /* tracedat-meta.c: attribute CPUSTAT text to buffers. */

@@ -505,8 +505,6 @@ static int text_section(struct td_file *tf, enum td_meta m, int wide,
 
 static int parse_meta(struct td_file *tf, char **err)
 {
-	const char *text;
-
 	tf->tep = tep_alloc();
 	if (!tf->tep)
 		return set_err(err, "out of memory");
@@ -519,10 +517,23 @@ static int parse_meta(struct td_file *tf, char **err)
 	if (parse_header_info(tf, err) || parse_ftrace(tf, err) ||
 	    parse_events(tf, err))
 		return -1;
+	return 0;
+}
+
+/*
+ * The text sections need no lock (only the format parser has static
+ * state). Kallsyms are checked here and handed to libtraceevent on the
+ * first td_tep(): only printing (dump, the events view) looks symbols up,
+ * and a full /proc/kallsyms costs ~0.1 s of sscanf, as much as a report
+ * of a lab recording or a window of a large one.
+ */
+static int parse_text(struct td_file *tf, char **err)
+{
+	const char *text;
+
 	if (text_section(tf, TD_META_KALLSYMS, 0, &text, "kallsyms", err))
 		return -1;
-	if (text && tep_parse_kallsyms(tf->tep, text))
-		return set_err(err, "kallsyms do not parse");
+	tf->syms_pending = text != NULL;
 	event_stack_register(tf->tep);	/* kernel_stack as trace-cmd prints it */
 	if (text_section(tf, TD_META_PRINTK, 0, &text, "printk formats", err))
 		return -1;
@@ -550,7 +561,26 @@ int td_parse_meta(struct td_file *tf, char **err)
 	pthread_mutex_lock(&meta_lock);
 	r = parse_meta(tf, err);
 	pthread_mutex_unlock(&meta_lock);
-	return r;
+	return r ? r : parse_text(tf, err);
+}
+
+static pthread_mutex_t syms_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void td_parse_syms(struct td_file *tf)
+{
+	const char *text;
+
+	if (!__atomic_load_n(&tf->syms_pending, __ATOMIC_ACQUIRE))
+		return;
+	pthread_mutex_lock(&syms_lock);
+	if (tf->syms_pending) {
+		/* checked at open; a failure (out of memory) leaves addresses
+		 * unresolved, as libtraceevent prints them without symbols */
+		if (!text_section(tf, TD_META_KALLSYMS, 0, &text, "kallsyms", NULL) && text)
+			tep_parse_kallsyms(tf->tep, text);
+		__atomic_store_n(&tf->syms_pending, 0, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&syms_lock);
 }
 
 static struct td_buffer *buffer_by_name(struct td_file *tf, const char *name)

@@ -16,28 +16,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-uint16_t td_le16(const void *p)
-{
-	const uint8_t *b = p;
-
-	return (uint16_t)(b[0] | b[1] << 8);
-}
-
-uint32_t td_le32(const void *p)
-{
-	const uint8_t *b = p;
-
-	return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
-	       (uint32_t)b[3] << 24;
-}
-
-uint64_t td_le64(const void *p)
-{
-	const uint8_t *b = p;
-
-	return (uint64_t)td_le32(b) | (uint64_t)td_le32(b + 4) << 32;
-}
-
 int td_pread(struct td_file *tf, uint64_t off, void *buf, size_t n,
 	     const char *what, char **err)
 {
@@ -999,7 +977,14 @@ const char *td_compression(const struct td_file *tf)
 	return tf->version >= 7 ? codec_name(tf->codec_id) : "none";
 }
 uint32_t td_page_size(const struct td_file *tf) { return tf->page_size; }
-struct tep_handle *td_tep(const struct td_file *tf) { return tf->tep; }
+struct tep_handle *td_tep(const struct td_file *tf)
+{
+	/* the handle is the file's own (td_open allocated tf) */
+	td_parse_syms((struct td_file *)tf);
+	return tf->tep;
+}
+
+struct tep_handle *td_tep_nosyms(const struct td_file *tf) { return tf->tep; }
 int td_nbuffers(const struct td_file *tf) { return tf->nbuffers; }
 const struct td_buffer *td_buffer(const struct td_file *tf, int i)
 {

@@ -47,6 +47,9 @@ int td_version(const struct td_file *tf);
 const char *td_compression(const struct td_file *tf);
 uint32_t td_page_size(const struct td_file *tf);
 struct tep_handle *td_tep(const struct td_file *tf);
+/* The same handle before the kallsyms are parsed (they are on the first
+ * td_tep): for readers that never print symbols (the analysis). */
+struct tep_handle *td_tep_nosyms(const struct td_file *tf);
 int td_nbuffers(const struct td_file *tf);
 const struct td_buffer *td_buffer(const struct td_file *tf, int i);
 /* Strings from options; NULL when the file has none. */

@@ -107,7 +107,7 @@ check_PROGRAMS += tests/unit/test-report
 TESTS += tests/unit/test-report tests/report/golden.sh tests/report/swap.sh \
 	tests/oracle/truth.sh tests/report/run.sh tests/oracle/scope.sh
 EXTRA_DIST += tests/report/golden.sh tests/report/swap.sh tests/oracle/truth.sh tests/report/run.sh \
-	tests/oracle/truth.py tests/oracle/scope.sh tests/oracle/scope.py tests/data/report tests/data/swap tests/data/kernels
+	tests/oracle/truth.py tests/oracle/scope.sh tests/oracle/scope.py tests/data/report tests/data/swap tests/data/kernels tests/data/dump
 
 # compare: metrics, statistics and the tables on synthetic recordings
 check_PROGRAMS += tests/unit/test-metrics tests/compare/mkrec
@@ -225,5 +225,5 @@ tests_bench_tui_bench_SOURCES = tests/bench/tui-bench.c $(TUI_CORE)
 bench: mmscope$(EXEEXT) tests/bench/td-walk$(EXEEXT) tests/bench/tui-bench$(EXEEXT) \
 		samples/workloads/anon-touch$(EXEEXT)
 	$(abs_top_srcdir)/tests/bench/bench.sh $(abs_top_builddir)
-EXTRA_DIST += tests/bench/bench.sh tests/bench/README.md tests/bench/record-bench.sh \
+EXTRA_DIST += tests/bench/bench.sh tests/bench/README.md tests/bench/record-bench.sh tests/bench/many.sh \
 	tests/bench/vm-record-bench.sh

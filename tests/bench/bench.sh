@@ -201,9 +201,12 @@ for kind_sz in $FILES; do
 				k == "pages-1core" ? 0 : ev, w, c, ev / w,
 				tc ? ev / w / tc : 0, tcc ? ev / c / tcc : 0, rss[k] / 1024
 		}
-		if ("report-1core" in wall && "walk-1core" in wall)
-			printf "report / practical limit (walk): %.0f%% of its throughput\n",
-				100 * wall["walk-1core"] / wall["report-1core"]
+		# CPU time decides (the load of a shared machine moves wall time)
+		if ("report-1core" in wall && "walk-1core" in wall && cpu["report-1core"] > 0) {
+			lim = 100 * cpu["walk-1core"] / cpu["report-1core"]
+			printf "report / practical limit (walk): %.0f%% of its throughput in CPU time (%.0f%% wall); target >= 80%%: %s\n",
+				lim, 100 * wall["walk-1core"] / wall["report-1core"], (lim >= 80 ? "MET" : "NOT MET")
+		}
 		if (tc) {
 			r1 = ev / wall["report-1core"] / tc
 			r2 = ev / wall["report-2core"] / tc

@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# dump's own formatters (src/event-fast.c, and the kmem page alloc/free
-# path of src/event-format.c) against libtraceevent, line by line, on
+# dump's own formatters (src/event-fast.c, the kmem page alloc/free
+# events' included) against libtraceevent, line by line, on
 # every real recording: MMSCOPE_FAST_FORMAT=0 prints every event through
 # tep_print_event. (tests/oracle/trace-cmd.sh holds both to trace-cmd.)
 # The fast path must also be taken: a formatter that turned itself off
@@ -10,7 +10,8 @@
 . "${top_srcdir:-.}/tests/lib.sh"
 
 fast_on=0
-for f in $(fixtures) "$top_srcdir"/tests/data/report/*.dat "$top_srcdir"/tests/data/swap/*.dat; do
+for f in $(fixtures) "$top_srcdir"/tests/data/report/*.dat "$top_srcdir"/tests/data/swap/*.dat \
+	"$top_srcdir"/tests/data/dump/*.dat; do
 	[ -f "$f" ] || continue
 	name=$(basename "$f" .dat)
 	MMSCOPE_FAST_FORMAT_REPORT=1 "$MMSCOPE" dump "$f" >"$scratch/$name.fast" \
@@ -30,7 +31,7 @@ done
 # the events these recordings are full of must be formatted here
 for ev in vmscan:mm_vmscan_lru_isolate vmscan:mm_vmscan_lru_shrink_inactive \
 	vmscan:mm_vmscan_memcg_reclaim_begin compaction:mm_compaction_isolate_migratepages \
-	compaction:mm_compaction_migratepages; do
+	compaction:mm_compaction_migratepages kmem:mm_page_alloc kmem:mm_page_free; do
 	cat "$scratch"/*.report | grep -q "^fast-format $ev on " ||
 		fail "$ev never took the fast path"
 done

@@ -1,0 +1,96 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# many.sh: many lab-size recordings loaded by compare and export, one
+# core against all (issue 23). Not a test: it prints a table and whether
+# the target is met (24 recordings in at most 0.6x the serial time on two
+# cores, peak RSS bounded per worker).
+#
+# usage: tests/bench/many.sh [BUILDDIR]
+#   MANY_N       recordings (default 24): the real recordings of samples/,
+#                tests/data/report and tests/data/swap of 1 MB or more,
+#                copied round robin up to MANY_N files
+#   BENCH_REPEAT runs per tool, best wall time kept (default 3)
+#
+# "serial" runs under taskset -c 0 (compare --jobs 1; export sees one
+# CPU, so loads one recording at a time and its reader starts no
+# read-ahead thread); "all cores" runs unpinned (compare --jobs N with N
+# the CPUs, export one loading thread per CPU). Each repetition runs all
+# four back to back, so a busy neighbour slows both alike.
+set -u
+B=$(cd "${1:-$(pwd)}" && pwd)
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+N=${MANY_N:-24}
+REPEAT=${BENCH_REPEAT:-3}
+MMSCOPE=$B/mmscope
+TIME=/usr/bin/time
+NCPU=$(nproc)
+
+[ -x "$MMSCOPE" ] || { echo "many: $MMSCOPE missing" >&2; exit 1; }
+[ -x "$TIME" ] || { echo "many: needs $TIME (GNU time)" >&2; exit 1; }
+TMP=$(mktemp -d /tmp/mmscope-many.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT INT TERM
+
+src=()
+for f in "$SRC"/samples/*.dat "$SRC"/tests/data/report/*.dat "$SRC"/tests/data/swap/*.dat; do
+	[ -f "$f" ] && [ "$(stat -c %s "$f")" -ge 1000000 ] && src+=("$f")
+done
+[ ${#src[@]} -gt 0 ] || { echo "many: no recordings of 1 MB or more" >&2; exit 1; }
+files=() cols=()
+for i in $(seq 1 "$N"); do
+	f=$TMP/r$(printf %02d "$i").dat
+	cp "${src[$(((i - 1) % ${#src[@]}))]}" "$f"
+	files+=("$f")
+	cols+=("r$i=$f")
+done
+bytes=$(cat "${files[@]}" | wc -c)
+events=0
+for f in "${files[@]}"; do
+	e=$("$MMSCOPE" dump --stat "$f" | awk '$2 == "total" { print $1 }')
+	events=$((events + ${e:-0}))
+done
+
+run() { # NAME CMD...
+	local name=$1
+	shift
+	if "$TIME" -f '%e %U %S %M' -o "$TMP/t" "$@" >/dev/null 2>"$TMP/err"; then
+		echo "$name $(tail -1 "$TMP/t")" >>"$TMP/runs"
+	else
+		echo "  ($name failed: $(head -c 300 "$TMP/err"))" >&2
+	fi
+}
+
+echo "mmscope many: $(uname -n), $NCPU CPUs, $(date -u '+%F %H:%M UTC'), best of $REPEAT"
+echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "$N recordings ($((${#src[@]} < N ? ${#src[@]} : N)) distinct, real, from samples/ and tests/data), $(awk -v b="$bytes" 'BEGIN { printf "%.1f MB", b / 1e6 }'), $events events"
+: >"$TMP/runs"
+for _ in $(seq "$REPEAT"); do
+	run compare-serial taskset -c 0 "$MMSCOPE" compare --jobs 1 "${cols[@]}"
+	run compare-all "$MMSCOPE" compare --jobs "$NCPU" "${cols[@]}"
+	rm -rf "$TMP/x1" "$TMP/x2"
+	run export-serial taskset -c 0 "$MMSCOPE" export -o "$TMP/x1" "${files[@]}"
+	run export-all "$MMSCOPE" export -o "$TMP/x2" "${files[@]}"
+done
+echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
+awk -v ncpu="$NCPU" '
+{
+	if (!($1 in wall) || $2 < wall[$1]) { wall[$1] = $2; cpu[$1] = $3 + $4 }
+	if ($5 > rss[$1]) rss[$1] = $5
+}
+END {
+	printf "%-34s %8s %8s %9s\n", "tool", "wall_s", "cpu_s", "peak_MB"
+	split("compare export", t, " ")
+	for (i = 1; i <= 2; i++) {
+		s = t[i] "-serial"; a = t[i] "-all"
+		printf "%-34s %8.2f %8.2f %9.1f\n", t[i] " (1 core, serial)", wall[s], cpu[s], rss[s] / 1024
+		printf "%-34s %8.2f %8.2f %9.1f\n", t[i] " (" ncpu " cores, parallel)", wall[a], cpu[a], rss[a] / 1024
+	}
+	for (i = 1; i <= 2; i++) {
+		s = t[i] "-serial"; a = t[i] "-all"
+		if (!(s in wall) || !(a in wall) || wall[s] <= 0)
+			continue
+		r = wall[a] / wall[s]
+		printf "target %s of the recordings on %d cores <= 0.6x the serial time: %.2fx %s; peak RSS %.1f MB against %.1f MB serial\n",
+			t[i], ncpu, r, r <= 0.6 ? "MET" : "NOT MET", rss[a] / 1024, rss[s] / 1024
+	}
+}' "$TMP/runs"
