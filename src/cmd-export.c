@@ -16,6 +16,7 @@
 #include "analysis.h"
 #include "cmd.h"
 #include "input-file.h"
+#include "tracedat-set.h"
 #include "json.h"
 #include "model-oom.h"
 #include "model-run.h"
@@ -28,12 +29,14 @@
 #include <sys/stat.h>
 
 static const char export_usage[] =
-"usage: mmscope export [options] -o DIR FILE...\n"
+"usage: mmscope export [options] -o DIR FILE|DIR...\n"
 "       mmscope export --schema sqlite|clickhouse\n"
 "\n"
 "Write the recordings' episodes, stalls, compaction runs, swap and zswap\n"
 "series, counters, OOM kills and settings as tables, one file per table in\n"
-"DIR, appended to the tables already there (mmscope-export(5)).\n"
+"DIR, appended to the tables already there (mmscope-export(5)). Each FILE\n"
+"is a recording, and a directory holds recordings; the files of one\n"
+"run of record's switch-output (BASE-1.dat, BASE-2.dat, ...) are one.\n"
 "\n"
 "  -o, --output DIR     the directory of the tables (created if missing)\n"
 "  -f, --format FMT     csv (default: a header line, then rows) or jsonl\n"
@@ -996,22 +999,27 @@ static int export_parse(int argc, char **argv, struct export_opts *o)
 	return 0;
 }
 
-/* Analyses one recording and appends its rows. 0, 1 (skipped: already
- * there) or -1 with *err set. */
-static int export_one(const char *arg, const struct export_opts *o, struct ex_file *files,
-		      char **err)
+/* Analyses one recording (one file, or the npaths segments of one) and
+ * appends its rows. 0, 1 (skipped: already there) or -1 with *err set. */
+static int export_one(const char *arg, char *const *paths, int npaths,
+		      const struct export_opts *o, struct ex_file *files, char **err)
 {
-	struct input_file in;
+	struct input_file in = { 0 };
 	struct analysis_opts ao;
 	struct analysis *a;
 	struct ex_ctx x;
 	int r = 0;
 
-	if (input_file_open(&in, arg, err))
-		return -1;
 	analysis_opts_default(&ao);
-	ao.name = in.name;
-	a = analysis_run(in.path, &ao, err);
+	if (npaths > 1) {
+		a = analysis_run_files((const char *const *)paths, npaths, NULL, &ao, err);
+		in.name = a ? analysis_info(a)->path : paths[0];
+	} else {
+		if (input_file_open(&in, arg, err))
+			return -1;
+		ao.name = in.name;
+		a = analysis_run(in.path, &ao, err);
+	}
 	if (!a) {
 		char *e = *err;
 
@@ -1065,8 +1073,8 @@ static int cmd_export_run(int argc, char **argv)
 {
 	struct export_opts o;
 	struct ex_file files[TB_NR];
-	char *err = NULL;
-	int r = export_parse(argc, argv, &o), status = EXIT_OK;
+	char *err = NULL, **paths = NULL;
+	int r = export_parse(argc, argv, &o), status = EXIT_OK, n = 0, *group = NULL, ng = 0;
 
 	if (r < 0)
 		return show_help(&cmd_export_entry);
@@ -1088,16 +1096,51 @@ static int cmd_export_run(int argc, char **argv)
 			free(err);
 			goto out;
 		}
+	/* the arguments' files, a directory's recordings in it: "-" (standard
+	 * input) as it is; then the files of one --switch-output run grouped */
 	for (int i = optind; i < argc; i++) {
-		if (export_one(argv[i], &o, files, &err) < 0) {
-			status = error("%s", err ? err : argv[i]);
+		char **p = NULL;
+		int k = 0;
+
+		if (!strcmp(argv[i], "-")) {
+			paths = xreallocarray(paths, (size_t)n + 1, sizeof(*paths));
+			paths[n++] = xstrdup("-");
+		} else if (input_expand(argv + i, 1, &p, &k, &err)) {
+			status = error("%s", err);
 			free(err);
 			err = NULL;
 		}
+		for (int j = 0; j < k; j++) {
+			paths = xreallocarray(paths, (size_t)n + 1, sizeof(*paths));
+			paths[n++] = p[j];
+		}
+		free(p);
+	}
+	group = xcalloc((size_t)n + 1, sizeof(*group));
+	if (td_set_group((const char *const *)paths, n, group, &ng, &err)) {
+		status = error("%s", err);
+		free(err);
+		goto out;
+	}
+	for (int g = 0; g < ng; g++) {
+		char **gp = xcalloc((size_t)n + 1, sizeof(*gp));
+		int m = 0;
+
+		for (int k = 0; k < n; k++)
+			if (group[k] == g)
+				gp[m++] = paths[k];
+		if (export_one(gp[0], gp, m, &o, files, &err) < 0) {
+			status = error("%s", err ? err : gp[0]);
+			free(err);
+			err = NULL;
+		}
+		free(gp);
 	}
 out:
 	for (int i = 0; i < TB_NR; i++)
 		free(files[i].path);
+	input_expand_free(paths, n);
+	free(group);
 	return status;
 }
 

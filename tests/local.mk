@@ -180,6 +180,12 @@ tests/record/filter.log: tests/record/switch.log
 tests/record/service.log: tests/record/filter.log
 tests/record/stacktrace.log: tests/record/service.log
 
+# several files (record --switch-output's) as one recording: dump,
+# export, tui, compare; after the other live tests
+TESTS += tests/record/switch-read.sh
+EXTRA_DIST += tests/record/switch-read.sh
+tests/record/switch-read.log: tests/record/stacktrace.log
+
 # kernel matrix: every scenario of tests/vm/scenarios on every kernel
 # under qemu TCG, one VM after the other; one "PASS:/FAIL:/SKIP: KERNEL
 # SCENARIO" line per case. Not part of `make check` (needs qemu, root and
