@@ -20,6 +20,10 @@ struct tui_opts {
 	const char *message;	/* for the status bar at first, or NULL */
 	const struct analysis_scope *scope;	/* --since/--until..., or NULL */
 	int *bad_scope;		/* set when the scope made loading fail */
+	/* several files of one recording (record's switch-output), read
+	 * as one by the models; the events view then reads none of them */
+	const char *const *paths;
+	int npaths;
 };
 
 int tui_run(struct td_file *tf, const struct tui_opts *o, char **err);

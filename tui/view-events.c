@@ -591,7 +591,8 @@ static void view_events_build(struct tui_state *st, struct canvas *body)
 		      tui_fmt_ts(st->cursor, ts, sizeof(ts)),
 		      st->show_samples ? "" : ", samples hidden (p)",
 		      st->filter[0] ? ", filter: " : "", st->filter,
-		      ve->nlines ? "" : ve->scan_stop ?
+		      ve->nlines ? "" : st->nfiles > 1 ?
+		      " - not across several files yet: open one of them" : ve->scan_stop ?
 		      " - none in the next 512k events (Down searches on)" : " - none");
 	if (ve->err[0])
 		canvas_printf(body, 0, body->cols / 2, AT_ERROR, "%s", ve->err);

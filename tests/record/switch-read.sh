@@ -8,7 +8,8 @@
 # stamp: a file's lines before a later file's at the same time); `dump
 # --stat` counts each event as the files' sum; `export DIR` writes one
 # recording whose events and sample sets are the sum of the files' own
-# exports, and the files named one by one are the same recording. Files
+# exports, and the files named one by one are the same recording; `tui
+# DIR` spans all the files. Files
 # with a segment missing between them, or segments of two runs, are
 # refused with one line.
 . "${top_srcdir:-.}/tests/lib.sh"
@@ -121,6 +122,35 @@ sets=$(col "$scratch/ex/recordings.csv" sample_sets)
 "$MMSCOPE" export -o "$scratch/ex" $files 2>"$scratch/e"
 grep -q 'already in' "$scratch/e" && ok "export FILE...: the same recording (skipped: $(cat "$scratch/e"))" ||
 	fail "export FILE... is not the same recording as DIR: $(cat "$scratch/e")"
+
+# tui DIR: the models of all the files, the timeline from the first file's
+# first event to the last file's last one; the events view says it reads
+# one file only
+ts_of() { grep -o '[0-9][0-9]*\.[0-9]\{6\}:' | head -1 | tr -d :; }
+t_first=$(head -1 "$scratch/ms.raw" | ts_of)
+t_last=$(tail -1 "$scratch/ms.raw" | ts_of)
+tui() {	# tui KEYS ARGS...: the last screen
+	k=$1; shift
+	MMSCOPE_TUI_HEADLESS=1 MMSCOPE_TUI_KEYS="$k" MMSCOPE_TUI_DUMP="$scratch/screen" LINES=30 \
+		COLUMNS=100 TERM=dumb "$MMSCOPE" tui "$@" </dev/null 2>"$scratch/e" ||
+		fail "tui $*: exit $?: $(cat "$scratch/e")"
+}
+tui Home "$scratch/seg"
+head -1 "$scratch/screen" | grep -q "seg ($n files)" && ok "tui DIR: the title says $n files" ||
+	fail "tui DIR: title $(head -1 "$scratch/screen")"
+got=$(tail -1 "$scratch/screen" | awk '{ print $1 }')
+[ "$got" = "$t_first" ] && ok "tui DIR: Home is the first event, $got" || fail "tui DIR: Home at $got, want $t_first"
+tui End "$scratch/seg"
+got=$(tail -1 "$scratch/screen" | awk '{ print $1 }')
+[ "$got" = "$t_last" ] && ok "tui DIR: End is the last file's last event, $got" || fail "tui DIR: End at $got, want $t_last"
+# shellcheck disable=SC2086
+tui 4 $files
+grep -q "seg/run-1.dat ($n files)\|run-1.dat ($n files)" "$scratch/screen" || fail "tui FILE...: title $(head -1 "$scratch/screen")"
+tui 5 "$scratch/seg"
+grep -q 'not across several files yet' "$scratch/screen" && ok "tui DIR: the events view says it reads one file only" ||
+	fail "tui DIR: events view: $(sed -n 2p "$scratch/screen")"
+"$MMSCOPE" tui --since 1 "$scratch/seg" </dev/null >/dev/null 2>"$scratch/e"
+[ $? -eq 2 ] && ok "tui --since DIR: exit 2: $(cat "$scratch/e")" || fail "tui --since DIR not refused"
 
 # refused: a segment missing between two, segments of two runs
 first=$(echo "$files" | head -1)
