@@ -92,11 +92,12 @@ static int group_core(const char *const *paths, const char *const *priv, int n,
 
 		si[i].path = paths[i];
 		si[i].num = (int)meta_u64(priv[i], "switch_output");
-		if (!stat(paths[i], &st)) {
+		if (si[i].num > 0 && !stat(paths[i], &st)) {	/* a part twice */
 			si[i].dev = st.st_dev;
 			si[i].ino = st.st_ino;
 			for (int k = 0; k < i; k++)
-				if (si[k].dev == st.st_dev && si[k].ino == st.st_ino) {
+				if (si[k].num > 0 && si[k].dev == st.st_dev &&
+				    si[k].ino == st.st_ino) {
 					set_err(err, "%s: given twice (also as %s)", paths[i],
 						paths[k]);
 					goto out;

@@ -35,7 +35,7 @@
  * The recordings among paths: group[i] is the group of paths[i], from 0
  * in order of first appearance; *ngroups the count. Opens each file for
  * its metadata (one that does not open is a group of its own: the error
- * comes when it is read). 0, or -1 with *err (a file given twice, a segment missing between two of one recording, a
+ * comes when it is read). 0, or -1 with *err (a segment given twice, a segment missing between two of one recording, a
  * segment named otherwise than BASE-N.EXT for its N).
  */
 int td_set_group(const char *const *paths, int n, int *group, int *ngroups, char **err);

@@ -9,7 +9,7 @@
 # --stat` counts each event as the files' sum; `export DIR` writes one
 # recording whose events and sample sets are the sum of the files' own
 # exports, and the files named one by one are the same recording; `tui
-# DIR` spans all the files. Files
+# DIR` spans all the files; in `compare` they are one run. Files
 # with a segment missing between them, or segments of two runs, are
 # refused with one line.
 . "${top_srcdir:-.}/tests/lib.sh"
@@ -152,6 +152,36 @@ grep -q 'not across several files yet' "$scratch/screen" && ok "tui DIR: the eve
 "$MMSCOPE" tui --since 1 "$scratch/seg" </dev/null >/dev/null 2>"$scratch/e"
 [ $? -eq 2 ] && ok "tui --since DIR: exit 2: $(cat "$scratch/e")" || fail "tui --since DIR not refused"
 
+# compare: the files of one run (a directory, or named in a column) are
+# one run; its counter delta spans them all, so it is at least any one
+# file's own
+cmp_row() {	# cmp_row STAT COLUMNS...: that row's values of minor-faults
+	st=$1; shift
+	"$MMSCOPE" compare -m minor-faults -s samples,mean -w 200 "$@" 2>"$scratch/e" |
+		awk -v s="$st" '$1 == "Minor" && $3 == s { for (i = 5; i <= NF; i++) if ($i !~ /%$/) printf "%s ", $i }'
+}
+runs() {	# runs COLUMNS...: the runs of each column
+	"$MMSCOPE" compare -f json "$@" 2>"$scratch/e" | grep -o '"runs": [0-9]*' | awk '{ printf "%s ", $2 }'
+}
+got=$(runs A="$scratch/seg" B="$(echo "$files" | tr '\n' , | sed 's/,$//')")
+[ "$got" = "1 1 " ] && ok "compare A=DIR B=FILE,...: one run each" || fail "compare: runs '$got': $(cat "$scratch/e")"
+one=$(cmp_row mean A="$scratch/seg" | tr -d ' ')
+max=0
+for f in $files; do
+	v=$(cmp_row mean A="$f" | tr -d ' ')
+	[ -n "$v" ] && [ "$v" -gt "$max" ] && max=$v
+done
+[ -n "$one" ] && [ "$one" -gt 0 ] && [ "$one" -ge "$max" ] &&
+	ok "compare A=DIR: minor faults $one, at least any one file's ($max)" ||
+	fail "compare A=DIR: minor faults '$one', a file alone $max"
+"$MMSCOPE" compare A="$(echo "$files" | head -1),$(echo "$files" | tail -1)" B="$scratch/seg" \
+	>/dev/null 2>"$scratch/e"
+rc=$?
+[ $rc -ne 0 ] && [ "$(wc -l <"$scratch/e")" = 1 ] && grep -q 'is missing' "$scratch/e" &&
+	ok "compare A=FIRST,LAST: exit $rc: $(cat "$scratch/e")" || fail "compare A=FIRST,LAST: exit $rc: $(cat "$scratch/e")"
+"$MMSCOPE" compare --since 1 A="$scratch/seg" B="$scratch/seg" >/dev/null 2>"$scratch/e"
+[ $? -eq 2 ] && ok "compare --since A=DIR: exit 2" || fail "compare --since A=DIR: $(cat "$scratch/e")"
+
 # refused: a segment missing between two, segments of two runs
 first=$(echo "$files" | head -1)
 last=$(echo "$files" | tail -1)
@@ -171,6 +201,8 @@ for cmd in "dump" "report"; do
 	[ $rc -ne 0 ] && [ "$(wc -l <"$scratch/e")" = 1 ] && grep -q 'different recordings' "$scratch/e" &&
 		ok "$cmd DIR of two runs: exit $rc" || fail "$cmd DIR of two runs: exit $rc: $(cat "$scratch/e")"
 done
+got=$(runs A="$scratch/two")
+[ "$got" = "2 " ] && ok "compare A=DIR of two runs: two runs" || fail "compare A=DIR of two runs: '$got' runs"
 "$MMSCOPE" export -o "$scratch/ex3" "$scratch/two" 2>"$scratch/e" || fail "export DIR of two runs: $(cat "$scratch/e")"
 [ "$(($(wc -l <"$scratch/ex3/recordings.csv") - 1))" = 2 ] && ok "export DIR of two runs: two recordings" ||
 	fail "export DIR of two runs: not two recordings"
