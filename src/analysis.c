@@ -855,23 +855,6 @@ fail:
 	return NULL;
 }
 
-/* Task names of a later file's saved cmdlines added to tep's (a pid both
- * know keeps the first file's name unless the later one renames it). */
-static void add_cmdlines(struct tep_handle *tep, struct td_file *tf)
-{
-	size_t len;
-	const char *p = td_meta(tf, TD_META_CMDLINES, &len);
-	char *text;
-
-	if (!p || len <= 8)
-		return;
-	text = xmalloc(len - 8 + 1);
-	memcpy(text, p + 8, len - 8);
-	text[len - 8] = '\0';
-	tep_parse_saved_cmdlines(tep, text);
-	free(text);
-}
-
 struct analysis *analysis_run_files(const char *const *paths, int n, const char *name,
 				    const struct analysis_opts *o, char **err)
 {
@@ -910,8 +893,7 @@ struct analysis *analysis_run_files(const char *const *paths, int n, const char 
 	}
 	if (analysis_bind(a, td_tep(a->tf), err))
 		goto fail;
-	for (int i = 1; i < n; i++)
-		add_cmdlines(a->tep, td_set_file(set, i));
+	td_set_share_cmdlines(set);	/* into a->tep: file 0's */
 	clock_gettime(CLOCK_MONOTONIC, &ts0);
 	/* every file's events merged in time order through the same parsers
 	 * and models, as from one file */

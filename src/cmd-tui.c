@@ -9,6 +9,7 @@
 #include "analysis.h"
 #include "cmd.h"
 #include "input-file.h"
+#include "tracedat-set.h"
 #include "tui-run.h"
 
 #include "live.h"
@@ -29,7 +30,7 @@ static const char tui_usage[] =
 "over time per node, free pages against the watermarks, stalls, and the\n"
 "raw events around any moment. Press ? inside for the keys. Several\n"
 "files, or a directory of them (what record's switch-output writes), are\n"
-"one recording (the events view then reads one file at a time only).\n"
+"one recording.\n"
 "\n"
 "  --live                      watch the running kernel (root): 'mmscope\n"
 "                              record' runs underneath with the options that\n"
@@ -208,9 +209,16 @@ static int tui_files(struct tui_opts *o)
 			r = error("%s: %s", o->path, err ? err : "cannot run the TUI");
 		free(err);
 		td_close(tf);
-	} else if (tui_run(NULL, o, &err) < 0) {
-		r = error("%s", err ? err : "cannot run the TUI");
+	} else if (!(o->set = td_set_open(o->paths, n, &err))) {
+		r = error("%s", err ? err : "cannot read");
 		free(err);
+	} else {
+		td_set_share_cmdlines(o->set);	/* the events view formats with file 0's */
+		if (tui_run(NULL, o, &err) < 0) {
+			r = error("%s", err ? err : "cannot run the TUI");
+			free(err);
+		}
+		td_set_close(o->set);
 	}
 	input_expand_free(paths, n);
 	free(name);

@@ -180,6 +180,8 @@ int td_set_group(const char *const *paths, int n, int *group, int *ngroups, char
 
 struct set_file {
 	struct td_file *tf;
+	struct td_index *ix;	/* for starts at a time, built on first need */
+	int ix_tried;
 	const char *path;
 	uint64_t start;
 	int taken;		/* td_set_take: the caller closes it */
@@ -322,9 +324,11 @@ void td_set_close(struct td_set *s)
 {
 	if (!s)
 		return;
-	for (int i = 0; i < s->n; i++)
+	for (int i = 0; i < s->n; i++) {
+		td_index_free(s->f[i].ix);
 		if (s->f[i].tf && !s->f[i].taken)
 			td_close(s->f[i].tf);
+	}
 	free(s->f);
 	free(s);
 }
@@ -336,6 +340,23 @@ struct td_file *td_set_take(struct td_set *s, int i)
 {
 	s->f[i].taken = 1;
 	return s->f[i].tf;
+}
+
+void td_set_share_cmdlines(struct td_set *s)
+{
+	for (int i = 1; i < s->n; i++) {
+		size_t len;
+		const char *p = td_meta(s->f[i].tf, TD_META_CMDLINES, &len);
+		char *text;
+
+		if (!p || len <= 8)	/* u64 size, then the text */
+			continue;
+		text = xmalloc(len - 8 + 1);
+		memcpy(text, p + 8, len - 8);
+		text[len - 8] = '\0';
+		tep_parse_saved_cmdlines(td_tep(s->f[0].tf), text);
+		free(text);
+	}
 }
 
 /* ---- the merging cursor ---- */
@@ -372,19 +393,21 @@ static void name_err(const struct td_set *s, int j, char **err)
 /* Starts file j: its cursor (at since) and its first event. */
 static int open_file(struct td_set_cursor *c, int j, char **err)
 {
-	struct td_file *tf = c->s->f[j].tf;
+	struct set_file *sf = &c->s->f[j];
+	struct td_file *tf = sf->tf;
 	struct cur_file *f = &c->f[j];
-	struct td_index *ix = NULL;
 	int r;
 
 	if (c->since) {
-		ix = td_index_new(tf, c->every);
-		if (ix && td_index_build(ix, NULL)) {	/* a seek without it walks */
-			td_index_free(ix);
-			ix = NULL;
+		if (!sf->ix_tried) {
+			sf->ix_tried = 1;
+			sf->ix = td_index_new(tf, c->every);
+			if (sf->ix && td_index_build(sf->ix, NULL)) {	/* a seek without it walks */
+				td_index_free(sf->ix);
+				sf->ix = NULL;
+			}
 		}
-		f->c = td_cursor_new_at(tf, -1, ix, c->since, err);
-		td_index_free(ix);
+		f->c = td_cursor_new_at(tf, -1, sf->ix, c->since, err);
 	} else {
 		f->c = td_cursor_new(tf, -1, err);
 	}

@@ -58,12 +58,17 @@ struct td_file *td_set_file(const struct td_set *s, int i);
 /* Takes file i out of the set (the caller closes it; the set's cursors
  * must not be used on it afterwards). */
 struct td_file *td_set_take(struct td_set *s, int i);
+/* The task names of every file's saved cmdlines added to file 0's (a pid
+ * both know keeps the first file's name unless a later one renames it):
+ * for readers that format every event with file 0's formats. */
+void td_set_share_cmdlines(struct td_set *s);
 
 struct td_set_cursor;
 /*
  * Every event of every file, in time order (buffer < 0: all buffers).
  * since > 0: from the first event at or after it, each file's cursor
- * started through a page index (td_index_build every `every` pages).
+ * started through a page index (td_index_build every `every` pages, on
+ * the first such start of the file; the set keeps it for the next).
  */
 struct td_set_cursor *td_set_cursor_new(struct td_set *s, uint64_t since, unsigned every,
 					char **err);

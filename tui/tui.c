@@ -289,7 +289,7 @@ int tui_run(struct td_file *tf, const struct tui_opts *o, char **err)
 	tui_state_init(&l.st, d->first_ts, d->last_ts);
 	l.st.path = o->live ? "live" : o->path;
 	l.st.tf = tf;
-	l.st.nfiles = o->npaths;
+	l.st.set = o->set;
 	l.st.tep = o->live ? live_tep(o->live) : tf ? td_tep(tf) : NULL;
 	l.st.data = d;
 	draw_size(&l.st.rows, &l.st.cols);

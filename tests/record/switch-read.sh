@@ -9,7 +9,8 @@
 # --stat` counts each event as the files' sum; `export DIR` writes one
 # recording whose events and sample sets are the sum of the files' own
 # exports, and the files named one by one are the same recording; `tui
-# DIR` spans all the files; in `compare` they are one run. Files
+# DIR` spans all the files, its events view reads them merged as dump
+# does; in `compare` they are one run. Files
 # with a segment missing between them, or segments of two runs, are
 # refused with one line.
 . "${top_srcdir:-.}/tests/lib.sh"
@@ -124,8 +125,7 @@ grep -q 'already in' "$scratch/e" && ok "export FILE...: the same recording (ski
 	fail "export FILE... is not the same recording as DIR: $(cat "$scratch/e")"
 
 # tui DIR: the models of all the files, the timeline from the first file's
-# first event to the last file's last one; the events view says it reads
-# one file only
+# first event to the last file's last one
 ts_of() { grep -o '[0-9][0-9]*\.[0-9]\{6\}:' | head -1 | tr -d :; }
 t_first=$(head -1 "$scratch/ms.raw" | ts_of)
 t_last=$(tail -1 "$scratch/ms.raw" | ts_of)
@@ -146,9 +146,24 @@ got=$(tail -1 "$scratch/screen" | awk '{ print $1 }')
 # shellcheck disable=SC2086
 tui 4 $files
 grep -q "seg/run-1.dat ($n files)\|run-1.dat ($n files)" "$scratch/screen" || fail "tui FILE...: title $(head -1 "$scratch/screen")"
-tui 5 "$scratch/seg"
-grep -q 'not across several files yet' "$scratch/screen" && ok "tui DIR: the events view says it reads one file only" ||
-	fail "tui DIR: events view: $(sed -n 2p "$scratch/screen")"
+# the events view in the middle of the recording (60 columns on, of 100):
+# its lines are dump DIR's there, in order (task names aside: the view
+# names a pid after all the files' saved cmdlines, dump after its own
+# file's)
+keys=$(for i in $(seq 60); do printf 'Right '; done)
+MMSCOPE_TUI_HEADLESS=1 MMSCOPE_TUI_KEYS="${keys}5" MMSCOPE_TUI_DUMP="$scratch/screen" LINES=30 \
+	COLUMNS=300 TERM=dumb "$MMSCOPE" tui "$scratch/seg" </dev/null 2>"$scratch/e" ||
+	fail "tui DIR events: $(cat "$scratch/e")"
+nocomm() { sed -E 's/ +$//; s/^ *.*-([0-9]+) +\[/\1 [/'; }
+awk 'NR >= 3' "$scratch/screen" | sed -n '/^-----/q;p' | nocomm >"$scratch/vis"
+nocomm <"$scratch/ms.raw" >"$scratch/all"
+m=$(wc -l <"$scratch/vis")
+k=$(grep -n -F -x -- "$(head -1 "$scratch/vis")" "$scratch/all" | head -1 | cut -d: -f1)
+if [ "$m" -ge 10 ] && [ -n "$k" ] && sed -n "$k,$((k + m - 1))p" "$scratch/all" | cmp -s - "$scratch/vis"; then
+	ok "tui DIR: the events view at $(tail -1 "$scratch/screen" | awk '{ print $1 }'): $m lines, dump's from line $k of $total"
+else
+	fail "tui DIR: the events view's $m lines are not dump's (from line '$k')"
+fi
 "$MMSCOPE" tui --since 1 "$scratch/seg" </dev/null >/dev/null 2>"$scratch/e"
 [ $? -eq 2 ] && ok "tui --since DIR: exit 2: $(cat "$scratch/e")" || fail "tui --since DIR not refused"
 
