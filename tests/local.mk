@@ -181,9 +181,10 @@ tests/record/service.log: tests/record/filter.log
 tests/record/stacktrace.log: tests/record/service.log
 
 # several files (record --switch-output's) as one recording: dump,
-# export, tui, compare; after the other live tests
-TESTS += tests/record/switch-read.sh
-EXTRA_DIST += tests/record/switch-read.sh
+# export, tui, compare; live after the other live tests, and on files
+# made by tests/compare/mkrec
+TESTS += tests/record/switch-read.sh tests/cli/multifile.sh
+EXTRA_DIST += tests/record/switch-read.sh tests/cli/multifile.sh
 tests/record/switch-read.log: tests/record/stacktrace.log
 
 # kernel matrix: every scenario of tests/vm/scenarios on every kernel
