@@ -17,6 +17,7 @@
 #include "parsers.h"
 #include "pidmap.h"
 #include "tracedat-read.h"
+#include "tracedat-set.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -913,133 +914,64 @@ fail:
 	return NULL;
 }
 
-/* A file's start_realtime_ns (the recorder's metadata), 0 if absent. */
-static uint64_t file_start(struct td_file *tf)
-{
-	const char *p = td_private(tf), *k;
-
-	k = p ? strstr(p, "start_realtime_ns=") : NULL;
-	if (!k || (k != p && k[-1] != '\n'))
-		return 0;
-	return strtoull(k + strlen("start_realtime_ns="), NULL, 10);
-}
-
-struct file_order {
-	struct td_file *tf;
-	const char *path;
-	uint64_t start;
-};
-
-static int file_order_cmp(const void *x, const void *y)
-{
-	const struct file_order *a = x, *b = y;
-
-	return a->start < b->start ? -1 : a->start > b->start;
-}
-
-/* The files' formats must be the first's: same id, same event. */
-static int same_formats(struct tep_handle *t1, struct tep_handle *t2)
-{
-	struct tep_event **evs = tep_list_events(t2, TEP_EVENT_SORT_ID);
-
-	for (int i = 0; evs && evs[i]; i++) {
-		struct tep_event *e = tep_find_event(t1, evs[i]->id);
-
-		if (!e || strcmp(e->name, evs[i]->name) || strcmp(e->system, evs[i]->system))
-			return 0;
-	}
-	return 1;
-}
-
 struct analysis *analysis_run_files(const char *const *paths, int n, const char *name,
 				    const struct analysis_opts *o, char **err)
 {
 	struct timespec t0, ts0;
-	struct file_order *f;
+	struct td_set *set;
+	struct td_set_cursor *c;
+	struct td_event ev;
 	struct analysis *a;
-	int ok = 0;
+	int r;
 
 	if (n == 1)
 		return analysis_run(paths[0], o, err);
-	if (n < 1) {
-		set_err(err, "no recording");
-		return NULL;
-	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	f = xcalloc((size_t)n, sizeof(*f));
-	for (int i = 0; i < n; i++) {
-		f[i].path = paths[i];
-		f[i].tf = td_open(paths[i], err);
-		if (!f[i].tf) {
-			char *e = *err;
+	/* ordered by start_realtime_ns, same formats and buffers, the
+	 * segments of one recording with none missing (tracedat-set.h) */
+	set = td_set_open(paths, n, err);
+	if (!set)
+		return NULL;
+	a = analysis_new_empty(o);
+	a->tf = td_set_take(set, 0);	/* the set reads it until closed */
+	a->multi_name = xasprintf("%s (%d files)", name ? name : td_path(a->tf), n);
+	a->opts.name = a->multi_name;
+	analysis_header(a, td_path(a->tf));
+	/* every file's losses, as its own CPU stats give them */
+	for (int i = 1; i < n; i++) {
+		struct td_file *tf = td_set_file(set, i);
 
-			*err = xasprintf("%s: %s", paths[i], e);
-			free(e);
-			goto out;
-		}
-		f[i].start = file_start(f[i].tf);
-		if (!f[i].start) {
-			set_err(err, "%s: no start_realtime_ns in its metadata: cannot order it "
-				"among the other files (not an mmscope recording?)", paths[i]);
-			goto out;
+		for (int b = 0; b < td_nbuffers(tf); b++) {
+			const struct td_buffer *buf = td_buffer(tf, b);
+
+			for (int k = 0; k < buf->ncpus; k++)
+				if (buf->stats[k].present)
+					a->info.cpustat_lost += buf->stats[k].dropped +
+								(a->info.flight ? 0 : buf->stats[k].overrun);
 		}
 	}
-	qsort(f, (size_t)n, sizeof(*f), file_order_cmp);
-	for (int i = 1; i < n; i++)
-		if (!same_formats(td_tep(f[0].tf), td_tep(f[i].tf))) {
-			set_err(err, "%s: its event formats differ from %s's: not one recording",
-				f[i].path, f[0].path);
-			goto out;
-		}
-	a = analysis_new_empty(o);
-	a->tf = f[0].tf;
-	f[0].tf = NULL;
-	a->multi_name = xasprintf("%s (%d files)", name ? name : f[0].path, n);
-	a->opts.name = a->multi_name;
-	analysis_header(a, f[0].path);
-	/* every file's losses, as its own CPU stats give them */
-	for (int i = 1; i < n; i++)
-		for (int b = 0; b < td_nbuffers(f[i].tf); b++) {
-			const struct td_buffer *buf = td_buffer(f[i].tf, b);
-
-			for (int c = 0; c < buf->ncpus; c++)
-				if (buf->stats[c].present)
-					a->info.cpustat_lost += buf->stats[c].dropped +
-								(a->info.flight ? 0 : buf->stats[c].overrun);
-		}
 	if (analysis_bind(a, td_tep(a->tf), err))
 		goto fail;
+	td_set_share_cmdlines(set);	/* into a->tep: file 0's */
 	clock_gettime(CLOCK_MONOTONIC, &ts0);
-	if (analysis_stream(a, err))
-		goto fail;
-	/* the next files, in time order, through the same parsers and models */
-	for (int i = 1; i < n; i++) {
-		struct td_cursor *c = td_cursor_new(f[i].tf, -1, err);
-		struct td_event ev;
-		int r;
-
-		if (!c)
-			goto fail;
-		while ((r = td_cursor_next(c, &ev, err)) > 0) {
-			ev.event = ev.event ? tep_find_event(a->tep, ev.event->id) : NULL;
-			analysis_event(a, &ev);
-		}
-		td_cursor_free(c);
-		if (r < 0)
-			goto fail;
+	/* every file's events merged in time order through the same parsers
+	 * and models, as from one file */
+	c = td_set_cursor_new(set, 0, 0, err);
+	while ((r = td_set_cursor_next(c, &ev, err)) > 0) {
+		if (td_set_cursor_file(c) > 0 && ev.event)	/* file 0's format of the id */
+			ev.event = tep_find_event(a->tep, ev.event->id);
+		analysis_event(a, &ev);
 	}
+	td_set_cursor_free(c);
+	if (r < 0)
+		goto fail;
 	analysis_close_pass(a, &t0, &ts0, 1);
-	ok = 1;
-	goto out;
+	td_set_close(set);
+	return a;
 fail:
 	analysis_free(a);
-	a = NULL;
-out:
-	for (int i = 0; i < n; i++)
-		if (f[i].tf)
-			td_close(f[i].tf);
-	free(f);
-	return ok ? a : NULL;
+	td_set_close(set);
+	return NULL;
 }
 
 void analysis_free(struct analysis *a)

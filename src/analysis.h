@@ -174,12 +174,14 @@ struct analysis *analysis_run_scoped(const char *path, const struct analysis_opt
 				     char **err, int *bad_scope);
 /*
  * Several files of one recording (mmscope record --switch-output): opened
- * all, ordered by their start_realtime_ns, refused unless every file has
- * the first's event formats, and streamed one after the other through the
- * same parsers and models, as one recording. The header is the first
- * file's, called "NAME (N files)"; lost events count every file's. One
- * path is analysis_run(). Seeks (analysis_take_index) cover the first
- * file only.
+ * as a td_set (src/tracedat-set.h: ordered by their start_realtime_ns,
+ * refused unless every file has the first's event formats and buffers
+ * and the segments are of one recording with none missing), their events
+ * merged in time order through the same parsers and models, as one
+ * recording; task names from every file's saved cmdlines. The header is
+ * the first file's, called "NAME (N files)"; lost events count every
+ * file's. One path is analysis_run(). No page index (analysis_take_index
+ * gives NULL); opts.scope and opts.progress are not used.
  */
 struct analysis *analysis_run_files(const char *const *paths, int n, const char *name,
 				    const struct analysis_opts *o, char **err);

@@ -32,7 +32,8 @@ static const char compare_usage[] =
 "\n"
 "Compare runs side by side: one column per NAME (the first is the baseline),\n"
 "the FILEs of a column are its runs (recordings, metrics files, or a\n"
-"directory: its *.dat recordings), pooled.\n"
+"directory: its *.dat recordings), pooled. The files of one run of record's\n"
+"switch-output (BASE-1.dat, BASE-2.dat, ...) are one run.\n"
 "\n"
 "  -d, --dialect D     plain (default: label, unit, values, change) or mmtests\n"
 "  -s, --stats LIST    statistics: min, mean, amean, hmean, gmean, stddev,\n"
@@ -346,7 +347,7 @@ static int compare_load_columns(struct ct_table *t, struct compare_opts *o)
 {
 	struct compare_job *jobs = NULL;
 	size_t *colof = NULL, njobs = 0, npaths = 0;
-	char **paths = NULL, *err = NULL;
+	char **paths = NULL, *err = NULL, ***files = NULL;
 	int r = EXIT_OK;
 
 	for (int i = 0; i < o->nspecs && r == EXIT_OK; i++) {
@@ -362,7 +363,7 @@ static int compare_load_columns(struct ct_table *t, struct compare_opts *o)
 		name = xasprintf("%.*s", (int)(eq - spec), spec);
 		col = ct_add_column(t, name);
 		free(name);
-		if (compare_expand_files(eq + 1, &paths, &npaths, &err)) {
+		if (compare_expand_files(eq + 1, &paths, &npaths, &files, &err)) {
 			r = error("%s", err);
 			free(err);
 			break;
@@ -380,6 +381,7 @@ static int compare_load_columns(struct ct_table *t, struct compare_opts *o)
 		jobs = xcalloc(njobs ? njobs : 1, sizeof(*jobs));
 		for (size_t k = 0; k < njobs; k++) {
 			jobs[k].path = paths[k], jobs[k].phase = o->phase;
+			jobs[k].files = files[k];
 			jobs[k].sc.scope = o->scope;
 		}
 		compare_load_runs(jobs, njobs, o->jobs);
@@ -403,9 +405,14 @@ static int compare_load_columns(struct ct_table *t, struct compare_opts *o)
 		strbuf_release(&jobs[k].settings);
 		free(jobs[k].err);
 	}
-	for (size_t k = 0; k < npaths; k++)
+	for (size_t k = 0; k < npaths; k++) {
 		free(paths[k]);
+		for (size_t i = 0; files && files[k] && files[k][i]; i++)
+			free(files[k][i]);
+		free(files ? files[k] : NULL);
+	}
 	free(paths);
+	free(files);
 	free(colof);
 	free(jobs);
 	return r;

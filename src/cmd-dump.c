@@ -8,6 +8,7 @@
 #include "analysis.h"
 #include "cmd.h"
 #include "input-file.h"
+#include "tracedat-set.h"
 #include "event-format.h"
 #include "event-fast.h"
 #include "util.h"
@@ -15,12 +16,15 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char dump_usage[] =
-"usage: mmscope dump [options] FILE\n"
+"usage: mmscope dump [options] FILE|DIR...\n"
 "\n"
 "Print the events of a recording, one line per event, in time order.\n"
+"Several files, or a directory of them (what record's switch-output\n"
+"writes), are one recording: their events in time order, counted together.\n"
 "\n"
 "  -e, --event SYSTEM[:EVENT]  only these events (repeat, or separate with ',');\n"
 "                              !SYSTEM[:EVENT] leaves those out (e.g.\n"
@@ -37,7 +41,10 @@ static const char dump_usage[] =
 "  -h, --help                  show this help\n";
 
 struct dump_opts {
-	const char *file;
+	const char *file;	/* what messages call the recording */
+	char **files;		/* FILE|DIR... */
+	int nfiles;
+	char *name;		/* "FILE (N files)" */
 	char **events;		/* "system" or "system:event" */
 	int nevents;
 	unsigned char *cpus;	/* bitmap-ish: cpus[n] != 0 selects */
@@ -158,10 +165,14 @@ static int dump_parse_opts(int argc, char **argv, struct dump_opts *o)
 			o->cpus[cpus[i]] = 1;
 		free(cpus);
 	}
-	if (optind != argc - 1)
-		return usage_error(cmd, optind == argc ? "no recording given" :
-				   "more than one recording given");
+	if (optind == argc)
+		return usage_error(cmd, "no recording given");
 	o->file = argv[optind];
+	o->files = argv + optind;
+	o->nfiles = argc - optind;
+	for (int i = 0; o->nfiles > 1 && i < o->nfiles; i++)
+		if (!strcmp(o->files[i], "-"))
+			return usage_error(cmd, "'-' (standard input) only alone");
 	return 0;
 }
 
@@ -257,17 +268,21 @@ static int cmp_row(const void *a, const void *b)
 	return strcmp(((const struct stat_row *)a)->name, ((const struct stat_row *)b)->name);
 }
 
-static void print_stat(struct td_file *tf, unsigned long long *per_id,
+static void print_stat(struct td_set *set, unsigned long long *per_id,
 		       unsigned long long unknown, unsigned long long total,
 		       unsigned long long *cpu_events, long long *cpu_missed,
 		       int *cpu_missed_unknown, int ncpus)
 {
-	struct tep_handle *tep = td_tep(tf);
+	struct tep_handle *tep = td_tep(td_set_file(set, 0));
 	struct stat_row *rows = NULL;
 	size_t nrows = 0;
 
-	printf("file: %s (trace.dat v%d, %s)\n", td_path(tf), td_version(tf),
-	       td_compression(tf));
+	for (int i = 0; i < td_set_nfiles(set); i++) {
+		struct td_file *tf = td_set_file(set, i);
+
+		printf("file: %s (trace.dat v%d, %s)\n", td_path(tf), td_version(tf),
+		       td_compression(tf));
+	}
 	for (int id = 0; id < 65536; id++) {
 		struct tep_event *e;
 
@@ -294,22 +309,32 @@ static void print_stat(struct td_file *tf, unsigned long long *per_id,
 	       "overrun", "dropped");
 	for (int cpu = 0; cpu < ncpus; cpu++) {
 		unsigned long long overrun = 0, dropped = 0;
-		int have = 0;
+		int have = 0, partial = 0;
 
-		for (int b = 0; b < td_nbuffers(tf); b++) {
-			const struct td_buffer *buf = td_buffer(tf, b);
+		/* every file's stats count from its own start (cpustat=window
+		 * in a --switch-output segment): summed */
+		for (int i = 0; i < td_set_nfiles(set); i++) {
+			struct td_file *tf = td_set_file(set, i);
+			int here = 0, known = 0;
 
-			if (cpu < buf->ncpus && buf->stats[cpu].present) {
-				overrun += buf->stats[cpu].overrun;
-				dropped += buf->stats[cpu].dropped;
-				have = 1;
+			for (int b = 0; b < td_nbuffers(tf); b++) {
+				const struct td_buffer *buf = td_buffer(tf, b);
+
+				here |= cpu < buf->ncpus;
+				if (cpu < buf->ncpus && buf->stats[cpu].present) {
+					overrun += buf->stats[cpu].overrun;
+					dropped += buf->stats[cpu].dropped;
+					known = 1;
+				}
 			}
+			have |= known;
+			partial |= here && !known;	/* a file without them: unknown */
 		}
 		if (!cpu_events[cpu] && !have && !cpu_missed[cpu])
 			continue;
 		printf("%4d %12llu %12lld%s", cpu, cpu_events[cpu], cpu_missed[cpu],
 		       cpu_missed_unknown[cpu] ? "+" : " ");
-		if (have)
+		if (have && !partial)
 			printf("%12llu %12llu\n", overrun, dropped);
 		else
 			printf("%12s %12s\n", "-", "-");
@@ -353,13 +378,13 @@ static int print_info(struct td_file *tf)
 
 /*
  * A cursor at --since: relative times count from the first event (as
- * mmscope report prints them); a later start is found through a page
- * index (ANALYSIS_SEEK_EVERY), not by reading what comes before.
+ * mmscope report prints them, over all the files); a later start is found
+ * through each file's page index (ANALYSIS_SEEK_EVERY), not by reading
+ * what comes before.
  */
-static struct td_cursor *dump_cursor(struct td_file *tf, struct dump_opts *o, int *r)
+static struct td_set_cursor *dump_cursor(struct td_set *set, struct dump_opts *o, int *r)
 {
-	struct td_cursor *cur = NULL;
-	struct td_index *ix = NULL;
+	struct td_set_cursor *cur = NULL;
 	struct td_event ev;
 	uint64_t first = 0;
 	char *err = NULL;
@@ -369,10 +394,11 @@ static struct td_cursor *dump_cursor(struct td_file *tf, struct dump_opts *o, in
 	if ((o->tsince.set && !o->tsince.abs) || (o->tuntil.set && !o->tuntil.abs)) {
 		int got;
 
-		if (!(cur = td_cursor_new(tf, -1, &err)) || (got = td_cursor_next(cur, &ev, &err)) < 0)
+		cur = td_set_cursor_new(set, 0, 0, &err);
+		if (!cur || (got = td_set_cursor_next(cur, &ev, &err)) < 0)
 			goto fail;
 		first = got > 0 ? ev.ts : 0;
-		td_cursor_free(cur);
+		td_set_cursor_free(cur);
 		cur = NULL;
 	}
 	if (o->tsince.set)
@@ -384,38 +410,41 @@ static struct td_cursor *dump_cursor(struct td_file *tf, struct dump_opts *o, in
 		*r = EXIT_USAGE;
 		return NULL;
 	}
-	if (o->since > first && (ix = td_index_new(tf, analysis_seek_every(tf))) && td_index_build(ix, NULL)) {
-		td_index_free(ix);
-		ix = NULL;
-	}
-	cur = o->since ? td_cursor_new_at(tf, -1, ix, o->since, &err) :
-		td_cursor_new(tf, -1, &err);
-	td_index_free(ix);
+	/* the index spacing grows with the file (analysis_seek_every) */
+	cur = td_set_cursor_new(set, o->since > first ? o->since : 0,
+				analysis_seek_every(td_set_file(set, 0)), &err);
 	if (cur)
 		return cur;
 fail:
-	td_cursor_free(cur);
+	td_set_cursor_free(cur);
 	*r = error("%s: %s", o->file, err ? err : "cannot read");
 	free(err);
 	return NULL;
 }
 
-static int dump_run(struct td_file *tf, struct dump_opts *o)
+static int dump_run(struct td_set *set, struct dump_opts *o)
 {
+	struct td_file *tf = td_set_file(set, 0);
 	struct tep_handle *tep = td_tep(tf);
 	unsigned char *sel = NULL;
 	unsigned long long *per_id = NULL, unknown = 0, total = 0;
 	unsigned long long *cpu_events = NULL;
 	long long *cpu_missed = NULL;
 	int *cpu_unknown = NULL, ncpus = 0, r = EXIT_OK;
-	struct td_cursor *cur;
+	struct td_set_cursor *cur;
 	struct trace_seq s;
 	struct td_event ev;
 	char *err = NULL;
 	int got;
 
-	if (o->info)
-		return print_info(tf);
+	if (o->info) {
+		for (int i = 0; i < td_set_nfiles(set); i++) {
+			if (i)
+				putchar('\n');
+			print_info(td_set_file(set, i));
+		}
+		return EXIT_OK;
+	}
 	if (o->nevents) {
 		const char *missing;
 
@@ -429,23 +458,24 @@ static int dump_run(struct td_file *tf, struct dump_opts *o)
 				     o->file, missing);
 		}
 	}
-	for (int b = 0; b < td_nbuffers(tf); b++)
-		if (td_buffer(tf, b)->ncpus > ncpus)
-			ncpus = td_buffer(tf, b)->ncpus;
+	for (int i = 0; i < td_set_nfiles(set); i++)
+		for (int b = 0; b < td_nbuffers(td_set_file(set, i)); b++)
+			if (td_buffer(td_set_file(set, i), b)->ncpus > ncpus)
+				ncpus = td_buffer(td_set_file(set, i), b)->ncpus;
 	if (o->stat) {
 		per_id = xcalloc(65536, sizeof(*per_id));
 		cpu_events = xcalloc((size_t)ncpus + 1, sizeof(*cpu_events));
 		cpu_missed = xcalloc((size_t)ncpus + 1, sizeof(*cpu_missed));
 		cpu_unknown = xcalloc((size_t)ncpus + 1, sizeof(*cpu_unknown));
 	}
-	cur = dump_cursor(tf, o, &r);
+	cur = dump_cursor(set, o, &r);
 	if (!cur)
 		goto out;
 	/* large writes into a pipe or file (a terminal stays line-buffered) */
 	if (!isatty(STDOUT_FILENO))
 		setvbuf(stdout, NULL, _IOFBF, 1 << 20);
 	trace_seq_init(&s);
-	while ((got = td_cursor_next(cur, &ev, &err)) > 0) {
+	while ((got = td_set_cursor_next(cur, &ev, &err)) > 0) {
 		if (ev.ts > o->until)
 			break;
 		if (o->stat && ev.missed && ev.cpu < ncpus) {
@@ -468,19 +498,19 @@ static int dump_run(struct td_file *tf, struct dump_opts *o)
 		}
 		if (ev.missed)
 			print_lost(&ev);
-		print_event(tf, &s, &ev);
+		print_event(td_set_file(set, td_set_cursor_file(cur)), &s, &ev);
 	}
 	trace_seq_destroy(&s);
 	if (getenv("MMSCOPE_FAST_FORMAT_REPORT"))
 		event_fast_report(stderr);
 	if (got < 0) {
 		/* what was printed is right; say where the file went bad */
-		r = error("%s: %s", o->file, err);
+		r = td_set_nfiles(set) > 1 ? error("%s", err) : error("%s: %s", o->file, err);
 	} else if (o->stat) {
-		print_stat(tf, per_id, unknown, total, cpu_events, cpu_missed,
+		print_stat(set, per_id, unknown, total, cpu_events, cpu_missed,
 			   cpu_unknown, ncpus);
 	}
-	td_cursor_free(cur);
+	td_set_cursor_free(cur);
 out:
 	free(err);
 	free(sel);
@@ -491,16 +521,53 @@ out:
 	return r;
 }
 
+static int is_dir(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+/* Several files, or a directory: one recording (tracedat-set.h). */
+static struct td_set *dump_open_files(struct dump_opts *o)
+{
+	struct td_set *set;
+	char **paths, *err = NULL;
+	int n;
+
+	if (input_expand(o->files, o->nfiles, &paths, &n, &err)) {
+		error("%s", err);
+		free(err);
+		return NULL;
+	}
+	set = td_set_open((const char *const *)paths, n, &err);
+	input_expand_free(paths, n);
+	if (!set) {
+		error("%s", err ? err : "cannot read");
+		free(err);
+		return NULL;
+	}
+	o->name = xasprintf("%s (%d files)", o->nfiles == 1 ? o->file : td_path(td_set_file(set, 0)),
+			    td_set_nfiles(set));
+	o->file = o->name;
+	return set;
+}
+
 static int cmd_dump(int argc, char **argv)
 {
 	struct dump_opts o = { 0 };
-	struct td_file *tf;
+	struct td_set *set;
 	int r = dump_parse_opts(argc, argv, &o);
 
 	if (r < 0)
 		r = show_help(&cmd_dump_entry);
-	else if (r == 0) {
+	else if (r == 0 && (o.nfiles > 1 || is_dir(o.file))) {
+		set = dump_open_files(&o);
+		r = set ? dump_run(set, &o) : EXIT_ERROR;
+		td_set_close(set);
+	} else if (r == 0) {
 		struct input_file in;
+		struct td_file *tf;
 		char *err = NULL;
 
 		if (input_file_open(&in, o.file, &err)) {
@@ -509,8 +576,9 @@ static int cmd_dump(int argc, char **argv)
 		} else {
 			o.file = in.name;
 			tf = open_recording(in.path, in.name);
-			r = tf ? dump_run(tf, &o) : EXIT_ERROR;
-			td_close(tf);
+			set = tf ? td_set_of(tf) : NULL;
+			r = set ? dump_run(set, &o) : EXIT_ERROR;
+			td_set_close(set);
 			input_file_release(&in);
 		}
 	}
@@ -519,6 +587,7 @@ static int cmd_dump(int argc, char **argv)
 	free(o.events);
 	free(o.cpus);
 	free(o.pids);
+	free(o.name);
 	return r;
 }
 

@@ -12,11 +12,11 @@
  * tables as they were. Times are nanoseconds since the recording's first
  * event (recordings.start_ns is that event on the trace clock).
  */
-#define _GNU_SOURCE	/* sched_getaffinity, CPU_COUNT */
 #include "config.h"
 #include "analysis.h"
 #include "cmd.h"
 #include "input-file.h"
+#include "tracedat-set.h"
 #include "json.h"
 #include "model-oom.h"
 #include "model-run.h"
@@ -24,19 +24,19 @@
 
 #include <errno.h>
 #include <getopt.h>
-#include <pthread.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 static const char export_usage[] =
-"usage: mmscope export [options] -o DIR FILE...\n"
+"usage: mmscope export [options] -o DIR FILE|DIR...\n"
 "       mmscope export --schema sqlite|clickhouse\n"
 "\n"
 "Write the recordings' episodes, stalls, compaction runs, swap and zswap\n"
 "series, counters, OOM kills and settings as tables, one file per table in\n"
-"DIR, appended to the tables already there (mmscope-export(5)).\n"
+"DIR, appended to the tables already there (mmscope-export(5)). Each FILE\n"
+"is a recording, and a directory holds recordings; the files of one\n"
+"run of record's switch-output (BASE-1.dat, BASE-2.dat, ...) are one.\n"
 "\n"
 "  -o, --output DIR     the directory of the tables (created if missing)\n"
 "  -f, --format FMT     csv (default: a header line, then rows) or jsonl\n"
@@ -999,87 +999,33 @@ static int export_parse(int argc, char **argv, struct export_opts *o)
 	return 0;
 }
 
-/* One recording's analysis, made on a loading thread (export_load_all). */
-struct ex_load {
-	const char *arg;
-	struct input_file in;
-	int opened;
-	struct analysis *a;
-	char *err;
-};
-
-static void export_load(struct ex_load *l)
+/* Analyses one recording (one file, or the npaths segments of one) and
+ * appends its rows. 0, 1 (skipped: already there) or -1 with *err set. */
+static int export_one(const char *arg, char *const *paths, int npaths,
+		      const struct export_opts *o, struct ex_file *files, char **err)
 {
+	struct input_file in = { 0 };
 	struct analysis_opts ao;
-
-	if (input_file_open(&l->in, l->arg, &l->err))
-		return;
-	l->opened = 1;
-	analysis_opts_default(&ao);
-	ao.name = l->in.name;
-	l->a = analysis_run(l->in.path, &ao, &l->err);
-}
-
-struct ex_pool {
-	struct ex_load *l;
-	size_t n, next;
-	pthread_mutex_t lock;
-};
-
-static void *export_load_worker(void *arg)
-{
-	struct ex_pool *p = arg;
-
-	for (;;) {
-		struct ex_load *l;
-
-		pthread_mutex_lock(&p->lock);
-		l = p->next < p->n ? &p->l[p->next++] : NULL;
-		pthread_mutex_unlock(&p->lock);
-		if (!l)
-			return NULL;
-		export_load(l);
-	}
-}
-
-/* Loads n recordings on up to nthreads threads (as compare does). */
-static void export_load_all(struct ex_load *l, size_t n, size_t nthreads)
-{
-	struct ex_pool p = { l, n, 0, PTHREAD_MUTEX_INITIALIZER };
-	pthread_t tid[64];
-	size_t nt = 0;
-
-	if (nthreads > n)
-		nthreads = n;
-	if (nthreads > 64)
-		nthreads = 64;
-	for (size_t i = 0; nthreads > 1 && i < nthreads; i++)
-		if (!pthread_create(&tid[nt], NULL, export_load_worker, &p))
-			nt++;
-	if (!nt)
-		export_load_worker(&p);
-	for (size_t i = 0; i < nt; i++)
-		pthread_join(tid[i], NULL);
-	pthread_mutex_destroy(&p.lock);
-}
-
-/* Appends the rows of one loaded recording (the analysis is freed). 0, 1
- * (skipped: already there) or -1 with *err set. */
-static int export_one(struct ex_load *l, const struct export_opts *o, struct ex_file *files,
-		      char **err)
-{
-	struct input_file in = l->in;
-	struct analysis *a = l->a;
+	struct analysis *a;
 	struct ex_ctx x;
 	int r = 0;
 
-	if (!l->opened) {
-		*err = l->err;
-		return -1;
+	analysis_opts_default(&ao);
+	if (npaths > 1) {
+		a = analysis_run_files((const char *const *)paths, npaths, NULL, &ao, err);
+		in.name = a ? analysis_info(a)->path : paths[0];
+	} else {
+		if (input_file_open(&in, arg, err))
+			return -1;
+		ao.name = in.name;
+		a = analysis_run(in.path, &ao, err);
 	}
 	if (!a) {
-		set_err(err, "%s: %s", in.name, l->err ? l->err : "cannot read");
-		free(l->err);
+		char *e = *err;
+
+		*err = NULL;
+		set_err(err, "%s: %s", in.name, e ? e : "cannot read");
+		free(e);
 		input_file_release(&in);
 		return -1;
 	}
@@ -1127,8 +1073,8 @@ static int cmd_export_run(int argc, char **argv)
 {
 	struct export_opts o;
 	struct ex_file files[TB_NR];
-	char *err = NULL;
-	int r = export_parse(argc, argv, &o), status = EXIT_OK;
+	char *err = NULL, **paths = NULL;
+	int r = export_parse(argc, argv, &o), status = EXIT_OK, n = 0, *group = NULL, ng = 0;
 
 	if (r < 0)
 		return show_help(&cmd_export_entry);
@@ -1150,34 +1096,51 @@ static int cmd_export_run(int argc, char **argv)
 			free(err);
 			goto out;
 		}
-	{
-		/* loaded a CPU's worth at a time on the CPUs this process may
-		 * use, written in the order given: at most that many analyses
-		 * in memory */
-		cpu_set_t set;
-		int cpus = sched_getaffinity(0, sizeof(set), &set) ? 1 : CPU_COUNT(&set);
-		size_t batch = cpus > 1 ? (size_t)(cpus < 64 ? cpus : 64) : 1;
-		struct ex_load *l = xcalloc(batch, sizeof(*l));
+	/* the arguments' files, a directory's recordings in it: "-" (standard
+	 * input) as it is; then the files of one --switch-output run grouped */
+	for (int i = optind; i < argc; i++) {
+		char **p = NULL;
+		int k = 0;
 
-		for (int i = optind; i < argc; i += (int)batch) {
-			size_t n = (size_t)(argc - i) < batch ? (size_t)(argc - i) : batch;
-
-			memset(l, 0, batch * sizeof(*l));
-			for (size_t k = 0; k < n; k++)
-				l[k].arg = argv[i + (int)k];
-			export_load_all(l, n, batch);
-			for (size_t k = 0; k < n; k++)
-				if (export_one(&l[k], &o, files, &err) < 0) {
-					status = error("%s", err ? err : l[k].arg);
-					free(err);
-					err = NULL;
-				}
+		if (!strcmp(argv[i], "-")) {
+			paths = xreallocarray(paths, (size_t)n + 1, sizeof(*paths));
+			paths[n++] = xstrdup("-");
+		} else if (input_expand(argv + i, 1, &p, &k, &err)) {
+			status = error("%s", err);
+			free(err);
+			err = NULL;
 		}
-		free(l);
+		for (int j = 0; j < k; j++) {
+			paths = xreallocarray(paths, (size_t)n + 1, sizeof(*paths));
+			paths[n++] = p[j];
+		}
+		free(p);
+	}
+	group = xcalloc((size_t)n + 1, sizeof(*group));
+	if (td_set_group((const char *const *)paths, n, group, &ng, &err)) {
+		status = error("%s", err);
+		free(err);
+		goto out;
+	}
+	for (int g = 0; g < ng; g++) {
+		char **gp = xcalloc((size_t)n + 1, sizeof(*gp));
+		int m = 0;
+
+		for (int k = 0; k < n; k++)
+			if (group[k] == g)
+				gp[m++] = paths[k];
+		if (export_one(gp[0], gp, m, &o, files, &err) < 0) {
+			status = error("%s", err ? err : gp[0]);
+			free(err);
+			err = NULL;
+		}
+		free(gp);
 	}
 out:
 	for (int i = 0; i < TB_NR; i++)
 		free(files[i].path);
+	input_expand_free(paths, n);
+	free(group);
 	return status;
 }
 

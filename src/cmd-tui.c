@@ -8,6 +8,8 @@
 #include "config.h"
 #include "analysis.h"
 #include "cmd.h"
+#include "input-file.h"
+#include "tracedat-set.h"
 #include "tui-run.h"
 
 #include "live.h"
@@ -17,15 +19,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char tui_usage[] =
-"usage: mmscope tui [options] FILE\n"
+"usage: mmscope tui [options] FILE|DIR...\n"
 "       mmscope tui --live [-o FILE] [record options] [-- COMMAND [ARG...]]\n"
 "\n"
 "Explore a recording: lanes of kswapd, kcompactd, reclaim and compaction\n"
 "over time per node, free pages against the watermarks, stalls, and the\n"
-"raw events around any moment. Press ? inside for the keys.\n"
+"raw events around any moment. Press ? inside for the keys. Several\n"
+"files, or a directory of them (what record's switch-output writes), are\n"
+"one recording.\n"
 "\n"
 "  --live                      watch the running kernel (root): 'mmscope\n"
 "                              record' runs underneath with the options that\n"
@@ -45,6 +50,13 @@ static const char tui_usage[] =
 "\n"
 "Test mode: MMSCOPE_TUI_HEADLESS=1 (no terminal, LINES x COLUMNS),\n"
 "MMSCOPE_TUI_KEYS='key script', MMSCOPE_TUI_DUMP=FILE (see mmscope-tui(1)).\n";
+
+static int is_dir(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
 
 static int tui_parse_opts(int argc, char **argv, struct tui_opts *o)
 {
@@ -74,10 +86,14 @@ static int tui_parse_opts(int argc, char **argv, struct tui_opts *o)
 	}
 	if ((c = check_scope(cmd, &scope)))
 		return c;
-	if (optind != argc - 1)
-		return usage_error(cmd, optind == argc ? "no recording given" :
-				   "more than one recording given");
+	if (optind == argc)
+		return usage_error(cmd, "no recording given");
 	o->path = argv[optind];
+	o->npaths = argc - optind;	/* the files: cmd_tui() expands them */
+	o->paths = (const char *const *)(argv + optind);
+	if ((o->npaths > 1 || is_dir(o->path)) && analysis_scope_any(&scope))
+		return usage_error(cmd, "--since/--until/--pid/--comm/--cgroup take one file, "
+				   "not several or a directory");
 	o->scope = &scope;
 	env = getenv("MMSCOPE_TUI_HEADLESS");
 	o->headless = env && *env && strcmp(env, "0");
@@ -164,6 +180,51 @@ static int cmd_tui_live(int argc, char **argv)
 	return r;
 }
 
+/* Several files, or a directory: one recording (analysis_run_files). */
+static int tui_files(struct tui_opts *o)
+{
+	char **paths, *name, *err = NULL;
+	int n, r = EXIT_OK;
+
+	for (int i = 0; i < o->npaths; i++)
+		if (!strcmp(o->paths[i], "-"))
+			return usage_error(&cmd_tui_entry, "'-' (standard input) only alone");
+	if (input_expand((char *const *)o->paths, o->npaths, &paths, &n, &err)) {
+		r = error("%s", err);
+		free(err);
+		return r;
+	}
+	name = xasprintf("%s (%d files)", o->npaths == 1 ? o->path : paths[0], n);
+	o->path = name;
+	o->paths = (const char *const *)paths;
+	o->npaths = n;
+	if (n == 1) {	/* a directory of one file */
+		struct td_file *tf = open_recording(paths[0], NULL);
+
+		o->path = paths[0];
+		o->npaths = 0;
+		if (!tf)
+			r = EXIT_ERROR;
+		else if (tui_run(tf, o, &err) < 0)
+			r = error("%s: %s", o->path, err ? err : "cannot run the TUI");
+		free(err);
+		td_close(tf);
+	} else if (!(o->set = td_set_open(o->paths, n, &err))) {
+		r = error("%s", err ? err : "cannot read");
+		free(err);
+	} else {
+		td_set_share_cmdlines(o->set);	/* the events view formats with file 0's */
+		if (tui_run(NULL, o, &err) < 0) {
+			r = error("%s", err ? err : "cannot run the TUI");
+			free(err);
+		}
+		td_set_close(o->set);
+	}
+	input_expand_free(paths, n);
+	free(name);
+	return r;
+}
+
 static int cmd_tui(int argc, char **argv)
 {
 	struct tui_opts o = { 0 };
@@ -178,6 +239,9 @@ static int cmd_tui(int argc, char **argv)
 		return show_help(&cmd_tui_entry);
 	if (r > 0)
 		return r;
+	if (o.npaths > 1 || is_dir(o.path))
+		return tui_files(&o);
+	o.npaths = 0;
 	tf = open_recording(o.path, NULL);
 	if (!tf)
 		return EXIT_ERROR;

@@ -17,10 +17,12 @@
 #include "model-oom.h"
 #include "model-phases.h"
 #include "hist.h"
+#include "tracedat-set.h"
 #include "util.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <sys/stat.h>
@@ -371,8 +373,9 @@ static void load_describe_scope(const struct analysis_info *in, struct compare_s
 	}
 }
 
-static int load_recording(const char *path, const char *phase, struct compare_scope *sc,
-			  struct metric_values *out, struct strbuf *settings, char **err)
+static int load_recording(const char *path, char *const *files, const char *phase,
+			  struct compare_scope *sc, struct metric_values *out,
+			  struct strbuf *settings, char **err)
 {
 	struct analysis_opts ao;
 	struct analysis *a;
@@ -394,7 +397,22 @@ static int load_recording(const char *path, const char *phase, struct compare_sc
 		sc->bad = 0;
 		sc->note[0] = '\0';
 	}
-	a = analysis_run_scoped(path, &ao, err, sc ? &sc->bad : NULL);
+	if (files) {	/* the parts of one --switch-output run */
+		int n = 0;
+
+		while (files[n])
+			n++;
+		if (sc && analysis_scope_any(&sc->scope)) {
+			sc->bad = 1;
+			a = NULL;
+			set_err(err, "--since/--until/--pid/--comm/--cgroup take one file, not "
+				"the %d files of one run", n);
+		} else {
+			a = analysis_run_files((const char *const *)files, n, NULL, &ao, err);
+		}
+	} else {
+		a = analysis_run_scoped(path, &ao, err, sc ? &sc->bad : NULL);
+	}
 	if (a && sc && analysis_scope_any(&sc->scope))
 		load_describe_scope(analysis_info(a), sc);
 	if (a && phase && !analysis_phase_found(a)) {
@@ -558,7 +576,7 @@ int compare_load_run(const char *path, const char *phase, struct compare_scope *
 	if (r < 0)
 		return -1;
 	if (r)
-		return load_recording(path, phase, sc, out, settings, err);
+		return load_recording(path, NULL, phase, sc, out, settings, err);
 	if (phase)
 		return set_err(err, "--phase: a metrics file has no phases");
 	if (read_file(path, &sb))
@@ -570,6 +588,12 @@ int compare_load_run(const char *path, const char *phase, struct compare_scope *
 	r = compare_load_metrics_text(sb.buf ? sb.buf : "", out, err);
 	strbuf_release(&sb);
 	return r;
+}
+
+int compare_load_files(char *const *files, const char *phase, struct compare_scope *sc,
+		       struct metric_values *out, struct strbuf *settings, char **err)
+{
+	return load_recording(files[0], files, phase, sc, out, settings, err);
 }
 
 struct load_pool {
@@ -590,7 +614,9 @@ static void *load_worker(void *arg)
 		pthread_mutex_unlock(&p->lock);
 		if (!j)
 			return NULL;
-		j->rc = compare_load_run(j->path, j->phase, &j->sc, &j->mv, &j->settings, &j->err);
+		j->rc = j->files ? compare_load_files(j->files, j->phase, &j->sc, &j->mv,
+						      &j->settings, &j->err) :
+			compare_load_run(j->path, j->phase, &j->sc, &j->mv, &j->settings, &j->err);
 	}
 }
 
@@ -636,9 +662,49 @@ static void add_path(char ***paths, size_t *n, char *path)
 	(*paths)[(*n)++] = path;
 }
 
-int compare_expand_files(const char *list, char ***paths, size_t *n, char **err)
+/* The runs among paths[from..*n): the parts of one --switch-output run
+ * become one entry (tracedat-set.h); *files parallels *paths. */
+static int group_runs(char ***paths, size_t from, size_t *n, char ***files[], char **err)
+{
+	size_t m = *n - from, k = 0;
+	int *group = xcalloc(m + 1, sizeof(*group)), ng = 0;
+	char **p = *paths + from, **out;
+
+	if (m > INT_MAX / 2 || td_set_group((const char *const *)p, (int)m, group, &ng, err)) {
+		free(group);
+		return -1;
+	}
+	out = xcalloc(m + 1, sizeof(*out));
+	*files = xreallocarray(*files, *n + 1, sizeof(**files));
+	for (int g = 0; g < ng; g++) {
+		char **fl = xcalloc(m + 1, sizeof(*fl));
+		int c = 0;
+
+		for (size_t i = 0; i < m; i++)
+			if (group[i] == g)
+				fl[c++] = p[i];
+		if (c == 1) {
+			out[k] = fl[0];
+			(*files)[from + k] = NULL;
+			free(fl);
+		} else {
+			out[k] = xasprintf("%s (%d files)", fl[0], c);
+			(*files)[from + k] = fl;	/* owns the paths */
+		}
+		k++;
+	}
+	memcpy(p, out, k * sizeof(*out));
+	*n = from + k;
+	free(out);
+	free(group);
+	return 0;
+}
+
+int compare_expand_files(const char *list, char ***paths, size_t *n, char ***files[],
+			 char **err)
 {
 	char *copy = xstrdup(list), *save = NULL, *f;
+	size_t from = *n;
 	int r = 0;
 
 	for (f = strtok_r(copy, ",", &save); f && !r; f = strtok_r(NULL, ",", &save)) {
@@ -667,5 +733,12 @@ int compare_expand_files(const char *list, char ***paths, size_t *n, char **err)
 		free(ents);
 	}
 	free(copy);
+	if (!r)
+		r = group_runs(paths, from, n, files, err);
+	if (r) {	/* *files covers *paths all the same */
+		*files = xreallocarray(*files, *n + 1, sizeof(**files));
+		for (size_t i = from; i < *n; i++)
+			(*files)[i] = NULL;
+	}
 	return r;
 }

@@ -19,6 +19,7 @@ libmmscope_a_SOURCES += \
 	src/tracedat-write.c src/tracedat-write.h \
 	src/output-file.c src/output-file.h \
 	src/input-file.c src/input-file.h \
+	src/tracedat-set.c src/tracedat-set.h \
 	src/event-format.c src/event-format.h \
 	src/event-fast.c src/event-fast.h \
 	src/event-raw.c src/event-raw.h

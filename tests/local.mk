@@ -189,6 +189,13 @@ tests/record/stacks-report.log: tests/record/stacktrace.log
 TESTS += tests/record/stacks-report.sh
 EXTRA_DIST += tests/record/stacks-report.sh
 
+# several files (record --switch-output's) as one recording: dump,
+# export, tui, compare; live after the other live tests, and on files
+# made by tests/compare/mkrec
+TESTS += tests/record/switch-read.sh tests/cli/multifile.sh
+EXTRA_DIST += tests/record/switch-read.sh tests/cli/multifile.sh
+tests/record/switch-read.log: tests/record/stacktrace.log
+
 # kernel matrix: every scenario of tests/vm/scenarios on every kernel
 # under qemu TCG, VM_JOBS VMs at a time; one "PASS:/FAIL:/SKIP: KERNEL
 # SCENARIO (N s)" line per case. Not part of `make check` (needs qemu, root

@@ -16,6 +16,20 @@
 /* Pages per index entry: 1/16 of the pages, ~1.5 MB for 2 GB of them. */
 #define TUI_INDEX_EVERY 16
 
+/* The figures of the pass, from its models. */
+static void tui_data_fill(struct tui_data *d)
+{
+	const struct analysis_info *in = analysis_info(d->an);
+
+	d->first_ts = in->first_ts;
+	d->last_ts = in->last_ts;
+	if (in->windowed && in->since_ts > d->first_ts)	/* the view spans the window */
+		d->first_ts = in->since_ts;
+	d->events = in->events;
+	d->lanes = analysis_lanes(d->an);
+	d->index = analysis_take_index(d->an);
+}
+
 struct tui_data *tui_data_load(const char *path, tui_progress_fn progress, void *ctx,
 			       char **err)
 {
@@ -27,7 +41,6 @@ struct tui_data *tui_data_load_scoped(const char *path, const struct analysis_sc
 				      int *bad_scope)
 {
 	struct analysis_opts o;
-	const struct analysis_info *in;
 	struct tui_data *d;
 
 	analysis_opts_default(&o);
@@ -44,14 +57,23 @@ struct tui_data *tui_data_load_scoped(const char *path, const struct analysis_sc
 		free(d);
 		return NULL;
 	}
-	in = analysis_info(d->an);
-	d->first_ts = in->first_ts;
-	d->last_ts = in->last_ts;
-	if (in->windowed && in->since_ts > d->first_ts)	/* the view spans the window */
-		d->first_ts = in->since_ts;
-	d->events = in->events;
-	d->lanes = analysis_lanes(d->an);
-	d->index = analysis_take_index(d->an);
+	tui_data_fill(d);
+	return d;
+}
+
+struct tui_data *tui_data_load_files(const char *const *paths, int n, const char *name,
+				     char **err)
+{
+	struct analysis_opts o;
+	struct tui_data *d = xcalloc(1, sizeof(*d));
+
+	analysis_opts_default(&o);
+	d->an = analysis_run_files(paths, n, name, &o, err);
+	if (!d->an) {
+		free(d);
+		return NULL;
+	}
+	tui_data_fill(d);
 	return d;
 }
 

@@ -10,6 +10,7 @@
 
 struct td_file;
 struct live;
+struct td_set;
 
 struct tui_opts {
 	const char *path;
@@ -20,6 +21,11 @@ struct tui_opts {
 	const char *message;	/* for the status bar at first, or NULL */
 	const struct analysis_scope *scope;	/* --since/--until..., or NULL */
 	int *bad_scope;		/* set when the scope made loading fail */
+	/* several files of one recording (record's switch-output), read
+	 * as one by the models, and by the events view through set */
+	const char *const *paths;
+	int npaths;
+	struct td_set *set;
 };
 
 int tui_run(struct td_file *tf, const struct tui_opts *o, char **err);

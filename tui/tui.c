@@ -284,6 +284,8 @@ int tui_run(struct td_file *tf, const struct tui_opts *o, char **err)
 	if (o->live) {
 		l.live = o->live;
 		d = tui_data_live(o->live);
+	} else if (o->npaths > 1) {
+		d = tui_data_load_files(o->paths, o->npaths, NULL, err);
 	} else {
 		d = tui_data_load_scoped(o->path, o->scope, tui_progress, &l, err,
 					 o->bad_scope);
@@ -295,6 +297,7 @@ int tui_run(struct td_file *tf, const struct tui_opts *o, char **err)
 	tui_state_init(&l.st, d->first_ts, d->last_ts);
 	l.st.path = o->live ? "live" : o->path;
 	l.st.tf = tf;
+	l.st.set = o->set;
 	l.st.tep = o->live ? live_tep(o->live) : tf ? td_tep(tf) : NULL;
 	l.st.data = d;
 	draw_size(&l.st.rows, &l.st.cols);

@@ -15,6 +15,7 @@
 #include "view.h"
 
 struct td_file;
+struct td_set;
 struct tep_handle;
 struct tui_data;
 
@@ -33,6 +34,7 @@ enum tui_view_id {
 struct tui_state {
 	const char *path;
 	struct td_file *tf;		/* for the events view; NULL live and in tests */
+	struct td_set *set;		/* several files (tf NULL): the events view's */
 	struct tep_handle *tep;		/* task names; may be NULL in tests */
 	const char *live_status;	/* live mode: the session's state line */
 	struct live *live;		/* live mode: its recent events */

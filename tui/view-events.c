@@ -47,6 +47,7 @@
 #include "event-format.h"
 #include "event-raw.h"
 #include "tracedat-read.h"
+#include "tracedat-set.h"
 #include "live.h"
 
 #include <stdio.h>
@@ -352,12 +353,16 @@ static struct td_index *view_events_index(struct view_events *ve, struct td_file
  * set. With *after < 0 the walk stops at the cursor: a step further back
  * keeps what the first walk found from the cursor on.
  */
-static long long view_events_walk(struct td_file *tf, struct td_index *ix,
+static long long view_events_walk(struct td_file *tf, struct td_set *set, struct td_index *ix,
 				  const struct ev_filter *f, uint64_t start, uint64_t cursor,
 				  struct event_raw *ring, int *after, int *end, uint64_t *stop,
 				  char **err)
 {
-	struct td_cursor *cur = td_cursor_new_at(tf, -1, ix, start, err);
+	/* several files: merged in time order, each seeking through the
+	 * index the set keeps for it (tracedat-set.h) */
+	struct td_set_cursor *scur = set ? td_set_cursor_new(set, start,
+							     view_events_every(tf), err) : NULL;
+	struct td_cursor *cur = set ? NULL : td_cursor_new_at(tf, -1, ix, start, err);
 	unsigned char *names = f->nnames || f->nnots ? xcalloc(0x10000, 1) : NULL;
 	unsigned int walked = 0;
 	long long before = 0;
@@ -366,12 +371,12 @@ static long long view_events_walk(struct td_file *tf, struct td_index *ix,
 
 	if (!only_before)
 		*after = 0;
-	if (!cur) {
+	if (!cur && !scur) {
 		*end = 1;
 		free(names);
 		return 0;
 	}
-	while ((got = td_cursor_next(cur, &ev, err)) > 0) {
+	while ((got = scur ? td_set_cursor_next(scur, &ev, err) : td_cursor_next(cur, &ev, err)) > 0) {
 		if (ev.ts >= cursor && only_before)
 			break;
 		/* the budget counts from the cursor on: before it the steps bound it */
@@ -391,6 +396,7 @@ static long long view_events_walk(struct td_file *tf, struct td_index *ix,
 	if (!only_before)
 		*end = got <= 0;
 	td_cursor_free(cur);
+	td_set_cursor_free(scur);
 	free(names);
 	return before;
 }
@@ -418,11 +424,12 @@ static void view_events_window(struct view_events *ve, struct tep_handle *tep,
 	ve->valid = 1;
 }
 
-static void view_events_fill(struct view_events *ve, struct td_file *tf,
+/* tf, or set (several files: tf is NULL; file 0 formats the events) */
+static void view_events_fill(struct view_events *ve, struct td_file *tf, struct td_set *set,
 			     const struct ev_filter *f, uint64_t cursor, uint64_t span)
 {
 	struct event_raw *ring = xcalloc(EV_BEFORE + EV_AFTER, sizeof(*ring));
-	struct td_index *ix = view_events_index(ve, tf);
+	struct td_index *ix = set ? NULL : view_events_index(ve, tf);
 	long long before = 0;
 	int after = 0, end = 0;
 	uint64_t start = 0;
@@ -430,13 +437,15 @@ static void view_events_fill(struct view_events *ve, struct td_file *tf,
 
 	view_events_reset(ve);
 	ve->lines = xreallocarray(ve->lines, 2 * (EV_BEFORE + EV_AFTER), sizeof(*ve->lines));
-	if (!ix || !span)
+	if (set)
+		tf = td_set_file(set, 0);
+	else if (!ix || !span)
 		span = UINT64_MAX;	/* without an index a seek walks from the start anyway */
 	for (int step = 0; ; step++) {
 		int only_before = -1;
 
 		start = cursor > span ? cursor - span : 0;
-		before = view_events_walk(tf, ix, f, start, cursor, ring,
+		before = view_events_walk(tf, set, ix, f, start, cursor, ring,
 					  step ? &only_before : &after, &end, &ve->scan_stop,
 					  &err);
 		if (err || before >= EV_BEFORE || !start || step == EV_BACK_STEPS)
@@ -542,8 +551,8 @@ static void view_events_sync(struct tui_state *st, int list_rows)
 	f.hide_samples = !st->show_samples;
 	ve->show_samples = st->show_samples;
 	snprintf(ve->filter, sizeof(ve->filter), "%s", st->filter);
-	if (st->tf)
-		view_events_fill(ve, st->tf, &f, st->cursor, view_events_span(st));
+	if (st->tf || st->set)
+		view_events_fill(ve, st->tf, st->set, &f, st->cursor, view_events_span(st));
 	else if (st->live)
 		view_events_fill_live(ve, st->live, &f, st->cursor);
 	else
@@ -621,8 +630,8 @@ static void view_events_fill_at(struct tui_state *st, uint64_t ts, int dir)
 
 	view_events_parse_filter(ve->filter, &f, ferr, sizeof(ferr));
 	f.hide_samples = !ve->show_samples;
-	if (st->tf)
-		view_events_fill(ve, st->tf, &f, ts, view_events_span(st));
+	if (st->tf || st->set)
+		view_events_fill(ve, st->tf, st->set, &f, ts, view_events_span(st));
 	else if (st->live)
 		view_events_fill_live(ve, st->live, &f, ts);
 	if (dir < 0 && ve->at > 0)
@@ -639,11 +648,11 @@ static void view_events_move(struct tui_state *st, int delta)
 	struct view_events *ve = view_events_get(st);
 	int to = ve->sel + delta;
 
-	if (!ve->valid || (!st->tf && !st->live))
+	if (!ve->valid || (!st->tf && !st->set && !st->live))
 		return;
 	if (!ve->nlines) {
 		/* nothing matched within the budget: search on from where it stopped */
-		if (delta > 0 && ve->scan_stop && st->tf) {
+		if (delta > 0 && ve->scan_stop && (st->tf || st->set)) {
 			tui_set_cursor(st, ve->scan_stop);
 			view_events_fill_at(st, st->cursor, +1);
 			if (!ve->nlines)

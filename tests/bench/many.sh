@@ -15,7 +15,8 @@
 # "serial" runs under taskset -c 0 (compare --jobs 1; export sees one
 # CPU, so loads one recording at a time and its reader starts no
 # read-ahead thread); "all cores" runs unpinned (compare --jobs N with N
-# the CPUs, export one loading thread per CPU). Each repetition runs all
+# the CPUs; export loads one recording at a time either way: its parallel
+# loading was measured slower and taken out). Each repetition runs all
 # four back to back, so a busy neighbour slows both alike.
 set -u
 B=$(cd "${1:-$(pwd)}" && pwd)

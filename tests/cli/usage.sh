@@ -24,14 +24,14 @@ expect 2 '' --
 expect 2 "^error: 'frobnicate' is not an mmscope command" -- frobnicate
 expect 2 "^error: unknown option '--bogus'" -- --bogus
 expect 2 '^error: no recording given' -- dump
-expect 2 '^error: more than one recording given' -- dump "$f" "$f"
+expect 1 "^error: $f: given twice" -- dump "$f" "$f"
 expect 2 "^error: option '--nope' is unknown" -- dump --nope "$f"
 expect 2 "^error: bad CPU list 'x'" -- dump --cpu x "$f"
 expect 2 "^error: option '--cpu' is unknown or needs a value" -- dump "$f" --cpu
 expect 2 "^error: option '-e' is unknown or needs a value" -- dump "$f" -e
 expect 2 "^error: option '-Z' is unknown or needs a value" -- dump -Z "$f"
 expect 1 "^error: $scratch/none.dat: No such file or directory$" -- dump "$scratch/none.dat"
-expect 1 "^error: $scratch: is a directory$" -- dump "$scratch"
+expect 1 "^error: $scratch: a directory with no .dat file$" -- dump "$scratch"
 expect 1 "^error: $f: no event matches 'nosuch:event'" -- dump -e nosuch:event "$f"
 expect 2 '^error: no output file given' -- convert "$f"
 expect 2 "^error: unknown compression 'lz4'" -- convert "$f" -o "$scratch/x.dat" --compression lz4

@@ -6,6 +6,7 @@
  * ring-buffer header, long ones (type_len 0) the length word, and a new
  * page starts when the time delta would not fit in 27 bits.
  *   usage: mkrec OUT.dat < lines
+ * MKREC_META, if set, is the file's mmscope metadata (key=value lines).
  */
 #include "config.h"
 #include "tracedat-write.h"
@@ -122,6 +123,7 @@ int main(int argc, char **argv)
 	in.meta_len[TD_META_FTRACE] = ft.len;
 	in.buffers = &buf;
 	in.nbuffers = 1;
+	in.private_meta = getenv("MKREC_META");	/* key=value lines, or none */
 	tw_opts_default(&o);
 	fd = open(argv[1], O_RDWR | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0 || tw_write(fd, &in, &o, &res, &err)) {

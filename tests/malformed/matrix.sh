@@ -302,7 +302,7 @@ else
 fi
 
 mkdir "$TMPD/dir"
-expect_error "dump: a directory" "$TMPD/dir" "error: $TMPD/dir: is a directory" dump "$TMPD/dir"
+expect_error "dump: a directory without recordings" "$TMPD/dir" "error: $TMPD/dir: a directory with no .dat file" dump "$TMPD/dir"
 expect_error "convert: a directory" "$TMPD/dir" "error: $TMPD/dir: is a directory" \
 	convert "$TMPD/dir" -o "$TMPD/x.dat"
 expect_error "dump: no such file" "$TMPD/nope.dat" \

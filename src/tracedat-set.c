@@ -1,0 +1,510 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Several trace.dat files as one recording (see tracedat-set.h).
+ */
+#include "config.h"
+#include "tracedat-set.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* The value of "key=" at a line start of the metadata, or NULL. */
+static const char *meta_value(const char *p, const char *key)
+{
+	size_t kl = strlen(key);
+
+	for (const char *s = p; s && *s; s = strchr(s, '\n'), s = s ? s + 1 : NULL)
+		if (!strncmp(s, key, kl) && s[kl] == '=')
+			return s + kl + 1;
+	return NULL;
+}
+
+static uint64_t meta_u64(const char *p, const char *key)
+{
+	const char *v = p ? meta_value(p, key) : NULL;
+
+	return v ? strtoull(v, NULL, 10) : 0;
+}
+
+/*
+ * BASE-N.EXT (or BASE-N) for segment n: *base_len the length of BASE,
+ * *ext where EXT begins ("" when none). 0, or -1 when the name is not so.
+ */
+static int seg_name(const char *path, int n, size_t *base_len, const char **ext)
+{
+	const char *slash = strrchr(path, '/'), *dot = strrchr(path, '.');
+	const char *end = dot && (!slash || dot > slash) ? dot : path + strlen(path);
+	const char *d = end;
+	char num[16];
+
+	while (d > path && d[-1] >= '0' && d[-1] <= '9')
+		d--;
+	if (d == end || d == path || d[-1] != '-' || (slash && d - 1 <= slash))
+		return -1;
+	snprintf(num, sizeof(num), "%d", n);
+	if ((size_t)(end - d) != strlen(num) || strncmp(d, num, (size_t)(end - d)))
+		return -1;
+	*base_len = (size_t)(d - 1 - path);
+	*ext = end;
+	return 0;
+}
+
+struct seg_info {
+	const char *path;
+	int num;		/* switch_output=N; 0: not a segment */
+	int named;		/* named BASE-N.EXT */
+	size_t base_len;
+	const char *ext;
+	dev_t dev;
+	ino_t ino;
+};
+
+/* Same recording: both segments named, same BASE and EXT. */
+static int same_rec(const struct seg_info *a, const struct seg_info *b)
+{
+	return a->num && b->num && a->named && b->named && a->base_len == b->base_len &&
+	       !strncmp(a->path, b->path, a->base_len) && !strcmp(a->ext, b->ext);
+}
+
+static int int_cmp(const void *x, const void *y)
+{
+	int a = *(const int *)x, b = *(const int *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/*
+ * The groups from each file's metadata (priv[i], may be NULL). strict:
+ * a segment not named BASE-N.EXT is an error (it cannot be placed).
+ */
+static int group_core(const char *const *paths, const char *const *priv, int n,
+		      int *group, int *ngroups, int strict, char **err)
+{
+	struct seg_info *si = xcalloc((size_t)n, sizeof(*si));
+	int *nums = xcalloc((size_t)n, sizeof(*nums));
+	int ng = 0, r = -1;
+
+	for (int i = 0; i < n; i++) {
+		struct stat st;
+
+		si[i].path = paths[i];
+		si[i].num = (int)meta_u64(priv[i], "switch_output");
+		if (si[i].num > 0 && !stat(paths[i], &st)) {	/* a part twice */
+			si[i].dev = st.st_dev;
+			si[i].ino = st.st_ino;
+			for (int k = 0; k < i; k++)
+				if (si[k].num > 0 && si[k].dev == st.st_dev &&
+				    si[k].ino == st.st_ino) {
+					set_err(err, "%s: given twice (also as %s)", paths[i],
+						paths[k]);
+					goto out;
+				}
+		}
+		if (si[i].num > 0)
+			si[i].named = !seg_name(paths[i], si[i].num, &si[i].base_len, &si[i].ext);
+		if (si[i].num > 0 && !si[i].named && strict) {
+			set_err(err, "%s: segment %d of a --switch-output recording, but not named "
+				"BASE-%d.dat: cannot tell which recording it belongs to",
+				paths[i], si[i].num, si[i].num);
+			goto out;
+		}
+		group[i] = -1;
+		for (int k = 0; k < i && group[i] < 0; k++)
+			if (same_rec(&si[k], &si[i]))
+				group[i] = group[k];
+		if (group[i] < 0)
+			group[i] = ng++;
+	}
+	/* no segment missing between two of one recording */
+	for (int g = 0; g < ng; g++) {
+		int m = 0, first = -1;
+
+		for (int i = 0; i < n; i++)
+			if (group[i] == g) {
+				nums[m++] = si[i].num;
+				if (first < 0)
+					first = i;
+			}
+		if (m < 2)
+			continue;
+		qsort(nums, (size_t)m, sizeof(*nums), int_cmp);
+		for (int k = 1; k < m; k++) {
+			if (nums[k] == nums[k - 1]) {
+				set_err(err, "%.*s-%d%s: segment %d of that recording is there twice",
+					(int)si[first].base_len, si[first].path, nums[k],
+					si[first].ext, nums[k]);
+				goto out;
+			}
+			if (nums[k] != nums[k - 1] + 1) {
+				set_err(err, "%.*s-%d%s is missing: the segments of that recording "
+					"are not contiguous (%d, then %d)",
+					(int)si[first].base_len, si[first].path, nums[k - 1] + 1,
+					si[first].ext, nums[k - 1], nums[k]);
+				goto out;
+			}
+		}
+	}
+	*ngroups = ng;
+	r = 0;
+out:
+	free(nums);
+	free(si);
+	return r;
+}
+
+int td_set_group(const char *const *paths, int n, int *group, int *ngroups, char **err)
+{
+	const char **priv = xcalloc((size_t)n + 1, sizeof(*priv));
+	struct td_file **tf = xcalloc((size_t)n + 1, sizeof(*tf));
+	int r = -1;
+
+	for (int i = 0; i < n; i++) {
+		char *e = NULL;
+
+		tf[i] = td_open(paths[i], &e);	/* if not: a group of its own */
+		free(e);
+		priv[i] = tf[i] ? td_private(tf[i]) : NULL;
+	}
+	r = group_core(paths, priv, n, group, ngroups, 1, err);
+	for (int i = 0; i < n; i++)
+		td_close(tf[i]);
+	free(tf);
+	free(priv);
+	return r;
+}
+
+/* ---- the set ---- */
+
+struct set_file {
+	struct td_file *tf;
+	struct td_index *ix;	/* for starts at a time, built on first need */
+	int ix_tried;
+	const char *path;
+	uint64_t start;
+	int taken;		/* td_set_take: the caller closes it */
+};
+
+struct td_set {
+	struct set_file *f;
+	int n;
+};
+
+static int start_cmp(const void *x, const void *y)
+{
+	const struct set_file *a = x, *b = y;
+
+	return a->start < b->start ? -1 : a->start > b->start;
+}
+
+/* The files' formats must be the first's: same id, same event. */
+static int same_formats(struct tep_handle *t1, struct tep_handle *t2)
+{
+	struct tep_event **evs = tep_list_events(t2, TEP_EVENT_SORT_ID);
+
+	for (int i = 0; evs && evs[i]; i++) {
+		struct tep_event *e = tep_find_event(t1, evs[i]->id);
+
+		if (!e || strcmp(e->name, evs[i]->name) || strcmp(e->system, evs[i]->system))
+			return 0;
+	}
+	return 1;
+}
+
+static int same_buffers(struct td_file *a, struct td_file *b)
+{
+	if (td_nbuffers(a) != td_nbuffers(b))
+		return 0;
+	for (int i = 0; i < td_nbuffers(a); i++)
+		if (strcmp(td_buffer(a, i)->name, td_buffer(b, i)->name))
+			return 0;
+	return 1;
+}
+
+static int same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+struct td_set *td_set_open(const char *const *paths, int n, char **err)
+{
+	struct td_set *s;
+	const char **priv;
+	int *group, ng, seg = 0;
+
+	if (n < 1) {
+		set_err(err, "no recording");
+		return NULL;
+	}
+	for (int i = 0; i < n; i++)
+		for (int k = 0; k < i; k++)
+			if (same_file(paths[k], paths[i])) {
+				set_err(err, "%s: given twice (also as %s)", paths[i], paths[k]);
+				return NULL;
+			}
+	s = xcalloc(1, sizeof(*s));
+	s->f = xcalloc((size_t)n, sizeof(*s->f));
+	for (int i = 0; i < n; i++) {
+		s->f[i].path = paths[i];
+		s->f[i].tf = td_open(paths[i], err);
+		s->n = i + 1;
+		if (!s->f[i].tf) {
+			char *e = *err;
+
+			*err = xasprintf("%s: %s", paths[i], e ? e : "cannot read");
+			free(e);
+			goto fail;
+		}
+		s->f[i].start = meta_u64(td_private(s->f[i].tf), "start_realtime_ns");
+		if (n > 1 && !s->f[i].start) {
+			set_err(err, "%s: no start_realtime_ns in its metadata: cannot order it "
+				"among the other files (not an mmscope recording?)", paths[i]);
+			goto fail;
+		}
+	}
+	if (n == 1)
+		return s;
+	/* the segments among them: of one recording, none missing */
+	priv = xcalloc((size_t)n, sizeof(*priv));
+	group = xcalloc((size_t)n, sizeof(*group));
+	for (int i = 0; i < n; i++)
+		priv[i] = td_private(s->f[i].tf);
+	if (group_core(paths, priv, n, group, &ng, 0, err))
+		ng = -1;
+	for (int i = 0; i < n && ng > 1; i++)
+		seg |= meta_u64(priv[i], "switch_output") > 0;
+	if (ng > 1 && seg) {
+		int k = 1;
+
+		while (group[k] == group[0])
+			k++;
+		set_err(err, "%s and %s are parts of different recordings (--switch-output "
+			"segments are named BASE-N.dat): give the files of one", paths[0], paths[k]);
+		ng = -1;
+	}
+	free(priv);
+	free(group);
+	if (ng < 0)
+		goto fail;
+	qsort(s->f, (size_t)n, sizeof(*s->f), start_cmp);
+	for (int i = 1; i < n; i++) {
+		if (!same_formats(td_tep(s->f[0].tf), td_tep(s->f[i].tf))) {
+			set_err(err, "%s: its event formats differ from %s's: not one recording",
+				s->f[i].path, s->f[0].path);
+			goto fail;
+		}
+		if (!same_buffers(s->f[0].tf, s->f[i].tf)) {
+			set_err(err, "%s: its buffers differ from %s's: not one recording",
+				s->f[i].path, s->f[0].path);
+			goto fail;
+		}
+	}
+	return s;
+fail:
+	td_set_close(s);
+	return NULL;
+}
+
+struct td_set *td_set_of(struct td_file *tf)
+{
+	struct td_set *s = xcalloc(1, sizeof(*s));
+
+	s->f = xcalloc(1, sizeof(*s->f));
+	s->f[0].tf = tf;
+	s->f[0].path = td_path(tf);
+	s->n = 1;
+	return s;
+}
+
+void td_set_close(struct td_set *s)
+{
+	if (!s)
+		return;
+	for (int i = 0; i < s->n; i++) {
+		td_index_free(s->f[i].ix);
+		if (s->f[i].tf && !s->f[i].taken)
+			td_close(s->f[i].tf);
+	}
+	free(s->f);
+	free(s);
+}
+
+int td_set_nfiles(const struct td_set *s) { return s->n; }
+struct td_file *td_set_file(const struct td_set *s, int i) { return s->f[i].tf; }
+
+struct td_file *td_set_take(struct td_set *s, int i)
+{
+	s->f[i].taken = 1;
+	return s->f[i].tf;
+}
+
+void td_set_share_cmdlines(struct td_set *s)
+{
+	for (int i = 1; i < s->n; i++) {
+		size_t len;
+		const char *p = td_meta(s->f[i].tf, TD_META_CMDLINES, &len);
+		char *text;
+
+		if (!p || len <= 8)	/* u64 size, then the text */
+			continue;
+		text = xmalloc(len - 8 + 1);
+		memcpy(text, p + 8, len - 8);
+		text[len - 8] = '\0';
+		tep_parse_saved_cmdlines(td_tep(s->f[0].tf), text);
+		free(text);
+	}
+}
+
+/* ---- the merging cursor ---- */
+
+struct cur_file {
+	struct td_cursor *c;
+	struct td_event head;
+	int has;		/* head holds the next event */
+	uint64_t first;		/* the first event's time (opened, with events) */
+};
+
+struct td_set_cursor {
+	struct td_set *s;
+	uint64_t since;
+	unsigned every;
+	struct cur_file *f;
+	int opened;		/* files [0, opened) have been started */
+	int last;		/* the file of the event returned last, or -1 */
+	uint64_t emitted;	/* its time */
+	int any;
+};
+
+/* Among several files, an error names the file (one: the caller does). */
+static void name_err(const struct td_set *s, int j, char **err)
+{
+	char *e = *err;
+
+	if (s->n < 2)
+		return;
+	*err = xasprintf("%s: %s", s->f[j].path, e ? e : "cannot read");
+	free(e);
+}
+
+/* Starts file j: its cursor (at since) and its first event. */
+static int open_file(struct td_set_cursor *c, int j, char **err)
+{
+	struct set_file *sf = &c->s->f[j];
+	struct td_file *tf = sf->tf;
+	struct cur_file *f = &c->f[j];
+	int r;
+
+	if (c->since) {
+		if (!sf->ix_tried) {
+			sf->ix_tried = 1;
+			sf->ix = td_index_new(tf, c->every);
+			if (sf->ix && td_index_build(sf->ix, NULL)) {	/* a seek without it walks */
+				td_index_free(sf->ix);
+				sf->ix = NULL;
+			}
+		}
+		f->c = td_cursor_new_at(tf, -1, sf->ix, c->since, err);
+	} else {
+		f->c = td_cursor_new(tf, -1, err);
+	}
+	if (!f->c)
+		goto bad;
+	r = td_cursor_next(f->c, &f->head, err);
+	if (r < 0)
+		goto bad;
+	f->has = r > 0;
+	f->first = f->has ? f->head.ts : 0;
+	if (!f->has) {
+		td_cursor_free(f->c);
+		f->c = NULL;
+	} else if (c->any && f->head.ts < c->emitted) {
+		set_err(err, "%s: its first event (%llu ns) comes before events already read "
+			"from %s (%llu ns): not one recording in time order", c->s->f[j].path,
+			(unsigned long long)f->head.ts, c->s->f[c->last].path,
+			(unsigned long long)c->emitted);
+		return -1;
+	}
+	return 0;
+bad:
+	name_err(c->s, j, err);
+	return -1;
+}
+
+struct td_set_cursor *td_set_cursor_new(struct td_set *s, uint64_t since, unsigned every,
+					char **err)
+{
+	struct td_set_cursor *c = xcalloc(1, sizeof(*c));
+
+	(void)err;
+	c->s = s;
+	c->since = since;
+	c->every = every;
+	c->f = xcalloc((size_t)s->n, sizeof(*c->f));
+	c->last = -1;
+	return c;
+}
+
+int td_set_cursor_next(struct td_set_cursor *c, struct td_event *ev, char **err)
+{
+	struct cur_file *f;
+	int k;
+
+	if (c->last >= 0 && (f = &c->f[c->last])->has) {
+		int r = td_cursor_next(f->c, &f->head, err);
+
+		if (r < 0) {
+			name_err(c->s, c->last, err);
+			return -1;
+		}
+		if (!r) {
+			f->has = 0;
+			td_cursor_free(f->c);
+			f->c = NULL;
+		}
+	}
+	for (;;) {
+		uint64_t t = UINT64_MAX;
+
+		k = -1;
+		for (int i = 0; i < c->opened; i++)
+			if (c->f[i].has && (k < 0 || c->f[i].head.ts < t)) {
+				k = i;
+				t = c->f[i].head.ts;
+			}
+		/* the next file may hold events up to here: start it first
+		 * (files begin in order, so one that begins after the last
+		 * started file's first event cannot precede it) */
+		if (c->opened < c->s->n &&
+		    (c->opened == 0 || !c->f[c->opened - 1].has ||
+		     c->f[c->opened - 1].first <= t)) {
+			if (open_file(c, c->opened, err))
+				return -1;
+			c->opened++;
+			continue;
+		}
+		break;
+	}
+	if (k < 0)
+		return 0;
+	*ev = c->f[k].head;
+	c->last = k;
+	c->emitted = ev->ts;
+	c->any = 1;
+	return 1;
+}
+
+int td_set_cursor_file(const struct td_set_cursor *c) { return c->last; }
+
+void td_set_cursor_free(struct td_set_cursor *c)
+{
+	if (!c)
+		return;
+	for (int i = 0; i < c->s->n; i++)
+		td_cursor_free(c->f[i].c);
+	free(c->f);
+	free(c);
+}

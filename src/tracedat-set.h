@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Several trace.dat files read as one recording: the segments that
+ * `mmscope record --switch-output` writes (FILE-1.dat, FILE-2.dat, ...,
+ * each with switch_output=N in its metadata), or files a user names as
+ * one recording.
+ *
+ * A set is opened whole (td_set_open): the files are ordered by their
+ * start_realtime_ns, and refused unless every file has the first's event
+ * formats and buffers. Its cursor merges the files' cursors by time stamp,
+ * so the events come out as they would from one file holding them all
+ * (at a switch the recorder reads the CPUs one after the other, so two
+ * files may overlap by microseconds across CPUs; each CPU's events go on
+ * from one file into the next). Every event's format is its own file's
+ * (the same id in every file: checked on opening); names of tasks come from each
+ * file's own saved command lines. At most the files overlapping the
+ * time reached, and the next, are open as cursors at once.
+ *
+ * Which files are one recording (td_set_group): a file whose metadata
+ * says switch_output=N and whose name is BASE-N.EXT is segment N of the
+ * recording BASE.EXT; the segments of one recording are one group, and
+ * must have no gap in N (record --switch-max-files deletes the oldest,
+ * so a group may start after 1). Any other file is a group of its own.
+ *
+ * Nothing here prints; failures return -1/NULL with *err set.
+ */
+#ifndef MMSCOPE_TRACEDAT_SET_H
+#define MMSCOPE_TRACEDAT_SET_H
+
+#include <stdint.h>
+
+#include "tracedat-read.h"
+
+/*
+ * The recordings among paths: group[i] is the group of paths[i], from 0
+ * in order of first appearance; *ngroups the count. Opens each file for
+ * its metadata (one that does not open is a group of its own: the error
+ * comes when it is read). 0, or -1 with *err (a segment given twice, a segment missing between two of one recording, a
+ * segment named otherwise than BASE-N.EXT for its N).
+ */
+int td_set_group(const char *const *paths, int n, int *group, int *ngroups, char **err);
+
+struct td_set;
+
+/*
+ * Opens the files as one recording. With more than one file, every file
+ * must carry start_realtime_ns (mmscope's metadata) and the first's
+ * formats and buffers, and the segments among them must be of one
+ * recording with no gap (td_set_group). NULL with *err.
+ */
+struct td_set *td_set_open(const char *const *paths, int n, char **err);
+/* A set of one file already open (it becomes the set's). */
+struct td_set *td_set_of(struct td_file *tf);
+void td_set_close(struct td_set *s);
+int td_set_nfiles(const struct td_set *s);
+/* The files in time order; file 0's formats and buffers serve all. */
+struct td_file *td_set_file(const struct td_set *s, int i);
+/* Takes file i out of the set (the caller closes it; the set's cursors
+ * must not be used on it afterwards). */
+struct td_file *td_set_take(struct td_set *s, int i);
+/* The task names of every file's saved cmdlines added to file 0's (a pid
+ * both know keeps the first file's name unless a later one renames it):
+ * for readers that format every event with file 0's formats. */
+void td_set_share_cmdlines(struct td_set *s);
+
+struct td_set_cursor;
+/*
+ * Every event of every file, in time order (buffer < 0: all buffers).
+ * since > 0: from the first event at or after it, each file's cursor
+ * started through a page index (td_index_build every `every` pages, on
+ * the first such start of the file; the set keeps it for the next).
+ */
+struct td_set_cursor *td_set_cursor_new(struct td_set *s, uint64_t since, unsigned every,
+					char **err);
+/*
+ * 1 with *ev filled (valid until the next call; ev->event is the format
+ * in its own file, td_set_cursor_file, whose id is the same event in every
+ * file: checked on opening), 0 at the end, -1 with *err (a file's bad data;
+ * a file whose first event comes before events already returned from
+ * an earlier one: not one recording in time order).
+ */
+int td_set_cursor_next(struct td_set_cursor *c, struct td_event *ev, char **err);
+/* The file of the last event returned (an index for td_set_file). */
+int td_set_cursor_file(const struct td_set_cursor *c);
+void td_set_cursor_free(struct td_set_cursor *c);
+
+#endif
