@@ -14,6 +14,7 @@
 #include "util.h"
 
 #include <getopt.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,10 +30,12 @@ static const char compare_usage[] =
 "                       [--all] [--fail-on-regression[=PCT]] [--jobs N]\n"
 "                       [--phase NAME]\n"
 "                       NAME=FILE[,FILE...] NAME=FILE[,FILE...] [...]\n"
+"       mmscope compare [options] FILE|DIR FILE|DIR [...]\n"
 "\n"
 "Compare runs side by side: one column per NAME (the first is the baseline),\n"
 "the FILEs of a column are its runs (recordings, metrics files, or a\n"
-"directory: its *.dat recordings), pooled. The files of one run of record's\n"
+"directory: its *.dat recordings), pooled. A bare FILE or DIR is a column\n"
+"called after it (base.dat: base). The files of one run of record's\n"
 "switch-output (BASE-1.dat, BASE-2.dat, ...) are one run.\n"
 "\n"
 "  -d, --dialect D     plain (default: label, unit, values, change) or mmtests\n"
@@ -217,7 +220,7 @@ static int compare_parse_opts(int argc, char **argv, struct compare_opts *o)
 	if (o->list)
 		return 0;
 	if (argc - optind < 1)
-		return usage_error(cmd, "nothing to compare: give NAME=FILE[,FILE...]");
+		return usage_error(cmd, "nothing to compare: give NAME=FILE[,FILE...] or FILEs");
 	o->specs = argv + optind;
 	o->nspecs = argc - optind;
 	return 0;
@@ -343,6 +346,22 @@ static void compare_settings_block(const struct ct_table *t, const struct compar
  * their *.dat files), load all runs in parallel, then pool them in
  * command-line order. The first run that failed is the error.
  */
+/* "runs/base.dat" -> "base", "runs/patched/" -> "patched" */
+static char *column_name_of(const char *path)
+{
+	size_t n = strlen(path);
+	const char *b;
+
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	for (b = path + n; b > path && b[-1] != '/'; b--)
+		;
+	n -= (size_t)(b - path);
+	if (n > 4 && !strncmp(b + n - 4, ".dat", 4))
+		n -= 4;
+	return xasprintf("%.*s", (int)n, b);
+}
+
 static int compare_load_columns(struct ct_table *t, struct compare_opts *o)
 {
 	struct compare_job *jobs = NULL;
@@ -351,19 +370,26 @@ static int compare_load_columns(struct ct_table *t, struct compare_opts *o)
 	int r = EXIT_OK;
 
 	for (int i = 0; i < o->nspecs && r == EXIT_OK; i++) {
-		const char *spec = o->specs[i], *eq = strchr(spec, '=');
+		const char *spec = o->specs[i], *eq = strchr(spec, '='), *list;
 		size_t col, before = npaths;
 		char *name;
+		struct stat st;
 
-		if (!eq || eq == spec || !eq[1]) {
-			r = usage_error(&cmd_compare_entry, "'%s' is not NAME=FILE[,FILE...]",
-					spec);
+		if (!stat(spec, &st)) {
+			/* a bare FILE or DIR: the column is called after it */
+			name = column_name_of(spec);
+			list = spec;
+		} else if (!eq || eq == spec || !eq[1]) {
+			r = usage_error(&cmd_compare_entry, "'%s' is neither a file nor "
+					"NAME=FILE[,FILE...]", spec);
 			break;
+		} else {
+			name = xasprintf("%.*s", (int)(eq - spec), spec);
+			list = eq + 1;
 		}
-		name = xasprintf("%.*s", (int)(eq - spec), spec);
 		col = ct_add_column(t, name);
 		free(name);
-		if (compare_expand_files(eq + 1, &paths, &npaths, &files, &err)) {
+		if (compare_expand_files(list, &paths, &npaths, &files, &err)) {
 			r = error("%s", err);
 			free(err);
 			break;

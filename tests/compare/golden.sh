@@ -204,8 +204,20 @@ done
 "$MMSCOPE" compare "a=$data/bad.txt" >/dev/null 2>"$scratch/err"
 [ $? -eq 1 ] && grep -q "line 1: 'twelve' is not a number" "$scratch/err" &&
 	ok "bad metrics file: exit 1" || fail "bad metrics file: $(cat "$scratch/err")"
-"$MMSCOPE" compare "$data/base-1.txt" >/dev/null 2>&1
-[ $? -eq 2 ] && ok "spec without NAME=: exit 2" || fail "spec without NAME= is not a usage error"
+"$MMSCOPE" compare "$data/no-such-run.dat" >/dev/null 2>"$scratch/err"
+[ $? -eq 2 ] && grep -q "neither a file nor NAME=FILE" "$scratch/err" &&
+	ok "neither a file nor NAME=: exit 2" || fail "a missing bare file: $(cat "$scratch/err")"
+# a bare FILE is a column called after it: the same table as NAME=FILE
+"$MMSCOPE" compare --width 80 "$rec/swappiness60.dat" "$rec/swappiness100.dat" \
+	>"$scratch/bare" 2>&1
+"$MMSCOPE" compare --width 80 "swappiness60=$rec/swappiness60.dat" \
+	"swappiness100=$rec/swappiness100.dat" >"$scratch/named" 2>&1
+cmp -s "$scratch/bare" "$scratch/named" && grep -q swappiness100 "$scratch/bare" &&
+	ok "bare FILEs: columns called after them" ||
+	fail "bare FILEs differ from NAME=FILE: $(diff "$scratch/bare" "$scratch/named" | head -5)"
+"$MMSCOPE" compare --width 80 --metrics duration "$rec/" "x=$rec/swappiness60.dat" 2>&1 |
+	grep -q " unit  *compare  *x$" && ok "a bare DIR/ is a column called after the directory" ||
+	fail "bare DIR: $("$MMSCOPE" compare --width 80 --metrics duration "$rec/" "x=$rec/swappiness60.dat" 2>&1 | head -3)"
 "$MMSCOPE" compare --stats mean,p0 "a=$data/base-1.txt" >/dev/null 2>&1
 [ $? -eq 2 ] && ok "bad --stats: exit 2" || fail "bad --stats is not a usage error"
 "$MMSCOPE" compare --list-metrics | grep -q '^kswapd-efficiency .*pct(@kswapd-reclaimed' &&
