@@ -165,10 +165,10 @@ cmp_ev() {
 # swap-outs (COUNTER). Reclaim can allocate a folio's slots and then keep
 # the folio (try_to_unmap fails, it was referenced or redirtied): it stays
 # in the swap cache unwritten. So allocations >= swap-outs, with a small
-# excess: allowed 2 + 1% (seen: 6.1 global-pressure 123 vs thp_swpout
+# excess: allowed 2 + 2% (seen: 6.1 global-pressure 123 vs thp_swpout
 # 122; 7.3 memcg-swap 41072 vs 41066, once in 16 runs; usually 0; arm64
-# 6.12 memcg-swap under TCG, slower, more refaults before pageout: 120
-# and 380 of ~41100, 0.3% and 0.9%). 7.2's 3.5-4.8% is beyond it
+# 6.12 memcg-swap under TCG, slower, more refaults before pageout: 120,
+# 380 and 400 of ~41100: up to 0.97%). 7.2's 3.5-4.8% is beyond it
 # (VM_XFAIL). A wrong device or double count is tens of percent.
 cmp_alloc() {
 	local what=$1 ev=$2 ctr=$3 desc=$4
@@ -176,7 +176,7 @@ cmp_alloc() {
 		bad "$what: counter $desc was not sampled in the file"
 		return
 	fi
-	local lim=$((2 + ctr / 100 + LOST))
+	local lim=$((2 + ctr / 50 + LOST))
 	if [ $((ev + LOST + PMISSED)) -ge "$ctr" ] && [ $((ev - ctr)) -le $lim ]; then
 		ok "$what: events $ev, counters $desc = $ctr (allocated, not written: $((ev - ctr)); lost $LOST, probe hits missed $PMISSED)"
 	else
