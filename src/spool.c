@@ -38,10 +38,12 @@ static char *spool_path(const char *dir, const char *name)
 	return xasprintf("%s/%s", dir, name);
 }
 
-static int write_full(int fd, const void *p, size_t n)
+/* All of p at off (pwrite), or at the file offset when off < 0 (write);
+ * a write of 0 bytes is a full disk. */
+static int put_full(int fd, const void *p, size_t n, off_t off)
 {
 	while (n) {
-		ssize_t r = write(fd, p, n);
+		ssize_t r = off < 0 ? write(fd, p, n) : pwrite(fd, p, n, off);
 
 		if (r < 0 && errno == EINTR)
 			continue;
@@ -53,8 +55,15 @@ static int write_full(int fd, const void *p, size_t n)
 		}
 		p = (const char *)p + r;
 		n -= (size_t)r;
+		if (off >= 0)
+			off += r;
 	}
 	return 0;
+}
+
+static int write_full(int fd, const void *p, size_t n)
+{
+	return put_full(fd, p, n, -1);
 }
 
 /* Writes DIR/NAME through a temporary file, synced, then renamed. */
@@ -179,22 +188,7 @@ int spool_put_meta(struct spool *s, const char *name, const void *p, size_t n,
 
 static int pwrite_full(int fd, const void *p, size_t n, off_t off)
 {
-	while (n) {
-		ssize_t r = pwrite(fd, p, n, off);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return -1;
-		if (r == 0) {
-			errno = ENOSPC;
-			return -1;
-		}
-		p = (const char *)p + r;
-		n -= (size_t)r;
-		off += r;
-	}
-	return 0;
+	return put_full(fd, p, n, off);
 }
 
 int spool_put_page(struct spool *s, int cpu, const void *page, char **err)
