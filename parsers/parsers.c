@@ -195,6 +195,11 @@ const struct parser *parser_lookup(const char *system, const char *event)
 	return NULL;
 }
 
+int parser_wants_event(const char *system, const char *event)
+{
+	return parser_lookup(system, event) != NULL;
+}
+
 struct parser_set *parser_set_new(struct tep_handle *tep)
 {
 	struct parser_set *set = xcalloc(1, sizeof(*set));

@@ -144,6 +144,9 @@ void sample_reason_text(const char *raw, char *out, size_t len);
 /* The parser of (system, event) in any family's table, or NULL;
  * "mmscope_swap_*" in a table matches the systems "mmscope_swap_PID". */
 const struct parser *parser_lookup(const char *system, const char *event);
+/* 1 when a parser reads system:event (td_open_only's filter: the
+ * analysis parses no other format). */
+int parser_wants_event(const char *system, const char *event);
 
 /* The set: parsers bound to one tep handle's event ids. */
 struct parser_set *parser_set_new(struct tep_handle *tep);

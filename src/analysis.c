@@ -70,6 +70,8 @@ struct analysis {
 	char *probe_missed;		/* probe_missed=: "sys:ev=N|?,..."; NULL: none */
 	int cpustat_window;		/* cpustat=window: stats from the last dump */
 	int want_syms;			/* stacks may be in it: name their frames */
+	int syms_id;			/* ftrace:kernel_stack's id until the kallsyms
+					 * are parsed (on its first record), else -1 */
 	struct pidmap comms;		/* pid -> char[16]: REC_TASK_COMM's names */
 	int phase_state;		/* opts.phase: 0 before it, 1 in it, 2 after */
 	uint64_t phase_end_ts;		/* the marker that ended it */
@@ -145,6 +147,7 @@ struct analysis *analysis_new_empty(const struct analysis_opts *o)
 	struct analysis *a = xcalloc(1, sizeof(*a));
 
 	a->phase_set_seq = -1;
+	a->syms_id = -1;
 	if (o)
 		a->opts = *o;
 	else
@@ -567,6 +570,16 @@ static void analysis_flight_window(struct analysis_info *in)
 	}
 }
 
+static int analysis_parse(struct analysis *a, const struct td_event *ev)
+{
+	if (ev->event->id == a->syms_id) {
+		td_tep(a->tf);	/* parses the kallsyms into a->tep */
+		a->syms_id = -1;
+	}
+	return parser_set_parse(a->ps, ev->event, (struct tep_record *)&ev->record,
+				ev->ts, ev->cpu, analysis_sink, a);
+}
+
 static void analysis_event(struct analysis *a, const struct td_event *ev)
 {
 	struct analysis_info *in = &a->info;
@@ -576,8 +589,7 @@ static void analysis_event(struct analysis *a, const struct td_event *ev)
 	if (a->tail) {	/* after the window: only ends of what began in it */
 		in->tail_events++;
 		if (ev->event)
-			parser_set_parse(a->ps, ev->event, (struct tep_record *)&ev->record,
-					 ev->ts, ev->cpu, analysis_sink, a);
+			analysis_parse(a, ev);
 		return;
 	}
 	c = in->flight ? analysis_cpu(in, ev->cpu) : NULL;
@@ -615,9 +627,7 @@ static void analysis_event(struct analysis *a, const struct td_event *ev)
 		if (!a->parses[ev->event->id])
 			return;
 	}
-	in->parsed += (uint64_t)parser_set_parse(a->ps, ev->event,
-						 (struct tep_record *)&ev->record,
-						 ev->ts, ev->cpu, analysis_sink, a);
+	in->parsed += (uint64_t)analysis_parse(a, ev);
 }
 
 #define PROGRESS_EVERY 65536	/* events between progress calls */
@@ -738,14 +748,15 @@ static int analysis_stream(struct analysis *a, char **err)
 			break;
 		/* what no model reads (the page allocator's events): counted
 		 * here, without a call (analysis_event does the same) */
-		if (!a->tail && !a->info.flight && !ev.missed && ev.event &&
-		    ev.event->id >= 0 && ev.event->id < a->ncounts &&
-		    !a->parses[ev.event->id]) {
+		if (!a->tail && !a->info.flight && !ev.missed &&
+		    (!ev.event || (ev.event->id >= 0 && ev.event->id < a->ncounts &&
+				   !a->parses[ev.event->id]))) {
 			if (!a->info.events && !a->windowed)
 				a->info.first_ts = ev.ts;
 			a->info.last_ts = ev.ts;
 			a->info.events++;
-			a->counts[ev.event->id]++;
+			if (ev.event)
+				a->counts[ev.event->id]++;
 		} else {
 			analysis_event(a, &ev);
 		}
@@ -764,6 +775,19 @@ struct td_index *analysis_take_index(struct analysis *a)
 
 	a->index = NULL;
 	return ix;
+}
+
+/*
+ * The kallsyms cost ~0.1 s of sscanf (more than a report of a lab
+ * recording): parsed when the first stack record arrives, if the file
+ * may hold stacks (want_syms) and its kernel_stack format parsed.
+ */
+static void analysis_syms_on_stack(struct analysis *a)
+{
+	struct tep_event *ev = a->want_syms ?
+		tep_find_event_by_name(a->tep, "ftrace", "kernel_stack") : NULL;
+
+	a->syms_id = ev ? ev->id : -1;
 }
 
 /* Parsers bound to the event formats of tep, and a count per event id. */
@@ -882,7 +906,8 @@ struct analysis *analysis_run_scoped(const char *path, const struct analysis_opt
 		set_err(err, "out of memory");
 		return NULL;
 	}
-	a->tf = td_open(path, err);
+	/* only the formats a parser reads: a trace-cmd file holds them all */
+	a->tf = td_open_only(path, parser_wants_event, err);
 	if (!a->tf)
 		goto fail;
 	analysis_header(a, path);
@@ -892,8 +917,9 @@ struct analysis *analysis_run_scoped(const char *path, const struct analysis_opt
 		goto fail;
 	}
 	/* the kallsyms only when stack frames need names (they cost ~0.1 s) */
-	if (analysis_bind(a, a->want_syms ? td_tep(a->tf) : td_tep_nosyms(a->tf), err))
+	if (analysis_bind(a, td_tep_nosyms(a->tf), err))
 		goto fail;
+	analysis_syms_on_stack(a);
 	clock_gettime(CLOCK_MONOTONIC, &ts0);
 	if (analysis_stream(a, err)) {
 		if (bad_scope && a->windowed && !a->info.windowed)
@@ -929,7 +955,7 @@ struct analysis *analysis_run_files(const char *const *paths, int n, const char 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	/* ordered by start_realtime_ns, same formats and buffers, the
 	 * segments of one recording with none missing (tracedat-set.h) */
-	set = td_set_open(paths, n, err);
+	set = td_set_open_only(paths, n, parser_wants_event, err);
 	if (!set)
 		return NULL;
 	a = analysis_new_empty(o);
@@ -950,8 +976,10 @@ struct analysis *analysis_run_files(const char *const *paths, int n, const char 
 								(a->info.flight ? 0 : buf->stats[k].overrun);
 		}
 	}
-	if (analysis_bind(a, td_tep(a->tf), err))
+	a->want_syms = 1;	/* stacks in any file: named by file 0's kallsyms */
+	if (analysis_bind(a, td_tep_nosyms(a->tf), err))
 		goto fail;
+	analysis_syms_on_stack(a);
 	td_set_share_cmdlines(set);	/* into a->tep: file 0's */
 	clock_gettime(CLOCK_MONOTONIC, &ts0);
 	/* every file's events merged in time order through the same parsers
@@ -1091,7 +1119,9 @@ int analysis_has_event(const struct analysis *a, const char *system, const char 
 		snprintf(key, sizeof(key), ",%s:%s,", system, event);
 		return strstr(a->enabled, key) != NULL;
 	}
-	return tep_find_event_by_name(a->tep, system, event) != NULL;
+	/* formats the reader skipped (no parser reads them) count too */
+	return a->tf ? td_has_format(a->tf, system, event)
+		     : tep_find_event_by_name(a->tep, system, event) != NULL;
 }
 
 int analysis_traced(const struct analysis *a, enum rec_type type, int kind)

@@ -24,6 +24,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -42,6 +43,8 @@ static const char export_usage[] =
 "  -f, --format FMT     csv (default: a header line, then rows) or jsonl\n"
 "      --csv-null TEXT  TEXT for a figure not measured in CSV (default: an\n"
 "                       empty field; \\N for ClickHouse)\n"
+"  -j, --jobs N         analyse N recordings at a time (default: the CPUs\n"
+"                       it may use); the tables are appended in order\n"
 "      --schema DB      print CREATE TABLE statements for sqlite or\n"
 "                       clickhouse and exit\n"
 "  -h, --help           show this help\n";
@@ -932,6 +935,7 @@ struct export_opts {
 	enum ex_format fmt;
 	const char *null;	/* --csv-null */
 	int schema;		/* 0 none, 1 sqlite, 2 clickhouse */
+	int jobs;		/* --jobs, 0: the CPUs it may use */
 };
 
 enum { OPT_SCHEMA = 256, OPT_CSV_NULL };
@@ -943,16 +947,18 @@ static int export_parse(int argc, char **argv, struct export_opts *o)
 		{ "format", required_argument, NULL, 'f' },
 		{ "schema", required_argument, NULL, OPT_SCHEMA },
 		{ "csv-null", required_argument, NULL, OPT_CSV_NULL },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct cmd_entry *cmd = &cmd_export_entry;
+	unsigned long long n;
 	int c;
 
 	*o = (struct export_opts){ .fmt = FMT_CSV, .null = "" };
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "o:f:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:f:j:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			o->dir = optarg;
@@ -964,6 +970,11 @@ static int export_parse(int argc, char **argv, struct export_opts *o)
 				o->fmt = FMT_JSONL;
 			else
 				return usage_error(cmd, "bad format '%s' (csv or jsonl)", optarg);
+			break;
+		case 'j':
+			if (parse_ull(optarg, &n) || n < 1 || n > 1024)
+				return usage_error(cmd, "bad --jobs '%s' (1 to 1024)", optarg);
+			o->jobs = (int)n;
 			break;
 		case OPT_CSV_NULL:
 			/* a marker that no field can hold unquoted */
@@ -999,74 +1010,190 @@ static int export_parse(int argc, char **argv, struct export_opts *o)
 	return 0;
 }
 
-/* Analyses one recording (one file, or the npaths segments of one) and
- * appends its rows. 0, 1 (skipped: already there) or -1 with *err set. */
-static int export_one(const char *arg, char *const *paths, int npaths,
-		      const struct export_opts *o, struct ex_file *files, char **err)
+/*
+ * One recording (one file, or the segments of one) on its way to the
+ * tables: analysed and turned into rows by a worker (export_build), then
+ * appended in the order of the arguments by the main thread
+ * (export_commit), so that the tables do not depend on which worker
+ * finished first and a recording that fails leaves them as they were.
+ */
+struct ex_job {
+	char **paths;
+	int npaths;
+	char *name;		/* as messages name it */
+	struct ex_ctx x;	/* its rows (x.a is freed once they are built) */
+	int rc;			/* -1: failed, err says why */
+	char *err;
+	int done;
+};
+
+static void export_build(struct ex_job *j, const struct export_opts *o)
 {
 	struct input_file in = { 0 };
 	struct analysis_opts ao;
 	struct analysis *a;
-	struct ex_ctx x;
-	int r = 0;
+	char *err = NULL;
 
 	analysis_opts_default(&ao);
-	if (npaths > 1) {
-		a = analysis_run_files((const char *const *)paths, npaths, NULL, &ao, err);
-		in.name = a ? analysis_info(a)->path : paths[0];
+	if (j->npaths > 1) {
+		a = analysis_run_files((const char *const *)j->paths, j->npaths, NULL, &ao, &err);
+		j->name = xstrdup(a ? analysis_info(a)->path : j->paths[0]);
 	} else {
-		if (input_file_open(&in, arg, err))
-			return -1;
+		if (input_file_open(&in, j->paths[0], &err)) {
+			j->name = xstrdup(j->paths[0]);
+			j->err = err;
+			j->rc = -1;
+			return;
+		}
+		j->name = xstrdup(in.name);
 		ao.name = in.name;
-		a = analysis_run(in.path, &ao, err);
+		a = analysis_run(in.path, &ao, &err);
 	}
 	if (!a) {
-		char *e = *err;
-
-		*err = NULL;
-		set_err(err, "%s: %s", in.name, e ? e : "cannot read");
-		free(e);
+		j->err = xasprintf("%s: %s", j->name, err ? err : "cannot read");
+		free(err);
+		j->rc = -1;
 		input_file_release(&in);
+		return;
+	}
+	j->x.a = a;
+	j->x.t0 = analysis_info(a)->first_ts;
+	recording_id(analysis_info(a), j->x.id);
+	for (int i = 0; i < TB_NR; i++) {
+		j->x.out[i].fmt = o->fmt;
+		j->x.out[i].null = o->null;
+		j->x.out[i].t = &ex_tables[i];
+	}
+	export_recording(&j->x, j->name);
+	export_handoff(&j->x);
+	export_stalls(&j->x);
+	export_swap_orders(&j->x);
+	export_swap_clusters(&j->x);
+	export_zswap(&j->x);
+	export_counters(&j->x);
+	export_oom(&j->x);
+	export_settings(&j->x);
+	for (int i = 0; i < TB_NR && !j->rc; i++)
+		if (j->x.out[i].bad) {
+			j->err = xasprintf("internal error: a row of %s does not match its columns",
+					   ex_tables[i].name);
+			j->rc = -1;
+		}
+	analysis_free(a);
+	j->x.a = NULL;
+	input_file_release(&in);
+}
+
+/* Appends a built job's rows. 0, 1 (skipped: already there) or -1. */
+static int export_commit(struct ex_job *j, const struct export_opts *o,
+			 struct ex_file *files, char **err)
+{
+	int r = 0;
+
+	if (j->rc) {
+		*err = j->err;
+		j->err = NULL;
 		return -1;
 	}
-	memset(&x, 0, sizeof(x));
-	x.a = a;
-	x.t0 = analysis_info(a)->first_ts;
-	recording_id(analysis_info(a), x.id);
-	if (already_exported(&files[TB_RECORDINGS], o->fmt, x.id)) {
-		fprintf(stderr, "%s: recording %s is already in %s, skipped\n", in.name, x.id,
-			o->dir);
-		analysis_free(a);
-		input_file_release(&in);
+	if (already_exported(&files[TB_RECORDINGS], o->fmt, j->x.id)) {
+		fprintf(stderr, "%s: recording %s is already in %s, skipped\n", j->name,
+			j->x.id, o->dir);
 		return 1;
 	}
-	for (int i = 0; i < TB_NR; i++) {
-		x.out[i].fmt = o->fmt;
-		x.out[i].null = o->null;
-		x.out[i].t = &ex_tables[i];
-	}
-	export_recording(&x, in.name);
-	export_handoff(&x);
-	export_stalls(&x);
-	export_swap_orders(&x);
-	export_swap_clusters(&x);
-	export_zswap(&x);
-	export_counters(&x);
-	export_oom(&x);
-	export_settings(&x);
-	for (int i = 0; i < TB_NR; i++)
-		if (x.out[i].bad) {
-			set_err(err, "internal error: a row of %s does not match its columns",
-				ex_tables[i].name);
-			r = -1;
-		}
 	for (int i = 0; i < TB_NR && !r; i++)
-		r = append(&files[i], &ex_tables[i], o->fmt, &x.out[i].sb, err);
-	for (int i = 0; i < TB_NR; i++)
-		strbuf_release(&x.out[i].sb);
-	analysis_free(a);
-	input_file_release(&in);
+		r = append(&files[i], &ex_tables[i], o->fmt, &j->x.out[i].sb, err);
 	return r;
+}
+
+static void export_job_release(struct ex_job *j)
+{
+	for (int i = 0; i < TB_NR; i++)
+		strbuf_release(&j->x.out[i].sb);
+	free(j->paths);
+	free(j->name);
+	free(j->err);
+	memset(j, 0, sizeof(*j));
+}
+
+/*
+ * The workers: each takes the next recording, at most `ahead` past the
+ * oldest one not yet appended, so that the rows waiting for their turn
+ * stay bounded (memory: one analysis per worker and some rows).
+ */
+struct ex_pool {
+	struct ex_job *jobs;
+	int n, next, committed, ahead;
+	const struct export_opts *o;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;	/* a job done, or one committed */
+};
+
+static void *export_worker(void *arg)
+{
+	struct ex_pool *p = arg;
+
+	pthread_mutex_lock(&p->lock);
+	for (;;) {
+		while (p->next < p->n && p->next >= p->committed + p->ahead)
+			pthread_cond_wait(&p->cond, &p->lock);
+		if (p->next >= p->n)
+			break;
+		struct ex_job *j = &p->jobs[p->next++];
+
+		pthread_mutex_unlock(&p->lock);
+		export_build(j, p->o);
+		pthread_mutex_lock(&p->lock);
+		j->done = 1;
+		pthread_cond_broadcast(&p->cond);
+	}
+	pthread_mutex_unlock(&p->lock);
+	return NULL;
+}
+
+/* Builds the jobs on threads and appends them in order; the status. */
+static int export_all(struct ex_job *jobs, int n, const struct export_opts *o,
+		      struct ex_file *files)
+{
+	struct ex_pool p = { jobs, n, 0, 0, 0, o, PTHREAD_MUTEX_INITIALIZER,
+			     PTHREAD_COND_INITIALIZER };
+	int nt = o->jobs ? o->jobs : cpus_usable(), started = 0, status = EXIT_OK;
+	pthread_t *tid;
+
+	if (nt > n)
+		nt = n;
+	tid = xcalloc((size_t)nt + 1, sizeof(*tid));
+	p.ahead = 2 * (nt > 0 ? nt : 1);
+	for (int i = 0; nt > 1 && i < nt; i++)
+		if (!pthread_create(&tid[started], NULL, export_worker, &p))
+			started++;
+	for (int k = 0; k < n; k++) {
+		char *err = NULL;
+
+		if (!started) {		/* one CPU, or no thread could start */
+			p.next = k + 1;
+			export_build(&jobs[k], o);
+		} else {
+			pthread_mutex_lock(&p.lock);
+			while (!jobs[k].done)
+				pthread_cond_wait(&p.cond, &p.lock);
+			pthread_mutex_unlock(&p.lock);
+		}
+		if (export_commit(&jobs[k], o, files, &err) < 0) {
+			status = error("%s", err ? err : jobs[k].paths[0]);
+			free(err);
+		}
+		export_job_release(&jobs[k]);
+		pthread_mutex_lock(&p.lock);
+		p.committed = k + 1;
+		pthread_cond_broadcast(&p.cond);
+		pthread_mutex_unlock(&p.lock);
+	}
+	for (int i = 0; i < started; i++)
+		pthread_join(tid[i], NULL);
+	free(tid);
+	pthread_cond_destroy(&p.cond);
+	pthread_mutex_destroy(&p.lock);
+	return status;
 }
 
 static int cmd_export_run(int argc, char **argv)
@@ -1075,6 +1202,7 @@ static int cmd_export_run(int argc, char **argv)
 	struct ex_file files[TB_NR];
 	char *err = NULL, **paths = NULL;
 	int r = export_parse(argc, argv, &o), status = EXIT_OK, n = 0, *group = NULL, ng = 0;
+	struct ex_job *jobs;
 
 	if (r < 0)
 		return show_help(&cmd_export_entry);
@@ -1122,20 +1250,16 @@ static int cmd_export_run(int argc, char **argv)
 		free(err);
 		goto out;
 	}
+	jobs = xcalloc((size_t)ng + 1, sizeof(*jobs));
 	for (int g = 0; g < ng; g++) {
-		char **gp = xcalloc((size_t)n + 1, sizeof(*gp));
-		int m = 0;
-
+		jobs[g].paths = xcalloc((size_t)n + 1, sizeof(*jobs[g].paths));
 		for (int k = 0; k < n; k++)
 			if (group[k] == g)
-				gp[m++] = paths[k];
-		if (export_one(gp[0], gp, m, &o, files, &err) < 0) {
-			status = error("%s", err ? err : gp[0]);
-			free(err);
-			err = NULL;
-		}
-		free(gp);
+				jobs[g].paths[jobs[g].npaths++] = paths[k];
 	}
+	if (export_all(jobs, ng, &o, files) != EXIT_OK)
+		status = EXIT_ERROR;
+	free(jobs);
 out:
 	for (int i = 0; i < TB_NR; i++)
 		free(files[i].path);

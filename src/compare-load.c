@@ -626,11 +626,8 @@ void compare_load_runs(struct compare_job *jobs, size_t n, int threads)
 	pthread_t *tid;
 	size_t nt = 0;
 
-	if (threads <= 0) {
-		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-
-		threads = cpus > 0 ? (int)(cpus < 256 ? cpus : 256) : 1;
-	}
+	if (threads <= 0)	/* the CPUs it may use (taskset), not the machine's */
+		threads = cpus_usable() < 256 ? cpus_usable() : 256;
 	if ((size_t)threads > n)
 		threads = (int)n;
 	if (threads <= 1) {

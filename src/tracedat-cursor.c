@@ -12,13 +12,11 @@
  * each stream to the last such page before the time, then walks events
  * up to it. See tracedat-read.h for what is guaranteed.
  */
-#define _GNU_SOURCE	/* sched_getaffinity, CPU_COUNT */
 #include "config.h"
 #include "tracedat-local.h"
 
 #include <kbuffer.h>
 #include <limits.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -419,15 +417,12 @@ static int stream_advance(struct td_cursor *c, struct stream *s, char **err)
 static int use_readahead(int streams)
 {
 	const char *env = getenv("MMSCOPE_THREADS");
-	cpu_set_t set;
 
 	if (env && !strcmp(env, "0"))
 		return 0;
 	if (streams > READAHEAD_MAX_STREAMS)
 		return 0;
-	if (sched_getaffinity(0, sizeof(set), &set))
-		return 0;
-	return CPU_COUNT(&set) > 1;
+	return cpus_usable() > 1;
 }
 
 /*

@@ -59,6 +59,17 @@ struct td_file {
 	uint64_t **cpu_limit;		/* [buffer][cpu]: end of the CPU's data region */
 	int have_traceclock;
 	int syms_pending;		/* kallsyms not yet given to tep (td_tep) */
+	td_want_fn want;		/* td_open_only: the formats to parse */
+	/* v7 sections td_open_only left unread: the kallsyms (read on the
+	 * first td_parse_syms, from kallsyms_off) and, for td_want_none,
+	 * the formats, printk and cmdlines (never) */
+	unsigned int meta_deferred;	/* 1 << enum td_meta */
+	uint64_t kallsyms_off;
+	struct td_skipped {		/* the formats it skipped (names in meta[]) */
+		const char *system, *name;
+		size_t name_len;
+	} *skipped;
+	int nskipped;
 };
 
 /* Read exactly n bytes at off; errors name what was being read. */
@@ -87,6 +98,9 @@ static inline uint64_t td_le64(const void *p)
 	return (uint64_t)td_le32(b) | (uint64_t)td_le32(b + 4) << 32;
 }
 
+/* tracedat-read.c: a v7 section's payload, decompressed, into out. */
+int td_read_section(struct td_file *tf, uint64_t off, uint16_t want, struct strbuf *out,
+		    char **err);
 /* tracedat-meta.c: turn the metadata payloads into the tep handle. */
 int td_parse_meta(struct td_file *tf, char **err);
 /* tracedat-meta.c: hand the kallsyms to tep once (td_tep does). */

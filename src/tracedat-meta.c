@@ -410,6 +410,32 @@ static void note_bad_format(struct td_file *tf, const char *sys,
 	tf->first_bad_format = xasprintf("%s:?", sys);
 }
 
+/*
+ * 1 for a format td_open_only was not asked for: its name is kept for
+ * td_has_format, its text never given to the parser. One without a
+ * readable name line is parsed (and refused) as before.
+ */
+static int skip_format(struct td_file *tf, const char *sys, const char *text, size_t n)
+{
+	const char *e;
+	char name[256];
+
+	if (n <= 6 || strncmp(text, "name: ", 6) || !(e = memchr(text + 6, '\n', n - 6)) ||
+	    (size_t)(e - text - 6) >= sizeof(name))
+		return 0;
+	memcpy(name, text + 6, (size_t)(e - text - 6));
+	name[e - text - 6] = '\0';
+	if (tf->want(sys, name))
+		return 0;
+	if (!(tf->nskipped & (tf->nskipped - 1)))
+		tf->skipped = xreallocarray(tf->skipped, tf->nskipped ? 2 * (size_t)tf->nskipped : 64,
+					    sizeof(*tf->skipped));
+	tf->skipped[tf->nskipped].system = sys;
+	tf->skipped[tf->nskipped].name = text + 6;
+	tf->skipped[tf->nskipped++].name_len = (size_t)(e - text - 6);
+	return 1;
+}
+
 /* count x (u64 n, text) starting at *pos, parsed as events of sys. */
 static int parse_formats(struct td_file *tf, const struct strbuf *sb,
 			 size_t *pos, uint32_t count, const char *sys,
@@ -425,6 +451,10 @@ static int parse_formats(struct td_file *tf, const struct strbuf *sb,
 		if (n > sb->len - *pos)
 			return set_err(err, "%s: format %u claims %llu bytes, section has %zu",
 				       what, i, (unsigned long long)n, sb->len - *pos);
+		if (tf->want && skip_format(tf, sys, sb->buf + *pos, (size_t)n)) {
+			*pos += (size_t)n;
+			continue;
+		}
 		if (!format_refs_ok(sb->buf + *pos, (size_t)n) ||
 		    !format_fields_fit(sb->buf + *pos, (size_t)n, tf->page_size) ||
 		    tep_parse_event(tf->tep, sb->buf + *pos, (unsigned long)n, sys))
@@ -533,7 +563,7 @@ static int parse_text(struct td_file *tf, char **err)
 
 	if (text_section(tf, TD_META_KALLSYMS, 0, &text, "kallsyms", err))
 		return -1;
-	tf->syms_pending = text != NULL;
+	tf->syms_pending = text != NULL || (tf->meta_deferred & (1u << TD_META_KALLSYMS));
 	event_stack_register(tf->tep);	/* kernel_stack as trace-cmd prints it */
 	if (text_section(tf, TD_META_PRINTK, 0, &text, "printk formats", err))
 		return -1;
@@ -576,6 +606,13 @@ void td_parse_syms(struct td_file *tf)
 	if (tf->syms_pending) {
 		/* checked at open; a failure (out of memory) leaves addresses
 		 * unresolved, as libtraceevent prints them without symbols */
+		/* deferred by td_open_only: a section that does not read
+		 * leaves the addresses unnamed, as a file without kallsyms */
+		if (tf->kallsyms_off &&
+		    !td_read_section(tf, tf->kallsyms_off, TD_SEC_KALLSYMS,
+				     &tf->meta[TD_META_KALLSYMS], NULL))
+			tf->have_meta[TD_META_KALLSYMS] = 1;
+		tf->kallsyms_off = 0;
 		if (!text_section(tf, TD_META_KALLSYMS, 0, &text, "kallsyms", NULL) && text)
 			tep_parse_kallsyms(tf->tep, text);
 		__atomic_store_n(&tf->syms_pending, 0, __ATOMIC_RELEASE);

@@ -378,8 +378,8 @@ static int handle_option(struct td_file *tf, uint16_t id, const uint8_t *p,
  * Read the payload of the section at off (checking its id), decompressing
  * it when flagged.
  */
-static int read_section(struct td_file *tf, uint64_t off, uint16_t want,
-			struct strbuf *out, char **err)
+int td_read_section(struct td_file *tf, uint64_t off, uint16_t want,
+		    struct strbuf *out, char **err)
 {
 	uint8_t sh[16], bh[8];
 	uint64_t size;
@@ -443,6 +443,23 @@ static int read_section(struct td_file *tf, uint64_t off, uint16_t want,
 	return 0;
 }
 
+/*
+ * A reader that asked for some formats only (td_open_only) reads the
+ * kallsyms (5.4 MB of text on 6.18) when a stack needs them; one that
+ * asked for none (td_set_group: the private metadata) no format, printk
+ * or cmdlines section either. 1 when section mi at off is left unread.
+ */
+static int defer_section(struct td_file *tf, int mi, uint64_t off)
+{
+	if (!tf->want || mi == TD_META_HEADER_INFO ||
+	    (mi != TD_META_KALLSYMS && tf->want != td_want_none))
+		return 0;
+	tf->meta_deferred |= 1u << mi;
+	if (mi == TD_META_KALLSYMS)
+		tf->kallsyms_off = off;
+	return 1;
+}
+
 static int v7_options(struct td_file *tf, uint64_t off, char **err)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -461,7 +478,7 @@ static int v7_options(struct td_file *tf, uint64_t off, char **err)
 			goto out;
 		}
 		seen[nseen++] = off;
-		if (read_section(tf, off, TD_OPT_DONE, &sb, err))
+		if (td_read_section(tf, off, TD_OPT_DONE, &sb, err))
 			goto out;
 		struct mcur m = { (const uint8_t *)sb.buf, sb.len, 0, "options" };
 		uint64_t next = 0;
@@ -491,14 +508,17 @@ static int v7_options(struct td_file *tf, uint64_t off, char **err)
 					goto out;
 				}
 				/* each would be decompressed again: a cheap bomb */
-				if (tf->have_meta[mi]) {
+				if (tf->have_meta[mi] || (tf->meta_deferred & (1u << mi))) {
 					set_err(err, "options: section %u is listed twice", id);
 					goto out;
 				}
-				if (read_section(tf, td_le64(m.p + m.pos), id,
-						 &tf->meta[mi], err))
+				if (defer_section(tf, mi, td_le64(m.p + m.pos)))
+					;
+				else if (td_read_section(tf, td_le64(m.p + m.pos), id,
+							 &tf->meta[mi], err))
 					goto out;
-				tf->have_meta[mi] = 1;
+				else
+					tf->have_meta[mi] = 1;
 			} else if (handle_option(tf, id, m.p + m.pos, size, err)) {
 				goto out;
 			}
@@ -876,12 +896,38 @@ out:
 
 /* ---- open / close / accessors ---- */
 
+int td_want_none(const char *system, const char *event)
+{
+	(void)system;
+	(void)event;
+	return 0;
+}
+
+int td_has_format(const struct td_file *tf, const char *system, const char *event)
+{
+	size_t n = strlen(event);
+
+	if (tep_find_event_by_name(tf->tep, system, event))
+		return 1;
+	for (int i = 0; i < tf->nskipped; i++)
+		if (tf->skipped[i].name_len == n && !memcmp(tf->skipped[i].name, event, n) &&
+		    !strcmp(tf->skipped[i].system, system))
+			return 1;
+	return 0;
+}
+
 struct td_file *td_open(const char *path, char **err)
+{
+	return td_open_only(path, NULL, err);
+}
+
+struct td_file *td_open_only(const char *path, td_want_fn want, char **err)
 {
 	struct td_file *tf = xcalloc(1, sizeof(*tf));
 	struct stat st;
 	uint64_t pos = 0;
 
+	tf->want = want;
 	tf->path = xstrdup(path);
 	tf->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (tf->fd < 0 && errno == EACCES && geteuid() && !stat(path, &st) && st.st_uid == 0 &&
@@ -962,6 +1008,7 @@ void td_close(struct td_file *tf)
 	free(tf->private_meta);
 	free(tf->first_bad_format);
 	free(tf->bad_ids);
+	free(tf->skipped);
 	if (tf->cpu_limit)
 		for (int i = 0; i < tf->nbuffers; i++)
 			free(tf->cpu_limit[i]);

@@ -40,6 +40,20 @@ struct td_buffer {
 };
 
 struct td_file *td_open(const char *path, char **err);
+/*
+ * td_open, parsing only the event formats want(system, event) accepts
+ * (want NULL: all; td_want_none: none, and no kallsyms, printk or
+ * cmdlines either: for the metadata alone). trace-cmd saves every format the
+ * kernel has (6.18: 2323) and libtraceevent parses them one file at a
+ * time (a static tokenizer): 0.3 s a file, serial across threads, for a
+ * reader that looks at a few systems. A record whose format was skipped
+ * comes with no event (td_event.event NULL); td_has_format still knows it.
+ */
+typedef int (*td_want_fn)(const char *system, const char *event);
+struct td_file *td_open_only(const char *path, td_want_fn want, char **err);
+int td_want_none(const char *system, const char *event);
+/* 1 when the file holds a format for system:event, parsed or skipped. */
+int td_has_format(const struct td_file *tf, const char *system, const char *event);
 void td_close(struct td_file *tf);
 
 const char *td_path(const struct td_file *tf);

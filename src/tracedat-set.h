@@ -49,6 +49,8 @@ struct td_set;
  * recording with no gap (td_set_group). NULL with *err.
  */
 struct td_set *td_set_open(const char *const *paths, int n, char **err);
+/* The same, each file opened with td_open_only(want). */
+struct td_set *td_set_open_only(const char *const *paths, int n, td_want_fn want, char **err);
 /* A set of one file already open (it becomes the set's). */
 struct td_set *td_set_of(struct td_file *tf);
 void td_set_close(struct td_set *s);

@@ -1,15 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Allocation, string buffer and small parsing helpers (see util.h). */
+#define _GNU_SOURCE	/* sched_getaffinity, CPU_COUNT */
 #include "config.h"
 #include "util.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+int cpus_usable(void)
+{
+	cpu_set_t set;
+	long n;
+
+	if (!sched_getaffinity(0, sizeof(set), &set) && CPU_COUNT(&set) > 0)
+		return CPU_COUNT(&set);
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (int)(n < 1024 ? n : 1024) : 1;
+}
 
 static void oom(size_t n)
 {

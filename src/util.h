@@ -40,6 +40,9 @@ void *xreallocarray(void *p, size_t nmemb, size_t size);
 char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* The CPUs this process may run on (taskset, cpusets), at least 1. */
+int cpus_usable(void);
+
 /* Set *err (if err is not NULL) to a formatted message; returns -1. */
 int set_err(char **err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
