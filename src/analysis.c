@@ -657,42 +657,14 @@ static int analysis_first_ts(struct analysis *a, uint64_t *ts, char **err)
 }
 
 /*
- * The window in trace time, and a cursor at its start: through a page
- * index (every ANALYSIS_SEEK_EVERY-th page: only the chunks holding those
- * are inflated), so a window costs about its share of the file, not a
+ * The window in trace time, and a cursor at its start, found by a binary
+ * search over each CPU's chunks (td_index_build_at), so that a window
+ * costs about its share of the file and ~log2(chunks) chunks, not a
  * full pass.
  */
-unsigned analysis_seek_every(const struct td_file *tf)
-{
-	uint64_t pages = 0, every = ANALYSIS_SEEK_EVERY, r;
-
-	for (int b = 0; b < td_nbuffers(tf); b++) {
-		const struct td_buffer *x = td_buffer(tf, b);
-
-		for (int c = 0; x && x->page_size && c < x->ncpus; c++) {
-			/* compressed: zstd keeps about a seventh of these pages */
-			uint64_t n = x->cpu_size[c] * (x->compressed ? 7 : 1) / x->page_size;
-
-			if (n > pages)
-				pages = n;
-		}
-	}
-	if (pages / 64 < every)	/* small: the default */
-		return (unsigned)every;
-	/* the integer square root of 64 x pages */
-	r = 1;
-	while (r * r < 64 * pages && r < (1u << 20))
-		r *= 2;
-	for (uint64_t step = r / 2; step; step /= 2)
-		if ((r - step) * (r - step) >= 64 * pages)
-			r -= step;
-	return (unsigned)(r > every ? r : every);
-}
-
 static struct td_cursor *analysis_window_cursor(struct analysis *a, char **err)
 {
 	const struct analysis_scope *s = &a->opts.scope;
-	unsigned every = a->opts.index_every ? a->opts.index_every : analysis_seek_every(a->tf);
 	uint64_t first = 0;
 
 	if (analysis_first_ts(a, &first, err))
@@ -712,8 +684,13 @@ static struct td_cursor *analysis_window_cursor(struct analysis *a, char **err)
 	a->info.until_ts = a->until;
 	if (!a->since || a->since <= first)
 		return td_cursor_new(a->tf, -1, err);
-	a->index = td_index_new(a->tf, every);
-	if (a->index && td_index_build(a->index, NULL)) {
+	a->index = td_index_new(a->tf, a->opts.index_every);
+	/*
+	 * The TUI keeps the index for its views: every `every` pages. Other
+	 * readers want this one seek: a binary search over the chunks.
+	 */
+	if (a->index && (a->opts.index_every ? td_index_build(a->index, NULL) :
+			 td_index_build_at(a->index, a->since, NULL))) {
 		td_index_free(a->index);	/* the seek walks from the start */
 		a->index = NULL;
 	}
@@ -894,6 +871,19 @@ static void analysis_close_pass(struct analysis *a, const struct timespec *t0,
 			  (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
+/*
+ * Only the formats a parser reads: a trace-cmd file holds every format
+ * of the kernel (2323 on 6.18) and parsing them is most of a small
+ * report. MMSCOPE_ALL_FORMATS=1 parses all, for tests/report/formats.sh
+ * to hold the two equal.
+ */
+static td_want_fn analysis_formats(void)
+{
+	const char *env = getenv("MMSCOPE_ALL_FORMATS");
+
+	return env && !strcmp(env, "1") ? NULL : parser_wants_event;
+}
+
 struct analysis *analysis_run_scoped(const char *path, const struct analysis_opts *o,
 				     char **err, int *bad_scope)
 {
@@ -906,8 +896,7 @@ struct analysis *analysis_run_scoped(const char *path, const struct analysis_opt
 		set_err(err, "out of memory");
 		return NULL;
 	}
-	/* only the formats a parser reads: a trace-cmd file holds them all */
-	a->tf = td_open_only(path, parser_wants_event, err);
+	a->tf = td_open_only(path, analysis_formats(), err);
 	if (!a->tf)
 		goto fail;
 	analysis_header(a, path);
@@ -955,7 +944,7 @@ struct analysis *analysis_run_files(const char *const *paths, int n, const char 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	/* ordered by start_realtime_ns, same formats and buffers, the
 	 * segments of one recording with none missing (tracedat-set.h) */
-	set = td_set_open_only(paths, n, parser_wants_event, err);
+	set = td_set_open_only(paths, n, analysis_formats(), err);
 	if (!set)
 		return NULL;
 	a = analysis_new_empty(o);

@@ -44,23 +44,6 @@ struct analysis_scope {
 	const char *cgroup;	/* non-NULL: only tasks of this cgroup */
 };
 
-/*
- * Pages per entry of the index a window is found through (report, dump):
- * building it inflates one 64-page chunk in 16; a seek then walks at most
- * this many pages (4 MB) of each CPU before the window.
- */
-#define ANALYSIS_SEEK_EVERY 1024
-
-/*
- * The spacing for tf: ANALYSIS_SEEK_EVERY, or more on a large file, where
- * the index would cost more than the walk it saves: about the square
- * root of 64 x the pages of its largest CPU (building inflates pages /
- * every chunks, a seek walks every / 2 pages, 64 to a chunk). 2 GB on 2
- * CPUs: one page in ~4096, 64 chunks of each CPU inflated instead of 256.
- */
-struct td_file;
-unsigned analysis_seek_every(const struct td_file *tf);
-
 /* "T" or "@T" (seconds, >= 0, decimals allowed) into *t: 0, or -1. */
 int analysis_time_parse(const char *s, struct analysis_time *t);
 /* Whether since is after until when both are of the same kind (front

@@ -379,8 +379,8 @@ static int print_info(struct td_file *tf)
 /*
  * A cursor at --since: relative times count from the first event (as
  * mmscope report prints them, over all the files); a later start is found
- * through each file's page index (ANALYSIS_SEEK_EVERY), not by reading
- * what comes before.
+ * by a binary search over each file's chunks (td_index_build_at), not by
+ * reading what comes before.
  */
 static struct td_set_cursor *dump_cursor(struct td_set *set, struct dump_opts *o, int *r)
 {
@@ -410,9 +410,8 @@ static struct td_set_cursor *dump_cursor(struct td_set *set, struct dump_opts *o
 		*r = EXIT_USAGE;
 		return NULL;
 	}
-	/* the index spacing grows with the file (analysis_seek_every) */
-	cur = td_set_cursor_new(set, o->since > first ? o->since : 0,
-				analysis_seek_every(td_set_file(set, 0)), &err);
+	/* one seek: each file's chunks searched for since (every 0) */
+	cur = td_set_cursor_new(set, o->since > first ? o->since : 0, 0, &err);
 	if (cur)
 		return cur;
 fail:

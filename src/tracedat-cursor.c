@@ -824,6 +824,98 @@ out:
 	return rc;
 }
 
+/*
+ * The first event of the start's unit (a chunk, or 64 uncompressed
+ * pages) at or after its start: 1 with *ts and the page's position, 0
+ * when the unit has none, -1 on error.
+ */
+static int probe_unit(struct td_cursor *c, struct stream *s, const struct td_page_pos *start,
+		      uint64_t pages, uint64_t *ts, struct td_page_pos *at, char **err)
+{
+	if (td_pages_goto(s->pages, start, err))
+		return -1;
+	s->page_no = (long)start->page;
+	for (uint64_t k = 0; k < pages; k++) {
+		const void *page;
+		int r = td_pages_next(s->pages, &page, err);
+
+		if (r <= 0)
+			return r;
+		s->page_no++;
+		s->pending = 0;
+		r = stream_page(c, s, page, err);
+		if (r < 0)
+			return -1;
+		if (r > 0) {
+			*ts = s->ts + (unsigned long long)c->tf->ts_offset;
+			td_pages_tell(s->pages, at);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * An index for one time stamp: per stream, a binary search over its
+ * units for the last whose first event is before ts. A unit costs one
+ * chunk to decompress, so a stream of n chunks costs about log2(n) of
+ * them, and the chunk list comes from the chunk headers alone: a window
+ * of a long recording no longer pays for indexing the whole file.
+ */
+int td_index_build_at(struct td_index *ix, uint64_t ts, char **err)
+{
+	struct td_cursor *c = cursor_create(ix->tf, -1, 0, err);
+	struct td_page_pos *units = NULL;
+	int rc = -1;
+
+	if (!c)
+		return -1;
+	for (int i = 0; i < c->nstreams; i++) {
+		struct stream *s = &c->streams[i];
+		struct ix_stream *is = &ix->s[s->slot];
+		struct ix_entry best;
+		size_t n, lo = 0, hi;
+		int have = 0;
+
+		free(units);
+		units = NULL;
+		if (td_pages_chunks(s->pages, &units, &n, err))
+			goto out;
+		hi = n;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			uint64_t pages = mid + 1 < n ? units[mid + 1].page - units[mid].page : UINT64_MAX;
+			struct ix_entry e;
+			int r = probe_unit(c, s, &units[mid], pages, &e.ts, &e.pos, err);
+
+			if (r < 0)
+				goto out;
+			/* a unit without events counts as late: the seek
+			 * then walks from an earlier one, never misses one */
+			if (r > 0 && e.ts < ts) {
+				best = e;
+				have = 1;
+				lo = mid + 1;
+			} else {
+				hi = mid;
+			}
+		}
+		if (!have || (is->n && best.ts < is->e[is->n - 1].ts))
+			continue;
+		if (is->n == is->cap) {
+			is->cap = is->cap ? 2 * is->cap : 64;
+			is->e = xreallocarray(is->e, is->cap, sizeof(*is->e));
+		}
+		is->e[is->n++] = best;
+		ix->total++;
+	}
+	rc = 0;
+out:
+	free(units);
+	td_cursor_free(c);
+	return rc;
+}
+
 /* The last entry of is whose first event is before ts, or NULL. */
 static const struct ix_entry *index_find(const struct ix_stream *is, uint64_t ts)
 {

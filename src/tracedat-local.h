@@ -137,5 +137,12 @@ void td_pages_tell(const struct td_pages *p, struct td_page_pos *pos);
 int td_pages_goto(struct td_pages *p, const struct td_page_pos *pos, char **err);
 /* td_pages_seek, but 0 (no error) when there is no such page; 1 when there is. */
 int td_pages_skip(struct td_pages *p, uint64_t page, char **err);
+/*
+ * Where td_pages_goto can start without reading what comes before: each
+ * chunk's first page (compressed; found from the chunk headers alone, no
+ * chunk decompressed), every 64th page (uncompressed). *out (malloc'd,
+ * *n entries, pages ascending); p is rewound. 0, or -1 with *err set.
+ */
+int td_pages_chunks(struct td_pages *p, struct td_page_pos **out, size_t *n, char **err);
 
 #endif

@@ -536,6 +536,54 @@ int td_pages_skip(struct td_pages *p, uint64_t page, char **err)
 	return pages_seek(p, page, &total, err);
 }
 
+/* Uncompressed data: a position every this many pages (td_pages_chunks). */
+#define UNIT_PAGES 64
+
+int td_pages_chunks(struct td_pages *p, struct td_page_pos **out, size_t *n, char **err)
+{
+	size_t cap = 0;
+	uint64_t page = 0;
+
+	*out = NULL;
+	*n = 0;
+	rewind_pages(p);
+	if (!p->b->compressed) {
+		uint64_t pages = (p->end - p->start) / p->page_size;
+
+		*out = xcalloc((size_t)(pages / UNIT_PAGES) + 1, sizeof(**out));
+		for (page = 0; page < pages; page += UNIT_PAGES) {
+			(*out)[*n].page = page;
+			(*out)[(*n)++].off = p->start + page * p->page_size;
+		}
+		return 0;
+	}
+	while (p->chunks_left) {
+		uint64_t at = p->pos, cin = p->cin, cout = p->cout;
+		uint32_t csize, usize;
+
+		if (chunk_header(p, &csize, &usize, err)) {
+			free(*out);
+			*out = NULL;
+			*n = 0;
+			rewind_pages(p);
+			return -1;
+		}
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 256;
+			*out = xreallocarray(*out, cap, sizeof(**out));
+		}
+		(*out)[*n] = (struct td_page_pos){ .page = page, .off = at, .skip = 0,
+						   .chunks_left = p->chunks_left,
+						   .cin = cin, .cout = cout };
+		(*n)++;
+		page += usize / p->page_size;
+		p->pos = at + 8 + csize;
+		p->chunks_left--;
+	}
+	rewind_pages(p);
+	return 0;
+}
+
 void td_pages_tell(const struct td_pages *p, struct td_page_pos *pos)
 {
 	size_t in = p->at >= p->page_size ? p->at - p->page_size : 0;

@@ -183,6 +183,9 @@ size_t td_index_size(const struct td_index *ix);
 int td_index_attach(struct td_index *ix, struct td_file *tf, char **err);
 /* Fill ix with a pass over every page of every buffer. 0 or -1. */
 int td_index_build(struct td_index *ix, char **err);
+/* Fill ix with what a seek to ts needs, about log2(chunks) chunks read
+ * per CPU (a binary search by each chunk's first event). 0 or -1. */
+int td_index_build_at(struct td_index *ix, uint64_t ts, char **err);
 /* Pages c loads from now on are added to ix (NULL detaches). 0 or -1. */
 int td_cursor_set_index(struct td_cursor *c, struct td_index *ix, char **err);
 /* ix may be NULL: the streams then walk from their start. 0 or -1. */

@@ -411,7 +411,8 @@ static int open_file(struct td_set_cursor *c, int j, char **err)
 		if (!sf->ix_tried) {
 			sf->ix_tried = 1;
 			sf->ix = td_index_new(tf, c->every);
-			if (sf->ix && td_index_build(sf->ix, NULL)) {	/* a seek without it walks */
+			if (sf->ix && (c->every ? td_index_build(sf->ix, NULL) :
+				       td_index_build_at(sf->ix, c->since, NULL))) {	/* a seek without it walks */
 				td_index_free(sf->ix);
 				sf->ix = NULL;
 			}

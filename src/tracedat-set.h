@@ -69,8 +69,10 @@ struct td_set_cursor;
 /*
  * Every event of every file, in time order (buffer < 0: all buffers).
  * since > 0: from the first event at or after it, each file's cursor
- * started through a page index (td_index_build every `every` pages, on
- * the first such start of the file; the set keeps it for the next).
+ * started through a page index, made on the first such start of the file
+ * and kept by the set for the next: every > 0, a page in `every`
+ * (td_index_build: for many seeks, as the TUI's); 0, what this seek
+ * needs (td_index_build_at: log2(chunks) chunks read per CPU).
  */
 struct td_set_cursor *td_set_cursor_new(struct td_set *s, uint64_t since, unsigned every,
 					char **err);

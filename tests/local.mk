@@ -105,8 +105,8 @@ TESTS += tests/unit/test-model-stacks
 # counters, and the truth test against trace-cmd
 check_PROGRAMS += tests/unit/test-report
 TESTS += tests/unit/test-report tests/report/golden.sh tests/report/swap.sh \
-	tests/oracle/truth.sh tests/report/run.sh tests/oracle/scope.sh
-EXTRA_DIST += tests/report/golden.sh tests/report/swap.sh tests/oracle/truth.sh tests/report/run.sh \
+	tests/oracle/truth.sh tests/report/run.sh tests/oracle/scope.sh tests/report/formats.sh
+EXTRA_DIST += tests/report/golden.sh tests/report/swap.sh tests/oracle/truth.sh tests/report/run.sh tests/report/formats.sh \
 	tests/oracle/truth.py tests/oracle/scope.sh tests/oracle/scope.py tests/data/report tests/data/swap tests/data/kernels tests/data/dump
 
 # compare: metrics, statistics and the tables on synthetic recordings
@@ -136,9 +136,9 @@ EXTRA_DIST += tests/cli/completion.sh tests/cli/man-version.sh tests/cli/debian.
 # export: the schema against its man page, the fleet queries in SQLite
 # and in a ClickHouse server of the test's own
 TESTS += tests/export/schema.sh tests/export/sqlite.sh tests/export/clickhouse.sh \
-	tests/export/run.sh
+	tests/export/run.sh tests/export/jobs.sh
 EXTRA_DIST += tests/export/schema.sh tests/export/sqlite.sh tests/export/clickhouse.sh \
-	tests/export/run.sh \
+	tests/export/run.sh tests/export/jobs.sh \
 	tests/export/fleet.py \
 	tests/export/fleet-queries.sh
 

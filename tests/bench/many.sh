@@ -12,12 +12,10 @@
 #                copied round robin up to MANY_N files
 #   BENCH_REPEAT runs per tool, best wall time kept (default 3)
 #
-# "serial" runs under taskset -c 0 (compare --jobs 1; export sees one
-# CPU, so loads one recording at a time and its reader starts no
-# read-ahead thread); "all cores" runs unpinned (compare --jobs N with N
-# the CPUs; export loads one recording at a time either way: its parallel
-# loading was measured slower and taken out). Each repetition runs all
-# four back to back, so a busy neighbour slows both alike.
+# "serial" runs under taskset -c 0 (compare and export --jobs 1: one
+# recording at a time, and the reader starts no read-ahead thread on one
+# CPU); "all cores" runs unpinned (--jobs N, N the CPUs). Each repetition
+# runs all four back to back, so a busy neighbour slows both alike.
 set -u
 B=$(cd "${1:-$(pwd)}" && pwd)
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
@@ -69,8 +67,8 @@ for _ in $(seq "$REPEAT"); do
 	run compare-serial taskset -c 0 "$MMSCOPE" compare --jobs 1 "${cols[@]}"
 	run compare-all "$MMSCOPE" compare --jobs "$NCPU" "${cols[@]}"
 	rm -rf "$TMP/x1" "$TMP/x2"
-	run export-serial taskset -c 0 "$MMSCOPE" export -o "$TMP/x1" "${files[@]}"
-	run export-all "$MMSCOPE" export -o "$TMP/x2" "${files[@]}"
+	run export-serial taskset -c 0 "$MMSCOPE" export --jobs 1 -o "$TMP/x1" "${files[@]}"
+	run export-all "$MMSCOPE" export --jobs "$NCPU" -o "$TMP/x2" "${files[@]}"
 done
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
 awk -v ncpu="$NCPU" '

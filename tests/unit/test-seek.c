@@ -10,7 +10,8 @@
  * last, equal to events' (ties across CPUs included), between events, and
  * at random; with an index built by td_index_build (every page, every
  * 16th, and a sparse one that skips chunks undecompressed), one filled by
- * a full pass, and none. td_pages_seek must return the pages a
+ * a full pass, the one td_index_build_at makes for that time alone (a
+ * binary search over the chunks), and none. td_pages_seek must return the pages a
  * full pass reads. Also under MMSCOPE_KBUFFER=1 and MMSCOPE_THREADS=0.
  */
 #include "config.h"
@@ -281,7 +282,7 @@ static void check_file(const char *path, const char *what, int thorough, unsigne
 	struct td_cursor *reused;
 	uint64_t t[64];
 	size_t nt;
-	int bad[6] = { 0 }, whole = 0;
+	int bad[7] = { 0 }, whole = 0, at_entries = 0;
 
 	if (!ok(tf != NULL, "%s: opens", what)) {
 		printf("#   %s\n", err);
@@ -329,6 +330,17 @@ static void check_file(const char *path, const char *what, int thorough, unsigne
 		bad[4] += !check_seek(tf, NULL, sparse, &p, t[i], WINDOW, what);
 		if (foreign && i % 3 == 0)
 			bad[5] += !check_seek(tf, NULL, foreign, &p, t[i], WINDOW, what);
+		/* the index of one seek: a binary search over the chunks */
+		struct td_index *at = td_index_new(tf, 0);
+
+		if (td_index_build_at(at, t[i], &err)) {
+			printf("#   td_index_build_at: %s\n", err);
+			bad[6]++;
+		} else {
+			at_entries += (int)td_index_size(at);
+			bad[6] += !check_seek(tf, NULL, at, &p, t[i], i % 5 == 1 ? 0 : WINDOW, what);
+		}
+		td_index_free(at);
 	}
 	ok(!bad[0], "%s: seek with a built index: %zu times, %d whole suffixes (%d bad)",
 	   what, nt, whole, bad[0]);
@@ -340,6 +352,10 @@ static void check_file(const char *path, const char *what, int thorough, unsigne
 	   td_index_size(sparse), bad[4]);
 	ok(!bad[5], "%s: seek with the index of a second open of the file (%d bad)",
 	   what, bad[5]);
+	/* an index at a time has at most an entry per CPU, and one for most
+	 * times after a CPU's first page (the times include such) */
+	ok(!bad[6] && at_entries > 0, "%s: seek with the index of that time alone "
+	   "(%d entries over %zu times, %d bad)", what, at_entries, nt, bad[6]);
 	/* a cursor over one buffer (the last: the fixtures' instance) */
 	if (td_nbuffers(tf) > 1) {
 		struct pass pb = { 0 };
