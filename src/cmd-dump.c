@@ -241,21 +241,76 @@ static int keep_event(const struct dump_opts *o, const unsigned char *sel,
 	return 1;
 }
 
-static void print_lost(const struct td_event *ev)
+/*
+ * The event lines: built in place in one large buffer and handed to stdio
+ * a megabyte at a time, which it writes without copying (a write larger
+ * than its own buffer goes straight out). The compiled formatters write
+ * into it directly; only libtraceevent's lines pass through a trace_seq.
+ * On a terminal every line is flushed.
+ */
+struct dump_out {
+	char *buf;
+	size_t len, cap;
+	int tty;
+};
+
+#define DUMP_OUT_CAP (1u << 20)
+
+static void out_flush(struct dump_out *o)
 {
-	if (ev->missed > 0)
-		printf("CPU:%d [%lld EVENTS DROPPED]\n", ev->cpu, ev->missed);
-	else
-		printf("CPU:%d [EVENTS DROPPED]\n", ev->cpu);
+	if (o->len)
+		fwrite_unlocked(o->buf, 1, o->len, stdout);
+	o->len = 0;
 }
 
-static void print_event(struct td_file *tf, struct trace_seq *s, struct td_event *ev)
+/* Where n more bytes can go (n <= DUMP_OUT_CAP). */
+static char *out_room(struct dump_out *o, size_t n)
+{
+	if (o->cap - o->len < n)
+		out_flush(o);
+	return o->buf + o->len;
+}
+
+static void out_done(struct dump_out *o, size_t n)
+{
+	o->len += n;
+	if (o->tty)
+		out_flush(o);
+}
+
+static void print_lost(struct dump_out *o, const struct td_event *ev)
+{
+	char *p = out_room(o, 64);
+	int n = ev->missed > 0 ?
+		snprintf(p, 64, "CPU:%d [%lld EVENTS DROPPED]\n", ev->cpu, ev->missed) :
+		snprintf(p, 64, "CPU:%d [EVENTS DROPPED]\n", ev->cpu);
+
+	out_done(o, n > 0 && n < 64 ? (size_t)n : 0);
+}
+
+static void print_event(struct dump_out *o, struct td_file *tf, struct trace_seq *s,
+			struct td_event *ev)
 {
 	const struct td_buffer *b = td_buffer(tf, ev->buffer);
+	const char *name = b ? b->name : NULL;
+	int n = event_format_direct(out_room(o, EVENT_FORMAT_DIRECT_MAX), td_tep(tf), name, ev);
 
-	event_format(s, td_tep(tf), b ? b->name : NULL, ev);
-	fwrite_unlocked(s->buffer, 1, s->len, stdout);
-	putc_unlocked('\n', stdout);
+	if (n >= 0) {
+		out_done(o, (size_t)n);
+		return;
+	}
+	event_format(s, td_tep(tf), name, ev);
+	if (s->len + 1 > DUMP_OUT_CAP) {	/* a huge line: straight out */
+		out_flush(o);
+		fwrite_unlocked(s->buffer, 1, s->len, stdout);
+		putc_unlocked('\n', stdout);
+		return;
+	}
+	char *p = out_room(o, s->len + 1);
+
+	memcpy(p, s->buffer, s->len);
+	p[s->len] = '\n';
+	out_done(o, s->len + 1);
 }
 
 struct stat_row {
@@ -431,6 +486,7 @@ static int dump_run(struct td_set *set, struct dump_opts *o)
 	long long *cpu_missed = NULL;
 	int *cpu_unknown = NULL, ncpus = 0, r = EXIT_OK;
 	struct td_set_cursor *cur;
+	struct dump_out out = { 0 };
 	struct trace_seq s;
 	struct td_event ev;
 	char *err = NULL;
@@ -470,9 +526,9 @@ static int dump_run(struct td_set *set, struct dump_opts *o)
 	cur = dump_cursor(set, o, &r);
 	if (!cur)
 		goto out;
-	/* large writes into a pipe or file (a terminal stays line-buffered) */
-	if (!isatty(STDOUT_FILENO))
-		setvbuf(stdout, NULL, _IOFBF, 1 << 20);
+	out.tty = isatty(STDOUT_FILENO);
+	out.cap = DUMP_OUT_CAP;
+	out.buf = xmalloc(out.cap);
 	trace_seq_init(&s);
 	while ((got = td_set_cursor_next(cur, &ev, &err)) > 0) {
 		if (ev.ts > o->until)
@@ -496,9 +552,11 @@ static int dump_run(struct td_set *set, struct dump_opts *o)
 			continue;
 		}
 		if (ev.missed)
-			print_lost(&ev);
-		print_event(td_set_file(set, td_set_cursor_file(cur)), &s, &ev);
+			print_lost(&out, &ev);
+		print_event(&out, td_set_file(set, td_set_cursor_file(cur)), &s, &ev);
 	}
+	out_flush(&out);
+	free(out.buf);
 	trace_seq_destroy(&s);
 	if (getenv("MMSCOPE_FAST_FORMAT_REPORT"))
 		event_fast_report(stderr);

@@ -37,13 +37,14 @@
 #define MEMO_SLOTS	64	/* per MEMO segment, direct mapped (>> 58) */
 #define MEMO_TEXT	160
 #define CHECK_LINES	16
-#define LINE_MAX_LEN	2048
+#define LINE_MAX_LEN	EVENT_FAST_LINE_MAX
 
 enum seg_kind { SEG_LIT, SEG_NUM, SEG_PFN, SEG_MEMO };
 
 struct memo {
 	uint64_t key[2];
 	int used;
+	int len;		/* of text */
 	char text[MEMO_TEXT];
 };
 
@@ -474,18 +475,33 @@ static uint64_t field(const struct td_event *ev, int off, int size)
 	return v;
 }
 
+static const char digit_pairs[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+/* u in decimal: two digits a division, right to left, then in place */
 static char *put_udec(char *p, unsigned long long u)
 {
-	char tmp[24];
-	int n = 0;
+	char tmp[24], *t = tmp + sizeof(tmp);
+	size_t n;
 
-	do {
-		tmp[n++] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	while (n)
-		*p++ = tmp[--n];
-	return p;
+	while (u >= 100) {
+		unsigned d = (unsigned)(u % 100) * 2;
+
+		u /= 100;
+		*--t = digit_pairs[d + 1];
+		*--t = digit_pairs[d];
+	}
+	if (u >= 10) {
+		*--t = digit_pairs[u * 2 + 1];
+		*--t = digit_pairs[u * 2];
+	} else {
+		*--t = (char)('0' + u);
+	}
+	n = (size_t)(tmp + sizeof(tmp) - t);
+	memcpy(p, t, n);
+	return p + n;
 }
 
 static char *put_hex(char *p, unsigned long long v, int upper)
@@ -594,10 +610,9 @@ static int build(struct fast_entry *fe, struct td_event *ev, const char *ref, ch
 			/* a null pointer: libtraceevent's own words */
 			if (!pfn || (sg->guard && pfn == UINT64_MAX))
 				return -2;
+			*p++ = '0';
+			*p++ = 'x';
 			p = put_hex(p, pfn, 0);
-			memmove(start + 2, start, (size_t)(p - start));
-			start[0] = '0', start[1] = 'x';
-			p += 2;
 			break;
 		}
 		case SEG_MEMO: {
@@ -608,7 +623,7 @@ static int build(struct fast_entry *fe, struct td_event *ev, const char *ref, ch
 
 			sg->lookups++;
 			if (m->used && m->key[0] == key[0] && m->key[1] == key[1]) {
-				n = strlen(m->text);
+				n = (size_t)m->len;
 				memcpy(p, m->text, n);
 				p += n;
 				break;
@@ -631,6 +646,7 @@ static int build(struct fast_entry *fe, struct td_event *ev, const char *ref, ch
 				return -1;
 			memcpy(m->text, r, n);
 			m->text[n] = '\0';
+			m->len = (int)n;
 			m->key[0] = key[0];
 			m->key[1] = key[1];
 			m->used = 1;
@@ -669,6 +685,24 @@ int event_fast_enabled(void)
 		disabled = env && !strcmp(env, "0");
 	}
 	return !disabled;
+}
+
+int event_fast_line(char *out, struct tep_handle *tep, struct td_event *ev)
+{
+	struct fast_entry *fe;
+	int need = 0;
+
+	if (!event_fast_enabled() || !ev->event)
+		return -1;
+	fe = entry_find(tep, ev->event);
+	/* still being checked against libtraceevent: event_fast_info */
+	if (fe->state < 0 || fe->checked < CHECK_LINES)
+		return -1;
+	for (int i = 0; i < fe->nsegs; i++)
+		for (int k = 0; k < fe->segs[i].nfields; k++)
+			if (fe->segs[i].off[k] + fe->segs[i].size[k] > ev->size)
+				return -1;
+	return build(fe, ev, NULL, out, &need);
 }
 
 int event_fast_info(struct trace_seq *s, struct tep_handle *tep, struct td_event *ev)

@@ -21,6 +21,14 @@
 int event_fast_info(struct trace_seq *s, struct tep_handle *tep, struct td_event *ev);
 
 /* 0 under MMSCOPE_FAST_FORMAT=0: every event through libtraceevent. */
+/*
+ * The same text written straight into out (room for EVENT_FAST_LINE_MAX
+ * bytes), for an event whose formatter has passed its checks: the
+ * length, or -1 when event_fast_info (or libtraceevent) must make it.
+ */
+#define EVENT_FAST_LINE_MAX 2048
+int event_fast_line(char *out, struct tep_handle *tep, struct td_event *ev);
+
 int event_fast_enabled(void);
 
 /* tep_data_pid() without the field lookup each time. */

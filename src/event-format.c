@@ -66,6 +66,78 @@ static char *put_dec(char *p, long long v, int width, char pad)
 	return p;
 }
 
+/*
+ * "COMM-PID [CPU] SECS.USECS: system:name: " into p (room for
+ * EVENT_PREFIX_MAX bytes), as the printf in event_format would make it;
+ * NULL when comm, system and name are too long for that room.
+ */
+#define EVENT_PREFIX_MAX 256
+static char *put_prefix(char *p, const char *comm, int pid, const struct td_event *ev)
+{
+	/* microseconds, rounded as trace-cmd prints them */
+	unsigned long long us = (ev->ts + 500) / 1000;
+	size_t n = strlen(comm), ns, nn;
+
+	if (n >= 64 || !ev->event ||
+	    (ns = strlen(ev->event->system)) + (nn = strlen(ev->event->name)) >= 80)
+		return NULL;
+	for (size_t k = n; k < 16; k++)
+		*p++ = ' ';
+	memcpy(p, comm, n);
+	p += n;
+	*p++ = '-';
+	p = put_dec(p, pid, -7, ' ');
+	p = put_str(p, " [");
+	p = put_dec(p, ev->cpu, 3, '0');
+	p = put_str(p, "] ");
+	p = put_dec(p, (long long)(us / 1000000ULL), 6, ' ');
+	*p++ = '.';
+	{	/* microseconds: always six digits, three pairs */
+		unsigned u6 = (unsigned)(us % 1000000ULL);
+
+		for (int k = 4; k >= 0; k -= 2, u6 /= 100) {
+			p[k] = digit_pairs[(u6 % 100) * 2];
+			p[k + 1] = digit_pairs[(u6 % 100) * 2 + 1];
+		}
+		p += 6;
+	}
+	*p++ = ':';
+	*p++ = ' ';
+	memcpy(p, ev->event->system, ns);
+	p += ns;
+	*p++ = ':';
+	memcpy(p, ev->event->name, nn);
+	p += nn;
+	*p++ = ':';
+	*p++ = ' ';
+	return p;
+}
+
+int event_format_direct(char *out, struct tep_handle *tep, const char *buffer_name,
+			struct td_event *ev)
+{
+	char *p = out;
+	int n;
+
+	if (buffer_name && *buffer_name) {
+		if (strlen(buffer_name) > 256)
+			return -1;
+		p = put_str(p, buffer_name);
+		p = put_str(p, ": ");
+	}
+	int pid = event_fast_pid(tep, ev);
+
+	p = put_prefix(p, event_fast_comm(tep, pid), pid, ev);
+	if (!p || (n = event_fast_line(p, tep, ev)) < 0)
+		return -1;
+	p += n;
+	/* trace_marker text keeps the writer's newline; trace-cmd drops it */
+	while (p > out && p[-1] == '\n')
+		p--;
+	*p++ = '\n';
+	return (int)(p - out);
+}
+
 void event_format(struct trace_seq *s, struct tep_handle *tep, const char *buffer_name,
 		  struct td_event *ev)
 {
@@ -74,45 +146,16 @@ void event_format(struct trace_seq *s, struct tep_handle *tep, const char *buffe
 	/* microseconds, rounded as trace-cmd prints them */
 	unsigned long long us = (ev->ts + 500) / 1000;
 	int named = 0;
+	char pre[EVENT_PREFIX_MAX], *p;
 
 	trace_seq_reset(s);
 	if (buffer_name && *buffer_name)
 		trace_seq_printf(s, "%s: ", buffer_name);
-	if (strlen(comm) < 64) {
-		/* the same prefix as the printf below, without vfprintf */
-		char pre[256], *p = pre;
-		size_t n = strlen(comm);
-
-		for (; n < 16; n++)
-			*p++ = ' ';
-		p = put_str(p, comm);
-		*p++ = '-';
-		p = put_dec(p, pid, -7, ' ');
-		p = put_str(p, " [");
-		p = put_dec(p, ev->cpu, 3, '0');
-		p = put_str(p, "] ");
-		p = put_dec(p, (long long)(us / 1000000ULL), 6, ' ');
-		*p++ = '.';
-		{	/* microseconds: always six digits, three pairs */
-			unsigned u6 = (unsigned)(us % 1000000ULL);
-
-			for (int k = 4; k >= 0; k -= 2, u6 /= 100) {
-				p[k] = digit_pairs[(u6 % 100) * 2];
-				p[k + 1] = digit_pairs[(u6 % 100) * 2 + 1];
-			}
-			p += 6;
-		}
-		p = put_str(p, ": ");
-		/* and "system:name: ", in the same write */
-		if (ev->event && strlen(ev->event->system) + strlen(ev->event->name) < 80) {
-			p = put_str(p, ev->event->system);
-			*p++ = ':';
-			p = put_str(p, ev->event->name);
-			p = put_str(p, ": ");
-			named = 1;
-		}
+	/* the same prefix as the printf below, without vfprintf */
+	if ((p = put_prefix(pre, comm, pid, ev))) {
 		*p = 0;
 		trace_seq_puts(s, pre);
+		named = 1;
 	} else {
 		trace_seq_printf(s, "%16s-%-7d [%03d] %6llu.%06llu: ", comm, pid, ev->cpu,
 				 us / 1000000ULL, us % 1000000ULL);

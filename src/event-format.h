@@ -15,6 +15,15 @@
  * buffer_name prefixes the line ("NAME: ") unless NULL or "". */
 void event_format(struct trace_seq *s, struct tep_handle *tep, const char *buffer_name,
 		  struct td_event *ev);
+/*
+ * The same line and its newline written straight into out, which has
+ * room for EVENT_FORMAT_DIRECT_MAX bytes: the length, or -1 when only
+ * event_format can make this one (libtraceevent's formatter, a formatter
+ * still being checked, names too long). dump's fast path.
+ */
+#define EVENT_FORMAT_DIRECT_MAX (256 + 4 + 256 + 2048 + 2)
+int event_format_direct(char *out, struct tep_handle *tep, const char *buffer_name,
+			struct td_event *ev);
 /* The line trace-cmd prints before an event that follows a loss. */
 void event_format_lost(struct trace_seq *s, const struct td_event *ev);
 
