@@ -39,7 +39,27 @@
 #define CHECK_LINES	16
 #define LINE_MAX_LEN	EVENT_FAST_LINE_MAX
 
+#define FMT_PAD		32
+
 enum seg_kind { SEG_LIT, SEG_NUM, SEG_PFN, SEG_MEMO };
+
+/*
+ * n bytes of src to p, for the short runs a line is made of: a copy of a
+ * constant 16 or 32 bytes is two or four moves instead of a call to
+ * memcpy. Both sides must allow 32 bytes (build keeps 300 bytes of room
+ * at the end of a line, literals have FMT_PAD after them, memo texts
+ * are MEMO_TEXT long).
+ */
+static inline char *copy_short(char *p, const char *src, size_t n)
+{
+	if (n <= 16)
+		memcpy(p, src, 16);
+	else if (n <= 32)
+		memcpy(p, src, 32);
+	else
+		memcpy(p, src, n);
+	return p + n;
+}
 
 struct memo {
 	uint64_t key[2];
@@ -259,7 +279,8 @@ static int compile(struct fast_entry *fe, struct tep_handle *tep, struct tep_eve
 
 	if (!f || tep_is_file_bigendian(tep) || tep_get_long_size(tep) != 8)
 		return -1;
-	fe->fmt = out = xmalloc(2 * strlen(f) + 2);
+	/* + FMT_PAD: copy_short may read that far past a literal's end */
+	fe->fmt = out = xcalloc(1, 2 * strlen(f) + 2 + FMT_PAD);
 	run = out;
 	while (*f) {
 		struct seg sg = { 0 };
@@ -593,8 +614,7 @@ static int build(struct fast_entry *fe, struct td_event *ev, const char *ref, ch
 		case SEG_LIT:
 			if (sg->litlen > end - p)
 				return -1;
-			memcpy(p, sg->lit, (size_t)sg->litlen);
-			p += sg->litlen;
+			p = copy_short(p, sg->lit, (size_t)sg->litlen);
 			break;
 		case SEG_NUM: {
 			uint64_t v = field(ev, sg->off[0], sg->size[0]);
@@ -624,8 +644,7 @@ static int build(struct fast_entry *fe, struct td_event *ev, const char *ref, ch
 			sg->lookups++;
 			if (m->used && m->key[0] == key[0] && m->key[1] == key[1]) {
 				n = (size_t)m->len;
-				memcpy(p, m->text, n);
-				p += n;
+				p = copy_short(p, m->text, n);
 				break;
 			}
 			if (!ref) {

@@ -8,6 +8,7 @@
 #include "config.h"
 #include "event-format.h"
 #include "event-fast.h"
+#include "util.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -113,22 +114,131 @@ static char *put_prefix(char *p, const char *comm, int pid, const struct td_even
 	return p;
 }
 
+/*
+ * dump's lines, one CPU at a time, mostly repeat their prefix: the same
+ * task, the same second. Per CPU the last "NAME: COMM-PID [CPU] " and
+ * "SECS." are kept as text, so a line costs its six microsecond digits
+ * and its "system:name: " (kept per event). Only event_format_direct
+ * uses them (dump: one thread).
+ */
+#define PREFIX_CPUS 256
+static struct cpu_prefix {
+	const struct tep_handle *tep;
+	const char *buffer, *comm;	/* the pointers the text was made of */
+	int pid, cpu;
+	int len;
+	char text[EVENT_PREFIX_MAX + 260];
+	unsigned long long secs;
+	int slen;
+	char stext[24];			/* "%6llu." */
+} *prefixes;
+
+static struct event_name {
+	const struct tep_handle *tep;
+	const struct tep_event *event;
+	int len;
+	char text[84];			/* "system:name: " */
+} names[256];
+
+static char *put_event_name(char *p, const struct tep_event *e)
+{
+	struct event_name *n = &names[(unsigned)e->id % 256];
+
+	if (n->event != e || n->tep != e->tep) {
+		size_t ns = strlen(e->system), nn = strlen(e->name);
+
+		if (ns + nn >= 80)
+			return NULL;
+		memcpy(n->text, e->system, ns);
+		n->text[ns] = ':';
+		memcpy(n->text + ns + 1, e->name, nn);
+		memcpy(n->text + ns + 1 + nn, ": ", 2);
+		n->len = (int)(ns + nn + 3);
+		n->event = e;
+		n->tep = e->tep;
+	}
+	memcpy(p, n->text, (size_t)n->len);
+	return p + n->len;
+}
+
+static char *put_cached_prefix(char *p, struct tep_handle *tep, const char *buffer_name,
+			       struct td_event *ev)
+{
+	struct cpu_prefix *c;
+	unsigned long long us = (ev->ts + 500) / 1000, secs = us / 1000000ULL;
+	int pid = event_fast_pid(tep, ev);
+	const char *comm = event_fast_comm(tep, pid);
+
+	if (!prefixes)
+		prefixes = xcalloc(PREFIX_CPUS, sizeof(*prefixes));
+	c = &prefixes[ev->cpu % PREFIX_CPUS];
+	if (c->tep != tep || c->buffer != buffer_name || c->comm != comm || c->pid != pid ||
+	    c->cpu != ev->cpu || c->len <= 0) {
+		char *q = c->text;
+		size_t n = strlen(comm);
+
+		c->len = 0;
+		c->slen = 0;
+		if (n >= 64 || (buffer_name && strlen(buffer_name) > 256))
+			return NULL;
+		if (buffer_name && *buffer_name) {
+			q = put_str(q, buffer_name);
+			q = put_str(q, ": ");
+		}
+		for (size_t k = n; k < 16; k++)
+			*q++ = ' ';
+		memcpy(q, comm, n);
+		q += n;
+		*q++ = '-';
+		q = put_dec(q, pid, -7, ' ');
+		q = put_str(q, " [");
+		q = put_dec(q, ev->cpu, 3, '0');
+		q = put_str(q, "] ");
+		c->tep = tep, c->buffer = buffer_name, c->comm = comm, c->pid = pid;
+		c->cpu = ev->cpu;
+		c->len = (int)(q - c->text);
+	}
+	if (!c->slen || c->secs != secs) {
+		c->slen = (int)(put_dec(c->stext, (long long)secs, 6, ' ') - c->stext);
+		c->stext[c->slen++] = '.';
+		c->secs = secs;
+	}
+	memcpy(p, c->text, (size_t)c->len);
+	p += c->len;
+	memcpy(p, c->stext, (size_t)c->slen);
+	p += c->slen;
+	{	/* microseconds: always six digits, three pairs */
+		unsigned u6 = (unsigned)(us % 1000000ULL);
+
+		for (int k = 4; k >= 0; k -= 2, u6 /= 100) {
+			p[k] = digit_pairs[(u6 % 100) * 2];
+			p[k + 1] = digit_pairs[(u6 % 100) * 2 + 1];
+		}
+		p += 6;
+	}
+	*p++ = ':';
+	*p++ = ' ';
+	return put_event_name(p, ev->event);
+}
+
+void event_format_forget(const struct tep_handle *tep)
+{
+	for (int i = 0; prefixes && i < PREFIX_CPUS; i++)
+		if (prefixes[i].tep == tep)
+			prefixes[i].tep = NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (names[i].tep == tep)
+			names[i].event = NULL;
+}
+
 int event_format_direct(char *out, struct tep_handle *tep, const char *buffer_name,
 			struct td_event *ev)
 {
-	char *p = out;
+	char *p;
 	int n;
 
-	if (buffer_name && *buffer_name) {
-		if (strlen(buffer_name) > 256)
-			return -1;
-		p = put_str(p, buffer_name);
-		p = put_str(p, ": ");
-	}
-	int pid = event_fast_pid(tep, ev);
-
-	p = put_prefix(p, event_fast_comm(tep, pid), pid, ev);
-	if (!p || (n = event_fast_line(p, tep, ev)) < 0)
+	if (!ev->event || !(p = put_cached_prefix(out, tep, buffer_name, ev)) ||
+	    (n = event_fast_line(p, tep, ev)) < 0)
 		return -1;
 	p += n;
 	/* trace_marker text keeps the writer's newline; trace-cmd drops it */

@@ -24,6 +24,8 @@ void event_format(struct trace_seq *s, struct tep_handle *tep, const char *buffe
 #define EVENT_FORMAT_DIRECT_MAX (256 + 4 + 256 + 2048 + 2)
 int event_format_direct(char *out, struct tep_handle *tep, const char *buffer_name,
 			struct td_event *ev);
+/* Drops what event_format_direct keeps of tep (before tep_free). */
+void event_format_forget(const struct tep_handle *tep);
 /* The line trace-cmd prints before an event that follows a loss. */
 void event_format_lost(struct trace_seq *s, const struct td_event *ev);
 

@@ -8,6 +8,7 @@
 #include "config.h"
 #include "tracedat-local.h"
 #include "event-fast.h"
+#include "event-format.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -987,6 +988,7 @@ void td_close(struct td_file *tf)
 	if (tf->tep) {
 		/* the line formatter compiles per tep: nothing of it may outlive it */
 		event_fast_forget(tf->tep);
+		event_format_forget(tf->tep);
 		tep_free(tf->tep);
 	}
 	for (int i = 0; i < TD_META_COUNT; i++)
