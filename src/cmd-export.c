@@ -45,6 +45,9 @@ static const char export_usage[] =
 "                       empty field; \\N for ClickHouse)\n"
 "  -j, --jobs N         analyse N recordings at a time (default: the CPUs\n"
 "                       it may use); the tables are appended in order\n"
+"      --since T        only from T: seconds from the first event, or @T a\n"
+"                       trace time stamp (window_start_ns says so)\n"
+"      --until T        only up to T (same forms)\n"
 "      --schema DB      print CREATE TABLE statements for sqlite or\n"
 "                       clickhouse and exit\n"
 "  -h, --help           show this help\n";
@@ -86,7 +89,7 @@ static const struct ex_col recordings_cols[] = {
 	IN("sys_us"), IN("maxrss_kb"), IN("stopped_by_recorder"), TN("memcg_path"),
 	IN("memcg_version"), IN("memcg_limit_bytes"), IN("memcg_limit_unlimited"),
 	IN("memcg_peak_bytes"), IN("memcg_usage_max_bytes"), IN("memcg_oom_kills"),
-	T("mmscope_version"),
+	T("mmscope_version"), IN("window_start_ns"), IN("window_end_ns"),
 };
 static const struct ex_col kswapd_cols[] = {
 	T("recording_id"), I("node"), I("begin_ns"), I("duration_ns"), I("alloc_order"),
@@ -412,14 +415,21 @@ static void export_recording(struct ex_ctx *x, const char *name)
 	put_s64(o, in->version);
 	put_str_or_null(o, in->compression && strcmp(in->compression, "none") ?
 			in->compression : NULL);
+	/* a window (--since/--until): start_ns stays the recording's first
+	 * event, the anchor of every relative time; what was read is
+	 * [window_start_ns, end_ns] */
+	uint64_t from = in->windowed && in->since_ts > in->first_ts ? in->since_ts : in->first_ts;
+
 	put_u64(o, in->first_ts);
 	put_u64(o, in->last_ts);
-	put_u64(o, in->last_ts - in->first_ts);
+	put_u64(o, in->last_ts > from ? in->last_ts - from : 0);
 	put_u64(o, in->events);
 	put_s64_or_null(o, in->lost, !in->lost_unknown);
 	put_u64(o, in->sample_sets);
 	run_cols(o, analysis_model(x->a, &run_model_ops));
 	put_str(o, PACKAGE_VERSION);
+	put_s64_or_null(o, (int64_t)from, in->windowed);
+	put_s64_or_null(o, (int64_t)in->last_ts, in->windowed);
 	row_end(o);
 }
 
@@ -936,6 +946,7 @@ struct export_opts {
 	const char *null;	/* --csv-null */
 	int schema;		/* 0 none, 1 sqlite, 2 clickhouse */
 	int jobs;		/* --jobs, 0: the CPUs it may use */
+	struct analysis_scope scope;	/* --since/--until: a window */
 };
 
 enum { OPT_SCHEMA = 256, OPT_CSV_NULL };
@@ -948,6 +959,8 @@ static int export_parse(int argc, char **argv, struct export_opts *o)
 		{ "schema", required_argument, NULL, OPT_SCHEMA },
 		{ "csv-null", required_argument, NULL, OPT_CSV_NULL },
 		{ "jobs", required_argument, NULL, 'j' },
+		{ "since", required_argument, NULL, SCOPE_OPT_SINCE },
+		{ "until", required_argument, NULL, SCOPE_OPT_UNTIL },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -976,6 +989,11 @@ static int export_parse(int argc, char **argv, struct export_opts *o)
 				return usage_error(cmd, "bad --jobs '%s' (1 to 1024)", optarg);
 			o->jobs = (int)n;
 			break;
+		case SCOPE_OPT_SINCE:
+		case SCOPE_OPT_UNTIL:
+			if (parse_scope(cmd, c, optarg, &o->scope))
+				return EXIT_USAGE;
+			break;
 		case OPT_CSV_NULL:
 			/* a marker that no field can hold unquoted */
 			if (strpbrk(optarg, ",\"\r\n"))
@@ -1003,6 +1021,8 @@ static int export_parse(int argc, char **argv, struct export_opts *o)
 			return usage_error(cmd, "--schema takes no recording and no -o");
 		return 0;
 	}
+	if (check_scope(cmd, &o->scope))
+		return EXIT_USAGE;
 	if (!o->dir)
 		return usage_error(cmd, "no output directory given (-o DIR)");
 	if (optind == argc)
@@ -1035,6 +1055,15 @@ static void export_build(struct ex_job *j, const struct export_opts *o)
 	char *err = NULL;
 
 	analysis_opts_default(&ao);
+	ao.scope = o->scope;
+	if (j->npaths > 1 && analysis_scope_any(&o->scope)) {
+		j->name = xstrdup(j->paths[0]);
+		j->err = xasprintf("%s: --since/--until across the %d files of one switch-output "
+				   "run is not supported: export the file that holds the window",
+				   j->paths[0], j->npaths);
+		j->rc = -1;
+		return;
+	}
 	if (j->npaths > 1) {
 		a = analysis_run_files((const char *const *)j->paths, j->npaths, NULL, &ao, &err);
 		j->name = xstrdup(a ? analysis_info(a)->path : j->paths[0]);
@@ -1047,7 +1076,7 @@ static void export_build(struct ex_job *j, const struct export_opts *o)
 		}
 		j->name = xstrdup(in.name);
 		ao.name = in.name;
-		a = analysis_run(in.path, &ao, &err);
+		a = analysis_run_scoped(in.path, &ao, &err, NULL);
 	}
 	if (!a) {
 		j->err = xasprintf("%s: %s", j->name, err ? err : "cannot read");

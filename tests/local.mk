@@ -136,9 +136,9 @@ EXTRA_DIST += tests/cli/completion.sh tests/cli/man-version.sh tests/cli/debian.
 # export: the schema against its man page, the fleet queries in SQLite
 # and in a ClickHouse server of the test's own
 TESTS += tests/export/schema.sh tests/export/sqlite.sh tests/export/clickhouse.sh \
-	tests/export/run.sh tests/export/jobs.sh
+	tests/export/run.sh tests/export/jobs.sh tests/export/window.sh
 EXTRA_DIST += tests/export/schema.sh tests/export/sqlite.sh tests/export/clickhouse.sh \
-	tests/export/run.sh tests/export/jobs.sh \
+	tests/export/run.sh tests/export/jobs.sh tests/export/window.sh \
 	tests/export/fleet.py \
 	tests/export/fleet-queries.sh
 
