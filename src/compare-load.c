@@ -599,8 +599,40 @@ int compare_load_files(char *const *files, const char *phase, struct compare_sco
 struct load_pool {
 	struct compare_job *jobs;
 	size_t n, next;
+	size_t *order;		/* the jobs, largest first */
 	pthread_mutex_t lock;
 };
+
+/* Bytes on disk of a job's files (0 when it cannot tell: "-", a metrics
+ * file that went away): the order in which the workers take them. */
+static uint64_t job_bytes(const struct compare_job *j)
+{
+	struct stat st;
+	uint64_t sum = 0;
+
+	if (j->files) {
+		for (char *const *f = j->files; *f; f++)
+			if (!stat(*f, &st))
+				sum += (uint64_t)st.st_size;
+	} else if (j->path && !stat(j->path, &st)) {
+		sum = (uint64_t)st.st_size;
+	}
+	return sum;
+}
+
+struct job_size {
+	uint64_t bytes;
+	size_t i;
+};
+
+static int larger_first(const void *x, const void *y)
+{
+	const struct job_size *a = x, *b = y;
+
+	if (a->bytes != b->bytes)
+		return a->bytes < b->bytes ? 1 : -1;
+	return a->i < b->i ? -1 : a->i > b->i;
+}
 
 static void *load_worker(void *arg)
 {
@@ -610,7 +642,7 @@ static void *load_worker(void *arg)
 		struct compare_job *j;
 
 		pthread_mutex_lock(&p->lock);
-		j = p->next < p->n ? &p->jobs[p->next++] : NULL;
+		j = p->next < p->n ? &p->jobs[p->order[p->next++]] : NULL;
 		pthread_mutex_unlock(&p->lock);
 		if (!j)
 			return NULL;
@@ -622,9 +654,23 @@ static void *load_worker(void *arg)
 
 void compare_load_runs(struct compare_job *jobs, size_t n, int threads)
 {
-	struct load_pool p = { jobs, n, 0, PTHREAD_MUTEX_INITIALIZER };
+	struct load_pool p = { jobs, n, 0, NULL, PTHREAD_MUTEX_INITIALIZER };
 	pthread_t *tid;
 	size_t nt = 0;
+
+	/*
+	 * Largest first: a large recording taken last would keep one worker
+	 * busy while the others wait. The results stay in the jobs' order.
+	 */
+	struct job_size *sz = xcalloc(n + 1, sizeof(*sz));
+
+	p.order = xcalloc(n + 1, sizeof(*p.order));
+	for (size_t i = 0; i < n; i++)
+		sz[i] = (struct job_size){ job_bytes(&jobs[i]), i };
+	qsort(sz, n, sizeof(*sz), larger_first);
+	for (size_t i = 0; i < n; i++)
+		p.order[i] = sz[i].i;
+	free(sz);
 
 	if (threads <= 0)	/* the CPUs it may use (taskset), not the machine's */
 		threads = cpus_usable() < 256 ? cpus_usable() : 256;
@@ -632,6 +678,7 @@ void compare_load_runs(struct compare_job *jobs, size_t n, int threads)
 		threads = (int)n;
 	if (threads <= 1) {
 		load_worker(&p);
+		free(p.order);
 		return;
 	}
 	tid = xcalloc((size_t)threads, sizeof(*tid));
@@ -643,6 +690,7 @@ void compare_load_runs(struct compare_job *jobs, size_t n, int threads)
 	for (size_t i = 0; i < nt; i++)
 		pthread_join(tid[i], NULL);
 	free(tid);
+	free(p.order);
 	pthread_mutex_destroy(&p.lock);
 }
 

@@ -33,6 +33,16 @@ static int header_part(const struct strbuf *hi, size_t *pos, const char *tag,
 	return 0;
 }
 
+/*
+ * libtraceevent's format parser keeps its tokenizer in static variables
+ * (event-parse.c: input_buf and its position), so two files' formats
+ * parsed at once, as "mmscope compare" and "export" do on several
+ * threads, would read each other's text: one parse at a time. Only the
+ * library's calls are under the lock; our checks of each format run
+ * beside the other threads'.
+ */
+static pthread_mutex_t meta_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static int parse_header_info(struct td_file *tf, char **err)
 {
 	const struct strbuf *hi = &tf->meta[TD_META_HEADER_INFO];
@@ -47,7 +57,9 @@ static int parse_header_info(struct td_file *tf, char **err)
 	copy = xmalloc((size_t)n + 1);
 	memcpy(copy, text, (size_t)n);
 	copy[n] = '\0';
+	pthread_mutex_lock(&meta_lock);
 	r = tep_parse_header_page(tf->tep, copy, (unsigned long)n, tf->long_size);
+	pthread_mutex_unlock(&meta_lock);
 	free(copy);
 	if (r || tep_get_header_timestamp_size(tf->tep) != 8)
 		return set_err(err, "HEADER_INFO: the ring-buffer page header does not parse");
@@ -456,9 +468,17 @@ static int parse_formats(struct td_file *tf, const struct strbuf *sb,
 			continue;
 		}
 		if (!format_refs_ok(sb->buf + *pos, (size_t)n) ||
-		    !format_fields_fit(sb->buf + *pos, (size_t)n, tf->page_size) ||
-		    tep_parse_event(tf->tep, sb->buf + *pos, (unsigned long)n, sys))
+		    !format_fields_fit(sb->buf + *pos, (size_t)n, tf->page_size)) {
 			note_bad_format(tf, sys, sb->buf + *pos, (size_t)n);
+		} else {
+			int r;
+
+			pthread_mutex_lock(&meta_lock);
+			r = tep_parse_event(tf->tep, sb->buf + *pos, (unsigned long)n, sys);
+			pthread_mutex_unlock(&meta_lock);
+			if (r)
+				note_bad_format(tf, sys, sb->buf + *pos, (size_t)n);
+		}
 		*pos += (size_t)n;
 	}
 	return 0;
@@ -576,22 +596,9 @@ static int parse_text(struct td_file *tf, char **err)
 	return 0;
 }
 
-/*
- * libtraceevent's format parser keeps its tokenizer in static variables
- * (event-parse.c: input_buf and its position), so two files' metadata
- * parsed at once, as "mmscope compare" does on several threads, would
- * read each other's text: one file at a time.
- */
-static pthread_mutex_t meta_lock = PTHREAD_MUTEX_INITIALIZER;
-
 int td_parse_meta(struct td_file *tf, char **err)
 {
-	int r;
-
-	pthread_mutex_lock(&meta_lock);
-	r = parse_meta(tf, err);
-	pthread_mutex_unlock(&meta_lock);
-	return r ? r : parse_text(tf, err);
+	return parse_meta(tf, err) ? -1 : parse_text(tf, err);
 }
 
 static pthread_mutex_t syms_lock = PTHREAD_MUTEX_INITIALIZER;
