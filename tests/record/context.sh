@@ -58,7 +58,7 @@ awk 'length > 72 { bad = 1 } END { exit bad }' "$scratch/run.txt" &&
 python3 - "$scratch/run.json" "$limit" "$peak" "$failcnt" "$refault" "$swappiness" "$thp" \
 	"$LIVE_LOOP" "$swapsize" "$swapprio" "$t_el" "$t_user" "$t_sys" "$t_rss" \
 	>"$scratch/check" 2>&1 <<'EOF'
-import json, sys
+import json, os, sys
 (path, limit, peak, failcnt, refault, swappiness, thp, loop, swapsize, swapprio,
  t_el, t_user, t_sys, t_rss) = sys.argv[1:]
 run = json.load(open(path))["run"]
@@ -87,7 +87,13 @@ check(m["cgroup_version"] == 1, "cgroup v1")
 check(m["limits_bytes"]["limit"] == int(limit), "limit %r vs %s" % (m["limits_bytes"]["limit"], limit))
 u = m["usage_bytes"]
 check(u["kernel_peak"] == int(peak), "kernel peak %r vs max_usage_in_bytes %s" % (u["kernel_peak"], peak))
-check(0 < u["largest_sampled"] <= int(peak), "largest sampled usage %r <= peak %s" % (u["largest_sampled"], peak))
+# a charge that fails raises usage by a whole batch (MEMCG_CHARGE_BATCH,
+# 64 pages) before it is taken back, and max_usage_in_bytes never records
+# it: a sample may read up to a batch per CPU above the peak (seen: one
+# page above it, 67112960 against 67108864)
+slack = os.cpu_count() * 64 * 4096
+check(0 < u["largest_sampled"] <= int(peak) + slack,
+      "largest sampled usage %r <= peak %s + %d (failed charges)" % (u["largest_sampled"], peak, slack))
 check(u["swap_largest_sampled"] is not None and u["swap_largest_sampled"] > 0,
       "swap used %r bytes at its largest sample" % u["swap_largest_sampled"])
 # a cgroup made by this test starts at 0: the run's delta is the count
