@@ -73,6 +73,35 @@ static char *put_dec(char *p, long long v, int width, char pad)
  * NULL when comm, system and name are too long for that room.
  */
 #define EVENT_PREFIX_MAX 256
+
+/* "COMM-PID [CPU] ": comm right-aligned in 16 (n its length, < 64) */
+static char *put_task(char *p, const char *comm, size_t n, int pid, int cpu)
+{
+	for (size_t k = n; k < 16; k++)
+		*p++ = ' ';
+	memcpy(p, comm, n);
+	p += n;
+	*p++ = '-';
+	p = put_dec(p, pid, -7, ' ');
+	p = put_str(p, " [");
+	p = put_dec(p, cpu, 3, '0');
+	return put_str(p, "] ");
+}
+
+/* The microseconds of us within its second, always six digits, and ": " */
+static char *put_usecs(char *p, unsigned long long us)
+{
+	unsigned u6 = (unsigned)(us % 1000000ULL);
+
+	for (int k = 4; k >= 0; k -= 2, u6 /= 100) {
+		p[k] = digit_pairs[(u6 % 100) * 2];
+		p[k + 1] = digit_pairs[(u6 % 100) * 2 + 1];
+	}
+	p[6] = ':';
+	p[7] = ' ';
+	return p + 8;
+}
+
 static char *put_prefix(char *p, const char *comm, int pid, const struct td_event *ev)
 {
 	/* microseconds, rounded as trace-cmd prints them */
@@ -82,28 +111,10 @@ static char *put_prefix(char *p, const char *comm, int pid, const struct td_even
 	if (n >= 64 || !ev->event ||
 	    (ns = strlen(ev->event->system)) + (nn = strlen(ev->event->name)) >= 80)
 		return NULL;
-	for (size_t k = n; k < 16; k++)
-		*p++ = ' ';
-	memcpy(p, comm, n);
-	p += n;
-	*p++ = '-';
-	p = put_dec(p, pid, -7, ' ');
-	p = put_str(p, " [");
-	p = put_dec(p, ev->cpu, 3, '0');
-	p = put_str(p, "] ");
+	p = put_task(p, comm, n, pid, ev->cpu);
 	p = put_dec(p, (long long)(us / 1000000ULL), 6, ' ');
 	*p++ = '.';
-	{	/* microseconds: always six digits, three pairs */
-		unsigned u6 = (unsigned)(us % 1000000ULL);
-
-		for (int k = 4; k >= 0; k -= 2, u6 /= 100) {
-			p[k] = digit_pairs[(u6 % 100) * 2];
-			p[k + 1] = digit_pairs[(u6 % 100) * 2 + 1];
-		}
-		p += 6;
-	}
-	*p++ = ':';
-	*p++ = ' ';
+	p = put_usecs(p, us);
 	memcpy(p, ev->event->system, ns);
 	p += ns;
 	*p++ = ':';
@@ -185,15 +196,7 @@ static char *put_cached_prefix(char *p, struct tep_handle *tep, const char *buff
 			q = put_str(q, buffer_name);
 			q = put_str(q, ": ");
 		}
-		for (size_t k = n; k < 16; k++)
-			*q++ = ' ';
-		memcpy(q, comm, n);
-		q += n;
-		*q++ = '-';
-		q = put_dec(q, pid, -7, ' ');
-		q = put_str(q, " [");
-		q = put_dec(q, ev->cpu, 3, '0');
-		q = put_str(q, "] ");
+		q = put_task(q, comm, n, pid, ev->cpu);
 		c->tep = tep, c->buffer = buffer_name, c->comm = comm, c->pid = pid;
 		c->cpu = ev->cpu;
 		c->len = (int)(q - c->text);
@@ -206,18 +209,7 @@ static char *put_cached_prefix(char *p, struct tep_handle *tep, const char *buff
 	memcpy(p, c->text, (size_t)c->len);
 	p += c->len;
 	memcpy(p, c->stext, (size_t)c->slen);
-	p += c->slen;
-	{	/* microseconds: always six digits, three pairs */
-		unsigned u6 = (unsigned)(us % 1000000ULL);
-
-		for (int k = 4; k >= 0; k -= 2, u6 /= 100) {
-			p[k] = digit_pairs[(u6 % 100) * 2];
-			p[k + 1] = digit_pairs[(u6 % 100) * 2 + 1];
-		}
-		p += 6;
-	}
-	*p++ = ':';
-	*p++ = ' ';
+	p = put_usecs(p + c->slen, us);
 	return put_event_name(p, ev->event);
 }
 
