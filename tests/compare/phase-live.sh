@@ -56,7 +56,8 @@ if command -v trace-cmd >/dev/null; then
 		ok "pass-1: $v minor faults, as the sample sets in trace-cmd's text give them" ||
 		fail "pass-1 minor faults: '$v', the sample sets say '$want'"
 fi
-# and no more than the pass touched (its faults, a few of the program's)
-[ "${v%.*}" -gt 0 ] && [ "${v%.*}" -le 9000 ] 2>/dev/null && ok "pass-1: at most the 8192 pages touched" ||
-	fail "pass-1 minor faults: '$v' (want 1..9000)"
+# vmstat is global: under make -j the other tests fault too, so no
+# upper bound; the pass's own faults are in it
+[ "${v%.*}" -gt 0 ] 2>/dev/null && ok "pass-1: some minor faults" ||
+	fail "pass-1 minor faults: '$v' (want > 0)"
 finish
