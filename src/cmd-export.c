@@ -1085,6 +1085,15 @@ static void export_build(struct ex_job *j, const struct export_opts *o)
 		input_file_release(&in);
 		return;
 	}
+	if (analysis_info(a)->windowed && !analysis_info(a)->events) {
+		/* the window's end and every figure would be made up */
+		j->err = xasprintf("%s: no event in the window (after the recording's last "
+				   "event, or in a gap): nothing exported", j->name);
+		j->rc = -1;
+		analysis_free(a);
+		input_file_release(&in);
+		return;
+	}
 	j->x.a = a;
 	j->x.t0 = analysis_info(a)->first_ts;
 	recording_id(analysis_info(a), j->x.id);

@@ -63,7 +63,10 @@ void report_json_header(struct report_ctx *rc)
 	json_s64(j, "version", in->version);
 	json_str(j, "compression", in->compression ? in->compression : "");
 	json_fixed(j, "first_s", (double)in->first_ts / 1e9, 6);
-	json_fixed(j, "last_s", (double)in->last_ts / 1e9, 6);
+	if (in->windowed && !in->events)	/* no event in the window */
+		json_null(j, "last_s");
+	else
+		json_fixed(j, "last_s", (double)in->last_ts / 1e9, 6);
 	json_u64(j, "events", in->events);
 	json_u64(j, "parsed", in->parsed);
 	json_u64(j, "records", in->records);

@@ -343,8 +343,12 @@ void report_text_header(struct report_ctx *rc)
 	report_line(rc, "file      trace.dat v%d, %s, clock %s", in->version,
 		    in->compression && *in->compression ? in->compression : "none",
 		    in->clock);
-	report_line(rc, "span      %.6f .. %.6f s (%.3f s)", (double)in->first_ts / 1e9,
-		    (double)in->last_ts / 1e9, span);
+	if (in->windowed && !in->events)	/* no last event to show */
+		report_line(rc, "span      %.6f .. - s (no event in the window)",
+			    (double)in->first_ts / 1e9);
+	else
+		report_line(rc, "span      %.6f .. %.6f s (%.3f s)", (double)in->first_ts / 1e9,
+			    (double)in->last_ts / 1e9, span);
 	report_line(rc, "events    %llu read, %llu parsed into %llu records",
 		    (unsigned long long)in->events, (unsigned long long)in->parsed,
 		    (unsigned long long)in->records);

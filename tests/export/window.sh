@@ -78,6 +78,17 @@ out=$("$MMSCOPE" export --since 5 --until 2 -o "$scratch/inv" "$f" 2>&1)
 out=$("$MMSCOPE" export --since x -o "$scratch/bad" "$f" 2>&1)
 [ $? = 2 ] && echo "$out" | grep -q "bad --since" || fail "a bad --since: '$out'"
 [ ! -e "$scratch/inv" ] && [ ! -e "$scratch/bad" ] || fail "a refused window created the directory"
+# a window after the last event: no made-up end (report: '-', JSON null;
+# export: the recording left out with a reason, exit 1)
+out=$("$MMSCOPE" export --since 100000 -o "$scratch/late" "$f" 2>&1)
+rc=$?
+[ $rc = 1 ] && echo "$out" | grep -q "no event in the window" &&
+	[ "$(awk -F, 'NR > 1' "$scratch/late/recordings.csv" 2>/dev/null | wc -l)" = 0 ] ||
+	fail "export of a window after the end: exit $rc, '$out'"
+"$MMSCOPE" report --since 100000 "$f" | grep -q '^span .* \.\. - s (no event in the window)' ||
+	fail "report of a window after the end: $("$MMSCOPE" report --since 100000 "$f" | grep span)"
+"$MMSCOPE" report -s header -f json --since 100000 "$f" | grep -q '"last_s": null' ||
+	fail "report JSON of a window after the end: last_s is not null"
 # the parts of one switch-output run (tests/cli/multifile.sh makes them
 # the same way): refused for a window, in one line, the others exported
 mkrec=$top_builddir/tests/compare/mkrec
