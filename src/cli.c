@@ -147,6 +147,16 @@ struct td_file *open_recording(const char *path, const char *name)
 	return tf;
 }
 
+int parse_jobs(const struct cmd_entry *cmd, const char *arg, int *jobs)
+{
+	unsigned long long n;
+
+	if (parse_ull(arg, &n) || n < 1 || n > 1024)
+		return usage_error(cmd, "bad --jobs '%s' (1 to 1024)", arg);
+	*jobs = (int)n;
+	return 0;
+}
+
 int parse_scope_time(const struct cmd_entry *cmd, const char *name, const char *arg,
 		     struct analysis_time *t)
 {

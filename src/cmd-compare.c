@@ -159,9 +159,8 @@ static int compare_parse_opts(int argc, char **argv, struct compare_opts *o)
 			o->ct.all = 1;
 			break;
 		case 'j':
-			if (parse_ull(optarg, &n) || n < 1 || n > 1024)
-				return usage_error(cmd, "bad --jobs '%s' (1 to 1024)", optarg);
-			o->jobs = (int)n;
+			if (parse_jobs(cmd, optarg, &o->jobs))
+				return EXIT_USAGE;
 			break;
 		case OPT_PHASE:
 			if (!*optarg || strpbrk(optarg, " \t\n"))

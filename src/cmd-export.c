@@ -965,7 +965,6 @@ static int export_parse(int argc, char **argv, struct export_opts *o)
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct cmd_entry *cmd = &cmd_export_entry;
-	unsigned long long n;
 	int c;
 
 	*o = (struct export_opts){ .fmt = FMT_CSV, .null = "" };
@@ -985,9 +984,8 @@ static int export_parse(int argc, char **argv, struct export_opts *o)
 				return usage_error(cmd, "bad format '%s' (csv or jsonl)", optarg);
 			break;
 		case 'j':
-			if (parse_ull(optarg, &n) || n < 1 || n > 1024)
-				return usage_error(cmd, "bad --jobs '%s' (1 to 1024)", optarg);
-			o->jobs = (int)n;
+			if (parse_jobs(cmd, optarg, &o->jobs))
+				return EXIT_USAGE;
 			break;
 		case SCOPE_OPT_SINCE:
 		case SCOPE_OPT_UNTIL:

@@ -70,6 +70,9 @@ int parse_compression(const struct cmd_entry *cmd, const char *name,
  * set the value, or print the usage error and return EXIT_USAGE. */
 int parse_interval(const struct cmd_entry *cmd, const char *arg, unsigned *ms);
 int parse_duration(const struct cmd_entry *cmd, const char *arg, uint64_t *ns);
+/* --jobs N (1 to 1024), the same for compare and export: 0, or EXIT_USAGE
+ * with the usage error printed. */
+int parse_jobs(const struct cmd_entry *cmd, const char *arg, int *jobs);
 
 /*
  * What to look at, shared by report, compare and tui (analysis.h's

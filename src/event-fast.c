@@ -706,6 +706,16 @@ int event_fast_enabled(void)
 	return !disabled;
 }
 
+/* Every field the segments read lies inside this record. */
+static int fields_fit(const struct fast_entry *fe, const struct td_event *ev)
+{
+	for (int i = 0; i < fe->nsegs; i++)
+		for (int k = 0; k < fe->segs[i].nfields; k++)
+			if (fe->segs[i].off[k] + fe->segs[i].size[k] > ev->size)
+				return 0;
+	return 1;
+}
+
 int event_fast_line(char *out, struct tep_handle *tep, struct td_event *ev)
 {
 	struct fast_entry *fe;
@@ -717,10 +727,8 @@ int event_fast_line(char *out, struct tep_handle *tep, struct td_event *ev)
 	/* still being checked against libtraceevent: event_fast_info */
 	if (fe->state < 0 || fe->checked < CHECK_LINES)
 		return -1;
-	for (int i = 0; i < fe->nsegs; i++)
-		for (int k = 0; k < fe->segs[i].nfields; k++)
-			if (fe->segs[i].off[k] + fe->segs[i].size[k] > ev->size)
-				return -1;
+	if (!fields_fit(fe, ev))
+		return -1;
 	return build(fe, ev, NULL, out, &need);
 }
 
@@ -736,11 +744,8 @@ int event_fast_info(struct trace_seq *s, struct tep_handle *tep, struct td_event
 	fe = entry_find(tep, ev->event);
 	if (fe->state < 0)
 		return 0;
-	/* every field the segments read must be inside this record */
-	for (int i = 0; i < fe->nsegs; i++)
-		for (int k = 0; k < fe->segs[i].nfields; k++)
-			if (fe->segs[i].off[k] + fe->segs[i].size[k] > ev->size)
-				return 0;
+	if (!fields_fit(fe, ev))
+		return 0;
 	if (fe->checked >= CHECK_LINES) {
 		n = build(fe, ev, NULL, line, &need);
 		if (n >= 0) {
