@@ -22,7 +22,8 @@ libmmscope_a_SOURCES += \
 	src/tracedat-set.c src/tracedat-set.h \
 	src/event-format.c src/event-format.h \
 	src/event-fast.c src/event-fast.h \
-	src/event-raw.c src/event-raw.h
+	src/event-raw.c src/event-raw.h \
+	src/kallsyms.c src/kallsyms.h
 
 # the collector: tracefs instance, spool, sampler, kprobes, triggers
 libmmscope_a_SOURCES += \

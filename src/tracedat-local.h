@@ -5,6 +5,7 @@
 
 #include "tracedat-read.h"
 #include "codec.h"
+#include "kallsyms.h"
 #include "util.h"
 
 /* Hard limits that keep a hostile file from making us allocate much. */
@@ -58,6 +59,7 @@ struct td_file {
 	int cpu_slots;			/* sum of ncpus over buffers */
 	uint64_t **cpu_limit;		/* [buffer][cpu]: end of the CPU's data region */
 	int have_traceclock;
+	struct kallsyms *ksyms;		/* resolves tep's addresses (kallsyms.c) */
 	int syms_pending;		/* kallsyms not yet given to tep (td_tep) */
 	td_want_fn want;		/* td_open_only: the formats to parse */
 	/* v7 sections td_open_only left unread: the kallsyms (read on the

@@ -991,6 +991,7 @@ void td_close(struct td_file *tf)
 		event_format_forget(tf->tep);
 		tep_free(tf->tep);
 	}
+	kallsyms_free(tf->ksyms);	/* after tep: it resolves through it */
 	for (int i = 0; i < TD_META_COUNT; i++)
 		strbuf_release(&tf->meta[i]);
 	for (int i = 0; i < tf->nbuffers; i++) {
