@@ -755,13 +755,14 @@ struct td_index *analysis_take_index(struct analysis *a)
 }
 
 /*
- * The kallsyms cost ~0.1 s of sscanf (more than a report of a lab
+ * The kallsyms cost ~30 ms (kallsyms.c; as much as a report of a lab
  * recording): parsed when the first stack record arrives, if the file
- * may hold stacks (want_syms) and its kernel_stack format parsed.
+ * may hold stacks (want_syms), its kernel_stack format parsed and the
+ * front end names frames.
  */
 static void analysis_syms_on_stack(struct analysis *a)
 {
-	struct tep_event *ev = a->want_syms ?
+	struct tep_event *ev = a->want_syms && !a->opts.unnamed_frames ?
 		tep_find_event_by_name(a->tep, "ftrace", "kernel_stack") : NULL;
 
 	a->syms_id = ev ? ev->id : -1;
@@ -905,7 +906,7 @@ struct analysis *analysis_run_scoped(const char *path, const struct analysis_opt
 			*bad_scope = 1;
 		goto fail;
 	}
-	/* the kallsyms only when stack frames need names (they cost ~0.1 s) */
+	/* the kallsyms only when stack frames need names (they cost ~30 ms) */
 	if (analysis_bind(a, td_tep_nosyms(a->tf), err))
 		goto fail;
 	analysis_syms_on_stack(a);

@@ -74,6 +74,11 @@ struct analysis_opts {
 	 * marker to the next phase marker or the end; analysis_phase_found()
 	 * says whether there was one. */
 	const char *phase;
+	/* Nonzero: stack frames stay unnamed (addresses only) and the
+	 * recording's kallsyms are never parsed: for front ends that show
+	 * no stacks (compare, export), a 6.18 kallsyms costs more than a
+	 * lab recording's events. */
+	int unnamed_frames;
 };
 
 struct analysis_info {

@@ -1054,6 +1054,7 @@ static void export_build(struct ex_job *j, const struct export_opts *o)
 
 	analysis_opts_default(&ao);
 	ao.scope = o->scope;
+	ao.unnamed_frames = 1;	/* no table holds stacks */
 	if (j->npaths > 1 && analysis_scope_any(&o->scope)) {
 		j->name = xstrdup(j->paths[0]);
 		j->err = xasprintf("%s: --since/--until across the %d files of one switch-output "
@@ -1199,6 +1200,8 @@ static int export_all(struct ex_job *jobs, int n, const struct export_opts *o,
 		nt = n;
 	tid = xcalloc((size_t)nt + 1, sizeof(*tid));
 	p.ahead = 2 * (nt > 0 ? nt : 1);
+	if (nt > 1)
+		td_readers_at_once(nt);
 	for (int i = 0; nt > 1 && i < nt; i++)
 		if (!pthread_create(&tid[started], NULL, export_worker, &p))
 			started++;
@@ -1226,6 +1229,7 @@ static int export_all(struct ex_job *jobs, int n, const struct export_opts *o,
 	}
 	for (int i = 0; i < started; i++)
 		pthread_join(tid[i], NULL);
+	td_readers_at_once(1);
 	free(tid);
 	pthread_cond_destroy(&p.cond);
 	pthread_mutex_destroy(&p.lock);

@@ -385,6 +385,7 @@ static int load_recording(const char *path, char *const *files, const char *phas
 	struct phase_counters pc = { phase, 0, -1, 0, NULL, NULL };
 
 	analysis_opts_default(&ao);
+	ao.unnamed_frames = 1;	/* the comparison shows no stacks */
 	if (phase) {
 		ao.phase = phase;
 		ao.tap = phase_tap;
@@ -682,6 +683,7 @@ void compare_load_runs(struct compare_job *jobs, size_t n, int threads)
 		return;
 	}
 	tid = xcalloc((size_t)threads, sizeof(*tid));
+	td_readers_at_once(threads);
 	for (int i = 0; i < threads; i++)
 		if (!pthread_create(&tid[nt], NULL, load_worker, &p))
 			nt++;
@@ -689,6 +691,7 @@ void compare_load_runs(struct compare_job *jobs, size_t n, int threads)
 		load_worker(&p);
 	for (size_t i = 0; i < nt; i++)
 		pthread_join(tid[i], NULL);
+	td_readers_at_once(1);
 	free(tid);
 	free(p.order);
 	pthread_mutex_destroy(&p.lock);

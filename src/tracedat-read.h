@@ -138,6 +138,12 @@ static inline void td_event_fill_record(struct td_event *ev)
 struct td_cursor;
 /* A cursor over every CPU of every buffer (buffer < 0), or one buffer. */
 struct td_cursor *td_cursor_new(struct td_file *tf, int buffer, char **err);
+/*
+ * How many files the process reads at once on its own threads (compare
+ * and export with --jobs): cursors then decompress ahead in threads only
+ * when more CPUs than that are usable. 1 by default.
+ */
+void td_readers_at_once(int n);
 /* 1 with *ev filled, 0 at the end, -1 on error. */
 int td_cursor_next(struct td_cursor *c, struct td_event *ev, char **err);
 void td_cursor_free(struct td_cursor *c);

@@ -20,6 +20,8 @@
 #                 events at ~200 k/s, minutes long (long-SIZE.dat), where a
 #                 10 s window is a small part of the recording
 #   BENCH_NO_DUMP=1  skip the dump rows
+#   BENCH_MANY=0  skip many.sh (compare and export of 24 lab recordings,
+#                 one core against all; BENCH_MANY_REPEAT rounds, default 5)
 #   BENCH_TUI     recordings for the TUI targets (default: the 2G churn
 #                 file, if in BENCH_SIZES, and samples/global-pressure-6.12.dat);
 #                 BENCH_TUI=none skips them; BENCH_TUI_REPEAT runs of
@@ -343,4 +345,10 @@ if [ "${BENCH_TUI:-}" != none ]; then
 			}' "$TMP/tui"
 		echo
 	done
+fi
+
+# Many recordings at once (issue 23): compare and export, one core against all.
+if [ "${BENCH_MANY:-1}" != 0 ]; then
+	echo "== many recordings (many.sh) =="
+	BENCH_REPEAT=${BENCH_MANY_REPEAT:-5} bash "$SRC/tests/bench/many.sh" "$B"
 fi
