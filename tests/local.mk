@@ -20,7 +20,8 @@ LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver
 LDADD = $(LIBMMSCOPE_LIBS)
 SYNTH = tests/unit/synth.c tests/unit/synth.h
 EXTRA_DIST += tests/lib.sh tests/lsan.supp tests/install-deps.sh \
-	tests/unit/tap.h tests/unit/sample-rec.h tests/unit/dir-names.h tests/golden
+	tests/unit/tap.h tests/unit/sample-rec.h tests/unit/dir-names.h tests/unit/real-recordings.h \
+	tests/golden
 
 # basics: util, JSON writer, statistics
 check_PROGRAMS += tests/unit/test-util tests/unit/test-json tests/unit/test-stats

@@ -15,8 +15,8 @@
 #include "tracedat-read.h"
 #include "util.h"
 #include "tap.h"
+#include "real-recordings.h"
 
-#include <dirent.h>
 #include <stdlib.h>
 
 static unsigned long long rng = 88172645463325252ull;
@@ -170,52 +170,35 @@ static const char edge[] =
 
 int main(void)
 {
-	static const char *dirs[] = { "samples", "tests/data/report", "tests/data/swap" };
-	const char *top = getenv("top_srcdir");
 	struct strbuf proc = STRBUF_INIT;
-	int files = 0;
+	char **paths;
+	int files = 0, n = real_recordings(&paths);
 
 	is_int(check_text("", "empty text", "vmemmap_base"), 0, "empty text: no function");
 	is_int(check_text(edge, "odd lines", "dup_name"), 18,
 	       "odd lines: the lines libtraceevent keeps, up to the one that stops it");
-	for (size_t d = 0; d < sizeof(dirs) / sizeof(dirs[0]); d++) {
-		char dir[4096];
-		struct dirent **names;
-		int n;
+	for (int i = 0; i < n; i++) {
+		const char *name = real_recording_name(paths[i]), *text;
+		char *err = NULL;
+		struct td_file *tf = td_open(paths[i], &err);
+		size_t klen;
 
-		snprintf(dir, sizeof(dir), "%s/%s", top ? top : ".", dirs[d]);
-		n = scandir(dir, &names, NULL, alphasort);
-		for (int i = 0; i < n; i++) {
-			size_t len = strlen(names[i]->d_name), klen;
-			char path[8192], *err = NULL;
-			struct td_file *tf;
-			const char *text;
+		if (!ok(tf != NULL, "%s opens", name))
+			printf("#   %s\n", err ? err : "?");
+		free(err);
+		if (tf && td_tep(tf) && (text = td_meta(tf, TD_META_KALLSYMS, &klen)) && klen > 4) {
+			/* the section: u32 size, then the text */
+			char *copy = xmalloc(klen - 4 + 1);
 
-			if (len > 4 && !strcmp(names[i]->d_name + len - 4, ".dat")) {
-				snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name);
-				tf = td_open(path, &err);
-				if (!ok(tf != NULL, "%s opens", names[i]->d_name))
-					printf("#   %s\n", err ? err : "?");
-				free(err);
-				if (tf && td_tep(tf) && (text = td_meta(tf, TD_META_KALLSYMS, &klen)) &&
-				    klen > 4) {
-					/* the section: u32 size, then the text */
-					char *copy = xmalloc(klen - 4 + 1);
-
-					memcpy(copy, text + 4, klen - 4);
-					copy[klen - 4] = '\0';
-					ok(check_text(copy, names[i]->d_name, named_symbol(copy)) > 0,
-					   "%s: functions kept", names[i]->d_name);
-					free(copy);
-					files++;
-				}
-				td_close(tf);
-			}
-			free(names[i]);
+			memcpy(copy, text + 4, klen - 4);
+			copy[klen - 4] = '\0';
+			ok(check_text(copy, name, named_symbol(copy)) > 0, "%s: functions kept", name);
+			free(copy);
+			files++;
 		}
-		if (n > 0)
-			free(names);
+		td_close(tf);
 	}
+	real_recordings_free(paths, n);
 	ok(files >= 3, "real kallsyms checked in %d recordings", files);
 	if (!read_file("/proc/kallsyms", &proc) && proc.len)
 		check_text(proc.buf, "/proc/kallsyms", named_symbol(proc.buf));

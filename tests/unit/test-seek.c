@@ -20,8 +20,8 @@
 #include "util.h"
 #include "tap.h"
 #include "synth.h"
+#include "real-recordings.h"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -585,13 +585,6 @@ static int s_write(const char *path, int version, enum codec_id codec)
 	return r;
 }
 
-static int is_dat(const char *name)
-{
-	size_t n = strlen(name);
-
-	return n > 4 && !strcmp(name + n - 4, ".dat");
-}
-
 /* Hostile use: an index of another file, seeks in cut files. No crash. */
 static void check_misuse(const char *a, const char *b)
 {
@@ -657,66 +650,52 @@ static void check_misuse(const char *a, const char *b)
 
 int main(void)
 {
-	static const char *dirs[] = { "samples", "tests/data/report", "tests/data/swap" };
 	static const struct { int version; enum codec_id codec; int chunk; const char *name; } conv[] = {
 		{ 6, CODEC_NONE, 0, "v6" },
 		{ 7, CODEC_NONE, 0, "v7 none" },
 		{ 7, CODEC_ZLIB, 5, "v7 zlib, 5-page chunks" },
 		{ 7, CODEC_ZSTD, 3, "v7 zstd, 3-page chunks" },
 	};
-	const char *top = getenv("top_srcdir");
 	char tmp[] = "/tmp/mmscope-seek-XXXXXX", first[8192] = "", second[8192] = "";
-	int fd = mkstemp(tmp), nfiles = 0;
+	int fd = mkstemp(tmp), nfiles;
+	char **paths;
 
 	close(fd);
-	for (size_t d = 0; d < ARRAY_SIZE(dirs); d++) {
-		char dir[4096];
-		struct dirent **names;
-		int n;
+	nfiles = real_recordings(&paths);
+	for (int i = 0; i < nfiles; i++) {
+		const char *path = paths[i], *name = real_recording_name(path);
+		char what[8192];
+		/* converted copies of every other file, all modes on one */
+		int all = i % 2 == 0;
 
-		snprintf(dir, sizeof(dir), "%s/%s", top ? top : ".", dirs[d]);
-		n = scandir(dir, &names, NULL, alphasort);
-		for (int i = 0; i < n; i++) {
-			char path[8192], what[8192];
-			/* converted copies of every other file, all modes on one */
-			int all = nfiles % 2 == 0;
-
-			if (is_dat(names[i]->d_name)) {
-				snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name);
-				if (!first[0])
-					snprintf(first, sizeof(first), "%s", path);
-				else if (!second[0])
-					snprintf(second, sizeof(second), "%s", path);
-				check_file(path, names[i]->d_name, all, (unsigned int)nfiles);
-				for (size_t k = 0; all && k < ARRAY_SIZE(conv); k++) {
-					if (!codec_available(conv[k].codec))
-						continue;
-					snprintf(what, sizeof(what), "%s as %s", names[i]->d_name,
-						 conv[k].name);
-					if (ok(!convert(path, tmp, conv[k].version, conv[k].codec,
-							conv[k].chunk ? conv[k].chunk : 64),
-					       "%s: converted", what))
-						check_file(tmp, what, 1, (unsigned int)(nfiles * 7 + k));
-				}
-				if (nfiles == 0) {
-					/* the kbuffer walk and the unthreaded reader seek alike */
-					setenv("MMSCOPE_KBUFFER", "1", 1);
-					snprintf(what, sizeof(what), "%s, kbuffer", names[i]->d_name);
-					check_file(path, what, 1, 99);
-					unsetenv("MMSCOPE_KBUFFER");
-					setenv("MMSCOPE_THREADS", "0", 1);
-					convert(path, tmp, 7, CODEC_ZSTD, 2);
-					snprintf(what, sizeof(what), "%s as v7 zstd, no threads", names[i]->d_name);
-					check_file(tmp, what, 1, 98);
-					unsetenv("MMSCOPE_THREADS");
-				}
-				nfiles++;
-			}
-			free(names[i]);
+		if (!first[0])
+			snprintf(first, sizeof(first), "%s", path);
+		else if (!second[0])
+			snprintf(second, sizeof(second), "%s", path);
+		check_file(path, name, all, (unsigned int)i);
+		for (size_t k = 0; all && k < ARRAY_SIZE(conv); k++) {
+			if (!codec_available(conv[k].codec))
+				continue;
+			snprintf(what, sizeof(what), "%s as %s", name, conv[k].name);
+			if (ok(!convert(path, tmp, conv[k].version, conv[k].codec,
+					conv[k].chunk ? conv[k].chunk : 64),
+			       "%s: converted", what))
+				check_file(tmp, what, 1, (unsigned int)(i * 7 + k));
 		}
-		if (n >= 0)
-			free(names);
+		if (i == 0) {
+			/* the kbuffer walk and the unthreaded reader seek alike */
+			setenv("MMSCOPE_KBUFFER", "1", 1);
+			snprintf(what, sizeof(what), "%s, kbuffer", name);
+			check_file(path, what, 1, 99);
+			unsetenv("MMSCOPE_KBUFFER");
+			setenv("MMSCOPE_THREADS", "0", 1);
+			convert(path, tmp, 7, CODEC_ZSTD, 2);
+			snprintf(what, sizeof(what), "%s as v7 zstd, no threads", name);
+			check_file(tmp, what, 1, 98);
+			unsetenv("MMSCOPE_THREADS");
+		}
 	}
+	real_recordings_free(paths, nfiles);
 	ok(nfiles >= 10, "found the recordings (%d)", nfiles);
 	for (size_t k = 0; k < ARRAY_SIZE(conv); k++) {
 		char what[128];
