@@ -110,7 +110,7 @@ struct handoff_node_stats {
 	uint64_t ho_wakeup, ho_pickup, ho_none, ho_not_needed, ho_open;
 	uint64_t kc_wakeups;		/* wakeup_kcompactd events, any caller */
 	uint64_t kc_wakeups_kswapd;	/* ... by kswapd */
-	uint64_t kc_wakeups_proactive;	/* ... order -1 */
+	uint64_t kc_wakeups_proactive;	/* ... order -1: vm.compaction_proactiveness written */
 	uint64_t kc_wakes, kc_woken, kc_pickup, kc_proactive;
 	uint64_t kc_sleeps;
 	uint64_t kc_busy_ns;		/* kcompactd_wake .. next sleep */

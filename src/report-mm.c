@@ -109,7 +109,7 @@ static void handoff_counts(struct report_ctx *rc, const struct handoff_node_stat
 		report_line(rc, "            busy %.3f s, %llu runs (%llu success); "
 			    "wakeup_kcompactd %llu", (double)n->kc_busy_ns / 1e9,
 			    ULL(n->kc_runs), ULL(n->kc_runs_success), ULL(n->kc_wakeups));
-		report_line(rc, "            (by kswapd %llu, order -1 %llu)",
+		report_line(rc, "            (by kswapd %llu, by writes of vm.compaction_proactiveness %llu)",
 			    ULL(n->kc_wakeups_kswapd), ULL(n->kc_wakeups_proactive));
 	} else {
 		report_line(rc, "kcompactd   not recorded (mmscope record -g compaction)");
