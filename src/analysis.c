@@ -662,26 +662,44 @@ static int analysis_first_ts(struct analysis *a, uint64_t *ts, char **err)
  * costs about its share of the file and ~log2(chunks) chunks, not a
  * full pass.
  */
-static struct td_cursor *analysis_window_cursor(struct analysis *a, char **err)
+/* The window in trace time from the scope and the recording's first
+ * event time stamp; -1 when it ends before it starts. */
+static int analysis_window_bounds(struct analysis *a, uint64_t first, char **err)
 {
 	const struct analysis_scope *s = &a->opts.scope;
-	uint64_t first = 0;
 
-	if (analysis_first_ts(a, &first, err))
-		return NULL;
 	a->info.first_ts = first;
 	a->since = !s->since.set ? first : s->since.abs ? s->since.ns : first + s->since.ns;
 	a->until = !s->until.set ? UINT64_MAX :
 		   s->until.abs ? s->until.ns : first + s->until.ns;
-	if (a->since > a->until) {
-		set_err(err, "--since is after --until (@%.6f > @%.6f; the first event is at "
-			"@%.6f)", (double)a->since / 1e9, (double)a->until / 1e9,
-			(double)first / 1e9);
-		return NULL;
-	}
+	if (a->since > a->until)
+		return set_err(err, "--since is after --until (@%.6f > @%.6f; the first event "
+			       "is at @%.6f)", (double)a->since / 1e9, (double)a->until / 1e9,
+			       (double)first / 1e9);
 	a->info.windowed = 1;
 	a->info.since_ts = a->since;
 	a->info.until_ts = a->until;
+	return 0;
+}
+
+/* After the window: a record that ends its tail (1), or 0 to go on. Up
+ * to the window's end every event counts; after it only the ends of
+ * what began inside (a->tail). */
+static int analysis_window_past(struct analysis *a, const struct td_event *ev)
+{
+	if (a->windowed && ev->ts > a->until && !a->tail) {
+		a->tail = 1;
+		a->info.last_ts = a->until;
+	}
+	return a->tail && !a->npend && !a->pend_nodes;
+}
+
+static struct td_cursor *analysis_window_cursor(struct analysis *a, char **err)
+{
+	uint64_t first = 0;
+
+	if (analysis_first_ts(a, &first, err) || analysis_window_bounds(a, first, err))
+		return NULL;
 	if (!a->since || a->since <= first)
 		return td_cursor_new(a->tf, -1, err);
 	a->index = td_index_new(a->tf, a->opts.index_every);
@@ -717,11 +735,7 @@ static int analysis_stream(struct analysis *a, char **err)
 	if (a->opts.progress)
 		analysis_progress(a, c);
 	while ((r = td_cursor_next(c, &ev, err)) > 0) {
-		if (a->windowed && ev.ts > a->until && !a->tail) {
-			a->tail = 1;
-			a->info.last_ts = a->until;
-		}
-		if (a->tail && !a->npend && !a->pend_nodes)
+		if (analysis_window_past(a, &ev))
 			break;
 		/* what no model reads (the page allocator's events): counted
 		 * here, without a call (analysis_event does the same) */
@@ -930,18 +944,34 @@ fail:
 	return NULL;
 }
 
+/* The first event of a set: its window counts from there. 0 or -1. */
+static int analysis_set_first_ts(struct td_set *set, uint64_t *ts, char **err)
+{
+	struct td_set_cursor *c = td_set_cursor_new(set, 0, 0, err);
+	struct td_event ev;
+	int r;
+
+	if (!c)
+		return -1;
+	r = td_set_cursor_next(c, &ev, err);
+	*ts = r > 0 ? ev.ts : 0;
+	td_set_cursor_free(c);
+	return r < 0 ? -1 : 0;
+}
+
 struct analysis *analysis_run_files(const char *const *paths, int n, const char *name,
-				    const struct analysis_opts *o, char **err)
+				    const struct analysis_opts *o, char **err, int *bad_scope)
 {
 	struct timespec t0, ts0;
 	struct td_set *set;
 	struct td_set_cursor *c;
 	struct td_event ev;
 	struct analysis *a;
+	uint64_t first = 0;
 	int r;
 
 	if (n == 1)
-		return analysis_run(paths[0], o, err);
+		return analysis_run_scoped(paths[0], o, err, bad_scope);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	/* ordered by start_realtime_ns, same formats and buffers, the
 	 * segments of one recording with none missing (tracedat-set.h) */
@@ -966,24 +996,48 @@ struct analysis *analysis_run_files(const char *const *paths, int n, const char 
 								(a->info.flight ? 0 : buf->stats[k].overrun);
 		}
 	}
+	if (analysis_scope_start(a, err)) {
+		if (bad_scope)
+			*bad_scope = 1;
+		goto fail;
+	}
 	a->want_syms = 1;	/* stacks in any file: named by file 0's kallsyms */
 	if (analysis_bind(a, td_tep_nosyms(a->tf), err))
 		goto fail;
 	analysis_syms_on_stack(a);
 	td_set_share_cmdlines(set);	/* into a->tep: file 0's */
 	clock_gettime(CLOCK_MONOTONIC, &ts0);
+	/* a window counts from the set's first event; the set's cursor
+	 * starts in the file that holds --since, through its chunk index */
+	if (a->windowed && (analysis_set_first_ts(set, &first, err) ||
+			    analysis_window_bounds(a, first, err))) {
+		if (bad_scope && !a->info.windowed)
+			*bad_scope = 1;	/* since after until */
+		goto fail;
+	}
 	/* every file's events merged in time order through the same parsers
 	 * and models, as from one file */
-	c = td_set_cursor_new(set, 0, 0, err);
+	c = td_set_cursor_new(set, a->windowed && a->since > first ? a->since : 0, 0, err);
+	if (!c)
+		goto fail;
 	while ((r = td_set_cursor_next(c, &ev, err)) > 0) {
 		if (td_set_cursor_file(c) > 0 && ev.event)	/* file 0's format of the id */
 			ev.event = tep_find_event(a->tep, ev.event->id);
+		if (analysis_window_past(a, &ev))
+			break;
 		analysis_event(a, &ev);
 	}
 	td_set_cursor_free(c);
 	if (r < 0)
 		goto fail;
-	analysis_close_pass(a, &t0, &ts0, 1);
+	if (a->windowed) {
+		analysis_finish(a, a->info.last_ts);
+		counters_model_span(a->counters, &a->info.samples_first_ts,
+				    &a->info.samples_last_ts);
+		analysis_close_pass(a, &t0, &ts0, 0);
+	} else {
+		analysis_close_pass(a, &t0, &ts0, 1);
+	}
 	td_set_close(set);
 	return a;
 fail:

@@ -168,11 +168,13 @@ struct analysis *analysis_run_scoped(const char *path, const struct analysis_opt
  * merged in time order through the same parsers and models, as one
  * recording; task names from every file's saved cmdlines. The header is
  * the first file's, called "NAME (N files)"; lost events count every
- * file's. One path is analysis_run(). No page index (analysis_take_index
- * gives NULL); opts.scope and opts.progress are not used.
+ * file's. One path is analysis_run_scoped(). opts.scope as for one file:
+ * a window counts from the set's first event, and the set's cursor starts
+ * in the file that holds --since. No page index (analysis_take_index gives
+ * NULL); opts.progress is not used.
  */
 struct analysis *analysis_run_files(const char *const *paths, int n, const char *name,
-				    const struct analysis_opts *o, char **err);
+				    const struct analysis_opts *o, char **err, int *bad_scope);
 void analysis_free(struct analysis *a);
 /* opts.phase: whether its marker was in the recording. */
 int analysis_phase_found(const struct analysis *a);

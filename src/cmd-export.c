@@ -1055,16 +1055,9 @@ static void export_build(struct ex_job *j, const struct export_opts *o)
 	analysis_opts_default(&ao);
 	ao.scope = o->scope;
 	ao.unnamed_frames = 1;	/* no table holds stacks */
-	if (j->npaths > 1 && analysis_scope_any(&o->scope)) {
-		j->name = xstrdup(j->paths[0]);
-		j->err = xasprintf("%s: --since/--until across the %d files of one switch-output "
-				   "run is not supported: export the file that holds the window",
-				   j->paths[0], j->npaths);
-		j->rc = -1;
-		return;
-	}
 	if (j->npaths > 1) {
-		a = analysis_run_files((const char *const *)j->paths, j->npaths, NULL, &ao, &err);
+		a = analysis_run_files((const char *const *)j->paths, j->npaths, NULL, &ao, &err,
+				       NULL);
 		j->name = xstrdup(a ? analysis_info(a)->path : j->paths[0]);
 	} else {
 		if (input_file_open(&in, j->paths[0], &err)) {

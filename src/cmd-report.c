@@ -139,11 +139,6 @@ static int report_parse_opts(int argc, char **argv, struct report_cmd_opts *o)
 		return s;
 	if (optind == argc)
 		return usage_error(cmd, "no recording given");
-	/* a window is found through one file's page index; tasks likewise
-	 * are filtered in one pass: several files take neither yet */
-	if ((argc - optind > 1 || is_dir(argv[optind])) && analysis_scope_any(&o->scope))
-		return usage_error(cmd, "--since/--until/--pid/--comm/--cgroup take one file, "
-				   "not several or a directory");
 	o->file = argv[optind];
 	o->files = argv + optind;
 	o->nfiles = argc - optind;
@@ -171,7 +166,7 @@ static int report_files(const struct report_cmd_opts *o)
 	struct analysis *a;
 	struct strbuf out = STRBUF_INIT;
 	char **paths, *err = NULL;
-	int n, r;
+	int n, r, bad = 0;
 
 	if (input_expand(o->files, o->nfiles, &paths, &n, &err)) {
 		r = error("%s", err);
@@ -179,14 +174,18 @@ static int report_files(const struct report_cmd_opts *o)
 		return r;
 	}
 	analysis_opts_default(&ao);
+	ao.scope = o->scope;
 	a = analysis_run_files((const char *const *)paths, n, o->nfiles == 1 ? o->file : NULL,
-			       &ao, &err);
+			       &ao, &err, &bad);
 	input_expand_free(paths, n);
 	if (!a) {
-		r = error("%s", err ? err : "cannot read");
+		r = bad ? EXIT_USAGE : EXIT_ERROR;
+		error("%s", err ? err : "cannot read");
 		free(err);
 		return r;
 	}
+	if (getenv("MMSCOPE_REPORT_TIMING"))
+		report_timing(analysis_info(a)->path, analysis_info(a));
 	report_render(a, &o->r, &out);
 	fwrite(out.buf ? out.buf : "", 1, out.len, stdout);
 	strbuf_release(&out);

@@ -403,14 +403,8 @@ static int load_recording(const char *path, char *const *files, const char *phas
 
 		while (files[n])
 			n++;
-		if (sc && analysis_scope_any(&sc->scope)) {
-			sc->bad = 1;
-			a = NULL;
-			set_err(err, "--since/--until/--pid/--comm/--cgroup take one file, not "
-				"the %d files of one run", n);
-		} else {
-			a = analysis_run_files((const char *const *)files, n, NULL, &ao, err);
-		}
+		a = analysis_run_files((const char *const *)files, n, NULL, &ao, err,
+				       sc ? &sc->bad : NULL);
 	} else {
 		a = analysis_run_scoped(path, &ao, err, sc ? &sc->bad : NULL);
 	}

@@ -68,7 +68,7 @@ struct tui_data *tui_data_load_files(const char *const *paths, int n, const char
 	struct tui_data *d = xcalloc(1, sizeof(*d));
 
 	analysis_opts_default(&o);
-	d->an = analysis_run_files(paths, n, name, &o, err);
+	d->an = analysis_run_files(paths, n, name, &o, err, NULL);
 	if (!d->an) {
 		free(d);
 		return NULL;

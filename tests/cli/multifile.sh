@@ -37,6 +37,21 @@ grep -q '^ *6  total$' "$scratch/out" && ok "dump --stat DIR: 6 events" || fail 
 got=$(sed 's/.*part \([0-9]*\) at \([0-9]*\).*/\2/' "$scratch/out" | tr '\n' ' ')
 [ "$got" = "1300000000 1400000000 " ] && ok "dump --since 0.3 --until 0.45 DIR: from the first file's first event" ||
 	fail "dump --since DIR: '$got'"
+# report and export: a window of the run, also across a switch (0.15 s:
+# the third print of part 9, then part 10's two)
+wevents() { "$MMSCOPE" report -s header -f json "$@" | sed -n 's/^ *"events": \([0-9]*\),$/\1/p'; }
+got=$(wevents --since 0.3 --until 0.45 "$scratch/run")
+[ "$got" = 2 ] && ok "report --since 0.3 --until 0.45 DIR: 2 events" || fail "report window of DIR: '$got' events"
+got=$(wevents --since 0.15 --until 0.45 "$scratch/run")
+[ "$got" = 3 ] && ok "report --since 0.15 --until 0.45 DIR: 3 events across the switch" ||
+	fail "report window across a switch: '$got' events"
+"$MMSCOPE" export --since 0.15 --until 0.45 -o "$scratch/exw" "$scratch/run" 2>"$scratch/e" ||
+	fail "export --since/--until DIR: $(cat "$scratch/e")"
+grep -q 'r-9.dat (3 files),.*,3,.*,1150000000,1450000000$' "$scratch/exw/recordings.csv" &&
+	ok "export --since 0.15 --until 0.45 DIR: 3 events, the window in ns" ||
+	fail "export window of DIR: $(cat "$scratch/exw/recordings.csv")"
+"$MMSCOPE" report --since 0.4 --until 0.2 "$scratch/run" >/dev/null 2>"$scratch/e"
+[ $? -eq 2 ] && ok "report DIR, since after until: exit 2" || fail "report DIR, since after until: $(cat "$scratch/e")"
 
 # refused where one recording is asked for: one line, exit 1
 refused() {	# refused WHAT PATTERN ARGS...

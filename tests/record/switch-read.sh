@@ -194,8 +194,18 @@ done
 rc=$?
 [ $rc -ne 0 ] && [ "$(wc -l <"$scratch/e")" = 1 ] && grep -q 'is missing' "$scratch/e" &&
 	ok "compare A=FIRST,LAST: exit $rc: $(cat "$scratch/e")" || fail "compare A=FIRST,LAST: exit $rc: $(cat "$scratch/e")"
-"$MMSCOPE" compare --since 1 A="$scratch/seg" B="$scratch/seg" >/dev/null 2>"$scratch/e"
-[ $? -eq 2 ] && ok "compare --since A=DIR: exit 2" || fail "compare --since A=DIR: $(cat "$scratch/e")"
+# a window across the switches: report reads from the file that holds
+# its start on and counts trace-cmd's events between its ends
+lo=$(sed -n "$((total / 4))p" "$scratch/tc.keyed" | cut -f1)
+hi=$(sed -n "$((3 * total / 4))p" "$scratch/tc.keyed" | cut -f1)
+want=$(awk -F '\t' -v a="$lo" -v b="$hi" '$1 + 0 >= a + 0 && $1 + 0 <= b + 0' "$scratch/tc.keyed" | wc -l)
+got=$("$MMSCOPE" report -s header -f json --since "@$lo" --until "@$hi" "$scratch/seg" 2>"$scratch/e" |
+	sed -n 's/^ *"events": \([0-9]*\),$/\1/p')
+[ -n "$got" ] && [ "$got" = "$want" ] &&
+	ok "report --since @$lo --until @$hi DIR: $got events, trace-cmd's between them" ||
+	fail "report --since/--until DIR: '$got' events, trace-cmd has $want: $(cat "$scratch/e")"
+"$MMSCOPE" compare --since "@$lo" --until "@$hi" A="$scratch/seg" B="$scratch/seg" >/dev/null 2>"$scratch/e" &&
+	ok "compare --since/--until A=DIR" || fail "compare --since/--until A=DIR: $(cat "$scratch/e")"
 
 # refused: a segment missing between two, segments of two runs
 first=$(echo "$files" | head -1)
