@@ -91,9 +91,6 @@ static int tui_parse_opts(int argc, char **argv, struct tui_opts *o)
 	o->path = argv[optind];
 	o->npaths = argc - optind;	/* the files: cmd_tui() expands them */
 	o->paths = (const char *const *)(argv + optind);
-	if ((o->npaths > 1 || is_dir(o->path)) && analysis_scope_any(&scope))
-		return usage_error(cmd, "--since/--until/--pid/--comm/--cgroup take one file, "
-				   "not several or a directory");
 	o->scope = &scope;
 	env = getenv("MMSCOPE_TUI_HEADLESS");
 	o->headless = env && *env && strcmp(env, "0");
@@ -184,7 +181,7 @@ static int cmd_tui_live(int argc, char **argv)
 static int tui_files(struct tui_opts *o)
 {
 	char **paths, *name, *err = NULL;
-	int n, r = EXIT_OK;
+	int n, r = EXIT_OK, bad = 0;
 
 	for (int i = 0; i < o->npaths; i++)
 		if (!strcmp(o->paths[i], "-"))
@@ -203,10 +200,13 @@ static int tui_files(struct tui_opts *o)
 
 		o->path = paths[0];
 		o->npaths = 0;
+		o->bad_scope = &bad;
 		if (!tf)
 			r = EXIT_ERROR;
 		else if (tui_run(tf, o, &err) < 0)
 			r = error("%s: %s", o->path, err ? err : "cannot run the TUI");
+		if (bad)
+			r = EXIT_USAGE;
 		free(err);
 		td_close(tf);
 	} else if (!(o->set = td_set_open(o->paths, n, &err))) {
@@ -214,8 +214,11 @@ static int tui_files(struct tui_opts *o)
 		free(err);
 	} else {
 		td_set_share_cmdlines(o->set);	/* the events view formats with file 0's */
+		o->bad_scope = &bad;
 		if (tui_run(NULL, o, &err) < 0) {
 			r = error("%s", err ? err : "cannot run the TUI");
+			if (bad)
+				r = EXIT_USAGE;
 			free(err);
 		}
 		td_set_close(o->set);

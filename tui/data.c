@@ -62,13 +62,16 @@ struct tui_data *tui_data_load_scoped(const char *path, const struct analysis_sc
 }
 
 struct tui_data *tui_data_load_files(const char *const *paths, int n, const char *name,
-				     char **err)
+				     const struct analysis_scope *scope, char **err,
+				     int *bad_scope)
 {
 	struct analysis_opts o;
 	struct tui_data *d = xcalloc(1, sizeof(*d));
 
 	analysis_opts_default(&o);
-	d->an = analysis_run_files(paths, n, name, &o, err, NULL);
+	if (scope)
+		o.scope = *scope;
+	d->an = analysis_run_files(paths, n, name, &o, err, bad_scope);
 	if (!d->an) {
 		free(d);
 		return NULL;

@@ -37,9 +37,10 @@ struct tui_data *tui_data_load_scoped(const char *path, const struct analysis_sc
 				      tui_progress_fn progress, void *ctx, char **err,
 				      int *bad_scope);
 /* Several files of one recording (analysis_run_files: no index, no
- * scope, no progress); name is what the title calls it. */
+ * progress; a scope as for one file); name is what the title calls it. */
 struct tui_data *tui_data_load_files(const char *const *paths, int n, const char *name,
-				     char **err);
+				     const struct analysis_scope *scope, char **err,
+				     int *bad_scope);
 void tui_data_free(struct tui_data *d);
 
 /* Live mode: the models of a live session (src/live.h), read as they

@@ -285,7 +285,7 @@ int tui_run(struct td_file *tf, const struct tui_opts *o, char **err)
 		l.live = o->live;
 		d = tui_data_live(o->live);
 	} else if (o->npaths > 1) {
-		d = tui_data_load_files(o->paths, o->npaths, NULL, err);
+		d = tui_data_load_files(o->paths, o->npaths, NULL, o->scope, err, o->bad_scope);
 	} else {
 		d = tui_data_load_scoped(o->path, o->scope, tui_progress, &l, err,
 					 o->bad_scope);

@@ -164,8 +164,13 @@ if [ "$m" -ge 10 ] && [ -n "$k" ] && sed -n "$k,$((k + m - 1))p" "$scratch/all" 
 else
 	fail "tui DIR: the events view's $m lines are not dump's (from line '$k')"
 fi
-"$MMSCOPE" tui --since 1 "$scratch/seg" </dev/null >/dev/null 2>"$scratch/e"
-[ $? -eq 2 ] && ok "tui --since DIR: exit 2: $(cat "$scratch/e")" || fail "tui --since DIR not refused"
+# a window across the switches (the middle half of the events)
+lo=$(sed -n "$((total / 4))p" "$scratch/tc.keyed" | cut -f1)
+hi=$(sed -n "$((3 * total / 4))p" "$scratch/tc.keyed" | cut -f1)
+MMSCOPE_TUI_HEADLESS=1 MMSCOPE_TUI_KEYS="q" MMSCOPE_TUI_DUMP="$scratch/wscreen" LINES=30 \
+	COLUMNS=120 TERM=dumb "$MMSCOPE" tui --since "@$lo" --until "@$hi" "$scratch/seg" </dev/null \
+	2>"$scratch/e" && [ -s "$scratch/wscreen" ] && ok "tui --since/--until DIR: drawn" ||
+	fail "tui --since/--until DIR: $(cat "$scratch/e")"
 
 # compare: the files of one run (a directory, or named in a column) are
 # one run; its counter delta spans them all, so it is at least any one
@@ -194,10 +199,8 @@ done
 rc=$?
 [ $rc -ne 0 ] && [ "$(wc -l <"$scratch/e")" = 1 ] && grep -q 'is missing' "$scratch/e" &&
 	ok "compare A=FIRST,LAST: exit $rc: $(cat "$scratch/e")" || fail "compare A=FIRST,LAST: exit $rc: $(cat "$scratch/e")"
-# a window across the switches: report reads from the file that holds
+# the window across the switches: report reads from the file that holds
 # its start on and counts trace-cmd's events between its ends
-lo=$(sed -n "$((total / 4))p" "$scratch/tc.keyed" | cut -f1)
-hi=$(sed -n "$((3 * total / 4))p" "$scratch/tc.keyed" | cut -f1)
 want=$(awk -F '\t' -v a="$lo" -v b="$hi" '$1 + 0 >= a + 0 && $1 + 0 <= b + 0' "$scratch/tc.keyed" | wc -l)
 got=$("$MMSCOPE" report -s header -f json --since "@$lo" --until "@$hi" "$scratch/seg" 2>"$scratch/e" |
 	sed -n 's/^ *"events": \([0-9]*\),$/\1/p')
