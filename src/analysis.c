@@ -669,9 +669,13 @@ static int analysis_window_bounds(struct analysis *a, uint64_t first, char **err
 	const struct analysis_scope *s = &a->opts.scope;
 
 	a->info.first_ts = first;
-	a->since = !s->since.set ? first : s->since.abs ? s->since.ns : first + s->since.ns;
-	a->until = !s->until.set ? UINT64_MAX :
-		   s->until.abs ? s->until.ns : first + s->until.ns;
+	a->since = first;
+	a->until = UINT64_MAX;
+	if ((s->since.set && analysis_time_at(&s->since, first, td_private(a->tf), "--since",
+					      &a->since, err)) ||
+	    (s->until.set && analysis_time_at(&s->until, first, td_private(a->tf), "--until",
+					      &a->until, err)))
+		return -1;
 	if (a->since > a->until)
 		return set_err(err, "--since is after --until (@%.6f > @%.6f; the first event "
 			       "is at @%.6f)", (double)a->since / 1e9, (double)a->until / 1e9,
@@ -805,41 +809,6 @@ static int analysis_bind(struct analysis *a, struct tep_handle *tep, char **err)
 	for (int id = 0; id < a->ncounts; id++)
 		a->parses[id] = (uint8_t)parser_set_binds(a->ps, id);
 	return 0;
-}
-
-int analysis_time_parse(const char *s, struct analysis_time *t)
-{
-	char *end;
-	double v;
-
-	memset(t, 0, sizeof(*t));
-	if (!s)
-		return -1;
-	if (*s == '@') {
-		t->abs = 1;
-		s++;
-	}
-	/* digits and one dot only: no sign, exponent, hex, inf or nan */
-	if (!*s || strspn(s, "0123456789.") != strlen(s) || strchr(s, '.') != strrchr(s, '.') ||
-	    !strcmp(s, "."))
-		return -1;
-	v = strtod(s, &end);
-	if (end == s || *end || v < 0 || v > 1.8e10)
-		return -1;
-	t->ns = (uint64_t)(v * 1e9 + 0.5);
-	t->set = 1;
-	return 0;
-}
-
-int analysis_scope_inverted(const struct analysis_scope *s)
-{
-	return s->since.set && s->until.set && s->since.abs == s->until.abs &&
-	       s->since.ns > s->until.ns;
-}
-
-int analysis_scope_any(const struct analysis_scope *s)
-{
-	return s->since.set || s->until.set || s->pid > 0 || s->comm || s->cgroup;
 }
 
 /* The scope asked for, checked against what the recording can answer. */

@@ -28,12 +28,14 @@
 /*
  * What to look at (report, compare, dump, tui: --since/--until, --pid,
  * --comm, --cgroup). A time is seconds relative to the recording's first
- * event, as the report prints times, or with abs set ("@T") a trace time
- * stamp as trace-cmd prints it.
+ * event, as the report prints times, with abs set ("@T") a trace time
+ * stamp as trace-cmd prints it, or with wall set a wall-clock time (ns
+ * since the Unix epoch; src/scope-time.c).
  */
 struct analysis_time {
 	int set;
 	int abs;
+	int wall;
 	uint64_t ns;
 };
 
@@ -44,8 +46,16 @@ struct analysis_scope {
 	const char *cgroup;	/* non-NULL: only tasks of this cgroup */
 };
 
-/* "T" or "@T" (seconds, >= 0, decimals allowed) into *t: 0, or -1. */
+/* "T" or "@T" (seconds, >= 0, decimals allowed), or a wall-clock time
+ * "YYYY-MM-DDTHH:MM[:SS[.F]][Z|+HH:MM]" (no zone: local time) into *t:
+ * 0, or -1. */
 int analysis_time_parse(const char *s, struct analysis_time *t);
+/* *t as a trace time stamp: first + t, t itself (@T), or a wall-clock
+ * time through the recording's metadata meta (td_private: the wall and
+ * trace clocks read together at the start). -1 with *err (naming what,
+ * "--since") when the recording cannot map a wall-clock time. */
+int analysis_time_at(const struct analysis_time *t, uint64_t first, const char *meta,
+		     const char *what, uint64_t *out, char **err);
 /* Whether since is after until when both are of the same kind (front
  * ends refuse that before reading; mixed kinds are checked on reading). */
 int analysis_scope_inverted(const struct analysis_scope *s);

@@ -162,8 +162,8 @@ int parse_scope_time(const struct cmd_entry *cmd, const char *name, const char *
 {
 	(void)cmd;
 	if (analysis_time_parse(arg, t)) {
-		error("bad --%s time '%s' (seconds from the first event, or @seconds of "
-		      "trace time)", name, arg);
+		error("bad --%s time '%s' (seconds from the first event, @seconds of "
+		      "trace time, or YYYY-MM-DDTHH:MM:SS[.F][Z|+HH:MM])", name, arg);
 		return EXIT_USAGE;
 	}
 	return 0;

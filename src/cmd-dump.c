@@ -32,8 +32,9 @@ static const char dump_usage[] =
 "      --cpu LIST              only these CPUs (e.g. 0,2-3)\n"
 "      --pid LIST              only these task ids\n"
 "      --since T               only from T: seconds from the first event, as\n"
-"                              mmscope report prints times, or @T a time\n"
-"                              stamp as printed here and by trace-cmd\n"
+"                              mmscope report prints times, @T a time stamp\n"
+"                              as printed here and by trace-cmd, or a\n"
+"                              wall-clock time 2026-12-01T14:32:05Z\n"
 "      --until T               stop after T (same forms)\n"
 "      --stat                  print event counts and lost events instead\n"
 "      --info                  print what the file says about itself instead\n"
@@ -155,7 +156,7 @@ static int dump_parse_opts(int argc, char **argv, struct dump_opts *o)
 		}
 	}
 	if (o->tsince.set && o->tuntil.set && o->tsince.abs == o->tuntil.abs &&
-	    o->tsince.ns > o->tuntil.ns) {
+	    o->tsince.wall == o->tuntil.wall && o->tsince.ns > o->tuntil.ns) {
 		error("--since is after --until");
 		return EXIT_USAGE;
 	}
@@ -446,7 +447,8 @@ static struct td_set_cursor *dump_cursor(struct td_set *set, struct dump_opts *o
 
 	o->since = 0;
 	o->until = UINT64_MAX;
-	if ((o->tsince.set && !o->tsince.abs) || (o->tuntil.set && !o->tuntil.abs)) {
+	if ((o->tsince.set && !o->tsince.abs && !o->tsince.wall) ||
+	    (o->tuntil.set && !o->tuntil.abs && !o->tuntil.wall)) {
 		int got;
 
 		cur = td_set_cursor_new(set, 0, 0, &err);
@@ -456,10 +458,15 @@ static struct td_set_cursor *dump_cursor(struct td_set *set, struct dump_opts *o
 		td_set_cursor_free(cur);
 		cur = NULL;
 	}
-	if (o->tsince.set)
-		o->since = o->tsince.abs ? o->tsince.ns : first + o->tsince.ns;
-	if (o->tuntil.set)
-		o->until = o->tuntil.abs ? o->tuntil.ns : first + o->tuntil.ns;
+	if ((o->tsince.set && analysis_time_at(&o->tsince, first, td_private(td_set_file(set, 0)),
+					       "--since", &o->since, &err)) ||
+	    (o->tuntil.set && analysis_time_at(&o->tuntil, first, td_private(td_set_file(set, 0)),
+					       "--until", &o->until, &err))) {
+		error("%s", err);
+		free(err);
+		*r = EXIT_USAGE;
+		return NULL;
+	}
 	if (o->since > o->until) {
 		error("--since is after --until");
 		*r = EXIT_USAGE;

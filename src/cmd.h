@@ -93,7 +93,9 @@ enum {
 	{ "cgroup", required_argument, NULL, SCOPE_OPT_CGROUP }
 #define SCOPE_USAGE \
 "      --since T        only from T: seconds from the first event, as times\n" \
-"                       print, or @T a trace time stamp (as trace-cmd prints)\n" \
+"                       print, @T a trace time stamp (as trace-cmd prints),\n" \
+"                       or a wall-clock time 2026-12-01T14:32:05Z (no zone:\n" \
+"                       local time)\n" \
 "      --until T        only up to T (same forms)\n" \
 "      --pid PID        stalls, tasks, compaction, OOM victims, swap-outs of\n" \
 "                       this task only (counters and kswapd stay global)\n" \

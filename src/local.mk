@@ -56,6 +56,7 @@ libmmscope_a_SOURCES += \
 	src/model-stacks.c src/model-stacks.h \
 	src/event-stack.c src/event-stack.h \
 	src/model-lanes.c src/model-lanes.h \
+	src/scope-time.c \
 	src/analysis.c src/analysis.h
 
 # live: a running recorder's pages merged in time order (tui --live)

@@ -72,6 +72,9 @@ const char *td_trace_clock(const struct td_file *tf);	/* e.g. "local" */
 const char *td_tracer_version(const struct td_file *tf);
 /* mmscope's private metadata (key=value lines) or NULL. */
 const char *td_private(const struct td_file *tf);
+/* A "key=N" line of such metadata (the first): 0 with *v set, or -1 when
+ * there is none or N is not a whole decimal number. */
+int td_meta_u64(const char *meta, const char *key, uint64_t *v);
 /* Number of event formats that libtraceevent could not parse. */
 int td_bad_formats(const struct td_file *tf, const char **first);
 

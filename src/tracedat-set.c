@@ -11,22 +11,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* The value of "key=" at a line start of the metadata, or NULL. */
-static const char *meta_value(const char *p, const char *key)
-{
-	size_t kl = strlen(key);
-
-	for (const char *s = p; s && *s; s = strchr(s, '\n'), s = s ? s + 1 : NULL)
-		if (!strncmp(s, key, kl) && s[kl] == '=')
-			return s + kl + 1;
-	return NULL;
-}
-
 static uint64_t meta_u64(const char *p, const char *key)
 {
-	const char *v = p ? meta_value(p, key) : NULL;
+	uint64_t v;
 
-	return v ? strtoull(v, NULL, 10) : 0;
+	return td_meta_u64(p, key, &v) ? 0 : v;
 }
 
 /*
