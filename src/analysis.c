@@ -503,6 +503,8 @@ static void analysis_header(struct analysis *a, const char *path)
 	zswap_model_set_page_size(a->zswap, in->page_size);
 	frag_model_set_page_size(a->frag, in->page_size);
 	analysis_private(a, in, td_private(a->tf));
+	in->has_wall = !td_meta_u64(td_private(a->tf), "start_realtime_ns", &in->wall_real0) &&
+		       !td_meta_u64(td_private(a->tf), "start_trace_ns", &in->wall_trace0);
 	/* a file without mmscope's metadata (trace-cmd's) may hold stacks */
 	if (!td_private(a->tf) || !*td_private(a->tf))
 		a->want_syms = 1;

@@ -56,6 +56,11 @@ int analysis_time_parse(const char *s, struct analysis_time *t);
  * "--since") when the recording cannot map a wall-clock time. */
 int analysis_time_at(const struct analysis_time *t, uint64_t first, const char *meta,
 		     const char *what, uint64_t *out, char **err);
+/* A trace time stamp ts as UTC wall-clock time "YYYY-MM-DDTHH:MM:SS.FZ"
+ * with digits decimals (0-9) through in's has_wall pair; "-" without. */
+struct analysis_info;
+void analysis_wall_format(const struct analysis_info *in, uint64_t ts, int digits,
+			  char *buf, size_t len);
 /* Whether since is after until when both are of the same kind (front
  * ends refuse that before reading; mixed kinds are checked on reading). */
 int analysis_scope_inverted(const struct analysis_scope *s);
@@ -98,6 +103,10 @@ struct analysis_info {
 	uint32_t page_size;		/* the kernel's page size (the ring's page), bytes */
 	const char *compression;
 	uint64_t first_ts, last_ts;	/* of all events, ns */
+	/* the wall clock (Unix ns) and the trace clock mmscope record read
+	 * together at its start; has_wall 0: the recording holds none */
+	int has_wall;
+	uint64_t wall_real0, wall_trace0;
 	uint64_t events;		/* all events read */
 	uint64_t parsed;		/* events a parser took */
 	uint64_t records;		/* records emitted */

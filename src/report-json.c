@@ -67,6 +67,21 @@ void report_json_header(struct report_ctx *rc)
 		json_null(j, "last_s");
 	else
 		json_fixed(j, "last_s", (double)in->last_ts / 1e9, 6);
+	/* UTC through the clocks mmscope record read together; null: none */
+	if (in->has_wall) {
+		char w[48];
+
+		analysis_wall_format(in, in->first_ts, 9, w, sizeof(w));
+		json_str(j, "first_wall", w);
+		analysis_wall_format(in, in->last_ts, 9, w, sizeof(w));
+		if (in->windowed && !in->events)
+			json_null(j, "last_wall");
+		else
+			json_str(j, "last_wall", w);
+	} else {
+		json_null(j, "first_wall");
+		json_null(j, "last_wall");
+	}
 	json_u64(j, "events", in->events);
 	json_u64(j, "parsed", in->parsed);
 	json_u64(j, "records", in->records);

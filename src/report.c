@@ -349,6 +349,15 @@ void report_text_header(struct report_ctx *rc)
 	else
 		report_line(rc, "span      %.6f .. %.6f s (%.3f s)", (double)in->first_ts / 1e9,
 			    (double)in->last_ts / 1e9, span);
+	if (in->has_wall && !(in->windowed && !in->events)) {
+		char f[48], l[48];
+
+		analysis_wall_format(in, in->first_ts, 3, f, sizeof(f));
+		analysis_wall_format(in, in->last_ts, 3, l, sizeof(l));
+		report_line(rc, "wall      %s .. %s", f, l);
+	} else if (!in->has_wall) {
+		report_line(rc, "wall      - (no wall-clock reference in this recording)");
+	}
 	report_line(rc, "events    %llu read, %llu parsed into %llu records",
 		    (unsigned long long)in->events, (unsigned long long)in->parsed,
 		    (unsigned long long)in->records);

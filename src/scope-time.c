@@ -12,6 +12,7 @@
 #include "util.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -147,6 +148,37 @@ int analysis_time_at(const struct analysis_time *t, uint64_t first, const char *
 	else
 		*out = real0 - t->ns > trace0 ? 0 : trace0 - (real0 - t->ns);
 	return 0;
+}
+
+void analysis_wall_format(const struct analysis_info *in, uint64_t ts, int digits,
+			  char *buf, size_t len)
+{
+	uint64_t ns;
+	time_t t;
+	struct tm tm;
+	char frac[16] = "";
+	unsigned long long div = 1;
+
+	if (!in->has_wall || (ts < in->wall_trace0 && in->wall_trace0 - ts > in->wall_real0)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	ns = ts >= in->wall_trace0 ? in->wall_real0 + (ts - in->wall_trace0) :
+	     in->wall_real0 - (in->wall_trace0 - ts);
+	t = (time_t)(ns / 1000000000ull);
+	if (!gmtime_r(&t, &tm)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	if (digits > 9)
+		digits = 9;
+	for (int i = digits; i < 9; i++)
+		div *= 10;
+	if (digits > 0)
+		snprintf(frac, sizeof(frac), ".%0*llu", digits,
+			 (unsigned long long)(ns % 1000000000ull) / div);
+	snprintf(buf, len, "%04d-%02d-%02dT%02d:%02d:%02d%sZ", tm.tm_year + 1900, tm.tm_mon + 1,
+		 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, frac);
 }
 
 int analysis_scope_inverted(const struct analysis_scope *s)
