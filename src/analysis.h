@@ -59,6 +59,9 @@ int analysis_time_at(const struct analysis_time *t, uint64_t first, const char *
 /* A trace time stamp ts as UTC wall-clock time "YYYY-MM-DDTHH:MM:SS.FZ"
  * with digits decimals (0-9) through in's has_wall pair; "-" without. */
 struct analysis_info;
+/* ts as Unix ns through in's has_wall pair: 0, or -1 without (or before
+ * 1970, or past 2262). */
+int analysis_wall_ns(const struct analysis_info *in, uint64_t ts, uint64_t *ns);
 void analysis_wall_format(const struct analysis_info *in, uint64_t ts, int digits,
 			  char *buf, size_t len);
 /* Whether since is after until when both are of the same kind (front

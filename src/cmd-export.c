@@ -90,7 +90,7 @@ static const struct ex_col recordings_cols[] = {
 	IN("sys_us"), IN("maxrss_kb"), IN("stopped_by_recorder"), TN("memcg_path"),
 	IN("memcg_version"), IN("memcg_limit_bytes"), IN("memcg_limit_unlimited"),
 	IN("memcg_peak_bytes"), IN("memcg_usage_max_bytes"), IN("memcg_oom_kills"),
-	T("mmscope_version"), IN("window_start_ns"), IN("window_end_ns"),
+	T("mmscope_version"), IN("window_start_ns"), IN("window_end_ns"), IN("start_unix_ns"),
 };
 static const struct ex_col kswapd_cols[] = {
 	T("recording_id"), I("node"), I("begin_ns"), I("duration_ns"), I("alloc_order"),
@@ -431,6 +431,12 @@ static void export_recording(struct ex_ctx *x, const char *name)
 	put_str(o, PACKAGE_VERSION);
 	put_s64_or_null(o, (int64_t)from, in->windowed);
 	put_s64_or_null(o, (int64_t)in->last_ts, in->windowed);
+	/* start_ns on the wall clock, so hosts line up: each trace clock
+	 * counts from its own boot; null without the recorder's clock pair */
+	uint64_t unix_ns = 0;
+	int known = !analysis_wall_ns(in, in->first_ts, &unix_ns);
+
+	put_s64_or_null(o, (int64_t)unix_ns, known);
 	row_end(o);
 }
 

@@ -12,6 +12,7 @@
 #include "util.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,6 +151,22 @@ int analysis_time_at(const struct analysis_time *t, uint64_t first, const char *
 	return 0;
 }
 
+int analysis_wall_ns(const struct analysis_info *in, uint64_t ts, uint64_t *ns)
+{
+	if (!in->has_wall)
+		return -1;
+	if (ts >= in->wall_trace0) {
+		if (ts - in->wall_trace0 > INT64_MAX - in->wall_real0)
+			return -1;
+		*ns = in->wall_real0 + (ts - in->wall_trace0);
+	} else {
+		if (in->wall_trace0 - ts > in->wall_real0)
+			return -1;	/* before 1970 */
+		*ns = in->wall_real0 - (in->wall_trace0 - ts);
+	}
+	return 0;
+}
+
 void analysis_wall_format(const struct analysis_info *in, uint64_t ts, int digits,
 			  char *buf, size_t len)
 {
@@ -159,12 +176,10 @@ void analysis_wall_format(const struct analysis_info *in, uint64_t ts, int digit
 	char frac[16] = "";
 	unsigned long long div = 1;
 
-	if (!in->has_wall || (ts < in->wall_trace0 && in->wall_trace0 - ts > in->wall_real0)) {
+	if (analysis_wall_ns(in, ts, &ns)) {
 		snprintf(buf, len, "-");
 		return;
 	}
-	ns = ts >= in->wall_trace0 ? in->wall_real0 + (ts - in->wall_trace0) :
-	     in->wall_real0 - (in->wall_trace0 - ts);
 	t = (time_t)(ns / 1000000000ull);
 	if (!gmtime_r(&t, &tm)) {
 		snprintf(buf, len, "-");

@@ -62,6 +62,15 @@ for f in "$d/global-pressure-reclaim-6.12.dat" "$d/compaction-sampled-6.18.dat" 
 		diff -r "$scratch/x1" "$scratch/x2" >/dev/null ||
 		fail "$name: export of $wa..$wb is not that of $at_a..$at_b"
 	ok "$name: $wa .. $wb (4 zone forms) reads as $at_a .. $at_b (report, dump, export)"
+	# recordings.start_unix_ns: start_ns on the wall clock, from the pair
+	python3 - "$scratch/x1/recordings.csv" "$real0" "$trace0" <<'PY' &&
+import csv, sys
+r = next(csv.DictReader(open(sys.argv[1])))
+want = int(sys.argv[2]) + int(r["start_ns"]) - int(sys.argv[3])
+sys.exit(0 if r["start_unix_ns"] == str(want) else "start_unix_ns %s, want %d" % (r["start_unix_ns"], want))
+PY
+		ok "$name: recordings.start_unix_ns is start_ns on the wall clock" ||
+		fail "$name: recordings.start_unix_ns"
 done
 
 # refused in one line, exit 2
@@ -72,6 +81,11 @@ refused() {	# refused WHAT PATTERN ARGS...
 	[ $rc -eq 2 ] && [ "$(wc -l <"$scratch/e")" = 1 ] && grep -q -- "$pat" "$scratch/e" &&
 		ok "$what: exit 2" || fail "$what: exit $rc: $(cat "$scratch/e")"
 }
+rm -rf "$scratch/x3"
+"$MMSCOPE" export -o "$scratch/x3" "$top_srcdir/samples/compaction-6.18.dat" &&
+	python3 -c 'import csv, sys; r = next(csv.DictReader(open(sys.argv[1]))); sys.exit(r["start_unix_ns"] != "")' \
+		"$scratch/x3/recordings.csv" && ok "trace-cmd's recording: start_unix_ns null" ||
+	fail "trace-cmd's recording: start_unix_ns not null"
 f="$d/global-pressure-reclaim-6.12.dat"
 refused "no wall clock in a trace-cmd recording" "start_realtime_ns" \
 	report --since 2026-11-30T04:46:37Z "$top_srcdir/samples/compaction-6.18.dat"
