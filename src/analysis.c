@@ -642,21 +642,6 @@ static void analysis_progress(struct analysis *a, const struct td_cursor *c)
 	a->opts.progress(a->opts.progress_ctx, done, total, a->info.last_ts);
 }
 
-/* The recording's first event time stamp (relative times count from
- * it): the first event of a cursor, one page per CPU. 0 or -1. */
-static int analysis_first_ts(struct analysis *a, uint64_t *ts, char **err)
-{
-	struct td_cursor *c = td_cursor_new(a->tf, -1, err);
-	struct td_event ev;
-	int r;
-
-	if (!c)
-		return -1;
-	r = td_cursor_next(c, &ev, err);
-	*ts = r > 0 ? ev.ts : 0;
-	td_cursor_free(c);
-	return r < 0 ? -1 : 0;
-}
 
 /*
  * The window in trace time, and a cursor at its start, found by a binary
@@ -704,7 +689,7 @@ static struct td_cursor *analysis_window_cursor(struct analysis *a, char **err)
 {
 	uint64_t first = 0;
 
-	if (analysis_first_ts(a, &first, err) || analysis_window_bounds(a, first, err))
+	if (td_first_ts(a->tf, &first, err) || analysis_window_bounds(a, first, err))
 		return NULL;
 	if (!a->since || a->since <= first)
 		return td_cursor_new(a->tf, -1, err);
@@ -857,6 +842,20 @@ static void analysis_close_pass(struct analysis *a, const struct timespec *t0,
 			  (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
+/* The end of a whole or a windowed pass (a window's models finish at its
+ * end, with the samples' span of the window). */
+static void analysis_end_pass(struct analysis *a, const struct timespec *t0,
+			      const struct timespec *ts0)
+{
+	if (!a->windowed) {
+		analysis_close_pass(a, t0, ts0, 1);
+		return;
+	}
+	analysis_finish(a, a->info.last_ts);
+	counters_model_span(a->counters, &a->info.samples_first_ts, &a->info.samples_last_ts);
+	analysis_close_pass(a, t0, ts0, 0);
+}
+
 /*
  * Only the formats a parser reads: a trace-cmd file holds every format
  * of the kernel (2323 on 6.18) and parsing them is most of a small
@@ -901,33 +900,11 @@ struct analysis *analysis_run_scoped(const char *path, const struct analysis_opt
 			*bad_scope = 1;	/* since after until, found on reading */
 		goto fail;
 	}
-	if (a->windowed) {
-		analysis_finish(a, a->info.last_ts);
-		counters_model_span(a->counters, &a->info.samples_first_ts,
-				    &a->info.samples_last_ts);
-		analysis_close_pass(a, &t0, &ts0, 0);
-	} else {
-		analysis_close_pass(a, &t0, &ts0, 1);
-	}
+	analysis_end_pass(a, &t0, &ts0);
 	return a;
 fail:
 	analysis_free(a);
 	return NULL;
-}
-
-/* The first event of a set: its window counts from there. 0 or -1. */
-static int analysis_set_first_ts(struct td_set *set, uint64_t *ts, char **err)
-{
-	struct td_set_cursor *c = td_set_cursor_new(set, 0, 0, err);
-	struct td_event ev;
-	int r;
-
-	if (!c)
-		return -1;
-	r = td_set_cursor_next(c, &ev, err);
-	*ts = r > 0 ? ev.ts : 0;
-	td_set_cursor_free(c);
-	return r < 0 ? -1 : 0;
 }
 
 struct analysis *analysis_run_files(const char *const *paths, int n, const char *name,
@@ -980,7 +957,7 @@ struct analysis *analysis_run_files(const char *const *paths, int n, const char 
 	clock_gettime(CLOCK_MONOTONIC, &ts0);
 	/* a window counts from the set's first event; the set's cursor
 	 * starts in the file that holds --since, through its chunk index */
-	if (a->windowed && (analysis_set_first_ts(set, &first, err) ||
+	if (a->windowed && (td_set_first_ts(set, &first, err) ||
 			    analysis_window_bounds(a, first, err))) {
 		if (bad_scope && !a->info.windowed)
 			*bad_scope = 1;	/* since after until */
@@ -1001,14 +978,7 @@ struct analysis *analysis_run_files(const char *const *paths, int n, const char 
 	td_set_cursor_free(c);
 	if (r < 0)
 		goto fail;
-	if (a->windowed) {
-		analysis_finish(a, a->info.last_ts);
-		counters_model_span(a->counters, &a->info.samples_first_ts,
-				    &a->info.samples_last_ts);
-		analysis_close_pass(a, &t0, &ts0, 0);
-	} else {
-		analysis_close_pass(a, &t0, &ts0, 1);
-	}
+	analysis_end_pass(a, &t0, &ts0);
 	td_set_close(set);
 	return a;
 fail:

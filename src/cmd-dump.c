@@ -441,23 +441,15 @@ static int print_info(struct td_file *tf)
 static struct td_set_cursor *dump_cursor(struct td_set *set, struct dump_opts *o, int *r)
 {
 	struct td_set_cursor *cur = NULL;
-	struct td_event ev;
 	uint64_t first = 0;
 	char *err = NULL;
 
 	o->since = 0;
 	o->until = UINT64_MAX;
-	if ((o->tsince.set && !o->tsince.abs && !o->tsince.wall) ||
-	    (o->tuntil.set && !o->tuntil.abs && !o->tuntil.wall)) {
-		int got;
-
-		cur = td_set_cursor_new(set, 0, 0, &err);
-		if (!cur || (got = td_set_cursor_next(cur, &ev, &err)) < 0)
-			goto fail;
-		first = got > 0 ? ev.ts : 0;
-		td_set_cursor_free(cur);
-		cur = NULL;
-	}
+	if (((o->tsince.set && !o->tsince.abs && !o->tsince.wall) ||
+	     (o->tuntil.set && !o->tuntil.abs && !o->tuntil.wall)) &&
+	    td_set_first_ts(set, &first, &err))
+		goto fail;
 	if ((o->tsince.set && analysis_time_at(&o->tsince, first, td_private(td_set_file(set, 0)),
 					       "--since", &o->since, &err)) ||
 	    (o->tuntil.set && analysis_time_at(&o->tuntil, first, td_private(td_set_file(set, 0)),

@@ -1013,3 +1013,17 @@ struct td_cursor *td_cursor_new_at(struct td_file *tf, int buffer,
 	}
 	return c;
 }
+
+int td_first_ts(struct td_file *tf, uint64_t *ts, char **err)
+{
+	struct td_cursor *c = td_cursor_new(tf, -1, err);
+	struct td_event ev;
+	int r;
+
+	if (!c)
+		return -1;
+	r = td_cursor_next(c, &ev, err);
+	*ts = r > 0 ? ev.ts : 0;
+	td_cursor_free(c);
+	return r < 0 ? -1 : 0;
+}

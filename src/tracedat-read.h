@@ -150,6 +150,9 @@ void td_readers_at_once(int n);
 /* 1 with *ev filled, 0 at the end, -1 on error. */
 int td_cursor_next(struct td_cursor *c, struct td_event *ev, char **err);
 void td_cursor_free(struct td_cursor *c);
+/* The time stamp of the first event (0 when none): what relative times
+ * count from. Reads one page per CPU. 0, or -1 with *err. */
+int td_first_ts(struct td_file *tf, uint64_t *ts, char **err);
 /* How far c has read, summed over its streams (see td_pages_progress). */
 void td_cursor_progress(const struct td_cursor *c, uint64_t *done, uint64_t *total);
 

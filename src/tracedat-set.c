@@ -507,3 +507,17 @@ void td_set_cursor_free(struct td_set_cursor *c)
 	free(c->f);
 	free(c);
 }
+
+int td_set_first_ts(struct td_set *s, uint64_t *ts, char **err)
+{
+	struct td_set_cursor *c = td_set_cursor_new(s, 0, 0, err);
+	struct td_event ev;
+	int r;
+
+	if (!c)
+		return -1;
+	r = td_set_cursor_next(c, &ev, err);
+	*ts = r > 0 ? ev.ts : 0;
+	td_set_cursor_free(c);
+	return r < 0 ? -1 : 0;
+}

@@ -76,6 +76,9 @@ struct td_set_cursor;
  */
 struct td_set_cursor *td_set_cursor_new(struct td_set *s, uint64_t since, unsigned every,
 					char **err);
+/* The time stamp of the set's first event (0 when none): what relative
+ * times count from. 0, or -1 with *err. */
+int td_set_first_ts(struct td_set *s, uint64_t *ts, char **err);
 /*
  * 1 with *ev filled (valid until the next call; ev->event is the format
  * in its own file, td_set_cursor_file, whose id is the same event in every
