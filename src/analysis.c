@@ -854,6 +854,11 @@ static void analysis_end_pass(struct analysis *a, const struct timespec *t0,
 	analysis_finish(a, a->info.last_ts);
 	counters_model_span(a->counters, &a->info.samples_first_ts, &a->info.samples_last_ts);
 	analysis_close_pass(a, t0, ts0, 0);
+	/* tail: an event came after the window's end */
+	if (!a->info.events)
+		a->info.empty_window = !a->tail ? "after the recording's last event" :
+				       a->until < a->info.first_ts ? "before its first event" :
+				       "in a gap between events";
 }
 
 /*

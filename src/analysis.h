@@ -161,6 +161,10 @@ struct analysis_info {
 	 * wakes and sleeps, zone samples and swap slots global.
 	 */
 	int windowed;
+	/* a window without an event: where it fell ("after the recording's
+	 * last event", "before its first event", "in a gap between events"),
+	 * NULL otherwise */
+	const char *empty_window;
 	uint64_t since_ts, until_ts;
 	uint64_t samples_first_ts, samples_last_ts;
 	int task_scoped;

@@ -1086,8 +1086,9 @@ static void export_build(struct ex_job *j, const struct export_opts *o)
 	}
 	if (analysis_info(a)->windowed && !analysis_info(a)->events) {
 		/* the window's end and every figure would be made up */
-		j->err = xasprintf("%s: no event in the window (after the recording's last "
-				   "event, or in a gap): nothing exported", j->name);
+		j->err = xasprintf("%s: no event in the window (%s): nothing exported", j->name,
+				   analysis_info(a)->empty_window ? analysis_info(a)->empty_window :
+				   "?");
 		j->rc = -1;
 		analysis_free(a);
 		input_file_release(&in);

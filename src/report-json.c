@@ -105,6 +105,11 @@ void report_json_header(struct report_ctx *rc)
 			json_null(j, "until_abs_s");
 		else
 			json_fixed(j, "until_abs_s", (double)in->until_ts / 1e9, 6);
+		/* no event in it: where it fell; null: it has events */
+		if (in->empty_window)
+			json_str(j, "empty", in->empty_window);
+		else
+			json_null(j, "empty");
 		if (in->samples_last_ts > in->samples_first_ts) {
 			json_fixed(j, "samples_first_s", report_rel_s(rc, in->samples_first_ts), 6);
 			json_fixed(j, "samples_last_s", report_rel_s(rc, in->samples_last_ts), 6);

@@ -344,8 +344,9 @@ void report_text_header(struct report_ctx *rc)
 		    in->compression && *in->compression ? in->compression : "none",
 		    in->clock);
 	if (in->windowed && !in->events)	/* no last event to show */
-		report_line(rc, "span      %.6f .. - s (no event in the window)",
-			    (double)in->first_ts / 1e9);
+		report_line(rc, "span      %.6f .. - s (no event in the window: %s)",
+			    (double)in->first_ts / 1e9,
+			    in->empty_window ? in->empty_window : "?");
 	else
 		report_line(rc, "span      %.6f .. %.6f s (%.3f s)", (double)in->first_ts / 1e9,
 			    (double)in->last_ts / 1e9, span);

@@ -82,13 +82,18 @@ out=$("$MMSCOPE" export --since x -o "$scratch/bad" "$f" 2>&1)
 # export: the recording left out with a reason, exit 1)
 out=$("$MMSCOPE" export --since 100000 -o "$scratch/late" "$f" 2>&1)
 rc=$?
-[ $rc = 1 ] && echo "$out" | grep -q "no event in the window" &&
+[ $rc = 1 ] && echo "$out" | grep -q "no event in the window (after the recording's last event)" &&
 	[ "$(awk -F, 'NR > 1' "$scratch/late/recordings.csv" 2>/dev/null | wc -l)" = 0 ] ||
 	fail "export of a window after the end: exit $rc, '$out'"
-"$MMSCOPE" report --since 100000 "$f" | grep -q '^span .* \.\. - s (no event in the window)' ||
+"$MMSCOPE" report --since 100000 "$f" |
+	grep -q "^span .* \.\. - s (no event in the window: after the recording's last event)" ||
 	fail "report of a window after the end: $("$MMSCOPE" report --since 100000 "$f" | grep span)"
-"$MMSCOPE" report -s header -f json --since 100000 "$f" | grep -q '"last_s": null' ||
-	fail "report JSON of a window after the end: last_s is not null"
+"$MMSCOPE" report -s header -f json --since 100000 "$f" >"$scratch/late.json"
+grep -q '"last_s": null' "$scratch/late.json" && grep -q "\"empty\": \"after the recording's last event\"" \
+	"$scratch/late.json" || fail "report JSON of a window after the end: $(grep -E 'last_s|empty' "$scratch/late.json")"
+# before the first event (a trace time before it), and in a gap
+"$MMSCOPE" report --since @0 --until @1 "$f" | grep -q "(no event in the window: before its first event)" ||
+	fail "report of a window before the start: $("$MMSCOPE" report --since @0 --until @1 "$f" | grep span)"
 # the parts of one switch-output run (tests/cli/multifile.sh makes them
 # the same way): one recording, its window from its first file's event
 mkrec=$top_builddir/tests/compare/mkrec
@@ -98,6 +103,12 @@ for n in 1 2; do
 	echo "$n part $n" | MKREC_META="$(printf 'mmscope=test\nstart_realtime_ns=%s\nswitch_output=%s\n' $((n * 1000)) $n)" \
 		"$mkrec" "$scratch/run/r-$n.dat" || fail "mkrec r-$n.dat"
 done
+printf '1000000000 one\n2000000000 two\n' | "$mkrec" "$scratch/gap.dat" || fail "mkrec gap.dat"
+out=$("$MMSCOPE" export --since @1.2 --until @1.5 -o "$scratch/gap" "$scratch/gap.dat" 2>&1)
+echo "$out" | grep -q "no event in the window (in a gap between events)" ||
+	fail "a window between two events: '$out'"
+"$MMSCOPE" report -s header -f json --since @1.2 --until @1.5 "$scratch/gap.dat" |
+	grep -q '"empty": "in a gap between events"' || fail "report JSON of a window in a gap"
 out=$("$MMSCOPE" export --since 0 -o "$scratch/runx" "$scratch/run" "$f" 2>&1) ||
 	fail "a window across a run's files: exit $?, '$out'"
 [ "$(awk -F, 'NR > 1' "$scratch/runx/recordings.csv" 2>/dev/null | wc -l)" = 2 ] ||
