@@ -642,15 +642,9 @@ static void analysis_progress(struct analysis *a, const struct td_cursor *c)
 	a->opts.progress(a->opts.progress_ctx, done, total, a->info.last_ts);
 }
 
-
-/*
- * The window in trace time, and a cursor at its start, found by a binary
- * search over each CPU's chunks (td_index_build_at), so that a window
- * costs about its share of the file and ~log2(chunks) chunks, not a
- * full pass.
- */
 /* The window in trace time from the scope and the recording's first
- * event time stamp; -1 when it ends before it starts. */
+ * event time stamp; -1 when it ends before it starts or a wall-clock
+ * time cannot be mapped. */
 static int analysis_window_bounds(struct analysis *a, uint64_t first, char **err)
 {
 	const struct analysis_scope *s = &a->opts.scope;
@@ -685,6 +679,12 @@ static int analysis_window_past(struct analysis *a, const struct td_event *ev)
 	return a->tail && !a->npend && !a->pend_nodes;
 }
 
+/*
+ * The window in trace time, and a cursor at its start, found by a binary
+ * search over each CPU's chunks (td_index_build_at), so that a window
+ * costs about its share of the file and ~log2(chunks) chunks, not a
+ * full pass.
+ */
 static struct td_cursor *analysis_window_cursor(struct analysis *a, char **err)
 {
 	uint64_t first = 0;
@@ -962,10 +962,11 @@ struct analysis *analysis_run_files(const char *const *paths, int n, const char 
 	clock_gettime(CLOCK_MONOTONIC, &ts0);
 	/* a window counts from the set's first event; the set's cursor
 	 * starts in the file that holds --since, through its chunk index */
-	if (a->windowed && (td_set_first_ts(set, &first, err) ||
-			    analysis_window_bounds(a, first, err))) {
-		if (bad_scope && !a->info.windowed)
-			*bad_scope = 1;	/* since after until */
+	if (a->windowed && td_set_first_ts(set, &first, err))
+		goto fail;
+	if (a->windowed && analysis_window_bounds(a, first, err)) {
+		if (bad_scope)
+			*bad_scope = 1;	/* since after until, no wall clock */
 		goto fail;
 	}
 	/* every file's events merged in time order through the same parsers
