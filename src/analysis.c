@@ -503,8 +503,10 @@ static void analysis_header(struct analysis *a, const char *path)
 	zswap_model_set_page_size(a->zswap, in->page_size);
 	frag_model_set_page_size(a->frag, in->page_size);
 	analysis_private(a, in, td_private(a->tf));
-	in->has_wall = !td_meta_u64(td_private(a->tf), "start_realtime_ns", &in->wall_real0) &&
-		       !td_meta_u64(td_private(a->tf), "start_trace_ns", &in->wall_trace0);
+	wall_map_free(&in->wall);
+	wall_map_add_meta(&in->wall, td_private(a->tf));
+	wall_map_finish(&in->wall);
+	in->has_wall = wall_map_n(&in->wall) > 0;
 	/* a file without mmscope's metadata (trace-cmd's) may hold stacks */
 	if (!td_private(a->tf) || !*td_private(a->tf))
 		a->want_syms = 1;
@@ -652,9 +654,9 @@ static int analysis_window_bounds(struct analysis *a, uint64_t first, char **err
 	a->info.first_ts = first;
 	a->since = first;
 	a->until = UINT64_MAX;
-	if ((s->since.set && analysis_time_at(&s->since, first, td_private(a->tf), "--since",
+	if ((s->since.set && analysis_time_at(&s->since, first, &a->info.wall, "--since",
 					      &a->since, err)) ||
-	    (s->until.set && analysis_time_at(&s->until, first, td_private(a->tf), "--until",
+	    (s->until.set && analysis_time_at(&s->until, first, &a->info.wall, "--until",
 					      &a->until, err)))
 		return -1;
 	if (a->since > a->until)
@@ -936,6 +938,13 @@ struct analysis *analysis_run_files(const char *const *paths, int n, const char 
 	a->multi_name = xasprintf("%s (%d files)", name ? name : td_path(a->tf), n);
 	a->opts.name = a->multi_name;
 	analysis_header(a, td_path(a->tf));
+	/* the wall clock over every file (each one's reads from its start) */
+	wall_map_free(&a->info.wall);
+	for (int i = 0; i < n; i++)
+		if (wall_map_add_meta(&a->info.wall, td_private(td_set_file(set, i))))
+			break;
+	wall_map_finish(&a->info.wall);
+	a->info.has_wall = wall_map_n(&a->info.wall) > 0;
 	/* every file's losses, as its own CPU stats give them */
 	for (int i = 1; i < n; i++) {
 		struct td_file *tf = td_set_file(set, i);
@@ -1016,6 +1025,7 @@ void analysis_free(struct analysis *a)
 	free(a->enabled);
 	free(a->probe_missed);
 	free(a->info.cpu);
+	wall_map_free(&a->info.wall);
 	pidmap_release(&a->comms);
 	pidmap_release(&a->task_sel);
 	pidmap_release(&a->pend_reclaim);

@@ -24,6 +24,7 @@
 #include "model-zswap.h"
 #include "model-lanes.h"
 #include "model.h"
+#include "wall-map.h"
 
 /*
  * What to look at (report, compare, dump, tui: --since/--until, --pid,
@@ -51,16 +52,18 @@ struct analysis_scope {
  * 0, or -1. */
 int analysis_time_parse(const char *s, struct analysis_time *t);
 /* *t as a trace time stamp: first + t, t itself (@T), or a wall-clock
- * time through the recording's metadata meta (td_private: the wall and
- * trace clocks read together at the start). -1 with *err (naming what,
- * "--since") when the recording cannot map a wall-clock time. */
-int analysis_time_at(const struct analysis_time *t, uint64_t first, const char *meta,
+ * time through the recording's wall map (src/wall-map.h: the wall and
+ * trace clocks mmscope record read together). -1 with *err (naming what,
+ * "--since") when the recording cannot map that wall-clock time: no
+ * clocks in it, or a time a step of the wall clock skipped or repeated. */
+struct wall_map;
+int analysis_time_at(const struct analysis_time *t, uint64_t first, const struct wall_map *wall,
 		     const char *what, uint64_t *out, char **err);
 /* A trace time stamp ts as UTC wall-clock time "YYYY-MM-DDTHH:MM:SS.FZ"
- * with digits decimals (0-9) through in's has_wall pair; "-" without. */
+ * with digits decimals (0-9) through in's wall map; "-" when not known. */
 struct analysis_info;
-/* ts as Unix ns through in's has_wall pair: 0, or -1 without (or before
- * 1970, or past 2262). */
+/* ts as Unix ns through in's wall map: 0, or -1 when not known (no
+ * clocks, inside a step of the wall clock, before 1970). */
 int analysis_wall_ns(const struct analysis_info *in, uint64_t ts, uint64_t *ns);
 void analysis_wall_format(const struct analysis_info *in, uint64_t ts, int digits,
 			  char *buf, size_t len);
@@ -106,10 +109,11 @@ struct analysis_info {
 	uint32_t page_size;		/* the kernel's page size (the ring's page), bytes */
 	const char *compression;
 	uint64_t first_ts, last_ts;	/* of all events, ns */
-	/* the wall clock (Unix ns) and the trace clock mmscope record read
-	 * together at its start; has_wall 0: the recording holds none */
+	/* the wall clock (Unix ns) against the trace clock, as mmscope
+	 * record read them together (src/wall-map.h); has_wall 0: the
+	 * recording holds none */
 	int has_wall;
-	uint64_t wall_real0, wall_trace0;
+	struct wall_map wall;
 	uint64_t events;		/* all events read */
 	uint64_t parsed;		/* events a parser took */
 	uint64_t records;		/* records emitted */

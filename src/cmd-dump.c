@@ -441,8 +441,10 @@ static int print_info(struct td_file *tf)
 static struct td_set_cursor *dump_cursor(struct td_set *set, struct dump_opts *o, int *r)
 {
 	struct td_set_cursor *cur = NULL;
+	struct wall_map wall = { 0 };
 	uint64_t first = 0;
 	char *err = NULL;
+	int bad;
 
 	o->since = 0;
 	o->until = UINT64_MAX;
@@ -450,10 +452,17 @@ static struct td_set_cursor *dump_cursor(struct td_set *set, struct dump_opts *o
 	     (o->tuntil.set && !o->tuntil.abs && !o->tuntil.wall)) &&
 	    td_set_first_ts(set, &first, &err))
 		goto fail;
-	if ((o->tsince.set && analysis_time_at(&o->tsince, first, td_private(td_set_file(set, 0)),
-					       "--since", &o->since, &err)) ||
-	    (o->tuntil.set && analysis_time_at(&o->tuntil, first, td_private(td_set_file(set, 0)),
-					       "--until", &o->until, &err))) {
+	/* the wall clock over every file of the set */
+	for (int i = 0; i < td_set_nfiles(set); i++)
+		if (wall_map_add_meta(&wall, td_private(td_set_file(set, i))))
+			break;
+	wall_map_finish(&wall);
+	bad = (o->tsince.set && analysis_time_at(&o->tsince, first, &wall, "--since",
+						 &o->since, &err)) ||
+	      (o->tuntil.set && analysis_time_at(&o->tuntil, first, &wall, "--until",
+						 &o->until, &err));
+	wall_map_free(&wall);
+	if (bad) {
 		error("%s", err);
 		free(err);
 		*r = EXIT_USAGE;

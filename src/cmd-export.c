@@ -91,6 +91,7 @@ static const struct ex_col recordings_cols[] = {
 	IN("memcg_version"), IN("memcg_limit_bytes"), IN("memcg_limit_unlimited"),
 	IN("memcg_peak_bytes"), IN("memcg_usage_max_bytes"), IN("memcg_oom_kills"),
 	T("mmscope_version"), IN("window_start_ns"), IN("window_end_ns"), IN("start_unix_ns"),
+	IN("wall_steps"), IN("wall_step_ns"),
 };
 static const struct ex_col kswapd_cols[] = {
 	T("recording_id"), I("node"), I("begin_ns"), I("duration_ns"), I("alloc_order"),
@@ -437,6 +438,17 @@ static void export_recording(struct ex_ctx *x, const char *name)
 	int known = !analysis_wall_ns(in, in->first_ts, &unix_ns);
 
 	put_s64_or_null(o, (int64_t)unix_ns, known);
+	/* the wall clock's steps against the trace clock (null: a recording
+	 * that did not watch for them); start_unix_ns + begin_ns holds up to
+	 * the first one's last read in step (relative to start_ns) */
+	int steps = in->has_wall && in->wall.checked ? wall_map_n(&in->wall) - 1 : -1;
+	uint64_t after = 0, before;
+	int64_t moved;
+
+	if (steps > 0)
+		wall_map_step(&in->wall, 0, &after, &before, &moved);
+	put_s64_or_null(o, steps, steps >= 0);
+	put_s64_or_null(o, (int64_t)(after - in->first_ts), steps > 0);
 	row_end(o);
 }
 

@@ -22,6 +22,7 @@
 #include "trigger-watch.h"
 #include "switch-output.h"
 #include "record-config.h"
+#include "wall-map.h"
 #include "util.h"
 
 #include <errno.h>
@@ -507,6 +508,7 @@ struct recorder {
 	enum stop_reason stop;
 	char *stop_detail;
 	uint64_t t0_ns, start_real_ns, start_trace_ns;
+	struct wall_track wall;	/* the wall clock against the trace clock */
 	uint64_t pages;
 	int ncpus;
 	uint32_t page_size;
@@ -598,6 +600,7 @@ static void take_sample(struct recorder *r)
 {
 	int fd = collector_marker_fd(r->col);
 
+	wall_track_check(&r->wall);
 	sampler_run(r->sampler, marker_emit, &fd);
 }
 
@@ -606,6 +609,7 @@ static void take_routine_sample(struct recorder *r)
 {
 	int fd = collector_marker_fd(r->col);
 
+	wall_track_check(&r->wall);
 	sampler_run_routine(r->sampler, marker_emit, &fd);
 }
 
@@ -648,6 +652,7 @@ static void private_meta(struct recorder *r, struct strbuf *sb)
 	strbuf_addf(sb, "start_realtime_ns=%llu\n", (unsigned long long)r->start_real_ns);
 	if (r->start_trace_ns)
 		strbuf_addf(sb, "start_trace_ns=%llu\n", (unsigned long long)r->start_trace_ns);
+	wall_track_meta(&r->wall, sb);
 	strbuf_addf(sb, "interval_ms=%u\n", r->o->interval_ms);
 	strbuf_addf(sb, "buffer_kb=%u\n", r->buffer_kb ? r->buffer_kb : r->o->buffer_kb);
 	strbuf_addf(sb, "groups=%s\n", collector_groups(r->col));
@@ -1283,13 +1288,14 @@ static void switch_segment(struct recorder *r)
 		err = NULL;
 	}
 	r->switching = 1;
+	wall_track_check(&r->wall);	/* the old file's last read of the clocks */
 	write_private_meta(r, old, NULL);
 	r->switching = 0;
 	collector_stats_restart(r->col);	/* the next file's stats count from here */
 	r->seg++;
 	r->seg_start_ns = mono_ns();
-	r->start_real_ns = clock_ns(CLOCK_REALTIME);
-	r->start_trace_ns = trace_now(r);
+	wall_track_start(&r->wall, collector_clock(r->col), &r->start_trace_ns,
+			 &r->start_real_ns);
 	if (write_private_meta(r, ns, &err)) {
 		warning("%s", err);	/* written again at the next switch or the end */
 		free(err);
@@ -1529,7 +1535,6 @@ static int record_setup(struct recorder *r)
 static int record_start(struct recorder *r)
 {
 	char *err = NULL;
-	clockid_t id;
 
 	if (collector_start(r->col, &err)) {
 		error("%s", err);
@@ -1539,9 +1544,8 @@ static int record_start(struct recorder *r)
 	r->cpu_on_ns = self_cpu_ns();
 	r->t0_ns = mono_ns();
 	r->seg_start_ns = r->t0_ns;
-	r->start_real_ns = clock_ns(CLOCK_REALTIME);
-	if (trace_clock_id(collector_clock(r->col), &id))
-		r->start_trace_ns = clock_ns(id);
+	wall_track_start(&r->wall, collector_clock(r->col), &r->start_trace_ns,
+			 &r->start_real_ns);
 	write_context(r, "start");
 	take_sample(r);
 	r->vm_first[0] = sampler_vmstat(r->sampler, "pswpout");

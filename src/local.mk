@@ -56,6 +56,7 @@ libmmscope_a_SOURCES += \
 	src/model-stacks.c src/model-stacks.h \
 	src/event-stack.c src/event-stack.h \
 	src/model-lanes.c src/model-lanes.h \
+	src/wall-map.c src/wall-map.h \
 	src/scope-time.c \
 	src/analysis.c src/analysis.h
 

@@ -68,19 +68,40 @@ void report_json_header(struct report_ctx *rc)
 	else
 		json_fixed(j, "last_s", (double)in->last_ts / 1e9, 6);
 	/* UTC through the clocks mmscope record read together; null: none */
-	if (in->has_wall) {
+	{
 		char w[48];
+		uint64_t ns;
 
+		/* null: no clocks, or the time is inside a step */
 		analysis_wall_format(in, in->first_ts, 9, w, sizeof(w));
-		json_str(j, "first_wall", w);
+		if (analysis_wall_ns(in, in->first_ts, &ns))
+			json_null(j, "first_wall");
+		else
+			json_str(j, "first_wall", w);
 		analysis_wall_format(in, in->last_ts, 9, w, sizeof(w));
-		if (in->windowed && !in->events)
+		if ((in->windowed && !in->events) || analysis_wall_ns(in, in->last_ts, &ns))
 			json_null(j, "last_wall");
 		else
 			json_str(j, "last_wall", w);
+	}
+	/* the wall clock's steps against the trace clock; null: the recording
+	 * did not watch for them */
+	if (in->has_wall && in->wall.checked) {
+		json_array(j, "wall_steps");
+		for (int i = 0; i + 1 < wall_map_n(&in->wall); i++) {
+			uint64_t after, before;
+			int64_t moved;
+
+			wall_map_step(&in->wall, i, &after, &before, &moved);
+			json_object(j, NULL);
+			json_fixed(j, "after_s", (double)after / 1e9, 6);
+			json_fixed(j, "before_s", (double)before / 1e9, 6);
+			json_s64(j, "moved_ns", moved);
+			json_close(j);
+		}
+		json_close(j);
 	} else {
-		json_null(j, "first_wall");
-		json_null(j, "last_wall");
+		json_null(j, "wall_steps");
 	}
 	json_u64(j, "events", in->events);
 	json_u64(j, "parsed", in->parsed);

@@ -288,6 +288,36 @@ void report_probe_missed(struct report_ctx *rc, const char *family, const char *
 	report_wrap(rc, prefix, text);
 }
 
+/* Each step of the wall clock against the trace clock (at most 3, then
+ * how many more): the wall times between its two reads are not known. */
+static void report_wall_steps(struct report_ctx *rc, const struct analysis_info *in)
+{
+	int n = wall_map_n(&in->wall) - 1;
+	char text[200];
+
+	for (int i = 0; i < n && i < 3; i++) {
+		uint64_t after, before;
+		int64_t moved;
+
+		wall_map_step(&in->wall, i, &after, &before, &moved);
+		snprintf(text, sizeof(text), "stepped %+.3f s between %.6f and %.6f s",
+			 (double)moved / 1e9, (double)after / 1e9, (double)before / 1e9);
+		report_wrap(rc, "          ", text);
+	}
+	if (n > 3) {
+		snprintf(text, sizeof(text), "and %d more steps", n - 3);
+		report_wrap(rc, "          ", text);
+	}
+	if (n > 0)
+		report_wrap(rc, "          ", "(the wall clock against the trace clock: a clock "
+			    "step or a suspend; wall times within a step are not known)");
+	if (in->wall.full) {
+		snprintf(text, sizeof(text), "(more steps than the recording kept: wall times "
+			 "after %.6f s are not known)", (double)in->wall.seg[n].tb / 1e9);
+		report_wrap(rc, "          ", text);
+	}
+}
+
 /* --since/--until and --pid/--comm: what the figures below cover. */
 static void report_text_scope(struct report_ctx *rc)
 {
@@ -359,6 +389,8 @@ void report_text_header(struct report_ctx *rc)
 	} else if (!in->has_wall) {
 		report_line(rc, "wall      - (no wall-clock reference in this recording)");
 	}
+	if (in->has_wall)
+		report_wall_steps(rc, in);
 	report_line(rc, "events    %llu read, %llu parsed into %llu records",
 		    (unsigned long long)in->events, (unsigned long long)in->parsed,
 		    (unsigned long long)in->records);

@@ -126,45 +126,63 @@ int analysis_time_parse(const char *s, struct analysis_time *t)
 	return 0;
 }
 
-int analysis_time_at(const struct analysis_time *t, uint64_t first, const char *meta,
+/* "+1.500 s" / "-0.250 s": how far the wall clock moved at a step */
+static void moved_text(int64_t moved, char *buf, size_t len)
+{
+	uint64_t m = moved < 0 ? (uint64_t)0 - (uint64_t)moved : (uint64_t)moved;
+
+	snprintf(buf, len, "%c%llu.%03llu s", moved < 0 ? '-' : '+',
+		 (unsigned long long)(m / 1000000000u),
+		 (unsigned long long)(m % 1000000000u / 1000000u));
+}
+
+int analysis_time_at(const struct analysis_time *t, uint64_t first, const struct wall_map *wall,
 		     const char *what, uint64_t *out, char **err)
 {
-	uint64_t real0, trace0;
+	uint64_t after, before;
+	int64_t moved;
+	char mv[40];
+	int step;
 
 	if (!t->wall) {
 		*out = t->abs ? t->ns : first + t->ns;
 		return 0;
 	}
-	/* the recorder reads the two clocks together at its start; a step
-	 * of the wall clock later (settimeofday, an NTP step) is not seen */
-	if (td_meta_u64(meta, "start_realtime_ns", &real0) ||
-	    td_meta_u64(meta, "start_trace_ns", &trace0))
+	if (!wall || !wall_map_n(wall))
 		return set_err(err, "%s: a wall-clock time needs the wall and trace clocks the "
 			       "recorder read together (start_realtime_ns, start_trace_ns): this "
 			       "recording has none (not made by mmscope record, or on a trace "
 			       "clock that no wall clock maps to); give seconds or @trace time",
 			       what);
-	if (t->ns >= real0)
-		*out = trace0 + (t->ns - real0) < trace0 ? UINT64_MAX : trace0 + (t->ns - real0);
-	else
-		*out = real0 - t->ns > trace0 ? 0 : trace0 - (real0 - t->ns);
-	return 0;
+	switch (wall_map_trace(wall, t->ns, out, &step)) {
+	case WALL_MAP_OK:
+		return 0;
+	case WALL_MAP_UNKNOWN:
+		return set_err(err, "%s: the wall clock was stepped more often than the recording "
+			       "kept (wall_segments_full) before this time; give seconds or "
+			       "@trace time", what);
+	case WALL_MAP_SKIPPED:
+	case WALL_MAP_TWICE:
+		break;
+	}
+	if (step < 0)	/* not expected: a miss is always at a step */
+		return set_err(err, "%s: this wall-clock time has no single place in the "
+			       "recording; give seconds or @trace time", what);
+	wall_map_step(wall, step, &after, &before, &moved);
+	moved_text(moved, mv, sizeof(mv));
+	return set_err(err, "%s: the wall clock moved %s against the trace clock between "
+		       "@%.6f and @%.6f (a clock step or a suspend), and this time %s; give "
+		       "one outside it, or seconds, or @trace time", what, mv,
+		       (double)after / 1e9, (double)before / 1e9,
+		       moved < 0 ? "is on both sides of that step or inside it" :
+		       "falls in that step");
 }
 
 int analysis_wall_ns(const struct analysis_info *in, uint64_t ts, uint64_t *ns)
 {
 	if (!in->has_wall)
 		return -1;
-	if (ts >= in->wall_trace0) {
-		if (ts - in->wall_trace0 > INT64_MAX - in->wall_real0)
-			return -1;
-		*ns = in->wall_real0 + (ts - in->wall_trace0);
-	} else {
-		if (in->wall_trace0 - ts > in->wall_real0)
-			return -1;	/* before 1970 */
-		*ns = in->wall_real0 - (in->wall_trace0 - ts);
-	}
-	return 0;
+	return wall_map_real(&in->wall, ts, ns);
 }
 
 void analysis_wall_format(const struct analysis_info *in, uint64_t ts, int digits,

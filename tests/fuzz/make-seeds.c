@@ -116,9 +116,23 @@ static void cut_formats(const uint8_t *p, size_t len, const unsigned char *used,
 static void cut_text(const uint8_t *p, size_t len, int wide, int lines,
 		     struct strbuf *out)
 {
-	size_t hl = wide ? 8 : 4, n = 0;
+	size_t hl = wide ? 8 : 4, n = 0, from = 0;
 	const char *t = (const char *)p + hl;
 
+	/* kallsyms: from the first line that is not an absolute symbol
+	 * (6.12 starts with hundreds of per-CPU ones, "0000000000001000 A
+	 * cpu_debug_store", which name no function) */
+	if (!wide)
+		while (from + 19 < len - hl && t[from + 16] == ' ' &&
+		       (t[from + 17] == 'A' || t[from + 17] == 'a') && t[from + 18] == ' ') {
+			const char *nl = memchr(t + from, '\n', len - hl - from);
+
+			if (!nl)
+				break;
+			from = (size_t)(nl - t) + 1;
+		}
+	t += from;
+	len -= from;
 	while (n < len - hl && lines) {
 		if (t[n++] == '\n')
 			lines--;

@@ -153,6 +153,14 @@ grep -q "\"all ($n files)\"\|all ($n files)" "$scratch/j" || fail "report DIR: t
 got2=$(sed -n 's/^ *"events": \([0-9]*\).*/\1/p' "$scratch/j2" | head -1)
 [ "$got2" = "$total" ] && ok "report FILE... (in any order): $got2 events" ||
 	fail "report FILE...: $got2 events, the files have $total"
+# the wall clock: every file holds the recorder's reads of both clocks
+# (wall_segments), and across the switches they go on in step: no step
+n_seg=$(grep -a -l 'wall_segments=' "$scratch"/all/all-*.dat | wc -l)
+steps=$(python3 -c 'import json, sys; print(json.dumps(json.load(open(sys.argv[1]))["header"]["wall_steps"]))' \
+	"$scratch/j2" 2>&1)
+[ "$n_seg" = "$n" ] && [ "$steps" = "[]" ] &&
+	ok "wall clock read in all $n files, in step across the switches (wall_steps [])" ||
+	fail "wall clock: wall_segments in $n_seg of $n files, wall_steps $steps"
 "$MMSCOPE" report "$scratch/all" - </dev/null >/dev/null 2>&1
 [ $? -eq 2 ] && ok "report DIR -: exit 2" || fail "report with - among files not refused"
 # a full disk at a switch: the next spool cannot be made; the run stops
