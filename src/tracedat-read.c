@@ -1045,25 +1045,30 @@ const char *td_trace_clock(const struct td_file *tf) { return tf->clock; }
 const char *td_tracer_version(const struct td_file *tf) { return tf->tracer_version; }
 const char *td_private(const struct td_file *tf) { return tf->private_meta; }
 
-int td_meta_u64(const char *meta, const char *key, uint64_t *v)
+const char *td_meta_value(const char *meta, const char *key)
 {
 	size_t kl = strlen(key);
 
 	for (const char *s = meta; s && *s; s = strchr(s, '\n'), s = s ? s + 1 : NULL)
-		if (!strncmp(s, key, kl) && s[kl] == '=') {
-			char *end;
-			unsigned long long x;
+		if (!strncmp(s, key, kl) && s[kl] == '=')
+			return s + kl + 1;
+	return NULL;
+}
 
-			if (s[kl + 1] < '0' || s[kl + 1] > '9')
-				return -1;
-			errno = 0;
-			x = strtoull(s + kl + 1, &end, 10);
-			if (errno || (*end && *end != '\n'))
-				return -1;
-			*v = x;
-			return 0;
-		}
-	return -1;
+int td_meta_u64(const char *meta, const char *key, uint64_t *v)
+{
+	const char *s = td_meta_value(meta, key);
+	char *end;
+	unsigned long long x;
+
+	if (!s || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	x = strtoull(s, &end, 10);
+	if (errno || (*end && *end != '\n'))
+		return -1;
+	*v = x;
+	return 0;
 }
 
 int td_bad_formats(const struct td_file *tf, const char **first)

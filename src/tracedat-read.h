@@ -75,6 +75,9 @@ const char *td_private(const struct td_file *tf);
 /* A "key=N" line of such metadata (the first): 0 with *v set, or -1 when
  * there is none or N is not a whole decimal number. */
 int td_meta_u64(const char *meta, const char *key, uint64_t *v);
+/* The value of the first "key=..." line of such metadata: a pointer into
+ * it (up to its '\n' or the end), or NULL. */
+const char *td_meta_value(const char *meta, const char *key);
 /* Number of event formats that libtraceevent could not parse. */
 int td_bad_formats(const struct td_file *tf, const char **first);
 

@@ -166,20 +166,9 @@ static int parse_seg(const char **p, struct wall_seg *s)
 	return 0;
 }
 
-/* The value of key in meta: a pointer into it (up to '\n'), or NULL. */
-static const char *meta_value(const char *meta, const char *key)
-{
-	size_t kl = strlen(key);
-
-	for (const char *s = meta; s && *s; s = strchr(s, '\n'), s = s ? s + 1 : NULL)
-		if (!strncmp(s, key, kl) && s[kl] == '=')
-			return s + kl + 1;
-	return NULL;
-}
-
 int wall_map_add_meta(struct wall_map *m, const char *meta)
 {
-	const char *v = meta_value(meta, "wall_segments");
+	const char *v = td_meta_value(meta, "wall_segments");
 	uint64_t real0, trace0, full;
 	int first = !m->n && !m->checked;
 	int n0 = m->n;

@@ -14,6 +14,7 @@
 #include "util.h"
 #include "tap.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,29 @@ static enum wall_map_miss trace_of(const struct wall_map *m, uint64_t real, uint
 	return wall_map_trace(m, real, ts, &step);
 }
 
+/* buf: the metadata of a recording with n segments (TA, RA, TB, RB each,
+ * as unsigned long long), its start pair the first read, then extra */
+static const char *seg_meta(char *buf, size_t len, const char *extra, int n, ...)
+{
+	va_list ap;
+	size_t at = 0;
+
+	va_start(ap, n);
+	for (int i = 0; i < n; i++) {
+		unsigned long long ta = va_arg(ap, unsigned long long), ra = va_arg(ap, unsigned long long);
+		unsigned long long tb = va_arg(ap, unsigned long long), rb = va_arg(ap, unsigned long long);
+
+		if (!i)
+			at = (size_t)snprintf(buf, len, "start_realtime_ns=%llu\nstart_trace_ns=%llu\n"
+					      "wall_segments=", ra, ta);
+		at += (size_t)snprintf(buf + at, len - at, "%s%llu:%llu:%llu:%llu", i ? "," : "",
+				       ta, ra, tb, rb);
+	}
+	va_end(ap);
+	snprintf(buf + at, len - at, "\n%s", extra);
+	return buf;
+}
+
 int main(void)
 {
 	struct wall_map m;
@@ -73,9 +97,7 @@ int main(void)
 	wall_map_free(&m);
 
 	/* one segment, checked, no step */
-	snprintf(meta, sizeof(meta),
-		 "start_realtime_ns=%llu\nstart_trace_ns=%llu\nwall_segments=%llu:%llu:%llu:%llu\n",
-		 R0 * S, 100 * S, 100 * S, R0 * S, 160 * S, (R0 + 60) * S);
+	seg_meta(meta, sizeof(meta), "", 1, 100 * S, R0 * S, 160 * S, (R0 + 60) * S);
 	map_of(&m, (const char *[]){ meta }, 1);
 	ok(wall_map_n(&m) == 1 && m.checked == 1, "no step: one segment, checked");
 	is_int(real_of(&m, 130 * S + 5, &known), (R0 + 30) * S + 5, "no step: inside, to the ns");
@@ -85,11 +107,8 @@ int main(void)
 	/* a step forward of +30 s between reads at 130 s and 131 s (chrony's
 	 * makestep): before it the start offset, after it the new one, in
 	 * between not known; the wall times it skipped are refused */
-	snprintf(meta, sizeof(meta),
-		 "start_realtime_ns=%llu\nstart_trace_ns=%llu\n"
-		 "wall_segments=%llu:%llu:%llu:%llu,%llu:%llu:%llu:%llu\n",
-		 R0 * S, 100 * S, 100 * S, R0 * S, 130 * S, (R0 + 30) * S,
-		 131 * S, (R0 + 61) * S, 160 * S, (R0 + 90) * S);
+	seg_meta(meta, sizeof(meta), "", 2,
+		 100 * S, R0 * S, 130 * S, (R0 + 30) * S, 131 * S, (R0 + 61) * S, 160 * S, (R0 + 90) * S);
 	map_of(&m, (const char *[]){ meta }, 1);
 	is_int(wall_map_n(&m), 2, "step forward: two segments");
 	wall_map_step(&m, 0, &after, &before, &moved);
@@ -114,11 +133,8 @@ int main(void)
 	wall_map_free(&m);
 
 	/* a step back of -20 s: the wall times it repeated are refused */
-	snprintf(meta, sizeof(meta),
-		 "start_realtime_ns=%llu\nstart_trace_ns=%llu\n"
-		 "wall_segments=%llu:%llu:%llu:%llu,%llu:%llu:%llu:%llu\n",
-		 R0 * S, 100 * S, 100 * S, R0 * S, 130 * S, (R0 + 30) * S,
-		 131 * S, (R0 + 11) * S, 160 * S, (R0 + 40) * S);
+	seg_meta(meta, sizeof(meta), "", 2,
+		 100 * S, R0 * S, 130 * S, (R0 + 30) * S, 131 * S, (R0 + 11) * S, 160 * S, (R0 + 40) * S);
 	map_of(&m, (const char *[]){ meta }, 1);
 	wall_map_step(&m, 0, &after, &before, &moved);
 	is_int(moved, -20 * (int64_t)S, "step back: -20 s");
@@ -136,15 +152,12 @@ int main(void)
 	{
 		char a[256], b[256], c[256];
 
-		snprintf(a, sizeof(a), "start_realtime_ns=%llu\nstart_trace_ns=%llu\n"
-			 "wall_segments=%llu:%llu:%llu:%llu\n", R0 * S, 100 * S,
-			 100 * S, R0 * S, 110 * S, (R0 + 10) * S);
-		snprintf(b, sizeof(b), "start_realtime_ns=%llu\nstart_trace_ns=%llu\n"
-			 "wall_segments=%llu:%llu:%llu:%llu\n", (R0 + 10) * S + 2000, 110 * S + 2000,
-			 110 * S + 2000, (R0 + 10) * S + 2000, 120 * S, (R0 + 20) * S);
-		snprintf(c, sizeof(c), "start_realtime_ns=%llu\nstart_trace_ns=%llu\n"
-			 "wall_segments=%llu:%llu:%llu:%llu\n", (R0 + 25) * S, 120 * S + 5000,
-			 120 * S + 5000, (R0 + 25) * S, 130 * S, (R0 + 35) * S - 5000);
+		seg_meta(a, sizeof(a), "", 1,
+		 100 * S, R0 * S, 110 * S, (R0 + 10) * S);
+		seg_meta(b, sizeof(b), "", 1,
+		 110 * S + 2000, (R0 + 10) * S + 2000, 120 * S, (R0 + 20) * S);
+		seg_meta(c, sizeof(c), "", 1,
+		 120 * S + 5000, (R0 + 25) * S, 130 * S, (R0 + 35) * S - 5000);
 		map_of(&m, (const char *[]){ a, b }, 2);
 		ok(wall_map_n(&m) == 1 && m.checked == 1, "a set in step: one segment");
 		is_int(real_of(&m, 115 * S, &known), (R0 + 15) * S, "a set in step: in the second file");
@@ -208,10 +221,8 @@ int main(void)
 	}
 
 	/* a full list: nothing after its last read is known */
-	snprintf(meta, sizeof(meta),
-		 "start_realtime_ns=%llu\nstart_trace_ns=%llu\n"
-		 "wall_segments=%llu:%llu:%llu:%llu\nwall_segments_full=1\n",
-		 R0 * S, 100 * S, 100 * S, R0 * S, 130 * S, (R0 + 30) * S);
+	seg_meta(meta, sizeof(meta), "wall_segments_full=1\n", 1, 100 * S, R0 * S, 130 * S,
+		 (R0 + 30) * S);
 	map_of(&m, (const char *[]){ meta }, 1);
 	real_of(&m, 131 * S, &known);
 	ok(!known, "full list: after its last read, not known");
@@ -225,11 +236,8 @@ int main(void)
 		char *err = NULL;
 		uint64_t out;
 
-		snprintf(meta, sizeof(meta),
-			 "start_realtime_ns=%llu\nstart_trace_ns=%llu\n"
-			 "wall_segments=%llu:%llu:%llu:%llu,%llu:%llu:%llu:%llu\n",
-			 R0 * S, 100 * S, 100 * S, R0 * S, 130 * S, (R0 + 30) * S,
-			 131 * S, (R0 + 61) * S, 160 * S, (R0 + 90) * S);
+		seg_meta(meta, sizeof(meta), "", 2,
+		 100 * S, R0 * S, 130 * S, (R0 + 30) * S, 131 * S, (R0 + 61) * S, 160 * S, (R0 + 90) * S);
 		map_of(&m, (const char *[]){ meta }, 1);
 		t = (struct analysis_time){ .set = 1, .wall = 1, .ns = (R0 + 45) * S };
 		int rc = analysis_time_at(&t, 100 * S, &m, "--since", &out, &err);
