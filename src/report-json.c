@@ -100,8 +100,13 @@ void report_json_header(struct report_ctx *rc)
 			json_close(j);
 		}
 		json_close(j);
+		/* the last time both clocks were read together: a step after
+		 * it is not seen (a recovered recording ends long after) */
+		json_fixed(j, "wall_read_until_s",
+			   (double)in->wall.seg[wall_map_n(&in->wall) - 1].tb / 1e9, 6);
 	} else {
 		json_null(j, "wall_steps");
+		json_null(j, "wall_read_until_s");
 	}
 	json_u64(j, "events", in->events);
 	json_u64(j, "parsed", in->parsed);

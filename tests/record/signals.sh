@@ -57,6 +57,12 @@ else
 	fail "trace-cmd report cannot read the recovered file: $(head -2 "$scratch/e")"
 fi
 "$MMSCOPE" dump "$out" >/dev/null 2>&1 || fail "mmscope dump cannot read the recovered file"
+# its metadata is that of the start: the wall clock was read with the
+# trace clock only then, and the report says that a step after is not seen
+"$MMSCOPE" report -s header "$out" >"$scratch/h" 2>&1
+grep -q 'clocks were last read together at' "$scratch/h" &&
+	ok "recovered file: the header says when the clocks were last read together" ||
+	fail "recovered file: no word on the clocks' last read: $(grep -A3 '^wall' "$scratch/h")"
 
 # a torn page (half a page of data) and a zeroed page, as after a crash
 pages=$(grep -o '[0-9]* pages' "$scratch/rec" | cut -d' ' -f1)
