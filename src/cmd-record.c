@@ -509,6 +509,7 @@ struct recorder {
 	char *stop_detail;
 	uint64_t t0_ns, start_real_ns, start_trace_ns;
 	struct wall_track wall;	/* the wall clock against the trace clock */
+	uint64_t meta_ns;	/* the spool's metadata last written (mono) */
 	uint64_t pages;
 	int ncpus;
 	uint32_t page_size;
@@ -604,13 +605,30 @@ static void take_sample(struct recorder *r)
 	sampler_run(r->sampler, marker_emit, &fd);
 }
 
+static int write_private_meta(struct recorder *r, struct spool *s, char **err);
+
+/* The spool's metadata again every META_REFRESH_NS and at a step of the
+ * wall clock: a spool recovered after a crash (mmscope recover) then
+ * holds the clocks' reads up to its last seconds, not its start's alone. */
+#define META_REFRESH_NS 2000000000ull
+
+static void refresh_meta(struct recorder *r, int stepped)
+{
+	uint64_t now = mono_ns();
+
+	if (r->o->flight || !r->spool || (!stepped && now - r->meta_ns < META_REFRESH_NS))
+		return;
+	r->meta_ns = now;
+	write_private_meta(r, r->spool, NULL);	/* written again at the end */
+}
+
 /* A set on the interval: the costliest source not every time. */
 static void take_routine_sample(struct recorder *r)
 {
-	int fd = collector_marker_fd(r->col);
+	int fd = collector_marker_fd(r->col), stepped = wall_track_check(&r->wall);
 
-	wall_track_check(&r->wall);
 	sampler_run_routine(r->sampler, marker_emit, &fd);
+	refresh_meta(r, stepped);
 }
 
 /* The run's context (src/runctx.h) in the set about to be sampled, and at

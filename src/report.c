@@ -312,7 +312,7 @@ static void report_wall_steps(struct report_ctx *rc, const struct analysis_info 
 		report_wrap(rc, "          ", "(the wall clock against the trace clock: a clock "
 			    "step or a suspend; wall times within a step are not known)");
 	if (in->wall.checked && !in->wall.full && in->last_ts > in->wall.seg[n].tb + 1000000000u) {
-		/* a recovered recording: its metadata is that of its start */
+		/* a recovered recording: its metadata is the spool's last */
 		snprintf(text, sizeof(text), "(the clocks were last read together at %.6f s: a "
 			 "step after it is not seen)", (double)in->wall.seg[n].tb / 1e9);
 		report_wrap(rc, "          ", text);

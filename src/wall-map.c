@@ -93,27 +93,28 @@ void wall_track_start(struct wall_track *t, const char *clock, uint64_t *trace_n
 	*real_ns = t->seg[0].ra;
 }
 
-void wall_track_check(struct wall_track *t)
+int wall_track_check(struct wall_track *t)
 {
 	struct wall_seg *s;
 	uint64_t tr, re;
 
 	if (!t->on || t->full)
-		return;
+		return 0;
 	read_pair(t->id, &tr, &re);
 	s = &t->seg[t->n - 1];
 	if (wall_in_step(s->tb, s->rb, tr, re)) {
 		s->tb = tr;
 		s->rb = re;
-		return;
+		return 0;
 	}
 	if (t->n == WALL_TRACK_MAX) {	/* nothing after the last kept read is known */
 		t->full = 1;
-		return;
+		return 1;
 	}
 	s = &t->seg[t->n++];
 	s->ta = s->tb = tr;
 	s->ra = s->rb = re;
+	return 1;
 }
 
 void wall_track_meta(const struct wall_track *t, struct strbuf *sb)

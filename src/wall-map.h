@@ -57,8 +57,9 @@ struct wall_track {
  */
 void wall_track_start(struct wall_track *t, const char *clock, uint64_t *trace_ns,
 		      uint64_t *real_ns);
-/* Reads the two clocks again: extends the segment or starts a new one. */
-void wall_track_check(struct wall_track *t);
+/* Reads the two clocks again: extends the segment (0) or starts a new
+ * one (1: the wall clock moved). */
+int wall_track_check(struct wall_track *t);
 /* Appends the wall_segments lines to the metadata (nothing if not on). */
 void wall_track_meta(const struct wall_track *t, struct strbuf *sb);
 
