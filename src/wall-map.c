@@ -133,10 +133,18 @@ void wall_track_meta(const struct wall_track *t, struct strbuf *sb)
 
 /* ---- reading ---- */
 
-static void map_push(struct wall_map *m, const struct wall_seg *s)
+/* segments a map takes: the recorder keeps WALL_TRACK_MAX per file; more
+ * (a hostile file) are malformed */
+#define WALL_MAP_MAX 65536
+
+static int map_push(struct wall_map *m, const struct wall_seg *s)
 {
-	m->seg = xreallocarray(m->seg, (size_t)m->n + 1, sizeof(*m->seg));
+	if (m->n >= WALL_MAP_MAX)
+		return -1;
+	if ((m->n & (m->n - 1)) == 0)	/* 0, 1, 2, 4...: double */
+		m->seg = xreallocarray(m->seg, m->n ? (size_t)m->n * 2 : 1, sizeof(*m->seg));
 	m->seg[m->n++] = *s;
+	return 0;
 }
 
 /* One "TA:RA:TB:RB" at *p (moved past it): 0, or -1 if malformed. */
@@ -182,11 +190,10 @@ int wall_map_add_meta(struct wall_map *m, const char *meta)
 		int bad = 0;
 
 		for (;;) {
-			if (parse_seg(&v, &s)) {
+			if (parse_seg(&v, &s) || map_push(m, &s)) {
 				bad = 1;
 				break;
 			}
-			map_push(m, &s);
 			if (*v != ',')
 				break;
 			v++;
@@ -208,7 +215,11 @@ int wall_map_add_meta(struct wall_map *m, const char *meta)
 		m->checked = 0;
 		return -1;
 	}
-	map_push(m, &(struct wall_seg){ trace0, real0, trace0, real0 });
+	if (map_push(m, &(struct wall_seg){ trace0, real0, trace0, real0 })) {
+		m->none = 1;
+		m->n = 0;
+		return -1;
+	}
 	m->checked = -1;	/* one file unchecked: the set's steps are not known */
 	return 0;
 }

@@ -220,6 +220,23 @@ int main(void)
 		       "malformed wall_segments: the start pair alone, steps not known");
 	}
 
+	/* a hostile list: more segments than any recorder writes */
+	{
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_addf(&sb, "start_realtime_ns=%llu\nstart_trace_ns=%llu\nwall_segments=",
+			    R0 * S, 100 * S);
+		for (unsigned long long i = 0; i < 70000; i++)
+			strbuf_addf(&sb, "%s%llu:%llu:%llu:%llu", i ? "," : "", 100 * S + i * 10,
+				    R0 * S + i * 1000000000ULL, 100 * S + i * 10 + 5,
+				    R0 * S + i * 1000000000ULL + 5);
+		strbuf_addch(&sb, '\n');
+		map_of(&m, (const char *[]){ sb.buf }, 1);
+		ok(wall_map_n(&m) == 1 && !m.checked, "70000 segments: malformed, the start pair alone");
+		wall_map_free(&m);
+		strbuf_release(&sb);
+	}
+
 	/* a full list: nothing after its last read is known */
 	seg_meta(meta, sizeof(meta), "wall_segments_full=1\n", 1, 100 * S, R0 * S, 130 * S,
 		 (R0 + 30) * S);
