@@ -25,6 +25,8 @@ static void tui_data_fill(struct tui_data *d)
 	d->last_ts = in->last_ts;
 	if (in->windowed && in->since_ts > d->first_ts)	/* the view spans the window */
 		d->first_ts = in->since_ts;
+	d->view_lo = in->windowed ? in->since_ts : 0;
+	d->view_hi = in->windowed ? in->until_ts : UINT64_MAX;
 	d->events = in->events;
 	d->lanes = analysis_lanes(d->an);
 	d->index = analysis_take_index(d->an);
@@ -87,6 +89,7 @@ struct tui_data *tui_data_live(struct live *l)
 	d->an = live_analysis(l);
 	d->lanes = analysis_lanes(d->an);
 	d->borrowed = 1;
+	d->view_hi = UINT64_MAX;
 	tui_data_live_update(d, l);
 	return d;
 }

@@ -21,6 +21,9 @@ struct tui_data {
 	const struct lanes *lanes;	/* analysis_lanes(an) */
 	int borrowed;			/* an belongs to a live session */
 	struct td_index *index;		/* pages indexed by the pass, or NULL */
+	/* what the events view lists: the --since/--until window (0 and
+	 * UINT64_MAX: everything) */
+	uint64_t view_lo, view_hi;
 };
 
 /* Called now and then during the pass: bytes of event data read of the

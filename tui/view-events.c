@@ -37,6 +37,10 @@
  * If the index cannot be built (a damaged file), fills walk from the
  * start as before the seek existed.
  *
+ * With --since/--until the list holds the events of that window only
+ * (tui_data's view_lo, view_hi): its first and last events are the ends
+ * that Up and Down stop at, as the file's are without one.
+ *
  * Live (tui --live) there is no file: the window is cut from the last
  * LIVE_RECENT events the session fed, which it keeps as raw copies.
  */
@@ -346,17 +350,17 @@ static struct td_index *view_events_index(struct view_events *ve, struct td_file
 }
 
 /*
- * Walk from `start` (0: the first event): a ring of the last EV_BEFORE
- * matching events before the cursor, then (if *after >= 0 on entry) up
- * to EV_AFTER from the cursor on. Returns the matching events before the
- * cursor; *after, *end (the walk reached the end of the file) and *err
- * set. With *after < 0 the walk stops at the cursor: a step further back
+ * Walk from `start` (0: the first event), over the events of [lo, hi]
+ * only: a ring of the last EV_BEFORE matching events before the cursor,
+ * then (if *after >= 0 on entry) up to EV_AFTER from the cursor on.
+ * Returns the matching events before the cursor; *after, *end (the walk
+ * reached the end of the file or hi) and *err set. With *after < 0 the walk stops at the cursor: a step further back
  * keeps what the first walk found from the cursor on.
  */
 static long long view_events_walk(struct td_file *tf, struct td_set *set, struct td_index *ix,
-				  const struct ev_filter *f, uint64_t start, uint64_t cursor,
-				  struct event_raw *ring, int *after, int *end, uint64_t *stop,
-				  char **err)
+				  const struct ev_filter *f, uint64_t start, uint64_t lo,
+				  uint64_t hi, uint64_t cursor, struct event_raw *ring, int *after, int *end,
+				  uint64_t *stop, char **err)
 {
 	/* several files: merged in time order, each seeking through the
 	 * index the set keeps for it (tracedat-set.h) */
@@ -379,6 +383,12 @@ static long long view_events_walk(struct td_file *tf, struct td_set *set, struct
 	while ((got = scur ? td_set_cursor_next(scur, &ev, err) : td_cursor_next(cur, &ev, err)) > 0) {
 		if (ev.ts >= cursor && only_before)
 			break;
+		if (ev.ts < lo)		/* before the window (a seek lands on its page) */
+			continue;
+		if (ev.ts > hi) {	/* the window's end is the list's */
+			got = 0;
+			break;
+		}
 		/* the budget counts from the cursor on: before it the steps bound it */
 		if (ev.ts >= cursor && ++walked > EV_SCAN_MAX) {
 			*stop = ev.ts;
@@ -424,9 +434,22 @@ static void view_events_window(struct view_events *ve, struct tep_handle *tep,
 	ve->valid = 1;
 }
 
-/* tf, or set (several files: tf is NULL; file 0 formats the events) */
+/* The events the view lists: those of the window the pass read. */
+static uint64_t view_events_lo(const struct tui_state *st)
+{
+	return st->data ? st->data->view_lo : 0;
+}
+
+static uint64_t view_events_hi(const struct tui_state *st)
+{
+	return st->data && st->data->view_hi ? st->data->view_hi : UINT64_MAX;
+}
+
+/* tf, or set (several files: tf is NULL; file 0 formats the events);
+ * the events of [lo, hi] only (a --since/--until window) */
 static void view_events_fill(struct view_events *ve, struct td_file *tf, struct td_set *set,
-			     const struct ev_filter *f, uint64_t cursor, uint64_t span)
+			     const struct ev_filter *f, uint64_t cursor, uint64_t span,
+			     uint64_t lo, uint64_t hi)
 {
 	struct event_raw *ring = xcalloc(EV_BEFORE + EV_AFTER, sizeof(*ring));
 	struct td_index *ix = set ? NULL : view_events_index(ve, tf);
@@ -445,15 +468,17 @@ static void view_events_fill(struct view_events *ve, struct td_file *tf, struct 
 		int only_before = -1;
 
 		start = cursor > span ? cursor - span : 0;
-		before = view_events_walk(tf, set, ix, f, start, cursor, ring,
+		if (start < lo)
+			start = lo;
+		before = view_events_walk(tf, set, ix, f, start, lo, hi, cursor, ring,
 					  step ? &only_before : &after, &end, &ve->scan_stop,
 					  &err);
-		if (err || before >= EV_BEFORE || !start || step == EV_BACK_STEPS)
+		if (err || before >= EV_BEFORE || start == lo || step == EV_BACK_STEPS)
 			break;
 		span = span > UINT64_MAX / 8 ? UINT64_MAX : span * 8;
 	}
 	ve->to_end = end;
-	ve->from_start = !start && before <= EV_BEFORE;
+	ve->from_start = start == lo && before <= EV_BEFORE;
 	if (err)
 		snprintf(ve->err, sizeof(ve->err), "%s", err);
 	free(err);
@@ -552,7 +577,8 @@ static void view_events_sync(struct tui_state *st, int list_rows)
 	ve->show_samples = st->show_samples;
 	snprintf(ve->filter, sizeof(ve->filter), "%s", st->filter);
 	if (st->tf || st->set)
-		view_events_fill(ve, st->tf, st->set, &f, st->cursor, view_events_span(st));
+		view_events_fill(ve, st->tf, st->set, &f, st->cursor, view_events_span(st),
+				 view_events_lo(st), view_events_hi(st));
 	else if (st->live)
 		view_events_fill_live(ve, st->live, &f, st->cursor);
 	else
@@ -631,7 +657,8 @@ static void view_events_fill_at(struct tui_state *st, uint64_t ts, int dir)
 	view_events_parse_filter(ve->filter, &f, ferr, sizeof(ferr));
 	f.hide_samples = !ve->show_samples;
 	if (st->tf || st->set)
-		view_events_fill(ve, st->tf, st->set, &f, ts, view_events_span(st));
+		view_events_fill(ve, st->tf, st->set, &f, ts, view_events_span(st),
+				 view_events_lo(st), view_events_hi(st));
 	else if (st->live)
 		view_events_fill_live(ve, st->live, &f, ts);
 	if (dir < 0 && ve->at > 0)

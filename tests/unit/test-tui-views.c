@@ -9,6 +9,7 @@
 #include "tap.h"
 #include "tui.h"
 #include "data.h"
+#include "analysis.h"
 #include "keys.h"
 #include "tracedat-read.h"
 #include "model-lanes.h"
@@ -263,6 +264,69 @@ static void test_events(void)
 	td_close(tf);
 }
 
+/*
+ * With --since/--until the events view lists the window only: paging and
+ * moving line by line stop at the window's first and last events (found
+ * here by a walk of the file), never beyond.
+ */
+static void test_events_window(void)
+{
+	struct td_file *tf = open_sample("memcg-swap-6.18.dat");
+	struct analysis_scope sc = { 0 };
+	uint64_t lo = 490200000000ULL, hi = 490500000000ULL, first = 0, last = 0;
+	struct td_cursor *cur;
+	struct td_event ev;
+	struct tui_data *d;
+	struct tui_state st;
+	struct canvas c = { 0 };
+	char *err = NULL;
+	int out = 0;
+
+	if (!tf)
+		return;
+	/* the window's first and last events, from the file itself */
+	cur = td_cursor_new(tf, -1, &err);
+	while (cur && td_cursor_next(cur, &ev, &err) > 0)
+		if (ev.ts >= lo && ev.ts <= hi) {
+			if (!first)
+				first = ev.ts;
+			last = ev.ts;
+		}
+	td_cursor_free(cur);
+	analysis_time_parse("@490.2", &sc.since);
+	analysis_time_parse("@490.5", &sc.until);
+	d = tui_data_load_scoped(td_path(tf), &sc, NULL, NULL, &err, NULL);
+	if (!ok(d && first && last > first, "a window of the memcg-swap fixture loads"))
+		return;
+	tui_state_init(&st, d->first_ts, d->last_ts);
+	st.tf = tf;
+	st.tep = td_tep(tf);
+	st.data = d;
+	st.view = VIEW_EVENTS;
+	build(&st, &c, 24, 80);
+	tui_apply(&st, ACT_END);
+	build(&st, &c, 24, 80);	/* as the TUI redraws after each key */
+	for (int i = 0; i < 300; i++) {
+		tui_apply(&st, i < 100 ? ACT_PAGE_DOWN : ACT_DOWN);
+		build(&st, &c, 24, 80);
+		out += st.cursor < lo || st.cursor > hi;
+	}
+	is_int(st.cursor, last, "End, then down, stops at the window's last event");
+	tui_apply(&st, ACT_HOME);
+	build(&st, &c, 24, 80);	/* as the TUI redraws after each key */
+	for (int i = 0; i < 300; i++) {
+		tui_apply(&st, i < 100 ? ACT_PAGE_UP : ACT_UP);
+		build(&st, &c, 24, 80);
+		out += st.cursor < lo || st.cursor > hi;
+	}
+	is_int(st.cursor, first, "Home, then up, stops at the window's first event");
+	is_int(out, 0, "the cursor never left the window");
+	canvas_release(&c);
+	tui_state_release(&st);
+	tui_data_free(d);
+	td_close(tf);
+}
+
 struct progress_seen {
 	int calls, backwards;
 	uint64_t done, total;
@@ -433,7 +497,8 @@ static void test_lanes(void)
 	       "find: the nearest with slack");
 	{
 		/* the timeline with two nodes at 80x24: both fit, with charts */
-		struct tui_data d = { 1000000000ULL, 3000000000ULL, 0, NULL, l, 0, NULL };
+		struct tui_data d = { .first_ts = 1000000000ULL, .last_ts = 3000000000ULL, .lanes = l,
+				      .view_hi = UINT64_MAX };
 		struct tui_state st;
 		struct canvas c = { 0 };
 
@@ -638,6 +703,7 @@ int main(void)
 	test_help();
 	test_view_table();
 	test_events();
+	test_events_window();
 	test_progress_index();
 	test_placeholders();
 	test_lanes();
