@@ -205,6 +205,16 @@ static struct td_file *open_sample(const char *name)
 	return tf;
 }
 
+/* st on the events view of d, the pass over tf */
+static void events_state(struct tui_state *st, struct td_file *tf, struct tui_data *d)
+{
+	tui_state_init(st, d->first_ts, d->last_ts);
+	st->tf = tf;
+	st->tep = td_tep(tf);
+	st->data = d;
+	st->view = VIEW_EVENTS;
+}
+
 static void test_events(void)
 {
 	struct td_file *tf = open_sample("memcg-swap-6.18.dat");
@@ -218,11 +228,7 @@ static void test_events(void)
 		return;
 	d = tui_data_load(td_path(tf), NULL, NULL, &err);
 	ok(d && d->events == 125866, "the initial pass reads all 125866 events");
-	tui_state_init(&st, d->first_ts, d->last_ts);
-	st.tf = tf;
-	st.tep = td_tep(tf);
-	st.data = d;
-	st.view = VIEW_EVENTS;
+	events_state(&st, tf, d);
 	build(&st, &c, 24, 80);
 	ok(canvas_has(&c, "events at 489.820750 s"), "events view starts at the first event");
 	ok(canvas_has(&c, "489.931577 [000] anon-touch-9079 mm_vmscan_memcg_reclaim_begin"),
@@ -264,6 +270,23 @@ static void test_events(void)
 	td_close(tf);
 }
 
+/* Presses jump, then page 100 times and line 200 times, redrawing after
+ * each key as the TUI does: how often the cursor left [lo, hi]. */
+static int keys_outside(struct tui_state *st, struct canvas *c, enum tui_action jump,
+			enum tui_action page, enum tui_action line, uint64_t lo, uint64_t hi)
+{
+	int out = 0;
+
+	tui_apply(st, jump);
+	build(st, c, 24, 80);
+	for (int i = 0; i < 300; i++) {
+		tui_apply(st, i < 100 ? page : line);
+		build(st, c, 24, 80);
+		out += st->cursor < lo || st->cursor > hi;
+	}
+	return out;
+}
+
 /*
  * With --since/--until the events view lists the window only: paging and
  * moving line by line stop at the window's first and last events (found
@@ -298,27 +321,11 @@ static void test_events_window(void)
 	d = tui_data_load_scoped(td_path(tf), &sc, NULL, NULL, &err, NULL);
 	if (!ok(d && first && last > first, "a window of the memcg-swap fixture loads"))
 		return;
-	tui_state_init(&st, d->first_ts, d->last_ts);
-	st.tf = tf;
-	st.tep = td_tep(tf);
-	st.data = d;
-	st.view = VIEW_EVENTS;
+	events_state(&st, tf, d);
 	build(&st, &c, 24, 80);
-	tui_apply(&st, ACT_END);
-	build(&st, &c, 24, 80);	/* as the TUI redraws after each key */
-	for (int i = 0; i < 300; i++) {
-		tui_apply(&st, i < 100 ? ACT_PAGE_DOWN : ACT_DOWN);
-		build(&st, &c, 24, 80);
-		out += st.cursor < lo || st.cursor > hi;
-	}
+	out = keys_outside(&st, &c, ACT_END, ACT_PAGE_DOWN, ACT_DOWN, lo, hi);
 	is_int(st.cursor, last, "End, then down, stops at the window's last event");
-	tui_apply(&st, ACT_HOME);
-	build(&st, &c, 24, 80);	/* as the TUI redraws after each key */
-	for (int i = 0; i < 300; i++) {
-		tui_apply(&st, i < 100 ? ACT_PAGE_UP : ACT_UP);
-		build(&st, &c, 24, 80);
-		out += st.cursor < lo || st.cursor > hi;
-	}
+	out += keys_outside(&st, &c, ACT_HOME, ACT_PAGE_UP, ACT_UP, lo, hi);
 	is_int(st.cursor, first, "Home, then up, stops at the window's first event");
 	is_int(out, 0, "the cursor never left the window");
 	canvas_release(&c);
