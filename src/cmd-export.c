@@ -881,14 +881,21 @@ static int already_exported(const struct ex_file *f, enum ex_format fmt, const c
 {
 	char *line = NULL, pat[64];
 	size_t cap = 0;
+	ssize_t n;
 	FILE *fp;
-	int found = 0;
+	int found = 0, quoted = 0;
 
 	if (!f->exists || !(fp = fopen(f->path, "r")))
 		return 0;
 	snprintf(pat, sizeof(pat), fmt == FMT_CSV ? "%s," : "{\"recording_id\": \"%s\"", id);
-	while (!found && getline(&line, &cap, fp) >= 0)
-		found = !strncmp(line, pat, strlen(pat));
+	while (!found && (n = getline(&line, &cap, fp)) >= 0) {
+		/* a CSV row starts a line outside quotes: a quoted text field
+		 * (a command line) may hold newlines */
+		found = !quoted && !strncmp(line, pat, strlen(pat));
+		if (fmt == FMT_CSV)
+			for (ssize_t i = 0; i < n; i++)
+				quoted ^= line[i] == '"';
+	}
 	free(line);
 	fclose(fp);
 	return found;

@@ -90,11 +90,7 @@ ok "ClickHouse $(q -q 'SELECT version()') on port $tcp, data in the test's direc
 "$MMSCOPE" export --csv-null '\N' -o "$scratch/out" $recs || fail "export csv failed"
 # shellcheck disable=SC2086
 "$MMSCOPE" export -f jsonl -o "$scratch/jl" $recs || fail "export jsonl failed"
-mkdir -p "$scratch/reports"
-tail -n +2 "$scratch/out/recordings.csv" | cut -d, -f1,2 | while IFS=, read -r id file; do
-	"$MMSCOPE" report --format json "$file" >"$scratch/reports/$id.json" ||
-		fail "report of $file failed"
-done
+reports "$scratch/out/recordings.csv"
 "$MMSCOPE" export --schema clickhouse >"$scratch/schema.sql"
 q --multiquery <"$scratch/schema.sql" || fail "the schema does not load"
 q -q "CREATE DATABASE jl" || fail "CREATE DATABASE failed"
@@ -105,7 +101,8 @@ for f in "$scratch"/out/*.csv; do
 	q --database jl -q "INSERT INTO $t FORMAT JSONEachRow" <"$scratch/jl/$t.jsonl" ||
 		fail "JSONEachRow insert into $t failed"
 	n=$(q -q "SELECT count() FROM $t")
-	[ "$n" -eq $(($(wc -l <"$f") - 1)) ] || fail "$t: $n rows, not $(($(wc -l <"$f") - 1))"
+	want=$(csv_rows "$f")
+	[ "$n" -eq "$want" ] || fail "$t: $n rows, not $want"
 	# the two formats load the same rows, nulls included
 	a=$(q -q "SELECT sum(cityHash64(*)) FROM $t")
 	b=$(q --database jl -q "SELECT sum(cityHash64(*)) FROM $t")

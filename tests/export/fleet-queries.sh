@@ -4,15 +4,33 @@
 # Sets $recs and fills $scratch/out (the tables) and $scratch/reports.
 recs="$top_srcdir/samples/*.dat $top_srcdir/tests/data/report/*.dat"
 
+# csv_rows FILE: its rows (a quoted field, a command line, may hold
+# newlines: no line count)
+csv_rows() {
+	python3 -c 'import csv, sys; print(sum(1 for _ in csv.DictReader(open(sys.argv[1]))))' "$1"
+}
+# csv_cols FILE COL...: those columns of each row, tab-separated
+csv_cols() {
+	python3 -c 'import csv, sys
+for r in csv.DictReader(open(sys.argv[1])):
+    print("\t".join(r[c] for c in sys.argv[2:]))' "$@"
+}
+
+# reports FILE.csv: each recording's JSON report, named by its id
+reports() {
+	mkdir -p "$scratch/reports"
+	csv_cols "$1" recording_id file >"$scratch/ids"
+	while IFS='	' read -r id file; do
+		"$MMSCOPE" report --format json "$file" >"$scratch/reports/$id.json" ||
+			fail "report of $file failed"
+	done <"$scratch/ids"
+}
+
 export_fleet() {
 	# shellcheck disable=SC2086
 	"$MMSCOPE" export -o "$scratch/out" $recs || fail "export failed"
-	mkdir -p "$scratch/reports"
-	tail -n +2 "$scratch/out/recordings.csv" | cut -d, -f1,2 | while IFS=, read -r id file; do
-		"$MMSCOPE" report --format json "$file" >"$scratch/reports/$id.json" ||
-			fail "report of $file failed"
-	done
-	kernels=$(tail -n +2 "$scratch/out/recordings.csv" | cut -d, -f4 | cut -d. -f1,2 | sort -u |
+	reports "$scratch/out/recordings.csv"
+	kernels=$(csv_cols "$scratch/out/recordings.csv" kernel | cut -d. -f1,2 | sort -u |
 		  tr '\n' ' ')
-	ok "exported $(($(wc -l <"$scratch/out/recordings.csv") - 1)) recordings of kernels $kernels"
+	ok "exported $(csv_rows "$scratch/out/recordings.csv") recordings of kernels $kernels"
 }

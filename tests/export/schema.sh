@@ -129,6 +129,31 @@ diff -r "$scratch/before" "$scratch/csv" >/dev/null || fail "re-export changed t
 [ "$(wc -l <"$scratch/jsonl/recordings.jsonl")" -eq 3 ] || fail "recordings.jsonl: not 3 rows"
 ok "append: one header, a recording already there skipped"
 
+# a quoted text field may hold newlines (clock-step-6.12's command is a
+# multi-line sh -c script): a line inside it that starts with another
+# recording's id is no row of it, so that recording is not "already in"
+rm -rf "$scratch/ml" "$scratch/zs"
+"$MMSCOPE" export -o "$scratch/zs" "$top_srcdir/samples/zswap-6.12.dat" &&
+	"$MMSCOPE" export -o "$scratch/ml" "$top_srcdir/tests/data/report/clock-step-6.12.dat" ||
+	fail "export for the multi-line check failed"
+zid=$(sed -n 2p "$scratch/zs/recordings.csv" | cut -d, -f1)
+python3 - "$scratch/ml/recordings.csv" "$zid" <<'PY' || fail "no multi-line command to edit"
+import sys
+p, zid = sys.argv[1], sys.argv[2]
+s = open(p).read()
+i = s.index('"sh -c \n')
+assert i > 0
+s = s[:i] + '"sh -c \n' + zid + ',x\n' + s[i + len('"sh -c \n'):]
+open(p, "w").write(s)
+PY
+"$MMSCOPE" export -o "$scratch/ml" "$top_srcdir/samples/zswap-6.12.dat" 2>"$scratch/err" ||
+	fail "append after a multi-line row failed"
+rows=$(python3 -c 'import csv, sys; print(len(list(csv.DictReader(open(sys.argv[1])))))' \
+	"$scratch/ml/recordings.csv")
+! grep -q "already in" "$scratch/err" && [ "$rows" = 2 ] &&
+	ok "a newline in a quoted field starts no row: the next recording is appended (2 rows)" ||
+	fail "after a multi-line row: $rows rows, $(cat "$scratch/err")"
+
 # the same recording gives the same id, whatever the file is called
 cp "$s1" "$scratch/renamed.dat"
 "$MMSCOPE" export -o "$scratch/again" "$scratch/renamed.dat" || fail "export of the copy failed"

@@ -19,7 +19,8 @@ for f in "$scratch"/out/*.csv; do
 	t=$(basename "$f" .csv)
 	sqlite3 "$db" ".import --csv --skip 1 $f $t" || fail "import of $t failed"
 	n=$(sqlite3 "$db" "SELECT count(*) FROM $t")
-	[ "$n" -eq $(($(wc -l <"$f") - 1)) ] || fail "$t: $n rows in the db, not $(($(wc -l <"$f") - 1))"
+	want=$(csv_rows "$f")
+	[ "$n" -eq "$want" ] || fail "$t: $n rows in the db, not $want"
 done
 # .import reads an empty field as '': the nullable columns get their NULLs
 "$MMSCOPE" export --schema sqlite | awk '
