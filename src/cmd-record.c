@@ -567,21 +567,6 @@ static uint64_t clock_ns(clockid_t id)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static const char *trace_clock_id(const char *clock, clockid_t *id)
-{
-	if (!strcmp(clock, "mono"))
-		*id = CLOCK_MONOTONIC;
-	else if (!strcmp(clock, "mono_raw"))
-		*id = CLOCK_MONOTONIC_RAW;
-	else if (!strcmp(clock, "boot"))
-		*id = CLOCK_BOOTTIME;
-	else if (!strcmp(clock, "tai"))
-		*id = CLOCK_TAI;
-	else
-		return NULL;
-	return clock;
-}
-
 static int marker_emit(void *ctx, const char *line, size_t len)
 {
 	int fd = *(int *)ctx;
@@ -970,7 +955,7 @@ static uint64_t trace_now(struct recorder *r)
 {
 	clockid_t id;
 
-	return trace_clock_id(collector_clock(r->col), &id) ? clock_ns(id) : 0;
+	return wall_clock_id(collector_clock(r->col), &id) ? 0 : clock_ns(id);
 }
 
 /* A flight file is written: the next trigger may fire after the cooldown,

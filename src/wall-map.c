@@ -65,21 +65,26 @@ static void read_pair(clockid_t id, uint64_t *trace, uint64_t *real)
 	}
 }
 
+int wall_clock_id(const char *clock, clockid_t *id)
+{
+	if (!strcmp(clock, "mono"))
+		*id = CLOCK_MONOTONIC;
+	else if (!strcmp(clock, "mono_raw"))
+		*id = CLOCK_MONOTONIC_RAW;
+	else if (!strcmp(clock, "boot"))
+		*id = CLOCK_BOOTTIME;
+	else if (!strcmp(clock, "tai"))
+		*id = CLOCK_TAI;
+	else
+		return -1;	/* local, global, x86-tsc, counter...: kernel-only clocks */
+	return 0;
+}
+
 void wall_track_start(struct wall_track *t, const char *clock, uint64_t *trace_ns,
 		      uint64_t *real_ns)
 {
 	memset(t, 0, sizeof(*t));
-	t->on = 1;
-	if (!strcmp(clock, "mono"))
-		t->id = CLOCK_MONOTONIC;
-	else if (!strcmp(clock, "mono_raw"))
-		t->id = CLOCK_MONOTONIC_RAW;
-	else if (!strcmp(clock, "boot"))
-		t->id = CLOCK_BOOTTIME;
-	else if (!strcmp(clock, "tai"))
-		t->id = CLOCK_TAI;
-	else
-		t->on = 0;	/* local, global, x86-tsc, counter...: kernel-only clocks */
+	t->on = !wall_clock_id(clock, &t->id);
 	if (!t->on) {
 		*trace_ns = 0;
 		*real_ns = clock_read(CLOCK_REALTIME);

@@ -49,6 +49,11 @@ struct wall_track {
 	int n, full;
 };
 
+/* The clock a process reads for the trace clock named clock (as in
+ * trace_clock: mono, mono_raw, boot, tai): 0, or -1 for a kernel-only
+ * clock (local, global, x86-tsc, counter...). */
+int wall_clock_id(const char *clock, clockid_t *id);
+
 /*
  * Starts tracking for the trace clock named clock (as in trace_clock:
  * mono, mono_raw, boot, tai; any other clock is not one a process can
