@@ -126,16 +126,6 @@ int analysis_time_parse(const char *s, struct analysis_time *t)
 	return 0;
 }
 
-/* "+1.500 s" / "-0.250 s": how far the wall clock moved at a step */
-static void moved_text(int64_t moved, char *buf, size_t len)
-{
-	uint64_t m = moved < 0 ? (uint64_t)0 - (uint64_t)moved : (uint64_t)moved;
-
-	snprintf(buf, len, "%c%llu.%03llu s", moved < 0 ? '-' : '+',
-		 (unsigned long long)(m / 1000000000u),
-		 (unsigned long long)(m % 1000000000u / 1000000u));
-}
-
 int analysis_time_at(const struct analysis_time *t, uint64_t first, const struct wall_map *wall,
 		     const char *what, uint64_t *out, char **err)
 {
@@ -169,7 +159,7 @@ int analysis_time_at(const struct analysis_time *t, uint64_t first, const struct
 		return set_err(err, "%s: this wall-clock time has no single place in the "
 			       "recording; give seconds or @trace time", what);
 	wall_map_step(wall, step, &after, &before, &moved);
-	moved_text(moved, mv, sizeof(mv));
+	snprintf(mv, sizeof(mv), "%+.3f s", (double)moved / 1e9);	/* as the report */
 	return set_err(err, "%s: the wall clock moved %s against the trace clock between "
 		       "@%.6f and @%.6f (a clock step or a suspend), and this time %s; give "
 		       "one outside it, or seconds, or @trace time", what, mv,

@@ -309,7 +309,7 @@ int wall_map_real(const struct wall_map *m, uint64_t ts, uint64_t *real_ns)
 		return 0;
 	}
 	if (ts > l->tb) {
-		if (m->full)
+		if (m->full || ts - l->tb > INT64_MAX - l->rb)	/* past 2262 */
 			return -1;
 		*real_ns = l->rb + (ts - l->tb);
 		return 0;
