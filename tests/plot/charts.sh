@@ -9,7 +9,8 @@
 # unusable-index chart draws the zone whose free lists moved (Normal on
 # run-memcg-6.18, not the idle DMA32 with the most free memory), an OOM
 # kill is marked at its time, and the free-page line over sparse samples
-# has a dot at each sample.
+# has a dot at each sample. export's swap_clusters agrees: null states
+# where no cluster's state is known.
 . "${top_srcdir:-.}/tests/lib.sh"
 command -v python3 >/dev/null || skip "python3 not installed"
 
@@ -66,7 +67,24 @@ for f in "$R/run-memcg-6.18.dat" "$R/stacks-memcg-6.18.dat"; do
 		ok "$n, no swap probes: the cluster chart is one line" ||
 		fail "$n: cluster chart without probes: $(texts "$scratch/cl.svg" | sed 1,2d | head -3)"
 done
-# with probes still drawn, no point of unknown clusters drawn as 0
+# export's swap_clusters of the same recording: the states are null (not
+# 0) where no cluster is known, numbers where the first sample showed
+# the device empty
+"$MMSCOPE" export -o "$scratch/ex" "$R/run-memcg-6.18.dat" 2>"$scratch/err" || fail "export: $(cat "$scratch/err")"
+python3 - "$scratch/ex/swap_clusters.csv" <<'EOF' && ok "export swap_clusters: states null where no cluster was known" ||
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+states = ["free_clusters", "nonfull_clusters", "frag_clusters", "full_clusters",
+          "discard_clusters", "isolated_clusters"]
+unknown = [r for r in rows if int(r["unknown_clusters"]) == 128]
+known = [r for r in rows if int(r["unknown_clusters"]) == 0]
+assert unknown and known, (len(unknown), len(known))
+assert all(r[s] == "" for r in unknown for s in states), unknown[0]
+assert all(r[s] != "" for r in known for s in states), known[0]
+assert int(known[0]["free_clusters"]) > 0, known[0]
+EOF
+	fail "export swap_clusters of run-memcg-6.18: $(sed -n 3p "$scratch/ex/swap_clusters.csv")"
+# with probes still drawn
 "$MMSCOPE" plot -w clusters "$S/mthp-frag-7.3.dat" >"$scratch/cl.svg" || fail "plot mthp-frag-7.3 failed"
 texts "$scratch/cl.svg" | grep -q '^swap device 0 (/dev/zram0): clusters by state$' &&
 	ok "with the swap probes the cluster chart is drawn" || fail "mthp-frag-7.3: no cluster chart"
