@@ -19,6 +19,23 @@
 
 #define NPAL plot_npalette
 
+/* What a chart without data had none in: "in the window" when one was
+ * asked for (samples may lie outside it), else "in this recording". */
+static const char *where(const struct plot *p)
+{
+	return analysis_info(p->a)->windowed ? "in the window" : "in this recording";
+}
+
+/* "why WHERE" or "why WHERE (note)" as one line. */
+static void no_data_in(struct plot *p, const char *chart, const char *why, const char *note)
+{
+	char buf[200];
+
+	snprintf(buf, sizeof(buf), "%s %s%s%s%s", why, where(p), note ? " (" : "",
+		 note ? note : "", note ? ")" : "");
+	plot_no_data(p, chart, buf);
+}
+
 /* ---- OOM kills ---- */
 
 void plot_oom_marks(struct plot *p, const struct area *a)
@@ -148,9 +165,8 @@ static void chart_watermarks(struct plot *p)
 		drawn++;
 	}
 	if (!drawn)
-		plot_no_data(p, "watermarks", analysis_info(p->a)->has_samples ?
-			     "no zone samples in this recording" :
-			     "no zone samples in this recording (recorded without counter samples)");
+		no_data_in(p, "watermarks", "no zone samples", analysis_info(p->a)->has_samples ?
+			   NULL : "recorded without counter samples");
 }
 
 /* ---- fallback ---- */
@@ -189,10 +205,10 @@ static void chart_fallback(struct plot *p)
 			active[o] = 1, nact++;
 	}
 	if (!nact) {
-		plot_no_data(p, "fallback", swapclust_model_nctr(m, 1) < 2 &&
-			     swapclust_model_nctr(m, 4) < 2 ?
-			     "no mTHP swap-out counters in this recording's samples" :
-			     "no mTHP (order > 0) swap-out in this recording");
+		no_data_in(p, "fallback", swapclust_model_nctr(m, 1) < 2 &&
+			   swapclust_model_nctr(m, 4) < 2 ?
+			   "no mTHP swap-out counters sampled" :
+			   "no mTHP (order > 0) swap-out", NULL);
 		return;
 	}
 	a = plot_panel(p, "mTHP swap-out fallback to order 0 per interval, by folio size", NULL, 0);
@@ -326,8 +342,8 @@ static void chart_clusters(struct plot *p)
 		drawn++;
 	}
 	if (!drawn && !said)
-		plot_no_data(p, "clusters", "no swap cluster series in this recording (needs the "
-			     "swap probes: mmscope record -g swap)");
+		no_data_in(p, "clusters", "no swap cluster series",
+			   "needs the swap probes: mmscope record -g swap");
 }
 
 /* ---- stalls ---- */
@@ -343,7 +359,9 @@ static void chart_stalls(struct plot *p)
 	char buf[128];
 
 	if (!n) {
-		plot_no_data(p, "stalls", "no reclaim stalls (begin and end) in this recording");
+		no_data_in(p, "stalls", analysis_info(p->a)->task_scoped ?
+			   "no reclaim stalls (begin and end) of the tasks asked for" :
+			   "no reclaim stalls (begin and end)", NULL);
 		return;
 	}
 	for (int i = 0; i < n; i++) {
@@ -520,9 +538,10 @@ static void chart_unusable(struct plot *p)
 		strbuf_release(&note);
 	}
 	if (!drawn)
-		plot_no_data(p, "unusable", analysis_info(p->a)->has_samples ?
-			     "no buddyinfo samples (two sets or more) in this recording" :
-			     "no buddyinfo samples in this recording (recorded without counter samples)");
+		no_data_in(p, "unusable", analysis_info(p->a)->has_samples ?
+			   "no buddyinfo samples (two sets or more)" : "no buddyinfo samples",
+			   analysis_info(p->a)->has_samples ? NULL :
+			   "recorded without counter samples");
 }
 
 /* ---- the table ---- */
