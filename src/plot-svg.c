@@ -10,6 +10,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char *const plot_palette[] = {
@@ -253,14 +254,32 @@ void plot_dots(struct plot *p, const double *x, const double *y, int n, const ch
 void plot_sample_marks(struct plot *p, const struct area *a, const double *x, const double *y,
 		       int n, const char *color)
 {
-	int k = 0;
+	double *m;
+	int k = 0, any = 0;
 
 	for (int i = 0; i < n; i++)
 		k += !isnan(y[i]);
-	/* dense samples look like a line anyway: marks would only blot it */
-	if (k < 2 || a->w / k < 6)
+	if (k < 2)
 		return;
-	strbuf_addstr(&p->body, "<g class=\"samples\">\n");
-	plot_dots(p, x, y, n, color, 6);
-	strbuf_addstr(&p->body, "</g>\n");
+	/*
+	 * Dense samples look like a line anyway: a dot at each would only
+	 * blot it. There only the ends of a segment longer than 12 px (the
+	 * sampler stalled, a gap in the recording) are marked, so a long
+	 * straight stretch shows as the interpolation it is.
+	 */
+	m = xreallocarray(NULL, (size_t)n, sizeof(*m));
+	for (int i = 0; i < n; i++) {
+		int far = a->w / k >= 6;
+
+		for (int j = i - 1; !far && j <= i + 1; j += 2)
+			far = j >= 0 && j < n && !isnan(y[j]) && fabs(x[j] - x[i]) > 12;
+		m[i] = far && !isnan(y[i]) ? y[i] : NAN;
+		any |= !isnan(m[i]);
+	}
+	if (any) {
+		strbuf_addstr(&p->body, "<g class=\"samples\">\n");
+		plot_dots(p, x, m, n, color, 6);
+		strbuf_addstr(&p->body, "</g>\n");
+	}
+	free(m);
 }

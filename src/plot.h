@@ -83,8 +83,9 @@ void plot_polyline(struct plot *p, const double *x, const double *y, int n, cons
 /* A round dot at each point (NAN: none), in one path. */
 void plot_dots(struct plot *p, const double *x, const double *y, int n, const char *color,
 	       double size);
-/* Dots at the points when they lie far enough apart to tell a sample
- * from the line joining two (more than 6 px on average). */
+/* Dots at the samples, so a sample can be told from the line joining
+ * two: at each when they lie 6 px apart on average, else at the ends of
+ * each segment longer than 12 px. */
 void plot_sample_marks(struct plot *p, const struct area *a, const double *x, const double *y,
 		       int n, const char *color);
 /* The OOM kills as marks across the area (see plot-charts.c). */

@@ -139,4 +139,27 @@ got=$(sed -n '/<g class="samples">/{n;p;}' "$scratch/wm.svg" | grep -o 'M[0-9.]*
 grep -A1 '<g class="samples">' "$scratch/wm.svg" | grep -q 'stroke="#1f77b4"' && [ "$got" -eq "$want" ] &&
 	ok "global-pressure-6.12: the free-page line has a dot at each of its $want samples" ||
 	fail "free-page samples: $got dots, $want zone samples"
+# dense samples (400 at 10 ms) with a 3 s hole: no dot but at the hole's
+# two ends, which the line joins with an interpolation
+mkrec=$top_builddir/tests/compare/mkrec
+if [ -x "$mkrec" ]; then
+	awk 'BEGIN { for (s = 0; s < 400; s++) {
+		t = 1000000000 + s * 10000000 + (s >= 200 ? 3000000000 : 0)
+		printf "%.0f mms1 zone %d node=0 zone=Normal free=%d min=10 low=20 high=30 managed=9000 spanned=9000\n", t, s, 5000 + s
+		printf "%.0f mms1 end %d us=1\n", t + 1000, s } }' |
+		MKREC_META="$(printf 'mmscope=test\nstart_realtime_ns=1\n')" "$mkrec" "$scratch/dense.dat" ||
+		fail "mkrec dense.dat"
+	"$MMSCOPE" plot -w watermarks "$scratch/dense.dat" >"$scratch/dense.svg" || fail "plot dense.dat"
+	got=$(sed -n '/<g class="samples">/{n;p;}' "$scratch/dense.svg" | grep -o 'M[0-9.]* [0-9.]*h0' | tr '\n' ' ')
+	# samples 199 (at 1.99 s) and 200 (at 5.00 s) of 6.99 s over 1080 px
+	python3 - "$got" <<'EOF' && ok "dense samples with a hole: dots at the hole's two ends only" ||
+import re, sys
+xs = [float(x) for x in re.findall(r'M([0-9.]+) ', sys.argv[1])]
+want = [90 + 1.99 / 6.99 * 1080, 90 + 5.0 / 6.99 * 1080]
+assert len(xs) == 2 and all(abs(a - b) < 0.2 for a, b in zip(xs, want)), (xs, want)
+EOF
+		fail "dense samples with a hole: dots '$got'"
+else
+	fail "tests/compare/mkrec not built: dense samples not tested"
+fi
 finish
