@@ -120,9 +120,9 @@ static const struct ex_col swap_orders_cols[] = {
 	IN("swpout_fallback_folios"), IN("zswpout_folios"),
 };
 static const struct ex_col swap_clusters_cols[] = {
-	T("recording_id"), I("device"), TN("device_name"), I("t_ns"), I("free_clusters"),
-	I("nonfull_clusters"), I("frag_clusters"), I("full_clusters"),
-	I("discard_clusters"), I("isolated_clusters"), I("unknown_clusters"),
+	T("recording_id"), I("device"), TN("device_name"), I("t_ns"), IN("free_clusters"),
+	IN("nonfull_clusters"), IN("frag_clusters"), IN("full_clusters"),
+	IN("discard_clusters"), IN("isolated_clusters"), I("unknown_clusters"),
 	I("used_slots"), IN("largest_order"),
 };
 static const struct ex_col zswap_cols[] = {
@@ -629,20 +629,26 @@ static void export_swap_clusters(struct ex_ctx *x)
 	const struct swapclust_model *m = analysis_swapclust(x->a);
 	struct ex_out *o = &x->out[TB_SWAP_CLUSTERS];
 	static const enum swc_state st[] = { SWC_FREE, SWC_NONFULL, SWC_FRAG, SWC_FULL,
-					     SWC_DISCARD, SWC_NONE, SWC_UNKNOWN };
+					     SWC_DISCARD, SWC_NONE };
 
 	for (int i = 0; i < swapclust_model_ndevs(m); i++) {
 		const struct swc_dev *d = swapclust_model_dev(m, i);
 
 		for (int p = 0; p < d->npts; p++) {
 			const struct swc_point *pt = &d->pts[p];
+			uint64_t all = 0;
 
+			for (int s = 0; s < SWC_NSTATES; s++)
+				all += pt->n[s];
 			row_begin(o, x->id);
 			put_s64(o, d->type);
 			put_str_or_null(o, d->name);
 			put_u64(o, rel(x, pt->ts));
+			/* no cluster's state known (no swap probes, probe hits
+			 * missed): the states were not measured, not 0 */
 			for (size_t s = 0; s < sizeof(st) / sizeof(st[0]); s++)
-				put_u64(o, pt->n[st[s]]);
+				put_s64_or_null(o, pt->n[st[s]], pt->n[SWC_UNKNOWN] < all);
+			put_u64(o, pt->n[SWC_UNKNOWN]);
 			put_u64(o, pt->used_slots);
 			put_s64_or_null(o, pt->largest_order, pt->largest_order != SWC_ORDER_UNKNOWN);
 			row_end(o);

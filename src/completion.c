@@ -15,6 +15,7 @@
 #include "completion.h"
 #include "codec.h"
 #include "families.h"
+#include "plot.h"
 #include "report.h"
 #include "util.h"
 
@@ -44,6 +45,12 @@ static void add_sections(struct strbuf *sb)
 		strbuf_addf(sb, "%s%s", i ? " " : "", report_sections[i].name);
 }
 
+static void add_charts(struct strbuf *sb)
+{
+	for (int i = 0; i < plot_ncharts; i++)
+		strbuf_addf(sb, "%s%s", i ? " " : "", plot_charts[i].name);
+}
+
 static void add_codecs(struct strbuf *sb)
 {
 	static const enum codec_id ids[] = { CODEC_ZSTD, CODEC_ZLIB, CODEC_NONE };
@@ -65,6 +72,7 @@ static const struct value_src {
 	{ "record", "--groups", V_LIST, NULL, add_groups },
 	{ "report", "--section", V_WORDS, NULL, add_sections },
 	{ "report", "--format", V_WORDS, "text json", NULL },
+	{ "plot", "--what", V_LIST, NULL, add_charts },
 	{ "compare", "--format", V_WORDS, "text json", NULL },
 	{ "compare", "--dialect", V_WORDS, "mmtests plain", NULL },
 	{ NULL, "--compression", V_WORDS, NULL, add_codecs },

@@ -89,3 +89,5 @@ mmscope_SOURCES += \
 	src/cmd-dump.c src/cmd-convert.c src/cmd-recover.c src/cmd-sample.c \
 	src/cmd-doctor.c
 mmscope_SOURCES += src/cmd-export.c src/cmd-plot.c
+# plot's charts (one table) and its SVG primitives
+mmscope_SOURCES += src/plot.h src/plot-charts.c src/plot-svg.c

@@ -146,8 +146,8 @@ EXTRA_DIST += tests/export/schema.sh tests/export/sqlite.sh tests/export/clickho
 	tests/export/fleet-queries.sh
 
 # plot: goldens of the samples, every SVG well-formed and rendered to PNG
-TESTS += tests/plot/golden.sh
-EXTRA_DIST += tests/plot/golden.sh
+TESTS += tests/plot/golden.sh tests/plot/inputs.sh tests/plot/charts.sh
+EXTRA_DIST += tests/plot/golden.sh tests/plot/inputs.sh tests/plot/charts.sh
 
 # the collector: the catalogue and the sampler, then the live recorder
 # tests (root; tests/record/lib-live.sh mounts tracefs, takes the global
