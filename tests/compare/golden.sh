@@ -145,6 +145,29 @@ mkdir "$scratch/empty"
 [ $? -eq 1 ] && grep -q "without \*.dat" "$scratch/err" && ok "empty directory: exit 1" ||
 	fail "empty directory: $(cat "$scratch/err")"
 
+# 7.2+ counts memcg limit reclaim in pgscan_direct/pgsteal_direct: the
+# same memcg-only workload on 6.12 and 7.3 (no allocation entered direct
+# reclaim on either) has no direct reclaim on either side, and a note
+# says where 7.3's 51,537 pages went; a 7.2 recording without memcg
+# reclaim events shows the counters as direct+memcg rows, no direct rows
+check memcg-kernels --width 80 --metrics reclaim "6.12=$rec/memcg-6.12.dat" \
+	"7.3=$rec/memcg-7.3.dat"
+v=$("$MMSCOPE" compare --format json --metrics direct-scanned,direct-scan-pct \
+	"7.3=$rec/memcg-7.3.dat" | grep -o '"values": \[[0-9.]*\]' | tr '\n' ' ')
+[ "$v" = '"values": [0] "values": [0] ' ] &&
+	! grep -q "^Pages direct scanned" "$scratch/memcg-kernels.out" &&
+	grep -q "no allocstall, so their 51537/41056" "$scratch/memcg-kernels.out" &&
+	ok "7.3 memcg reclaim is not direct reclaim" ||
+	fail "7.3 memcg reclaim counted as direct: $v $(cat "$scratch/memcg-kernels.out")"
+"$MMSCOPE" compare --width 80 --metrics reclaim \
+	"72=$top_srcdir/tests/data/report/global-pressure-7.2.dat" >"$scratch/gp72.out"
+grep -q "^Pages direct+memcg scanned  *pages  *17664$" "$scratch/gp72.out" &&
+	! grep -q "^Pages direct scanned" "$scratch/gp72.out" &&
+	! grep -q "^Percentage direct scans" "$scratch/gp72.out" &&
+	grep -q "no memcg reclaim events" "$scratch/gp72.out" &&
+	ok "7.2 without memcg reclaim events: direct+memcg rows" ||
+	fail "7.2 direct+memcg: $(cat "$scratch/gp72.out")"
+
 # Rows from the models: handoff outcomes (wake here, pick with
 # defrag_mode), OOM kills (counter and trace), stall p50/p99/max.
 report=$top_srcdir/tests/data/report
