@@ -311,10 +311,9 @@ static int direct_counter(struct counter_set *cs, const char *base, double *sum,
 		found = 1;
 		*sum += v;
 		if (drop)
-			counter_set_drop_prefix(cs, name);	/* the exact name: */
+			counter_set_drop(cs, name);
 	}
-	return found ? 0 : -1;	/* (no counter is a prefix of another here
-				 * but pgscan_direct_throttle, unused) */
+	return found ? 0 : -1;
 }
 
 /*

@@ -20,7 +20,7 @@
  *
  * Conventions of both: rows zero or absent everywhere are left out
  * (opts.all keeps them) and counted in a last line; the baseline and one
- * more column always fit side by side in opts.width (at least 80) before
+ * more column always fit side by side in opts.width (names cut with ~) before
  * columns go to further blocks; a '*' only on a change that prints as
  * one (never "+0.0%*"). A metric that a column lacks prints "-" and no
  * percentage; a statistic that is undefined (stddev of one sample, hmean

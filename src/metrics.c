@@ -470,18 +470,16 @@ int counter_set_get(const struct counter_set *cs, const char *name, double *valu
 	return -1;
 }
 
-size_t counter_set_drop_prefix(struct counter_set *cs, const char *prefix)
+int counter_set_drop(struct counter_set *cs, const char *name)
 {
-	size_t out = 0, len = strlen(prefix), n = cs->n;
-
 	for (size_t i = 0; i < cs->n; i++) {
-		if (!strncmp(cs->v[i].name, prefix, len))
+		if (!strcmp(cs->v[i].name, name)) {
 			free(cs->v[i].name);
-		else
-			cs->v[out++] = cs->v[i];
+			cs->v[i] = cs->v[--cs->n];
+			return 1;
+		}
 	}
-	cs->n = out;
-	return n - out;
+	return 0;
 }
 
 void counter_set_release(struct counter_set *cs)

@@ -106,8 +106,8 @@ struct counter_set {
 /* Set (replace or add) a counter. */
 void counter_set_put(struct counter_set *cs, const char *name, double value);
 void counter_set_release(struct counter_set *cs);
-/* Remove the counters whose names start with prefix; returns how many. */
-size_t counter_set_drop_prefix(struct counter_set *cs, const char *prefix);
+/* Remove the counter called name; returns 1, or 0 when the set lacks it. */
+int counter_set_drop(struct counter_set *cs, const char *name);
 /* A counter's value: 0 and *value, or -1 when the set lacks it. */
 int counter_set_get(const struct counter_set *cs, const char *name, double *value);
 
