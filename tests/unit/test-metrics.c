@@ -160,6 +160,31 @@ static void test_file_writes(void)
 	check(metric(&mv, "page-writes-file") == 4000,
 	      "file writes: kernels without zswpout/swpout_zero subtract swap only");
 	metric_values_release(&mv);
+
+	/* over a phase: not derived (nr_vmscan_write lags pswpout), the
+	 * single counters are */
+	metrics_compute_part(&cs, &mv);
+	check(isnan(metric(&mv, "page-writes-file")) && metric(&mv, "page-writes-anon") == 1000 &&
+	      metric(&mv, "page-writes-reclaim") == 5000,
+	      "file writes: not derived over part of a run");
+	metric_values_release(&mv);
+	counter_set_release(&cs);
+
+	/* 7.2+: the memcg part of pgscan_direct taken out, or the counters
+	 * moved to the direct+memcg rows */
+	counter_set_put(&cs, "pgscan_direct", 900);
+	counter_set_put(&cs, "pgsteal_direct", 800);
+	counter_set_put(&cs, "pgscan_kswapd", 100);
+	counter_set_put(&cs, "memcg_direct.scanned", 600);
+	counter_set_put(&cs, "memcg_direct.reclaimed", 550);
+	metrics_compute(&cs, &mv);
+	check(metric(&mv, "direct-scanned") == 300 && metric(&mv, "direct-reclaimed") == 250 &&
+	      metric(&mv, "direct-scan-pct") == 75 && isnan(metric(&mv, "direct-memcg-scanned")),
+	      "7.2+: memcg reclaim taken out of the direct rows");
+	metric_values_release(&mv);
+	check(counter_set_drop(&cs, "pgscan_direct") && !counter_set_drop(&cs, "pgscan_direct"),
+	      "counter_set_drop: once");
+	metric_values_release(&mv);
 	counter_set_release(&cs);
 }
 
@@ -288,7 +313,7 @@ static void test_gate(void)
 
 int main(void)
 {
-	printf("1..52\n");
+	printf("1..55\n");
 	test_eval();
 	test_compute();
 	test_file_writes();
