@@ -334,7 +334,7 @@ static void split_memcg_direct(const struct analysis *a, struct counter_set *cs,
 	const struct consistency_model *cm = analysis_consistency(a);
 	const struct reclaim_model *rm = analysis_reclaim(a);
 	const char *kernel = analysis_info(a)->kernel;
-	double scan, steal, stalls = 0;
+	double scan, steal, stalls = 0, proactive = 0;
 	int have_stalls = 0;
 
 	if (!cm || !consistency_model_memcg_in_direct(cm) ||
@@ -354,8 +354,12 @@ static void split_memcg_direct(const struct analysis *a, struct counter_set *cs,
 					   "memcg reclaim, not direct", kernel, scan, steal);
 		return;
 	}
+	/* proactive reclaim (memory.reclaim) runs through the same memcg
+	 * reclaim events but counts in pgscan_proactive: the events would
+	 * take too much out */
 	if (rm && analysis_traced(a, REC_RECLAIM_BEGIN, RK_MEMCG) &&
-	    analysis_traced(a, REC_SHRINK_INACTIVE, -1)) {
+	    analysis_traced(a, REC_SHRINK_INACTIVE, -1) &&
+	    (counter_set_get(cs, "pgscan_proactive", &proactive) || proactive == 0)) {
 		const struct reclaim_kind_stats *ms = reclaim_model_kind(rm, RK_MEMCG);
 		const struct reclaim_kind_stats *ds = reclaim_model_kind(rm, RK_DIRECT);
 		/* LRU indexes 0 and 2: the inactive anon and file lists */

@@ -164,6 +164,19 @@ v=$("$MMSCOPE" compare --format json --metrics direct-scanned,direct-scan-pct \
 	grep -q "no allocstall, so their 51537/41056" "$scratch/memcg-kernels.out" &&
 	ok "7.3 memcg reclaim is not direct reclaim" ||
 	fail "7.3 memcg reclaim counted as direct: $v $(cat "$scratch/memcg-kernels.out")"
+# direct and memcg reclaim at once on 7.3: the memcg reclaim events'
+# pages come out of pgscan_direct/pgsteal_direct (174517 = 147521 +
+# 26996, as the report's consistency section holds the sum to the events)
+"$MMSCOPE" compare --width 80 --metrics direct-scanned,direct-reclaimed \
+	"g=$rec/memcg-global-7.3.dat" >"$scratch/mg.out"
+"$MMSCOPE" report --section consistency "$rec/memcg-global-7.3.dat" >"$scratch/mg.cons"
+grep -q "^Pages direct scanned  *pages  *147521$" "$scratch/mg.out" &&
+	grep -q "^Pages direct reclaimed  *pages  *122709$" "$scratch/mg.out" &&
+	grep -q "its 26996/23798 pages (memcg reclaim events)" "$scratch/mg.out" &&
+	grep -q "^direct scanned  *174517  = pgscan_direct  *174517 agree" "$scratch/mg.cons" &&
+	grep -q "^direct reclaimed  *146507  = pgsteal_direct  *146507 agree" "$scratch/mg.cons" &&
+	ok "7.3 direct and memcg reclaim: the memcg events' part taken out" ||
+	fail "7.3 direct+memcg split: $(cat "$scratch/mg.out")"
 "$MMSCOPE" compare --width 80 --metrics reclaim \
 	"72=$top_srcdir/tests/data/report/global-pressure-7.2.dat" >"$scratch/gp72.out"
 grep -q "^Pages direct+memcg scanned  *pages  *17664$" "$scratch/gp72.out" &&
