@@ -1056,7 +1056,11 @@ size_t ct_regressions(const struct ct_table *t, const struct ct_opts *o, double 
 		strbuf_addf(&one, "%s%s: %zu run%s", one.len ? ", " : "", t->cols[c],
 			    t->nruns[c], t->nruns[c] == 1 ? "" : "s");
 	}
-	if (!*tested || one.len) {
+	if (t->ncols < 2) {
+		strbuf_addch(out, '\n');
+		add_wrapped(out, "Regression gate:", 2, 72, "no row could be tested: a "
+			    "baseline only, no column to test against it");
+	} else if (!*tested || one.len) {
 		snprintf(text, sizeof(text), "%s (%s): Welch's t-test needs two runs or "
 			 "more a side, each with the row", *tested ? "columns not tested" :
 			 "no row could be tested", one.buf ? one.buf : "");

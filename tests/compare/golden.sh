@@ -300,6 +300,11 @@ done
 [ $? -eq 4 ] && grep -q "^Regression gate: no row could be tested (a: 1 run, b: 1 run):" \
 	"$scratch/one.out" && ok "gate: one run a side: no row tested, exit 4" ||
 	fail "gate: one run a side: $(tail -3 "$scratch/one.out")"
+"$MMSCOPE" compare --fail-on-regression "a=$rec/limit176-1.dat,$rec/limit176-2.dat" \
+	>"$scratch/base.out"
+[ $? -eq 4 ] && grep -q "^Regression gate: no row could be tested: a baseline only" \
+	"$scratch/base.out" && ok "gate: a baseline alone tests nothing, exit 4" ||
+	fail "gate: baseline alone: $(tail -3 "$scratch/base.out")"
 # a column of one run among tested ones is named, the gate still decides
 "$MMSCOPE" compare --fail-on-regression=200 --metrics stall "$big" "$small" \
 	"c=$rec/limit40-1.dat" >"$scratch/some.out"
