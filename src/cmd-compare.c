@@ -23,6 +23,8 @@
 
 /* --fail-on-regression found a regression */
 #define EXIT_REGRESSION 3
+/* --fail-on-regression could test no row (one run a side) */
+#define EXIT_UNTESTED 4
 
 static const char compare_usage[] =
 "usage: mmscope compare [--dialect plain|mmtests] [--stats mean,stddev,...]\n"
@@ -48,10 +50,11 @@ static const char compare_usage[] =
 "                      (counter, trace, user) or all (default)\n"
 "  -w, --width N       split tables wider than N columns (default: the\n"
 "                      terminal's width, or 80)\n"
-"  -a, --all           plain: also rows zero or absent in every column\n"
+"  -a, --all           also rows zero or absent in every column\n"
 "      --fail-on-regression[=PCT]\n"
 "                      exit 3 when a mean is significantly worse (Welch,\n"
-"                      p < alpha, 2+ runs a side) by more than PCT% (5)\n"
+"                      p < alpha, 2+ runs a side) by more than PCT% (5),\n"
+"                      4 when no row could be tested\n"
 "  -j, --jobs N        load recordings on N threads (default: all CPUs)\n"
 "      --phase NAME    compare only the phase NAME of each recording (from its\n"
 "                      'mmscope phase NAME' marker to the next one or the end)\n"
@@ -514,8 +517,12 @@ static int compare_run(struct compare_opts *o)
 		fwrite(out.buf ? out.buf : "", 1, out.len, stdout);
 		if (r == EXIT_OK && o->gate) {
 			strbuf_reset(&out);
-			if (ct_regressions(&t, &o->ct, o->gate_pct, &out))
+			size_t tested;
+
+			if (ct_regressions(&t, &o->ct, o->gate_pct, &out, &tested))
 				r = EXIT_REGRESSION;
+			else if (!tested)	/* a pass would claim what was not tested */
+				r = EXIT_UNTESTED;
 			/* JSON stays one document: the block goes to stderr */
 			fwrite(out.buf ? out.buf : "", 1, out.len, o->json ? stderr : stdout);
 		}

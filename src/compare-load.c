@@ -14,7 +14,9 @@
 #include "model-run.h"
 #include "analysis.h"
 #include "metrics-swap.h"
+#include "model-consistency.h"
 #include "model-oom.h"
+#include "model-reclaim.h"
 #include "model-phases.h"
 #include "hist.h"
 #include "tracedat-set.h"
@@ -291,15 +293,142 @@ static void load_oom(const struct analysis *a, struct metric_values *out)
 		metric_values_add(out, "oom-kills-traced", (double)oom_model_nkills(m));
 }
 
+/* The zone sums of pgscan_direct / pgsteal_direct (ZONES of metrics.c):
+ * 0 and *sum, or -1 when the set has none; drop: remove them. */
+static int direct_counter(struct counter_set *cs, const char *base, double *sum, int drop)
+{
+	static const char *const zones[] = { "", "_dma", "_dma32", "_normal", "_movable",
+					     "_high" };
+	char name[64];
+	int found = 0;
+	double v;
+
+	*sum = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(zones); i++) {
+		snprintf(name, sizeof(name), "%s%s", base, zones[i]);
+		if (counter_set_get(cs, name, &v))
+			continue;
+		found = 1;
+		*sum += v;
+		if (drop)
+			counter_set_drop(cs, name);
+	}
+	return found ? 0 : -1;
+}
+
+/*
+ * From 7.2 pgscan_* / pgsteal_* are node counters kept through the lruvec,
+ * so memcg limit reclaim (the charge path, try_to_free_mem_cgroup_pages)
+ * counts in pgscan_direct / pgsteal_direct too; before 7.2 it did not
+ * (src/model-consistency.c). Take that part out where the recording says
+ * what it was, else move the counters to the direct+memcg rows:
+ *  - no allocation entered direct reclaim (allocstall_* did not move;
+ *    every global direct reclaim counts one): all of it is memcg's;
+ *  - memcg reclaim traced with shrink_inactive: its scanned pages (or
+ *    isolated ones, as MGLRU counts pgscan: whichever leaves the direct
+ *    reclaim events' own figure) and reclaimed pages.
+ */
+static void split_memcg_direct(const struct analysis *a, struct counter_set *cs,
+			       struct metric_values *out)
+{
+	const struct consistency_model *cm = analysis_consistency(a);
+	const struct reclaim_model *rm = analysis_reclaim(a);
+	const char *kernel = analysis_info(a)->kernel;
+	double scan, steal, stalls = 0, proactive = 0;
+	int have_stalls = 0;
+
+	if (!cm || !consistency_model_memcg_in_direct(cm) ||
+	    direct_counter(cs, "pgscan_direct", &scan, 0) ||
+	    direct_counter(cs, "pgsteal_direct", &steal, 0))
+		return;
+	for (size_t i = 0; i < cs->n; i++)
+		if (!strncmp(cs->v[i].name, "allocstall", 10))
+			stalls += cs->v[i].value, have_stalls = 1;
+	if (have_stalls && stalls == 0) {
+		counter_set_put(cs, "memcg_direct.scanned", scan);
+		counter_set_put(cs, "memcg_direct.reclaimed", steal);
+		if (scan || steal)
+			metric_values_note(out, "direct-scanned", "pgscan_direct/"
+					   "pgsteal_direct count memcg limit reclaim too on 7.2+ "
+					   "(%s): no allocstall, so their %.0f/%.0f pages are "
+					   "memcg reclaim, not direct", kernel, scan, steal);
+		return;
+	}
+	/* proactive reclaim (memory.reclaim) runs through the same memcg
+	 * reclaim events but counts in pgscan_proactive: the events would
+	 * take too much out */
+	if (rm && analysis_traced(a, REC_RECLAIM_BEGIN, RK_MEMCG) &&
+	    analysis_traced(a, REC_SHRINK_INACTIVE, -1) &&
+	    (counter_set_get(cs, "pgscan_proactive", &proactive) || proactive == 0)) {
+		const struct reclaim_kind_stats *ms = reclaim_model_kind(rm, RK_MEMCG);
+		const struct reclaim_kind_stats *ds = reclaim_model_kind(rm, RK_DIRECT);
+		/* LRU indexes 0 and 2: the inactive anon and file lists */
+		double mtaken = (double)(ms->lru_taken[0] + ms->lru_taken[2]);
+		double dtaken = (double)(ds->lru_taken[0] + ds->lru_taken[2]);
+		double part = (double)ms->scanned;
+
+		if (fabs(scan - mtaken - dtaken) < fabs(scan - part - (double)ds->scanned))
+			part = mtaken;
+		counter_set_put(cs, "memcg_direct.scanned", part);
+		counter_set_put(cs, "memcg_direct.reclaimed", (double)ms->reclaimed);
+		if (part || ms->reclaimed)
+			metric_values_note(out, "direct-scanned", "pgscan_direct/"
+					   "pgsteal_direct count memcg limit reclaim too on 7.2+ "
+					   "(%s): its %.0f/%.0f pages (memcg reclaim events) are "
+					   "taken out", kernel, part, (double)ms->reclaimed);
+		return;
+	}
+	direct_counter(cs, "pgscan_direct", &scan, 1);
+	direct_counter(cs, "pgsteal_direct", &steal, 1);
+	counter_set_put(cs, "memcg_direct.unsplit_scanned", scan);
+	counter_set_put(cs, "memcg_direct.unsplit_reclaimed", steal);
+	metric_values_note(out, "direct-memcg-scanned", "pgscan_direct/pgsteal_direct "
+			   "count memcg limit reclaim too on 7.2+ (%s) and the recording "
+			   "has no memcg reclaim events to take it out: shown as "
+			   "direct+memcg rows", kernel);
+}
+
 /* Counter metrics: deltas between the first and last complete sample
  * sets (of the whole recording; --phase: load_recording's own). */
 static void load_counter_metrics(const struct analysis *a, struct metric_values *out)
 {
 	struct counter_set cs = COUNTER_SET_INIT;
 
-	if (load_counters(a, &cs))
+	if (load_counters(a, &cs)) {
+		split_memcg_direct(a, &cs, out);
 		metrics_compute(&cs, out);
+	}
 	counter_set_release(&cs);
+}
+
+/* --phase: the phase's own length (the first phase of that name, as the
+ * analysis took it). */
+static void load_phase_duration(const struct analysis *a, const char *phase,
+				struct metric_values *out)
+{
+	const struct phase *p = phases_model_find(analysis_model(a, &phases_model_ops), phase);
+
+	if (p && p->end_ts >= p->start_ts)
+		metric_values_add(out, "phase-duration", (double)(p->end_ts - p->start_ts) / 1e9);
+}
+
+/* The command the recording ran (mmscope record -- COMMAND), argv joined:
+ * columns that ran different commands are named under the table. */
+static void load_command(const struct analysis *a, struct metric_values *out)
+{
+	const struct run_model *m = analysis_model(a, &run_model_ops);
+	const struct run_outcome *oc = m ? run_model_outcome(m) : NULL;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!oc || !oc->known || oc->argc <= 0 || out->command)
+		return;
+	for (int i = 0; i < oc->argc; i++)
+		strbuf_addf(&sb, "%s%s", i ? " " : "", oc->argv[i] ? oc->argv[i] : "");
+	/* one line: a script's newlines and tabs are blanks here */
+	for (size_t i = 0; i < sb.len; i++)
+		if ((unsigned char)sb.buf[i] < ' ')
+			sb.buf[i] = ' ';
+	out->command = sb.buf ? sb.buf : xstrdup("");
 }
 
 /*
@@ -315,6 +444,7 @@ static void (*const loaders[])(const struct analysis *, struct metric_values *) 
 	load_oom,
 	metrics_swap_load,
 	load_run,
+	load_command,
 };
 
 /*
@@ -418,9 +548,12 @@ static int load_recording(const char *path, char *const *files, const char *phas
 	if (a && phase) {
 		struct counter_set cs = COUNTER_SET_INIT;
 
-		if (load_phase_counters(&pc, &cs))
-			metrics_compute(&cs, out);
+		if (load_phase_counters(&pc, &cs)) {
+			split_memcg_direct(a, &cs, out);
+			metrics_compute_part(&cs, out);
+		}
 		counter_set_release(&cs);
+		load_phase_duration(a, phase, out);
 	}
 	if (phase) {
 		counters_model_free(pc.pre);

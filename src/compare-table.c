@@ -98,6 +98,8 @@ size_t ct_add_column(struct ct_table *t, const char *name)
 {
 	t->cols = xreallocarray(t->cols, t->ncols + 1, sizeof(*t->cols));
 	t->nruns = xreallocarray(t->nruns, t->ncols + 1, sizeof(*t->nruns));
+	t->info = xreallocarray(t->info, t->ncols + 1, sizeof(*t->info));
+	memset(&t->info[t->ncols], 0, sizeof(*t->info));
 	t->cols[t->ncols] = xstrdup(name);
 	t->nruns[t->ncols] = 0;
 	for (size_t r = 0; r < t->nrows; r++) {
@@ -125,9 +127,40 @@ static struct ct_row *find_row(struct ct_table *t, const char *name)
 	return row;
 }
 
+/* Is line (len bytes) one of the lines of sb? */
+static int has_line(const struct strbuf *sb, const char *line, size_t len)
+{
+	for (const char *p = sb->buf; p && *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t l = nl ? (size_t)(nl - p) : strlen(p);
+
+		if (l == len && !strncmp(p, line, len))
+			return 1;
+		p += l + (nl != NULL);
+	}
+	return 0;
+}
+
 void ct_add_run(struct ct_table *t, size_t col, const struct metric_values *mv)
 {
+	struct ct_column_info *ci = &t->info[col];
+
 	t->nruns[col]++;
+	/* the command: the column's when all its runs that say agree */
+	if (mv->command && !ci->command)
+		ci->command = xstrdup(mv->command);
+	else if (mv->command && strcmp(ci->command, mv->command))
+		ci->command_varies = 1;
+	for (const char *p = mv->notes.buf; p && *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t l = nl ? (size_t)(nl - p) : strlen(p);
+
+		if (!has_line(&ci->notes, p, l)) {
+			strbuf_add(&ci->notes, p, l);
+			strbuf_addch(&ci->notes, '\n');
+		}
+		p += l + (nl != NULL);
+	}
 	for (size_t i = 0; i < mv->n; i++) {
 		const struct metric_series *s = &mv->m[i];
 		struct ct_row *row = find_row(t, s->name);
@@ -216,11 +249,15 @@ void ct_release(struct ct_table *t)
 {
 	for (size_t r = 0; r < t->nrows; r++)
 		row_release(&t->rows[r], t->ncols);
-	for (size_t c = 0; c < t->ncols; c++)
+	for (size_t c = 0; c < t->ncols; c++) {
 		free(t->cols[c]);
+		free(t->info[c].command);
+		strbuf_release(&t->info[c].notes);
+	}
 	free(t->rows);
 	free(t->cols);
 	free(t->nruns);
+	free(t->info);
 	ct_init(t);
 }
 
@@ -448,20 +485,22 @@ static int header_part_len(const char *name)
  * latter with its sign forced): two decimals, or none, or an exponent,
  * whichever first fits, so a huge change never shifts the columns.
  */
-static void add_pct(struct strbuf *out, int w, int plus, double v)
+static void fmt_pct(char *buf, size_t len, int w, int plus, double v)
 {
-	char buf[64];
 	int n;
 
-	n = plus ? snprintf(buf, sizeof(buf), "%+*.2f", w, v) :
-		   snprintf(buf, sizeof(buf), "%*.2f", w, v);
+	n = plus ? snprintf(buf, len, "%+*.2f", w, v) : snprintf(buf, len, "%*.2f", w, v);
 	if (n > w)
-		n = plus ? snprintf(buf, sizeof(buf), "%+*.0f", w, v) :
-			   snprintf(buf, sizeof(buf), "%*.0f", w, v);
+		n = plus ? snprintf(buf, len, "%+*.0f", w, v) : snprintf(buf, len, "%*.0f", w, v);
 	if (n > w)
-		plus ? snprintf(buf, sizeof(buf), "%+*.0e", w, v) :
-		       snprintf(buf, sizeof(buf), "%*.0e", w, v);
-	strbuf_addstr(out, buf);
+		plus ? snprintf(buf, len, "%+*.0e", w, v) : snprintf(buf, len, "%*.0e", w, v);
+}
+
+/* Does a printed change ("+0.0%", "  -0.00") say no change? A star on it
+ * would mark a difference the reader cannot see. */
+static int prints_zero(const char *buf)
+{
+	return strtod(buf, NULL) == 0;
 }
 
 /* One mmtests cell: value, then " (pct%)", " *pct%*" or nothing. */
@@ -493,27 +532,44 @@ static void mmtests_cell(const struct ct_table *t, const struct ct_row *row, siz
 	if (isnan(pct))
 		strbuf_addf(out, " (%8s)", "n/a");
 	else {
-		strbuf_addstr(out, sig > 0 ? " *" : " (");
-		add_pct(out, 7, 0, pct == 0 ? 0.0 : pct);
-		strbuf_addstr(out, sig > 0 ? "%*" : "%)");
+		char buf[64];
+
+		fmt_pct(buf, sizeof(buf), 7, 0, pct == 0 ? 0.0 : pct);
+		if (prints_zero(buf))
+			sig = 0;
+		strbuf_addf(out, "%s%s%s", sig > 0 ? " *" : " (", buf, sig > 0 ? "%*" : "%)");
 	}
 }
 
-/* Value field width of column c: 12, or wider for long values / names. */
-static int mmtests_field_width(const struct ct_table *t, size_t c, const struct ct_opts *o,
-			       int base)
+/* Is the row printed? Rows zero or absent everywhere are not, unless --all. */
+static int row_shown(const struct ct_table *t, const struct ct_row *row,
+		     const struct ct_opts *o)
 {
-	int fw = base, need = header_part_len(t->cols[c]) + 1 - (base == 12 ? 11 : 0);
+	return o->all || !ct_row_quiet(row, t->ncols);
+}
+
+/*
+ * Value field width of column c: base (12; 15 in the monitor table), or
+ * wider for long values / names; base 0: the least that holds them. pad
+ * is what the header cell has besides the field (11: the percentage).
+ */
+static int mmtests_field_width(const struct ct_table *t, size_t c, const struct ct_opts *o,
+			       int monitor, int base, int pad)
+{
+	int fw = base > 4 ? base : 4, need = header_part_len(t->cols[c]) + 1 - pad;
 
 	if (need > fw)
 		fw = need;
 	for (size_t r = 0; r < t->nrows; r++) {
 		const struct ct_row *row = &t->rows[r];
 
-		if ((base == 15) != in_monitor(row, o) || !row->cells[c].n)
+		if (monitor != in_monitor(row, o) || !row->cells[c].n || !row_shown(t, row, o))
 			continue;
-		for (size_t k = 0; k < o->nstats; k++) {
-			int n = fmt_len(ct_stat_value(&o->stats[k], row, c, o->dialect)) + 1;
+		for (size_t k = 0; k < (monitor ? 1 : o->nstats); k++) {
+			static const struct ct_stat amean = { CT_AMEAN, 0 };
+			const struct ct_stat *st = monitor ? &amean : &o->stats[k];
+			int n = fmt_len(ct_stat_value(st, row, c, o->dialect)) + 1;
+
 			if (n > fw)
 				fw = n;
 		}
@@ -521,15 +577,50 @@ static int mmtests_field_width(const struct ct_table *t, size_t c, const struct 
 	return fw;
 }
 
+/*
+ * The baseline and one more column side by side within the width (as the
+ * plain dialect has them): first the value fields narrow to what their
+ * values need, then the row names (op or label, from name_w, down to 12)
+ * are cut with '~'. *name_w is the names' width; p0 what precedes it.
+ */
+static void mmtests_fit(const struct ct_table *t, const struct ct_opts *o, int monitor,
+			int pad, int *fw, int p0, int *name_w)
+{
+	int need;
+
+	if (t->ncols < 2 || p0 + *name_w + fw[0] + fw[1] + 2 * pad <= o->width)
+		return;
+	for (size_t c = 0; c < t->ncols; c++) {
+		int min = mmtests_field_width(t, c, o, monitor, 0, pad);
+
+		fw[c] = min < fw[c] ? min : fw[c];
+	}
+	need = p0 + *name_w + fw[0] + fw[1] + 2 * pad;
+	if (need > o->width) {
+		*name_w -= need - o->width;
+		if (*name_w < 12)
+			*name_w = 12;
+	}
+}
+
+/* name, cut to w characters ending in '~' when longer */
+static const char *cut_name(const char *name, int w, char *buf, size_t len)
+{
+	if ((int)strlen(name) <= w || w < 2)
+		return name;
+	snprintf(buf, len, "%.*s~", w - 1, name);
+	return buf;
+}
+
 static void mmtests_stat_table(const struct ct_table *t, const struct ct_opts *o,
 			       struct strbuf *out)
 {
 	int smax = 0, omax = 0, p, *fw = xcalloc(t->ncols, sizeof(int));
 	int *colw = xcalloc(t->ncols, sizeof(int));
-	char name[64];
+	char name[64], cut[128];
 
 	for (size_t r = 0; r < t->nrows; r++) {
-		if (in_monitor(&t->rows[r], o))
+		if (in_monitor(&t->rows[r], o) || !row_shown(t, &t->rows[r], o))
 			continue;
 		for (size_t k = 0; k < o->nstats; k++) {
 			ct_stat_name(&o->stats[k], &t->rows[r], o->dialect,
@@ -539,11 +630,12 @@ static void mmtests_stat_table(const struct ct_table *t, const struct ct_opts *o
 		if ((int)strlen(t->rows[r].mi.name) > omax)
 			omax = (int)strlen(t->rows[r].mi.name);
 	}
+	for (size_t c = 0; c < t->ncols; c++)
+		fw[c] = mmtests_field_width(t, c, o, 0, 12, 11);
+	mmtests_fit(t, o, 0, 11, fw, smax + 1, &omax);
 	p = smax + 1 + omax;
-	for (size_t c = 0; c < t->ncols; c++) {
-		fw[c] = mmtests_field_width(t, c, o, 12);
+	for (size_t c = 0; c < t->ncols; c++)
 		colw[c] = fw[c] + 11;
-	}
 	for (size_t first = 0, end; first < t->ncols; first = end) {
 		end = block_end(colw, first, t->ncols, p, o->width);
 		if (first)
@@ -554,11 +646,12 @@ static void mmtests_stat_table(const struct ct_table *t, const struct ct_opts *o
 				const struct ct_row *row = &t->rows[r];
 				size_t start = out->len;
 
-				if (in_monitor(row, o))
+				if (in_monitor(row, o) || !row_shown(t, row, o))
 					continue;
 				ct_stat_name(&o->stats[k], row, o->dialect,
 					     name, sizeof(name));
-				strbuf_addf(out, "%-*s %-*s", smax, name, omax, row->mi.name);
+				strbuf_addf(out, "%-*s %-*s", smax, name, omax,
+					    cut_name(row->mi.name, omax, cut, sizeof(cut)));
 				for (size_t c = first; c < end; c++)
 					mmtests_cell(t, row, c, &o->stats[k], o, fw[c], out);
 				rtrim_line(out, start);
@@ -575,12 +668,16 @@ static void mmtests_monitor_table(const struct ct_table *t, const struct ct_opts
 {
 	static const struct ct_stat amean = { CT_AMEAN, 0 };
 	int lmax = 0, *colw = xcalloc(t->ncols, sizeof(int));
+	char cut[160];
 
 	for (size_t r = 0; r < t->nrows; r++)
-		if (in_monitor(&t->rows[r], o) && (int)strlen(t->rows[r].mi.label) + 4 > lmax)
-			lmax = (int)strlen(t->rows[r].mi.label) + 4;
+		if (in_monitor(&t->rows[r], o) && row_shown(t, &t->rows[r], o) &&
+		    (int)strlen(t->rows[r].mi.label) > lmax)
+			lmax = (int)strlen(t->rows[r].mi.label);
 	for (size_t c = 0; c < t->ncols; c++)
-		colw[c] = mmtests_field_width(t, c, o, 15);
+		colw[c] = mmtests_field_width(t, c, o, 1, 15, 0);
+	mmtests_fit(t, o, 1, 0, colw, 4, &lmax);
+	lmax += 4;	/* "Ops " */
 	for (size_t first = 0, end; first < t->ncols; first = end) {
 		end = block_end(colw, first, t->ncols, lmax, o->width);
 		if (first)
@@ -590,9 +687,10 @@ static void mmtests_monitor_table(const struct ct_table *t, const struct ct_opts
 			const struct ct_row *row = &t->rows[r];
 			size_t start = out->len;
 
-			if (!in_monitor(row, o))
+			if (!in_monitor(row, o) || !row_shown(t, row, o))
 				continue;
-			strbuf_addf(out, "Ops %-*s", lmax - 4, row->mi.label);
+			strbuf_addf(out, "Ops %-*s", lmax - 4,
+				    cut_name(row->mi.label, lmax - 4, cut, sizeof(cut)));
 			for (size_t c = first; c < end; c++) {
 				double v = row->cells[c].n ?
 					ct_stat_value(&amean, row, c, o->dialect) : NAN;
@@ -614,9 +712,12 @@ static void render_mmtests(const struct ct_table *t, const struct ct_opts *o,
 			   struct strbuf *out)
 {
 	int nstat = 0, nmon = 0;
+	size_t hidden = 0;
 
 	for (size_t r = 0; r < t->nrows; r++) {
-		if (in_monitor(&t->rows[r], o))
+		if (!row_shown(t, &t->rows[r], o))
+			hidden++;
+		else if (in_monitor(&t->rows[r], o))
 			nmon++;
 		else
 			nstat++;
@@ -627,6 +728,10 @@ static void render_mmtests(const struct ct_table *t, const struct ct_opts *o,
 		strbuf_addch(out, '\n');
 	if (nmon)
 		mmtests_monitor_table(t, o, out);
+	if (hidden)
+		strbuf_addf(out, "%s(%zu row%s zero or absent in every column not shown; "
+			    "--all shows them)\n", nstat || nmon ? "\n" : "", hidden,
+			    hidden == 1 ? "" : "s");
 }
 
 /* The plain row label: "<label>", or "<label> <stat>" unless the only
@@ -675,6 +780,8 @@ static void plain_pct(struct strbuf *out, double pct, int sig)
 	else if (snprintf(buf, sizeof(buf), "%+.1f%%", pct == 0 ? 0.0 : pct) > PLAIN_PW &&
 		 snprintf(buf, sizeof(buf), "%+.0f%%", pct) > PLAIN_PW)
 		snprintf(buf, sizeof(buf), "%+.0e%%", pct);
+	if (!isnan(pct) && prints_zero(buf))
+		sig = 0;
 	strbuf_addf(out, " %*s%c", PLAIN_PW, buf, sig > 0 ? '*' : ' ');
 }
 
@@ -703,12 +810,6 @@ static void plain_cell(const struct ct_table *t, const struct ct_row *row, size_
 		  is_mean_stat(s) ? significant(t, row, c, o->alpha) : -1);
 }
 
-/* Is the row printed? Plain hides rows zero or absent everywhere unless --all. */
-static int plain_shown(const struct ct_table *t, const struct ct_row *row,
-		       const struct ct_opts *o)
-{
-	return o->all || !ct_row_quiet(row, t->ncols);
-}
 
 /* Cut label to max characters, ending in '~'; the last word (the
  * statistic, "p99", "max") stays when it is short enough. */
@@ -746,7 +847,7 @@ static void render_plain(const struct ct_table *t, const struct ct_opts *o, stru
 	for (size_t r = 0; r < t->nrows; r++) {
 		const struct ct_row *row = &t->rows[r];
 
-		if (!plain_shown(t, row, o)) {
+		if (!row_shown(t, row, o)) {
 			hidden++;
 			continue;
 		}
@@ -793,7 +894,7 @@ static void render_plain(const struct ct_table *t, const struct ct_opts *o, stru
 		for (size_t r = 0; r < t->nrows; r++) {
 			const struct ct_row *row = &t->rows[r];
 
-			if (!plain_shown(t, row, o))
+			if (!row_shown(t, row, o))
 				continue;
 			for (size_t k = 0; k < o->nstats; k++) {
 				size_t len;
@@ -843,41 +944,195 @@ static double regression_pct(const struct ct_table *t, const struct ct_row *row,
 	return worse * 100 / fabs(ma);
 }
 
+/*
+ * Append text wrapped at width columns: the first line starts with
+ * first (an indent, a name), the others with next blanks; words are never
+ * cut (one longer than the width stands alone on its line).
+ */
+static void add_wrapped(struct strbuf *out, const char *first, int next, int width,
+			const char *text)
+{
+	size_t flen = strlen(first);
+	int col = (int)flen, line_start = !flen || first[flen - 1] == ' ';
+
+	strbuf_addstr(out, first);
+	for (const char *p = text; *p;) {
+		size_t w;
+
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		w = strcspn(p, " ");
+		if (!line_start && col + 1 + (int)w > width) {
+			strbuf_addf(out, "\n%*s", next, "");
+			col = next;
+			line_start = 1;
+		}
+		if (!line_start) {
+			strbuf_addch(out, ' ');
+			col++;
+		}
+		strbuf_add(out, p, w);
+		col += (int)w;
+		line_start = 0;
+		p += w;
+	}
+	strbuf_addch(out, '\n');
+}
+
+/*
+ * p with enough digits that the printed value is on the same side of
+ * alpha as p itself (0.0495 against 0.05 prints 0.0495, not 0.05).
+ */
+static void fmt_p(char *buf, size_t len, double p, double alpha)
+{
+	for (int prec = 2; prec <= 17; prec++) {
+		double back;
+
+		snprintf(buf, len, "%.*g", prec, p);
+		back = strtod(buf, NULL);
+		if ((back < alpha) == (p < alpha))
+			return;
+	}
+}
+
+/* Can column c's row be tested against the baseline's (Welch needs two
+ * runs a side and two samples)? */
+static int testable(const struct ct_table *t, const struct ct_row *row, size_t c)
+{
+	return t->nruns[0] >= 2 && t->nruns[c] >= 2 && row->cells[0].n >= 2 &&
+	       row->cells[c].n >= 2;
+}
+
 size_t ct_regressions(const struct ct_table *t, const struct ct_opts *o, double pct,
-		      struct strbuf *out)
+		      struct strbuf *out, size_t *tested)
 {
 	size_t n = 0;
-	int lmax = 0;
-	char label[200], a[64], b[64];
+	char a[64], b[64], pv[32], head[512], text[512];
+	struct strbuf one = STRBUF_INIT;
 
-	for (size_t r = 0; r < t->nrows; r++)
-		if ((int)strlen(t->rows[r].mi.plain_label) > lmax)
-			lmax = (int)strlen(t->rows[r].mi.plain_label);
+	*tested = 0;
 	for (size_t r = 0; r < t->nrows; r++) {
 		const struct ct_row *row = &t->rows[r];
+		int any = 0;
 
 		for (size_t c = 1; c < t->ncols; c++) {
-			double p = NAN, worse = regression_pct(t, row, c, o->alpha, &p);
+			double p = NAN, worse;
 
+			if (!testable(t, row, c))
+				continue;
+			any = 1;
+			worse = regression_pct(t, row, c, o->alpha, &p);
 			if (isnan(worse) || worse <= pct)
 				continue;
-			if (!n++)
-				strbuf_addf(out, "\nRegressions (Welch's t-test p < %g, worse than "
-					    "the baseline by more than %g%%):\n", o->alpha, pct);
-			snprintf(label, sizeof(label), "%s", row->mi.plain_label);
+			if (!n++) {
+				snprintf(text, sizeof(text), "(Welch's t-test p < %g, worse than "
+					 "the baseline by more than %g%%):", o->alpha, pct);
+				strbuf_addch(out, '\n');
+				add_wrapped(out, "Regressions", 2, 72, text);
+			}
 			plain_fmt(a, sizeof(a), stats_mean(row->cells[0].v, row->cells[0].n));
 			plain_fmt(b, sizeof(b), stats_mean(row->cells[c].v, row->cells[c].n));
-			strbuf_addf(out, "  %-*s %s: %s -> %s %s (", lmax, label, t->cols[c], a, b,
-				    row->mi.unit);
+			fmt_p(pv, sizeof(pv), p, o->alpha);
+			/* two lines: what moved, then the verdict */
+			snprintf(head, sizeof(head), "  %s, %s:", row->mi.plain_label, t->cols[c]);
+			snprintf(text, sizeof(text), "%s -> %s %s", a, b, row->mi.unit);
+			add_wrapped(out, head, 6, 72, text);
 			if (isinf(worse))
-				strbuf_addstr(out, "from 0");
+				snprintf(text, sizeof(text), "from 0 (%s is better), p=%s",
+					 row->higher_is_better ? "higher" : "lower", pv);
 			else
-				strbuf_addf(out, "%.1f%% worse", worse);
-			strbuf_addf(out, ", %s is better, p=%.2g)\n",
-				    row->higher_is_better ? "higher" : "lower", p);
+				snprintf(text, sizeof(text), "%.1f%% worse (%s is better), p=%s",
+					 worse, row->higher_is_better ? "higher" : "lower", pv);
+			add_wrapped(out, "     ", 6, 72, text);
+		}
+		*tested += any;
+	}
+	/* the columns the gate could not test, and why */
+	for (size_t c = 0; c < t->ncols; c++) {
+		if (*tested && (t->nruns[c] >= 2 || !c))
+			continue;	/* some tested: name the untested columns */
+		strbuf_addf(&one, "%s%s: %zu run%s", one.len ? ", " : "", t->cols[c],
+			    t->nruns[c], t->nruns[c] == 1 ? "" : "s");
+	}
+	if (t->ncols < 2) {
+		strbuf_addch(out, '\n');
+		add_wrapped(out, "Regression gate:", 2, 72, "no row could be tested: a "
+			    "baseline only, no column to test against it");
+	} else if (!*tested || one.len) {
+		snprintf(text, sizeof(text), "%s (%s): Welch's t-test needs two runs or "
+			 "more a side, each with the row", *tested ? "columns not tested" :
+			 "no row could be tested", one.buf ? one.buf : "");
+		strbuf_addch(out, '\n');
+		add_wrapped(out, "Regression gate:", 2, 72, text);
+	}
+	strbuf_release(&one);
+	return n;
+}
+
+static int has_row(const struct ct_table *t, const char *name)
+{
+	for (size_t r = 0; r < t->nrows; r++)
+		if (!strcmp(t->rows[r].mi.name, name))
+			return 1;
+	return 0;
+}
+
+/*
+ * Under the table: the columns' commands when they differ (a comparison
+ * of different workloads must say so), then the runs' notes.
+ */
+static void render_notes(const struct ct_table *t, struct strbuf *out)
+{
+	const char *cmd0 = NULL;
+	int differ = 0, any_notes = 0;
+	char head[160];
+
+	for (size_t c = 0; c < t->ncols; c++) {
+		const struct ct_column_info *ci = &t->info[c];
+
+		any_notes |= ci->notes.len > 0;
+		differ |= ci->command_varies;
+		if (ci->command && cmd0 && strcmp(cmd0, ci->command))
+			differ = 1;
+		cmd0 = cmd0 ? cmd0 : ci->command;
+	}
+	if (differ) {
+		strbuf_addstr(out, "\nThe columns ran different commands:\n");
+		for (size_t c = 0; c < t->ncols; c++) {
+			const struct ct_column_info *ci = &t->info[c];
+
+			snprintf(head, sizeof(head), "  %s:", t->cols[c]);
+			add_wrapped(out, head, 6, 72, ci->command_varies ?
+				    "its runs ran different commands" :
+				    ci->command ? ci->command : "- (not recorded)");
 		}
 	}
-	return n;
+	if (!any_notes)
+		return;
+	any_notes = 0;
+	for (size_t c = 0; c < t->ncols; c++) {
+		const struct ct_column_info *ci = &t->info[c];
+
+		snprintf(head, sizeof(head), "  %s:", t->cols[c]);
+		for (const char *p = ci->notes.buf; p && *p;) {
+			const char *nl = strchr(p, '\n');
+			size_t l = nl ? (size_t)(nl - p) : strlen(p);
+			char *line = xasprintf("%.*s", (int)l, p), *text = strchr(line, '\t');
+
+			if (text)
+				*text++ = '\0';
+			/* a note on a row the table has (shown, or hidden as zero) */
+			if (text && has_row(t, line)) {
+				if (!any_notes++)
+					strbuf_addstr(out, "\nNotes:\n");
+				add_wrapped(out, head, 6, 72, text);
+			}
+			free(line);
+			p += l + (nl != NULL);
+		}
+	}
 }
 
 void ct_render_text(const struct ct_table *t, const struct ct_opts *o, struct strbuf *out)
@@ -888,6 +1143,7 @@ void ct_render_text(const struct ct_table *t, const struct ct_opts *o, struct st
 		render_plain(t, o, out);
 	else
 		render_mmtests(t, o, out);
+	render_notes(t, out);
 }
 
 /* The layout predates the JSON writer and is kept: a metric per line,
@@ -948,6 +1204,25 @@ void ct_render_json(const struct ct_table *t, const struct ct_opts *o, struct st
 		json_object_inline(&j, NULL);
 		json_str(&j, "name", t->cols[c]);
 		json_u64(&j, "runs", t->nruns[c]);
+		/* the command its runs ran; null unknown or not the same */
+		if (t->info[c].command && !t->info[c].command_varies)
+			json_str(&j, "command", t->info[c].command);
+		else
+			json_null(&j, "command");
+		json_array_inline(&j, "notes");
+		for (const char *p = t->info[c].notes.buf; p && *p;) {
+			const char *nl = strchr(p, '\n');
+			size_t l = nl ? (size_t)(nl - p) : strlen(p);
+			char *line = xasprintf("%.*s", (int)l, p), *text = strchr(line, '\t');
+
+			if (text)
+				*text++ = '\0';
+			if (text && has_row(t, line))
+				json_str(&j, NULL, text);
+			free(line);
+			p += l + (nl != NULL);
+		}
+		json_close(&j);
 		json_close(&j);
 	}
 	json_close(&j);

@@ -16,10 +16,13 @@
  *           baseline's value, then per column its value and the raw
  *           relative change in a narrow column ("+12.3%", '*' when
  *           significant). Two columns fit 80 characters; blocks of more
- *           repeat the baseline; rows zero or absent everywhere are left
- *           out (opts.all keeps them) and counted in a last line.
+ *           repeat the baseline.
  *
- * Conventions of both: a metric that a column lacks prints "-" and no
+ * Conventions of both: rows zero or absent everywhere are left out
+ * (opts.all keeps them) and counted in a last line; the baseline and one
+ * more column always fit side by side in opts.width (names cut with ~) before
+ * columns go to further blocks; a '*' only on a change that prints as
+ * one (never "+0.0%*"). A metric that a column lacks prints "-" and no
  * percentage; a statistic that is undefined (stddev of one sample, hmean
  * over a zero) prints "n/a"; a change against a zero (or undefined)
  * baseline prints "n/a", never inf or nan. Columns never wrap: a table
@@ -65,12 +68,19 @@ struct ct_row {
 	struct ct_cell *cells;	/* one per column */
 };
 
+struct ct_column_info {
+	char *command;		/* the command its runs ran; NULL unknown */
+	int command_varies;	/* its runs ran different commands */
+	struct strbuf notes;	/* its runs' notes, each line once */
+};
+
 struct ct_table {
 	char **cols;
 	size_t *nruns;
 	size_t ncols;
 	struct ct_row *rows;
 	size_t nrows;
+	struct ct_column_info *info;	/* one per column */
 };
 
 void ct_init(struct ct_table *t);
@@ -97,7 +107,7 @@ struct ct_opts {
 	int width;		/* split into blocks above this many columns */
 	int monitor;		/* mmtests: counter metrics in an "Ops" table */
 	double alpha;		/* significance level, 0.05 */
-	int all;		/* plain: also rows zero or absent everywhere */
+	int all;		/* also rows zero or absent everywhere */
 };
 
 /* The value of one statistic over the cell of column col (NAN when
@@ -113,11 +123,16 @@ void ct_stat_name(const struct ct_stat *s, const struct ct_row *row, enum ct_dia
  * baseline's significantly (Welch's t-test at o->alpha, at least two runs
  * a side) and in its bad direction by more than pct percent of the
  * baseline (any amount from a zero baseline). Appends a block listing
- * them to out (nothing when there is none) and returns their number.
+ * them to out (lines of at most 72 columns; nothing when there is none)
+ * and returns their number. *tested: the rows that could be tested in at
+ * least one column; when none could (one run a side), the block says so
+ * and why. Columns not tested (one run) are named.
  */
 size_t ct_regressions(const struct ct_table *t, const struct ct_opts *o, double pct,
-		      struct strbuf *out);
+		      struct strbuf *out, size_t *tested);
 
+/* The table, then its notes: the columns that ran different commands,
+ * and what the runs say about their figures (metric_values.notes). */
 void ct_render_text(const struct ct_table *t, const struct ct_opts *o, struct strbuf *out);
 void ct_render_json(const struct ct_table *t, const struct ct_opts *o, struct strbuf *out);
 

@@ -17,6 +17,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,11 @@
 #define ZONES "{,_dma,_dma32,_normal,_movable,_high}"
 
 static const struct metric_def catalogue[] = {
+	/* --phase: the phase's own length, first: what a phase comparison
+	 * is for */
+	{ "phase-duration", "Phase duration", NULL, "duration", "s", 0, METRIC_TRACE, NULL,
+	  "the phase's time, from its marker to the next phase marker or the "
+	  "recording's last event (--phase only)" },
 	/* faults */
 	{ "minor-faults", "Minor Faults", NULL, "fault", "events", 0, METRIC_COUNTER,
 	  "pgfault - pgmajfault", "page faults that needed no I/O" },
@@ -38,8 +44,9 @@ static const struct metric_def catalogue[] = {
 	  "pswpout + zswpout", "pages swapped out to a device or to zswap" },
 	/* reclaim */
 	{ "direct-scanned", "Direct pages scanned", "Pages direct scanned", "reclaim",
-	  "pages", 0, METRIC_COUNTER, "pgscan_direct" ZONES,
-	  "pages scanned by direct reclaim, summed over zones" },
+	  "pages", 0, METRIC_COUNTER, "pgscan_direct" ZONES " - opt(memcg_direct.scanned)",
+	  "pages scanned by direct reclaim, summed over zones (7.2+: less the memcg "
+	  "limit reclaim the kernel counts there too, memcg_direct.scanned)" },
 	{ "kswapd-scanned", "Kswapd pages scanned", "Pages kswapd scanned", "reclaim",
 	  "pages", 0, METRIC_COUNTER, "pgscan_kswapd" ZONES,
 	  "pages scanned by kswapd, summed over zones" },
@@ -47,8 +54,18 @@ static const struct metric_def catalogue[] = {
 	  "pages", 0, METRIC_COUNTER, "pgsteal_kswapd" ZONES " + opt(kswapd_steal)",
 	  "pages reclaimed by kswapd" },
 	{ "direct-reclaimed", "Direct pages reclaimed", "Pages direct reclaimed", "reclaim",
-	  "pages", 0, METRIC_COUNTER, "pgsteal_direct" ZONES,
-	  "pages reclaimed by direct reclaim" },
+	  "pages", 0, METRIC_COUNTER, "pgsteal_direct" ZONES " - opt(memcg_direct.reclaimed)",
+	  "pages reclaimed by direct reclaim (7.2+: less memcg limit reclaim, "
+	  "memcg_direct.reclaimed)" },
+	{ "direct-memcg-scanned", "Direct+memcg pages scanned", "Pages direct+memcg scanned",
+	  "reclaim", "pages", 0, METRIC_COUNTER, "memcg_direct.unsplit_scanned",
+	  "7.2+: pgscan_direct as the kernel counts it, memcg limit reclaim "
+	  "included, where the recording cannot take that part out" },
+	{ "direct-memcg-reclaimed", "Direct+memcg pages reclaimed",
+	  "Pages direct+memcg reclaimed", "reclaim", "pages", 0, METRIC_COUNTER,
+	  "memcg_direct.unsplit_reclaimed",
+	  "7.2+: pgsteal_direct as the kernel counts it, memcg limit reclaim "
+	  "included, where the recording cannot take that part out" },
 	{ "kswapd-efficiency", "Kswapd efficiency", NULL, "reclaim", "%", 1, METRIC_COUNTER,
 	  "pct(@kswapd-reclaimed, @kswapd-scanned, na)",
 	  "kswapd reclaimed * 100 / scanned (n/a when nothing was scanned)" },
@@ -92,7 +109,8 @@ static const struct metric_def catalogue[] = {
 	  "file pages written out by reclaim: pageout() counts zswap stores and "
 	  "zero-filled swap-outs in nr_vmscan_write too, and pswpout counts zswap "
 	  "writeback, which pageout() does not; a few pages below 0 (counters "
-	  "moving while read) are 0" },
+	  "moving while read) are 0; not over a phase (nr_vmscan_write lags "
+	  "pswpout by the per-CPU counts not yet folded in)" },
 	{ "page-writes-anon", "Page writes anon", NULL, "reclaim", "pages", 0, METRIC_COUNTER,
 	  "pswpout", "anonymous pages written out by reclaim" },
 	{ "page-reclaim-immediate", "Page reclaim immediate", NULL, "reclaim", "pages", 0,
@@ -441,8 +459,7 @@ void counter_set_put(struct counter_set *cs, const char *name, double value)
 	cs->v[cs->n++].value = value;
 }
 
-/* 0 and *value, or -1 when absent. */
-static int counter_set_get(const struct counter_set *cs, const char *name, double *value)
+int counter_set_get(const struct counter_set *cs, const char *name, double *value)
 {
 	for (size_t i = 0; i < cs->n; i++) {
 		if (!strcmp(cs->v[i].name, name)) {
@@ -451,6 +468,18 @@ static int counter_set_get(const struct counter_set *cs, const char *name, doubl
 		}
 	}
 	return -1;
+}
+
+int counter_set_drop(struct counter_set *cs, const char *name)
+{
+	for (size_t i = 0; i < cs->n; i++) {
+		if (!strcmp(cs->v[i].name, name)) {
+			free(cs->v[i].name);
+			cs->v[i] = cs->v[--cs->n];
+			return 1;
+		}
+	}
+	return 0;
 }
 
 void counter_set_release(struct counter_set *cs)
@@ -497,8 +526,31 @@ void metric_values_release(struct metric_values *mv)
 		free(mv->m[i].v);
 	}
 	free(mv->m);
+	free(mv->command);
+	strbuf_release(&mv->notes);
 	mv->m = NULL;
+	mv->command = NULL;
 	mv->n = mv->alloc = 0;
+}
+
+void metric_values_note(struct metric_values *mv, const char *metric, const char *fmt, ...)
+{
+	va_list ap;
+	char line[512];
+	int n = snprintf(line, sizeof(line), "%s\t", metric);
+
+	va_start(ap, fmt);
+	vsnprintf(line + n, sizeof(line) - (size_t)n, fmt, ap);
+	va_end(ap);
+	for (const char *p = mv->notes.buf; p && *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t l = nl ? (size_t)(nl - p) : strlen(p);
+
+		if (l == strlen(line) && !strncmp(p, line, l))
+			return;
+		p += l + (nl != NULL);
+	}
+	strbuf_addf(&mv->notes, "%s\n", line);
 }
 
 /* The expression evaluator: recursive descent, NAN for "undefined". */
@@ -760,7 +812,25 @@ static int compute_one(const char *name, const char *expr, const struct counter_
 	return 1;
 }
 
+static int compute(const struct counter_set *cs, struct metric_values *out, int part);
+
 int metrics_compute(const struct counter_set *cs, struct metric_values *out)
+{
+	return compute(cs, out, 0);
+}
+
+int metrics_compute_part(const struct counter_set *cs, struct metric_values *out)
+{
+	return compute(cs, out, 1);
+}
+
+/* Differences of a node counter and an event count (metrics_compute_part). */
+static int whole_run_only(const char *name)
+{
+	return !strcmp(name, "page-writes-file");
+}
+
+static int compute(const struct counter_set *cs, struct metric_values *out, int part)
 {
 	struct metric_values done = METRIC_VALUES_INIT;
 	char sizes[32][16], name[96], expr[512];
@@ -770,7 +840,7 @@ int metrics_compute(const struct counter_set *cs, struct metric_values *out)
 	for (size_t i = 0; i < ARRAY_SIZE(catalogue); i++) {
 		const struct metric_def *d = &catalogue[i];
 
-		if (d->source != METRIC_COUNTER)
+		if (d->source != METRIC_COUNTER || (part && whole_run_only(d->name)))
 			continue;
 		if (!strstr(d->name, "{size}")) {
 			compute_one(d->name, d->expr, cs, &done);

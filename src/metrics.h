@@ -35,6 +35,8 @@
 
 #include <stddef.h>
 
+#include "util.h"
+
 enum metric_source {
 	METRIC_COUNTER,		/* expression over counter deltas */
 	METRIC_TRACE,		/* from the trace models (mmscope report) */
@@ -104,6 +106,10 @@ struct counter_set {
 /* Set (replace or add) a counter. */
 void counter_set_put(struct counter_set *cs, const char *name, double value);
 void counter_set_release(struct counter_set *cs);
+/* Remove the counter called name; returns 1, or 0 when the set lacks it. */
+int counter_set_drop(struct counter_set *cs, const char *name);
+/* A counter's value: 0 and *value, or -1 when the set lacks it. */
+int counter_set_get(const struct counter_set *cs, const char *name, double *value);
 
 /* Per run: metric name -> samples (one per run for counters; any number
  * for user metrics, which pool like mmtests iterations). */
@@ -117,8 +123,14 @@ struct metric_series {
 struct metric_values {
 	struct metric_series *m;
 	size_t n, alloc;
+	/* the run's command (argv joined by blanks), NULL when unknown */
+	char *command;
+	/* notes on the run's figures, "METRIC\tTEXT" lines: printed under
+	 * a table that has the row METRIC ("pgscan_direct counts memcg
+	 * reclaim on 7.2+ ...") */
+	struct strbuf notes;
 };
-#define METRIC_VALUES_INIT { NULL, 0, 0 }
+#define METRIC_VALUES_INIT { NULL, 0, 0, NULL, STRBUF_INIT }
 
 /* Append one sample to the series called name (created as needed). */
 struct metric_series *metric_values_add(struct metric_values *mv, const char *name,
@@ -126,6 +138,9 @@ struct metric_series *metric_values_add(struct metric_values *mv, const char *na
 struct metric_series *metric_values_find(const struct metric_values *mv,
 					 const char *name);
 void metric_values_release(struct metric_values *mv);
+/* Add a note on the metric called metric to the run, once. */
+void metric_values_note(struct metric_values *mv, const char *metric, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /*
  * Compute every counter metric of the catalogue from counter deltas and
@@ -134,6 +149,14 @@ void metric_values_release(struct metric_values *mv);
  * metrics added. Pure: no I/O.
  */
 int metrics_compute(const struct counter_set *cs, struct metric_values *out);
+/*
+ * The same for counter deltas over part of a run (a phase), less the
+ * differences of counters the kernel does not update together (a node
+ * counter folded from per-CPU deltas against an event count summed when
+ * read, as page-writes-file): over a phase such a difference is within
+ * that lag, so it is left out.
+ */
+int metrics_compute_part(const struct counter_set *cs, struct metric_values *out);
 
 /*
  * Evaluate one expression over cs (for tests and for users' own rows).

@@ -160,6 +160,31 @@ static void test_file_writes(void)
 	check(metric(&mv, "page-writes-file") == 4000,
 	      "file writes: kernels without zswpout/swpout_zero subtract swap only");
 	metric_values_release(&mv);
+
+	/* over a phase: not derived (nr_vmscan_write lags pswpout), the
+	 * single counters are */
+	metrics_compute_part(&cs, &mv);
+	check(isnan(metric(&mv, "page-writes-file")) && metric(&mv, "page-writes-anon") == 1000 &&
+	      metric(&mv, "page-writes-reclaim") == 5000,
+	      "file writes: not derived over part of a run");
+	metric_values_release(&mv);
+	counter_set_release(&cs);
+
+	/* 7.2+: the memcg part of pgscan_direct taken out, or the counters
+	 * moved to the direct+memcg rows */
+	counter_set_put(&cs, "pgscan_direct", 900);
+	counter_set_put(&cs, "pgsteal_direct", 800);
+	counter_set_put(&cs, "pgscan_kswapd", 100);
+	counter_set_put(&cs, "memcg_direct.scanned", 600);
+	counter_set_put(&cs, "memcg_direct.reclaimed", 550);
+	metrics_compute(&cs, &mv);
+	check(metric(&mv, "direct-scanned") == 300 && metric(&mv, "direct-reclaimed") == 250 &&
+	      metric(&mv, "direct-scan-pct") == 75 && isnan(metric(&mv, "direct-memcg-scanned")),
+	      "7.2+: memcg reclaim taken out of the direct rows");
+	metric_values_release(&mv);
+	check(counter_set_drop(&cs, "pgscan_direct") && !counter_set_drop(&cs, "pgscan_direct"),
+	      "counter_set_drop: once");
+	metric_values_release(&mv);
 	counter_set_release(&cs);
 }
 
@@ -243,35 +268,52 @@ static void test_gate(void)
 	struct ct_opts o = { .dialect = CT_PLAIN, .width = 80, .alpha = 0.05 };
 	struct strbuf sb = STRBUF_INIT;
 	struct ct_table t;
+	size_t tested = 0;
 
 	gate_table(&t, "stall-time", base, worse, 0);
-	check(ct_regressions(&t, &o, 5, &sb) == 1 && strstr(sb.buf, "stall-time") &&
+	check(ct_regressions(&t, &o, 5, &sb, &tested) == 1 && strstr(sb.buf, "stall-time") &&
 	      strstr(sb.buf, "new: 11 -> 21") && strstr(sb.buf, "90.9% worse"),
 	      "gate: lower is better and it doubled: one regression, listed");
 	strbuf_reset(&sb);
-	check(ct_regressions(&t, &o, 95, &sb) == 0 && !sb.len,
+	check(ct_regressions(&t, &o, 95, &sb, &tested) == 0 && !sb.len,
 	      "gate: a threshold above the change passes");
 	ct_release(&t);
 	gate_table(&t, "throughput", base, worse, 1);
-	check(ct_regressions(&t, &o, 5, &sb) == 0, "gate: higher is better and it rose: none");
+	check(ct_regressions(&t, &o, 5, &sb, &tested) == 0, "gate: higher is better and it rose: none");
 	ct_release(&t);
 	gate_table(&t, "throughput", worse, base, 1);
-	check(ct_regressions(&t, &o, 5, &sb) == 1, "gate: higher is better and it fell");
+	check(ct_regressions(&t, &o, 5, &sb, &tested) == 1, "gate: higher is better and it fell");
 	ct_release(&t);
 	gate_table(&t, "stall-time", base, same, 0);
-	check(ct_regressions(&t, &o, 0, &sb) == 0, "gate: not significant, no regression");
+	check(ct_regressions(&t, &o, 0, &sb, &tested) == 0, "gate: not significant, no regression");
 	ct_release(&t);
 	strbuf_reset(&sb);
 	gate_table(&t, "stall-time", zero, base, 0);
-	check(ct_regressions(&t, &o, 5, &sb) == 1 && strstr(sb.buf, "from 0"),
+	check(ct_regressions(&t, &o, 5, &sb, &tested) == 1 && strstr(sb.buf, "from 0"),
 	      "gate: worse from a zero baseline");
+	ct_release(&t);
+	/* one run a side: nothing can be tested, and the block says so */
+	strbuf_reset(&sb);
+	ct_init(&t);
+	for (int c = 0; c < 2; c++) {
+		struct metric_values mv = METRIC_VALUES_INIT;
+
+		ct_add_column(&t, c ? "new" : "base");
+		metric_values_add(&mv, "stall-time", c ? 99 : 1);
+		ct_add_run(&t, (size_t)c, &mv);
+		metric_values_release(&mv);
+	}
+	ct_sort(&t);
+	check(ct_regressions(&t, &o, 5, &sb, &tested) == 0 && tested == 0 &&
+	      strstr(sb.buf, "no row could be tested") && strstr(sb.buf, "base: 1 run"),
+	      "gate: one run a side, no row tested, said so");
 	ct_release(&t);
 	strbuf_release(&sb);
 }
 
 int main(void)
 {
-	printf("1..51\n");
+	printf("1..55\n");
 	test_eval();
 	test_compute();
 	test_file_writes();
