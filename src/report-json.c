@@ -290,6 +290,7 @@ static void json_node(struct report_ctx *rc, struct json_writer *j, const struct
 	json_object(j, NULL);
 	json_s64(j, "nid", n->nid);
 	json_u64_or_null(j, "episodes", n->episodes, ks);
+	json_u64_or_null(j, "kswapd_wakes", n->kswapd_wakes, ks);
 	json_u64_or_null(j, "awake_ns", n->awake_ns, ks);
 	json_u64_or_null(j, "wakeup_kswapd", n->wakeup_kswapd,
 			 analysis_traced(rc->a, REC_WAKEUP_KSWAPD, -1));

@@ -93,9 +93,13 @@ static void handoff_counts(struct report_ctx *rc, const struct handoff_node_stat
 			off += snprintf(orders + off, sizeof(orders) - (size_t)off, " o%d:%llu",
 					o, ULL(n->wakeup_kswapd_by_order[o]));
 	if (report_has_kswapd(rc)) {
-		report_line(rc, "kswapd      %llu episodes, awake %.3f s; wakeup_kswapd %llu%s",
-			    ULL(n->episodes), (double)n->awake_ns / 1e9, ULL(n->wakeup_kswapd),
-			    orders);
+		/* episodes and the kswapd_wake events (episode starts and
+		 * re-balances), which differ: both, each by its name */
+		report_line(rc, "kswapd      %llu episode%s (%llu kswapd_wake event%s), "
+			    "awake %.3f s", ULL(n->episodes), n->episodes == 1 ? "" : "s",
+			    ULL(n->kswapd_wakes), n->kswapd_wakes == 1 ? "" : "s",
+			    (double)n->awake_ns / 1e9);
+		report_line(rc, "            wakeup_kswapd %llu%s", ULL(n->wakeup_kswapd), orders);
 		report_line(rc, "handoff     wakeup %llu, pickup %llu, none %llu, not needed "
 			    "%llu, open %llu", ULL(n->ho_wakeup), ULL(n->ho_pickup),
 			    ULL(n->ho_none), ULL(n->ho_not_needed), ULL(n->ho_open));
@@ -196,6 +200,10 @@ static void handoff_episodes(struct report_ctx *rc, const struct handoff_model *
 	}
 	if (ne > shown)
 		report_line(rc, "(%d more episodes; --format json lists all)", ne - shown);
+	/* named: the Counters and Consistency rows count pgscan_kswapd,
+	 * which MGLRU kernels count otherwise */
+	if (traced)
+		report_line(rc, "scanned/reclaimd: kswapd's lru_shrink_inactive pages");
 	handoff_episode_legend(rc, handoff_model_node(hm, i));
 	report_line(rc, "flg: N no handoff, L long, S stall while kcompactd slept,");
 	report_line(rc, "     R re-woken soon after sleeping, X events lost, E open at end");

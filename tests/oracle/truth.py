@@ -29,6 +29,9 @@ LINE = re.compile(r'^\s*(?P<comm>.*?)-(?P<pid>\d+)\s+\[(?P<cpu>\d+)\]\s+'
                   r'(?P<ts>\d+\.\d+):\s+(?P<event>[\w.]+):\s?(?P<rest>.*)$')
 FIELD = re.compile(r'(\w+)=(\S+)')
 PICKUP_WINDOW_US = 600000
+# a kcompactd_wake without a wakeup event this soon after its sleep ran a
+# request pending at that sleep (kcompactd checks before it waits)
+KC_AT_ONCE_US = 10000
 RECLAIM_KINDS = {
     'mm_vmscan_direct_reclaim': 'direct',
     'mm_vmscan_memcg_reclaim': 'memcg',
@@ -142,6 +145,8 @@ class Node:
         self.kc_busy = False
         self.kc_asleep = None
         self.kc_req_from = 0  # earliest time a picked-up request was made
+        self.kc_sleep_ts = None
+        self.kc_req_before_sleep = 0
         self.wakeup_pending = False
 
     def resolve(self, ep, label):
@@ -217,11 +222,14 @@ def handoffs(evs, end_ts):
                 if n.pend:
                     n.take_pickup()
             elif order > 0:
+                if n.kc_sleep_ts is not None and 0 <= ts - n.kc_sleep_ts < KC_AT_ONCE_US:
+                    n.kc_req_from = n.kc_req_before_sleep
                 n.take_pickup()
             n.wakeup_pending = False
             n.kc_busy, n.kc_asleep, n.kc_req_from = True, False, ts
         elif ev == 'mm_compaction_kcompactd_sleep':
             n = node(f)
+            n.kc_sleep_ts, n.kc_req_before_sleep = ts, n.kc_req_from
             if not n.kc_busy and n.kc_asleep:
                 n.kc_req_from = ts
             n.kc_busy, n.kc_asleep = False, True
@@ -348,6 +356,10 @@ def check(path, mmscope):
             continue
         if nd['episodes'] != len(have):
             differ('node %d kswapd episodes' % nd['nid'], nd['episodes'], len(have))
+        wakes = sum(1 for e in evs if e[2] == 'mm_vmscan_kswapd_wake'
+                    and num(e[3].get('nid', '0')) == nd['nid'])
+        if nd.get('kswapd_wakes') != wakes:
+            differ('node %d kswapd_wake events' % nd['nid'], nd.get('kswapd_wakes'), wakes)
         for lab in ('wakeup', 'pickup', 'none', 'not-needed', 'open'):
             key = 'handoff_' + lab.replace('-', '_')
             if nd.get(key) != have.count(lab):

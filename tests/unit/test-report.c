@@ -11,6 +11,7 @@
  */
 #include "config.h"
 #include "analysis.h"
+#include "model-counters.h"
 #include "report.h"
 #include "sample-rec.h"
 #include "tap.h"
@@ -355,6 +356,56 @@ static void test_probe_missed(void)
 }
 
 /* --since/--until's T: seconds from the first event, or @ a trace time */
+static void vmstat_set(uint64_t ms, uint64_t seq, int scanned, int throttled)
+{
+	static const char *const keys[] = { "pgscan_direct", "pgscan_direct_throttle" };
+	int vals[] = { scanned, throttled };
+	struct record r = { .type = REC_SAMPLE_END, .ts = ms * MS };
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		struct record c = { .type = REC_COUNTER, .ts = ms * MS };
+
+		c.counter.source = SRC_VMSTAT;
+		c.counter.seq = seq;
+		c.counter.instance = "";
+		c.counter.key = keys[i];
+		c.counter.value = vals[i];
+		analysis_feed(a, &c);
+	}
+	r.send.seq = seq;
+	analysis_feed(a, &r);
+}
+
+/* Issue 32.15: "Direct pages scanned" is pgscan_direct (summed over zones
+ * where a kernel splits it), never plus pgscan_direct_throttle, which
+ * counts throttling events. */
+static void test_direct_scanned(void)
+{
+	struct report_opts o;
+	struct strbuf sb = STRBUF_INIT;
+
+	a = analysis_new_empty(NULL);
+	vmstat_set(0, 0, 100, 2);
+	vmstat_set(1000, 1, 1100, 7);
+	analysis_finish(a, 1000 * MS);
+	report_opts_default(&o);
+	o.sections = 1u << report_section_find("counters");
+	report_render(a, &o, &sb);
+	if (getenv("MMSCOPE_TEST_SHOW"))
+		fputs(sb.buf, stdout);
+	ok(strstr(sb.buf, "Ops Direct pages scanned                     1000") != NULL,
+	   "direct pages scanned: pgscan_direct only, not + pgscan_direct_throttle");
+	ok(strstr(sb.buf, "  pgscan_direct_throttle                        5") != NULL,
+	   "pgscan_direct_throttle listed on its own");
+	ok(counters_zone_key("pgscan_direct_dma32", "pgscan_direct") &&
+	   counters_zone_key("allocstall_normal", "allocstall") &&
+	   !counters_zone_key("pgscan_direct_throttle", "pgscan_direct") &&
+	   !counters_zone_key("pgscan_directx", "pgscan_direct"),
+	   "zone keys: base and base_ZONE only");
+	strbuf_release(&sb);
+	analysis_free(a);
+}
+
 static void check_times(void)
 {
 	struct analysis_time t;
@@ -407,6 +458,7 @@ int main(void)
 	struct strbuf sb = STRBUF_INIT;
 
 	check_wrap();
+	test_direct_scanned();
 	check_times();
 	check_table();
 	build();
@@ -416,6 +468,8 @@ int main(void)
 	report_render(a, &o, &sb);
 	if (getenv("MMSCOPE_TEST_SHOW"))
 		fputs(sb.buf, stdout);
+	ok(strstr(sb.buf, "kswapd      3 episodes (3 kswapd_wake events)") != NULL,
+	   "episodes and kswapd_wake events both given");
 	ok(strstr(sb.buf, "handoff     wakeup 1, pickup 1, none 1") != NULL,
 	   "handoff counts: wakeup, pickup, none");
 	ok(strstr(sb.buf, "wake 3") && strstr(sb.buf, "pick 2"), "episode handoff orders");
