@@ -292,6 +292,21 @@ static void swap_orders_probes(struct report_ctx *rc, const struct swapclust_mod
 	report_line(rc, "  apart as zswpout; ok = swpout + zswpout when all went out)");
 }
 
+/* Order-0 folios that got no swap slot (swap full, or no device could
+ * take them): among them the order-0 pieces of large folios split after a
+ * fallback. Such a page is not paged out; it stays in memory. */
+static void swap_order0_failures(struct report_ctx *rc, const struct swapclust_model *m)
+{
+	const struct swc_order *so = swapclust_model_order(m, 0);
+	uint64_t failed = so->attempts - so->ok;
+
+	if (!so->attempts || so->ok >= so->attempts)
+		return;
+	report_line(rc, "order-0 swap slots: %llu tries, %llu ok, %llu failed (%.1f%%):",
+		    ULL(so->attempts), ULL(so->ok), ULL(failed), pct(failed, so->attempts));
+	report_line(rc, "  no slot free (swap full); those pages were not paged out");
+}
+
 /* The seed-style table: per size, first half and second half. */
 static void swap_seed_table(struct report_ctx *rc, const struct swapclust_model *m)
 {
@@ -485,9 +500,10 @@ void report_text_swap(struct report_ctx *rc)
 		report_line(rc, "no swap device seen (no swap samples or probe events)");
 	if (swapclust_model_unplaced(m))
 		swap_unplaced(rc, m);
-	if (probes && swapclust_model_has_results(m))
+	if (probes && swapclust_model_has_results(m)) {
 		swap_orders_probes(rc, m);
-	else
+		swap_order0_failures(rc, m);
+	} else
 		swap_no_large_device(rc, m);
 	swap_counter_series(rc, m);
 	swap_seed_table(rc, m);
