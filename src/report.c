@@ -278,7 +278,13 @@ void report_probe_missed(struct report_ctx *rc, const char *family, const char *
 	long long m = analysis_probe_missed(rc->a, family, names, sizeof(names));
 
 	snprintf(fam, sizeof(fam), "%s%s", family ? family : "", family ? " " : "");
-	if (m < 0)
+	long long u = m < 0 ? analysis_probe_unreturned(rc->a, family, names, sizeof(names)) : 0;
+
+	if (m < 0 && u > 0)	/* the file itself shows some: a floor, not "-" */
+		snprintf(text, sizeof(text), "at least %lld %sprobe hits missed (no "
+			 "kprobe_profile count; entry hits beyond return hits: %s)", u, fam,
+			 names);
+	else if (m < 0)
 		snprintf(text, sizeof(text), "- %sprobe hits missed (no kprobe_profile "
 			 "count in the recording)", fam);
 	else if (!m)
