@@ -12,6 +12,7 @@
 #include "config.h"
 #include "analysis.h"
 #include "model-counters.h"
+#include "parsers.h"
 #include "tracedat-read.h"
 #include "report.h"
 #include "sample-rec.h"
@@ -282,6 +283,25 @@ static void test_probe_missed(void)
 		r.zswap.ok = 1;
 		analysis_feed(a, &r);
 	}
+	{	/* issue 32.5: 6.1's offsets on 5.10 read another field as the
+		 * size (a 4,095-slot device tracked as 131,072 clusters) */
+		struct record r = { .type = REC_SWAP_DEVICE, .ts = 11 * MS, .pid = 1 };
+		struct record c[] = {
+			rec_counter(SRC_SWAP, "/dev/zram0", "size", 16380, 3),
+			rec_counter(SRC_SWAP, "/dev/zram0", "used", 0, 3),
+			rec_sample_end(3),
+		};
+
+		r.swap.type = 0;
+		r.swap.ok = 1;
+		r.swap.pages = 1u << 26;
+		r.swap.order = r.swap.offset = r.swap.slot = r.swap.count = -1;
+		analysis_feed(a, &r);
+		for (size_t i = 0; i < ARRAY_SIZE(c); i++) {
+			c[i].ts = 12 * MS;
+			analysis_feed(a, &c[i]);
+		}
+	}
 	analysis_finish(a, 20 * MS);
 	ok(analysis_info(a)->has_probes && analysis_info(a)->probe_missed == 950,
 	   "probe_missed sums every probe (950)");
@@ -300,12 +320,27 @@ static void test_probe_missed(void)
 	   "zswap section: its probes' misses as losses");
 	ok(strstr(sb.buf, "vmstat: zswpout, zswpin, zswpwb not on this kernel (before 5.19") != NULL,
 	   "zswap section: vmstat counters the kernel lacks are 'not on this kernel'");
+	ok(strstr(sb.buf, "  unverified: probe set 6.1 was verified on 6.1 only, not on\n"
+		  "  5.10.0-46-amd64") != NULL,
+	   "zswap section: a probe set outside its verified kernels is marked unverified");
 	ok(max_width(sb.buf) <= 72, "probe misses: 72 columns");
+	strbuf_reset(&sb);
+	o.sections = 1u << report_section_find("swap");
+	report_render(a, &o, &sb);
+	if (getenv("MMSCOPE_TEST_SHOW"))
+		fputs(sb.buf, stdout);
+	ok(strstr(sb.buf, "unverified: probe set 6.1") != NULL,
+	   "swap section: probe figures marked unverified");
+	ok(strstr(sb.buf, "inconsistent: 4095 slots make 8 clusters, not 131072") != NULL,
+	   "swap section: a device's cluster count checked against its size");
+	ok(max_width(sb.buf) <= 72, "unverified, inconsistent: 72 columns");
 	strbuf_reset(&sb);
 	o.format = RF_JSON;
 	o.sections = 1u << report_section_find("header") | 1u << report_section_find("zswap") |
 		     1u << report_section_find("swap");
 	report_render(a, &o, &sb);
+	ok(strstr(sb.buf, "\"probes_verified\": false") != NULL, "json: probes_verified false");
+	ok(strstr(sb.buf, "\"clusters_for_size\": 8") != NULL, "json: clusters_for_size 8");
 	ok(strstr(sb.buf, "\"probe_missed\": 950") != NULL, "json header: probe_missed 950");
 	ok(strstr(sb.buf, "\"probe_missed\": 0") != NULL, "json swap: probe_missed 0");
 	strbuf_release(&sb);
@@ -466,6 +501,83 @@ static void test_probe_unreturned(void)
 	tep_free(tep);
 }
 
+static void ctx_sink(void *ctx, const struct record *r)
+{
+	(void)ctx;
+	analysis_feed(a, r);
+}
+
+/* Issue 32.18: the run context of a recording whose mmscope did not give
+ * swap.N.clusters: the clusters by the swap section's cluster size (THP
+ * counters in the samples), not "-"; a 5.10 kernel's swap section is not
+ * labelled with 6.1's rules or folio_alloc_swap. */
+static void test_run_clusters_510(void)
+{
+	static const char *const lines[] = {
+		"mms1 ctx 1 at=start kernel.release=5.10.0-46-amd64 swap.devices=1 "
+		"swap.0.dev=/dev/zram0 swap.0.type=partition swap.0.size_kb=16380 swap.0.prio=-2",
+		"mms1 vmstat 1 thp_swpout=0 thp_swpout_fallback=0 pswpout=0",
+		"mms1 end 1",
+		"mms1 vmstat 2 thp_swpout=0 thp_swpout_fallback=0 pswpout=0",
+		"mms1 end 2",
+	};
+	struct report_opts o;
+	struct strbuf sb = STRBUF_INIT;
+	struct tep_handle *tep = tep_alloc();
+	char *err = NULL;
+
+	a = analysis_live_new(tep, "5.10.0-46-amd64", "probe_set=5.10\n"
+			      "probes=mmscope_swap_7:alloc,mmscope_swap_7:free\n", NULL, &err);
+	if (!ok(a != NULL, "5.10 analysis (%s)", err ? err : "ok"))
+		return;
+	struct parser_set *set = parser_set_new(NULL);
+
+	for (size_t i = 0; i < ARRAY_SIZE(lines); i++) {
+		struct record rec;
+		struct parse_ctx pc = { set, NULL, &rec, NULL, 0, ctx_sink, NULL };
+
+		memset(&rec, 0, sizeof(rec));
+		rec.ts = (i + 1) * MS;
+		sample_feed_line(&pc, lines[i], (int)strlen(lines[i]));
+	}
+	parser_set_free(set);
+	{	/* one slot allocated on device 0: the swap probes fired */
+		struct record r = { .type = REC_SWAP_ALLOC, .ts = 8 * MS, .pid = 1 };
+
+		r.swap.type = 0;
+		r.swap.offset = 1;
+		r.swap.nr = 1;
+		r.swap.order = r.swap.slot = r.swap.count = -1;
+		analysis_feed(a, &r);
+		memset(&r, 0, sizeof(r));	/* a THP's slots: get_swap_page on 5.10 */
+		r.type = REC_SWAP_FOLIO;
+		r.ts = 9 * MS;
+		r.pid = 1;
+		r.swap.type = -1;
+		r.swap.kind = SWFK_RESULT;
+		r.swap.order = 9;
+		r.swap.ok = 1;
+		r.swap.offset = r.swap.slot = r.swap.count = -1;
+		analysis_feed(a, &r);
+	}
+	analysis_finish(a, 10 * MS);
+	report_opts_default(&o);
+	o.sections = 1u << report_section_find("run") | 1u << report_section_find("swap");
+	report_render(a, &o, &sb);
+	if (getenv("MMSCOPE_TEST_SHOW"))
+		fputs(sb.buf, stdout);
+	ok(strstr(sb.buf, "8 clusters of 512 pages (by the swap section)") != NULL,
+	   "run context: the clusters by the swap section's cluster size, not '-'");
+	ok(strstr(sb.buf, "probes: 5.10 rules, as 6.1's") && !strstr(sb.buf, "6.1 rules"),
+	   "swap section: 5.10 named as such, not '6.1 rules'");
+	ok(strstr(sb.buf, "probes (get_swap_page)") && !strstr(sb.buf, "folio_alloc_swap"),
+	   "swap section: 5.10's probe function named, not folio_alloc_swap");
+	ok(max_width(sb.buf) <= 72, "run clusters, 5.10 rules: 72 columns");
+	strbuf_release(&sb);
+	analysis_free(a);
+	tep_free(tep);
+}
+
 static void check_times(void)
 {
 	struct analysis_time t;
@@ -520,6 +632,7 @@ int main(void)
 	check_wrap();
 	test_direct_scanned();
 	test_probe_unreturned();
+	test_run_clusters_510();
 	check_times();
 	check_table();
 	build();
