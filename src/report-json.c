@@ -486,6 +486,24 @@ void report_json_compaction(struct report_ctx *rc)
 		json_close(j);
 	}
 	json_close(j);
+	/* per zone: its pfns, its name where a zone sample gives it (null
+	 * otherwise), its runs */
+	json_array(j, "zones");
+	for (int z = 0; z < cs->nzones; z++) {
+		char name[48];
+
+		json_object(j, NULL);
+		json_u64(j, "zone_start_pfn", cs->zones[z].zone_start);
+		json_u64(j, "zone_end_pfn", cs->zones[z].zone_end);
+		if (compaction_model_zone_name(analysis_compaction(rc->a), cs->zones[z].zone_start,
+					       cs->zones[z].zone_end, name, sizeof(name)))
+			json_str(j, "name", name);
+		else
+			json_null(j, "name");
+		json_u64(j, "runs", cs->zones[z].runs);
+		json_close(j);
+	}
+	json_close(j);
 	json_u64(j, "direct_tries", cs->direct_tries);
 	json_u64(j, "deferred", cs->deferred);
 	json_u64(j, "defer_compaction", cs->defer_compaction);
