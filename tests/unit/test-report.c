@@ -7,7 +7,12 @@
  * limit and valid-looking JSON. Then memory hotplug (the main zone
  * changes mid-run) and a memcg gauge that peaks and falls back: every
  * watermark value names its zone and its own watermarks, the gauge its
- * peak and limit. MMSCOPE_TEST_SHOW=1 prints the text.
+ * peak and limit. Issue 32: Direct pages scanned without
+ * pgscan_direct_throttle; episodes beside kswapd_wake events; "at least N"
+ * missed probe hits from entry and return counts; a probe set outside its
+ * verified kernels (6.1's on 5.10) marked unverified and a device's
+ * clusters checked against its size; a 5.10 recording's swap labels and
+ * its run context's clusters. MMSCOPE_TEST_SHOW=1 prints the text.
  */
 #include "config.h"
 #include "analysis.h"
