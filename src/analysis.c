@@ -1105,6 +1105,48 @@ long long analysis_probe_missed(const struct analysis *a, const char *family,
 	return sum;
 }
 
+long long analysis_probe_unreturned(const struct analysis *a, const char *family,
+				    char *names, size_t len)
+{
+	char pre[32];
+	long long sum = -1;
+	size_t used = 0;
+
+	if (names && len)
+		names[0] = '\0';
+	if (!a->tep)
+		return -1;
+	snprintf(pre, sizeof(pre), "mmscope_%s%s", family ? family : "", family ? "_" : "");
+	for (int i = 0; i < tep_get_events_count(a->tep); i++) {
+		struct tep_event *ev = tep_get_event(a->tep, i);
+		size_t n = ev && ev->name ? strlen(ev->name) : 0;
+		char entry[64];
+		uint64_t ent, ret;
+
+		if (n < 3 || n >= sizeof(entry) || strcmp(ev->name + n - 2, "_r") || !ev->system ||
+		    strncmp(ev->system, pre, strlen(pre)))
+			continue;
+		snprintf(entry, sizeof(entry), "%.*s", (int)(n - 2), ev->name);
+		if (!tep_find_event_by_name(a->tep, ev->system, entry))
+			continue;
+		ent = analysis_event_count(a, ev->system, entry);
+		ret = analysis_event_count(a, ev->system, ev->name);
+		if (sum < 0)
+			sum = 0;
+		if (ent <= ret)
+			continue;
+		sum += (long long)(ent - ret);
+		if (names && len > used + 1) {
+			used += (size_t)snprintf(names + used, len - used, "%s%s %llu",
+						 used ? ", " : "", ev->name,
+						 (unsigned long long)(ent - ret));
+			if (used >= len)
+				used = len - 1;
+		}
+	}
+	return sum;
+}
+
 int analysis_has_event(const struct analysis *a, const char *system, const char *event)
 {
 	/* records fed by hand: traced if records of the kind its parser

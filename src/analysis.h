@@ -243,6 +243,16 @@ int analysis_probes_swap(const struct analysis *a);
  */
 long long analysis_probe_missed(const struct analysis *a, const char *family,
 				char *names, size_t len);
+/*
+ * What the events themselves show of missed hits when kprobe_profile's
+ * count is absent: over the return probes of family (NULL: all) that have
+ * their entry probe ("fas" and "fas_r"), the entry hits beyond the return
+ * hits, summed (a return probe fires once per entry unless it ran out of
+ * instances; calls still running at the end also count). -1 when no such
+ * pair was recorded. names gets "fas_r 12, ..." for the pairs that differ.
+ */
+long long analysis_probe_unreturned(const struct analysis *a, const char *family,
+				    char *names, size_t len);
 /* Whether the recording has this event type (enabled when recording). */
 int analysis_has_event(const struct analysis *a, const char *system, const char *event);
 /* Whether the recording traced an event whose parser emits records of

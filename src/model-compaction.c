@@ -30,8 +30,15 @@ struct cpid {
 	char comm[16];
 };
 
+/* Zones by their samples (zoneinfo): node, name, spanned pages. A
+ * compaction event gives a zone's first and last pfn only; its span
+ * names it (zone_end - zone_start = spanned). */
+#define COMPACT_ZNAMES 32
+
 struct compaction_model {
 	struct compact_stats st;
+	struct { int node; char name[16]; int64_t spanned; } zn[COMPACT_ZNAMES];
+	int nzn;
 	struct pidmap pids;
 	struct compact_run *runs;	/* ended runs, in end order */
 	int nruns, aruns;
@@ -221,12 +228,69 @@ static void compaction_scan(struct compaction_model *m, const struct record *r)
 	}
 }
 
+static void compaction_zone_sample(struct compaction_model *m, const struct record *r)
+{
+	int i;
+
+	if (!r->zone.zone || r->zone.spanned <= 0)
+		return;
+	for (i = 0; i < m->nzn; i++)
+		if (m->zn[i].node == r->zone.node && !strcmp(m->zn[i].name, r->zone.zone))
+			break;
+	if (i == m->nzn) {
+		if (m->nzn == COMPACT_ZNAMES)
+			return;
+		m->nzn++;
+		m->zn[i].node = r->zone.node;
+		snprintf(m->zn[i].name, sizeof(m->zn[i].name), "%s", r->zone.zone);
+	}
+	m->zn[i].spanned = r->zone.spanned;	/* the latest: hotplug moves it */
+}
+
+int compaction_model_zone_name(const struct compaction_model *m, uint64_t start,
+			       uint64_t end, char *buf, size_t len)
+{
+	int found = -1, rank = 0, nodes = 0, spanned = 0;
+
+	if (end <= start)
+		return 0;
+	for (int i = 0; i < m->nzn; i++) {
+		if ((uint64_t)m->zn[i].spanned != end - start)
+			continue;
+		if (found >= 0)
+			return 0;	/* two zones of that span: not named */
+		found = i;
+	}
+	/* No span matches (memory hotplug moved a zone's span after the
+	 * run): one node whose zones with pages are as many as the zones
+	 * compaction ran in, which are then the same zones in pfn order
+	 * (the samples list a node's zones in zone order, DMA first). */
+	for (int i = 0; found < 0 && i < m->nzn; i++) {
+		nodes += !i || m->zn[i].node != m->zn[0].node;
+		spanned += m->zn[i].spanned > 0;
+	}
+	if (found < 0 && nodes == 1 && spanned == m->st.nzones) {
+		for (int z = 0; z < m->st.nzones; z++)
+			rank += m->st.zones[z].zone_start < start;
+		for (int i = 0, k = 0; i < m->nzn; i++)
+			if (m->zn[i].spanned > 0 && k++ == rank)
+				found = i;
+	}
+	if (found < 0)
+		return 0;
+	snprintf(buf, len, "%s (node %d)", m->zn[found].name, m->zn[found].node);
+	return 1;
+}
+
 void compaction_model_add(struct compaction_model *m, const struct record *r)
 {
 	struct compact_stats *st = &m->st;
 	struct cpid *p;
 
 	switch (r->type) {
+	case REC_ZONE:
+		compaction_zone_sample(m, r);
+		break;
 	case REC_KCOMPACTD_WAKE:
 	case REC_KCOMPACTD_SLEEP:
 		compaction_kcompactd(m, r);

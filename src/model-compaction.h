@@ -9,6 +9,7 @@
 #ifndef MMSCOPE_MODEL_COMPACTION_H
 #define MMSCOPE_MODEL_COMPACTION_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "records.h"
@@ -84,6 +85,11 @@ void compaction_model_free(struct compaction_model *m);
 void compaction_model_add(struct compaction_model *m, const struct record *r);
 void compaction_model_finish(struct compaction_model *m, uint64_t end_ts);
 const struct compact_stats *compaction_model_stats(const struct compaction_model *m);
+/* The name of the zone whose pfns run from start to end ("Normal (node
+ * 0)"), from the zone samples' spanned pages; 0 and buf untouched when no
+ * sample names it, or two zones have that span. */
+int compaction_model_zone_name(const struct compaction_model *m, uint64_t start,
+			       uint64_t end, char *buf, size_t len);
 /* The runs of every runner's dur histogram, in the order they ended (at
  * most COMPACT_MAX_RUNS; *dropped, if not NULL, gets those beyond). */
 int compaction_model_nruns(const struct compaction_model *m, uint64_t *dropped);

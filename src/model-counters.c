@@ -274,6 +274,43 @@ int64_t counters_model_delta_prefix(const struct counters_model *m, const char *
 	return sum;
 }
 
+int counters_zone_key(const char *key, const char *base)
+{
+	static const char *const zones[] = { "dma", "dma32", "normal", "movable", "high",
+					     "device" };
+	size_t n = strlen(base);
+
+	if (strncmp(key, base, n))
+		return 0;
+	if (!key[n])
+		return 1;
+	if (key[n] != '_')
+		return 0;
+	for (size_t i = 0; i < sizeof(zones) / sizeof(zones[0]); i++)
+		if (!strcmp(key + n + 1, zones[i]))
+			return 1;
+	return 0;
+}
+
+int64_t counters_model_delta_zones(const struct counters_model *m, const char *base,
+				   int *found)
+{
+	int64_t sum = 0;
+	int any = 0;
+
+	for (int i = 0; i < m->n; i++) {
+		const struct counter *c = &m->c[i];
+
+		if (c->source != SRC_VMSTAT || !c->committed || !counters_zone_key(c->key, base))
+			continue;
+		sum += c->last - c->first;
+		any = 1;
+	}
+	if (found)
+		*found = any;
+	return sum;
+}
+
 /* Gauges by source and key (man/mmscope-samples.5 gives the units): swap
  * devices from /proc/swaps, the memcg's usage and memory.stat sizes (v2
  * and v1 names), zswap's pool. Every other key is a running count. */

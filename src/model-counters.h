@@ -78,6 +78,13 @@ const struct counter *counters_model_find(const struct counters_model *m,
 /* Delta last - first of a vmstat counter; 0 and *found = 0 if absent. */
 int64_t counters_model_delta(const struct counters_model *m, const char *vmstat_key,
 			     int *found);
+/* 1 if vmstat key is base itself or base per zone (base_dma, base_dma32,
+ * base_normal, base_movable, base_high, base_device): pgscan_direct but
+ * not pgscan_direct_throttle, which counts events, not pages. */
+int counters_zone_key(const char *key, const char *base);
+/* The sum of the deltas of base and its per-zone keys (above). */
+int64_t counters_model_delta_zones(const struct counters_model *m, const char *base,
+				   int *found);
 /* The sum of the deltas of every vmstat key starting with prefix. */
 int64_t counters_model_delta_prefix(const struct counters_model *m, const char *prefix,
 				    int *found);

@@ -40,6 +40,10 @@ struct hnode {
 	 * request pending then would have been run, not slept on); 0 when
 	 * unknown. See handoff_take_pickup(). */
 	uint64_t kc_req_from;
+	/* the last sleep, and kc_req_from as it was before that sleep: a
+	 * wake right after a sleep without a wakeup event shows the sleep
+	 * was not an idle wait (the request was pending at it) */
+	uint64_t kc_sleep_ts, kc_req_before_sleep;
 	uint64_t kc_wake_ts;
 	/* watermarks: the main zone (most managed pages in the set), the
 	 * candidate of the set being read (wm_new, wm_managed), and the
@@ -219,6 +223,7 @@ static void handoff_kswapd_wake(struct handoff_model *m, struct hnode *n,
 	struct kswapd_episode *ep = &n->cur;
 
 	n->st.kswapd_pid = r->pid;
+	n->st.kswapd_wakes++;
 	if (n->cur_open) {
 		ep->rebalances++;
 		if (r->wake.order > ep->order)
@@ -379,6 +384,14 @@ static void handoff_kcompactd_wake(struct handoff_model *m, struct hnode *n,
 	} else {
 		n->st.kc_pickup++;
 		kc->via = KC_PICKUP;
+		/* kcompactd checks for a request before it waits, so a wake this
+		 * soon after its sleep event ran a request made before that
+		 * sleep (while it was busy, e.g. in proactive compaction that
+		 * emits no wake event); one made during the wait without a
+		 * wakeup event is picked up at the 500 ms timeout */
+		if (n->kc_sleep_ts && r->ts >= n->kc_sleep_ts &&
+		    r->ts - n->kc_sleep_ts < HANDOFF_KC_AT_ONCE_NS)
+			n->kc_req_from = n->kc_req_before_sleep;
 		kc->for_kswapd = handoff_take_pickup(m, n, r);
 	}
 	n->kc_wakeup_pending = 0;
@@ -391,6 +404,8 @@ static void handoff_kcompactd_sleep(struct hnode *n, const struct record *r)
 {
 	n->st.kcompactd_pid = r->pid;
 	n->st.kc_sleeps++;
+	n->kc_sleep_ts = r->ts;
+	n->kc_req_before_sleep = n->kc_req_from;
 	if (n->kc_busy && r->ts > n->kc_wake_ts)
 		n->st.kc_busy_ns += r->ts - n->kc_wake_ts;
 	if (n->kc_busy) {

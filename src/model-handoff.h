@@ -11,7 +11,9 @@
  *            the pickup window after it: the request was recorded while
  *            kcompactd was busy (or the node unsuitable) and picked up
  *            at its 500 ms timeout (lab-notes). Never a request that may
- *            predate the episode; a later wakeup event still wins;
+ *            predate the episode; a later wakeup event still wins. A
+ *            kcompactd_sleep followed within HANDOFF_KC_AT_ONCE_NS by
+ *            such a wake was no idle wait: the request was pending then;
  *   NONE     kswapd was asked for order > 0 and nothing followed;
  *   NOT_NEEDED  order-0 episode, nothing to hand off;
  *   OPEN     the recording ended first.
@@ -64,6 +66,12 @@ struct wmark_snap {
 /* Free blocks of order >= order in a snapshot; -1 without buddyinfo. */
 int64_t wmark_blocks_from(const struct wmark_snap *w, int order);
 
+/* A kcompactd_wake without a wakeup event this soon after kcompactd's
+ * sleep event ran a request that was pending at the sleep: kcompactd
+ * checks for work before it waits (a request arriving during the wait
+ * without a wakeup event waits for the 500 ms timeout). */
+#define HANDOFF_KC_AT_ONCE_NS 10000000ULL
+
 struct handoff_params {
 	uint64_t pickup_window_ns;	/* default 600 ms after kswapd sleeps */
 	uint64_t long_awake_ns;		/* default 1 s */
@@ -105,6 +113,9 @@ struct kcompactd_episode {
 struct handoff_node_stats {
 	int nid;
 	uint64_t episodes, dropped_episodes;	/* beyond the stored cap */
+	/* mm_vmscan_kswapd_wake events: episode starts plus the re-balances
+	 * inside episodes (kswapd woken again before it slept) */
+	uint64_t kswapd_wakes;
 	uint64_t wakeup_kswapd, wakeup_kswapd_by_order[REC_MAX_ORDERS];
 	uint64_t awake_ns;
 	uint64_t ho_wakeup, ho_pickup, ho_none, ho_not_needed, ho_open;

@@ -13,10 +13,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Per task (khugepaged, or MADV_COLLAPSE's caller): whether its last
+ * record was a collapse. From 6.1 the scan event is emitted after the
+ * collapse it led to and carries that collapse's result (the scan found
+ * the range collapsible; the collapse then failed or not): such a scan is
+ * collapsible, and its status is the collapse's, not a scan criterion. A
+ * small table by pid: khugepaged is one task; a collision only loses one
+ * pairing. */
+#define THP_TASKS 64
+
 struct khugepaged_model {
 	struct thp_order order[THP_NORDERS];
 	uint64_t passes, full_scans, bad_order;
 	int seen;
+	struct { int pid; enum thp_kind kind; } last[THP_TASKS];
 };
 
 struct khugepaged_model *khugepaged_model_new(void)
@@ -29,11 +39,14 @@ void khugepaged_model_free(struct khugepaged_model *m)
 	free(m);
 }
 
-static struct thp_result *result_of(struct thp_order *o, const struct record *r)
+static struct thp_result *result_named(struct thp_order *o, const struct record *r,
+					const char *as)
 {
 	char name[32];
 
-	if (*r->thp.result)
+	if (as)
+		snprintf(name, sizeof(name), "%s", as);
+	else if (*r->thp.result)
 		snprintf(name, sizeof(name), "%s", r->thp.result);
 	else
 		snprintf(name, sizeof(name), "status %d", r->thp.status);
@@ -48,13 +61,37 @@ static struct thp_result *result_of(struct thp_order *o, const struct record *r)
 	return &o->results[o->nresults++];
 }
 
+static struct thp_result *result_of(struct thp_order *o, const struct record *r)
+{
+	return result_named(o, r, NULL);
+}
+
+/* The kind of this task's previous record, and this record's kind kept. */
+static enum thp_kind last_kind(struct khugepaged_model *m, const struct record *r)
+{
+	unsigned slot = (unsigned)r->pid % THP_TASKS;
+	enum thp_kind prev = m->last[slot].pid == r->pid ? m->last[slot].kind : THP_SCAN_PASS;
+
+	m->last[slot].pid = r->pid;
+	m->last[slot].kind = r->thp.kind;
+	return prev;
+}
+
 void khugepaged_model_add(struct khugepaged_model *m, const struct record *r)
 {
 	struct thp_order *o;
+	enum thp_kind prev;
+	int carries;
 
 	if (!m || r->type != REC_THP)
 		return;
 	m->seen = 1;
+	prev = last_kind(m, r);
+	/* a scan right after its own task's collapse of the same kind of
+	 * memory carries that collapse's result (6.1+; on 5.10 the status
+	 * stays "succeeded", which says the same) */
+	carries = (r->thp.kind == THP_SCAN_PMD && prev == THP_COLLAPSE) ||
+		  (r->thp.kind == THP_SCAN_FILE && prev == THP_COLLAPSE_FILE);
 	if (r->thp.kind == THP_SCAN_PASS) {
 		m->passes++;
 		m->full_scans += r->thp.value != 0;
@@ -72,8 +109,8 @@ void khugepaged_model_add(struct khugepaged_model *m, const struct record *r)
 		/* fall through */
 	case THP_SCAN_PMD:
 		o->scans++;
-		o->scans_ok += r->thp.ok;
-		result_of(o, r)->scan++;
+		o->scans_ok += r->thp.ok || carries;
+		result_named(o, r, carries ? "succeeded" : NULL)->scan++;
 		break;
 	case THP_COLLAPSE_FILE:
 		o->file_collapses++;

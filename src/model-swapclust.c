@@ -325,6 +325,10 @@ static void free_zero_check(struct swc_dev *d, uint64_t ts)
 {
 	if (d->detail_lost)	/* the minimum would skip the unknown stretch */
 		return;
+	/* a swapon that gave no size: the device has no clusters yet, not 0
+	 * free ones (they appear as its slots are used or its size sampled) */
+	if (!d->nclusters)
+		return;
 	if (!d->revealed && d->n[SWC_UNKNOWN])
 		return;
 	if (!d->free_known || d->n[SWC_FREE] < d->free_min) {
@@ -383,12 +387,21 @@ static int ensure_cluster(struct swapclust_model *m, struct swc_dev *d, int64_t 
 	d->nclusters = n;
 	d->nslots = (uint64_t)n * (uint64_t)m->cl;
 	d->n[SWC_UNKNOWN] += (uint32_t)(n - old);
-	if (d->revealed)
+	if (d->revealed) {
+		/* all at once: the fewest free clusters is not the count
+		 * half-way through the growth */
+		int in_reveal = m->in_reveal;
+
+		m->in_reveal = 1;
 		for (int i = old; i < n; i++) {
 			memset(d->slot + (size_t)i * (size_t)m->cl, SWC_SLOT_FREE, (size_t)m->cl);
 			d->cl[i].known = (uint16_t)m->cl;
 			set_state(m, d, (uint32_t)i, SWC_FREE, 0);
 		}
+		m->in_reveal = in_reveal;
+		if (!in_reveal)
+			free_zero_check(d, m->last_ts);
+	}
 	return 0;
 }
 
@@ -559,6 +572,8 @@ static void push_point(struct swapclust_model *m, struct swc_dev *d, uint64_t ts
 {
 	struct swc_point *p;
 
+	if (!d->nclusters)	/* no clusters yet (size unknown): no row of zeros */
+		return;
 	if (d->npts == d->apts) {
 		int n = d->apts ? d->apts * 2 : 64;
 

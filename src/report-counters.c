@@ -99,14 +99,15 @@ void report_text_frag(struct report_ctx *rc)
 struct vm_row {
 	const char *label;
 	const char *key;
-	int prefix;
+	int zones;	/* the key and its per-zone keys, summed */
 };
 
-/* mmtests' names (MonitorMmtestsvmstat.pm), summed where it sums. */
+/* mmtests' names (MonitorMmtestsvmstat.pm), summed over zones where it
+ * sums (never pgscan_direct_throttle: events, not pages). */
 static const struct vm_row vm_rows[] = {
 	{ "Swap Ins", "pswpin", 0 },
 	{ "Swap Outs", "pswpout", 0 },
-	{ "Allocation stalls", "allocstall_", 1 },
+	{ "Allocation stalls", "allocstall", 1 },
 	{ "Direct pages scanned", "pgscan_direct", 1 },
 	{ "Kswapd pages scanned", "pgscan_kswapd", 1 },
 	{ "Kswapd pages reclaimed", "pgsteal_kswapd", 1 },
@@ -137,8 +138,8 @@ static const struct vm_row vm_rows[] = {
 static int vm_row_covers(const char *key)
 {
 	for (size_t i = 0; i < sizeof(vm_rows) / sizeof(vm_rows[0]); i++)
-		if (vm_rows[i].prefix ? !strncmp(key, vm_rows[i].key, strlen(vm_rows[i].key))
-				      : !strcmp(key, vm_rows[i].key))
+		if (vm_rows[i].zones ? counters_zone_key(key, vm_rows[i].key)
+				     : !strcmp(key, vm_rows[i].key))
 			return 1;
 	return 0;
 }
@@ -148,10 +149,10 @@ static void counters_vmstat(struct report_ctx *rc, const struct counters_model *
 	report_line(rc, "%-34s %14s %14s", "vmstat (last - first)", "delta", "max/interval");
 	for (size_t i = 0; i < sizeof(vm_rows) / sizeof(vm_rows[0]); i++) {
 		int found;
-		int64_t d = vm_rows[i].prefix ?
-			counters_model_delta_prefix(cm, vm_rows[i].key, &found) :
+		int64_t d = vm_rows[i].zones ?
+			counters_model_delta_zones(cm, vm_rows[i].key, &found) :
 			counters_model_delta(cm, vm_rows[i].key, &found);
-		const struct counter *c = vm_rows[i].prefix ? NULL :
+		const struct counter *c = vm_rows[i].zones ? NULL :
 			counters_model_find(cm, SRC_VMSTAT, "", vm_rows[i].key);
 		char step[24] = "-";
 

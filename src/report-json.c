@@ -290,6 +290,7 @@ static void json_node(struct report_ctx *rc, struct json_writer *j, const struct
 	json_object(j, NULL);
 	json_s64(j, "nid", n->nid);
 	json_u64_or_null(j, "episodes", n->episodes, ks);
+	json_u64_or_null(j, "kswapd_wakes", n->kswapd_wakes, ks);
 	json_u64_or_null(j, "awake_ns", n->awake_ns, ks);
 	json_u64_or_null(j, "wakeup_kswapd", n->wakeup_kswapd,
 			 analysis_traced(rc->a, REC_WAKEUP_KSWAPD, -1));
@@ -482,6 +483,24 @@ void report_json_compaction(struct report_ctx *rc)
 		json_u64(j, "success", cs->by_order[o].success);
 		json_u64(j, "total_ns", cs->by_order[o].total_ns);
 		json_u64(j, "max_ns", cs->by_order[o].max_ns);
+		json_close(j);
+	}
+	json_close(j);
+	/* per zone: its pfns, its name where a zone sample gives it (null
+	 * otherwise), its runs */
+	json_array(j, "zones");
+	for (int z = 0; z < cs->nzones; z++) {
+		char name[48];
+
+		json_object(j, NULL);
+		json_u64(j, "zone_start_pfn", cs->zones[z].zone_start);
+		json_u64(j, "zone_end_pfn", cs->zones[z].zone_end);
+		if (compaction_model_zone_name(analysis_compaction(rc->a), cs->zones[z].zone_start,
+					       cs->zones[z].zone_end, name, sizeof(name)))
+			json_str(j, "name", name);
+		else
+			json_null(j, "name");
+		json_u64(j, "runs", cs->zones[z].runs);
 		json_close(j);
 	}
 	json_close(j);

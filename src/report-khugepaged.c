@@ -7,9 +7,12 @@
  *     not collapsible: exceed_none_pte 60, page_pmd_mapped 30
  *     collapse failed: alloc_huge_page_failed 2
  *
- * "collapsible" is a scan whose result is "succeeded": khugepaged then
- * tries a collapse, whose own result says how it ended. Counts are
- * events; each scan and collapse is one PMD-sized (or mTHP) range.
+ * "collapsible" is a scan whose result is "succeeded", or (6.1+, where
+ * the scan event follows the collapse it led to and carries its result)
+ * a scan right after its task's collapse: khugepaged tried a collapse,
+ * whose own result says how it ended, under "collapse failed" only.
+ * Counts are events; each scan and collapse is one PMD-sized (or mTHP)
+ * range.
  */
 #include "config.h"
 #include "report-khugepaged.h"
@@ -118,8 +121,9 @@ void report_text_khugepaged(struct report_ctx *rc)
 			    (long long)d, (long long)counters_model_delta(analysis_counters(rc->a),
 			    "thp_collapse_alloc_failed", &found));
 	if (guessed)
-		report_wrap(rc, "", "order 9 is assumed where the events have no order "
-			    "field (before 7.x): the PMD order on x86-64 with 4K pages");
+		report_wrap(rc, "", "order 9 is assumed for events without an order field "
+			    "(the scans; the collapses before 7.x): the PMD order on x86-64 "
+			    "with 4K pages");
 }
 
 void report_json_khugepaged(struct report_ctx *rc)
@@ -131,9 +135,13 @@ void report_json_khugepaged(struct report_ctx *rc)
 		json_null(j, "khugepaged");
 		return;
 	}
+	/* mm_khugepaged_scan exists from 7.x: null before, not 0 */
+	int passes = khugepaged_model_passes(m) ||
+		     analysis_event_enabled(rc->a, "huge_memory", "mm_khugepaged_scan");
+
 	json_object(j, "khugepaged");
-	json_u64(j, "passes", khugepaged_model_passes(m));
-	json_u64(j, "full_scans", khugepaged_model_full_scans(m));
+	json_u64_or_null(j, "passes", khugepaged_model_passes(m), passes);
+	json_u64_or_null(j, "full_scans", khugepaged_model_full_scans(m), passes);
 	json_array(j, "orders");
 	for (int k = 0; k < THP_NORDERS; k++) {
 		const struct thp_order *o = khugepaged_model_order(m, k);

@@ -93,9 +93,13 @@ static void handoff_counts(struct report_ctx *rc, const struct handoff_node_stat
 			off += snprintf(orders + off, sizeof(orders) - (size_t)off, " o%d:%llu",
 					o, ULL(n->wakeup_kswapd_by_order[o]));
 	if (report_has_kswapd(rc)) {
-		report_line(rc, "kswapd      %llu episodes, awake %.3f s; wakeup_kswapd %llu%s",
-			    ULL(n->episodes), (double)n->awake_ns / 1e9, ULL(n->wakeup_kswapd),
-			    orders);
+		/* episodes and the kswapd_wake events (episode starts and
+		 * re-balances), which differ: both, each by its name */
+		report_line(rc, "kswapd      %llu episode%s (%llu kswapd_wake event%s), "
+			    "awake %.3f s", ULL(n->episodes), n->episodes == 1 ? "" : "s",
+			    ULL(n->kswapd_wakes), n->kswapd_wakes == 1 ? "" : "s",
+			    (double)n->awake_ns / 1e9);
+		report_line(rc, "            wakeup_kswapd %llu%s", ULL(n->wakeup_kswapd), orders);
 		report_line(rc, "handoff     wakeup %llu, pickup %llu, none %llu, not needed "
 			    "%llu, open %llu", ULL(n->ho_wakeup), ULL(n->ho_pickup),
 			    ULL(n->ho_none), ULL(n->ho_not_needed), ULL(n->ho_open));
@@ -196,6 +200,10 @@ static void handoff_episodes(struct report_ctx *rc, const struct handoff_model *
 	}
 	if (ne > shown)
 		report_line(rc, "(%d more episodes; --format json lists all)", ne - shown);
+	/* named: the Counters and Consistency rows count pgscan_kswapd,
+	 * which MGLRU kernels count otherwise */
+	if (traced)
+		report_line(rc, "scanned/reclaimd: kswapd's lru_shrink_inactive pages");
 	handoff_episode_legend(rc, handoff_model_node(hm, i));
 	report_line(rc, "flg: N no handoff, L long, S stall while kcompactd slept,");
 	report_line(rc, "     R re-woken soon after sleeping, X events lost, E open at end");
@@ -458,15 +466,37 @@ static void compaction_runners(struct report_ctx *rc, const struct compact_stats
 			    ULL(r->migrate_scanned), ULL(r->migrate_taken));
 		report_line(rc, "           free scanner    %llu scanned, %llu taken",
 			    ULL(r->free_scanned), ULL(r->free_taken));
+		/* mm_compaction_migratepages' nr_failed is the isolated pages
+		 * minus those migrated: also pages put back untried (the
+		 * migration stopped), so not the kernel's pgmigrate_fail */
 		if (r->failed || r->open_at_end)
-			report_line(rc, "           %llu pages failed to migrate, %llu runs "
+			report_line(rc, "           %llu isolated pages not migrated, %llu runs "
 				    "open at the end", ULL(r->failed), ULL(r->open_at_end));
 	}
 }
 
+/* The kernel's own count of failed migrations beside the runs' pages not
+ * migrated, which differ (see above). */
+static void compaction_pgmigrate_fail(struct report_ctx *rc, const struct compact_stats *cs)
+{
+	uint64_t failed = 0;
+	int found;
+	int64_t d = counters_model_delta(analysis_counters(rc->a), "pgmigrate_fail", &found);
+	char buf[200];
+
+	for (int i = 0; i < CR_NR; i++)
+		failed += cs->runner[i].failed;
+	if (!failed || !found)
+		return;
+	snprintf(buf, sizeof(buf), "pgmigrate_fail %+lld: the kernel's failed migrations "
+		 "(all callers); not migrated above also counts isolated pages put back "
+		 "untried", (long long)d);
+	report_wrap(rc, "           ", buf);
+}
+
 static void compaction_results(struct report_ctx *rc, const struct compact_stats *cs)
 {
-	char buf[160];
+	char buf[160], name[48];
 	int off;
 
 	for (int z = 0; z < cs->nzones; z++) {
@@ -477,8 +507,15 @@ static void compaction_results(struct report_ctx *rc, const struct compact_stats
 						compact_status_name(s),
 						ULL(cs->zones[z].status[s]));
 		buf[off] = '\0';
-		report_line(rc, "zone pfn %#llx: %llu runs,%s",
-			    ULL(cs->zones[z].zone_start), ULL(cs->zones[z].runs), buf);
+		/* by its name where a zone sample's span gives it */
+		if (compaction_model_zone_name(analysis_compaction(rc->a),
+					       cs->zones[z].zone_start, cs->zones[z].zone_end,
+					       name, sizeof(name)))
+			report_line(rc, "zone %s: %llu runs,%s", name, ULL(cs->zones[z].runs),
+				    buf);
+		else
+			report_line(rc, "zone pfn %#llx: %llu runs,%s",
+				    ULL(cs->zones[z].zone_start), ULL(cs->zones[z].runs), buf);
 	}
 	for (int o = 1; o < REC_MAX_ORDERS; o++) {
 		const struct compact_order_stats *os = &cs->by_order[o];
@@ -534,6 +571,7 @@ void report_text_compaction(struct report_ctx *rc)
 		return;
 	}
 	compaction_runners(rc, cs);
+	compaction_pgmigrate_fail(rc, cs);
 	compaction_results(rc, cs);
 	if (cs->unattributed_scans)
 		report_line(rc, "%llu scanner events outside any run seen begin",

@@ -17,6 +17,7 @@
 #include "config.h"
 #include "report-run.h"
 #include "model-run.h"
+#include "model-swapclust.h"
 #include "json.h"
 
 #include <inttypes.h>
@@ -268,6 +269,22 @@ static void text_settings(struct report_ctx *rc, const struct run_model *m)
 	strbuf_release(&sb);
 }
 
+/* A device's clusters from its /proc/swaps size (its slots plus the
+ * header page, over the cluster size) when the swap section knows the
+ * cluster size (THP counters in the samples, or the recording said); -1
+ * otherwise. */
+static long long derived_clusters(const struct report_ctx *rc, const char *size_kb)
+{
+	const struct swapclust_model *sm = analysis_swapclust(rc->a);
+	unsigned long page_kb = rc->in->page_size >= 1024 ? rc->in->page_size / 1024 : 4;
+	long long kb = strcmp(size_kb, "-") ? atoll(size_kb) : -1;
+	int cl = swapclust_model_cluster_size(sm);
+
+	if (kb <= 0 || cl <= 0 || swapclust_model_cluster_basis(sm) < SWC_BASIS_THP)
+		return -1;
+	return (kb / (long long)page_kb + 1 + cl - 1) / cl;
+}
+
 static void text_swap(struct report_ctx *rc, const struct run_model *m)
 {
 	const char *nd = run_model_value(m, "swap.devices");
@@ -295,6 +312,12 @@ static void text_swap(struct report_ctx *rc, const struct run_model *m)
 		if (strcmp(cl, "-"))
 			strbuf_addf(&sb, ", %s\001clusters of\001%s\001pages", cl,
 				    val(m, "swap.cluster_pages"));
+		else if (derived_clusters(rc, V("size_kb")) > 0)
+			/* an older mmscope did not say: the swap section's
+			 * cluster size (THP counters, or the recording) */
+			strbuf_addf(&sb, ", %lld\001clusters of\001%d\001pages (by the swap "
+				    "section)", derived_clusters(rc, V("size_kb")),
+				    swapclust_model_cluster_size(analysis_swapclust(rc->a)));
 		else
 			strbuf_addstr(&sb, ", clusters -");
 		if (strcmp(V("zram_comp_algorithm"), "-"))

@@ -16,6 +16,7 @@
 #include "config.h"
 #include "report.h"
 #include "parsers.h"	/* sample_reason_text: the sampler's reasons */
+#include "probes.h"	/* which kernels a probe set was verified on */
 
 #include <stdio.h>
 #include <string.h>
@@ -49,14 +50,105 @@ static const char *size_name(const struct report_ctx *rc, int order, char *buf, 
 	return buf;
 }
 
-static const char *rules_text(enum swc_rules r)
+/* Before 6.1 (5.10): the kernel the 6.1 rules are applied to is named
+ * as such, not called 6.1 (neither has nonfull lists). */
+static int before_61(const struct report_ctx *rc)
+{
+	int maj, min;
+
+	return sscanf(rc->in->kernel, "%d.%d", &maj, &min) == 2 &&
+	       (maj < 6 || (maj == 6 && min < 1));
+}
+
+/* The kernels the 6.1 rules cover, as the text names them. */
+static const char *rules61_name(const struct report_ctx *rc)
+{
+	return before_61(rc) ? "5.10" : "6.1";
+}
+
+/* The function the folio (page) allocation probes are on: the recording's
+ * probe set names it (5.10: get_swap_page). */
+static const char *alloc_fn(const struct report_ctx *rc)
+{
+	const struct probe_set *set = probe_set_find(analysis_probe_set(rc->a));
+
+	for (int i = 0; set && i < set->ndefs; i++)
+		if (!strcmp(set->defs[i].name, "fas"))
+			return set->defs[i].symbol;
+	return before_61(rc) ? "get_swap_page" : "folio_alloc_swap";
+}
+
+/* A fallback cause by its name, less the nonfull lists where the kernel
+ * has none (5.10, 6.1: free clusters only). */
+static const char *cause_text(const struct swapclust_model *m, int c)
+{
+	if (c == SWC_CAUSE_NO_CLUSTER && swapclust_model_rules(m) == SWC_RULES_61)
+		return "no free cluster";
+	return swc_cause_name(c);
+}
+
+static const char *rules_text(const struct report_ctx *rc, enum swc_rules r)
 {
 	switch (r) {
-	case SWC_RULES_61: return "6.1 rules (free, in use, discard; PMD only)";
+	case SWC_RULES_61:
+		return before_61(rc) ? "5.10 rules, as 6.1's (free, in use, discard; PMD only)" :
+				       "6.1 rules (free, in use, discard; PMD only)";
 	case SWC_RULES_612: return "6.12 rules (lists derived from counts, scans)";
 	case SWC_RULES_MOVES: return "cluster moves traced (move_cluster)";
 	default: return "rules unknown";
 	}
+}
+
+/*
+ * Whether the recording's probe set was verified on its kernel (probes.h:
+ * the raw struct offsets read that series' layout): 1 yes, 0 no (an older
+ * mmscope installed it anyway, e.g. the 6.1 set on 5.10, whose offsets
+ * read another field as the device type), -1 no set or one unknown here.
+ */
+static int probes_verified(const struct report_ctx *rc)
+{
+	const struct probe_set *set = probe_set_find(analysis_probe_set(rc->a));
+
+	if (!set || !rc->in->has_probes)
+		return -1;
+	return probe_set_verified(set, rc->in->kernel);
+}
+
+/* One line under a section's probe figures when they are unverified. */
+static void probes_unverified_line(struct report_ctx *rc, const char *prefix)
+{
+	const struct probe_set *set = probe_set_find(analysis_probe_set(rc->a));
+	char buf[320];
+
+	if (probes_verified(rc) != 0)
+		return;
+	snprintf(buf, sizeof(buf), "unverified: probe set %s was verified on %s only, not "
+		 "on %s (its struct offsets may read another layout: device types, sizes); "
+		 "the probe figures below may be wrong", set->name, set->verified,
+		 rc->in->kernel);
+	report_wrap(rc, prefix, buf);
+}
+
+static void json_probes_verified(struct report_ctx *rc)
+{
+	int v = probes_verified(rc);
+
+	if (v < 0)
+		json_null(rc->jw, "probes_verified");
+	else
+		json_bool(rc->jw, "probes_verified", v);
+}
+
+/* The clusters a device of its size has: its slots and the header page
+ * over the cluster size (the kernel's DIV_ROUND_UP(maxpages, cluster));
+ * -1 while the size is unknown. */
+static int64_t dev_clusters_for_size(const struct swapclust_model *m, const struct swc_dev *d)
+{
+	uint64_t cl = (uint64_t)swapclust_model_cluster_size(m);
+
+	if (!d->size_known || !cl)
+		return -1;
+	return (int64_t)((d->pages + 1 + cl - 1) / cl);
 }
 
 /* What the cluster size rests on (SWAPFILE_CLUSTER: 512 with THP_SWAP). */
@@ -107,6 +199,16 @@ static void swap_dev_head(struct report_ctx *rc, const struct swapclust_model *m
 	else
 		report_line(rc, "  size not sampled; %d clusters of %d seen",
 			    d->nclusters, swapclust_model_cluster_size(m));
+	/* more clusters than its size holds: probe events placed slots past
+	 * the device's end (or read a size that is not its own) */
+	if (d->size_known && d->nclusters > dev_clusters_for_size(m, d)) {
+		char buf[200];
+
+		snprintf(buf, sizeof(buf), "inconsistent: %llu slots make %lld clusters, not "
+			 "%d: the probes' offsets or sizes are not this device's",
+			 ULL(d->pages), (long long)dev_clusters_for_size(m, d), d->nclusters);
+		report_wrap(rc, "  ", buf);
+	}
 	if (d->large_ok == 0)
 		report_wrap(rc, "  ", d->blockdev == 0 ?
 			    "swap file: order>0 swap-out is never possible here (no SWP_BLKDEV); "
@@ -175,8 +277,8 @@ static void swap_dev_series(struct report_ctx *rc, const struct swapclust_model 
 				"nf", "frag");
 	snprintf(head + off, sizeof(head) - (size_t)off, " %4s", "max");
 	if (swapclust_model_rules(m) == SWC_RULES_61)
-		report_line(rc, "  clusters over time (6.1 keeps no lists: nf = partly used, "
-			    "by order;");
+		report_line(rc, "  clusters over time (%s keeps no lists: nf = partly used, "
+			    "by order;", rules61_name(rc));
 	else
 		report_line(rc, "  clusters over time (nf/frag: nonfull and frag lists per "
 			    "order;");
@@ -245,8 +347,8 @@ static void swap_orders_probes(struct report_ctx *rc, const struct swapclust_mod
 		    so->fb_last != so->fb_first)))
 			continue;
 		if (!any++) {
-			report_line(rc, "order>0 swap-out: probes (folio_alloc_swap) beside the "
-				    "kernel's counters");
+			report_line(rc, "order>0 swap-out: probes (%s) beside the kernel's "
+				    "counters", alloc_fn(rc));
 			report_line(rc, "  %-5s %8s %8s %8s %6s  %8s %8s %6s", "size", "tries",
 				    "ok", "fallbk", "fb%", "swpout", "fallbk", "fb%");
 		}
@@ -285,11 +387,26 @@ static void swap_orders_probes(struct report_ctx *rc, const struct swapclust_mod
 		for (int c = 0; c < SWC_NCAUSES; c++)
 			if (so->cause[c])
 				report_line(rc, "    %8llu %5.1f%%  %s", ULL(so->cause[c]),
-					    pct(so->cause[c], so->fallback), swc_cause_name(c));
+					    pct(so->cause[c], so->fallback), cause_text(m, c));
 	}
 	report_line(rc, "  (the kernel counts swpout at write-out and, from 6.13, zswap "
 		    "stores");
 	report_line(rc, "  apart as zswpout; ok = swpout + zswpout when all went out)");
+}
+
+/* Order-0 folios that got no swap slot (swap full, or no device could
+ * take them): among them the order-0 pieces of large folios split after a
+ * fallback. Such a page is not paged out; it stays in memory. */
+static void swap_order0_failures(struct report_ctx *rc, const struct swapclust_model *m)
+{
+	const struct swc_order *so = swapclust_model_order(m, 0);
+	uint64_t failed = so->attempts - so->ok;
+
+	if (!so->attempts || so->ok >= so->attempts)
+		return;
+	report_line(rc, "order-0 swap slots: %llu tries, %llu ok, %llu failed (%.1f%%):",
+		    ULL(so->attempts), ULL(so->ok), ULL(failed), pct(failed, so->attempts));
+	report_line(rc, "  no slot free (swap full); those pages were not paged out");
 }
 
 /* The seed-style table: per size, first half and second half. */
@@ -465,7 +582,8 @@ void report_text_swap(struct report_ctx *rc)
 		return;
 	}
 	if (probes) {
-		report_line(rc, "probes: %s", rules_text(swapclust_model_rules(m)));
+		report_line(rc, "probes: %s", rules_text(rc, swapclust_model_rules(m)));
+		probes_unverified_line(rc, "");
 		if (analysis_probe_missed(rc->a, "swap", NULL, 0) != 0)
 			report_probe_missed(rc, "swap", "lost: ");
 	} else
@@ -485,9 +603,10 @@ void report_text_swap(struct report_ctx *rc)
 		report_line(rc, "no swap device seen (no swap samples or probe events)");
 	if (swapclust_model_unplaced(m))
 		swap_unplaced(rc, m);
-	if (probes && swapclust_model_has_results(m))
+	if (probes && swapclust_model_has_results(m)) {
 		swap_orders_probes(rc, m);
-	else
+		swap_order0_failures(rc, m);
+	} else
 		swap_no_large_device(rc, m);
 	swap_counter_series(rc, m);
 	swap_seed_table(rc, m);
@@ -606,6 +725,7 @@ static void zswap_probes(struct report_ctx *rc, const struct zswap_model *m)
 	static const char *const okw[] = { "stored", "hit", "written back" };
 
 	report_line(rc, "probes:");
+	probes_unverified_line(rc, "  ");
 	if (analysis_probe_missed(rc->a, "zswap", NULL, 0) != 0)
 		report_probe_missed(rc, "zswap", "  lost: ");
 	for (int i = 0; i < ZSWAP_OP_NR; i++) {
@@ -776,6 +896,7 @@ void report_json_swap(struct report_ctx *rc)
 
 	json_object(j, "swap");
 	json_s64(j, "probes", swapclust_model_has_probes(m));
+	json_probes_verified(rc);
 	probe_missed_json(rc, "swap");
 	json_s64(j, "rules", swapclust_model_rules(m));
 	json_s64(j, "cluster_size", swapclust_model_cluster_size(m));
@@ -787,6 +908,9 @@ void report_json_swap(struct report_ctx *rc)
 		json_object(j, NULL);
 		json_s64(j, "type", d->type);
 		json_s64(j, "clusters", d->nclusters);
+		/* what its size holds; null while the size is unknown */
+		json_s64_or_null(j, "clusters_for_size", dev_clusters_for_size(m, d),
+				 d->size_known);
 		json_s64(j, "large_ok", d->large_ok);
 		json_u64(j, "free", d->n[SWC_FREE]);
 		json_u64(j, "full", d->n[SWC_FULL]);
@@ -838,6 +962,7 @@ void report_json_zswap(struct report_ctx *rc)
 
 	json_object(j, "zswap");
 	json_s64(j, "points", n);
+	json_probes_verified(rc);
 	probe_missed_json(rc, "zswap");
 	uint64_t changed;
 	int en0 = zswap_model_enabled_first(m, &changed);

@@ -181,7 +181,8 @@ int report_needs_samples(struct report_ctx *rc, const char *section)
 {
 	if (rc->in->has_samples)
 		return 0;
-	report_line(rc, "%s: needs counter samples (mmscope record); none in this %s",
+	/* at most 72 columns with the longest name (fragmentation, window) */
+	report_line(rc, "%s: needs counter samples (mmscope record); none in %s",
 		    section, rc->in->windowed ? "window" : "file");
 	return 1;
 }
@@ -277,7 +278,13 @@ void report_probe_missed(struct report_ctx *rc, const char *family, const char *
 	long long m = analysis_probe_missed(rc->a, family, names, sizeof(names));
 
 	snprintf(fam, sizeof(fam), "%s%s", family ? family : "", family ? " " : "");
-	if (m < 0)
+	long long u = m < 0 ? analysis_probe_unreturned(rc->a, family, names, sizeof(names)) : 0;
+
+	if (m < 0 && u > 0)	/* the file itself shows some: a floor, not "-" */
+		snprintf(text, sizeof(text), "at least %lld %sprobe hits missed (no "
+			 "kprobe_profile count; entry hits beyond return hits: %s)", u, fam,
+			 names);
+	else if (m < 0)
 		snprintf(text, sizeof(text), "- %sprobe hits missed (no kprobe_profile "
 			 "count in the recording)", fam);
 	else if (!m)
@@ -437,13 +444,14 @@ void report_text_header(struct report_ctx *rc)
 static void report_summary_handoff(struct report_ctx *rc)
 {
 	const struct handoff_model *hm = analysis_handoff(rc->a);
-	uint64_t eps = 0, ho = 0, none = 0, kcw = 0, kcp = 0, kcpro = 0, kcs = 0;
+	uint64_t eps = 0, wakes = 0, ho = 0, none = 0, kcw = 0, kcp = 0, kcpro = 0, kcs = 0;
 	uint64_t stalls = 0, flagged = 0;
 
 	for (int i = 0; i < handoff_model_nnodes(hm); i++) {
 		const struct handoff_node_stats *n = handoff_model_node(hm, i);
 
 		eps += n->episodes;
+		wakes += n->kswapd_wakes;
 		ho += n->ho_wakeup + n->ho_pickup;
 		none += n->ho_none;
 		kcw += n->kc_woken;
@@ -454,12 +462,14 @@ static void report_summary_handoff(struct report_ctx *rc)
 		for (int b = 0; b < 6; b++)
 			flagged += n->flags_count[b];
 	}
-	if (report_has_kswapd(rc))
-		report_line(rc, "kswapd      %llu episodes on %d node%s: %llu handed off, "
-			    "%llu did not", (unsigned long long)eps, handoff_model_nnodes(hm),
-			    handoff_model_nnodes(hm) == 1 ? "" : "s", (unsigned long long)ho,
-			    (unsigned long long)none);
-	else
+	if (report_has_kswapd(rc)) {
+		report_line(rc, "kswapd      %llu episode%s on %d node%s: %llu handed off, "
+			    "%llu did not", (unsigned long long)eps, eps == 1 ? "" : "s",
+			    handoff_model_nnodes(hm), handoff_model_nnodes(hm) == 1 ? "" : "s",
+			    (unsigned long long)ho, (unsigned long long)none);
+		report_line(rc, "            %llu kswapd_wake event%s (episode starts and "
+			    "re-balances)", (unsigned long long)wakes, wakes == 1 ? "" : "s");
+	} else
 		report_line(rc, "kswapd      not recorded (mmscope record -g kswapd)");
 	if (report_has_kcompactd(rc))
 		report_line(rc, "kcompactd   %llu woken, %llu timeout pickups, %llu proactive; "
@@ -508,8 +518,11 @@ static void report_summary_reclaim(struct report_ctx *rc)
 	if (report_not_measured(rc, "reclaim efficiency"))
 		report_line(rc, "kswapd      pages scanned/reclaimed not measured (see note)");
 	else if (analysis_traced(rc->a, REC_SHRINK_INACTIVE, -1))
-		report_line(rc, "kswapd      %llu pages scanned, %llu reclaimed",
-			    (unsigned long long)k->scanned, (unsigned long long)k->reclaimed);
+		/* lru_shrink_inactive's counts: on MGLRU they differ from
+		 * pgscan_kswapd (the Counters and Consistency rows), so named */
+		report_line(rc, "kswapd      lru_shrink_inactive: %llu pages scanned, %llu "
+			    "reclaimed", (unsigned long long)k->scanned,
+			    (unsigned long long)k->reclaimed);
 	else
 		report_line(rc, "kswapd      pages scanned/reclaimed not traced "
 			    "(no lru_shrink_inactive)");

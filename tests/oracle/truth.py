@@ -7,8 +7,10 @@ by the rules documented in mmscope-report(1), what the report claims:
 kswapd episodes and their handoff labels per node, stall count, total and
 maximum per reclaim kind, compaction runs, per-order swap-out attempts,
 successes and fallbacks from the swap probes, zswap stores, loads and
-writebacks from the zswap probes, khugepaged scans and collapses per
-order, OOM kills. Any difference with
+writebacks from the zswap probes, khugepaged scans (collapsible ones too:
+from 6.1 a scan carries the result of the collapse it led to) and
+collapses per order with the scans' results, kswapd_wake events per node,
+direct reclaim's scanned pages, OOM kills. Any difference with
 `mmscope report --format json` fails, naming the recording and the figure.
 Kernel stacks (record -T): each trace-cmd kernel_stack goes to the stall
 whose begin was the previous event on its CPU in the same task; per kind,
@@ -29,6 +31,9 @@ LINE = re.compile(r'^\s*(?P<comm>.*?)-(?P<pid>\d+)\s+\[(?P<cpu>\d+)\]\s+'
                   r'(?P<ts>\d+\.\d+):\s+(?P<event>[\w.]+):\s?(?P<rest>.*)$')
 FIELD = re.compile(r'(\w+)=(\S+)')
 PICKUP_WINDOW_US = 600000
+# a kcompactd_wake without a wakeup event this soon after its sleep ran a
+# request pending at that sleep (kcompactd checks before it waits)
+KC_AT_ONCE_US = 10000
 RECLAIM_KINDS = {
     'mm_vmscan_direct_reclaim': 'direct',
     'mm_vmscan_memcg_reclaim': 'memcg',
@@ -71,6 +76,9 @@ def events(path):
             continue
         f = dict(FIELD.findall(m['rest']))
         f['cpu'] = int(m['cpu'])
+        if m['event'] == 'print':             # "mms1 SOURCE ..." of a sample line
+            f['_mms1'] = m['rest'].split('mms1 ', 1)[1].split(' ', 1)[0] \
+                if 'mms1 ' in m['rest'] else None
         yield ts, int(m['pid']), m['event'], f
     if stack is not None:
         yield stack
@@ -142,6 +150,8 @@ class Node:
         self.kc_busy = False
         self.kc_asleep = None
         self.kc_req_from = 0  # earliest time a picked-up request was made
+        self.kc_sleep_ts = None
+        self.kc_req_before_sleep = 0
         self.wakeup_pending = False
 
     def resolve(self, ep, label):
@@ -217,11 +227,14 @@ def handoffs(evs, end_ts):
                 if n.pend:
                     n.take_pickup()
             elif order > 0:
+                if n.kc_sleep_ts is not None and 0 <= ts - n.kc_sleep_ts < KC_AT_ONCE_US:
+                    n.kc_req_from = n.kc_req_before_sleep
                 n.take_pickup()
             n.wakeup_pending = False
             n.kc_busy, n.kc_asleep, n.kc_req_from = True, False, ts
         elif ev == 'mm_compaction_kcompactd_sleep':
             n = node(f)
+            n.kc_sleep_ts, n.kc_req_before_sleep = ts, n.kc_req_from
             if not n.kc_busy and n.kc_asleep:
                 n.kc_req_from = ts
             n.kc_busy, n.kc_asleep = False, True
@@ -246,6 +259,40 @@ def stalls(evs):
                 c, t, m = out.get(kind, (0, 0, 0))
                 out[kind] = (c + 1, t + d, max(m, d))
     return out
+
+
+def direct_scanned(evs):
+    """Pages direct reclaim scanned: lru_shrink_inactive's nr_scanned in
+    a task between its direct_reclaim_begin and _end; None without
+    shrink_inactive events."""
+    open_, total, seen = set(), 0, False
+    for _, pid, ev, f in evs:
+        if ev == 'mm_vmscan_direct_reclaim_begin':
+            open_.add(pid)
+        elif ev == 'mm_vmscan_direct_reclaim_end':
+            open_.discard(pid)
+        elif ev == 'mm_vmscan_lru_shrink_inactive':
+            seen = True
+            if pid in open_:
+                total += num(f.get('nr_scanned', '0'))
+    return total if seen else None
+
+
+ZONE_KEY = re.compile(r'^pgscan_direct(?:_(?:dma|dma32|normal|movable|high|device))?$')
+
+
+def pgscan_direct(evs):
+    """pgscan_direct (and its per-zone forms, never _throttle) from the
+    first and last mms1 vmstat sample lines: last - first summed, or None."""
+    first, last = {}, {}
+    for _, _, ev, f in evs:
+        if ev != 'print' or f.get('_mms1') != 'vmstat':
+            continue
+        for k, v in f.items():
+            if ZONE_KEY.match(k):
+                first.setdefault(k, num(v))
+                last[k] = num(v)
+    return sum(last[k] - first[k] for k in last) if last else None
 
 
 def compaction_runs(evs):
@@ -310,21 +357,38 @@ def zswap_results(evs, kernel):
     return out
 
 
+THP_EVENTS = ('mm_khugepaged_scan_pmd', 'mm_collapse_huge_page', 'mm_collapse_huge_page_isolate',
+              'mm_collapse_huge_page_swapin', 'mm_khugepaged_scan_file',
+              'mm_khugepaged_collapse_file', 'mm_khugepaged_scan')
+
+
 def khugepaged(evs):
     """Anonymous PMD scans and collapses (kernels without an order field:
-    order 9), with their results: (scans, succeeded, collapses, ok)."""
-    out = {}
-    for _, _, ev, f in evs:
+    order 9), with their results: (scans, collapsible, collapses, ok).
+    A scan is collapsible when its status is succeeded or when it is its
+    task's next khugepaged event after a collapse: from 6.1 the scan is
+    emitted after the collapse it led to and carries that result."""
+    out, last, names = {}, {}, {}
+    for _, pid, ev, f in evs:
+        if ev not in THP_EVENTS:
+            continue
+        prev, last[pid] = last.get(pid), ev
         if ev not in ('mm_khugepaged_scan_pmd', 'mm_collapse_huge_page'):
             continue
         order = num(f.get('order', '9').rstrip(','))
         ok = f.get('status', '').rstrip(',') == 'succeeded'
         s, sok, c, cok = out.get(order, (0, 0, 0, 0))
         if ev == 'mm_khugepaged_scan_pmd':
+            ok = ok or prev == 'mm_collapse_huge_page'
             out[order] = (s + 1, sok + ok, c, cok)
+            # a collapsible scan's criterion is "succeeded", whatever
+            # collapse result it carries
+            st = 'succeeded' if ok else f.get('status', '').rstrip(',')
+            names.setdefault(order, {})
+            names[order][st] = names[order].get(st, 0) + 1
         else:
             out[order] = (s, sok, c + 1, cok + ok)
-    return out
+    return out, names
 
 
 def check(path, mmscope):
@@ -348,6 +412,10 @@ def check(path, mmscope):
             continue
         if nd['episodes'] != len(have):
             differ('node %d kswapd episodes' % nd['nid'], nd['episodes'], len(have))
+        wakes = sum(1 for e in evs if e[2] == 'mm_vmscan_kswapd_wake'
+                    and num(e[3].get('nid', '0')) == nd['nid'])
+        if nd.get('kswapd_wakes') != wakes:
+            differ('node %d kswapd_wake events' % nd['nid'], nd.get('kswapd_wakes'), wakes)
         for lab in ('wakeup', 'pickup', 'none', 'not-needed', 'open'):
             key = 'handoff_' + lab.replace('-', '_')
             if nd.get(key) != have.count(lab):
@@ -370,6 +438,18 @@ def check(path, mmscope):
     for kind in RECLAIM_KINDS.values():
         if kind not in stalls(evs) and rep['stalls'][kind]['count']:
             differ('%s stalls' % kind, rep['stalls'][kind]['count'], 0)
+
+    ds = direct_scanned(evs)
+    got = rep['stalls']['direct'].get('scanned')
+    if ds is not None and rep['stalls']['direct'].get('recorded') and got != ds:
+        differ('direct reclaim pages scanned (shrink_inactive)', got, ds)
+    pd = pgscan_direct(evs)
+    if pd is not None:
+        txt = subprocess.run([mmscope, 'report', '--section', 'counters', path],
+                             capture_output=True, text=True, check=True).stdout
+        m = re.search(r'^Ops Direct pages scanned\s+(-?\d+)', txt, re.M)
+        if not m or int(m.group(1)) != pd:
+            differ('Ops Direct pages scanned (pgscan_direct)', m and int(m.group(1)), pd)
 
     begins, done = compaction_runs(evs)
     runners = rep['compaction']['runners'].values()
@@ -403,7 +483,7 @@ def check(path, mmscope):
             if rep['zswap'].get(key + suffix) != v:
                 differ('zswap %s%s' % (key, suffix), rep['zswap'].get(key + suffix), v)
 
-    thp = khugepaged(evs)
+    thp, thp_names = khugepaged(evs)
     if thp:
         ours = {o['order']: o for o in (rep.get('khugepaged') or {}).get('orders', [])}
         for order, (sc, sok, co, cok) in sorted(thp.items()):
@@ -418,6 +498,12 @@ def check(path, mmscope):
                     got -= o.get('file_collapses', 0)
                 if got != v:
                     differ('khugepaged order %d %s' % (order, key), got, v)
+            if o.get('file_scans'):
+                continue
+            ours_names = {r['name']: r['scan'] for r in o.get('results', []) if r['scan']}
+            if ours_names != thp_names.get(order, {}):
+                differ('khugepaged order %d scan results' % order, ours_names,
+                       thp_names.get(order, {}))
 
     ks = kernel_stacks(evs)
     have_stacks = any(e[2] == 'kernel_stack' for e in evs)

@@ -2,7 +2,8 @@
 /*
  * The khugepaged family: the model on hand-made records (orders, ok and
  * failed results, the "other" bucket), then the real recording
- * tests/data/report/khugepaged-6.18.dat through analysis and the text
+ * tests/data/report/khugepaged-6.18.dat and khugepaged-memcg-6.18.dat
+ * (collapses refused by the memcg's charge) through analysis and the text
  * renderer, whose numbers must equal what `trace-cmd report` prints for
  * the same file (scans and collapses per status, by the kernel's names),
  * and agree with the recording's own vmstat thp_collapse_alloc delta.
@@ -62,6 +63,7 @@ static void test_model(void)
 	r = thp(THP_COLLAPSE, 4, 1, "succeeded");
 	khugepaged_model_add(m, &r);
 	r = thp(THP_SCAN_PMD, 9, 0, "");	/* a status the format did not name */
+	r.pid = 2;			/* another task: carries no collapse */
 	khugepaged_model_add(m, &r);
 	r = thp(THP_SCAN_PMD, 16, 1, "succeeded");	/* no such order */
 	khugepaged_model_add(m, &r);
@@ -85,6 +87,29 @@ static void test_model(void)
 	o = khugepaged_model_order(m, 2);
 	ok(o && o->nresults == THP_NRESULTS && o->other.scan == 3 && o->scans == THP_NRESULTS + 3,
 	   "model: names past %d go to 'other', none dropped", THP_NRESULTS);
+	khugepaged_model_free(m);
+
+	/* 6.1+: the scan follows the collapse it led to, with its result */
+	m = khugepaged_model_new();
+	r = thp(THP_COLLAPSE, 9, 0, "ccgroup_charge_failed");
+	r.pid = 39;
+	khugepaged_model_add(m, &r);
+	r = thp(THP_COLLAPSE, 9, 0, "ccgroup_charge_failed");
+	r.pid = 40;			/* another task's collapse between */
+	khugepaged_model_add(m, &r);
+	r = thp(THP_SCAN_PMD, 9, 0, "ccgroup_charge_failed");
+	r.pid = 39;
+	khugepaged_model_add(m, &r);
+	r = thp(THP_SCAN_PMD, 9, 0, "exceed_none_pte");
+	r.pid = 39;			/* the next scan: a scan result again */
+	khugepaged_model_add(m, &r);
+	o = khugepaged_model_order(m, 9);
+	ok(o && o->scans == 2 && o->scans_ok == 1 &&
+	   result_count(o, "ccgroup_charge_failed", 0) == 0 &&
+	   result_count(o, "ccgroup_charge_failed", 1) == 2 &&
+	   result_count(o, "exceed_none_pte", 0) == 1,
+	   "model: a scan carrying its collapse's failure is collapsible, the failure a "
+	   "collapse result only");
 	khugepaged_model_free(m);
 }
 
@@ -120,21 +145,24 @@ static long listed(const char *text, const char *label, const char *name)
 	return q && (!e || q < e) ? strtol(q + strlen(key), NULL, 10) : 0;
 }
 
-static void test_recording(const char *src)
+/* A recording's khugepaged section against trace-cmd. scan_results: the
+ * scan statuses it has; carried: the collapse failures its scans repeat
+ * (6.1+: the scan event follows the collapse and carries its result),
+ * NULL-ended. */
+static void test_recording(const char *src, const char *name,
+			   const char *const *scan_results, const char *const *carried)
 {
-	char *path = xasprintf("%s/tests/data/report/khugepaged-6.18.dat", src), *err = NULL;
+	char *path = xasprintf("%s/tests/data/report/%s", src, name), *err = NULL;
 	struct analysis *a = analysis_run(path, NULL, &err);
 	struct report_opts o;
 	struct report_ctx rc;
 	struct strbuf sb = STRBUF_INIT;
 	unsigned long long scans, worth, coll, okc, failed;
 	long vm = -1;
+	long carried_scans = 0;
 	const char *row, *v;
-	static const char *const scan_results[] = {
-		"exceed_shared_pte", "page_pmd_mapped", "lack_referenced_page", "pmd_none",
-	};
 
-	if (!ok(a != NULL, "khugepaged-6.18.dat: analysed"))
+	if (!ok(a != NULL, "%s: analysed", name))
 		printf("#   %s\n", err ? err : "?");
 	if (!a)
 		goto out;
@@ -165,16 +193,30 @@ static void test_recording(const char *src)
 	}
 	is_int(scans, tc_count(path, "mm_khugepaged_scan_pmd:", NULL) +
 	       tc_count(path, "mm_khugepaged_scan_file:", NULL), "scans = trace-cmd's scan lines");
+	for (int i = 0; carried[i]; i++) {
+		char *want = xasprintf("status=%s", carried[i]);
+		long tc = tc_count(path, "mm_khugepaged_scan_pmd:", want);
+		char *what = xasprintf("%s: collapse failed: %s = trace-cmd's collapses with it",
+				       name, carried[i]);
+
+		carried_scans += tc;
+		ok(tc > 0 && !listed(sb.buf, "not collapsible:", carried[i]),
+		   "%s: %s (%ld scans) is no scan criterion", name, carried[i], tc);
+		is_int(listed(sb.buf, "collapse failed:", carried[i]),
+		       tc_count(path, "mm_collapse_huge_page:", want), what);
+		free(what);
+		free(want);
+	}
 	is_int(worth, tc_count(path, "mm_khugepaged_scan_pmd:", "status=succeeded") +
-	       tc_count(path, "mm_khugepaged_scan_file:", "result=succeeded"),
-	       "collapsible = trace-cmd's scans with status=succeeded");
+	       tc_count(path, "mm_khugepaged_scan_file:", "result=succeeded") + carried_scans,
+	       "collapsible = trace-cmd's scans with status=succeeded or a collapse's result");
 	is_int(coll, tc_count(path, "mm_collapse_huge_page:", NULL) +
 	       tc_count(path, "mm_khugepaged_collapse_file:", NULL),
 	       "collapses = trace-cmd's collapse lines");
 	is_int(okc, tc_count(path, "mm_collapse_huge_page:", "status=succeeded") +
 	       tc_count(path, "mm_khugepaged_collapse_file:", "result=succeeded"),
 	       "collapses ok = trace-cmd's collapses with status=succeeded");
-	for (size_t i = 0; i < sizeof(scan_results) / sizeof(scan_results[0]); i++) {
+	for (size_t i = 0; scan_results[i]; i++) {
 		char *want = xasprintf("status=%s", scan_results[i]);
 		long tc = tc_count(path, "mm_khugepaged_scan_pmd:", want);
 		char *what = xasprintf("not collapsible: %s = trace-cmd's %ld", scan_results[i], tc);
@@ -197,7 +239,15 @@ int main(void)
 {
 	const char *src = getenv("top_srcdir");
 
+	static const char *const results[] = {
+		"exceed_shared_pte", "page_pmd_mapped", "lack_referenced_page", "pmd_none", NULL,
+	};
+	static const char *const none[] = { NULL };
+	static const char *const charge[] = { "ccgroup_charge_failed", NULL };
+
 	test_model();
-	test_recording(src ? src : ".");
+	test_recording(src ? src : ".", "khugepaged-6.18.dat", results, none);
+	/* issue 32.12: collapses refused by the memcg's charge */
+	test_recording(src ? src : ".", "khugepaged-memcg-6.18.dat", results, charge);
 	return tap_done();
 }

@@ -210,6 +210,27 @@ static void test_pickup_predates_episode(void)
 	is_int(ep(0, 0)->handoff, HO_NONE, "closed episode, later request: none");
 }
 
+/* Issue 32.14: kcompactd busy in proactive compaction (no wake event)
+ * when kswapd went to sleep; its next sleep event is followed at once by
+ * a wake of the episode's order with no wakeup event between: the request
+ * was pending at that sleep, which was no idle wait. The episode's
+ * request is the one picked up. */
+static void test_pickup_after_busy_sleep(void)
+{
+	fresh();
+	kcd(REC_KCOMPACTD_SLEEP, 0, 0, 0, KCD0);
+	kswapd(REC_KSWAPD_WAKE, 300, 0, 9);
+	kswapd(REC_KSWAPD_SLEEP, 400, 0, 0);
+	/* the timeout at 500 ran proactive compaction until 520 */
+	kcd(REC_KCOMPACTD_SLEEP, 520, 0, 0, KCD0);
+	kcd(REC_KCOMPACTD_WAKE, 521, 0, 9, KCD0);
+	kcd(REC_KCOMPACTD_SLEEP, 600, 0, 0, KCD0);
+	handoff_model_finish(m, 3000 * MS);
+	is_int(ep(0, 0)->handoff, HO_PICKUP, "busy sleep, wake at once: pickup");
+	is_int(handoff_model_node(m, 0)->ho_none, 0, "busy sleep, wake at once: no none");
+	ok(handoff_model_kc(m, 0, 0)->for_kswapd, "busy sleep: the request served kswapd");
+}
+
 /* Issue 17.4: an episode waiting out its pickup window while the next
  * one begins and resolves stays first. */
 static void test_episode_order(void)
@@ -496,6 +517,7 @@ int main(void)
 	test_wakeup_handoff();
 	test_pickup();
 	test_pickup_predates_episode();
+	test_pickup_after_busy_sleep();
 	test_episode_order();
 	test_no_handoff_and_proactive();
 	test_order0_long_rewake();

@@ -316,6 +316,32 @@ static void test_swapoff(void)
 	swapclust_model_free(m);
 }
 
+/* Issue 32.17: a device swapped on mid-recording whose swapon says no
+ * size (6.18/7.x add_to_avail_list): no "fewest 0 free clusters" at its
+ * swapon, no all-zero series row before its clusters existed. */
+static void test_swapon_unsized(void)
+{
+	const struct swc_dev *d;
+	int zero_rows = 0;
+
+	m = swapclust_model_new(CL);
+	swapclust_model_set_kernel(m, "6.18.1");
+	swapon(0, 63);
+	range(REC_SWAP_ALLOC, 0, 16, 16);
+	swapon(1, 0);				/* size unknown yet */
+	range(REC_SWAP_ALLOC, 1, 16, 16);	/* its first cluster used */
+	d = swapclust_model_dev(m, 1);
+	ok(d && d->nclusters >= 2, "unsized swapon: clusters once slots are used");
+	ok(d && d->free_known && d->free_min > 0,
+	   "unsized swapon: fewest free clusters not 0 before the device had any");
+	for (int i = 0; d && i < d->npts; i++)
+		zero_rows += !d->pts[i].n[SWC_FREE] && !d->pts[i].n[SWC_FULL] &&
+			     !d->pts[i].n[SWC_NONFULL] && !d->pts[i].n[SWC_UNKNOWN];
+	is_int(zero_rows, 0, "unsized swapon: no all-zero row in the series");
+	is_int(d ? (int)d->zero_count : -1, 0, "unsized swapon: never ran out");
+	swapclust_model_free(m);
+}
+
 static void test_counters(void)
 {
 	const struct swc_order *o;
@@ -478,6 +504,7 @@ int main(void)
 	test_61();
 	test_7x();
 	test_swapoff();
+	test_swapon_unsized();
 	test_counters();
 	test_used_unseen();
 	test_batches();

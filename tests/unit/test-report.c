@@ -7,10 +7,18 @@
  * limit and valid-looking JSON. Then memory hotplug (the main zone
  * changes mid-run) and a memcg gauge that peaks and falls back: every
  * watermark value names its zone and its own watermarks, the gauge its
- * peak and limit. MMSCOPE_TEST_SHOW=1 prints the text.
+ * peak and limit. Issue 32: Direct pages scanned without
+ * pgscan_direct_throttle; episodes beside kswapd_wake events; "at least N"
+ * missed probe hits from entry and return counts; a probe set outside its
+ * verified kernels (6.1's on 5.10) marked unverified and a device's
+ * clusters checked against its size; a 5.10 recording's swap labels and
+ * its run context's clusters. MMSCOPE_TEST_SHOW=1 prints the text.
  */
 #include "config.h"
 #include "analysis.h"
+#include "model-counters.h"
+#include "parsers.h"
+#include "tracedat-read.h"
 #include "report.h"
 #include "sample-rec.h"
 #include "tap.h"
@@ -280,6 +288,25 @@ static void test_probe_missed(void)
 		r.zswap.ok = 1;
 		analysis_feed(a, &r);
 	}
+	{	/* issue 32.5: 6.1's offsets on 5.10 read another field as the
+		 * size (a 4,095-slot device tracked as 131,072 clusters) */
+		struct record r = { .type = REC_SWAP_DEVICE, .ts = 11 * MS, .pid = 1 };
+		struct record c[] = {
+			rec_counter(SRC_SWAP, "/dev/zram0", "size", 16380, 3),
+			rec_counter(SRC_SWAP, "/dev/zram0", "used", 0, 3),
+			rec_sample_end(3),
+		};
+
+		r.swap.type = 0;
+		r.swap.ok = 1;
+		r.swap.pages = 1u << 26;
+		r.swap.order = r.swap.offset = r.swap.slot = r.swap.count = -1;
+		analysis_feed(a, &r);
+		for (size_t i = 0; i < ARRAY_SIZE(c); i++) {
+			c[i].ts = 12 * MS;
+			analysis_feed(a, &c[i]);
+		}
+	}
 	analysis_finish(a, 20 * MS);
 	ok(analysis_info(a)->has_probes && analysis_info(a)->probe_missed == 950,
 	   "probe_missed sums every probe (950)");
@@ -298,12 +325,27 @@ static void test_probe_missed(void)
 	   "zswap section: its probes' misses as losses");
 	ok(strstr(sb.buf, "vmstat: zswpout, zswpin, zswpwb not on this kernel (before 5.19") != NULL,
 	   "zswap section: vmstat counters the kernel lacks are 'not on this kernel'");
+	ok(strstr(sb.buf, "  unverified: probe set 6.1 was verified on 6.1 only, not on\n"
+		  "  5.10.0-46-amd64") != NULL,
+	   "zswap section: a probe set outside its verified kernels is marked unverified");
 	ok(max_width(sb.buf) <= 72, "probe misses: 72 columns");
+	strbuf_reset(&sb);
+	o.sections = 1u << report_section_find("swap");
+	report_render(a, &o, &sb);
+	if (getenv("MMSCOPE_TEST_SHOW"))
+		fputs(sb.buf, stdout);
+	ok(strstr(sb.buf, "unverified: probe set 6.1") != NULL,
+	   "swap section: probe figures marked unverified");
+	ok(strstr(sb.buf, "inconsistent: 4095 slots make 8 clusters, not 131072") != NULL,
+	   "swap section: a device's cluster count checked against its size");
+	ok(max_width(sb.buf) <= 72, "unverified, inconsistent: 72 columns");
 	strbuf_reset(&sb);
 	o.format = RF_JSON;
 	o.sections = 1u << report_section_find("header") | 1u << report_section_find("zswap") |
 		     1u << report_section_find("swap");
 	report_render(a, &o, &sb);
+	ok(strstr(sb.buf, "\"probes_verified\": false") != NULL, "json: probes_verified false");
+	ok(strstr(sb.buf, "\"clusters_for_size\": 8") != NULL, "json: clusters_for_size 8");
 	ok(strstr(sb.buf, "\"probe_missed\": 950") != NULL, "json header: probe_missed 950");
 	ok(strstr(sb.buf, "\"probe_missed\": 0") != NULL, "json swap: probe_missed 0");
 	strbuf_release(&sb);
@@ -355,6 +397,192 @@ static void test_probe_missed(void)
 }
 
 /* --since/--until's T: seconds from the first event, or @ a trace time */
+static void vmstat_set(uint64_t ms, uint64_t seq, int scanned, int throttled)
+{
+	static const char *const keys[] = { "pgscan_direct", "pgscan_direct_throttle" };
+	int vals[] = { scanned, throttled };
+	struct record r = { .type = REC_SAMPLE_END, .ts = ms * MS };
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		struct record c = { .type = REC_COUNTER, .ts = ms * MS };
+
+		c.counter.source = SRC_VMSTAT;
+		c.counter.seq = seq;
+		c.counter.instance = "";
+		c.counter.key = keys[i];
+		c.counter.value = vals[i];
+		analysis_feed(a, &c);
+	}
+	r.send.seq = seq;
+	analysis_feed(a, &r);
+}
+
+/* Issue 32.15: "Direct pages scanned" is pgscan_direct (summed over zones
+ * where a kernel splits it), never plus pgscan_direct_throttle, which
+ * counts throttling events. */
+static void test_direct_scanned(void)
+{
+	struct report_opts o;
+	struct strbuf sb = STRBUF_INIT;
+
+	a = analysis_new_empty(NULL);
+	vmstat_set(0, 0, 100, 2);
+	vmstat_set(1000, 1, 1100, 7);
+	analysis_finish(a, 1000 * MS);
+	report_opts_default(&o);
+	o.sections = 1u << report_section_find("counters");
+	report_render(a, &o, &sb);
+	if (getenv("MMSCOPE_TEST_SHOW"))
+		fputs(sb.buf, stdout);
+	ok(strstr(sb.buf, "Ops Direct pages scanned                     1000") != NULL,
+	   "direct pages scanned: pgscan_direct only, not + pgscan_direct_throttle");
+	ok(strstr(sb.buf, "  pgscan_direct_throttle                        5") != NULL,
+	   "pgscan_direct_throttle listed on its own");
+	ok(counters_zone_key("pgscan_direct_dma32", "pgscan_direct") &&
+	   counters_zone_key("allocstall_normal", "allocstall") &&
+	   !counters_zone_key("pgscan_direct_throttle", "pgscan_direct") &&
+	   !counters_zone_key("pgscan_directx", "pgscan_direct"),
+	   "zone keys: base and base_ZONE only");
+	strbuf_release(&sb);
+	analysis_free(a);
+}
+
+/* Issue 32.4: no kprobe_profile count, but the return probe fired fewer
+ * times than its entry probe: the file shows at least that many missed. */
+static void test_probe_unreturned(void)
+{
+	static const char fmt[] =
+		"name: %s\nID: %d\nformat:\n"
+		"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+		"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+		"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+		"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+		"\tfield:unsigned long __probe_ip;\toffset:8;\tsize:8;\tsigned:0;\n\n"
+		"print fmt: \"(%%lx)\", REC->__probe_ip\n";
+	static const char *const names[] = { "store", "store_r" };
+	struct tep_handle *tep = tep_alloc();
+	struct report_opts o;
+	struct strbuf sb = STRBUF_INIT;
+	unsigned char data[16] = { 0 };
+	char buf[1024], *err = NULL;
+
+	tep_set_long_size(tep, 8);
+	for (int i = 0; i < 2; i++) {
+		int n = snprintf(buf, sizeof(buf), fmt, names[i], 3001 + i);
+
+		tep_parse_event(tep, buf, (unsigned long)n, "mmscope_zswap_7");
+	}
+	a = analysis_live_new(tep, "5.10.0-46-amd64", "probe_set=5.10\n"
+			      "probes=mmscope_zswap_7:store,mmscope_zswap_7:store_r\n", NULL, &err);
+	if (!ok(a != NULL, "live analysis with a probe pair (%s)", err ? err : "ok"))
+		return;
+	for (int i = 0; i < 10; i++) {	/* 10 entries, 7 returns */
+		struct td_event ev = { .ts = (uint64_t)(i + 1) * MS, .data = data,
+				       .size = (int)sizeof(data) };
+
+		for (int k = 0; k < (i < 7 ? 2 : 1); k++) {
+			ev.event = tep_find_event_by_name(tep, "mmscope_zswap_7", names[k]);
+			data[0] = (unsigned char)(3001 + k);
+			data[1] = (unsigned char)((3001 + k) >> 8);
+			td_event_fill_record(&ev);
+			analysis_live_event(a, &ev);
+		}
+	}
+	analysis_finish(a, 20 * MS);
+	is_int((int)analysis_probe_unreturned(a, "zswap", NULL, 0), 3,
+	       "entry minus return hits: 3");
+	is_int((int)analysis_probe_unreturned(a, "swap", NULL, 0), -1, "no swap pair: unknown");
+	is_int((int)analysis_probe_unreturned(a, NULL, NULL, 0), 3, "all families: 3");
+	report_opts_default(&o);
+	o.sections = 1u << report_section_find("header");
+	report_render(a, &o, &sb);
+	if (getenv("MMSCOPE_TEST_SHOW"))
+		fputs(sb.buf, stdout);
+	ok(strstr(sb.buf, "probes    at least 3 probe hits missed (no kprobe_profile count;") &&
+	   strstr(sb.buf, "store_r 3)"), "no kprobe_profile count: at least entry minus return");
+	ok(max_width(sb.buf) <= 72, "at least N missed: 72 columns");
+	strbuf_release(&sb);
+	analysis_free(a);
+	tep_free(tep);
+}
+
+static void ctx_sink(void *ctx, const struct record *r)
+{
+	(void)ctx;
+	analysis_feed(a, r);
+}
+
+/* Issue 32.18: the run context of a recording whose mmscope did not give
+ * swap.N.clusters: the clusters by the swap section's cluster size (THP
+ * counters in the samples), not "-"; a 5.10 kernel's swap section is not
+ * labelled with 6.1's rules or folio_alloc_swap. */
+static void test_run_clusters_510(void)
+{
+	static const char *const lines[] = {
+		"mms1 ctx 1 at=start kernel.release=5.10.0-46-amd64 swap.devices=1 "
+		"swap.0.dev=/dev/zram0 swap.0.type=partition swap.0.size_kb=16380 swap.0.prio=-2",
+		"mms1 vmstat 1 thp_swpout=0 thp_swpout_fallback=0 pswpout=0",
+		"mms1 end 1",
+		"mms1 vmstat 2 thp_swpout=0 thp_swpout_fallback=0 pswpout=0",
+		"mms1 end 2",
+	};
+	struct report_opts o;
+	struct strbuf sb = STRBUF_INIT;
+	struct tep_handle *tep = tep_alloc();
+	char *err = NULL;
+
+	a = analysis_live_new(tep, "5.10.0-46-amd64", "probe_set=5.10\n"
+			      "probes=mmscope_swap_7:alloc,mmscope_swap_7:free\n", NULL, &err);
+	if (!ok(a != NULL, "5.10 analysis (%s)", err ? err : "ok"))
+		return;
+	struct parser_set *set = parser_set_new(NULL);
+
+	for (size_t i = 0; i < ARRAY_SIZE(lines); i++) {
+		struct record rec;
+		struct parse_ctx pc = { set, NULL, &rec, NULL, 0, ctx_sink, NULL };
+
+		memset(&rec, 0, sizeof(rec));
+		rec.ts = (i + 1) * MS;
+		sample_feed_line(&pc, lines[i], (int)strlen(lines[i]));
+	}
+	parser_set_free(set);
+	{	/* one slot allocated on device 0: the swap probes fired */
+		struct record r = { .type = REC_SWAP_ALLOC, .ts = 8 * MS, .pid = 1 };
+
+		r.swap.type = 0;
+		r.swap.offset = 1;
+		r.swap.nr = 1;
+		r.swap.order = r.swap.slot = r.swap.count = -1;
+		analysis_feed(a, &r);
+		memset(&r, 0, sizeof(r));	/* a THP's slots: get_swap_page on 5.10 */
+		r.type = REC_SWAP_FOLIO;
+		r.ts = 9 * MS;
+		r.pid = 1;
+		r.swap.type = -1;
+		r.swap.kind = SWFK_RESULT;
+		r.swap.order = 9;
+		r.swap.ok = 1;
+		r.swap.offset = r.swap.slot = r.swap.count = -1;
+		analysis_feed(a, &r);
+	}
+	analysis_finish(a, 10 * MS);
+	report_opts_default(&o);
+	o.sections = 1u << report_section_find("run") | 1u << report_section_find("swap");
+	report_render(a, &o, &sb);
+	if (getenv("MMSCOPE_TEST_SHOW"))
+		fputs(sb.buf, stdout);
+	ok(strstr(sb.buf, "8 clusters of 512 pages (by the swap section)") != NULL,
+	   "run context: the clusters by the swap section's cluster size, not '-'");
+	ok(strstr(sb.buf, "probes: 5.10 rules, as 6.1's") && !strstr(sb.buf, "6.1 rules"),
+	   "swap section: 5.10 named as such, not '6.1 rules'");
+	ok(strstr(sb.buf, "probes (get_swap_page)") && !strstr(sb.buf, "folio_alloc_swap"),
+	   "swap section: 5.10's probe function named, not folio_alloc_swap");
+	ok(max_width(sb.buf) <= 72, "run clusters, 5.10 rules: 72 columns");
+	strbuf_release(&sb);
+	analysis_free(a);
+	tep_free(tep);
+}
+
 static void check_times(void)
 {
 	struct analysis_time t;
@@ -407,6 +635,9 @@ int main(void)
 	struct strbuf sb = STRBUF_INIT;
 
 	check_wrap();
+	test_direct_scanned();
+	test_probe_unreturned();
+	test_run_clusters_510();
 	check_times();
 	check_table();
 	build();
@@ -416,6 +647,8 @@ int main(void)
 	report_render(a, &o, &sb);
 	if (getenv("MMSCOPE_TEST_SHOW"))
 		fputs(sb.buf, stdout);
+	ok(strstr(sb.buf, "kswapd      3 episodes (3 kswapd_wake events)") != NULL,
+	   "episodes and kswapd_wake events both given");
 	ok(strstr(sb.buf, "handoff     wakeup 1, pickup 1, none 1") != NULL,
 	   "handoff counts: wakeup, pickup, none");
 	ok(strstr(sb.buf, "wake 3") && strstr(sb.buf, "pick 2"), "episode handoff orders");
