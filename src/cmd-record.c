@@ -516,6 +516,7 @@ struct recorder {
 	struct collector_cpustat *stats;
 	int progress;		/* stderr is a tty */
 	int flight_dumps;
+	int part_base;		/* the highest FILE-N of an earlier run (numbering goes on) */
 	const char *trigger;	/* why the flight recorder is writing, or NULL */
 	/* the trigger being written: its spec (or SIGUSR1), when (trace clock
 	 * and realtime, ns), and the file recording after it (--post-trigger) */
@@ -943,11 +944,7 @@ static long move_pages(struct recorder *r, enum collector_read_mode mode)
 
 static char *flight_name(const char *out, int n)
 {
-	const char *dot = strrchr(out, '.'), *slash = strrchr(out, '/');
-
-	if (dot && (!slash || dot > slash))
-		return xasprintf("%.*s-%d%s", (int)(dot - out), out, n, dot);
-	return xasprintf("%s-%d", out, n);
+	return output_part_name(out, n);
 }
 
 /* Now on the trace clock (0 when it is not one of the kernel's ns clocks). */
@@ -983,7 +980,7 @@ static void flight_dump(struct recorder *r)
 	struct spool_result res;
 
 	r->flight_dumps++;
-	path = flight_name(r->o->out, r->flight_dumps);
+	path = flight_name(r->o->out, r->part_base + r->flight_dumps);
 	dir = xasprintf("%s.spool", path);
 	write_context(r, "end");
 	take_sample(r);
@@ -1038,7 +1035,7 @@ static void flight_begin(struct recorder *r)
 	char *err = NULL;
 
 	r->flight_dumps++;
-	r->bracket_path = flight_name(r->o->out, r->flight_dumps);
+	r->bracket_path = flight_name(r->o->out, r->part_base + r->flight_dumps);
 	r->bracket_dir = xasprintf("%s.spool", r->bracket_path);
 	r->trigger = r->trig_why;
 	r->bracket = spool_create(r->bracket_dir, r->ncpus, collector_page_size(r->col), 0, &err);
@@ -1257,6 +1254,7 @@ static void switch_segment(struct recorder *r)
 	char *old_dir = r->spool_dir, *old_path = r->seg_path, *path, *dir, *err = NULL;
 	struct spool_result res;
 
+	take_sample(r);		/* the old file's last set, at its end */
 	move_pages(r, COLLECTOR_READ_PARTIAL);
 	if (r->stop != STOP_NONE)
 		return;
@@ -1307,7 +1305,10 @@ static void switch_segment(struct recorder *r)
 	r->spool = ns;
 	r->spool_dir = dir;
 	r->seg_path = path;
-	take_sample(r);		/* the new file starts with a sample set */
+	/* the new file starts with a sample set of every counter: read alone
+	 * it gives each counter's first value */
+	sampler_new_file(r->sampler);
+	take_sample(r);
 	spool_release_reserve(old);
 	if (spool_write_file(old_dir, old_path, r->o->force, &r->o->w, &res, &err)) {
 		int full = errno == ENOSPC || errno == EDQUOT;
@@ -1501,6 +1502,9 @@ static int record_setup(struct recorder *r)
 	r->last_overrun = xcalloc((size_t)r->ncpus, sizeof(*r->last_overrun));
 	r->buffer_kb = r->o->buffer_kb;
 	so.cgroup = r->o->cgroup;
+	/* a flight file starts wherever its ring was overwritten: every set
+	 * carries every vmstat field, so that any may be its first */
+	so.every_set_full = r->o->flight;
 	/* zswap's pool counters are in debugfs; without it the samples say why */
 	if (!access("/sys/module/zswap/parameters", F_OK) && collector_debugfs(&err)) {
 		free(err);
@@ -1759,9 +1763,29 @@ static int cmd_record(int argc, char **argv)
 	if (ret)
 		goto out_opts;
 	r.o = &o;
+	if ((o.switch_on || o.flight) && !o.force) {
+		/* a restarted recorder (a service, a reboot) numbers its files
+		 * after those an earlier run left, so that it never meets one */
+		char *err = NULL;
+
+		r.part_base = output_part_highest(o.out, &err);
+		if (r.part_base < 0) {
+			error("%s", err);
+			free(err);
+			ret = EXIT_USAGE;
+			goto out_opts;
+		}
+		if (r.part_base && !o.quiet) {
+			char *next = flight_name(o.out, r.part_base + 1);
+
+			fprintf(stderr, "mmscope: files of an earlier run up to number %d are "
+				"there: this run writes %s on\n", r.part_base, next);
+			free(next);
+		}
+	}
 	if (o.switch_on) {
-		r.seg = 1;
-		r.seg_path = flight_name(o.out, 1);
+		r.seg = r.part_base + 1;
+		r.seg_path = flight_name(o.out, r.seg);
 	}
 	if (!o.flight && exists(r.seg_path ? r.seg_path : o.out) && !o.force) {
 		ret = error("%s: already exists (use --force to replace it)",
