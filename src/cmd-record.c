@@ -46,6 +46,16 @@
 #define SYNC_MS 1000
 #define LATE_META_MS 5000
 #define RESERVE_BYTES (4u << 20)
+
+/*
+ * record's own exit statuses beyond 0/1/2 (mmscope-record(1), EXIT
+ * STATUS): the files written are whole, but a harness must not take the
+ * run for a complete one (3), and a service must not take a flight
+ * recorder that stopped at --max-triggers for one that ended well (4:
+ * Restart=on-failure starts it again, its files numbered on).
+ */
+#define EXIT_INCOMPLETE 3
+#define EXIT_MAX_TRIGGERS 4
 #define MAX_TRIGGERS 8
 
 static const char record_usage[] =
@@ -517,6 +527,7 @@ struct recorder {
 	int progress;		/* stderr is a tty */
 	int flight_dumps;
 	int part_base;		/* the highest FILE-N of an earlier run (numbering goes on) */
+	int flight_failed;	/* flight files that could not be written */
 	const char *trigger;	/* why the flight recorder is writing, or NULL */
 	/* the trigger being written: its spec (or SIGUSR1), when (trace clock
 	 * and realtime, ns), and the file recording after it (--post-trigger) */
@@ -529,6 +540,10 @@ struct recorder {
 	uint64_t *last_overrun;	/* per CPU, at the last ring check */
 	/* --switch-output: the file being recorded (FILE-seg.dat) */
 	int seg, files, switching, switch_failed;
+	/* per CPU, the pages and the events a full disk kept out of the
+	 * files finished before this one, and their bytes of pages: the
+	 * summary's figures are the whole run's */
+	uint64_t *done_pages, *done_unkept, done_bytes;
 	char *seg_path;
 	uint64_t seg_start_ns;
 	int ring_warned;
@@ -722,6 +737,9 @@ static void private_meta(struct recorder *r, struct strbuf *sb)
 	}
 	strbuf_addf(sb, "stop_reason=%s\n", r->stop == STOP_NONE ? "running" :
 		    stop_names[r->stop]);
+	if (r->stop_detail)	/* one line: the signal, the bytes left, the error */
+		strbuf_addf(sb, "stop_detail=%.*s\n", (int)strcspn(r->stop_detail, "\n"),
+			    r->stop_detail);
 }
 
 static int write_private_meta(struct recorder *r, struct spool *s, char **err)
@@ -826,7 +844,14 @@ static void stop_child(struct recorder *r)
  * the spool could not keep (a full disk). */
 static uint64_t cpu_lost(const struct recorder *r, int cpu)
 {
-	return r->stats[cpu].dropped + r->stats[cpu].overrun + spool_cpu_lost(r->spool, cpu);
+	return r->stats[cpu].dropped + r->stats[cpu].overrun + spool_cpu_lost(r->spool, cpu) +
+	       (r->done_unkept ? r->done_unkept[cpu] : 0);
+}
+
+/* Pages of a CPU in the files so far, the one being written included. */
+static uint64_t cpu_pages(const struct recorder *r, int cpu)
+{
+	return spool_cpu_pages(r->spool, cpu) + (r->done_pages ? r->done_pages[cpu] : 0);
 }
 
 static void totals(const struct recorder *r, uint64_t *events, uint64_t *lost)
@@ -854,29 +879,43 @@ static void progress(struct recorder *r)
 
 static void summary(struct recorder *r, const struct spool_result *res, const char *path)
 {
-	uint64_t events, lost, unkept = 0;
+	uint64_t events, lost, unkept = 0, pages = 0;
 
 	totals(r, &events, &lost);
 	if (r->progress)
 		fputc('\n', stderr);
 	fprintf(stderr, "mmscope: stopped: %s%s%s\n", stop_names[r->stop],
 		r->stop_detail ? ": " : "", r->stop_detail ? r->stop_detail : "");
+	/* every figure of the table has one scope: the whole run (events
+	 * and lost are the kernel's per-CPU counts since tracing began) */
+	if (r->seg)
+		fprintf(stderr, "mmscope: the whole run, all %d file%s of --switch-output:\n",
+			r->files, r->files == 1 ? "" : "s");
 	fprintf(stderr, "mmscope: %-5s %12s %10s %12s %10s\n", "cpu", "events", "pages",
 		"bytes", "lost");
 	for (int cpu = 0; cpu < r->ncpus; cpu++)
 		fprintf(stderr, "mmscope: %-5d %12llu %10llu %12llu %10llu\n", cpu,
 			(unsigned long long)r->stats[cpu].read,
-			(unsigned long long)spool_cpu_pages(r->spool, cpu),
-			(unsigned long long)(spool_cpu_pages(r->spool, cpu) * r->page_size),
+			(unsigned long long)cpu_pages(r, cpu),
+			(unsigned long long)(cpu_pages(r, cpu) * r->page_size),
 			(unsigned long long)cpu_lost(r, cpu));
-	fprintf(stderr, "mmscope: %-5s %12llu %10llu %12llu %10llu\n", "all",
-		(unsigned long long)events, (unsigned long long)res->pages,
-		(unsigned long long)spool_bytes(r->spool), (unsigned long long)lost);
-	fprintf(stderr, "mmscope: %llu sample sets; wrote %s (%llu bytes, %.1f s)\n",
-		(unsigned long long)sampler_sets(r->sampler), path,
-		(unsigned long long)res->bytes, (double)(mono_ns() - r->t0_ns) / 1e9);
 	for (int cpu = 0; cpu < r->ncpus; cpu++)
-		unkept += spool_cpu_lost(r->spool, cpu);
+		pages += cpu_pages(r, cpu);
+	fprintf(stderr, "mmscope: %-5s %12llu %10llu %12llu %10llu\n", "all",
+		(unsigned long long)events, (unsigned long long)(r->seg ? pages : res->pages),
+		(unsigned long long)(spool_bytes(r->spool) + r->done_bytes),
+		(unsigned long long)lost);
+	if (r->seg)	/* the last file alone, as each switch printed the others */
+		fprintf(stderr, "mmscope: %llu sample sets in %.1f s; wrote %s (%llu pages, "
+			"%llu bytes)\n", (unsigned long long)sampler_sets(r->sampler),
+			(double)(mono_ns() - r->t0_ns) / 1e9, path,
+			(unsigned long long)res->pages, (unsigned long long)res->bytes);
+	else
+		fprintf(stderr, "mmscope: %llu sample sets; wrote %s (%llu bytes, %.1f s)\n",
+			(unsigned long long)sampler_sets(r->sampler), path,
+			(unsigned long long)res->bytes, (double)(mono_ns() - r->t0_ns) / 1e9);
+	for (int cpu = 0; cpu < r->ncpus; cpu++)
+		unkept += spool_cpu_lost(r->spool, cpu) + (r->done_unkept ? r->done_unkept[cpu] : 0);
 	if (unkept)
 		warning("%llu events were not written (the filesystem was full)",
 			(unsigned long long)unkept);
@@ -990,17 +1029,20 @@ static void flight_dump(struct recorder *r)
 	if (!s || collector_snapshot_meta(r->col, s, &err) ||
 	    write_private_meta(r, s, &err)) {
 		error("flight recorder: %s", err);
+		r->flight_failed++;
 		goto out;
 	}
 	r->spool = s;
 	if (collector_read(r->col, s, COLLECTOR_READ_FLUSH, 0, &err) < 0) {
 		error("flight recorder: %s", err);
+		r->flight_failed++;
 		goto out;
 	}
 	collector_snapshot_late(r->col, s, NULL);
 	collector_stats_restart(r->col);	/* the next dump's stats start here */
 	if (spool_write_file(dir, path, r->o->force, &r->o->w, &res, &err)) {
 		error("flight recorder: %s: %s (the spool %s is kept)", path, err, dir);
+		r->flight_failed++;
 		goto out;
 	}
 	spool_close(s);
@@ -1055,6 +1097,7 @@ static void flight_begin(struct recorder *r)
 	return;
 fail:
 	error("flight recorder: %s", err);
+	r->flight_failed++;
 	free(err);
 	collector_set_overwrite(r->col, 1, NULL);
 	spool_close(r->bracket);
@@ -1078,6 +1121,7 @@ static void flight_end(struct recorder *r, int restart)
 	collector_stop(r->col);
 	if (collector_read(r->col, r->bracket, COLLECTOR_READ_FLUSH, 0, &err) < 0) {
 		error("flight recorder: %s (the spool %s is kept)", err, r->bracket_dir);
+		r->flight_failed++;
 		goto out;
 	}
 	collector_snapshot_late(r->col, r->bracket, NULL);
@@ -1086,6 +1130,7 @@ static void flight_end(struct recorder *r, int restart)
 	if (spool_write_file(r->bracket_dir, r->bracket_path, r->o->force, &r->o->w, &res, &err)) {
 		error("flight recorder: %s: %s (the spool %s is kept)", r->bracket_path, err,
 		      r->bracket_dir);
+		r->flight_failed++;
 		goto out;
 	}
 	spool_close(r->bracket);
@@ -1310,6 +1355,11 @@ static void switch_segment(struct recorder *r)
 	sampler_new_file(r->sampler);
 	take_sample(r);
 	spool_release_reserve(old);
+	for (int cpu = 0; cpu < r->ncpus; cpu++) {
+		r->done_pages[cpu] += spool_cpu_pages(old, cpu);
+		r->done_unkept[cpu] += spool_cpu_lost(old, cpu);
+	}
+	r->done_bytes += spool_bytes(old);
 	if (spool_write_file(old_dir, old_path, r->o->force, &r->o->w, &res, &err)) {
 		int full = errno == ENOSPC || errno == EDQUOT;
 
@@ -1500,6 +1550,10 @@ static int record_setup(struct recorder *r)
 	r->page_size = collector_page_size(r->col);
 	r->stats = xcalloc((size_t)r->ncpus, sizeof(*r->stats));
 	r->last_overrun = xcalloc((size_t)r->ncpus, sizeof(*r->last_overrun));
+	if (r->seg) {
+		r->done_pages = xcalloc((size_t)r->ncpus, sizeof(*r->done_pages));
+		r->done_unkept = xcalloc((size_t)r->ncpus, sizeof(*r->done_unkept));
+	}
 	r->buffer_kb = r->o->buffer_kb;
 	so.cgroup = r->o->cgroup;
 	/* a flight file starts wherever its ring was overwritten: every set
@@ -1675,6 +1729,8 @@ static void record_cleanup(struct recorder *r)
 	sampler_free(r->sampler);
 	free(r->stats);
 	free(r->last_overrun);
+	free(r->done_pages);
+	free(r->done_unkept);
 	free(r->seg_path);
 	r->seg_path = NULL;
 	trigger_watch_close(r->watch);
@@ -1814,11 +1870,18 @@ static int cmd_record(int argc, char **argv)
 	r.go_fd = -1;
 	install_signals();
 	if ((ret = record_setup(&r)) || (o.command && start_command(&r)) || record_start(&r)) {
-		int keep = r.spool && exists(r.spool_dir);
+		/* the spool this run made (not one it found: spool_create
+		 * refuses those) goes, or the next run would meet it; its name
+		 * is taken before record_cleanup frees it */
+		char *dir = r.spool && exists(r.spool_dir) ? xstrdup(r.spool_dir) : NULL;
+		char *err = NULL;
 
 		record_cleanup(&r);
-		if (keep)
-			spool_remove(r.spool_dir, NULL);
+		if (dir && spool_remove(dir, &err)) {
+			error("%s; remove %s before the next run", err, dir);
+			free(err);
+		}
+		free(dir);
 		ret = ret == -2 ? EXIT_USAGE : EXIT_ERROR;
 		goto out_opts;
 	}
@@ -1841,8 +1904,27 @@ static int cmd_record(int argc, char **argv)
 	}
 	if (o.flight && !o.quiet)
 		fprintf(stderr, "%smmscope: flight recorder stopped (%s); %d file%s written\n",
-			r.progress ? "\n" : "", stop_names[r.stop], r.flight_dumps,
-			r.flight_dumps == 1 ? "" : "s");
+			r.progress ? "\n" : "", stop_names[r.stop], r.flight_dumps - r.flight_failed,
+			r.flight_dumps - r.flight_failed == 1 ? "" : "s");
+	/* a trigger whose file could not be written is an incident lost:
+	 * never a success */
+	if (r.flight_failed && ret == EXIT_OK) {
+		fprintf(stderr, "mmscope: %d of %d flight recorder file%s could not be written\n",
+			r.flight_failed, r.flight_dumps, r.flight_dumps == 1 ? "" : "s");
+		ret = EXIT_ERROR;
+	}
+	/* a full disk ended the recording early (and ended COMMAND): the
+	 * file is whole, the run is not; said even with --quiet */
+	if (r.stop == STOP_DISK_FULL && ret == EXIT_OK) {
+		fprintf(stderr, "mmscope: the recording is incomplete: the filesystem filled "
+			"(exit status %d)\n", EXIT_INCOMPLETE);
+		ret = EXIT_INCOMPLETE;
+	}
+	if (r.stop == STOP_MAX_TRIGGERS && ret == EXIT_OK) {
+		fprintf(stderr, "mmscope: --max-triggers %u reached: the flight recorder no longer "
+			"records (exit status %d)\n", o.max_triggers, EXIT_MAX_TRIGGERS);
+		ret = EXIT_MAX_TRIGGERS;
+	}
 	record_cleanup(&r);
 out_opts:
 	free(r.seg_path);

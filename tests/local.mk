@@ -239,7 +239,9 @@ EXTRA_DIST += tests/bench/bench.sh tests/bench/README.md tests/bench/record-benc
 	tests/bench/vm-record-bench.sh
 
 # every file of a flight recorder and of --switch-output holds its
-# counters whole; restarts go on after the files of an earlier run
-TESTS += tests/record/files.sh
-EXTRA_DIST += tests/record/files.sh
+# counters whole; restarts go on after the files of an earlier run; a
+# full disk at the start and in the middle of a file
+TESTS += tests/record/files.sh tests/record/diskfull.sh
+EXTRA_DIST += tests/record/files.sh tests/record/diskfull.sh
 tests/record/files.log: tests/record/stacks-report.log
+tests/record/diskfull.log: tests/record/files.log

@@ -12,6 +12,7 @@
 # first set carried only the fields that changed lost the others, or took
 # their first value from a later set). A restarted flight recorder and a
 # restarted --switch-output run go on after the files an earlier run left.
+# The --switch-output summary's table is the whole run's, and says so.
 . "${top_srcdir:-.}/tests/lib.sh"
 . "$top_srcdir/tests/record/lib-live.sh"
 
@@ -119,7 +120,8 @@ wait "$rec"
 rc=$?
 cat "$scratch/fl2.err"
 next="inc-$((high + 1)).dat"
-[ $rc -eq 0 ] && [ -f "$scratch/fl/$next" ] && grep -q "wrote .*$next" "$scratch/fl2.err" &&
+# status 4: stopped at --max-triggers
+[ $rc -eq 4 ] && [ -f "$scratch/fl/$next" ] && grep -q "wrote .*$next" "$scratch/fl2.err" &&
 	ok "restarted flight recorder: wrote $next after inc-$high" ||
 	fail "restarted flight recorder: exit $rc, $next $([ -f "$scratch/fl/$next" ] && echo written || echo missing)"
 grep -q 'error' "$scratch/fl2.err" && fail "restarted flight recorder: an error line"
@@ -137,6 +139,15 @@ tail -4 "$scratch/sw.err"
 [ $rc -eq 0 ] || [ $rc -eq 143 ] || fail "--switch-output exited $rc"
 n=$(ls "$scratch/sw" | grep -c '^sw-[0-9]*\.dat$')
 [ "$n" -ge 3 ] && ok "--switch-output: $n parts" || fail "--switch-output: $n parts (want 3+)"
+# the summary's table is the whole run's: its pages are those of every
+# file (each "wrote" line gives its file's), beside the run's events
+pages=$(sed -n 's/^mmscope: .*wrote .* (\([0-9]*\) pages, .*/\1/p' "$scratch/sw.err" |
+	awk '{ s += $1 } END { print s + 0 }')
+all=$(awk '$2 == "all" { print $4 }' "$scratch/sw.err")
+grep -q "^mmscope: the whole run, all $n files of --switch-output:" "$scratch/sw.err" &&
+	[ "$all" = "$pages" ] &&
+	ok "--switch-output summary: the whole run's $all pages, those of all $n files" ||
+	fail "--switch-output summary: 'all' has $all pages, the $n files $pages"
 : >"$scratch/keys0"
 for f in $(ls "$scratch/sw" | grep '^sw-[0-9]*\.dat$' | sort -t- -k2 -n); do
 	check "$scratch/sw/$f"

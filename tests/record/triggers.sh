@@ -40,7 +40,8 @@ run() {
 	rc=$?
 	cat "$scratch/$name.err"
 	f="$scratch/$name-1.dat"
-	if [ $rc -eq 0 ] && [ -f "$f" ] && grep -q 'stopped (max-triggers reached)' "$scratch/$name.err"
+	# status 4: stopped at --max-triggers (a service restarts from it)
+	if [ $rc -eq 4 ] && [ -f "$f" ] && grep -q 'stopped (max-triggers reached)' "$scratch/$name.err"
 	then
 		ok "$trig fired and ended the run: $(strings "$f" | grep '^trigger=')"
 	else
