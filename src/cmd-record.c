@@ -398,6 +398,11 @@ static int record_opts_parse(const struct cmd_entry *cmd, int live, int argc, ch
 		return EXIT_USAGE;
 	if (optind < argc)
 		o->command = argv + optind;
+	/* the command line alone, before --config's options join it
+	 * (record_parse_opts): what needs an option of the file is checked
+	 * on the whole */
+	if (o->config && !o->argv2)
+		return 0;
 	if (o->ntriggers && !o->flight)
 		return usage_error(cmd, "--trigger needs --flight-recorder");
 	for (int i = 0; i < o->ntriggers; i++) {
