@@ -549,6 +549,8 @@ struct recorder {
 	 * files finished before this one, and their bytes of pages: the
 	 * summary's figures are the whole run's */
 	uint64_t *done_pages, *done_unkept, done_bytes;
+	/* reads of the ring the kernel had no memory for (collector.h) */
+	uint64_t splice_nomem, read_nomem, plain_pages;
 	char *seg_path;
 	uint64_t seg_start_ns;
 	int ring_warned;
@@ -1638,6 +1640,12 @@ static int record_start(struct recorder *r)
 	return 0;
 }
 
+static void note_read_faults(struct recorder *r)
+{
+	if (r->col)
+		collector_read_faults(r->col, &r->splice_nomem, &r->read_nomem, &r->plain_pages);
+}
+
 /* Stop tracing, take the last pages, write the file. */
 static int record_finish(struct recorder *r)
 {
@@ -1651,12 +1659,14 @@ static int record_finish(struct recorder *r)
 	if (r->bracket) {	/* stopped within a post-trigger time: write what it has */
 		flight_end(r, 0);
 		collector_stats(r->col, r->stats);
+		note_read_faults(r);
 		return EXIT_OK;
 	}
 	take_sample(r);
 	collector_stop(r->col);
 	if (r->o->flight) {
 		collector_stats(r->col, r->stats);
+		note_read_faults(r);
 		return EXIT_OK;
 	}
 	if (r->switch_failed) {	/* the message is out; the spools are kept */
@@ -1679,6 +1689,7 @@ static int record_finish(struct recorder *r)
 		err = NULL;
 	}
 	/* everything is in the spool: nothing of ours is left in tracefs */
+	note_read_faults(r);
 	collector_close(r->col);
 	r->col = NULL;
 	if (spool_write_file(r->spool_dir, out, r->o->force, &r->o->w, &res, &err)) {
@@ -1918,6 +1929,14 @@ static int cmd_record(int argc, char **argv)
 			r.flight_failed, r.flight_dumps, r.flight_dumps == 1 ? "" : "s");
 		ret = EXIT_ERROR;
 	}
+	/* memory pressure is what the recorder is for: it never stopped for
+	 * it, but says what it cost */
+	if (r.splice_nomem || r.read_nomem)
+		warning("the kernel had no memory for %llu splices of the ring: %llu pages were "
+			"read with read(2) instead; %llu reads got nothing then (the ring kept "
+			"those pages, or dropped events when full: counted lost)",
+			(unsigned long long)r.splice_nomem, (unsigned long long)r.plain_pages,
+			(unsigned long long)r.read_nomem);
 	/* a full disk ended the recording early (and ended COMMAND): the
 	 * file is whole, the run is not; said even with --quiet */
 	if (r.stop == STOP_DISK_FULL && ret == EXIT_OK) {
