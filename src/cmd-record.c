@@ -538,6 +538,8 @@ struct recorder {
 	 * and realtime, ns), and the file recording after it (--post-trigger) */
 	char trig_name[64], trig_why[200];
 	uint64_t trig_trace_ns, trig_real_ns;
+	const struct trigger *trig;	/* NULL: SIGUSR1 */
+	struct trigger_fired trig_fired;	/* what it saw */
 	struct spool *bracket;
 	char *bracket_dir, *bracket_path;
 	uint64_t post_end_ns, cooldown_until_ns;
@@ -666,6 +668,28 @@ static void write_outcome(struct recorder *r)
 
 /* ---- metadata ---- */
 
+/* The trigger that made the file, key by key (mmscope-recording(5)). */
+static void trigger_meta(const struct recorder *r, struct strbuf *sb)
+{
+	const struct trigger *t = r->trig;
+	const struct trigger_fired *f = &r->trig_fired;
+
+	strbuf_addf(sb, "trigger_kind=%s\n", t ? trigger_kind_name(t) : "SIGUSR1");
+	if (!t)
+		return;
+	strbuf_addf(sb, "trigger_unit=%s\ntrigger_threshold=%g\n", trigger_unit(t), t->threshold);
+	if (f->has_value)
+		strbuf_addf(sb, "trigger_value=%.6g\n", f->value);
+	if (f->pid > 0)
+		strbuf_addf(sb, "trigger_pid=%d\n", f->pid);
+	if (f->comm[0]) {	/* a task name may hold spaces: one line all the same */
+		strbuf_addstr(sb, "trigger_comm=");
+		for (const char *c = f->comm; *c; c++)
+			strbuf_addch(sb, *c == '\n' ? ' ' : *c);
+		strbuf_addch(sb, '\n');
+	}
+}
+
 static void private_meta(struct recorder *r, struct strbuf *sb)
 {
 	const struct probe_result *pr = collector_probes(r->col);
@@ -733,6 +757,7 @@ static void private_meta(struct recorder *r, struct strbuf *sb)
 		strbuf_addf(sb, "trigger_realtime_ns=%llu\n", (unsigned long long)r->trig_real_ns);
 		if (r->trig_trace_ns)
 			strbuf_addf(sb, "trigger_ns=%llu\n", (unsigned long long)r->trig_trace_ns);
+		trigger_meta(r, sb);
 		/* a flight file ends because its trigger fired (and its
 		 * post-trigger time ran out), or the run stopped meanwhile */
 		if (r->stop == STOP_NONE)
@@ -1167,13 +1192,21 @@ out:
 	flight_written(r);
 }
 
-/* A trigger fired (manual: SIGUSR1, which no cooldown holds back). */
-static void flight_fire(struct recorder *r, const char *name, const char *why, int manual)
+/* A trigger fired (t NULL: SIGUSR1, which no cooldown holds back); f:
+ * what it saw. */
+static void flight_fire(struct recorder *r, const struct trigger *t,
+			const struct trigger_fired *f, const char *why)
 {
+	const char *name = t ? t->name : "SIGUSR1";
+
 	if (r->bracket || r->stop != STOP_NONE)
 		return;		/* within the file being recorded after a trigger */
-	if (!manual && mono_ns() < r->cooldown_until_ns)
+	if (t && mono_ns() < r->cooldown_until_ns)
 		return;
+	r->trig = t;
+	memset(&r->trig_fired, 0, sizeof(r->trig_fired));
+	if (f)
+		r->trig_fired = *f;
 	snprintf(r->trig_name, sizeof(r->trig_name), "%s", name);
 	snprintf(r->trig_why, sizeof(r->trig_why), "%s", why);
 	r->trig_trace_ns = trace_now(r);
@@ -1211,7 +1244,8 @@ static void check_triggers(struct recorder *r)
 			  trigger_check(t, root, r->cgroup_dir, why, sizeof(why)) == 1;
 
 		if (hit && !fired++)
-			flight_fire(r, t->name, why, 0);
+			flight_fire(r, t, trigger_is_event(t) ? trigger_watch_fired(r->watch, i) :
+				    &t->fired, why);
 	}
 }
 
@@ -1459,7 +1493,7 @@ static void record_loop(struct recorder *r)
 		}
 		if (got_usr1 && r->o->flight) {
 			got_usr1 = 0;
-			flight_fire(r, "SIGUSR1", "SIGUSR1", 1);
+			flight_fire(r, NULL, NULL, "SIGUSR1");
 		}
 		if (r->bracket && now >= r->post_end_ns)
 			flight_end(r, 1);
