@@ -11,7 +11,8 @@
 # them, and every file carries the vmstat keys of the first (a file whose
 # first set carried only the fields that changed lost the others, or took
 # their first value from a later set). A restarted flight recorder and a
-# restarted --switch-output run go on after the files an earlier run left.
+# restarted --switch-output run go on after the files (and the spool of a
+# killed run) an earlier run left.
 # The --switch-output summary's table is the whole run's, and says so.
 . "${top_srcdir:-.}/tests/lib.sh"
 . "$top_srcdir/tests/record/lib-live.sh"
@@ -109,6 +110,9 @@ done
 # ---- a restarted flight recorder goes on after inc-N ----
 high=$(ls "$scratch/fl" | sed -n 's/^inc-\([0-9]*\)\.dat$/\1/p' | sort -n | tail -1)
 touch -d '2000-01-01' "$scratch/fl"/inc-*.dat
+# and the spool a killed run left, numbered above them (kept as it was)
+high=$((high + 3))
+mkdir "$scratch/fl/inc-$high.dat.spool"
 "$MMSCOPE" record --flight-recorder --max-triggers 1 --interval 200 --buffer-kb 1024 \
 	-g reclaim -o "$scratch/fl/inc.dat" 2>"$scratch/fl2.err" &
 rec=$!
@@ -122,10 +126,11 @@ cat "$scratch/fl2.err"
 next="inc-$((high + 1)).dat"
 # status 4: stopped at --max-triggers
 [ $rc -eq 4 ] && [ -f "$scratch/fl/$next" ] && grep -q "wrote .*$next" "$scratch/fl2.err" &&
-	ok "restarted flight recorder: wrote $next after inc-$high" ||
+	ok "restarted flight recorder: wrote $next after the spool inc-$high.dat.spool" ||
 	fail "restarted flight recorder: exit $rc, $next $([ -f "$scratch/fl/$next" ] && echo written || echo missing)"
 grep -q 'error' "$scratch/fl2.err" && fail "restarted flight recorder: an error line"
 old=$(find "$scratch/fl" -name 'inc-*.dat' -newermt '2001-01-01' | grep -vc "/$next\$")
+[ -d "$scratch/fl/inc-$high.dat.spool" ] || fail "restarted flight recorder: the old spool is gone"
 [ "$old" = 0 ] && ok "restarted flight recorder: no file of the earlier run replaced" ||
 	fail "restarted flight recorder: $old earlier files rewritten"
 
