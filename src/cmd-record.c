@@ -46,6 +46,16 @@
 #define SYNC_MS 1000
 #define LATE_META_MS 5000
 #define RESERVE_BYTES (4u << 20)
+
+/*
+ * record's own exit statuses beyond 0/1/2 (mmscope-record(1), EXIT
+ * STATUS): the files written are whole, but a harness must not take the
+ * run for a complete one (3), and a service must not take a flight
+ * recorder that stopped at --max-triggers for one that ended well (4:
+ * Restart=on-failure starts it again, its files numbered on).
+ */
+#define EXIT_INCOMPLETE 3
+#define EXIT_MAX_TRIGGERS 4
 #define MAX_TRIGGERS 8
 
 static const char record_usage[] =
@@ -388,6 +398,11 @@ static int record_opts_parse(const struct cmd_entry *cmd, int live, int argc, ch
 		return EXIT_USAGE;
 	if (optind < argc)
 		o->command = argv + optind;
+	/* the command line alone, before --config's options join it
+	 * (record_parse_opts): what needs an option of the file is checked
+	 * on the whole */
+	if (o->config && !o->argv2)
+		return 0;
 	if (o->ntriggers && !o->flight)
 		return usage_error(cmd, "--trigger needs --flight-recorder");
 	for (int i = 0; i < o->ntriggers; i++) {
@@ -516,11 +531,15 @@ struct recorder {
 	struct collector_cpustat *stats;
 	int progress;		/* stderr is a tty */
 	int flight_dumps;
+	int part_base;		/* the highest FILE-N of an earlier run (numbering goes on) */
+	int flight_failed;	/* flight files that could not be written */
 	const char *trigger;	/* why the flight recorder is writing, or NULL */
 	/* the trigger being written: its spec (or SIGUSR1), when (trace clock
 	 * and realtime, ns), and the file recording after it (--post-trigger) */
 	char trig_name[64], trig_why[200];
 	uint64_t trig_trace_ns, trig_real_ns;
+	const struct trigger *trig;	/* NULL: SIGUSR1 */
+	struct trigger_fired trig_fired;	/* what it saw */
 	struct spool *bracket;
 	char *bracket_dir, *bracket_path;
 	uint64_t post_end_ns, cooldown_until_ns;
@@ -528,6 +547,12 @@ struct recorder {
 	uint64_t *last_overrun;	/* per CPU, at the last ring check */
 	/* --switch-output: the file being recorded (FILE-seg.dat) */
 	int seg, files, switching, switch_failed;
+	/* per CPU, the pages and the events a full disk kept out of the
+	 * files finished before this one, and their bytes of pages: the
+	 * summary's figures are the whole run's */
+	uint64_t *done_pages, *done_unkept, done_bytes;
+	/* reads of the ring the kernel had no memory for (collector.h) */
+	uint64_t splice_nomem, read_nomem, plain_pages;
 	char *seg_path;
 	uint64_t seg_start_ns;
 	int ring_warned;
@@ -643,6 +668,28 @@ static void write_outcome(struct recorder *r)
 
 /* ---- metadata ---- */
 
+/* The trigger that made the file, key by key (mmscope-recording(5)). */
+static void trigger_meta(const struct recorder *r, struct strbuf *sb)
+{
+	const struct trigger *t = r->trig;
+	const struct trigger_fired *f = &r->trig_fired;
+
+	strbuf_addf(sb, "trigger_kind=%s\n", t ? trigger_kind_name(t) : "SIGUSR1");
+	if (!t)
+		return;
+	strbuf_addf(sb, "trigger_unit=%s\ntrigger_threshold=%g\n", trigger_unit(t), t->threshold);
+	if (f->has_value)
+		strbuf_addf(sb, "trigger_value=%.6g\n", f->value);
+	if (f->pid > 0)
+		strbuf_addf(sb, "trigger_pid=%d\n", f->pid);
+	if (f->comm[0]) {	/* a task name may hold spaces: one line all the same */
+		strbuf_addstr(sb, "trigger_comm=");
+		for (const char *c = f->comm; *c; c++)
+			strbuf_addch(sb, *c == '\n' ? ' ' : *c);
+		strbuf_addch(sb, '\n');
+	}
+}
+
 static void private_meta(struct recorder *r, struct strbuf *sb)
 {
 	const struct probe_result *pr = collector_probes(r->col);
@@ -710,6 +757,7 @@ static void private_meta(struct recorder *r, struct strbuf *sb)
 		strbuf_addf(sb, "trigger_realtime_ns=%llu\n", (unsigned long long)r->trig_real_ns);
 		if (r->trig_trace_ns)
 			strbuf_addf(sb, "trigger_ns=%llu\n", (unsigned long long)r->trig_trace_ns);
+		trigger_meta(r, sb);
 		/* a flight file ends because its trigger fired (and its
 		 * post-trigger time ran out), or the run stopped meanwhile */
 		if (r->stop == STOP_NONE)
@@ -721,6 +769,9 @@ static void private_meta(struct recorder *r, struct strbuf *sb)
 	}
 	strbuf_addf(sb, "stop_reason=%s\n", r->stop == STOP_NONE ? "running" :
 		    stop_names[r->stop]);
+	if (r->stop_detail)	/* one line: the signal, the bytes left, the error */
+		strbuf_addf(sb, "stop_detail=%.*s\n", (int)strcspn(r->stop_detail, "\n"),
+			    r->stop_detail);
 }
 
 static int write_private_meta(struct recorder *r, struct spool *s, char **err)
@@ -825,7 +876,14 @@ static void stop_child(struct recorder *r)
  * the spool could not keep (a full disk). */
 static uint64_t cpu_lost(const struct recorder *r, int cpu)
 {
-	return r->stats[cpu].dropped + r->stats[cpu].overrun + spool_cpu_lost(r->spool, cpu);
+	return r->stats[cpu].dropped + r->stats[cpu].overrun + spool_cpu_lost(r->spool, cpu) +
+	       (r->done_unkept ? r->done_unkept[cpu] : 0);
+}
+
+/* Pages of a CPU in the files so far, the one being written included. */
+static uint64_t cpu_pages(const struct recorder *r, int cpu)
+{
+	return spool_cpu_pages(r->spool, cpu) + (r->done_pages ? r->done_pages[cpu] : 0);
 }
 
 static void totals(const struct recorder *r, uint64_t *events, uint64_t *lost)
@@ -853,29 +911,43 @@ static void progress(struct recorder *r)
 
 static void summary(struct recorder *r, const struct spool_result *res, const char *path)
 {
-	uint64_t events, lost, unkept = 0;
+	uint64_t events, lost, unkept = 0, pages = 0;
 
 	totals(r, &events, &lost);
 	if (r->progress)
 		fputc('\n', stderr);
 	fprintf(stderr, "mmscope: stopped: %s%s%s\n", stop_names[r->stop],
 		r->stop_detail ? ": " : "", r->stop_detail ? r->stop_detail : "");
+	/* every figure of the table has one scope: the whole run (events
+	 * and lost are the kernel's per-CPU counts since tracing began) */
+	if (r->seg)
+		fprintf(stderr, "mmscope: the whole run, all %d file%s of --switch-output:\n",
+			r->files, r->files == 1 ? "" : "s");
 	fprintf(stderr, "mmscope: %-5s %12s %10s %12s %10s\n", "cpu", "events", "pages",
 		"bytes", "lost");
 	for (int cpu = 0; cpu < r->ncpus; cpu++)
 		fprintf(stderr, "mmscope: %-5d %12llu %10llu %12llu %10llu\n", cpu,
 			(unsigned long long)r->stats[cpu].read,
-			(unsigned long long)spool_cpu_pages(r->spool, cpu),
-			(unsigned long long)(spool_cpu_pages(r->spool, cpu) * r->page_size),
+			(unsigned long long)cpu_pages(r, cpu),
+			(unsigned long long)(cpu_pages(r, cpu) * r->page_size),
 			(unsigned long long)cpu_lost(r, cpu));
-	fprintf(stderr, "mmscope: %-5s %12llu %10llu %12llu %10llu\n", "all",
-		(unsigned long long)events, (unsigned long long)res->pages,
-		(unsigned long long)spool_bytes(r->spool), (unsigned long long)lost);
-	fprintf(stderr, "mmscope: %llu sample sets; wrote %s (%llu bytes, %.1f s)\n",
-		(unsigned long long)sampler_sets(r->sampler), path,
-		(unsigned long long)res->bytes, (double)(mono_ns() - r->t0_ns) / 1e9);
 	for (int cpu = 0; cpu < r->ncpus; cpu++)
-		unkept += spool_cpu_lost(r->spool, cpu);
+		pages += cpu_pages(r, cpu);
+	fprintf(stderr, "mmscope: %-5s %12llu %10llu %12llu %10llu\n", "all",
+		(unsigned long long)events, (unsigned long long)(r->seg ? pages : res->pages),
+		(unsigned long long)(spool_bytes(r->spool) + r->done_bytes),
+		(unsigned long long)lost);
+	if (r->seg)	/* the last file alone, as each switch printed the others */
+		fprintf(stderr, "mmscope: %llu sample sets in %.1f s; wrote %s (%llu pages, "
+			"%llu bytes)\n", (unsigned long long)sampler_sets(r->sampler),
+			(double)(mono_ns() - r->t0_ns) / 1e9, path,
+			(unsigned long long)res->pages, (unsigned long long)res->bytes);
+	else
+		fprintf(stderr, "mmscope: %llu sample sets; wrote %s (%llu bytes, %.1f s)\n",
+			(unsigned long long)sampler_sets(r->sampler), path,
+			(unsigned long long)res->bytes, (double)(mono_ns() - r->t0_ns) / 1e9);
+	for (int cpu = 0; cpu < r->ncpus; cpu++)
+		unkept += spool_cpu_lost(r->spool, cpu) + (r->done_unkept ? r->done_unkept[cpu] : 0);
 	if (unkept)
 		warning("%llu events were not written (the filesystem was full)",
 			(unsigned long long)unkept);
@@ -943,11 +1015,7 @@ static long move_pages(struct recorder *r, enum collector_read_mode mode)
 
 static char *flight_name(const char *out, int n)
 {
-	const char *dot = strrchr(out, '.'), *slash = strrchr(out, '/');
-
-	if (dot && (!slash || dot > slash))
-		return xasprintf("%.*s-%d%s", (int)(dot - out), out, n, dot);
-	return xasprintf("%s-%d", out, n);
+	return output_part_name(out, n);
 }
 
 /* Now on the trace clock (0 when it is not one of the kernel's ns clocks). */
@@ -983,7 +1051,7 @@ static void flight_dump(struct recorder *r)
 	struct spool_result res;
 
 	r->flight_dumps++;
-	path = flight_name(r->o->out, r->flight_dumps);
+	path = flight_name(r->o->out, r->part_base + r->flight_dumps);
 	dir = xasprintf("%s.spool", path);
 	write_context(r, "end");
 	take_sample(r);
@@ -993,17 +1061,20 @@ static void flight_dump(struct recorder *r)
 	if (!s || collector_snapshot_meta(r->col, s, &err) ||
 	    write_private_meta(r, s, &err)) {
 		error("flight recorder: %s", err);
+		r->flight_failed++;
 		goto out;
 	}
 	r->spool = s;
 	if (collector_read(r->col, s, COLLECTOR_READ_FLUSH, 0, &err) < 0) {
 		error("flight recorder: %s", err);
+		r->flight_failed++;
 		goto out;
 	}
 	collector_snapshot_late(r->col, s, NULL);
 	collector_stats_restart(r->col);	/* the next dump's stats start here */
 	if (spool_write_file(dir, path, r->o->force, &r->o->w, &res, &err)) {
 		error("flight recorder: %s: %s (the spool %s is kept)", path, err, dir);
+		r->flight_failed++;
 		goto out;
 	}
 	spool_close(s);
@@ -1038,7 +1109,7 @@ static void flight_begin(struct recorder *r)
 	char *err = NULL;
 
 	r->flight_dumps++;
-	r->bracket_path = flight_name(r->o->out, r->flight_dumps);
+	r->bracket_path = flight_name(r->o->out, r->part_base + r->flight_dumps);
 	r->bracket_dir = xasprintf("%s.spool", r->bracket_path);
 	r->trigger = r->trig_why;
 	r->bracket = spool_create(r->bracket_dir, r->ncpus, collector_page_size(r->col), 0, &err);
@@ -1058,6 +1129,7 @@ static void flight_begin(struct recorder *r)
 	return;
 fail:
 	error("flight recorder: %s", err);
+	r->flight_failed++;
 	free(err);
 	collector_set_overwrite(r->col, 1, NULL);
 	spool_close(r->bracket);
@@ -1081,6 +1153,7 @@ static void flight_end(struct recorder *r, int restart)
 	collector_stop(r->col);
 	if (collector_read(r->col, r->bracket, COLLECTOR_READ_FLUSH, 0, &err) < 0) {
 		error("flight recorder: %s (the spool %s is kept)", err, r->bracket_dir);
+		r->flight_failed++;
 		goto out;
 	}
 	collector_snapshot_late(r->col, r->bracket, NULL);
@@ -1089,6 +1162,7 @@ static void flight_end(struct recorder *r, int restart)
 	if (spool_write_file(r->bracket_dir, r->bracket_path, r->o->force, &r->o->w, &res, &err)) {
 		error("flight recorder: %s: %s (the spool %s is kept)", r->bracket_path, err,
 		      r->bracket_dir);
+		r->flight_failed++;
 		goto out;
 	}
 	spool_close(r->bracket);
@@ -1118,13 +1192,21 @@ out:
 	flight_written(r);
 }
 
-/* A trigger fired (manual: SIGUSR1, which no cooldown holds back). */
-static void flight_fire(struct recorder *r, const char *name, const char *why, int manual)
+/* A trigger fired (t NULL: SIGUSR1, which no cooldown holds back); f:
+ * what it saw. */
+static void flight_fire(struct recorder *r, const struct trigger *t,
+			const struct trigger_fired *f, const char *why)
 {
+	const char *name = t ? t->name : "SIGUSR1";
+
 	if (r->bracket || r->stop != STOP_NONE)
 		return;		/* within the file being recorded after a trigger */
-	if (!manual && mono_ns() < r->cooldown_until_ns)
+	if (t && mono_ns() < r->cooldown_until_ns)
 		return;
+	r->trig = t;
+	memset(&r->trig_fired, 0, sizeof(r->trig_fired));
+	if (f)
+		r->trig_fired = *f;
 	snprintf(r->trig_name, sizeof(r->trig_name), "%s", name);
 	snprintf(r->trig_why, sizeof(r->trig_why), "%s", why);
 	r->trig_trace_ns = trace_now(r);
@@ -1162,7 +1244,8 @@ static void check_triggers(struct recorder *r)
 			  trigger_check(t, root, r->cgroup_dir, why, sizeof(why)) == 1;
 
 		if (hit && !fired++)
-			flight_fire(r, t->name, why, 0);
+			flight_fire(r, t, trigger_is_event(t) ? trigger_watch_fired(r->watch, i) :
+				    &t->fired, why);
 	}
 }
 
@@ -1257,6 +1340,7 @@ static void switch_segment(struct recorder *r)
 	char *old_dir = r->spool_dir, *old_path = r->seg_path, *path, *dir, *err = NULL;
 	struct spool_result res;
 
+	take_sample(r);		/* the old file's last set, at its end */
 	move_pages(r, COLLECTOR_READ_PARTIAL);
 	if (r->stop != STOP_NONE)
 		return;
@@ -1307,8 +1391,16 @@ static void switch_segment(struct recorder *r)
 	r->spool = ns;
 	r->spool_dir = dir;
 	r->seg_path = path;
-	take_sample(r);		/* the new file starts with a sample set */
+	/* the new file starts with a sample set of every counter: read alone
+	 * it gives each counter's first value */
+	sampler_new_file(r->sampler);
+	take_sample(r);
 	spool_release_reserve(old);
+	for (int cpu = 0; cpu < r->ncpus; cpu++) {
+		r->done_pages[cpu] += spool_cpu_pages(old, cpu);
+		r->done_unkept[cpu] += spool_cpu_lost(old, cpu);
+	}
+	r->done_bytes += spool_bytes(old);
 	if (spool_write_file(old_dir, old_path, r->o->force, &r->o->w, &res, &err)) {
 		int full = errno == ENOSPC || errno == EDQUOT;
 
@@ -1401,7 +1493,7 @@ static void record_loop(struct recorder *r)
 		}
 		if (got_usr1 && r->o->flight) {
 			got_usr1 = 0;
-			flight_fire(r, "SIGUSR1", "SIGUSR1", 1);
+			flight_fire(r, NULL, NULL, "SIGUSR1");
 		}
 		if (r->bracket && now >= r->post_end_ns)
 			flight_end(r, 1);
@@ -1499,8 +1591,15 @@ static int record_setup(struct recorder *r)
 	r->page_size = collector_page_size(r->col);
 	r->stats = xcalloc((size_t)r->ncpus, sizeof(*r->stats));
 	r->last_overrun = xcalloc((size_t)r->ncpus, sizeof(*r->last_overrun));
+	if (r->seg) {
+		r->done_pages = xcalloc((size_t)r->ncpus, sizeof(*r->done_pages));
+		r->done_unkept = xcalloc((size_t)r->ncpus, sizeof(*r->done_unkept));
+	}
 	r->buffer_kb = r->o->buffer_kb;
 	so.cgroup = r->o->cgroup;
+	/* a flight file starts wherever its ring was overwritten: every set
+	 * carries every vmstat field, so that any may be its first */
+	so.every_set_full = r->o->flight;
 	/* zswap's pool counters are in debugfs; without it the samples say why */
 	if (!access("/sys/module/zswap/parameters", F_OK) && collector_debugfs(&err)) {
 		free(err);
@@ -1575,6 +1674,12 @@ static int record_start(struct recorder *r)
 	return 0;
 }
 
+static void note_read_faults(struct recorder *r)
+{
+	if (r->col)
+		collector_read_faults(r->col, &r->splice_nomem, &r->read_nomem, &r->plain_pages);
+}
+
 /* Stop tracing, take the last pages, write the file. */
 static int record_finish(struct recorder *r)
 {
@@ -1588,12 +1693,14 @@ static int record_finish(struct recorder *r)
 	if (r->bracket) {	/* stopped within a post-trigger time: write what it has */
 		flight_end(r, 0);
 		collector_stats(r->col, r->stats);
+		note_read_faults(r);
 		return EXIT_OK;
 	}
 	take_sample(r);
 	collector_stop(r->col);
 	if (r->o->flight) {
 		collector_stats(r->col, r->stats);
+		note_read_faults(r);
 		return EXIT_OK;
 	}
 	if (r->switch_failed) {	/* the message is out; the spools are kept */
@@ -1616,6 +1723,7 @@ static int record_finish(struct recorder *r)
 		err = NULL;
 	}
 	/* everything is in the spool: nothing of ours is left in tracefs */
+	note_read_faults(r);
 	collector_close(r->col);
 	r->col = NULL;
 	if (spool_write_file(r->spool_dir, out, r->o->force, &r->o->w, &res, &err)) {
@@ -1671,6 +1779,8 @@ static void record_cleanup(struct recorder *r)
 	sampler_free(r->sampler);
 	free(r->stats);
 	free(r->last_overrun);
+	free(r->done_pages);
+	free(r->done_unkept);
 	free(r->seg_path);
 	r->seg_path = NULL;
 	trigger_watch_close(r->watch);
@@ -1759,9 +1869,29 @@ static int cmd_record(int argc, char **argv)
 	if (ret)
 		goto out_opts;
 	r.o = &o;
+	if ((o.switch_on || o.flight) && !o.force) {
+		/* a restarted recorder (a service, a reboot) numbers its files
+		 * after those an earlier run left, so that it never meets one */
+		char *err = NULL;
+
+		r.part_base = output_part_highest(o.out, &err);
+		if (r.part_base < 0) {
+			error("%s", err);
+			free(err);
+			ret = EXIT_USAGE;
+			goto out_opts;
+		}
+		if (r.part_base && !o.quiet) {
+			char *next = flight_name(o.out, r.part_base + 1);
+
+			fprintf(stderr, "mmscope: files of an earlier run up to number %d are "
+				"there: this run writes %s on\n", r.part_base, next);
+			free(next);
+		}
+	}
 	if (o.switch_on) {
-		r.seg = 1;
-		r.seg_path = flight_name(o.out, 1);
+		r.seg = r.part_base + 1;
+		r.seg_path = flight_name(o.out, r.seg);
 	}
 	if (!o.flight && exists(r.seg_path ? r.seg_path : o.out) && !o.force) {
 		ret = error("%s: already exists (use --force to replace it)",
@@ -1790,11 +1920,18 @@ static int cmd_record(int argc, char **argv)
 	r.go_fd = -1;
 	install_signals();
 	if ((ret = record_setup(&r)) || (o.command && start_command(&r)) || record_start(&r)) {
-		int keep = r.spool && exists(r.spool_dir);
+		/* the spool this run made (not one it found: spool_create
+		 * refuses those) goes, or the next run would meet it; its name
+		 * is taken before record_cleanup frees it */
+		char *dir = r.spool && exists(r.spool_dir) ? xstrdup(r.spool_dir) : NULL;
+		char *err = NULL;
 
 		record_cleanup(&r);
-		if (keep)
-			spool_remove(r.spool_dir, NULL);
+		if (dir && spool_remove(dir, &err)) {
+			error("%s; remove %s before the next run", err, dir);
+			free(err);
+		}
+		free(dir);
 		ret = ret == -2 ? EXIT_USAGE : EXIT_ERROR;
 		goto out_opts;
 	}
@@ -1817,8 +1954,35 @@ static int cmd_record(int argc, char **argv)
 	}
 	if (o.flight && !o.quiet)
 		fprintf(stderr, "%smmscope: flight recorder stopped (%s); %d file%s written\n",
-			r.progress ? "\n" : "", stop_names[r.stop], r.flight_dumps,
-			r.flight_dumps == 1 ? "" : "s");
+			r.progress ? "\n" : "", stop_names[r.stop], r.flight_dumps - r.flight_failed,
+			r.flight_dumps - r.flight_failed == 1 ? "" : "s");
+	/* a trigger whose file could not be written is an incident lost:
+	 * never a success */
+	if (r.flight_failed && ret == EXIT_OK) {
+		fprintf(stderr, "mmscope: %d of %d flight recorder file%s could not be written\n",
+			r.flight_failed, r.flight_dumps, r.flight_dumps == 1 ? "" : "s");
+		ret = EXIT_ERROR;
+	}
+	/* memory pressure is what the recorder is for: it never stopped for
+	 * it, but says what it cost */
+	if (r.splice_nomem || r.read_nomem)
+		warning("the kernel had no memory for %llu splices of the ring: %llu pages were "
+			"read with read(2) instead; %llu reads got nothing then (the ring kept "
+			"those pages, or dropped events when full: counted lost)",
+			(unsigned long long)r.splice_nomem, (unsigned long long)r.plain_pages,
+			(unsigned long long)r.read_nomem);
+	/* a full disk ended the recording early (and ended COMMAND): the
+	 * file is whole, the run is not; said even with --quiet */
+	if (r.stop == STOP_DISK_FULL && ret == EXIT_OK) {
+		fprintf(stderr, "mmscope: the recording is incomplete: the filesystem filled "
+			"(exit status %d)\n", EXIT_INCOMPLETE);
+		ret = EXIT_INCOMPLETE;
+	}
+	if (r.stop == STOP_MAX_TRIGGERS && ret == EXIT_OK) {
+		fprintf(stderr, "mmscope: --max-triggers %u reached: the flight recorder no longer "
+			"records (exit status %d)\n", o.max_triggers, EXIT_MAX_TRIGGERS);
+		ret = EXIT_MAX_TRIGGERS;
+	}
 	record_cleanup(&r);
 out_opts:
 	free(r.seg_path);

@@ -50,6 +50,7 @@ struct cpu_reader {
 	int pipe[2];
 	size_t pipe_size;
 	size_t pending;
+	int plain_short;	/* a plain read this round met the writer's page */
 };
 
 /* The pipe between a CPU's ring and the spool: 1 MiB, or what we get.
@@ -75,7 +76,20 @@ struct collector {
 	 * a flight dump's stats count from there, its window's, not the run's */
 	struct collector_cpustat *base;
 	struct cmdlines names;	/* every task name seen at a snapshot */
+	/* splices of the ring that failed for lack of memory (the pages were
+	 * then read with read(2) into c->page), and injected failures left
+	 * (MMSCOPE_TEST_SPLICE_ENOMEM, MMSCOPE_TEST_READ_ENOMEM: tests) */
+	uint64_t splice_nomem, read_nomem, plain_pages;
+	unsigned long fault_splice, fault_read;
 };
+
+void collector_read_faults(const struct collector *c, uint64_t *splice_nomem,
+			   uint64_t *read_nomem, uint64_t *plain_pages)
+{
+	*splice_nomem = c->splice_nomem;
+	*read_nomem = c->read_nomem;
+	*plain_pages = c->plain_pages;
+}
 
 /* ---- small tracefs file helpers ---- */
 
@@ -588,6 +602,12 @@ static int open_readers(struct collector *c, char **err)
 			continue;
 		}
 		c->cpus[cpu].tcpu = tracefs_cpu_alloc_fd(c->cpus[cpu].fd, (int)c->page_size, true);
+		/* the kernel keeps a spare page per reader from its first
+		 * read(2) on: take it now (the ring is empty: EAGAIN), so that
+		 * the fallback from splice under memory pressure allocates
+		 * nothing then */
+		if (c->cpus[cpu].tcpu && c->page)
+			tracefs_cpu_read(c->cpus[cpu].tcpu, c->page, true);
 		if (!c->cpus[cpu].tcpu) {
 			set_err(err, "libtracefs cannot read %s: %s", p, strerror(errno));
 			free(p);
@@ -697,9 +717,15 @@ struct collector *collector_open(struct collector_opts *o, char **err)
 		o->filter_refused = 1;
 		goto fail;
 	}
+	/* the page the read(2) path reads into, before the readers: their
+	 * first read takes the kernel's spare page while memory is there */
+	c->page = xmalloc(c->page_size);
+	if (getenv("MMSCOPE_TEST_SPLICE_ENOMEM"))
+		c->fault_splice = strtoul(getenv("MMSCOPE_TEST_SPLICE_ENOMEM"), NULL, 10);
+	if (getenv("MMSCOPE_TEST_READ_ENOMEM"))
+		c->fault_read = strtoul(getenv("MMSCOPE_TEST_READ_ENOMEM"), NULL, 10);
 	if (open_readers(c, err))
 		goto fail;
-	c->page = xmalloc(c->page_size);
 	strbuf_release(&sb);
 	return c;
 fail:
@@ -1005,9 +1031,30 @@ static int keep_page(struct collector *c, struct spool *s, int cpu, int n, long 
 	return 1;
 }
 
-/* Splices up to `max` bytes of full pages of a CPU's ring into its pipe
- * (when it is empty): bytes now in the pipe, 0 none ready, -1 error. */
-static ssize_t fill_pipe(struct cpu_reader *rd, size_t max)
+/* A failure that memory coming back undoes: the kernel could not
+ * allocate what splice or read needed this time. */
+static int transient(int e)
+{
+	return e == ENOMEM || e == ENOBUFS;
+}
+
+/* An injected failure (tests): 1 while some are left. */
+static int injected(unsigned long *left)
+{
+	if (!*left)
+		return 0;
+	(*left)--;
+	errno = ENOMEM;
+	return 1;
+}
+
+/*
+ * Splices up to `max` bytes of full pages of a CPU's ring into its pipe
+ * (when it is empty): bytes now in the pipe, 0 none ready, -1 error, -2
+ * for lack of memory (the caller reads with read(2) instead: recording
+ * never stops for it).
+ */
+static ssize_t fill_pipe(struct collector *c, struct cpu_reader *rd, size_t max)
 {
 	ssize_t n;
 
@@ -1016,11 +1063,50 @@ static ssize_t fill_pipe(struct cpu_reader *rd, size_t max)
 	if (max > rd->pipe_size)
 		max = rd->pipe_size;
 	do
-		n = splice(rd->fd, NULL, rd->pipe[1], NULL, max, SPLICE_F_NONBLOCK | SPLICE_F_MOVE);
+		n = injected(&c->fault_splice) ? -1 :
+		    splice(rd->fd, NULL, rd->pipe[1], NULL, max, SPLICE_F_NONBLOCK | SPLICE_F_MOVE);
 	while (n < 0 && errno == EINTR);
+	if (n < 0 && transient(errno)) {
+		c->splice_nomem++;
+		return -2;
+	}
 	if (n < 0)
 		return errno == EAGAIN ? 0 : -1;
 	rd->pending = (size_t)n;
+	return n;
+}
+
+/* Bytes of events in a page (its commit word less the flag bits). */
+static uint64_t page_commit(const void *page)
+{
+	uint64_t commit;
+
+	memcpy(&commit, (const char *)page + 8, sizeof(commit));
+	return commit & ((1ull << 27) - 1);
+}
+
+/*
+ * A page of the ring into c->page with read(2), which needs no memory the
+ * reader did not get at its first read: bytes, or 0 when there is none
+ * or the kernel could not give it now (then the ring keeps it, or drops
+ * events when full: counted lost in its stats). Once a read returns the
+ * page the writer is on (not full), the rest of the round reads nothing,
+ * so that a steady event rate cannot make it spin on nearly empty pages.
+ */
+static int plain_page(struct collector *c, struct cpu_reader *rd)
+{
+	int n;
+
+	if (rd->plain_short)
+		return 0;
+	n = injected(&c->fault_read) ? -1 : tracefs_cpu_read(rd->tcpu, c->page, true);
+	if (n < 0 && transient(errno))
+		c->read_nomem++;
+	if (n <= 0)
+		return 0;
+	c->plain_pages++;
+	if (page_commit(c->page) + 16 + 512 < c->page_size)
+		rd->plain_short = 1;
 	return n;
 }
 
@@ -1032,8 +1118,10 @@ static ssize_t fill_pipe(struct cpu_reader *rd, size_t max)
  */
 static int pipe_page(struct collector *c, struct cpu_reader *rd)
 {
-	ssize_t n = fill_pipe(rd, rd->pipe_size);
+	ssize_t n = fill_pipe(c, rd, rd->pipe_size);
 
+	if (n == -2)
+		return plain_page(c, rd);
 	if (n <= 0)
 		return (int)n;
 	do
@@ -1062,6 +1150,7 @@ long collector_read_fn(struct collector *c, enum collector_read_mode mode,
 
 		if (!t)
 			continue;
+		rd->plain_short = 0;
 		for (;;) {
 			n = pipe_page(c, rd);
 			if (n < 0)
@@ -1107,7 +1196,21 @@ static long splice_cpu(struct collector *c, struct spool *s, int cpu, long max, 
 			want = (size_t)(max - moved) * c->page_size;
 		if (!want)
 			break;
-		n = fill_pipe(rd, want);
+		n = fill_pipe(c, rd, want);
+		if (n == -2) {	/* no memory for a splice: page by page */
+			for (;;) {
+				int k2;
+
+				if (max && moved >= max)
+					return moved;
+				k2 = keep_page(c, s, cpu, plain_page(c, rd), NULL, err);
+				if (k2 < 0)
+					return -1;
+				if (!k2)
+					return moved;
+				moved++;
+			}
+		}
 		if (n < 0)
 			return set_err(err, "cannot read the ring of CPU %d: %s", cpu, strerror(errno));
 		if (n == 0)
@@ -1136,6 +1239,7 @@ long collector_read(struct collector *c, struct spool *s, enum collector_read_mo
 
 		if (!t)
 			continue;
+		rd->plain_short = 0;
 		if (mode == COLLECTOR_READ_DRAIN) {
 			/* page by page: each page's missed-events bit is looked at */
 			for (;;) {

@@ -117,6 +117,15 @@ struct collector_cpustat {
 };
 int collector_stats(struct collector *c, struct collector_cpustat *per_cpu);
 /*
+ * Reads of the ring the kernel could not serve for lack of memory: splices
+ * that failed (those pages were read with read(2) into memory allocated
+ * before tracing), plain reads that failed too (the ring kept the pages,
+ * or dropped events when full: counted lost in its stats), and the pages
+ * read with read(2).
+ */
+void collector_read_faults(const struct collector *c, uint64_t *splice_nomem,
+			   uint64_t *read_nomem, uint64_t *plain_pages);
+/*
  * The ring was just emptied (a flight dump read all of it): the stats
  * collector_snapshot_late() writes from now on count from here, so a
  * dump's overrun is what the ring overwrote before that dump's window,

@@ -31,15 +31,20 @@ static const char *const source_names[SRC_COUNT] = {
 	"vmstat", "zone", "buddy", "pagetype", "mthp", "zswap", "psi", "swap", "memcg",
 };
 
+#define VM_VALUE_MAX 24
+
 struct sampler {
 	char *root;
 	char *cgroup;		/* resolved directory, or NULL */
 	char *cgroup_arg;
 	uint64_t seq;
-	/* vmstat of the previous set */
+	/* vmstat of the previous set: values as the kernel printed them
+	 * (unsigned longs: 20 digits do not fit a long long) */
 	char **vm_names;
-	long long *vm_values;
+	char (*vm_values)[VM_VALUE_MAX];
 	size_t vm_n;
+	int vm_every_full;	/* every set carries every field (flight) */
+	int vm_base;		/* the next set does (a new file starts) */
 	int missing_written;
 	char *why[SRC_COUNT];	/* why a source is missing (NULL: present) */
 	char *pool_why;		/* zswap present, its debugfs counters not */
@@ -211,12 +216,15 @@ static int sread(struct sampler *s, const char *path, struct strbuf *sb)
 				continue;
 			if (n < 0)
 				break;
+			/* only 0 is the end: a seq_file read stops at a page
+			 * (a 4,132-byte /proc/vmstat comes as 4,091 and 41),
+			 * and reading on from where the last read ended
+			 * continues its records without walking them again */
+			if (!n)
+				return 0;
 			got += (size_t)n;
 			sb->len = got;
 			sb->buf[got] = '\0';
-			/* a short read is the end (seq_file fills what is asked) */
-			if (!n || got < sb->alloc - 1)
-				return 0;
 		}
 		/* the file went away (a sysfs file removed): open it again */
 		f->err = errno;
@@ -316,6 +324,36 @@ static int word_num(const char *line, const char **w, size_t *wlen, long long *v
 	return end != q;
 }
 
+/* "WORD DIGITS": the word and the number's text, unconverted. */
+static int word_text(const char *line, const char **w, size_t *wlen,
+		     const char **v, size_t *vlen)
+{
+	const char *p = line, *q;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	for (q = p; *q && *q != ' ' && *q != '\t'; q++)
+		;
+	if (q == p || !*q)
+		return 0;
+	*w = p;
+	*wlen = (size_t)(q - p);
+	while (*q == ' ' || *q == '\t')
+		q++;
+	p = q;
+	if (*q == '-')
+		q++;
+	if (!(*q >= '0' && *q <= '9'))
+		return 0;
+	while (*q >= '0' && *q <= '9')
+		q++;
+	if (*q && *q != ' ' && *q != '\t')
+		return 0;
+	*v = p;
+	*vlen = (size_t)(q - p);
+	return 1;
+}
+
 static int word_is(const char *w, size_t wlen, const char *name)
 {
 	return strlen(name) == wlen && !memcmp(w, name, wlen);
@@ -326,7 +364,10 @@ static void src_vmstat(struct sampler *s, struct lines *l)
 	struct strbuf sb = STRBUF_INIT;
 	char *line, *save = NULL;
 	size_t i = 0;
-	int first = s->vm_n == 0;
+	/* every field where a file starts (sampler_new_file: a
+	 * switch-output part, a flight file), whose counters a reader must
+	 * get whole from its first set */
+	int first = s->vm_n == 0 || s->vm_base || s->vm_every_full;
 
 	if (slurp(s, "/proc/vmstat", &sb)) {
 		set_missing(s, SRC_VMSTAT, "%s", strerror(errno));
@@ -336,17 +377,19 @@ static void src_vmstat(struct sampler *s, struct lines *l)
 	set_present(s, SRC_VMSTAT);
 	lines_begin(l, "vmstat", s->seq, NULL);
 	for (line = strtok_r(sb.buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char name[128];
-		const char *w;
-		size_t wl;
-		long long v;
+		char name[128], v[VM_VALUE_MAX];
+		const char *w, *vp;
+		size_t wl, vl;
 
-		if (!word_num(line, &w, &wl, &v) || wl >= sizeof(name))
+		if (!word_text(line, &w, &wl, &vp, &vl) || wl >= sizeof(name) ||
+		    vl >= sizeof(v))
 			continue;
 		memcpy(name, w, wl);
 		name[wl] = '\0';
+		memcpy(v, vp, vl);
+		v[vl] = '\0';
 		if (i < s->vm_n && !strcmp(s->vm_names[i], name)) {
-			if (!first && s->vm_values[i] == v) {
+			if (!first && !strcmp(s->vm_values[i], v)) {
 				i++;
 				continue;
 			}
@@ -362,8 +405,8 @@ static void src_vmstat(struct sampler *s, struct lines *l)
 				s->vm_n = i + 1;
 			s->vm_names[i] = xstrdup(name);
 		}
-		s->vm_values[i++] = v;
-		lines_kv_ll(l, name, v);
+		memcpy(s->vm_values[i++], v, sizeof(v));
+		lines_kv(l, name, v);
 	}
 	lines_flush(l);
 	strbuf_release(&sb);
@@ -962,6 +1005,7 @@ struct sampler *sampler_new(const struct sampler_opts *o)
 	s->root = xstrdup(o && o->root ? o->root : "");
 	if (o && o->cgroup)
 		s->cgroup_arg = xstrdup(o->cgroup);
+	s->vm_every_full = o && o->every_set_full;
 	return s;
 }
 
@@ -1062,6 +1106,7 @@ static int run_set(struct sampler *s, sampler_emit_fn emit, void *ctx)
 	uint64_t t0 = now_us();
 
 	src_vmstat(s, &l);
+	s->vm_base = 0;
 	src_zone(s, &l);
 	src_buddy(s, &l);
 	src_pagetype(s, &l);
@@ -1083,6 +1128,11 @@ static int run_set(struct sampler *s, sampler_emit_fn emit, void *ctx)
 	return l.failed ? -1 : l.count;
 }
 
+void sampler_new_file(struct sampler *s)
+{
+	s->vm_base = 1;
+}
+
 uint64_t sampler_sets(const struct sampler *s)
 {
 	return s->seq;
@@ -1102,7 +1152,7 @@ long long sampler_vmstat(const struct sampler *s, const char *name)
 {
 	for (size_t i = 0; i < s->vm_n; i++)
 		if (!strcmp(s->vm_names[i], name))
-			return s->vm_values[i];
+			return strtoll(s->vm_values[i], NULL, 10);
 	return -1;
 }
 

@@ -24,6 +24,10 @@ typedef int (*sampler_emit_fn)(void *ctx, const char *line, size_t len);
 struct sampler_opts {
 	const char *root;	/* prefix of every path; NULL or "" = "/" */
 	const char *cgroup;	/* --cgroup PATH (absolute, or below the cgroup mounts) */
+	/* every set carries every vmstat field, not only those that
+	 * changed: a flight recorder's file starts wherever its ring was
+	 * overwritten, so any set may be a file's first */
+	int every_set_full;
 };
 
 struct sampler;
@@ -45,6 +49,12 @@ int sampler_run(struct sampler *s, sampler_emit_fn emit, void *ctx);
  */
 int sampler_run_routine(struct sampler *s, sampler_emit_fn emit, void *ctx);
 uint64_t sampler_sets(const struct sampler *s);
+/*
+ * The next set carries every vmstat field, not only those that changed:
+ * it starts a file (a switch-output part), whose reader must find every
+ * counter's first value in it.
+ */
+void sampler_new_file(struct sampler *s);
 
 /* Sources read in the last set, and those missing ("name" lists). */
 const char *sampler_sources(const struct sampler *s);

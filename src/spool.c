@@ -31,6 +31,9 @@ struct spool {
 	uint64_t *pages;
 	uint64_t *lost;		/* events read from the ring but not kept */
 	uint64_t bytes;
+	/* a page allocated with the spool: the failure paths and the read(2)
+	 * fallback of a splice need memory when there may be none */
+	char *scratch;
 };
 
 static char *spool_path(const char *dir, const char *name)
@@ -140,6 +143,7 @@ struct spool *spool_create(const char *dir, int ncpus, uint32_t page_size,
 	s->fds = xcalloc((size_t)ncpus, sizeof(int));
 	s->pages = xcalloc((size_t)ncpus, sizeof(uint64_t));
 	s->lost = xcalloc((size_t)ncpus, sizeof(uint64_t));
+	s->scratch = xcalloc(1, page_size);
 	for (int cpu = 0; cpu < ncpus; cpu++)
 		s->fds[cpu] = -1;
 	strbuf_addf(&sb, SPOOL_MAGIC "ncpus %d\npage_size %u\n", ncpus, page_size);
@@ -224,9 +228,10 @@ int spool_put_page(struct spool *s, int cpu, const void *page, char **err)
 static void splice_failed(struct spool *s, int cpu, int pipe_fd, size_t left, off_t at,
 			  size_t part)
 {
-	char *page = xcalloc(1, s->page_size);
+	char *page = s->scratch;
 	int saved = errno;
 
+	memset(page, 0, s->page_size);
 	if (part) {
 		ssize_t got = pread(s->fds[cpu], page, part, at);
 
@@ -251,7 +256,6 @@ static void splice_failed(struct spool *s, int cpu, int pipe_fd, size_t left, of
 	}
 	if (ftruncate(s->fds[cpu], at))
 		{ /* the reader skips a torn page anyway */ }
-	free(page);
 	errno = saved;
 }
 
@@ -260,6 +264,7 @@ long spool_splice_pages(struct spool *s, int cpu, int pipe_fd, size_t bytes, cha
 	size_t done = 0;
 	long pages = 0;
 	loff_t off;
+	int plain = 0;
 
 	if (cpu < 0 || cpu >= s->ncpus)
 		return set_err(err, "no CPU %d in the spool", cpu);
@@ -268,11 +273,29 @@ long spool_splice_pages(struct spool *s, int cpu, int pipe_fd, size_t bytes, cha
 	off = (loff_t)(s->pages[cpu] * s->page_size);
 
 	while (done < bytes) {
-		ssize_t r = splice(pipe_fd, NULL, s->fds[cpu], &off, bytes - done, SPLICE_F_MOVE);
+		ssize_t r;
 		size_t whole;
 
+		if (!plain) {
+			r = splice(pipe_fd, NULL, s->fds[cpu], &off, bytes - done, SPLICE_F_MOVE);
+		} else {
+			/* the same bytes, through a page of ours, to the same place */
+			size_t want = bytes - done < s->page_size ? bytes - done : s->page_size;
+
+			r = read(pipe_fd, s->scratch, want);
+			if (r > 0 && put_full(s->fds[cpu], s->scratch, (size_t)r, (off_t)off))
+				r = -1;	/* those bytes left the pipe: not counted */
+			else if (r > 0)
+				off += r;
+		}
 		if (r < 0 && errno == EINTR)
 			continue;
+		/* the kernel had no memory for the splice: read(2) and write(2)
+		 * instead, for this call; recording does not stop for it */
+		if (r < 0 && !plain && (errno == ENOMEM || errno == ENOBUFS)) {
+			plain = 1;
+			continue;
+		}
 		if (r <= 0) {
 			size_t part = (size_t)(off - (loff_t)(s->pages[cpu] * s->page_size));
 
@@ -366,6 +389,7 @@ void spool_close(struct spool *s)
 	free(s->fds);
 	free(s->pages);
 	free(s->lost);
+	free(s->scratch);
 	free(s->dir);
 	free(s);
 }

@@ -7,6 +7,7 @@
 #include "switch-output.h"
 #include "util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,4 +62,57 @@ void switch_output_release(struct switch_output *so)
 	free(so->files);
 	so->files = NULL;
 	so->nfiles = 0;
+}
+
+char *output_part_name(const char *out, int n)
+{
+	const char *dot = strrchr(out, '.'), *slash = strrchr(out, '/');
+
+	if (dot && (!slash || dot > slash))
+		return xasprintf("%.*s-%d%s", (int)(dot - out), out, n, dot);
+	return xasprintf("%s-%d", out, n);
+}
+
+int output_part_highest(const char *out, char **err)
+{
+	const char *slash = strrchr(out, '/'), *base = slash ? slash + 1 : out;
+	const char *dot = strrchr(base, '.');
+	size_t stem = dot ? (size_t)(dot - base) : strlen(base);
+	const char *ext = dot ? dot : "";
+	char *dir = slash ? xasprintf("%.*s", slash == out ? 1 : (int)(slash - out), out) :
+		    xstrdup(".");
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int high = 0;
+
+	if (!d) {
+		set_err(err, "%s: cannot list the directory (%s) to number the files of %s", dir,
+			strerror(errno), out);
+		free(dir);
+		return -1;
+	}
+	while ((e = readdir(d))) {
+		const char *p = e->d_name, *q;
+		long n;
+		char *end;
+
+		/* STEM-N.EXT or STEM-N.EXT.spool, N a positive decimal */
+		if (strncmp(p, base, stem) || p[stem] != '-' || !(p[stem + 1] >= '1' && p[stem + 1] <= '9'))
+			continue;
+		errno = 0;
+		n = strtol(p + stem + 1, &end, 10);
+		if (errno || n > 1000000000)
+			continue;
+		q = end;
+		if (strncmp(q, ext, strlen(ext)))
+			continue;
+		q += strlen(ext);
+		if (*q && strcmp(q, ".spool"))
+			continue;
+		if (n > high)
+			high = (int)n;
+	}
+	closedir(d);
+	free(dir);
+	return high;
 }

@@ -34,4 +34,17 @@ int switch_output_parse(struct switch_output *so, const char *arg, char **err);
 int switch_output_written(struct switch_output *so, const char *path, char **err);
 void switch_output_release(struct switch_output *so);
 
+/*
+ * FILE-N.dat's name for the output FILE.dat (FILE-N without an extension):
+ * the files of --switch-output and of the flight recorder.
+ */
+char *output_part_name(const char *out, int n);
+/*
+ * The highest N of a FILE-N.dat, or of a FILE-N.dat.spool a killed or
+ * failed run left, in out's directory: 0 when there is none, -1 with
+ * *err when the directory cannot be listed. A restarted recorder numbers
+ * its files after it, so that it never meets a file of an earlier run.
+ */
+int output_part_highest(const char *out, char **err);
+
 #endif

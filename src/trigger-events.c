@@ -43,6 +43,7 @@ struct trig_events {
 	struct trigger t[16];
 	int n;
 	struct trig_seen seen[16];
+	struct trigger_fired fired[16];	/* at each trigger's last firing */
 	struct open_op reclaim[OPEN_SLOTS], compact[OPEN_SLOTS];
 	struct node_state node[MAX_NODES];
 	uint64_t overflow;
@@ -60,6 +61,11 @@ struct trig_events *trig_events_new(const struct trigger *t, int n)
 void trig_events_free(struct trig_events *te)
 {
 	free(te);
+}
+
+const struct trigger_fired *trig_events_fired(const struct trig_events *te, int i)
+{
+	return i >= 0 && i < te->n ? &te->fired[i] : NULL;
 }
 
 uint64_t trig_events_overflow(const struct trig_events *te)
@@ -241,11 +247,15 @@ int trig_events_check(struct trig_events *te, int i, uint64_t now, char *why, si
 		return 0;
 	s = &te->seen[i];
 	t = &te->t[i];
+	memset(&te->fired[i], 0, sizeof(te->fired[i]));
 	switch (t->kind) {
 	case TRIGGER_OOM:
 		if (s->hit) {
 			snprintf(why, n, "OOM kill of pid %d (%s)%s", s->pid,
 				 s->comm[0] ? s->comm : "?", s->hit > 1 ? " and others" : "");
+			te->fired[i].pid = s->pid;
+			memcpy(te->fired[i].comm, s->comm, sizeof(te->fired[i].comm));
+			te->fired[i].comm[sizeof(te->fired[i].comm) - 1] = '\0';
 			fire = 1;
 		}
 		break;
@@ -276,6 +286,9 @@ int trig_events_check(struct trig_events *te, int i, uint64_t now, char *why, si
 				 t->kind == TRIGGER_COMPACT_STALL ? "direct compaction" :
 				 s->memcg ? "memcg reclaim" : "direct reclaim", s->worst, s->pid, open ? " (still running)" : "",
 				 t->threshold);
+			te->fired[i].value = s->worst;
+			te->fired[i].has_value = 1;
+			te->fired[i].pid = s->pid;
 			fire = 1;
 		}
 		break;
@@ -293,6 +306,8 @@ int trig_events_check(struct trig_events *te, int i, uint64_t now, char *why, si
 				s->fired_episode[nid] = ns->episode;
 				snprintf(why, n, "kswapd of node %d awake %.1f s without balancing > %g s",
 					 nid, sec, t->threshold);
+				te->fired[i].value = sec;
+				te->fired[i].has_value = 1;
 				fire = 1;
 			}
 		}
@@ -301,6 +316,8 @@ int trig_events_check(struct trig_events *te, int i, uint64_t now, char *why, si
 		if (s->hit) {
 			snprintf(why, n, "%.0f kswapd episodes in a row on node %d asked for order > 0 "
 				 "without a kcompactd handoff (>= %g)", s->worst, s->nid, t->threshold);
+			te->fired[i].value = s->worst;
+			te->fired[i].has_value = 1;
 			fire = 1;
 		}
 		break;

@@ -45,5 +45,7 @@ void trig_events_record(struct trig_events *te, const struct record *r);
 int trig_events_check(struct trig_events *te, int i, uint64_t now, char *why, size_t n);
 /* Reclaims and compactions not followed, the table of open ones full. */
 uint64_t trig_events_overflow(const struct trig_events *te);
+/* What trigger i saw at its last check that fired (trigger.h). */
+const struct trigger_fired *trig_events_fired(const struct trig_events *te, int i);
 
 #endif

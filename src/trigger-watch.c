@@ -114,6 +114,11 @@ int trigger_watch_check(struct trigger_watch *w, int i, uint64_t now, char *why,
 	return trig_events_check(w->te, i, now, why, n);
 }
 
+const struct trigger_fired *trigger_watch_fired(struct trigger_watch *w, int i)
+{
+	return trig_events_fired(w->te, i);
+}
+
 uint64_t trigger_watch_dropped(struct trigger_watch *w)
 {
 	uint64_t d = 0;

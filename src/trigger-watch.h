@@ -25,6 +25,8 @@ struct trigger_watch *trigger_watch_open(const struct trigger *t, int n, const c
 int trigger_watch_poll(struct trigger_watch *w, int partial, uint64_t horizon, char **err);
 /* Checks trigger i (its index in the array given to open). */
 int trigger_watch_check(struct trigger_watch *w, int i, uint64_t now, char *why, size_t n);
+/* What trigger i saw when trigger_watch_check last fired it. */
+const struct trigger_fired *trigger_watch_fired(struct trigger_watch *w, int i);
 /* Events the watch's ring dropped so far (read too slowly). */
 uint64_t trigger_watch_dropped(struct trigger_watch *w);
 void trigger_watch_close(struct trigger_watch *w);

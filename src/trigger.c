@@ -245,13 +245,48 @@ int trigger_cgroup_v2(const char *dir)
 }
 
 /* One evaluation from raw counter values. */
+const char *trigger_kind_name(const struct trigger *t)
+{
+	static const char *const names[] = {
+		[TRIGGER_PSI_SOME] = "psi-some", [TRIGGER_STALL_MS] = "stall-ms",
+		[TRIGGER_FALLBACK_RATE] = "fallback-rate", [TRIGGER_MEMCG_OOM] = "memcg-oom",
+		[TRIGGER_MEMCG_MAX] = "memcg-max", [TRIGGER_MEMCG_HIGH] = "memcg-high",
+		[TRIGGER_OOM] = "oom", [TRIGGER_RECLAIM_STALL] = "reclaim-stall",
+		[TRIGGER_COMPACT_STALL] = "compact-stall", [TRIGGER_KSWAPD_AWAKE] = "kswapd-awake",
+		[TRIGGER_NO_HANDOFF] = "no-handoff",
+	};
+
+	return (size_t)t->kind < ARRAY_SIZE(names) && names[t->kind] ? names[t->kind] : "?";
+}
+
+const char *trigger_unit(const struct trigger *t)
+{
+	switch (t->kind) {
+	case TRIGGER_PSI_SOME:
+	case TRIGGER_FALLBACK_RATE:
+		return "%";
+	case TRIGGER_STALL_MS:
+	case TRIGGER_RECLAIM_STALL:
+	case TRIGGER_COMPACT_STALL:
+		return "ms";
+	case TRIGGER_KSWAPD_AWAKE:
+		return "s";
+	default:	/* memcg events, OOM kills, kswapd episodes */
+		return "events";
+	}
+}
+
 int trigger_eval(struct trigger *t, double a, double b, char *why, size_t n)
 {
 	int cond = 0, fire;
 
+	memset(&t->fired, 0, sizeof(t->fired));
+
 	switch (t->kind) {
 	case TRIGGER_PSI_SOME:		/* a = avg10 */
 		cond = a > t->threshold;
+		t->fired.value = a;
+		t->fired.has_value = 1;
 		snprintf(why, n, "psi some avg10 %.2f > %g", a, t->threshold);
 		break;
 	case TRIGGER_STALL_MS:		/* a = some total (us) */
@@ -259,6 +294,8 @@ int trigger_eval(struct trigger *t, double a, double b, char *why, size_t n)
 			double ms = (a - t->prev_a) / 1000.0;
 
 			cond = ms > t->threshold;
+			t->fired.value = ms;
+			t->fired.has_value = 1;
 			snprintf(why, n, "memory stall %.1f ms in one interval > %g ms", ms,
 				 t->threshold);
 		}
@@ -269,6 +306,8 @@ int trigger_eval(struct trigger *t, double a, double b, char *why, size_t n)
 			double pct = out + fb > 0 ? 100.0 * fb / (out + fb) : 0;
 
 			cond = out + fb > 0 && pct > t->threshold;
+			t->fired.value = pct;
+			t->fired.has_value = 1;
 			snprintf(why, n, "mTHP swap-out fallback %.1f%% (%.0f of %.0f) > %g%%",
 				 pct, fb, out + fb, t->threshold);
 		}
@@ -280,6 +319,8 @@ int trigger_eval(struct trigger *t, double a, double b, char *why, size_t n)
 			double d = a - t->prev_a;
 
 			cond = d > t->threshold;
+			t->fired.value = d;
+			t->fired.has_value = 1;
 			snprintf(why, n, "memcg %s +%.0f in one interval > %g",
 				 t->kind == TRIGGER_MEMCG_OOM ? "oom_kill" :
 				 t->kind == TRIGGER_MEMCG_MAX ? "max" : "high", d, t->threshold);

@@ -41,6 +41,18 @@ enum trigger_kind {
 	TRIGGER_NO_HANDOFF,
 };
 
+/*
+ * What a trigger saw when it fired, for the file's metadata: the value
+ * compared with the threshold (in the trigger's unit; has_value 0 for
+ * oom, which has none), and the task, where there is one (pid 0: none).
+ */
+struct trigger_fired {
+	double value;
+	int has_value;
+	int pid;
+	char comm[32];
+};
+
 struct trigger {
 	char name[64];		/* the spec as given: psi-some>10 */
 	enum trigger_kind kind;
@@ -48,7 +60,13 @@ struct trigger {
 	int armed;
 	int have_prev;
 	double prev_a, prev_b;
+	struct trigger_fired fired;	/* counter triggers: the last evaluation */
 };
+
+/* The condition's name without its threshold (psi-some), and the unit of
+ * its value and threshold ("%", "ms", "s", "events"). */
+const char *trigger_kind_name(const struct trigger *t);
+const char *trigger_unit(const struct trigger *t);
 
 int trigger_parse(const char *spec, struct trigger *t, char **err);
 /* Reads its events from a watch instance (trigger_check does not apply). */

@@ -237,3 +237,13 @@ bench: mmscope$(EXEEXT) tests/bench/td-walk$(EXEEXT) tests/bench/tui-bench$(EXEE
 	$(abs_top_srcdir)/tests/bench/bench.sh $(abs_top_builddir)
 EXTRA_DIST += tests/bench/bench.sh tests/bench/README.md tests/bench/record-bench.sh tests/bench/many.sh \
 	tests/bench/vm-record-bench.sh
+
+# every file of a flight recorder and of --switch-output holds its
+# counters whole; restarts go on after the files of an earlier run; a
+# full disk at the start and in the middle of a file; no memory for a
+# read of the ring
+TESTS += tests/record/files.sh tests/record/diskfull.sh tests/record/nomem.sh
+EXTRA_DIST += tests/record/files.sh tests/record/diskfull.sh tests/record/nomem.sh
+tests/record/files.log: tests/record/stacks-report.log
+tests/record/diskfull.log: tests/record/files.log
+tests/record/nomem.log: tests/record/diskfull.log

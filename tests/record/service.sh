@@ -7,7 +7,9 @@
 # the flight recorder, which logs one-line messages and stops cleanly on
 # SIGTERM (status 0, nothing left in tracefs); a config with an unknown
 # key stops it with one line and status 2 (which the unit does not
-# restart on).
+# restart on). The unit makes the example's output directory
+# (StateDirectory=), and restarts a recorder that stopped at max-triggers
+# (status 4, with a line in the journal), which numbers its files on.
 . "${top_srcdir:-.}/tests/lib.sh"
 . "$top_srcdir/tests/record/lib-live.sh"
 
@@ -45,6 +47,18 @@ rc=$?
 [ $rc -eq 2 ] && [ "$(wc -l <"$scratch/e")" = 1 ] &&
 	ok "unknown key: exit 2: $(cat "$scratch/e")" || fail "unknown key: exit $rc: $(cat "$scratch/e")"
 grep -q "RestartPreventExitStatus=2" "$unit" || fail "the unit would restart on a bad config"
+# the example config's output directory is the one the unit makes
+# (StateDirectory= is below /var/lib), and --max-triggers' status 4 is one
+# the unit restarts from: a host never records nothing silently
+outdir=$(sed -n 's/^output *= *\(.*\)\/[^/]*$/\1/p' "$conf")
+state=$(sed -n 's/^StateDirectory=//p' "$unit")
+[ -n "$state" ] && [ "$outdir" = "/var/lib/$state" ] &&
+	ok "the unit makes the example's output directory $outdir (StateDirectory=$state)" ||
+	fail "the example writes to $outdir, the unit makes '/var/lib/$state'"
+grep -q '^Restart=on-failure$' "$unit" &&
+	! grep -Eq '^RestartPreventExitStatus=.*\<4\>' "$unit" &&
+	ok "the unit restarts after --max-triggers (exit 4)" ||
+	fail "the unit does not restart after --max-triggers"
 
 live_require
 # the example config, its output moved into the scratch directory
@@ -76,6 +90,28 @@ bad=$(grep -v '^mmscope: \|^warning: ' "$scratch/log")
 [ -z "$bad" ] && ok "every message is one line prefixed mmscope:/warning:" ||
 	fail "messages not in one-line form: $bad"
 ls "$scratch/var" | grep -q spool && fail "a spool is left"
+# restarted (as the unit does) with max-triggers reached at its first file:
+# it goes on at incident-2.dat, says it stops recording, and exits 4
+"$top_builddir/mmscope" record --config "$scratch/etc/mmscope/recorder.conf" \
+	-o "$scratch/var/incident.dat" --max-triggers 1 --post-trigger 500ms 2>"$scratch/log2" &
+rec=$!
+LIVE_PIDS="$LIVE_PIDS $rec"
+i=0
+while ! grep -q 'flight recorder started' "$scratch/log2" && [ "$i" -lt 300 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+kill -USR1 "$rec"
+i=0
+while kill -0 "$rec" 2>/dev/null && [ "$i" -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+wait "$rec"
+rc=$?
+cat "$scratch/log2"
+[ $rc -eq 4 ] && [ -f "$scratch/var/incident-2.dat" ] &&
+	grep -q '^mmscope: --max-triggers 1 reached: the flight recorder no longer records' \
+		"$scratch/log2" &&
+	ok "max-triggers: incident-2.dat after the earlier run's, a line, exit 4 (restarted)" ||
+	fail "max-triggers: exit $rc, incident-2.dat $([ -f "$scratch/var/incident-2.dat" ] || echo missing)"
 left=$(instances_left)
 [ -z "$left" ] && ok "no instance left" || fail "instances left: $left"
 finish

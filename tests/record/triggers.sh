@@ -40,7 +40,8 @@ run() {
 	rc=$?
 	cat "$scratch/$name.err"
 	f="$scratch/$name-1.dat"
-	if [ $rc -eq 0 ] && [ -f "$f" ] && grep -q 'stopped (max-triggers reached)' "$scratch/$name.err"
+	# status 4: stopped at --max-triggers (a service restarts from it)
+	if [ $rc -eq 4 ] && [ -f "$f" ] && grep -q 'stopped (max-triggers reached)' "$scratch/$name.err"
 	then
 		ok "$trig fired and ended the run: $(strings "$f" | grep '^trigger=')"
 	else
@@ -56,13 +57,27 @@ watch=yes
 run oom oom
 strings "$scratch/oom-1.dat" | grep -q '^trigger=OOM kill of pid [0-9]* (anon-touch)' ||
 	fail "oom: the trigger does not name the victim"
+# the trigger key by key (mmscope-recording(5)): the pid of the text
+pid=$(strings "$scratch/oom-1.dat" | sed -n 's/^trigger=OOM kill of pid \([0-9]*\) .*/\1/p')
+strings "$scratch/oom-1.dat" | grep -q '^trigger_kind=oom$' &&
+	strings "$scratch/oom-1.dat" | grep -q "^trigger_pid=$pid\$" &&
+	strings "$scratch/oom-1.dat" | grep -q '^trigger_comm=anon-touch$' &&
+	ok "oom: trigger_kind, trigger_pid $pid and trigger_comm in the metadata" ||
+	fail "oom: $(strings "$scratch/oom-1.dat" | grep '^trigger_' | tr '\n' ' ')"
 run 'reclaim-stall>0' stall
 strings "$scratch/stall-1.dat" | grep -Eq '^trigger=(direct|memcg) reclaim [0-9.]* ms in pid [0-9]*' ||
 	fail "reclaim-stall: no duration and pid in the trigger"
+strings "$scratch/stall-1.dat" | grep '^trigger_' | tr '\n' ' ' >"$scratch/keys"
+grep -Eq 'trigger_kind=reclaim-stall trigger_unit=ms trigger_threshold=0 trigger_value=[0-9.e+-]+ trigger_pid=[1-9][0-9]* ' \
+	"$scratch/keys" && ok "reclaim-stall: $(cat "$scratch/keys")" ||
+	fail "reclaim-stall: the trigger's keys: $(cat "$scratch/keys")"
 watch=no
 run memcg-oom memcg --cgroup "$LIVE_TAG"
 strings "$scratch/memcg-1.dat" | grep -q '^trigger=memcg oom_kill +[1-9][0-9]* in one interval > 0$' ||
 	fail "memcg-oom: no oom_kill growth in the trigger"
+strings "$scratch/memcg-1.dat" | grep -q '^trigger_value=[1-9][0-9]*$' &&
+	strings "$scratch/memcg-1.dat" | grep -q '^trigger_unit=events$' &&
+	ok "memcg-oom: trigger_value and trigger_unit=events" || fail "memcg-oom: no trigger_value"
 # memcg triggers need --cgroup; memcg-high has nothing to read on v1
 "$MMSCOPE" record --flight-recorder --trigger memcg-max -o "$scratch/x.dat" 2>"$scratch/e"
 [ $? -eq 2 ] && grep -q "needs --cgroup" "$scratch/e" && ok "memcg-max without --cgroup: exit 2" ||

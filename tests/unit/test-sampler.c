@@ -15,7 +15,25 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+
+/*
+ * The kernel's seq_file read gives about a page per call whatever is
+ * asked (a 4,132-byte /proc/vmstat comes as 4,091 then 41 bytes); a
+ * regular file in the fake root gives all. This program's pread, which
+ * the sampler's calls bind to, behaves like seq_file: at most
+ * SHORT_READ bytes per call.
+ */
+#define SHORT_READ 4091
+static int short_reads = 1;
+
+ssize_t pread(int fd, void *buf, size_t count, off_t offset)
+{
+	if (short_reads && count > SHORT_READ)
+		count = SHORT_READ;
+	return syscall(SYS_pread64, fd, buf, count, offset);
+}
 
 struct sink {
 	char *lines[4096];
@@ -181,6 +199,83 @@ static void test_pagetype(const char *root)
 	sampler_free(s);
 }
 
+/* A 64 KB vmstat of 20-digit values and a four-node pagetypeinfo,
+ * read through page-sized reads: every field, every node, every digit. */
+static void test_long_files(const char *root)
+{
+	struct sampler_opts o = { .root = root };
+	struct sampler *s;
+	struct sink k = { 0 };
+	struct strbuf pt = STRBUF_INIT;
+	char *p = xasprintf("%s/proc/vmstat", root), want[64];
+	FILE *f = fopen(p, "w");
+	int n = 0;
+	long size;
+
+	/* 18446744073709551615 is the largest unsigned long: a long long
+	 * cannot hold it */
+	for (; f && ftell(f) < 64 * 1024; n++)
+		fprintf(f, "counter_%05d %llu\n", n, 18446744073709551614ull - (unsigned)n);
+	size = f ? ftell(f) : 0;
+	if (f)
+		fclose(f);
+	free(p);
+	ok(size >= 64 * 1024, "fake vmstat is %ld bytes, %d fields", size, n);
+	static const char *const types[] = {
+		"Unmovable", "Movable", "Reclaimable", "HighAtomic", "CMA", "Isolate",
+	};
+	for (int node = 0; node < 4; node++)
+		for (int z = 0; z < 3; z++)
+			for (int t = 0; t < 6; t++) {
+				strbuf_addf(&pt, "Node %4d, zone %8s, type %12s", node,
+					    z == 0 ? "DMA" : z == 1 ? "DMA32" : "Normal", types[t]);
+				for (int order = 0; order < 11; order++)
+					strbuf_addf(&pt, " %7d", 100000 + node * 1000 + order);
+				strbuf_addstr(&pt, "\n");
+			}
+	ok(pt.len > 2 * SHORT_READ, "fake pagetypeinfo is %zu bytes", pt.len);
+	put(root, "/proc/pagetypeinfo", pt.buf);
+	strbuf_release(&pt);
+
+	s = sampler_new(&o);
+	sampler_run(s, collect, &k);
+	is_int(count_kv(&k, "mms1 vmstat 0 "), n, "every vmstat field read through short reads");
+	snprintf(want, sizeof(want), "counter_%05d=%llu", n - 1,
+		 18446744073709551614ull - (unsigned)(n - 1));
+	ok(count_str(&k, "mms1 vmstat 0 ", want) == 1, "the last field whole: %s", want);
+	is_int(count_str(&k, "mms1 vmstat 0 ", "counter_00000=18446744073709551614 "), 1,
+	       "a 20-digit value passes unchanged");
+	is_int(count_prefix(&k, "mms1 pagetype 0 "), 4 * 3 * 6,
+	       "every node, zone and type of pagetypeinfo");
+	is_int(count_str(&k, "mms1 pagetype 0 node=3 zone=Normal type=Isolate ",
+			 "free=103000,103001,103002,103003,103004,103005,103006,103007,"
+			 "103008,103009,103010"), 1, "pagetypeinfo's last line whole");
+	sink_reset(&k);
+	sampler_run(s, collect, &k);
+	is_int(count_kv(&k, "mms1 vmstat 1 "), 0, "an unchanged set carries no field");
+	sink_reset(&k);
+	sampler_new_file(s);
+	sampler_run_routine(s, collect, &k);
+	is_int(count_kv(&k, "mms1 vmstat 2 "), n, "a new file's first set carries every field");
+	sink_reset(&k);
+	sampler_run_routine(s, collect, &k);
+	is_int(count_kv(&k, "mms1 vmstat 3 "), 0, "and the set after it again only changes");
+	sink_reset(&k);
+	sampler_free(s);
+
+	o.every_set_full = 1;
+	s = sampler_new(&o);
+	sampler_run(s, collect, &k);
+	sink_reset(&k);
+	sampler_run_routine(s, collect, &k);
+	is_int(count_kv(&k, "mms1 vmstat 1 "), n, "every_set_full: a routine set is full");
+	sink_reset(&k);
+	sampler_free(s);
+	p = xasprintf("%s/proc/pagetypeinfo", root);
+	unlink(p);
+	free(p);
+}
+
 int main(void)
 {
 	char tmpl[] = "/tmp/mmscope-sampler.XXXXXX";
@@ -228,6 +323,7 @@ int main(void)
 	sink_reset(&k);
 
 	sampler_free(s);
+	test_long_files(root);
 	test_zswap(root);
 	test_pagetype(root);
 	p = xasprintf("rm -rf '%s'", root);

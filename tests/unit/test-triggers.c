@@ -106,6 +106,8 @@ static void test_memcg_eval(void)
 	is_int(trigger_eval(&t, 3, 0, why, sizeof(why)), 0, "memcg-oom: the first value is a base");
 	is_int(trigger_eval(&t, 3, 0, why, sizeof(why)), 0, "memcg-oom: no growth, no fire");
 	is_int(trigger_eval(&t, 4, 0, why, sizeof(why)), 1, "memcg-oom: one more oom_kill fires");
+	ok(t.fired.has_value && t.fired.value == 1 && !strcmp(trigger_unit(&t), "events") &&
+	   !strcmp(trigger_kind_name(&t), "memcg-oom"), "memcg-oom: what it saw: +1 event");
 	is_str(why, "memcg oom_kill +1 in one interval > 0", "memcg-oom: says the growth");
 	is_int(trigger_eval(&t, 5, 0, why, sizeof(why)), 0, "memcg-oom: not again while it grows");
 	is_int(trigger_eval(&t, 5, 0, why, sizeof(why)), 0, "memcg-oom: re-armed");
