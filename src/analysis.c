@@ -652,17 +652,8 @@ static int analysis_window_bounds(struct analysis *a, uint64_t first, char **err
 	const struct analysis_scope *s = &a->opts.scope;
 
 	a->info.first_ts = first;
-	a->since = first;
-	a->until = UINT64_MAX;
-	if ((s->since.set && analysis_time_at(&s->since, first, &a->info.wall, "--since",
-					      &a->since, err)) ||
-	    (s->until.set && analysis_time_at(&s->until, first, &a->info.wall, "--until",
-					      &a->until, err)))
+	if (analysis_window_resolve(s, first, &a->info.wall, &a->since, &a->until, err))
 		return -1;
-	if (a->since > a->until)
-		return set_err(err, "--since is after --until (@%.6f > @%.6f; the first event "
-			       "is at @%.6f)", (double)a->since / 1e9, (double)a->until / 1e9,
-			       (double)first / 1e9);
 	a->info.windowed = 1;
 	a->info.since_ts = a->since;
 	a->info.until_ts = a->until;
@@ -811,8 +802,8 @@ static int analysis_scope_start(struct analysis *a, char **err)
 		return set_err(err, "--cgroup %s: this recording cannot tell which tasks were "
 			       "in a cgroup (no event carries one, no pid-to-cgroup map)",
 			       s->cgroup);
-	if (analysis_scope_inverted(s))
-		return set_err(err, "--since is after --until");
+	if (analysis_scope_check(s, err))
+		return -1;
 	a->windowed = s->since.set || s->until.set;
 	a->tasks = s->pid > 0 || s->comm;
 	a->info.task_scoped = a->tasks;

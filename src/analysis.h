@@ -70,6 +70,18 @@ void analysis_wall_format(const struct analysis_info *in, uint64_t ts, int digit
 /* Whether since is after until when both are of the same kind (front
  * ends refuse that before reading; mixed kinds are checked on reading). */
 int analysis_scope_inverted(const struct analysis_scope *s);
+/* The same as an error ("--since is after --until"): 0, or -1 with *err. */
+int analysis_scope_check(const struct analysis_scope *s, char **err);
+/*
+ * The window in trace time: [*since, *until] from the scope, the
+ * recording's first event time stamp (relative times count from it) and
+ * its wall map (may be empty): *since is first and *until UINT64_MAX
+ * where the scope sets none. 0, or -1 with *err (a wall-clock time not
+ * mapped, since after until). Every front end's window comes from here.
+ */
+int analysis_window_resolve(const struct analysis_scope *s, uint64_t first,
+			    const struct wall_map *wall, uint64_t *since, uint64_t *until,
+			    char **err);
 /* Whether the scope asks for anything. */
 int analysis_scope_any(const struct analysis_scope *s);
 

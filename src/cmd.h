@@ -75,7 +75,8 @@ int parse_duration(const struct cmd_entry *cmd, const char *arg, uint64_t *ns);
 int parse_jobs(const struct cmd_entry *cmd, const char *arg, int *jobs);
 
 /*
- * What to look at, shared by report, compare and tui (analysis.h's
+ * What to look at, shared by every command that reads recordings
+ * (src/inputs.c defines parse_scope and check_scope; analysis.h's
  * struct analysis_scope): put SCOPE_LONGOPTS in the getopt table,
  * SCOPE_USAGE in the usage, and hand every option to parse_scope()
  * (0: taken, EXIT_USAGE: bad value printed, -1: not a scope option);
@@ -107,9 +108,6 @@ struct analysis_time;
 int parse_scope(const struct cmd_entry *cmd, int opt, const char *arg,
 		struct analysis_scope *s);
 int check_scope(const struct cmd_entry *cmd, const struct analysis_scope *s);
-/* --since/--until alone (dump): the same forms and errors. */
-int parse_scope_time(const struct cmd_entry *cmd, const char *name, const char *arg,
-		     struct analysis_time *t);
 
 /*
  * `mmscope tui --live` checks its command line with record's own parser

@@ -113,6 +113,6 @@ out=$("$MMSCOPE" export --since 0 -o "$scratch/runx" "$scratch/run" "$f" 2>&1) |
 	fail "a window across a run's files: exit $?, '$out'"
 [ "$(awk -F, 'NR > 1' "$scratch/runx/recordings.csv" 2>/dev/null | wc -l)" = 2 ] ||
 	fail "the run and the other recording were not both exported: $(cat "$scratch/runx/recordings.csv")"
-grep -q 'r-1.dat (2 files),.*,2,' "$scratch/runx/recordings.csv" ||
+grep -q '/run (2 files),.*,2,' "$scratch/runx/recordings.csv" ||
 	fail "the run's window: $(cat "$scratch/runx/recordings.csv")"
 finish
