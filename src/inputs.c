@@ -134,6 +134,7 @@ int inputs_open(struct inputs *in, char *const *args, int nargs, char **err)
 {
 	char **paths = NULL;
 	int *from = NULL, *group = NULL;	/* from[i]: the argument of paths[i] */
+	struct stat *id = NULL;
 	int n = 0, ng = 0, r = -1;
 
 	for (int i = 0; i < nargs; i++) {
@@ -157,6 +158,18 @@ int inputs_open(struct inputs *in, char *const *args, int nargs, char **err)
 		from = xreallocarray(from, (size_t)n + 1, sizeof(*from));
 		for (int k = before; k < n; k++)
 			from[k] = i;
+	}
+	/* a file twice is no second recording (nor part of one) */
+	id = xcalloc((size_t)n + 1, sizeof(*id));
+	for (int i = 0; i < n; i++) {
+		if (stat(paths[i], &id[i]))
+			continue;	/* the error comes when it is read */
+		for (int k = 0; k < i; k++)
+			if (id[k].st_ino && id[k].st_dev == id[i].st_dev &&
+			    id[k].st_ino == id[i].st_ino) {
+				set_err(err, "%s: given twice (also as %s)", paths[i], paths[k]);
+				goto out;
+			}
 	}
 	group = xcalloc((size_t)n + 1, sizeof(*group));
 	if (td_set_group((const char *const *)paths, n, group, &ng, err))
@@ -195,6 +208,7 @@ out:
 	free(paths);
 	free(from);
 	free(group);
+	free(id);
 	return r;
 }
 
