@@ -80,6 +80,7 @@ struct analysis {
 	/* The scope (opts.scope) resolved: a window in trace time and the
 	 * tasks; after the window (tail) only the ends of what began in it. */
 	int windowed, tasks, tail;
+	uint64_t seen_ts;	/* the last event the cursor gave */
 	uint64_t since, until;
 	struct pidmap task_sel;		/* pid -> signed char: 1 in scope, 2 not */
 	struct pidmap pend_reclaim;	/* pid -> struct pend: open stall begun in the window */
@@ -272,8 +273,10 @@ static int analysis_task_in(struct analysis *a, int pid, const char *comm)
 
 	if (s->pid > 0 && pid != s->pid)
 		return 0;
-	if (!s->comm)
+	if (!s->comm) {
+		a->info.scope_tasks = 1;	/* --pid: its task was seen */
 		return 1;
+	}
 	if (comm && *comm)	/* a name the event carries (OOM victims) */
 		return !strcmp(comm, s->comm);
 	if ((v = pidmap_get(&a->task_sel, pid)))
@@ -699,6 +702,15 @@ static struct td_cursor *analysis_window_cursor(struct analysis *a, char **err)
 	return td_cursor_new_at(a->tf, -1, a->index, a->since, err);
 }
 
+/* A pass that read to the end (r 0) knows the recording's last event. */
+static void analysis_read_to_end(struct analysis *a, int r)
+{
+	if (r == 0 && (a->info.events || a->seen_ts)) {
+		a->info.rec_last_known = 1;
+		a->info.rec_last_ts = a->seen_ts;
+	}
+}
+
 static int analysis_stream(struct analysis *a, char **err)
 {
 	struct td_cursor *c = a->windowed ? analysis_window_cursor(a, err) :
@@ -719,6 +731,7 @@ static int analysis_stream(struct analysis *a, char **err)
 	if (a->opts.progress)
 		analysis_progress(a, c);
 	while ((r = td_cursor_next(c, &ev, err)) > 0) {
+		a->seen_ts = ev.ts;
 		if (analysis_window_past(a, &ev))
 			break;
 		/* what no model reads (the page allocator's events): counted
@@ -740,6 +753,7 @@ static int analysis_stream(struct analysis *a, char **err)
 	}
 	if (a->opts.progress && r == 0)
 		analysis_progress(a, c);
+	analysis_read_to_end(a, r);
 	td_cursor_free(c);
 	return r < 0 ? -1 : 0;
 }
@@ -977,10 +991,12 @@ struct analysis *analysis_run_files(const char *const *paths, int n, const char 
 	while ((r = td_set_cursor_next(c, &ev, err)) > 0) {
 		if (td_set_cursor_file(c) > 0 && ev.event)	/* file 0's format of the id */
 			ev.event = tep_find_event(a->tep, ev.event->id);
+		a->seen_ts = ev.ts;
 		if (analysis_window_past(a, &ev))
 			break;
 		analysis_event(a, &ev);
 	}
+	analysis_read_to_end(a, r);
 	td_set_cursor_free(c);
 	if (r < 0)
 		goto fail;

@@ -82,6 +82,11 @@ int analysis_scope_check(const struct analysis_scope *s, char **err);
 int analysis_window_resolve(const struct analysis_scope *s, uint64_t first,
 			    const struct wall_map *wall, uint64_t *since, uint64_t *until,
 			    char **err);
+/* The interval the figures come from: the whole recording, or the window
+ * actually analysed (from --since, or the first event when it is later,
+ * to the last event read in it, or --until when events go on after it).
+ * The recording's own span is first_ts .. rec_last_ts (when known). */
+void analysis_interval(const struct analysis_info *in, uint64_t *from, uint64_t *to);
 /* Whether the scope asks for anything. */
 int analysis_scope_any(const struct analysis_scope *s);
 
@@ -121,6 +126,10 @@ struct analysis_info {
 	uint32_t page_size;		/* the kernel's page size (the ring's page), bytes */
 	const char *compression;
 	uint64_t first_ts, last_ts;	/* of all events, ns */
+	/* the recording's last event, when the pass read to its end (a
+	 * window's pass stops after the window: rec_last_known 0) */
+	uint64_t rec_last_ts;
+	int rec_last_known;
 	/* the wall clock (Unix ns) against the trace clock, as mmscope
 	 * record read them together (src/wall-map.h); has_wall 0: the
 	 * recording holds none */

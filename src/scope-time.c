@@ -243,6 +243,12 @@ int analysis_window_resolve(const struct analysis_scope *s, uint64_t first,
 	return 0;
 }
 
+void analysis_interval(const struct analysis_info *in, uint64_t *from, uint64_t *to)
+{
+	*from = in->windowed && in->since_ts > in->first_ts ? in->since_ts : in->first_ts;
+	*to = in->last_ts > *from ? in->last_ts : *from;
+}
+
 int analysis_scope_any(const struct analysis_scope *s)
 {
 	return s->since.set || s->until.set || s->pid > 0 || s->comm || s->cgroup;
