@@ -181,8 +181,12 @@ int report_needs_samples(struct report_ctx *rc, const char *section)
 {
 	if (rc->in->has_samples)
 		return 0;
-	report_line(rc, "%s: needs counter samples (mmscope record); none in this %s",
-		    section, rc->in->windowed ? "window" : "file");
+	char text[160];
+
+	/* wrapped: "fragmentation ... window" is 74 columns */
+	snprintf(text, sizeof(text), "%s: needs counter samples (mmscope record); none in this %s",
+		 section, rc->in->windowed ? "window" : "file");
+	report_wrap(rc, "", text);
 	return 1;
 }
 
