@@ -149,6 +149,7 @@ struct analysis *analysis_new_empty(const struct analysis_opts *o)
 
 	a->phase_set_seq = -1;
 	a->syms_id = -1;
+	a->info.page_size = 4096;	/* the models' own until told */
 	if (o)
 		a->opts = *o;
 	else
@@ -209,11 +210,56 @@ const char *analysis_comm(const struct analysis *a, int pid)
 	return a ? pidmap_get(&a->comms, pid) : NULL;
 }
 
+/*
+ * The page size, resolved once per recording: the kernel's own from the
+ * recorder's run context (page_size=, sysconf) wins over the trace.dat
+ * header's ring page (a sub-buffer size when the ring's was changed),
+ * and every model and renderer takes this one. 0, or -1 when not a page
+ * size (kept as it was).
+ */
+static int analysis_set_page_size(struct analysis *a, uint32_t page_size)
+{
+	if (page_size < 4096 || page_size > 65536 || (page_size & (page_size - 1)))
+		return -1;
+	a->info.page_size = page_size;
+	swapclust_model_set_page_size(a->swapclust, page_size);
+	zswap_model_set_page_size(a->zswap, page_size);
+	frag_model_set_page_size(a->frag, page_size);
+	return 0;
+}
+
+/* SWAPFILE_CLUSTER in slots, once: the run context's or the metadata's. */
+static void analysis_set_cluster(struct analysis *a, int slots)
+{
+	if (!swapclust_model_set_cluster_size(a->swapclust, slots))
+		a->info.swap_cluster = slots;
+}
+
+/* The run context's sizes (REC_SETTING of SRC_CTX), before the models. */
+static void analysis_ctx_sizes(struct analysis *a, const struct record *r)
+{
+	if (r->type != REC_SETTING || r->setting.source != SRC_CTX || !r->setting.key ||
+	    !r->setting.value)
+		return;
+	if (!strcmp(r->setting.key, "page_size"))
+		analysis_set_page_size(a, (uint32_t)strtoul(r->setting.value, NULL, 10));
+	else if (!strcmp(r->setting.key, "swap.cluster_pages"))
+		analysis_set_cluster(a, atoi(r->setting.value));
+}
+
+unsigned long analysis_order_kb(const struct analysis_info *in, int order)
+{
+	unsigned long page_kb = in->page_size >= 1024 ? in->page_size / 1024 : 4;
+
+	return order >= 0 && order < 32 ? page_kb << order : 0;
+}
+
 void analysis_feed(struct analysis *a, const struct record *r)
 {
 	struct record named;
 
 	r = analysis_name(a, r, &named);
+	analysis_ctx_sizes(a, r);
 	if (!a->tep) {	/* records fed by hand: they set the span */
 		if (!a->info.records || r->ts < a->info.first_ts)
 			a->info.first_ts = r->ts;
@@ -466,7 +512,7 @@ static void analysis_private(struct analysis *a, struct analysis_info *in, const
 		else if (!strncmp(line, "stacktrace=", 11))
 			a->want_syms = 1;	/* record -T: frames are named */
 		else if (!strncmp(line, "swap_cluster=", 13))	/* SWAPFILE_CLUSTER */
-			swapclust_model_set_cluster_size(a->swapclust, atoi(line + 13));
+			analysis_set_cluster(a, atoi(line + 13));
 		else if (!strncmp(p, "events=", 7) && !a->enabled &&
 			 (a->enabled = xmalloc(len - 7 + 3)))
 			snprintf(a->enabled, len - 7 + 3, ",%.*s,", (int)len - 7, p + 7);
@@ -494,7 +540,7 @@ static void analysis_header(struct analysis *a, const char *path)
 
 	in->path = a->opts.name ? a->opts.name : path;
 	in->version = td_version(a->tf);
-	in->page_size = td_page_size(a->tf);
+	in->page_size = 4096;	/* until the header or the run context says */
 	in->compression = td_compression(a->tf);
 	snprintf(in->kernel, sizeof(in->kernel), "?");
 	snprintf(in->host, sizeof(in->host), "?");
@@ -502,9 +548,7 @@ static void analysis_header(struct analysis *a, const char *path)
 		 td_trace_clock(a->tf) && *td_trace_clock(a->tf) ?
 		 td_trace_clock(a->tf) : "local");
 	analysis_uname(in, td_uname(a->tf));
-	swapclust_model_set_page_size(a->swapclust, in->page_size);
-	zswap_model_set_page_size(a->zswap, in->page_size);
-	frag_model_set_page_size(a->frag, in->page_size);
+	analysis_set_page_size(a, td_page_size(a->tf));
 	analysis_private(a, in, td_private(a->tf));
 	wall_map_free(&in->wall);
 	wall_map_add_meta(&in->wall, td_private(a->tf));
@@ -1188,10 +1232,7 @@ struct analysis *analysis_live_new(struct tep_handle *tep, const char *kernel,
 	snprintf(a->info.kernel, sizeof(a->info.kernel), "%s", kernel ? kernel : "?");
 	snprintf(a->info.host, sizeof(a->info.host), "?");
 	snprintf(a->info.clock, sizeof(a->info.clock), "mono");
-	a->info.page_size = (uint32_t)sysconf(_SC_PAGESIZE);	/* live: this kernel */
-	swapclust_model_set_page_size(a->swapclust, a->info.page_size);
-	zswap_model_set_page_size(a->zswap, a->info.page_size);
-	frag_model_set_page_size(a->frag, a->info.page_size);
+	analysis_set_page_size(a, (uint32_t)sysconf(_SC_PAGESIZE));	/* live: this kernel */
 	analysis_private(a, &a->info, private_meta);
 	if (analysis_bind(a, tep, err)) {
 		analysis_free(a);

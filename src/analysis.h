@@ -123,7 +123,12 @@ struct analysis_info {
 	const char *path;
 	char kernel[96], host[96], clock[32];
 	int version;			/* trace.dat version */
-	uint32_t page_size;		/* the kernel's page size (the ring's page), bytes */
+	/* the kernel's page size, bytes, resolved once per recording: the
+	 * recorder's run context (page_size=) when it has one, else the
+	 * trace.dat header's ring page; 4096 when neither is a page size.
+	 * Models and renderers take this one (analysis_order_kb). */
+	uint32_t page_size;
+	int swap_cluster;		/* SWAPFILE_CLUSTER recorded, slots; 0 none */
 	const char *compression;
 	uint64_t first_ts, last_ts;	/* of all events, ns */
 	/* the recording's last event, when the pass read to its end (a
@@ -202,6 +207,9 @@ struct analysis_info {
 };
 
 struct analysis;
+
+/* A folio of this order in kB, on the recording's page size. */
+unsigned long analysis_order_kb(const struct analysis_info *in, int order);
 
 void analysis_opts_default(struct analysis_opts *o);
 /* Reads the whole recording. NULL with *err set on failure. */

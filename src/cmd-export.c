@@ -566,7 +566,7 @@ static void swap_order_row(struct ex_ctx *x, int order, uint64_t b, uint64_t e,
 
 	row_begin(o, x->id);
 	put_s64(o, order);
-	put_s64(o, 4LL << order);
+	put_s64(o, (int64_t)analysis_order_kb(analysis_info(x->a), order));
 	put_u64(o, rel(x, b));
 	put_u64(o, rel(x, e));
 	for (int i = 0; i < 3; i++)

@@ -192,9 +192,7 @@ int report_needs_samples(struct report_ctx *rc, const char *section)
 
 unsigned long report_order_kb(const struct report_ctx *rc, int order)
 {
-	unsigned long page_kb = rc->in->page_size >= 1024 ? rc->in->page_size / 1024 : 4;
-
-	return page_kb << order;
+	return analysis_order_kb(rc->in, order);	/* the recording's page size */
 }
 
 int report_has_kswapd(const struct report_ctx *rc)
