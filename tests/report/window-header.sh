@@ -3,7 +3,8 @@
 #
 # The header states the interval the figures come from: with a window,
 # the window actually analysed (start, end, length, on the trace and the
-# wall clock) and the recording's span beside it, in text and JSON
+# wall clock) and the recording's span beside it, in text and JSON, and
+# the TUI's status line
 # (goldens tests/golden/report-window-header.txt/.json, a real recording
 # with its wall clock). A window with one sample set has no counter
 # deltas: '-' and null, not 0. And the header's edge cases: --pid of a
@@ -41,6 +42,12 @@ check report-window-header.json "$scratch/w.json"
 want=$(sed -n '/^span/p;/^wall/p' "$scratch/w.txt")
 [ "$(cat "$scratch/wall")" = "$want" ] && ok "a wall-clock window states the same interval" ||
 	fail "wall-clock window: $(cat "$scratch/wall")"
+
+# the TUI's status line states the same window and the recording beside it
+MMSCOPE_TUI_HEADLESS=1 LINES=24 COLUMNS=120 MMSCOPE_TUI_KEYS=q MMSCOPE_TUI_DUMP="$scratch/tui" \
+	"$MMSCOPE" tui --since 1 --until 2 "$d/$f" >/dev/null 2>"$scratch/e" || fail "tui --since 1 --until 2: $(cat "$scratch/e")"
+tail -1 "$scratch/tui" | grep -q 'window 1476.143..1477.143 s (1.000 s), recording from 1475.143 s *$' &&
+	ok "tui: the status line states the window" || fail "tui status line: $(tail -1 "$scratch/tui")"
 
 # one sample set in the window: no delta, '-' in text, null in JSON
 "$MMSCOPE" report -s counters --since 1 --until 1.15 "$d/$f" >"$scratch/c.txt"
