@@ -7,6 +7,9 @@
  *   3. add the file to src/local.mk;
  *   4. write man/mmscope-NAME.1 and add it to man/local.mk;
  *   5. add tests under tests/ (tests/cli/ for output, tests/unit/ for APIs).
+ * A command that reads recordings takes its arguments and the scope
+ * through src/inputs.h (SCOPE_LONGOPTS, parse_scope, check_scope,
+ * inputs_args_check, inputs_open; inputs_analysis_one for one recording).
  *
  * Only front ends (main.c, cmd-*.c, tui/) print messages and choose exit
  * codes; everything below them returns errors as strings.
