@@ -17,10 +17,10 @@
  * - The files of one recording are read in time order as one td_set
  *   (inputs_set) or one analysis (inputs_analysis).
  *
- * The scope is parsed and checked here (inputs_scope_option,
- * inputs_scope_check: the one "--since is after --until"), and resolved to
- * trace time once per recording by analysis_window_resolve() (analysis.h),
- * for dump's cursor as for the models.
+ * The scope is parsed and checked here (parse_scope, check_scope: the
+ * wording of "--since is after --until" is analysis_scope_check's), and
+ * resolved to trace time once per recording by analysis_window_resolve()
+ * (analysis.h), for dump's cursor as for the models.
  *
  * Nothing here prints: -1/NULL with *err, as the layers below.
  */
