@@ -9,7 +9,8 @@
  *   its *.dat files.
  * - The files are grouped into recordings by their identity: the run_id=
  *   `mmscope record` writes into every file of one run (switch-output
- *   parts, flight-recorder files); files without one by the older rule
+ *   parts; a flight-recorder file is one incident, a recording of its
+ *   own); files without one by the older rule
  *   (switch_output=N and BASE-N.dat); any other file is a recording of
  *   its own (tracedat-set.h, td_set_group). Unrelated recordings are
  *   never merged: a front end that shows one recording shows them one

@@ -67,6 +67,14 @@ static int same_rec(const struct seg_info *a, const struct seg_info *b)
 	       !strncmp(a->path, b->path, a->base_len) && !strcmp(a->ext, b->ext);
 }
 
+/* mode=flight-recorder in a file's metadata */
+static int is_flight(const char *priv)
+{
+	const char *m = td_meta_value(priv, "mode");
+
+	return m && !strncmp(m, "flight-recorder", 15) && (!m[15] || m[15] == '\n');
+}
+
 static int int_cmp(const void *x, const void *y)
 {
 	int a = *(const int *)x, b = *(const int *)y;
@@ -91,6 +99,16 @@ static int group_core(const char *const *paths, const char *const *priv, int n,
 		si[i].path = paths[i];
 		si[i].num = (int)meta_u64(priv[i], "switch_output");
 		si[i].run_id = priv[i] ? td_meta_value(priv[i], "run_id") : NULL;
+		/*
+		 * A flight-recorder file is one incident: its per-CPU data
+		 * opens at the ring's overwrite point, and the gap to the
+		 * recorder's next file is neither loss nor overwrite. Read
+		 * as one, a set of them would count every later file's
+		 * overwrite as lost events: each is a recording of its own
+		 * (its run id names the recorder that wrote it).
+		 */
+		if (is_flight(priv[i]))
+			si[i].run_id = NULL;
 		if (si[i].run_id) {
 			si[i].run_id_len = strcspn(si[i].run_id, "\n");
 			if (!si[i].run_id_len)

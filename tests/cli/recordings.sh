@@ -106,4 +106,17 @@ seg "$scratch/clash/r-1.dat" 1 1000 $a 1000000000
 seg "$scratch/clash/r-2.dat" 2 2000 $b 2000000000
 [ "$(recs "$scratch/clash")" = 2 ] && ok "r-1.dat and r-2.dat of two run ids: two recordings" ||
 	fail "r-1/r-2 of two run ids: $(recs "$scratch/clash")"
+# flight-recorder files: one recorder's run id, yet each file is one
+# incident, a recording of its own (never merged into one)
+fl() {	# fl FILE START_NS T
+	echo "$3 incident at $3" |
+		MKREC_META="$(printf 'mmscope=test\nstart_realtime_ns=%s\nrun_id=%s\nmode=flight-recorder\ncpustat=window' "$2" $a)" \
+		"$mkrec" "$1" || fail "mkrec $1"
+}
+mkdir "$scratch/flight"
+fl "$scratch/flight/inc-1.dat" 1000 1000000000
+fl "$scratch/flight/inc-2.dat" 9000 9000000000
+got="$(recs "$scratch/flight") $(heads "$scratch/flight")"
+[ "$got" = "2 2" ] && ok "two flight files of one recorder: two recordings" ||
+	fail "flight files: '$got' recordings: $(cat "$scratch/e")"
 finish
