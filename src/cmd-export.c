@@ -1271,6 +1271,7 @@ static int cmd_export_run(int argc, char **argv)
 	/* the recordings of the arguments (inputs.h): a directory's, the
 	 * files of one run as one, standard input */
 	in.scope = o.scope;
+	in.twice_ok = 1;	/* the second is skipped as already in */
 	if (inputs_open(&in, argv + optind, argc - optind, &err)) {
 		status = error("%s", err);
 		free(err);

@@ -161,7 +161,7 @@ int inputs_open(struct inputs *in, char *const *args, int nargs, char **err)
 	}
 	/* a file twice is no second recording (nor part of one) */
 	id = xcalloc((size_t)n + 1, sizeof(*id));
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < n && !in->twice_ok; i++) {
 		if (stat(paths[i], &id[i]))
 			continue;	/* the error comes when it is read */
 		for (int k = 0; k < i; k++)

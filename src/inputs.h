@@ -48,6 +48,9 @@ struct inputs {
 	int nrec;
 	struct input_file in;	/* "-": the copy of standard input */
 	int stdin_used;
+	/* in: a file named twice is a recording named twice (export skips
+	 * the second as already in); else inputs_open refuses it */
+	int twice_ok;
 };
 
 /*
