@@ -80,6 +80,7 @@ struct analysis {
 	/* The scope (opts.scope) resolved: a window in trace time and the
 	 * tasks; after the window (tail) only the ends of what began in it. */
 	int windowed, tasks, tail;
+	uint64_t seen_ts;	/* the last event the cursor gave */
 	uint64_t since, until;
 	struct pidmap task_sel;		/* pid -> signed char: 1 in scope, 2 not */
 	struct pidmap pend_reclaim;	/* pid -> struct pend: open stall begun in the window */
@@ -148,6 +149,7 @@ struct analysis *analysis_new_empty(const struct analysis_opts *o)
 
 	a->phase_set_seq = -1;
 	a->syms_id = -1;
+	a->info.page_size = 4096;	/* the models' own until told */
 	if (o)
 		a->opts = *o;
 	else
@@ -208,11 +210,56 @@ const char *analysis_comm(const struct analysis *a, int pid)
 	return a ? pidmap_get(&a->comms, pid) : NULL;
 }
 
+/*
+ * The page size, resolved once per recording: the kernel's own from the
+ * recorder's run context (page_size=, sysconf) wins over the trace.dat
+ * header's ring page (a sub-buffer size when the ring's was changed),
+ * and every model and renderer takes this one. 0, or -1 when not a page
+ * size (kept as it was).
+ */
+static int analysis_set_page_size(struct analysis *a, uint32_t page_size)
+{
+	if (page_size < 4096 || page_size > 65536 || (page_size & (page_size - 1)))
+		return -1;
+	a->info.page_size = page_size;
+	swapclust_model_set_page_size(a->swapclust, page_size);
+	zswap_model_set_page_size(a->zswap, page_size);
+	frag_model_set_page_size(a->frag, page_size);
+	return 0;
+}
+
+/* SWAPFILE_CLUSTER in slots, once: the run context's or the metadata's. */
+static void analysis_set_cluster(struct analysis *a, int slots)
+{
+	if (!swapclust_model_set_cluster_size(a->swapclust, slots))
+		a->info.swap_cluster = slots;
+}
+
+/* The run context's sizes (REC_SETTING of SRC_CTX), before the models. */
+static void analysis_ctx_sizes(struct analysis *a, const struct record *r)
+{
+	if (r->type != REC_SETTING || r->setting.source != SRC_CTX || !r->setting.key ||
+	    !r->setting.value)
+		return;
+	if (!strcmp(r->setting.key, "page_size"))
+		analysis_set_page_size(a, (uint32_t)strtoul(r->setting.value, NULL, 10));
+	else if (!strcmp(r->setting.key, "swap.cluster_pages"))
+		analysis_set_cluster(a, atoi(r->setting.value));
+}
+
+unsigned long analysis_order_kb(const struct analysis_info *in, int order)
+{
+	unsigned long page_kb = in->page_size >= 1024 ? in->page_size / 1024 : 4;
+
+	return order >= 0 && order < 32 ? page_kb << order : 0;
+}
+
 void analysis_feed(struct analysis *a, const struct record *r)
 {
 	struct record named;
 
 	r = analysis_name(a, r, &named);
+	analysis_ctx_sizes(a, r);
 	if (!a->tep) {	/* records fed by hand: they set the span */
 		if (!a->info.records || r->ts < a->info.first_ts)
 			a->info.first_ts = r->ts;
@@ -272,8 +319,10 @@ static int analysis_task_in(struct analysis *a, int pid, const char *comm)
 
 	if (s->pid > 0 && pid != s->pid)
 		return 0;
-	if (!s->comm)
+	if (!s->comm) {
+		a->info.scope_tasks = 1;	/* --pid: its task was seen */
 		return 1;
+	}
 	if (comm && *comm)	/* a name the event carries (OOM victims) */
 		return !strcmp(comm, s->comm);
 	if ((v = pidmap_get(&a->task_sel, pid)))
@@ -463,7 +512,7 @@ static void analysis_private(struct analysis *a, struct analysis_info *in, const
 		else if (!strncmp(line, "stacktrace=", 11))
 			a->want_syms = 1;	/* record -T: frames are named */
 		else if (!strncmp(line, "swap_cluster=", 13))	/* SWAPFILE_CLUSTER */
-			swapclust_model_set_cluster_size(a->swapclust, atoi(line + 13));
+			analysis_set_cluster(a, atoi(line + 13));
 		else if (!strncmp(p, "events=", 7) && !a->enabled &&
 			 (a->enabled = xmalloc(len - 7 + 3)))
 			snprintf(a->enabled, len - 7 + 3, ",%.*s,", (int)len - 7, p + 7);
@@ -491,7 +540,7 @@ static void analysis_header(struct analysis *a, const char *path)
 
 	in->path = a->opts.name ? a->opts.name : path;
 	in->version = td_version(a->tf);
-	in->page_size = td_page_size(a->tf);
+	in->page_size = 4096;	/* until the header or the run context says */
 	in->compression = td_compression(a->tf);
 	snprintf(in->kernel, sizeof(in->kernel), "?");
 	snprintf(in->host, sizeof(in->host), "?");
@@ -499,9 +548,7 @@ static void analysis_header(struct analysis *a, const char *path)
 		 td_trace_clock(a->tf) && *td_trace_clock(a->tf) ?
 		 td_trace_clock(a->tf) : "local");
 	analysis_uname(in, td_uname(a->tf));
-	swapclust_model_set_page_size(a->swapclust, in->page_size);
-	zswap_model_set_page_size(a->zswap, in->page_size);
-	frag_model_set_page_size(a->frag, in->page_size);
+	analysis_set_page_size(a, td_page_size(a->tf));
 	analysis_private(a, in, td_private(a->tf));
 	wall_map_free(&in->wall);
 	wall_map_add_meta(&in->wall, td_private(a->tf));
@@ -652,17 +699,8 @@ static int analysis_window_bounds(struct analysis *a, uint64_t first, char **err
 	const struct analysis_scope *s = &a->opts.scope;
 
 	a->info.first_ts = first;
-	a->since = first;
-	a->until = UINT64_MAX;
-	if ((s->since.set && analysis_time_at(&s->since, first, &a->info.wall, "--since",
-					      &a->since, err)) ||
-	    (s->until.set && analysis_time_at(&s->until, first, &a->info.wall, "--until",
-					      &a->until, err)))
+	if (analysis_window_resolve(s, first, &a->info.wall, &a->since, &a->until, err))
 		return -1;
-	if (a->since > a->until)
-		return set_err(err, "--since is after --until (@%.6f > @%.6f; the first event "
-			       "is at @%.6f)", (double)a->since / 1e9, (double)a->until / 1e9,
-			       (double)first / 1e9);
 	a->info.windowed = 1;
 	a->info.since_ts = a->since;
 	a->info.until_ts = a->until;
@@ -708,6 +746,15 @@ static struct td_cursor *analysis_window_cursor(struct analysis *a, char **err)
 	return td_cursor_new_at(a->tf, -1, a->index, a->since, err);
 }
 
+/* A pass that read to the end (r 0) knows the recording's last event. */
+static void analysis_read_to_end(struct analysis *a, int r)
+{
+	if (r == 0 && (a->info.events || a->seen_ts)) {
+		a->info.rec_last_known = 1;
+		a->info.rec_last_ts = a->seen_ts;
+	}
+}
+
 static int analysis_stream(struct analysis *a, char **err)
 {
 	struct td_cursor *c = a->windowed ? analysis_window_cursor(a, err) :
@@ -728,6 +775,7 @@ static int analysis_stream(struct analysis *a, char **err)
 	if (a->opts.progress)
 		analysis_progress(a, c);
 	while ((r = td_cursor_next(c, &ev, err)) > 0) {
+		a->seen_ts = ev.ts;
 		if (analysis_window_past(a, &ev))
 			break;
 		/* what no model reads (the page allocator's events): counted
@@ -749,6 +797,7 @@ static int analysis_stream(struct analysis *a, char **err)
 	}
 	if (a->opts.progress && r == 0)
 		analysis_progress(a, c);
+	analysis_read_to_end(a, r);
 	td_cursor_free(c);
 	return r < 0 ? -1 : 0;
 }
@@ -811,8 +860,8 @@ static int analysis_scope_start(struct analysis *a, char **err)
 		return set_err(err, "--cgroup %s: this recording cannot tell which tasks were "
 			       "in a cgroup (no event carries one, no pid-to-cgroup map)",
 			       s->cgroup);
-	if (analysis_scope_inverted(s))
-		return set_err(err, "--since is after --until");
+	if (analysis_scope_check(s, err))
+		return -1;
 	a->windowed = s->since.set || s->until.set;
 	a->tasks = s->pid > 0 || s->comm;
 	a->info.task_scoped = a->tasks;
@@ -986,10 +1035,12 @@ struct analysis *analysis_run_files(const char *const *paths, int n, const char 
 	while ((r = td_set_cursor_next(c, &ev, err)) > 0) {
 		if (td_set_cursor_file(c) > 0 && ev.event)	/* file 0's format of the id */
 			ev.event = tep_find_event(a->tep, ev.event->id);
+		a->seen_ts = ev.ts;
 		if (analysis_window_past(a, &ev))
 			break;
 		analysis_event(a, &ev);
 	}
+	analysis_read_to_end(a, r);
 	td_set_cursor_free(c);
 	if (r < 0)
 		goto fail;
@@ -1223,10 +1274,7 @@ struct analysis *analysis_live_new(struct tep_handle *tep, const char *kernel,
 	snprintf(a->info.kernel, sizeof(a->info.kernel), "%s", kernel ? kernel : "?");
 	snprintf(a->info.host, sizeof(a->info.host), "?");
 	snprintf(a->info.clock, sizeof(a->info.clock), "mono");
-	a->info.page_size = (uint32_t)sysconf(_SC_PAGESIZE);	/* live: this kernel */
-	swapclust_model_set_page_size(a->swapclust, a->info.page_size);
-	zswap_model_set_page_size(a->zswap, a->info.page_size);
-	frag_model_set_page_size(a->frag, a->info.page_size);
+	analysis_set_page_size(a, (uint32_t)sysconf(_SC_PAGESIZE));	/* live: this kernel */
 	analysis_private(a, &a->info, private_meta);
 	if (analysis_bind(a, tep, err)) {
 		analysis_free(a);

@@ -70,6 +70,23 @@ void analysis_wall_format(const struct analysis_info *in, uint64_t ts, int digit
 /* Whether since is after until when both are of the same kind (front
  * ends refuse that before reading; mixed kinds are checked on reading). */
 int analysis_scope_inverted(const struct analysis_scope *s);
+/* The same as an error ("--since is after --until"): 0, or -1 with *err. */
+int analysis_scope_check(const struct analysis_scope *s, char **err);
+/*
+ * The window in trace time: [*since, *until] from the scope, the
+ * recording's first event time stamp (relative times count from it) and
+ * its wall map (may be empty): *since is first and *until UINT64_MAX
+ * where the scope sets none. 0, or -1 with *err (a wall-clock time not
+ * mapped, since after until). Every front end's window comes from here.
+ */
+int analysis_window_resolve(const struct analysis_scope *s, uint64_t first,
+			    const struct wall_map *wall, uint64_t *since, uint64_t *until,
+			    char **err);
+/* The interval the figures come from: the whole recording, or the window
+ * actually analysed (from --since, or the first event when it is later,
+ * to the last event read in it, or --until when events go on after it).
+ * The recording's own span is first_ts .. rec_last_ts (when known). */
+void analysis_interval(const struct analysis_info *in, uint64_t *from, uint64_t *to);
 /* Whether the scope asks for anything. */
 int analysis_scope_any(const struct analysis_scope *s);
 
@@ -106,9 +123,18 @@ struct analysis_info {
 	const char *path;
 	char kernel[96], host[96], clock[32];
 	int version;			/* trace.dat version */
-	uint32_t page_size;		/* the kernel's page size (the ring's page), bytes */
+	/* the kernel's page size, bytes, resolved once per recording: the
+	 * recorder's run context (page_size=) when it has one, else the
+	 * trace.dat header's ring page; 4096 when neither is a page size.
+	 * Models and renderers take this one (analysis_order_kb). */
+	uint32_t page_size;
+	int swap_cluster;		/* SWAPFILE_CLUSTER recorded, slots; 0 none */
 	const char *compression;
 	uint64_t first_ts, last_ts;	/* of all events, ns */
+	/* the recording's last event, when the pass read to its end (a
+	 * window's pass stops after the window: rec_last_known 0) */
+	uint64_t rec_last_ts;
+	int rec_last_known;
 	/* the wall clock (Unix ns) against the trace clock, as mmscope
 	 * record read them together (src/wall-map.h); has_wall 0: the
 	 * recording holds none */
@@ -181,6 +207,9 @@ struct analysis_info {
 };
 
 struct analysis;
+
+/* A folio of this order in kB, on the recording's page size. */
+unsigned long analysis_order_kb(const struct analysis_info *in, int order);
 
 void analysis_opts_default(struct analysis_opts *o);
 /* Reads the whole recording. NULL with *err set on failure. */

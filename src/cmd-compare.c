@@ -11,6 +11,7 @@
 #include "cmd.h"
 #include "compare-load.h"
 #include "compare-table.h"
+#include "inputs.h"
 #include "util.h"
 
 #include <getopt.h>
@@ -365,8 +366,44 @@ static char *column_name_of(const char *path)
 	return xasprintf("%.*s", (int)n, b);
 }
 
+/*
+ * The recordings of FILE|DIR[,...] (the input layer's grouping: one run
+ * id, or one --switch-output run, is one recording) appended to *paths
+ * (its file, or its name for several) and *files (NULL, or its files).
+ */
+static int compare_expand(struct inputs *in, const char *list, char ***paths, size_t *n,
+			  char ***files[], char **err)
+{
+	char *copy = xstrdup(list), *save = NULL, **args = NULL;
+	int nargs = 0, r;
+
+	for (char *f = strtok_r(copy, ",", &save); f; f = strtok_r(NULL, ",", &save)) {
+		args = xreallocarray(args, (size_t)nargs + 1, sizeof(*args));
+		args[nargs++] = f;
+	}
+	r = inputs_open(in, args, nargs, err);
+	for (int i = 0; !r && i < in->nrec; i++) {
+		const struct input_rec *rec = &in->rec[i];
+		char **fl = NULL;
+
+		if (rec->n > 1) {
+			fl = xcalloc((size_t)rec->n + 1, sizeof(*fl));
+			for (int k = 0; k < rec->n; k++)
+				fl[k] = xstrdup(rec->paths[k]);
+		}
+		*paths = xreallocarray(*paths, *n + 1, sizeof(**paths));
+		*files = xreallocarray(*files, *n + 1, sizeof(**files));
+		(*paths)[*n] = xstrdup(rec->n > 1 ? rec->name : rec->paths[0]);
+		(*files)[(*n)++] = fl;
+	}
+	free(args);
+	free(copy);
+	return r;
+}
+
 static int compare_load_columns(struct ct_table *t, struct compare_opts *o)
 {
+	struct inputs *ins = xcalloc((size_t)o->nspecs + 1, sizeof(*ins));
 	struct compare_job *jobs = NULL;
 	size_t *colof = NULL, njobs = 0, npaths = 0;
 	char **paths = NULL, *err = NULL, ***files = NULL;
@@ -392,7 +429,7 @@ static int compare_load_columns(struct ct_table *t, struct compare_opts *o)
 		}
 		col = ct_add_column(t, name);
 		free(name);
-		if (compare_expand_files(list, &paths, &npaths, &files, &err)) {
+		if (compare_expand(&ins[i], list, &paths, &npaths, &files, &err)) {
 			r = error("%s", err);
 			free(err);
 			break;
@@ -444,6 +481,9 @@ static int compare_load_columns(struct ct_table *t, struct compare_opts *o)
 	free(files);
 	free(colof);
 	free(jobs);
+	for (int i = 0; i < o->nspecs; i++)
+		inputs_release(&ins[i]);
+	free(ins);
 	return r;
 }
 

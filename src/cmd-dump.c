@@ -7,7 +7,7 @@
 #include "config.h"
 #include "analysis.h"
 #include "cmd.h"
-#include "input-file.h"
+#include "inputs.h"
 #include "tracedat-set.h"
 #include "event-format.h"
 #include "event-fast.h"
@@ -23,8 +23,9 @@ static const char dump_usage[] =
 "usage: mmscope dump [options] FILE|DIR...\n"
 "\n"
 "Print the events of a recording, one line per event, in time order.\n"
-"Several files, or a directory of them (what record's switch-output\n"
-"writes), are one recording: their events in time order, counted together.\n"
+"The parts of one switch-output run (one run id), named or in a\n"
+"directory, are one recording: their events in time order, counted\n"
+"together. Files of different recordings are refused.\n"
 "\n"
 "  -e, --event SYSTEM[:EVENT]  only these events (repeat, or separate with ',');\n"
 "                              !SYSTEM[:EVENT] leaves those out (e.g.\n"
@@ -45,14 +46,13 @@ struct dump_opts {
 	const char *file;	/* what messages call the recording */
 	char **files;		/* FILE|DIR... */
 	int nfiles;
-	char *name;		/* "FILE (N files)" */
+	struct inputs in;	/* the recording and the window */
 	char **events;		/* "system" or "system:event" */
 	int nevents;
 	unsigned char *cpus;	/* bitmap-ish: cpus[n] != 0 selects */
 	int ncpus;
 	long *pids;
 	int npids;
-	struct analysis_time tsince, tuntil;
 	uint64_t since, until;	/* resolved: trace time */
 	int stat;
 	int info;
@@ -95,13 +95,13 @@ static int add_list(const char *s, long **out, int *n, long max)
 
 static int dump_parse_opts(int argc, char **argv, struct dump_opts *o)
 {
-	enum { OPT_CPU = 256, OPT_PID, OPT_SINCE, OPT_UNTIL, OPT_STAT, OPT_INFO };
+	enum { OPT_CPU = 256, OPT_PID, OPT_STAT, OPT_INFO };
 	static const struct option longopts[] = {
 		{ "event", required_argument, NULL, 'e' },
 		{ "cpu", required_argument, NULL, OPT_CPU },
 		{ "pid", required_argument, NULL, OPT_PID },
-		{ "since", required_argument, NULL, OPT_SINCE },
-		{ "until", required_argument, NULL, OPT_UNTIL },
+		{ "since", required_argument, NULL, SCOPE_OPT_SINCE },
+		{ "until", required_argument, NULL, SCOPE_OPT_UNTIL },
 		{ "stat", no_argument, NULL, OPT_STAT },
 		{ "info", no_argument, NULL, OPT_INFO },
 		{ "help", no_argument, NULL, 'h' },
@@ -135,12 +135,9 @@ static int dump_parse_opts(int argc, char **argv, struct dump_opts *o)
 			if (add_list(optarg, &o->pids, &o->npids, 1L << 30))
 				return usage_error(cmd, "bad task id list '%s'", optarg);
 			break;
-		case OPT_SINCE:
-			if ((c = parse_scope_time(cmd, "since", optarg, &o->tsince)))
-				return c;
-			break;
-		case OPT_UNTIL:
-			if ((c = parse_scope_time(cmd, "until", optarg, &o->tuntil)))
+		case SCOPE_OPT_SINCE:
+		case SCOPE_OPT_UNTIL:
+			if ((c = parse_scope(cmd, c, optarg, &o->in.scope)))
 				return c;
 			break;
 		case OPT_STAT:
@@ -155,26 +152,18 @@ static int dump_parse_opts(int argc, char **argv, struct dump_opts *o)
 			return bad_option(cmd, argc, argv);
 		}
 	}
-	if (o->tsince.set && o->tuntil.set && o->tsince.abs == o->tuntil.abs &&
-	    o->tsince.wall == o->tuntil.wall && o->tsince.ns > o->tuntil.ns) {
-		error("--since is after --until");
-		return EXIT_USAGE;
-	}
+	if ((c = check_scope(cmd, &o->in.scope)))
+		return c;
 	if (cpus) {
 		o->cpus = xcalloc(65536, 1);
 		for (int i = 0; i < o->ncpus; i++)
 			o->cpus[cpus[i]] = 1;
 		free(cpus);
 	}
-	if (optind == argc)
-		return usage_error(cmd, "no recording given");
 	o->file = argv[optind];
 	o->files = argv + optind;
 	o->nfiles = argc - optind;
-	for (int i = 0; o->nfiles > 1 && i < o->nfiles; i++)
-		if (!strcmp(o->files[i], "-"))
-			return usage_error(cmd, "'-' (standard input) only alone");
-	return 0;
+	return inputs_args_check(cmd, o->files, o->nfiles);
 }
 
 /* Per event id: selected by -e? Decided once per id, not per event.
@@ -433,52 +422,26 @@ static int print_info(struct td_file *tf)
 }
 
 /*
- * A cursor at --since: relative times count from the first event (as
- * mmscope report prints them, over all the files); a later start is found
- * by a binary search over each file's chunks (td_index_build_at), not by
+ * A cursor at --since (the window resolved by the input layer: relative
+ * times count from the set's first event); a later start is found by a
+ * binary search over each file's chunks (td_index_build_at), not by
  * reading what comes before.
  */
 static struct td_set_cursor *dump_cursor(struct td_set *set, struct dump_opts *o, int *r)
 {
-	struct td_set_cursor *cur = NULL;
-	struct wall_map wall = { 0 };
-	uint64_t first = 0;
+	struct td_set_cursor *cur;
 	char *err = NULL;
-	int bad;
 
-	o->since = 0;
-	o->until = UINT64_MAX;
-	if (((o->tsince.set && !o->tsince.abs && !o->tsince.wall) ||
-	     (o->tuntil.set && !o->tuntil.abs && !o->tuntil.wall)) &&
-	    td_set_first_ts(set, &first, &err))
-		goto fail;
-	/* the wall clock over every file of the set */
-	for (int i = 0; i < td_set_nfiles(set); i++)
-		if (wall_map_add_meta(&wall, td_private(td_set_file(set, i))))
-			break;
-	wall_map_finish(&wall);
-	bad = (o->tsince.set && analysis_time_at(&o->tsince, first, &wall, "--since",
-						 &o->since, &err)) ||
-	      (o->tuntil.set && analysis_time_at(&o->tuntil, first, &wall, "--until",
-						 &o->until, &err));
-	wall_map_free(&wall);
-	if (bad) {
+	if (inputs_set_window(&o->in, set, &o->since, &o->until, &err)) {
 		error("%s", err);
 		free(err);
 		*r = EXIT_USAGE;
 		return NULL;
 	}
-	if (o->since > o->until) {
-		error("--since is after --until");
-		*r = EXIT_USAGE;
-		return NULL;
-	}
 	/* one seek: each file's chunks searched for since (every 0) */
-	cur = td_set_cursor_new(set, o->since > first ? o->since : 0, 0, &err);
+	cur = td_set_cursor_new(set, o->since, 0, &err);
 	if (cur)
 		return cur;
-fail:
-	td_set_cursor_free(cur);
 	*r = error("%s: %s", o->file, err ? err : "cannot read");
 	free(err);
 	return NULL;
@@ -586,73 +549,34 @@ out:
 	return r;
 }
 
-static int is_dir(const char *path)
-{
-	struct stat st;
-
-	return !stat(path, &st) && S_ISDIR(st.st_mode);
-}
-
-/* Several files, or a directory: one recording (tracedat-set.h). */
-static struct td_set *dump_open_files(struct dump_opts *o)
-{
-	struct td_set *set;
-	char **paths, *err = NULL;
-	int n;
-
-	if (input_expand(o->files, o->nfiles, &paths, &n, &err)) {
-		error("%s", err);
-		free(err);
-		return NULL;
-	}
-	set = td_set_open((const char *const *)paths, n, &err);
-	input_expand_free(paths, n);
-	if (!set) {
-		error("%s", err ? err : "cannot read");
-		free(err);
-		return NULL;
-	}
-	o->name = xasprintf("%s (%d files)", o->nfiles == 1 ? o->file : td_path(td_set_file(set, 0)),
-			    td_set_nfiles(set));
-	o->file = o->name;
-	return set;
-}
-
 static int cmd_dump(int argc, char **argv)
 {
 	struct dump_opts o = { 0 };
-	struct td_set *set;
-	int r = dump_parse_opts(argc, argv, &o);
+	struct td_set *set = NULL;
+	char *err = NULL;
+	int r;
 
+	inputs_init(&o.in);
+	r = dump_parse_opts(argc, argv, &o);
 	if (r < 0)
 		r = show_help(&cmd_dump_entry);
-	else if (r == 0 && (o.nfiles > 1 || is_dir(o.file))) {
-		set = dump_open_files(&o);
-		r = set ? dump_run(set, &o) : EXIT_ERROR;
-		td_set_close(set);
-	} else if (r == 0) {
-		struct input_file in;
-		struct td_file *tf;
-		char *err = NULL;
-
-		if (input_file_open(&in, o.file, &err)) {
-			r = error("%s", err);
-			free(err);
-		} else {
-			o.file = in.name;
-			tf = open_recording(in.path, in.name);
-			set = tf ? td_set_of(tf) : NULL;
-			r = set ? dump_run(set, &o) : EXIT_ERROR;
-			td_set_close(set);
-			input_file_release(&in);
-		}
+	else if (!r && (inputs_open(&o.in, o.files, o.nfiles, &err) ||
+			(inputs_one(&o.in, &err) && (r = EXIT_USAGE)) ||
+			!(set = inputs_set(&o.in, 0, &err)))) {
+		error("%s", err ? err : "cannot read");
+		free(err);
+		r = r ? r : EXIT_ERROR;
+	} else if (!r) {
+		o.file = o.in.rec[0].name;
+		r = dump_run(set, &o);
 	}
+	td_set_close(set);
+	inputs_release(&o.in);
 	for (int i = 0; i < o.nevents; i++)
 		free(o.events[i]);
 	free(o.events);
 	free(o.cpus);
 	free(o.pids);
-	free(o.name);
 	return r;
 }
 

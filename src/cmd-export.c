@@ -15,7 +15,7 @@
 #include "config.h"
 #include "analysis.h"
 #include "cmd.h"
-#include "input-file.h"
+#include "inputs.h"
 #include "tracedat-set.h"
 #include "json.h"
 #include "model-oom.h"
@@ -566,7 +566,7 @@ static void swap_order_row(struct ex_ctx *x, int order, uint64_t b, uint64_t e,
 
 	row_begin(o, x->id);
 	put_s64(o, order);
-	put_s64(o, 4LL << order);
+	put_s64(o, (int64_t)analysis_order_kb(analysis_info(x->a), order));
 	put_u64(o, rel(x, b));
 	put_u64(o, rel(x, e));
 	for (int i = 0; i < 3; i++)
@@ -1055,9 +1055,7 @@ static int export_parse(int argc, char **argv, struct export_opts *o)
 		return EXIT_USAGE;
 	if (!o->dir)
 		return usage_error(cmd, "no output directory given (-o DIR)");
-	if (optind == argc)
-		return usage_error(cmd, "no recording given");
-	return 0;
+	return inputs_args_check(cmd, argv + optind, argc - optind);
 }
 
 /*
@@ -1068,8 +1066,8 @@ static int export_parse(int argc, char **argv, struct export_opts *o)
  * finished first and a recording that fails leaves them as they were.
  */
 struct ex_job {
-	char **paths;
-	int npaths;
+	const struct inputs *in;	/* recording rec of the arguments */
+	int rec;
 	char *name;		/* as messages name it */
 	struct ex_ctx x;	/* its rows (x.a is freed once they are built) */
 	int rc;			/* -1: failed, err says why */
@@ -1079,34 +1077,21 @@ struct ex_job {
 
 static void export_build(struct ex_job *j, const struct export_opts *o)
 {
-	struct input_file in = { 0 };
 	struct analysis_opts ao;
 	struct analysis *a;
 	char *err = NULL;
 
+	(void)o;	/* the scope is the inputs' */
 	analysis_opts_default(&ao);
-	ao.scope = o->scope;
 	ao.unnamed_frames = 1;	/* no table holds stacks */
-	if (j->npaths > 1) {
-		a = analysis_run_files((const char *const *)j->paths, j->npaths, NULL, &ao, &err,
-				       NULL);
-		j->name = xstrdup(a ? analysis_info(a)->path : j->paths[0]);
-	} else {
-		if (input_file_open(&in, j->paths[0], &err)) {
-			j->name = xstrdup(j->paths[0]);
-			j->err = err;
-			j->rc = -1;
-			return;
-		}
-		j->name = xstrdup(in.name);
-		ao.name = in.name;
-		a = analysis_run_scoped(in.path, &ao, &err, NULL);
-	}
+	a = inputs_analysis(j->in, j->rec, &ao, &err, NULL);
+	j->name = xstrdup(j->in->rec[j->rec].name);
 	if (!a) {
-		j->err = xasprintf("%s: %s", j->name, err ? err : "cannot read");
+		/* a set's reader names the file at fault; one file is named here */
+		j->err = j->in->rec[j->rec].n > 1 ? xasprintf("%s", err ? err : "cannot read") :
+			 xasprintf("%s: %s", j->name, err ? err : "cannot read");
 		free(err);
 		j->rc = -1;
-		input_file_release(&in);
 		return;
 	}
 	if (analysis_info(a)->windowed && !analysis_info(a)->events) {
@@ -1116,7 +1101,6 @@ static void export_build(struct ex_job *j, const struct export_opts *o)
 				   "?");
 		j->rc = -1;
 		analysis_free(a);
-		input_file_release(&in);
 		return;
 	}
 	j->x.a = a;
@@ -1144,7 +1128,6 @@ static void export_build(struct ex_job *j, const struct export_opts *o)
 		}
 	analysis_free(a);
 	j->x.a = NULL;
-	input_file_release(&in);
 }
 
 /* Appends a built job's rows. 0, 1 (skipped: already there) or -1. */
@@ -1172,7 +1155,6 @@ static void export_job_release(struct ex_job *j)
 {
 	for (int i = 0; i < TB_NR; i++)
 		strbuf_release(&j->x.out[i].sb);
-	free(j->paths);
 	free(j->name);
 	free(j->err);
 	memset(j, 0, sizeof(*j));
@@ -1244,7 +1226,7 @@ static int export_all(struct ex_job *jobs, int n, const struct export_opts *o,
 			pthread_mutex_unlock(&p.lock);
 		}
 		if (export_commit(&jobs[k], o, files, &err) < 0) {
-			status = error("%s", err ? err : jobs[k].paths[0]);
+			status = error("%s", err ? err : jobs[k].in->rec[jobs[k].rec].name);
 			free(err);
 		}
 		export_job_release(&jobs[k]);
@@ -1266,14 +1248,16 @@ static int cmd_export_run(int argc, char **argv)
 {
 	struct export_opts o;
 	struct ex_file files[TB_NR];
-	char *err = NULL, **paths = NULL;
-	int r = export_parse(argc, argv, &o), status = EXIT_OK, n = 0, *group = NULL, ng = 0;
+	char *err = NULL;
+	int r = export_parse(argc, argv, &o), status = EXIT_OK;
 	struct ex_job *jobs;
+	struct inputs in;
 
 	if (r < 0)
 		return show_help(&cmd_export_entry);
 	if (r > 0)
 		return r;
+	inputs_init(&in);
 	if (o.schema) {
 		print_schema(o.schema == 2);
 		return finish_stdout(EXIT_OK);
@@ -1290,47 +1274,27 @@ static int cmd_export_run(int argc, char **argv)
 			free(err);
 			goto out;
 		}
-	/* the arguments' files, a directory's recordings in it: "-" (standard
-	 * input) as it is; then the files of one --switch-output run grouped */
-	for (int i = optind; i < argc; i++) {
-		char **p = NULL;
-		int k = 0;
-
-		if (!strcmp(argv[i], "-")) {
-			paths = xreallocarray(paths, (size_t)n + 1, sizeof(*paths));
-			paths[n++] = xstrdup("-");
-		} else if (input_expand(argv + i, 1, &p, &k, &err)) {
-			status = error("%s", err);
-			free(err);
-			err = NULL;
-		}
-		for (int j = 0; j < k; j++) {
-			paths = xreallocarray(paths, (size_t)n + 1, sizeof(*paths));
-			paths[n++] = p[j];
-		}
-		free(p);
-	}
-	group = xcalloc((size_t)n + 1, sizeof(*group));
-	if (td_set_group((const char *const *)paths, n, group, &ng, &err)) {
+	/* the recordings of the arguments (inputs.h): a directory's, the
+	 * files of one run as one, standard input */
+	in.scope = o.scope;
+	in.twice_ok = 1;	/* the second is skipped as already in */
+	if (inputs_open(&in, argv + optind, argc - optind, &err)) {
 		status = error("%s", err);
 		free(err);
 		goto out;
 	}
-	jobs = xcalloc((size_t)ng + 1, sizeof(*jobs));
-	for (int g = 0; g < ng; g++) {
-		jobs[g].paths = xcalloc((size_t)n + 1, sizeof(*jobs[g].paths));
-		for (int k = 0; k < n; k++)
-			if (group[k] == g)
-				jobs[g].paths[jobs[g].npaths++] = paths[k];
+	jobs = xcalloc((size_t)in.nrec + 1, sizeof(*jobs));
+	for (int g = 0; g < in.nrec; g++) {
+		jobs[g].in = &in;
+		jobs[g].rec = g;
 	}
-	if (export_all(jobs, ng, &o, files) != EXIT_OK)
+	if (export_all(jobs, in.nrec, &o, files) != EXIT_OK)
 		status = EXIT_ERROR;
 	free(jobs);
 out:
 	for (int i = 0; i < TB_NR; i++)
 		free(files[i].path);
-	input_expand_free(paths, n);
-	free(group);
+	inputs_release(&in);
 	return status;
 }
 

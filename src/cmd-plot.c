@@ -11,11 +11,10 @@
 #include "config.h"
 #include "analysis.h"
 #include "cmd.h"
-#include "input-file.h"
+#include "inputs.h"
 #include "model-oom.h"
 #include "output-file.h"
 #include "plot.h"
-#include "tracedat-set.h"
 #include "util.h"
 
 #include <errno.h>
@@ -129,8 +128,8 @@ static int plot_parse_opts(int argc, char **argv, struct plot_opts *o)
 	}
 	if ((s = check_scope(cmd, &o->scope)))
 		return s;
-	if (optind == argc)
-		return usage_error(cmd, "no recording given");
+	if ((s = inputs_args_check(cmd, argv + optind, argc - optind)))
+		return s;
 	o->args = argv + optind;
 	o->nargs = argc - optind;
 	if (!o->what)
@@ -140,111 +139,24 @@ static int plot_parse_opts(int argc, char **argv, struct plot_opts *o)
 
 /* ---- the input ---- */
 
-/* What the analysis was read from, kept until it is freed (the names in
- * its header point into it). */
-struct plot_input {
-	struct input_file in;	/* one file or '-' */
-	int have_in;
-	char **paths;		/* a directory's or several files */
-	int npaths;
-};
-
-static int is_dir(const char *path)
-{
-	struct stat st;
-
-	return !stat(path, &st) && S_ISDIR(st.st_mode);
-}
-
-/* Exit 2 and one line when paths hold more than one recording. */
-static int one_recording(char **paths, int n)
-{
-	int *group = xcalloc((size_t)n + 1, sizeof(*group)), ng = 0, r = 0;
-	char *err = NULL;
-
-	if (td_set_group((const char *const *)paths, n, group, &ng, &err)) {
-		r = error("%s", err);
-		free(err);
-	} else if (ng > 1) {
-		struct strbuf sb = STRBUF_INIT;
-
-		for (int g = 0; g < ng; g++) {
-			int first = -1, k = 0;
-
-			for (int i = 0; i < n; i++)
-				if (group[i] == g && !k++)
-					first = i;
-			strbuf_addf(&sb, "%s%s", g ? ", " : "", paths[first]);
-			if (k > 1)
-				strbuf_addf(&sb, " (%d files)", k);
-		}
-		error("%d recordings, plot draws one (plot each alone): %s", ng, sb.buf);
-		strbuf_release(&sb);
-		r = EXIT_USAGE;
-	}
-	free(group);
-	return r;
-}
-
-/*
- * All of plot's input: the arguments (one FILE or '-', several files or
- * a directory of one recording's parts) and the scope into one analysis.
- * NULL with the error printed and *status set (2: a bad command line,
- * several recordings, a scope the recording cannot answer; 1: a file that
- * cannot be read). The one function to change when plot reads through a
- * shared input layer.
- */
+/* All of plot's input: the shared input layer (inputs.h) into exactly one
+ * analysis; several recordings are refused there in one line. */
 static struct analysis *plot_input(char **args, int nargs, const struct analysis_scope *scope,
-				   struct plot_input *pi, int *status)
+				   struct inputs *in, int *status)
 {
 	struct analysis_opts ao;
 	struct analysis *a;
 	char *err = NULL;
-	int bad = 0;
 
-	memset(pi, 0, sizeof(*pi));
+	inputs_init(in);
+	in->scope = *scope;	/* what inputs_analysis reads the recording with */
 	analysis_opts_default(&ao);
-	ao.scope = *scope;
-	for (int i = 0; nargs > 1 && i < nargs; i++)
-		if (!strcmp(args[i], "-")) {
-			*status = usage_error(&cmd_plot_entry, "'-' (standard input) only alone");
-			return NULL;
-		}
-	if (nargs == 1 && !is_dir(args[0])) {
-		if (input_file_open(&pi->in, args[0], &err)) {
-			*status = error("%s", err);
-			free(err);
-			return NULL;
-		}
-		pi->have_in = 1;
-		ao.name = pi->in.name;
-		a = analysis_run_scoped(pi->in.path, &ao, &err, &bad);
-	} else {
-		if (input_expand(args, nargs, &pi->paths, &pi->npaths, &err)) {
-			*status = error("%s", err);
-			free(err);
-			return NULL;
-		}
-		if (pi->npaths > 1 && (*status = one_recording(pi->paths, pi->npaths)))
-			return NULL;
-		ao.name = pi->paths[0];
-		a = analysis_run_files((const char *const *)pi->paths, pi->npaths, NULL, &ao,
-				       &err, &bad);
-	}
+	a = inputs_analysis_one(in, args, nargs, &ao, &err, status);
 	if (!a) {
-		*status = bad ? EXIT_USAGE : EXIT_ERROR;
-		error("%s: %s", pi->have_in ? pi->in.name : pi->paths[0], err ? err : "cannot read");
+		error("%s", err ? err : "cannot read");
 		free(err);
 	}
 	return a;
-}
-
-static void plot_input_release(struct plot_input *pi)
-{
-	if (pi->have_in)
-		input_file_release(&pi->in);
-	input_expand_free(pi->paths, pi->npaths);
-	memset(pi, 0, sizeof(*pi));
 }
 
 /* ---- the picture ---- */
@@ -339,7 +251,7 @@ static int write_svg(const struct plot_opts *o, const struct strbuf *svg)
 static int cmd_plot_run(int argc, char **argv)
 {
 	struct plot_opts o;
-	struct plot_input pi;
+	struct inputs pi;
 	const struct analysis_info *in;
 	struct strbuf svg = STRBUF_INIT;
 	struct analysis *a;
@@ -352,7 +264,7 @@ static int cmd_plot_run(int argc, char **argv)
 		return r;
 	a = plot_input(o.args, o.nargs, &o.scope, &pi, &r);
 	if (!a) {
-		plot_input_release(&pi);
+		inputs_release(&pi);
 		return r;
 	}
 	in = analysis_info(a);
@@ -361,7 +273,7 @@ static int cmd_plot_run(int argc, char **argv)
 			  base_name(in->path ? in->path : "-"),
 			  in->empty_window ? in->empty_window : "empty");
 		analysis_free(a);
-		plot_input_release(&pi);
+		inputs_release(&pi);
 		return r;
 	}
 	/* the x axis is the window the models saw: its events' span */
@@ -386,7 +298,7 @@ static int cmd_plot_run(int argc, char **argv)
 	strbuf_addstr(&svg, "</svg>\n");
 	strbuf_release(&p.body);
 	analysis_free(a);
-	plot_input_release(&pi);
+	inputs_release(&pi);
 	r = write_svg(&o, &svg);
 	strbuf_release(&svg);
 	return r;

@@ -11,6 +11,7 @@
  */
 #include "config.h"
 #include "cmd.h"
+#include "inputs.h"
 #include "record-preflight.h"
 #include "runctx.h"
 #include "collector.h"
@@ -523,6 +524,7 @@ struct recorder {
 	enum stop_reason stop;
 	char *stop_detail;
 	uint64_t t0_ns, start_real_ns, start_trace_ns;
+	char run_id[33];	/* in every file of the run (inputs.h); "" none */
 	struct wall_track wall;	/* the wall clock against the trace clock */
 	uint64_t meta_ns;	/* the spool's metadata last written (mono) */
 	uint64_t pages;
@@ -700,6 +702,7 @@ static void private_meta(struct recorder *r, struct strbuf *sb)
 		strbuf_addf(sb, "kernel=%s\nhost=%s\n", u.release, u.nodename);
 	strbuf_addf(sb, "clock=%s\n", collector_clock(r->col));
 	strbuf_addf(sb, "start_realtime_ns=%llu\n", (unsigned long long)r->start_real_ns);
+	strbuf_addf(sb, "%s%s%s", r->run_id[0] ? "run_id=" : "", r->run_id, r->run_id[0] ? "\n" : "");
 	if (r->start_trace_ns)
 		strbuf_addf(sb, "start_trace_ns=%llu\n", (unsigned long long)r->start_trace_ns);
 	wall_track_meta(&r->wall, sb);
@@ -1889,6 +1892,7 @@ static int cmd_record(int argc, char **argv)
 			free(next);
 		}
 	}
+	inputs_new_run_id(r.run_id);	/* none without randomness: files stand alone */
 	if (o.switch_on) {
 		r.seg = r.part_base + 1;
 		r.seg_path = flight_name(o.out, r.seg);

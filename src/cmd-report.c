@@ -7,12 +7,11 @@
 #include "config.h"
 #include "analysis.h"
 #include "cmd.h"
-#include "input-file.h"
+#include "inputs.h"
 #include "report.h"
 #include "util.h"
 
 #include <getopt.h>
-#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,9 +19,10 @@ static const char report_usage[] =
 "usage: mmscope report [options] FILE|DIR...\n"
 "\n"
 "Reconstruct kswapd/kcompactd handoffs, reclaim and compaction stalls,\n"
-"fragmentation and counters from a recording, and print them. Several\n"
-"files, or a directory of them (what record's switch-output writes), are\n"
-"one recording.\n"
+"fragmentation and counters from a recording, and print them. The parts\n"
+"of one switch-output run (one run id) are one recording; other files,\n"
+"in a directory too, are reported one after another (a JSON array with\n"
+"-f json), each flight-recorder file as an incident of its own.\n"
 "\n"
 "  -s, --section NAME   only this section (repeat; the sections are below)\n"
 "  -f, --format FMT     text (default) or json\n"
@@ -50,19 +50,11 @@ static void report_section_names(struct strbuf *sb)
 }
 
 struct report_cmd_opts {
-	const char *file;
 	char **files;		/* FILE|DIR... */
 	int nfiles;
 	struct report_opts r;
 	struct analysis_scope scope;
 };
-
-static int is_dir(const char *path)
-{
-	struct stat st;
-
-	return !stat(path, &st) && S_ISDIR(st.st_mode);
-}
 
 static int report_parse_int(const char *s, int lo, int hi, int *out)
 {
@@ -137,15 +129,9 @@ static int report_parse_opts(int argc, char **argv, struct report_cmd_opts *o)
 	}
 	if ((s = check_scope(cmd, &o->scope)))
 		return s;
-	if (optind == argc)
-		return usage_error(cmd, "no recording given");
-	o->file = argv[optind];
 	o->files = argv + optind;
 	o->nfiles = argc - optind;
-	for (int i = 0; o->nfiles > 1 && i < o->nfiles; i++)
-		if (!strcmp(o->files[i], "-"))
-			return usage_error(cmd, "'-' (standard input) only alone");
-	return 0;
+	return inputs_args_check(cmd, o->files, o->nfiles);
 }
 
 static void report_timing(const char *file, const struct analysis_info *in)
@@ -159,82 +145,66 @@ static void report_timing(const char *file, const struct analysis_info *in)
 			"began in it\n", file, (unsigned long long)in->tail_events);
 }
 
-/* Several files, or a directory: one recording (analysis_run_files). */
-static int report_files(const struct report_cmd_opts *o)
-{
-	struct analysis_opts ao;
-	struct analysis *a;
-	struct strbuf out = STRBUF_INIT;
-	char **paths, *err = NULL;
-	int n, r, bad = 0;
-
-	if (input_expand(o->files, o->nfiles, &paths, &n, &err)) {
-		r = error("%s", err);
-		free(err);
-		return r;
-	}
-	analysis_opts_default(&ao);
-	ao.scope = o->scope;
-	a = analysis_run_files((const char *const *)paths, n, o->nfiles == 1 ? o->file : NULL,
-			       &ao, &err, &bad);
-	input_expand_free(paths, n);
-	if (!a) {
-		r = bad ? EXIT_USAGE : EXIT_ERROR;
-		error("%s", err ? err : "cannot read");
-		free(err);
-		return r;
-	}
-	if (getenv("MMSCOPE_REPORT_TIMING"))
-		report_timing(analysis_info(a)->path, analysis_info(a));
-	report_render(a, &o->r, &out);
-	fwrite(out.buf ? out.buf : "", 1, out.len, stdout);
-	strbuf_release(&out);
-	analysis_free(a);
-	return finish_stdout(EXIT_OK);
-}
-
+/*
+ * Each recording the arguments name, read once and rendered: several
+ * one after another, each under a line naming it (text), or as a JSON
+ * array; never merged (inputs.h).
+ */
 static int cmd_report_run(int argc, char **argv)
 {
 	struct report_cmd_opts o;
 	struct analysis_opts ao;
-	struct analysis *a;
-	struct strbuf out = STRBUF_INIT;
-	struct input_file in;
+	struct inputs in;
 	char *err = NULL;
-	int bad = 0;
-	int r = report_parse_opts(argc, argv, &o);
+	int r = report_parse_opts(argc, argv, &o), many;
 
 	if (r < 0)
 		return report_help();
 	if (r > 0)
 		return r;
-	if (o.nfiles > 1 || is_dir(o.file))
-		return report_files(&o);
-	if (input_file_open(&in, o.file, &err)) {
+	inputs_init(&in);
+	in.scope = o.scope;
+	if (inputs_open(&in, o.files, o.nfiles, &err)) {
 		r = error("%s", err);
 		free(err);
+		inputs_release(&in);
 		return r;
 	}
 	analysis_opts_default(&ao);
-	ao.name = in.name;
-	ao.scope = o.scope;
-	a = analysis_run_scoped(in.path, &ao, &err, &bad);
-	if (!a) {
-		r = error("%s: %s", in.name, err ? err : "cannot read");
-		if (bad)
-			r = EXIT_USAGE;
-		free(err);
-		input_file_release(&in);
-		return r;
+	many = in.nrec > 1;
+	if (many && o.r.format == RF_JSON)
+		fputs("[\n", stdout);
+	for (int i = 0; i < in.nrec && !r; i++) {
+		struct strbuf out = STRBUF_INIT;
+		int bad = 0;
+		struct analysis *a = inputs_analysis(&in, i, &ao, &err, &bad);
+
+		if (!a) {
+			/* a set names its file in the error; one file is named here */
+			if (in.rec[i].n == 1)
+				error("%s: %s", in.rec[i].name, err ? err : "cannot read");
+			else
+				error("%s", err ? err : "cannot read");
+			r = bad ? EXIT_USAGE : EXIT_ERROR;
+			free(err);
+			break;
+		}
+		if (getenv("MMSCOPE_REPORT_TIMING"))
+			report_timing(in.rec[i].name, analysis_info(a));
+		if (many && o.r.format == RF_TEXT)
+			printf("%s=== recording %d of %d: %s\n\n", i ? "\n" : "", i + 1, in.nrec,
+			       in.rec[i].name);
+		report_render(a, &o.r, &out);
+		if (many && o.r.format == RF_JSON && out.len && out.buf[out.len - 1] == '\n')
+			out.len--;	/* the array's comma goes after it */
+		fwrite(out.buf ? out.buf : "", 1, out.len, stdout);
+		if (many && o.r.format == RF_JSON)
+			fputs(i + 1 < in.nrec ? ",\n" : "\n]\n", stdout);
+		strbuf_release(&out);
+		analysis_free(a);
 	}
-	if (getenv("MMSCOPE_REPORT_TIMING"))
-		report_timing(in.name, analysis_info(a));
-	report_render(a, &o.r, &out);
-	fwrite(out.buf ? out.buf : "", 1, out.len, stdout);
-	strbuf_release(&out);
-	analysis_free(a);
-	input_file_release(&in);
-	return finish_stdout(EXIT_OK);
+	inputs_release(&in);
+	return finish_stdout(r ? r : EXIT_OK);
 }
 
 const struct cmd_entry cmd_report_entry = {

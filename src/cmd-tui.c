@@ -8,7 +8,7 @@
 #include "config.h"
 #include "analysis.h"
 #include "cmd.h"
-#include "input-file.h"
+#include "inputs.h"
 #include "tracedat-set.h"
 #include "tui-run.h"
 
@@ -28,9 +28,9 @@ static const char tui_usage[] =
 "\n"
 "Explore a recording: lanes of kswapd, kcompactd, reclaim and compaction\n"
 "over time per node, free pages against the watermarks, stalls, and the\n"
-"raw events around any moment. Press ? inside for the keys. Several\n"
-"files, or a directory of them (what record's switch-output writes), are\n"
-"one recording.\n"
+"raw events around any moment. Press ? inside for the keys. The parts of\n"
+"one switch-output run (one run id), named or in a directory, are one\n"
+"recording; several recordings are refused.\n"
 "\n"
 "  --live                      watch the running kernel (root): 'mmscope\n"
 "                              record' runs underneath with the options that\n"
@@ -51,13 +51,6 @@ static const char tui_usage[] =
 "\n"
 "Test mode: MMSCOPE_TUI_HEADLESS=1 (no terminal, LINES x COLUMNS),\n"
 "MMSCOPE_TUI_KEYS='key script', MMSCOPE_TUI_DUMP=FILE (see mmscope-tui(1)).\n";
-
-static int is_dir(const char *path)
-{
-	struct stat st;
-
-	return !stat(path, &st) && S_ISDIR(st.st_mode);
-}
 
 static int tui_parse_opts(int argc, char **argv, struct tui_opts *o)
 {
@@ -85,10 +78,9 @@ static int tui_parse_opts(int argc, char **argv, struct tui_opts *o)
 			return bad_option(cmd, argc, argv);
 		}
 	}
-	if ((c = check_scope(cmd, &scope)))
+	if ((c = check_scope(cmd, &scope)) ||
+	    (c = inputs_args_check(cmd, argv + optind, argc - optind)))
 		return c;
-	if (optind == argc)
-		return usage_error(cmd, "no recording given");
 	o->path = argv[optind];
 	o->npaths = argc - optind;	/* the files: cmd_tui() expands them */
 	o->paths = (const char *const *)(argv + optind);
@@ -178,61 +170,13 @@ static int cmd_tui_live(int argc, char **argv)
 	return r;
 }
 
-/* Several files, or a directory: one recording (analysis_run_files). */
-static int tui_files(struct tui_opts *o)
-{
-	char **paths, *name, *err = NULL;
-	int n, r = EXIT_OK, bad = 0;
-
-	for (int i = 0; i < o->npaths; i++)
-		if (!strcmp(o->paths[i], "-"))
-			return usage_error(&cmd_tui_entry, "'-' (standard input) only alone");
-	if (input_expand((char *const *)o->paths, o->npaths, &paths, &n, &err)) {
-		r = error("%s", err);
-		free(err);
-		return r;
-	}
-	name = xasprintf("%s (%d files)", o->npaths == 1 ? o->path : paths[0], n);
-	o->path = name;
-	o->paths = (const char *const *)paths;
-	o->npaths = n;
-	if (n == 1) {	/* a directory of one file */
-		struct td_file *tf = open_recording(paths[0], NULL);
-
-		o->path = paths[0];
-		o->npaths = 0;
-		o->bad_scope = &bad;
-		if (!tf)
-			r = EXIT_ERROR;
-		else if (tui_run(tf, o, &err) < 0)
-			r = error("%s: %s", o->path, err ? err : "cannot run the TUI");
-		if (bad)
-			r = EXIT_USAGE;
-		free(err);
-		td_close(tf);
-	} else if (!(o->set = td_set_open(o->paths, n, &err))) {
-		r = error("%s", err ? err : "cannot read");
-		free(err);
-	} else {
-		td_set_share_cmdlines(o->set);	/* the events view formats with file 0's */
-		o->bad_scope = &bad;
-		if (tui_run(NULL, o, &err) < 0) {
-			r = error("%s", err ? err : "cannot run the TUI");
-			if (bad)
-				r = EXIT_USAGE;
-			free(err);
-		}
-		td_set_close(o->set);
-	}
-	input_expand_free(paths, n);
-	free(name);
-	return r;
-}
-
+/* The one recording the arguments name (several are refused, exit 2):
+ * one file, or the files of one run as a set. */
 static int cmd_tui(int argc, char **argv)
 {
 	struct tui_opts o = { 0 };
-	struct td_file *tf;
+	struct td_file *tf = NULL;
+	struct inputs in;
 	char *err = NULL;
 	int r, bad = 0;
 
@@ -243,20 +187,42 @@ static int cmd_tui(int argc, char **argv)
 		return show_help(&cmd_tui_entry);
 	if (r > 0)
 		return r;
-	if (o.npaths > 1 || is_dir(o.path))
-		return tui_files(&o);
-	o.npaths = 0;
-	tf = open_recording(o.path, NULL);
-	if (!tf)
-		return EXIT_ERROR;
+	inputs_init(&in);
+	if (inputs_open(&in, (char *const *)o.paths, o.npaths, &err) ||
+	    (inputs_one(&in, &err) && (r = EXIT_USAGE))) {
+		r = r ? r : EXIT_ERROR;
+		error("%s", err);
+		goto out;
+	}
+	o.path = in.rec[0].name;
+	o.paths = (const char *const *)in.rec[0].paths;
+	o.npaths = in.rec[0].n;
 	o.bad_scope = &bad;
+	if (o.npaths == 1) {
+		o.npaths = 0;
+		o.path = in.rec[0].paths[0];	/* what the pass opens */
+		tf = open_recording(o.path, in.rec[0].name);
+		if (!tf) {
+			r = EXIT_ERROR;
+			goto out;
+		}
+	} else if (!(o.set = td_set_open(o.paths, o.npaths, &err))) {
+		r = error("%s", err ? err : "cannot read");
+		goto out;
+	} else {
+		td_set_share_cmdlines(o.set);	/* the events view formats with file 0's */
+	}
 	if (tui_run(tf, &o, &err) < 0) {
-		r = error("%s: %s", o.path, err ? err : "cannot run the TUI");
+		r = tf ? error("%s: %s", in.rec[0].name, err ? err : "cannot run the TUI") :
+		     error("%s", err ? err : "cannot run the TUI");
 		if (bad)
 			r = EXIT_USAGE;
-		free(err);
 	}
+out:
+	free(err);
 	td_close(tf);
+	td_set_close(o.set);
+	inputs_release(&in);
 	return r;
 }
 

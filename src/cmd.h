@@ -7,6 +7,9 @@
  *   3. add the file to src/local.mk;
  *   4. write man/mmscope-NAME.1 and add it to man/local.mk;
  *   5. add tests under tests/ (tests/cli/ for output, tests/unit/ for APIs).
+ * A command that reads recordings takes its arguments and the scope
+ * through src/inputs.h (SCOPE_LONGOPTS, parse_scope, check_scope,
+ * inputs_args_check, inputs_open; inputs_analysis_one for one recording).
  *
  * Only front ends (main.c, cmd-*.c, tui/) print messages and choose exit
  * codes; everything below them returns errors as strings.
@@ -75,7 +78,8 @@ int parse_duration(const struct cmd_entry *cmd, const char *arg, uint64_t *ns);
 int parse_jobs(const struct cmd_entry *cmd, const char *arg, int *jobs);
 
 /*
- * What to look at, shared by report, compare and tui (analysis.h's
+ * What to look at, shared by every command that reads recordings
+ * (src/inputs.c defines parse_scope and check_scope; analysis.h's
  * struct analysis_scope): put SCOPE_LONGOPTS in the getopt table,
  * SCOPE_USAGE in the usage, and hand every option to parse_scope()
  * (0: taken, EXIT_USAGE: bad value printed, -1: not a scope option);
@@ -107,9 +111,6 @@ struct analysis_time;
 int parse_scope(const struct cmd_entry *cmd, int opt, const char *arg,
 		struct analysis_scope *s);
 int check_scope(const struct cmd_entry *cmd, const struct analysis_scope *s);
-/* --since/--until alone (dump): the same forms and errors. */
-int parse_scope_time(const struct cmd_entry *cmd, const char *name, const char *arg,
-		     struct analysis_time *t);
 
 /*
  * `mmscope tui --live` checks its command line with record's own parser

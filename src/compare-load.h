@@ -64,19 +64,6 @@ struct compare_job {
  */
 void compare_load_runs(struct compare_job *jobs, size_t n, int threads);
 
-/*
- * Expand one column's FILE[,FILE...] list: a directory stands for every
- * "*.dat" file in it, in name order. Appends to *paths (*n of them), one
- * per run: the files of one `record --switch-output` run (BASE-N.dat
- * whose metadata says switch_output=N, see src/tracedat-set.h) among the
- * column's are one run, named "FIRST (N files)", whose files are then in
- * (*files)[k] (NULL-terminated; NULL for a run of one file). Returns 0,
- * or -1 with *err (a directory without recordings, or one that cannot be
- * read; a part of a run missing between two, a part twice, a part
- * renamed so that its name no longer says its number).
- */
-int compare_expand_files(const char *list, char ***paths, size_t *n, char ***files[],
-			 char **err);
 /* The same for several files of one run: the models read them as one
  * recording (analysis_run_files); no scope (an error with sc->bad set). */
 int compare_load_files(char *const *files, const char *phase, struct compare_scope *sc,

@@ -6,11 +6,9 @@
 #include "input-file.h"
 #include "util.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 /* 0, or -1 with errno: the whole buffer, through short writes */
@@ -81,69 +79,4 @@ void input_file_release(struct input_file *in)
 		free(in->tmp);
 		in->tmp = NULL;
 	}
-}
-
-static int path_cmp(const void *x, const void *y)
-{
-	return strcmp(*(char *const *)x, *(char *const *)y);
-}
-
-int input_expand(char *const *args, int nargs, char ***paths, int *n, char **err)
-{
-	*paths = NULL;
-	*n = 0;
-	for (int i = 0; i < nargs; i++) {
-		struct stat st;
-		DIR *d;
-		struct dirent *de;
-		int before = *n;
-
-		if (stat(args[i], &st)) {
-			set_err(err, "%s: %s", args[i], strerror(errno));
-			goto fail;
-		}
-		if (!S_ISDIR(st.st_mode)) {
-			*paths = xreallocarray(*paths, (size_t)*n + 1, sizeof(**paths));
-			(*paths)[(*n)++] = xstrdup(args[i]);
-			continue;
-		}
-		d = opendir(args[i]);
-		if (!d) {
-			set_err(err, "%s: %s", args[i], strerror(errno));
-			goto fail;
-		}
-		while ((de = readdir(d))) {
-			size_t l = strlen(de->d_name);
-			char *p;
-
-			if (l < 5 || strcmp(de->d_name + l - 4, ".dat") || de->d_name[0] == '.')
-				continue;
-			p = xasprintf("%s/%s", args[i], de->d_name);
-			if (stat(p, &st) || !S_ISREG(st.st_mode)) {
-				free(p);
-				continue;
-			}
-			*paths = xreallocarray(*paths, (size_t)*n + 1, sizeof(**paths));
-			(*paths)[(*n)++] = p;
-		}
-		closedir(d);
-		if (*n == before) {
-			set_err(err, "%s: a directory with no .dat file", args[i]);
-			goto fail;
-		}
-		qsort(*paths + before, (size_t)(*n - before), sizeof(**paths), path_cmp);
-	}
-	return 0;
-fail:
-	input_expand_free(*paths, *n);
-	*paths = NULL;
-	*n = 0;
-	return -1;
-}
-
-void input_expand_free(char **paths, int n)
-{
-	for (int i = 0; i < n; i++)
-		free(paths[i]);
-	free(paths);
 }

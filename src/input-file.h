@@ -20,13 +20,6 @@ struct input_file {
 int input_file_open(struct input_file *in, const char *arg, char **err);
 void input_file_release(struct input_file *in);
 
-/*
- * Several recordings of one run: the files named, or for a directory its
- * *.dat files (mmscope record --switch-output's FILE-N.dat). *paths is
- * malloc'd, its strings too (input_expand_free). 0, or -1 with *err (no
- * such file, an empty directory).
- */
-int input_expand(char *const *args, int nargs, char ***paths, int *n, char **err);
-void input_expand_free(char **paths, int n);
+/* Directories and several files: inputs.h. */
 
 #endif

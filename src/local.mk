@@ -83,7 +83,7 @@ libmmscope_a_SOURCES += \
 
 # the command: one file per subcommand
 mmscope_SOURCES += \
-	src/main.c src/cmd.h src/cli.c \
+	src/main.c src/cmd.h src/cli.c src/inputs.c src/inputs.h \
 	src/record-preflight.c src/record-preflight.h \
 	src/cmd-record.c src/cmd-report.c src/cmd-compare.c src/cmd-tui.c \
 	src/cmd-dump.c src/cmd-convert.c src/cmd-recover.c src/cmd-sample.c \

@@ -58,7 +58,8 @@ static int64_t ctr_delta(const struct zswap_model *m, const char *key, int *foun
 	return c->last - c->first;
 }
 
-static void zswap_metrics(const struct zswap_model *m, struct metric_values *out)
+static void zswap_metrics(const struct zswap_model *m, uint32_t page_size,
+			  struct metric_values *out)
 {
 	uint64_t ok = zswap_model_probe_ok(m, ZSWAP_OP_STORE);
 	uint64_t no = zswap_model_probe_fail(m, ZSWAP_OP_STORE);
@@ -86,7 +87,8 @@ static void zswap_metrics(const struct zswap_model *m, struct metric_values *out
 		const struct zsw_point *p = zswap_model_point(m, i);
 
 		if (p->limit_pages > 0 && p->pool_bytes >= 0) {
-			int pct = (int)(p->pool_bytes / 4096 * 100 / p->limit_pages);
+			/* the limit is in the recording's pages, not 4 KB ones */
+			int pct = (int)(p->pool_bytes / page_size * 100 / p->limit_pages);
 
 			if (pct > top)
 				top = pct;
@@ -99,5 +101,5 @@ static void zswap_metrics(const struct zswap_model *m, struct metric_values *out
 void metrics_swap_load(const struct analysis *a, struct metric_values *out)
 {
 	swap_metrics(analysis_swapclust(a), out);
-	zswap_metrics(analysis_zswap(a), out);
+	zswap_metrics(analysis_zswap(a), analysis_info(a)->page_size, out);
 }

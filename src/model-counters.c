@@ -249,6 +249,10 @@ int64_t counters_model_delta(const struct counters_model *m, const char *vmstat_
 {
 	const struct counter *c = counters_model_find(m, SRC_VMSTAT, "", vmstat_key);
 
+	/* a delta needs two sets: with one (a short window) it is unknown,
+	 * not 0 */
+	if (m->nsets < 2)
+		c = NULL;
 	if (found)
 		*found = c != NULL;
 	return c ? c->last - c->first : 0;
@@ -269,6 +273,8 @@ int64_t counters_model_delta_prefix(const struct counters_model *m, const char *
 		sum += c->last - c->first;
 		any = 1;
 	}
+	if (m->nsets < 2)	/* one set: no delta (above) */
+		any = 0, sum = 0;
 	if (found)
 		*found = any;
 	return sum;

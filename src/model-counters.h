@@ -75,7 +75,8 @@ const struct counter *counters_model_get(const struct counters_model *m, int i);
 const struct counter *counters_model_find(const struct counters_model *m,
 					  enum sample_source src, const char *instance,
 					  const char *key);
-/* Delta last - first of a vmstat counter; 0 and *found = 0 if absent. */
+/* Delta last - first of a vmstat counter; 0 and *found = 0 if absent or
+ * not known (fewer than two sample sets: a short window). */
 int64_t counters_model_delta(const struct counters_model *m, const char *vmstat_key,
 			     int *found);
 /* 1 if vmstat key is base itself or base per zone (base_dma, base_dma32,

@@ -196,11 +196,9 @@ static void frag_commit(struct frag_model *m, const struct record *r)
 
 void frag_model_add(struct frag_model *m, const struct record *r)
 {
+	/* the page size is the analysis's (frag_model_set_page_size) */
 	if (r->type == REC_BUDDY || r->type == REC_PAGETYPE)
 		frag_stage_line(m, r);
-	else if (r->type == REC_SETTING && r->setting.source == SRC_CTX && r->setting.key &&
-		 r->setting.value && !strcmp(r->setting.key, "page_size"))
-		frag_model_set_page_size(m, (uint32_t)strtoul(r->setting.value, NULL, 10));
 	else if (r->type == REC_SAMPLE_END)
 		frag_commit(m, r);
 }

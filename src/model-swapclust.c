@@ -1052,19 +1052,17 @@ static void saw_thp_size(struct swapclust_model *m, long kb)
 	}
 }
 
-/* The run context ("mms1 ctx" settings of the start): page size,
- * SWAPFILE_CLUSTER, and the hugepages-<kB> directories. */
+/* The run context ("mms1 ctx" settings of the start): the hugepages-<kB>
+ * directories. The page size and SWAPFILE_CLUSTER are the analysis's,
+ * resolved once per recording (analysis.h: analysis_info.page_size),
+ * told through swapclust_model_set_page_size/_set_cluster_size. */
 static void on_ctx(struct swapclust_model *m, const struct record *r)
 {
 	const char *k = r->setting.key, *v = r->setting.value;
 
 	if (!k || !v)
 		return;
-	if (!strcmp(k, "page_size"))
-		swapclust_model_set_page_size(m, (uint32_t)strtoul(v, NULL, 10));
-	else if (!strcmp(k, "swap.cluster_pages"))
-		swapclust_model_set_cluster_size(m, atoi(v));
-	else if (!strncmp(k, "thp.hugepages-", 14))
+	if (!strncmp(k, "thp.hugepages-", 14))
 		saw_thp_size(m, strtol(k + 14, NULL, 10));
 }
 

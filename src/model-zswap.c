@@ -275,13 +275,8 @@ void zswap_model_add(struct zswap_model *m, const struct record *r)
 			on_memcg(m, r);
 		break;
 	case REC_SETTING:
-		/* the run context's page size: the kernel's, whatever the
-		 * trace.dat header's ring-buffer page says */
-		if (r->setting.source == SRC_CTX && r->setting.key && r->setting.value &&
-		    !strcmp(r->setting.key, "page_size"))
-			zswap_model_set_page_size(m, (uint32_t)strtoul(r->setting.value, NULL, 10));
-		else
-			on_setting(m, r);
+		/* the page size is the analysis's (zswap_model_set_page_size) */
+		on_setting(m, r);
 		break;
 	case REC_ZONE: on_zone(m, r); break;
 	case REC_SAMPLE_END: on_end(m, r); break;

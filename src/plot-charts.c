@@ -171,10 +171,11 @@ static void chart_watermarks(struct plot *p)
 
 /* ---- fallback ---- */
 
-/* a folio of this order, from the recording's page size */
-static void size_name(uint32_t page_size, int order, char *buf, size_t n)
+/* a folio of this order, from the recording's page size (resolved once
+ * per recording by the analysis) */
+static void size_name(const struct analysis_info *in, int order, char *buf, size_t n)
 {
-	unsigned long kb = (page_size >= 1024 ? page_size / 1024 : 4UL) << order;
+	unsigned long kb = analysis_order_kb(in, order);
 
 	if (kb >= 1024)
 		snprintf(buf, n, "%luM", kb / 1024);
@@ -222,7 +223,7 @@ static void chart_fallback(struct plot *p)
 	for (int o = SWC_NORDERS - 1; o >= 1; o--) {
 		int n = swapclust_model_nctr(m, o);
 		double *x, *yc, *yp;
-		char lab[16];
+		char lab[24];
 
 		if (!active[o])
 			continue;
@@ -245,7 +246,7 @@ static void chart_fallback(struct plot *p)
 		plot_dots(p, x, yc, n - 1, plot_palette[o % NPAL], 7);
 		if (pm)
 			plot_polyline(p, x, yp, n - 1, plot_palette[o % NPAL], 1.5, "5 3");
-		size_name(analysis_info(p->a)->page_size, o, lab, sizeof(lab));
+		size_name(analysis_info(p->a), o, lab, sizeof(lab));
 		plot_legend_entry(p, &lg, plot_palette[o % NPAL], NULL, 1, lab);
 		free(x);
 		free(yc);

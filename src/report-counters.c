@@ -156,11 +156,13 @@ static void counters_vmstat(struct report_ctx *rc, const struct counters_model *
 			counters_model_find(cm, SRC_VMSTAT, "", vm_rows[i].key);
 		char step[24] = "-";
 
-		if (c)
+		if (c && found)
 			snprintf(step, sizeof(step), "%lld", (long long)c->max_step);
 		if (found)
 			report_line(rc, "Ops %-30s %14lld %14s", vm_rows[i].label, (long long)d,
 				    step);
+		else if (c)	/* sampled, but one set: no delta */
+			report_line(rc, "Ops %-30s %14s %14s", vm_rows[i].label, "-", "-");
 	}
 	int shown = 0, more = 0;
 

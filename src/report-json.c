@@ -62,24 +62,33 @@ void report_json_header(struct report_ctx *rc)
 	json_str(j, "clock", in->clock);
 	json_s64(j, "version", in->version);
 	json_str(j, "compression", in->compression ? in->compression : "");
-	json_fixed(j, "first_s", (double)in->first_ts / 1e9, 6);
-	if (in->windowed && !in->events)	/* no event in the window */
-		json_null(j, "last_s");
+	/* the interval the figures come from: with a window, the window
+	 * actually analysed (the recording's span is in "window") */
+	uint64_t from, to;
+
+	analysis_interval(in, &from, &to);
+	/* null: no event (the start of a window without any is known) */
+	if (in->events || in->windowed)
+		json_fixed(j, "first_s", (double)from / 1e9, 6);
 	else
-		json_fixed(j, "last_s", (double)in->last_ts / 1e9, 6);
+		json_null(j, "first_s");
+	if (in->events)
+		json_fixed(j, "last_s", (double)to / 1e9, 6);
+	else
+		json_null(j, "last_s");
 	/* UTC through the clocks mmscope record read together; null: none */
 	{
 		char w[48];
 		uint64_t ns;
 
 		/* null: no clocks, or the time is inside a step */
-		analysis_wall_format(in, in->first_ts, 9, w, sizeof(w));
-		if (analysis_wall_ns(in, in->first_ts, &ns))
+		analysis_wall_format(in, from, 9, w, sizeof(w));
+		if ((!in->events && !in->windowed) || analysis_wall_ns(in, from, &ns))
 			json_null(j, "first_wall");
 		else
 			json_str(j, "first_wall", w);
-		analysis_wall_format(in, in->last_ts, 9, w, sizeof(w));
-		if ((in->windowed && !in->events) || analysis_wall_ns(in, in->last_ts, &ns))
+		analysis_wall_format(in, to, 9, w, sizeof(w));
+		if (!in->events || analysis_wall_ns(in, to, &ns))
 			json_null(j, "last_wall");
 		else
 			json_str(j, "last_wall", w);
@@ -131,6 +140,18 @@ void report_json_header(struct report_ctx *rc)
 			json_null(j, "until_abs_s");
 		else
 			json_fixed(j, "until_abs_s", (double)in->until_ts / 1e9, 6);
+		/* its length as analysed (first_s .. last_s); null: no event */
+		if (in->events)
+			json_fixed(j, "length_s", (double)(to - from) / 1e9, 6);
+		else
+			json_null(j, "length_s");
+		/* the recording's span beside it (last: null when the pass
+		 * stopped after the window) */
+		json_fixed(j, "recording_first_s", (double)in->first_ts / 1e9, 6);
+		if (in->rec_last_known)
+			json_fixed(j, "recording_last_s", (double)in->rec_last_ts / 1e9, 6);
+		else
+			json_null(j, "recording_last_s");
 		/* no event in it: where it fell; null: it has events */
 		if (in->empty_window)
 			json_str(j, "empty", in->empty_window);
@@ -151,13 +172,11 @@ void report_json_header(struct report_ctx *rc)
 			json_s64(j, "pid", in->scope_pid);
 		else
 			json_null(j, "pid");
-		if (in->scope_comm) {
+		if (in->scope_comm)
 			json_str(j, "comm", in->scope_comm);
-			json_u64(j, "matched", in->scope_tasks);
-		} else {
+		else
 			json_null(j, "comm");
-			json_null(j, "matched");
-		}
+		json_u64(j, "matched", in->scope_tasks);	/* --pid too: 0 or 1 */
 		json_str(j, "global", "counters, kswapd and kcompactd episodes");
 		json_close(j);
 	}
@@ -583,7 +602,8 @@ void report_json_counters(struct report_ctx *rc)
 		json_s64(j, "scale", c->scale);
 		json_s64(j, "first", c->first);
 		json_s64(j, "last", c->last);
-		json_s64(j, "max_step", c->max_step);
+		/* a step needs two sets: null with one (a short window) */
+		json_s64_or_null(j, "max_step", c->max_step, counters_model_nsets(cm) >= 2);
 		json_counter_gauge(rc, j, cm, c);
 		json_close(j);
 	}

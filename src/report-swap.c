@@ -637,8 +637,9 @@ static const char *since(char *buf, int64_t v, int64_t base, int first)
 
 static void zswap_series(struct report_ctx *rc, const struct zswap_model *m)
 {
-	/* pages are the kernel's: 4 KB on x86-64, 16 or 64 KB on some arm64 */
-	double pg = rc->in->page_size ? (double)rc->in->page_size : 4096.0;
+	/* pages are the kernel's: 4 KB on x86-64, 16 or 64 KB on some arm64
+	 * (the analysis resolved it once) */
+	double pg = (double)rc->in->page_size;
 	int n = zswap_model_npoints(m), step = n > MAXROWS ? (n + MAXROWS - 1) / MAXROWS : 1;
 	const struct zsw_point *prev = zswap_model_point(m, 0);
 

@@ -189,9 +189,7 @@ int report_needs_samples(struct report_ctx *rc, const char *section)
 
 unsigned long report_order_kb(const struct report_ctx *rc, int order)
 {
-	unsigned long page_kb = rc->in->page_size >= 1024 ? rc->in->page_size / 1024 : 4;
-
-	return page_kb << order;
+	return analysis_order_kb(rc->in, order);	/* the recording's page size */
 }
 
 int report_has_kswapd(const struct report_ctx *rc)
@@ -360,13 +358,16 @@ static void report_text_scope(struct report_ctx *rc)
 	if (in->task_scoped) {
 		char who[96];
 
+		/* how many tasks matched, for --pid too: a pid that never ran
+		 * in the window says "(0 tasks)" rather than nothing */
 		if (in->scope_pid && in->scope_comm)
 			snprintf(who, sizeof(who), "pid %d if named %s", in->scope_pid, in->scope_comm);
 		else if (in->scope_pid)
 			snprintf(who, sizeof(who), "pid %d", in->scope_pid);
 		else
-			snprintf(who, sizeof(who), "comm %s (%llu task%s)", in->scope_comm,
-				 (unsigned long long)in->scope_tasks, in->scope_tasks == 1 ? "" : "s");
+			snprintf(who, sizeof(who), "comm %s", in->scope_comm);
+		snprintf(who + strlen(who), sizeof(who) - strlen(who), " (%llu task%s)",
+			 (unsigned long long)in->scope_tasks, in->scope_tasks == 1 ? "" : "s");
 		snprintf(text, sizeof(text), "%s: stalls, top tasks, reclaim and compaction "
 			 "work, swap-outs and OOM victims of these tasks only; counters, "
 			 "kswapd and kcompactd episodes stay global", who);
@@ -377,8 +378,9 @@ static void report_text_scope(struct report_ctx *rc)
 void report_text_header(struct report_ctx *rc)
 {
 	const struct analysis_info *in = rc->in;
-	double span = in->last_ts > in->first_ts ?
-		      (double)(in->last_ts - in->first_ts) / 1e9 : 0;
+	uint64_t from, to;
+
+	analysis_interval(in, &from, &to);
 
 	report_title(rc, "mmscope report: %s", basename_of(in->path ? in->path : "-"));
 	report_line(rc, "kernel    %s", in->kernel);
@@ -386,18 +388,29 @@ void report_text_header(struct report_ctx *rc)
 	report_line(rc, "file      trace.dat v%d, %s, clock %s", in->version,
 		    in->compression && *in->compression ? in->compression : "none",
 		    in->clock);
+	/* the interval the figures come from: with a window, the window
+	 * actually analysed, and the recording's span beside it */
 	if (in->windowed && !in->events)	/* no last event to show */
-		report_line(rc, "span      %.6f .. - s (no event in the window: %s)",
-			    (double)in->first_ts / 1e9,
+		report_line(rc, "span      - (no event in the window: %s)",
 			    in->empty_window ? in->empty_window : "?");
+	else if (!in->events)	/* not a span of 0 s at 0 */
+		report_line(rc, "span      - (no events in this recording)");
 	else
-		report_line(rc, "span      %.6f .. %.6f s (%.3f s)", (double)in->first_ts / 1e9,
-			    (double)in->last_ts / 1e9, span);
-	if (in->has_wall && !(in->windowed && !in->events)) {
+		report_line(rc, "span      %.6f .. %.6f s (%.3f s)%s", (double)from / 1e9,
+			    (double)to / 1e9, (double)(to - from) / 1e9,
+			    in->windowed ? ", the window" : "");
+	if (in->windowed && in->rec_last_known)
+		report_line(rc, "recording %.6f .. %.6f s (%.3f s)", (double)in->first_ts / 1e9,
+			    (double)in->rec_last_ts / 1e9,
+			    (double)(in->rec_last_ts - in->first_ts) / 1e9);
+	else if (in->windowed)
+		report_line(rc, "recording %.6f s .. (not read past the window)",
+			    (double)in->first_ts / 1e9);
+	if (in->has_wall && in->events) {
 		char f[48], l[48];
 
-		analysis_wall_format(in, in->first_ts, 3, f, sizeof(f));
-		analysis_wall_format(in, in->last_ts, 3, l, sizeof(l));
+		analysis_wall_format(in, from, 3, f, sizeof(f));
+		analysis_wall_format(in, to, 3, l, sizeof(l));
 		report_line(rc, "wall      %s .. %s", f, l);
 	} else if (!in->has_wall) {
 		report_line(rc, "wall      - (no wall-clock reference in this recording)");

@@ -210,6 +210,45 @@ int analysis_scope_inverted(const struct analysis_scope *s)
 	       s->since.wall == s->until.wall && s->since.ns > s->until.ns;
 }
 
+/* The one wording of an inverted window; with the trace times once they
+ * are known (a wall-clock or mixed window is resolved on reading). */
+static int scope_order_err(char **err, const uint64_t *since, const uint64_t *until,
+			   uint64_t first)
+{
+	if (!since)
+		return set_err(err, "--since is after --until");
+	return set_err(err, "--since is after --until (@%.6f > @%.6f; the first event is "
+		       "at @%.6f)", (double)*since / 1e9, (double)*until / 1e9,
+		       (double)first / 1e9);
+}
+
+int analysis_scope_check(const struct analysis_scope *s, char **err)
+{
+	if (analysis_scope_inverted(s))
+		return scope_order_err(err, NULL, NULL, 0);
+	return 0;
+}
+
+int analysis_window_resolve(const struct analysis_scope *s, uint64_t first,
+			    const struct wall_map *wall, uint64_t *since, uint64_t *until,
+			    char **err)
+{
+	*since = first;
+	*until = UINT64_MAX;
+	if ((s->since.set && analysis_time_at(&s->since, first, wall, "--since", since, err)) ||
+	    (s->until.set && analysis_time_at(&s->until, first, wall, "--until", until, err)))
+		return -1;
+	if (*since > *until)
+		return scope_order_err(err, since, until, first);
+	return 0;
+}
+
+void analysis_interval(const struct analysis_info *in, uint64_t *from, uint64_t *to)
+{
+	*from = in->windowed && in->since_ts > in->first_ts ? in->since_ts : in->first_ts;
+	*to = in->last_ts > *from ? in->last_ts : *from;
+}
+
 int analysis_scope_any(const struct analysis_scope *s)
 {
 	return s->since.set || s->until.set || s->pid > 0 || s->comm || s->cgroup;

@@ -43,6 +43,8 @@ static int seg_name(const char *path, int n, size_t *base_len, const char **ext)
 
 struct seg_info {
 	const char *path;
+	const char *run_id;	/* run_id=, or NULL (written before 0.x) */
+	size_t run_id_len;
 	int num;		/* switch_output=N; 0: not a segment */
 	int named;		/* named BASE-N.EXT */
 	size_t base_len;
@@ -51,11 +53,26 @@ struct seg_info {
 	ino_t ino;
 };
 
-/* Same recording: both segments named, same BASE and EXT. */
+/*
+ * Same recording: the same run id (every file one `mmscope record` wrote
+ * carries its run's); files without one, both segments named, same BASE
+ * and EXT. A file with a run id and one without are never one.
+ */
 static int same_rec(const struct seg_info *a, const struct seg_info *b)
 {
+	if (a->run_id || b->run_id)
+		return a->run_id && b->run_id && a->run_id_len == b->run_id_len &&
+		       !memcmp(a->run_id, b->run_id, a->run_id_len);
 	return a->num && b->num && a->named && b->named && a->base_len == b->base_len &&
 	       !strncmp(a->path, b->path, a->base_len) && !strcmp(a->ext, b->ext);
+}
+
+/* mode=flight-recorder in a file's metadata */
+static int is_flight(const char *priv)
+{
+	const char *m = td_meta_value(priv, "mode");
+
+	return m && !strncmp(m, "flight-recorder", 15) && (!m[15] || m[15] == '\n');
 }
 
 static int int_cmp(const void *x, const void *y)
@@ -81,6 +98,22 @@ static int group_core(const char *const *paths, const char *const *priv, int n,
 
 		si[i].path = paths[i];
 		si[i].num = (int)meta_u64(priv[i], "switch_output");
+		si[i].run_id = priv[i] ? td_meta_value(priv[i], "run_id") : NULL;
+		/*
+		 * A flight-recorder file is one incident: its per-CPU data
+		 * opens at the ring's overwrite point, and the gap to the
+		 * recorder's next file is neither loss nor overwrite. Read
+		 * as one, a set of them would count every later file's
+		 * overwrite as lost events: each is a recording of its own
+		 * (its run id names the recorder that wrote it).
+		 */
+		if (is_flight(priv[i]))
+			si[i].run_id = NULL;
+		if (si[i].run_id) {
+			si[i].run_id_len = strcspn(si[i].run_id, "\n");
+			if (!si[i].run_id_len)
+				si[i].run_id = NULL;
+		}
 		if (si[i].num > 0 && !stat(paths[i], &st)) {	/* a part twice */
 			si[i].dev = st.st_dev;
 			si[i].ino = st.st_ino;
@@ -94,7 +127,8 @@ static int group_core(const char *const *paths, const char *const *priv, int n,
 		}
 		if (si[i].num > 0)
 			si[i].named = !seg_name(paths[i], si[i].num, &si[i].base_len, &si[i].ext);
-		if (si[i].num > 0 && !si[i].named && strict) {
+		/* a run id places a part whatever its name */
+		if (si[i].num > 0 && !si[i].named && strict && !si[i].run_id) {
 			set_err(err, "%s: segment %d of a --switch-output recording, but not named "
 				"BASE-%d.dat: cannot tell which recording it belongs to",
 				paths[i], si[i].num, si[i].num);
@@ -112,7 +146,7 @@ static int group_core(const char *const *paths, const char *const *priv, int n,
 		int m = 0, first = -1;
 
 		for (int i = 0; i < n; i++)
-			if (group[i] == g) {
+			if (group[i] == g && si[i].num > 0) {
 				nums[m++] = si[i].num;
 				if (first < 0)
 					first = i;
@@ -120,6 +154,14 @@ static int group_core(const char *const *paths, const char *const *priv, int n,
 		if (m < 2)
 			continue;
 		qsort(nums, (size_t)m, sizeof(*nums), int_cmp);
+		for (int k = 1; k < m && !si[first].named; k++)
+			if (nums[k] == nums[k - 1] || nums[k] != nums[k - 1] + 1) {
+				/* parts placed by their run id, renamed */
+				set_err(err, "%s: its recording's parts are %s (%d, then %d)",
+					si[first].path, nums[k] == nums[k - 1] ? "there twice" :
+					"not contiguous", nums[k - 1], nums[k]);
+				goto out;
+			}
 		for (int k = 1; k < m; k++) {
 			if (nums[k] == nums[k - 1]) {
 				set_err(err, "%.*s-%d%s: segment %d of that recording is there twice",
@@ -274,14 +316,15 @@ struct td_set *td_set_open_only(const char *const *paths, int n, td_want_fn want
 	if (group_core(paths, priv, n, group, &ng, 0, err))
 		ng = -1;
 	for (int i = 0; i < n && ng > 1; i++)
-		seg |= meta_u64(priv[i], "switch_output") > 0;
+		seg |= meta_u64(priv[i], "switch_output") > 0 || td_meta_value(priv[i], "run_id");
 	if (ng > 1 && seg) {
 		int k = 1;
 
 		while (group[k] == group[0])
 			k++;
-		set_err(err, "%s and %s are parts of different recordings (--switch-output "
-			"segments are named BASE-N.dat): give the files of one", paths[0], paths[k]);
+		set_err(err, "%s and %s are parts of different recordings (not one run id, "
+			"or --switch-output segments named BASE-N.dat): give the files of one",
+			paths[0], paths[k]);
 		ng = -1;
 	}
 	free(priv);

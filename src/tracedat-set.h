@@ -16,9 +16,13 @@
  * file's own saved command lines. At most the files overlapping the
  * time reached, and the next, are open as cursors at once.
  *
- * Which files are one recording (td_set_group): a file whose metadata
- * says switch_output=N and whose name is BASE-N.EXT is segment N of the
- * recording BASE.EXT; the segments of one recording are one group, and
+ * Which files are one recording (td_set_group): files whose metadata
+ * carry the same run_id= (every file one `mmscope record` writes: the
+ * parts of a --switch-output run) are one; a file with a run id is never
+ * one with a file without. A flight-recorder file (mode=flight-recorder)
+ * is one incident, a recording of its own, whatever its run id. Without a run id (files of older versions): a file
+ * whose metadata says switch_output=N and whose name is BASE-N.EXT is
+ * segment N of the recording BASE.EXT. The segments of one recording
  * must have no gap in N (record --switch-max-files deletes the oldest,
  * so a group may start after 1). Any other file is a group of its own.
  *

@@ -107,9 +107,9 @@ TESTS += tests/unit/test-model-stacks
 check_PROGRAMS += tests/unit/test-report
 TESTS += tests/unit/test-report tests/report/golden.sh tests/report/swap.sh \
 	tests/oracle/truth.sh tests/report/run.sh tests/oracle/scope.sh tests/report/formats.sh \
-	tests/report/wall-time.sh
+	tests/report/wall-time.sh tests/report/window-header.sh
 EXTRA_DIST += tests/report/golden.sh tests/report/swap.sh tests/oracle/truth.sh tests/report/run.sh tests/report/formats.sh \
-	tests/report/wall-time.sh \
+	tests/report/wall-time.sh tests/report/window-header.sh \
 	tests/oracle/truth.py tests/oracle/scope.sh tests/oracle/scope.py tests/data/report tests/data/swap tests/data/kernels tests/data/dump
 
 # compare: metrics, statistics and the tables on synthetic recordings
@@ -195,8 +195,8 @@ EXTRA_DIST += tests/record/stacks-report.sh
 # several files (record --switch-output's) as one recording: dump,
 # export, tui, compare; live after the other live tests, and on files
 # made by tests/compare/mkrec
-TESTS += tests/record/switch-read.sh tests/cli/multifile.sh
-EXTRA_DIST += tests/record/switch-read.sh tests/cli/multifile.sh
+TESTS += tests/record/switch-read.sh tests/cli/multifile.sh tests/cli/recordings.sh
+EXTRA_DIST += tests/record/switch-read.sh tests/cli/multifile.sh tests/cli/recordings.sh
 tests/record/switch-read.log: tests/record/stacktrace.log
 
 # kernel matrix: every scenario of tests/vm/scenarios on every kernel

@@ -24,6 +24,9 @@ struct tui_data {
 	/* what the events view lists: the --since/--until window (0 and
 	 * UINT64_MAX: everything) */
 	uint64_t view_lo, view_hi;
+	/* with a window: the window analysed and the recording's span, for
+	 * the status line ("" without one) */
+	char window_line[112];
 };
 
 /* Called now and then during the pass: bytes of event data read of the

@@ -300,6 +300,8 @@ int tui_run(struct td_file *tf, const struct tui_opts *o, char **err)
 	l.st.set = o->set;
 	l.st.tep = o->live ? live_tep(o->live) : tf ? td_tep(tf) : NULL;
 	l.st.data = d;
+	if (!o->live && d->window_line[0])	/* the window, at the status line's right */
+		l.st.live_status = d->window_line;
 	draw_size(&l.st.rows, &l.st.cols);
 	tui_state_fit(&l.st);
 	if (o->live) {

@@ -36,7 +36,8 @@ struct tui_state {
 	struct td_file *tf;		/* for the events view; NULL live and in tests */
 	struct td_set *set;		/* several files (tf NULL): the events view's */
 	struct tep_handle *tep;		/* task names; may be NULL in tests */
-	const char *live_status;	/* live mode: the session's state line */
+	const char *live_status;	/* live mode: the session's state line; a
+					 * window: what it is (tui_data) */
 	struct live *live;		/* live mode: its recent events */
 	struct tui_data *data;		/* what the initial pass built (data.h) */
 	uint64_t t_first, t_last;	/* of the recording */

@@ -166,8 +166,8 @@ static int view_swap_rates(struct tui_state *st, struct canvas *body, int y,
 	int w = tui_axis_cols(body->cols), rows = 0;
 	long cur = tui_ts_col(st, st->cursor);
 	/* folio sizes from the recording's page size (64 KB on some arm64) */
-	uint32_t psz = st->data && st->data->an ? analysis_info(st->data->an)->page_size : 0;
-	unsigned long page_kb = psz >= 1024 ? psz / 1024 : 4;
+	const struct analysis_info *in = st->data && st->data->an ?
+					 analysis_info(st->data->an) : NULL;
 
 	for (int o = 0; o < SWC_NORDERS && y + rows < body->rows; o++) {
 		int n = swapclust_model_nctr(m, o);
@@ -179,7 +179,8 @@ static int view_swap_rates(struct tui_state *st, struct canvas *body, int y,
 
 		if (z->swpout == a->swpout && z->fallback == a->fallback)
 			continue;	/* nothing swapped out at this size */
-		canvas_printf(body, y + rows, 0, AT_LABEL, "%luK fb", page_kb << o);
+		canvas_printf(body, y + rows, 0, AT_LABEL, "%luK fb",
+			      in ? analysis_order_kb(in, o) : 4UL << o);
 		for (int i = 1; i < n; i++) {
 			const struct swc_ctr_point *p = swapclust_model_ctr(m, o, i - 1),
 						   *q = swapclust_model_ctr(m, o, i);

@@ -142,7 +142,7 @@ cp "$rec"/limit176-*.dat "$scratch/d176/" && cp "$rec"/limit40-*.dat "$scratch/d
 	fail "--jobs 1 differs"
 mkdir "$scratch/empty"
 "$MMSCOPE" compare "a=$scratch/empty" >/dev/null 2>"$scratch/err"
-[ $? -eq 1 ] && grep -q "without \*.dat" "$scratch/err" && ok "empty directory: exit 1" ||
+[ $? -eq 1 ] && grep -q "a directory with no .dat file" "$scratch/err" && ok "empty directory: exit 1" ||
 	fail "empty directory: $(cat "$scratch/err")"
 
 # 7.2+ counts memcg limit reclaim in pgscan_direct/pgsteal_direct: the

@@ -70,7 +70,7 @@ if [ -x "$mkrec" ]; then
 	npts() { grep 'stroke="#1f77b4" stroke-width="2.5"' "$1" | grep -o '[ML][0-9.]* [0-9.]*' | wc -l; }
 	"$MMSCOPE" plot -w watermarks "$scratch/run" >"$scratch/set.svg" 2>"$scratch/err" ||
 		fail "plot of a run's parts: $(cat "$scratch/err")"
-	[ "$(npts "$scratch/set.svg")" -eq 5 ] && texts "$scratch/set.svg" | grep -q '^r-1.dat (3 files): .*, 2.0 s$' &&
+	[ "$(npts "$scratch/set.svg")" -eq 5 ] && texts "$scratch/set.svg" | grep -q '^run (3 files): .*, 2.0 s$' &&
 		ok "a directory of one run's 3 parts: one recording, 5 samples over 2.0 s" ||
 		fail "a run's parts: $(npts "$scratch/set.svg") samples, $(texts "$scratch/set.svg" | head -1)"
 	"$MMSCOPE" plot -w watermarks "$scratch/run/r-3.dat" "$scratch/run/r-2.dat" >"$scratch/set2.svg" ||

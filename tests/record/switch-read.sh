@@ -10,9 +10,10 @@
 # recording whose events and sample sets are the sum of the files' own
 # exports, and the files named one by one are the same recording; `tui
 # DIR` spans all the files, its events view reads them merged as dump
-# does; in `compare` they are one run. Files
-# with a segment missing between them, or segments of two runs, are
-# refused with one line.
+# does; in `compare` they are one run. Every part carries the run's
+# run_id, which places a renamed part. Files with a segment missing
+# between them are refused with one line; another run beside them is
+# another recording.
 . "${top_srcdir:-.}/tests/lib.sh"
 . "$top_srcdir/tests/record/lib-live.sh"
 
@@ -37,6 +38,10 @@ wait "$rec" || { cat "$scratch/err"; fail "record --switch-output 1M exited $?";
 files=$(ls "$scratch/seg" | grep '^run-[0-9]*\.dat$' | sort -t- -k2 -n | sed "s|^|$scratch/seg/|")
 n=$(echo "$files" | wc -l)
 [ "$n" -ge 3 ] || fail "only $n files"
+# one run id, 32 lowercase hex digits, in every part (mmscope-recording(5))
+ids=$(for f in $files; do "$MMSCOPE" dump --info "$f" | sed -n 's/^ *run_id=//p'; done | sort | uniq -c)
+echo "$ids" | grep -q "^ *$n [0-9a-f]\{32\}$" && ok "one run_id in all $n parts: $ids" ||
+	fail "run ids of the parts: '$ids'"
 
 # trace-cmd report, normalized as tests/oracle/trace-cmd.sh does, each
 # line after its time stamp in ns (from report -t: the lines printed
@@ -220,18 +225,28 @@ for cmd in "dump" "dump --stat" "report" "export -o $scratch/ex2"; do
 	[ $rc -ne 0 ] && [ "$(wc -l <"$scratch/e")" = 1 ] && grep -q 'is missing' "$scratch/e" &&
 		ok "$cmd FIRST LAST: exit $rc: $(cat "$scratch/e")" || fail "$cmd FIRST LAST: exit $rc: $(cat "$scratch/e")"
 done
+# another run beside a part: two recordings, never one (report shows
+# both, dump refuses, compare and export count two); the part renamed is
+# still its run's (placed by its run id, not its name)
 mkdir "$scratch/two"
 cp "$first" "$scratch/two/a-$(basename "$first" | sed 's/^run-//')"
-cp "$last" "$scratch/two/"
-for cmd in "dump" "report"; do
-	"$MMSCOPE" $cmd "$scratch/two" >/dev/null 2>"$scratch/e"
-	rc=$?
-	[ $rc -ne 0 ] && [ "$(wc -l <"$scratch/e")" = 1 ] && grep -q 'different recordings' "$scratch/e" &&
-		ok "$cmd DIR of two runs: exit $rc" || fail "$cmd DIR of two runs: exit $rc: $(cat "$scratch/e")"
-done
+cp "$top_srcdir/tests/data/report/oom-6.18.dat" "$scratch/two/"
+"$MMSCOPE" dump "$scratch/two" >/dev/null 2>"$scratch/e"
+rc=$?
+[ $rc -eq 2 ] && [ "$(wc -l <"$scratch/e")" = 1 ] && grep -q 'different recordings' "$scratch/e" &&
+	ok "dump DIR of two runs: exit $rc" || fail "dump DIR of two runs: exit $rc: $(cat "$scratch/e")"
+got=$("$MMSCOPE" report -s header "$scratch/two" 2>"$scratch/e" | grep -c '^mmscope report: ')
+[ "$got" = 2 ] && ok "report DIR of two runs: two reports" || fail "report DIR of two runs: $got: $(cat "$scratch/e")"
 got=$(runs A="$scratch/two")
 [ "$got" = "2 " ] && ok "compare A=DIR of two runs: two runs" || fail "compare A=DIR of two runs: '$got' runs"
 "$MMSCOPE" export -o "$scratch/ex3" "$scratch/two" 2>"$scratch/e" || fail "export DIR of two runs: $(cat "$scratch/e")"
 [ "$(($(wc -l <"$scratch/ex3/recordings.csv") - 1))" = 2 ] && ok "export DIR of two runs: two recordings" ||
 	fail "export DIR of two runs: not two recordings"
+mkdir "$scratch/renamed"
+for f in $files; do cp "$f" "$scratch/renamed/"; done
+mv "$scratch/renamed/$(basename "$first")" "$scratch/renamed/other-name.dat"
+got=$("$MMSCOPE" dump --stat "$scratch/renamed" 2>"$scratch/e" | sed -n 's/^ *\([0-9]*\)  total$/\1/p')
+want=$("$MMSCOPE" dump --stat "$scratch/seg" | sed -n 's/^ *\([0-9]*\)  total$/\1/p')
+[ -n "$got" ] && [ "$got" = "$want" ] && ok "a part renamed: still its run's ($got events)" ||
+	fail "a part renamed: '$got' events, the run has '$want': $(cat "$scratch/e")"
 finish

@@ -13,12 +13,14 @@
  * device out again. Nothing here may come out as 4 KB or 512 slots.
  */
 #include "config.h"
+#include "analysis.h"
 #include "model-frag.h"
 #include "model-swapclust.h"
 #include "model-zswap.h"
 #include "tap.h"
 #include "sample-rec.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define PG	65536u		/* bytes per page */
@@ -51,9 +53,21 @@ static struct record swap_rec(enum rec_type t, int type)
 	return r;
 }
 
+/* The run context as the analysis passes it on: the page size and
+ * SWAPFILE_CLUSTER are resolved there once and told to the model
+ * (analysis_ctx_sizes); the rest is fed. */
 static void ctx(const char *key, const char *value)
 {
 	struct record r;
+
+	if (!strcmp(key, "page_size")) {
+		swapclust_model_set_page_size(m, (uint32_t)strtoul(value, NULL, 10));
+		return;
+	}
+	if (!strcmp(key, "swap.cluster_pages")) {
+		swapclust_model_set_cluster_size(m, atoi(value));
+		return;
+	}
 
 	memset(&r, 0, sizeof(r));
 	r.type = REC_SETTING;
@@ -282,12 +296,7 @@ static void test_zswap(void)
 	struct record r;
 	int64_t f = -1, l = -1;
 
-	memset(&r, 0, sizeof(r));
-	r.type = REC_SETTING;
-	r.setting.source = SRC_CTX;
-	r.setting.key = "page_size";
-	r.setting.value = "65536";
-	zswap_model_add(z, &r);	/* the run context, as record writes it */
+	zswap_model_set_page_size(z, PG);	/* the run context's, from the analysis */
 	for (uint64_t seq = 0; seq < 2; seq++) {
 		r = rec_counter(SRC_MTHP, "524288", "zswpout", (int64_t)seq * 7, seq);
 		zswap_model_add(z, &r);
@@ -340,14 +349,44 @@ static void test_frag(void)
 	}
 	is_int(frag_model_set_page_size(f, 4096), 0, "frag: 4 KB");
 	is_int(frag_model_hi_order(f), 9, "frag: 4 KB pageblock order 9");
+	frag_model_free(f);
+}
+
+/*
+ * The analysis resolves the page size and the cluster size once per
+ * recording: the run context's page_size=65536 wins over a 4 KB header
+ * page, and every model and every kB per order follow it.
+ */
+static void test_analysis(void)
+{
+	struct analysis *a = analysis_new_empty(NULL);
+	const struct analysis_info *in = analysis_info(a);
+	struct record r;
+
+	is_int(in->page_size, 4096, "analysis: 4 KB until told");
+	is_int(analysis_order_kb(in, 9), 2048, "analysis: order 9 of 4 KB: 2048 kB");
 	memset(&r, 0, sizeof(r));
 	r.type = REC_SETTING;
 	r.setting.source = SRC_CTX;
+	r.setting.instance = "start";
 	r.setting.key = "page_size";
 	r.setting.value = "65536";
-	frag_model_add(f, &r);
-	is_int(frag_model_hi_order(f), PMD_ORD, "frag: the run context's page_size=65536 wins");
-	frag_model_free(f);
+	analysis_feed(a, &r);
+	r.setting.key = "swap.cluster_pages";
+	r.setting.value = "8192";
+	analysis_feed(a, &r);
+	is_int(in->page_size, PG, "analysis: the run context's page_size=65536");
+	is_int(analysis_order_kb(in, PMD_ORD), 524288, "analysis: order 13 is 524288 kB");
+	is_int(swapclust_model_page_size(analysis_swapclust(a)), PG, "analysis: swap model told");
+	is_int(frag_model_hi_order(analysis_frag(a)), PMD_ORD, "analysis: frag model told");
+	is_int(in->swap_cluster, PMD_NR, "analysis: cluster size 8192");
+	is_int(swapclust_model_cluster_size(analysis_swapclust(a)), PMD_NR,
+	       "analysis: swap model's cluster 8192");
+	r.setting.key = "page_size";
+	r.setting.value = "3000";
+	analysis_feed(a, &r);
+	is_int(in->page_size, PG, "analysis: page_size=3000 refused, 65536 kept");
+	analysis_free(a);
 }
 
 /* A 4 KB kernel stays as before: 512 slots, order 9, 10 orders. */
@@ -376,6 +415,7 @@ int main(void)
 	test_late();
 	test_zswap();
 	test_frag();
+	test_analysis();
 	test_4k();
 	return tap_done();
 }
