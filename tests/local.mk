@@ -133,9 +133,10 @@ EXTRA_DIST += tests/cli/docs.sh tests/cli/usage.sh tests/cli/sections.sh tests/c
 	tests/cli/sudo.sh
 # packaging: the bash completion in bash, the installed man pages' version,
 # debian/ against install-deps.sh and configure.ac
-TESTS += tests/cli/completion.sh tests/cli/man-version.sh tests/cli/debian.sh tests/cli/repo-docs.sh
+TESTS += tests/cli/completion.sh tests/cli/man-version.sh tests/cli/debian.sh tests/cli/repo-docs.sh \
+	tests/cli/convert.sh
 EXTRA_DIST += tests/cli/completion.sh tests/cli/man-version.sh tests/cli/debian.sh \
-	tests/cli/repo-docs.sh
+	tests/cli/repo-docs.sh tests/cli/convert.sh
 
 # export: the schema against its man page, the fleet queries in SQLite
 # and in a ClickHouse server of the test's own

@@ -92,4 +92,22 @@ grep -n -i 'byte for byte\|byte-for-byte\|byte-identical' "$top/README.md" "$top
 	grep -i 'dump\|trace-cmd' >"$scratch/bytes"
 [ -s "$scratch/bytes" ] && fail "dump claimed to print trace-cmd's bytes: $(cat "$scratch/bytes")" ||
 	ok "dump is not claimed byte-identical to trace-cmd report"
+
+# 6. a build in place leaves nothing git would list as new: every file this
+# (out-of-tree) build made is ignored at the same path in the sources
+if [ "$(cd "$top_builddir" && pwd -P)" = "$(cd "$top" && pwd -P)" ]; then
+	ok "built in place: the build products are not told from the sources here"
+elif ! git -C "$top" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+	ok "no git work tree (a tarball): nothing to ignore"
+else
+	(cd "$top_builddir" && find . -type f ! -name '*.o' ! -path '*/.deps/*' ! -name '*.log' \
+		! -name '*.trs' | sed 's|^\./||' | sort) >"$scratch/products"
+	git -C "$top" check-ignore --no-index -v --non-matching --stdin <"$scratch/products" |
+		sed -n 's/^::\t//p' >"$scratch/unignored"
+	# a file the sources track is not a product (nor a path to ignore)
+	git -C "$top" ls-files >"$scratch/tracked"
+	sort "$scratch/unignored" | comm -23 - "$scratch/tracked" | sort -u >"$scratch/new"
+	[ -s "$scratch/new" ] && fail "build products git would list as new in a tree built in place: $(tr '\n' ' ' <"$scratch/new")" ||
+		ok "the $(wc -l <"$scratch/products") files of this build are ignored in the sources"
+fi
 finish
