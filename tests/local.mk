@@ -146,6 +146,9 @@ EXTRA_DIST += tests/export/schema.sh tests/export/sqlite.sh tests/export/clickho
 	tests/export/run.sh tests/export/jobs.sh tests/export/window.sh \
 	tests/export/fleet.py \
 	tests/export/fleet-queries.sh
+# mmscope-export(5)'s SQLite loading example, run as printed
+TESTS += tests/export/loading.sh
+EXTRA_DIST += tests/export/loading.sh
 
 # plot: goldens of the samples, every SVG well-formed and rendered to PNG
 TESTS += tests/plot/golden.sh
