@@ -104,9 +104,13 @@ else
 		! -name '*.trs' | sed 's|^\./||' | sort) >"$scratch/products"
 	git -C "$top" check-ignore --no-index -v --non-matching --stdin <"$scratch/products" |
 		sed -n 's/^::\t//p' >"$scratch/unignored"
-	# a file the sources track is not a product (nor a path to ignore)
+	# a file the sources track is not a product (nor a path to ignore),
+	# nor is one the Makefile has no rule for (a developer's own notes)
 	git -C "$top" ls-files >"$scratch/tracked"
-	sort "$scratch/unignored" | comm -23 - "$scratch/tracked" | sort -u >"$scratch/new"
+	sed -n 's/^\([^\t #$:][^ :$]*\)\(\$(EXEEXT)\)\{0,1\}:.*/\1/p' "$top_builddir/Makefile" |
+		sort -u >"$scratch/targets"
+	sort "$scratch/unignored" | comm -23 - "$scratch/tracked" | comm -12 - "$scratch/targets" |
+		sort -u >"$scratch/new"
 	[ -s "$scratch/new" ] && fail "build products git would list as new in a tree built in place: $(tr '\n' ' ' <"$scratch/new")" ||
 		ok "the $(wc -l <"$scratch/products") files of this build are ignored in the sources"
 fi
