@@ -223,6 +223,10 @@ static int cmd_convert(int argc, char **argv)
 		return EXIT_ERROR;
 	r = convert_run(tf, &o);
 	td_close(tf);
+	/* said after the work, where the user looks, and only for a file made */
+	if (r == EXIT_OK && o.w.codec == CODEC_ZLIB)
+		warning("%s: zlib-compressed: Debian's trace-cmd (3.1.6) cannot read it "
+			"(zstd or none can)", o.out);
 	return r;
 }
 

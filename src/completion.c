@@ -8,7 +8,10 @@
  *   - the values of some options: the event groups (parsers/families.c),
  *     the report sections (report_sections[]), the codecs, and any ARG
  *     written as alternatives ("6|7"); FILE/IN/OUT complete file names,
- *     DIR/PATH/SPOOL directories.
+ *     DIR/PATH/SPOOL directories; the charts, schemas, export formats and
+ *     triggers are words here (their tables are private to their
+ *     commands), which tests/cli/completion.sh holds to the lists the
+ *     commands' own errors give.
  * tests/cli/completion.sh runs the script in bash against --help.
  */
 #include "config.h"
@@ -27,6 +30,7 @@ enum vkind {
 	V_NONE,		/* takes a value we cannot guess */
 	V_WORDS,	/* one of these words */
 	V_LIST,		/* a comma-separated list of these words */
+	V_QUOTED,	/* one of these words, shell-quoted ('>' in a trigger) */
 	V_FILES,
 	V_DIRS,
 };
@@ -76,6 +80,12 @@ static const struct value_src {
 	{ "compare", "--format", V_WORDS, "text json", NULL },
 	{ "compare", "--dialect", V_WORDS, "mmtests plain", NULL },
 	{ NULL, "--compression", V_WORDS, NULL, add_codecs },
+	{ "plot", "--what", V_LIST, "watermarks fallback clusters stalls unusable", NULL },
+	{ "export", "--schema", V_WORDS, "sqlite clickhouse", NULL },
+	{ "export", "--format", V_WORDS, "csv jsonl", NULL },
+	/* NAME> for a trigger that needs a value, typed right after it */
+	{ NULL, "--trigger", V_QUOTED, "psi-some> stall-ms> fallback-rate> memcg-oom memcg-max "
+	  "memcg-high oom reclaim-stall> compact-stall> kswapd-awake> no-handoff>", NULL },
 };
 
 /* Commands that take another command's options after one of theirs. */
@@ -251,6 +261,9 @@ static void print_command(const struct cmd_entry *const *cmds, size_t ncmds,
 		case V_LIST:
 			printf(" _mmscope_list \"%s\" ;;\n", sb.buf ? sb.buf : "");
 			break;
+		case V_QUOTED:
+			printf(" _mmscope_quoted \"%s\" ;;\n", sb.buf ? sb.buf : "");
+			break;
 		case V_FILES:
 			printf(" _mmscope_files ;;\n");
 			break;
@@ -287,6 +300,19 @@ static const char script_head[] =
 "\tcase $cur in *,*) pre=${cur%,*}, last=${cur##*,} ;; esac\n"
 "\tmapfile -t COMPREPLY < <(compgen -P \"$pre\" -W \"$1\" -- \"$last\")\n"
 "\tcompopt -o nospace 2>/dev/null || :\n"
+"}\n"
+"# words with '>': inserted as \\>, so that the value typed after one is\n"
+"# not a redirection (no space after it: the value comes next)\n"
+"_mmscope_quoted()\n"
+"{\n"
+"\tlocal w\n"
+"\tCOMPREPLY=()\n"
+"\twhile read -r w; do\n"
+"\t\t[[ -n $w ]] && COMPREPLY+=(\"$(printf '%q' \"$w\")\")\n"
+"\tdone < <(compgen -W \"$1\" -- \"${cur//\\\\/}\")\n"
+"\tif ((${#COMPREPLY[@]} == 1)) && [[ ${COMPREPLY[0]} == *'>' ]]; then\n"
+"\t\tcompopt -o nospace 2>/dev/null || :\n"
+"\tfi\n"
 "}\n"
 "_mmscope_files()\n"
 "{\n"

@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -934,10 +935,16 @@ struct td_file *td_open_only(const char *path, td_want_fn want, char **err)
 	if (tf->fd < 0 && errno == EACCES && geteuid() && !stat(path, &st) && st.st_uid == 0 &&
 	    (st.st_mode & 0400)) {
 		/* a recording made with sudo before files went to SUDO_UID:
-		 * owned by root, readable by its owner, so chown helps */
+		 * owned by root, readable by its owner, so chown helps; the
+		 * user's name, as one would type it (the uid without one) */
+		struct passwd *pw = getpwuid(geteuid());
+		char *who = pw && pw->pw_name[0] ? xstrdup(pw->pw_name) :
+			    xasprintf("%ld", (long)geteuid());
+
 		set_err(err, "permission denied: the file belongs to root (mode %03o); "
-			"'sudo chown %ld %s' makes it yours", (unsigned)(st.st_mode & 0777),
-			(long)geteuid(), path);
+			"'sudo chown %s %s' makes it yours", (unsigned)(st.st_mode & 0777),
+			who, path);
+		free(who);
 		goto fail;
 	}
 	if (tf->fd < 0) {

@@ -133,8 +133,10 @@ EXTRA_DIST += tests/cli/docs.sh tests/cli/usage.sh tests/cli/sections.sh tests/c
 	tests/cli/sudo.sh
 # packaging: the bash completion in bash, the installed man pages' version,
 # debian/ against install-deps.sh and configure.ac
-TESTS += tests/cli/completion.sh tests/cli/man-version.sh tests/cli/debian.sh
-EXTRA_DIST += tests/cli/completion.sh tests/cli/man-version.sh tests/cli/debian.sh
+TESTS += tests/cli/completion.sh tests/cli/man-version.sh tests/cli/debian.sh tests/cli/repo-docs.sh \
+	tests/cli/convert.sh
+EXTRA_DIST += tests/cli/completion.sh tests/cli/man-version.sh tests/cli/debian.sh \
+	tests/cli/repo-docs.sh tests/cli/convert.sh
 
 # export: the schema against its man page, the fleet queries in SQLite
 # and in a ClickHouse server of the test's own
@@ -144,6 +146,9 @@ EXTRA_DIST += tests/export/schema.sh tests/export/sqlite.sh tests/export/clickho
 	tests/export/run.sh tests/export/jobs.sh tests/export/window.sh \
 	tests/export/fleet.py \
 	tests/export/fleet-queries.sh
+# mmscope-export(5)'s SQLite loading example, run as printed
+TESTS += tests/export/loading.sh
+EXTRA_DIST += tests/export/loading.sh
 
 # plot: goldens of the samples, every SVG well-formed and rendered to PNG
 TESTS += tests/plot/golden.sh tests/plot/inputs.sh tests/plot/charts.sh

@@ -22,6 +22,7 @@ static void tui_data_fill(struct tui_data *d)
 	const struct analysis_info *in = analysis_info(d->an);
 
 	d->first_ts = in->first_ts;
+	d->rec_first_ts = in->first_ts;	/* a window leaves it the recording's */
 	d->last_ts = in->last_ts;
 	if (in->windowed && in->since_ts > d->first_ts)	/* the view spans the window */
 		d->first_ts = in->since_ts;

@@ -16,6 +16,9 @@ struct td_index;
 
 struct tui_data {
 	uint64_t first_ts, last_ts;
+	/* the recording's first event, where first_ts is a window's start:
+	 * the zero of the times shown (0: first_ts) */
+	uint64_t rec_first_ts;
 	uint64_t events;
 	struct analysis *an;
 	const struct lanes *lanes;	/* analysis_lanes(an) */

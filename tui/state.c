@@ -97,6 +97,7 @@ void tui_state_init(struct tui_state *st, uint64_t t_first, uint64_t t_last)
 	st->rows = 24;
 	st->cols = 80;
 	st->prev_view = VIEW_TIMELINE;
+	st->focus_lane = -1;
 	tui_fit_all(st);
 	for (int id = 0; id < VIEW_NR; id++)
 		if (tui_views[id]->priv_new)
@@ -173,12 +174,31 @@ void tui_message(struct tui_state *st, const char *fmt, ...)
 	va_end(ap);
 }
 
-const char *tui_fmt_ts(uint64_t ts, char *buf, int len)
+uint64_t tui_t0(const struct tui_state *st)
 {
-	unsigned long long us = (ts + 500) / 1000;
+	return st->data && st->data->rec_first_ts ? st->data->rec_first_ts : st->t_first;
+}
 
-	snprintf(buf, (size_t)len, "%llu.%06llu", us / 1000000ULL, us % 1000000ULL);
+/* microseconds, rounded as dump and trace-cmd round a timestamp */
+static const char *fmt_us(uint64_t ns, const char *pre, char *buf, int len)
+{
+	unsigned long long us = (ns + 500) / 1000;
+
+	snprintf(buf, (size_t)len, "%s%llu.%06llu", pre, us / 1000000ULL, us % 1000000ULL);
 	return buf;
+}
+
+const char *tui_fmt_ts(const struct tui_state *st, uint64_t ts, char *buf, int len)
+{
+	uint64_t t0 = tui_t0(st);
+
+	/* nothing is before the first event, but say so rather than wrap */
+	return ts >= t0 ? fmt_us(ts - t0, "", buf, len) : fmt_us(t0 - ts, "-", buf, len);
+}
+
+const char *tui_fmt_abs(uint64_t ts, char *buf, int len)
+{
+	return fmt_us(ts, "@", buf, len);
 }
 
 const char *tui_fmt_dur(uint64_t ns, char *buf, int len)
@@ -246,6 +266,7 @@ static void tui_longest_stall(struct tui_state *st)
 	const struct lanes *l = st->data ? st->data->lanes : NULL;
 	const struct lane_span *best = NULL;
 	enum lane_id best_k = LANE_RECLAIM;
+	int best_nid = 0;
 	char d[32];
 
 	for (int nid = 0; l && nid < lanes_nnodes(l); nid++)
@@ -257,6 +278,7 @@ static void tui_longest_stall(struct tui_state *st)
 					     best->end - best->start) {
 					best = &ln->spans[i];
 					best_k = kinds[k];
+					best_nid = nid;
 				}
 		}
 	if (!best) {
@@ -266,6 +288,8 @@ static void tui_longest_stall(struct tui_state *st)
 	tui_select(st, best->start, best->end);
 	tui_zoom_to(st, best->start, best->end);
 	tui_set_cursor(st, best->start);
+	/* the timeline then selects its lane and describes it */
+	st->focus_lane = best_nid * LANE_NR + (int)best_k;
 	tui_message(st, "longest %s: %s pid %d", best_k == LANE_RECLAIM ? "stall" : "compaction",
 		    tui_fmt_dur(best->end - best->start, d, sizeof(d)), best->pid);
 }
@@ -403,7 +427,7 @@ static void tui_build_status(struct tui_state *st, struct canvas *c)
 	int y = c->rows - 1, x;
 
 	canvas_fill_row(c, y, ' ', AT_STATUS);
-	x = canvas_printf(c, y, 0, AT_STATUS, " %s s  %s/col", tui_fmt_ts(st->cursor, ts, sizeof(ts)),
+	x = canvas_printf(c, y, 0, AT_STATUS, " %s s  %s/col", tui_fmt_ts(st, st->cursor, ts, sizeof(ts)),
 			  tui_fmt_dur(st->ns_per_col, zoom, sizeof(zoom)));
 	if (st->has_sel) {
 		char sel[128];
@@ -411,8 +435,8 @@ static void tui_build_status(struct tui_state *st, struct canvas *c)
 			   (st->message[0] ? 2 + (int)strlen(st->message) : 0);
 
 		snprintf(sel, sizeof(sel), "  sel %s-%s (%s)",
-			 tui_fmt_ts(st->sel_start, a, sizeof(a)),
-			 tui_fmt_ts(st->sel_end, b, sizeof(b)),
+			 tui_fmt_ts(st, st->sel_start, a, sizeof(a)),
+			 tui_fmt_ts(st, st->sel_end, b, sizeof(b)),
 			 tui_fmt_dur(st->sel_end - st->sel_start, d, sizeof(d)));
 		/* no number is cut: the range's ends give way to what follows */
 		if (x + (int)strlen(sel) + rest > c->cols)

@@ -182,8 +182,9 @@ static void tui_progress(void *ctx, uint64_t done, uint64_t total, uint64_t ts)
 	}
 	canvas_clear(&l->screen);
 	canvas_printf(&l->screen, rows / 2 - 1, 2, AT_HEADER, "reading %s", l->st.path);
+	/* the first event is not known yet: a trace timestamp */
 	canvas_printf(&l->screen, rows / 2, 2, AT_NORMAL, "%3d%%  at %s s", pct,
-		      ts ? tui_fmt_ts(ts, when, sizeof(when)) : "-");
+		      ts ? tui_fmt_abs(ts, when, sizeof(when)) : "-");
 	w = cols - 4;
 	fill = w > 0 ? w * pct / 100 : 0;
 	for (int x = 0; x < w; x++)

@@ -5,7 +5,10 @@
  * change it in handle(); the main loop (tui.c) owns it.
  *
  * Time: the cursor and the selection are absolute trace timestamps (ns);
- * a time axis starts at origin and each column covers ns_per_col.
+ * a time axis starts at origin and each column covers ns_per_col. On
+ * screen a time is in seconds from the recording's first event, as the
+ * report prints times and --since reads them; @T is a trace timestamp,
+ * as dump and trace-cmd print it and --since @T reads it.
  */
 #ifndef MMSCOPE_TUI_H
 #define MMSCOPE_TUI_H
@@ -43,6 +46,9 @@ struct tui_state {
 	uint64_t t_first, t_last;	/* of the recording */
 	uint64_t cursor;
 	uint64_t origin, ns_per_col;
+	/* a lane for the timeline to select (node * LANE_NR + lane), set by
+	 * a jump to a span elsewhere (L), taken by the timeline; -1 none */
+	int focus_lane;
 	int has_sel;
 	uint64_t sel_start, sel_end;
 	int show_samples;	/* events view: show the mms1 counter-sample lines */
@@ -84,8 +90,13 @@ void tui_select(struct tui_state *st, uint64_t a, uint64_t b);
 void tui_message(struct tui_state *st, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* "496.480001" (absolute seconds, as dump prints them). */
-const char *tui_fmt_ts(uint64_t ts, char *buf, int len);
+/* The time zero of what the screen shows: the recording's first event
+ * (with a --since window too, as the report counts). */
+uint64_t tui_t0(const struct tui_state *st);
+/* "6.659251": seconds from tui_t0(), as the report prints times. */
+const char *tui_fmt_ts(const struct tui_state *st, uint64_t ts, char *buf, int len);
+/* "@496.480001": a trace timestamp, as dump prints it. */
+const char *tui_fmt_abs(uint64_t ts, char *buf, int len);
 /* "1.25s", "300ms", "12us": a compact duration. */
 const char *tui_fmt_dur(uint64_t ns, char *buf, int len);
 

@@ -106,6 +106,7 @@ struct view_events {
 	struct td_index *ix;		/* of ix_tf, for the seeks; NULL: none yet */
 	struct td_file *ix_tf;
 	int ix_borrowed;		/* ix is the initial pass's (tui_data) */
+	uint64_t t0;			/* tui_t0(): the lines' time zero */
 };
 
 /* Parses the filter text; returns 0 or -1 with a message in err. */
@@ -261,14 +262,16 @@ static const char *view_events_buffer_name(struct td_file *tf, int buffer)
 	return b && with_data > 1 ? b->name : NULL;
 }
 
+/* ev's time is already from the first event (view_events_add_line) */
 static char *view_events_brief(struct tep_handle *tep, struct trace_seq *s,
 			       struct td_event *ev)
 {
 	int pid = tep_data_pid(tep, &ev->record);
-	char ts[32];
+	unsigned long long us = (ev->ts + 500) / 1000;
 
 	trace_seq_reset(s);
-	trace_seq_printf(s, "%s [%03d] %s-%d %s: ", tui_fmt_ts(ev->ts, ts, sizeof(ts)), ev->cpu,
+	trace_seq_printf(s, "%llu.%06llu [%03d] %s-%d %s: ", us / 1000000ULL, us % 1000000ULL,
+			 ev->cpu,
 			 tep_data_comm_from_pid(tep, pid), pid, ev->event ? ev->event->name : "?");
 	if (ev->event)
 		tep_print_event(tep, s, &ev->record, "%s", TEP_PRINT_INFO);
@@ -285,6 +288,9 @@ static void view_events_add_line(struct view_events *ve, struct tep_handle *tep,
 	struct td_event ev;
 
 	event_raw_event(r, &ev);
+	/* dump's line, with the time from the first event as the rest of the
+	 * TUI shows it (the header gives the cursor's trace time, @T) */
+	ev.ts = ev.ts >= ve->t0 ? ev.ts - ve->t0 : 0;
 	if (r->missed) {
 		event_format_lost(s, &ev);
 		ve->lines[ve->nlines].ts = r->ts;
@@ -568,6 +574,7 @@ static void view_events_sync(struct tui_state *st, int list_rows)
 	if (ve->valid && ve->cursor == st->cursor && !strcmp(ve->filter, st->filter) &&
 	    ve->show_samples == st->show_samples)
 		return;
+	ve->t0 = tui_t0(st);
 	if (view_events_parse_filter(st->filter, &f, ferr, sizeof(ferr)) < 0) {
 		tui_message(st, "%s", ferr);
 		st->filter[0] = '\0';
@@ -611,7 +618,7 @@ static void view_events_build(struct tui_state *st, struct canvas *body)
 {
 	struct view_events *ve = view_events_get(st);
 	int list = view_events_list_rows(body), *top = &ve->top;
-	char ts[32];
+	char ts[32], abs[32], head[300];
 
 	view_events_sync(st, list);
 	if (ve->sel < *top)
@@ -622,12 +629,18 @@ static void view_events_build(struct tui_state *st, struct canvas *body)
 		*top = ve->nlines - list;
 	if (*top < 0)
 		*top = 0;
-	canvas_printf(body, 0, 0, AT_HEADER, "events at %s s%s%s%s%s",
-		      tui_fmt_ts(st->cursor, ts, sizeof(ts)),
-		      st->show_samples ? "" : ", samples hidden (p)",
-		      st->filter[0] ? ", filter: " : "", st->filter,
-		      ve->nlines ? "" : ve->scan_stop ?
-		      " - none in the next 512k events (Down searches on)" : " - none");
+	tui_fmt_ts(st, st->cursor, ts, sizeof(ts));
+	tui_fmt_abs(st->cursor, abs, sizeof(abs));
+	snprintf(head, sizeof(head), "%s%s%s%s",
+		 st->show_samples ? "" : ", samples hidden (p)",
+		 st->filter[0] ? ", filter: " : "", st->filter,
+		 ve->nlines ? "" : ve->scan_stop ?
+		 " - none in the next 512k events (Down searches on)" : " - none");
+	/* the trace time (@T) only where it leaves the filter in view */
+	if ((int)(strlen("events at  s ()") + strlen(ts) + strlen(abs) + strlen(head)) <= body->cols)
+		canvas_printf(body, 0, 0, AT_HEADER, "events at %s s (%s)%s", ts, abs, head);
+	else
+		canvas_printf(body, 0, 0, AT_HEADER, "events at %s s%s", ts, head);
 	if (ve->err[0])
 		canvas_printf(body, 0, body->cols / 2, AT_ERROR, "%s", ve->err);
 	for (int i = 0; i < list && *top + i < ve->nlines; i++) {

@@ -232,8 +232,8 @@ static int st_build_handoffs(const struct tui_state *st, struct canvas *body, in
 		canvas_printf(body, y + rows++, 0, AT_NORMAL, narrow ?
 			      "node %d %.8s free: %lld @%s -> %lld @%s" :
 			      "node %d %s free pages: %lld at %s -> %lld at %s s", nid, n->zone,
-			      (long long)s0->free, tui_fmt_ts(s0->ts, t0, sizeof(t0)),
-			      (long long)s1->free, tui_fmt_ts(s1->ts, t1, sizeof(t1)));
+			      (long long)s0->free, tui_fmt_ts(st, s0->ts, t0, sizeof(t0)),
+			      (long long)s1->free, tui_fmt_ts(st, s1->ts, t1, sizeof(t1)));
 	}
 	return rows;
 }
@@ -247,7 +247,7 @@ static void view_stalls_build(struct tui_state *st, struct canvas *body)
 
 	st_range(st, &t0, &t1);
 	canvas_printf(body, 0, 0, AT_HEADER, "stalls from %s to %s s%s",
-		      tui_fmt_ts(t0, a, sizeof(a)), tui_fmt_ts(t1, b, sizeof(b)),
+		      tui_fmt_ts(st, t0, a, sizeof(a)), tui_fmt_ts(st, t1, b, sizeof(b)),
 		      st->has_sel ? " (selection)" : " (whole recording)");
 	st_collect(st, LANE_RECLAIM, t0, t1, &rec, &tasks);
 	st_collect(st, LANE_COMPACT, t0, t1, &comp, &tasks);

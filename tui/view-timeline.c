@@ -286,7 +286,7 @@ static void tl_build_axis(struct tui_state *st, struct canvas *body, const struc
 	char buf[32], d[32];
 	int y = L->axis_y;
 
-	canvas_put(body, y, 0, AT_DIM, tui_fmt_ts(st->origin, buf, sizeof(buf)));
+	canvas_put(body, y, 0, AT_DIM, tui_fmt_ts(st, st->origin, buf, sizeof(buf)));
 	for (int c = 0; c < L->w; c++)
 		canvas_set(body, y, L->x0 + c, '-', AT_DIM);
 	for (int c = 0; c < L->w; c += 16) {
@@ -357,7 +357,7 @@ static void tl_describe(const struct tui_state *st, int nid, enum lane_id k,
 	char at[32], dur[32], fl[64];
 	const struct kswapd_episode *ep;
 
-	tui_fmt_ts(s->start, at, sizeof(at));
+	tui_fmt_ts(st, s->start, at, sizeof(at));
 	tui_fmt_dur(s->end - s->start, dur, sizeof(dur));
 	switch (k) {
 	case LANE_KSWAPD:
@@ -426,7 +426,15 @@ static void tl_build_footer(struct tui_state *st, struct canvas *body, const str
 
 	if (!ln)
 		return;
-	i = ln ? lanes_find(ln, t0, t0 + st->ns_per_col - 1, 0) : -1;
+	i = lanes_find(ln, t0, t0 + st->ns_per_col - 1, 0);
+	/* several spans may share the cursor's column: the selected one (L,
+	 * Enter) is the one to describe */
+	for (int j = 0; st->has_sel && i >= 0 && j < ln->n; j++)
+		if (ln->spans[j].start == st->sel_start && ln->spans[j].end == st->sel_end &&
+		    ln->spans[j].start < t0 + st->ns_per_col && ln->spans[j].end >= t0) {
+			i = j;
+			break;
+		}
 	if (i >= 0)
 		tl_describe(st, nid, k, &ln->spans[i], line, sizeof(line));
 	else
@@ -459,19 +467,47 @@ static void tl_build_footer(struct tui_state *st, struct canvas *body, const str
 	canvas_put(body, L->axis_y + 2, 0, AT_DIM, line);
 }
 
-/* Under the charts when there is room: what the symbols mean. */
+/* Under the charts when there is room: what the symbols mean. Each group
+ * starts a line and its items wrap whole at the screen's width (a cut
+ * item, "x no han", says nothing); an item wider than the screen is cut. */
 static void tl_build_legend(struct canvas *body, int y, int last)
 {
-	static const char *const legend[] = {
-		"K kswapd awake  * flagged episode  > woke kcompactd  ~ kcompactd picked it up"
-		"  x no handoff",
-		"C kcompactd on a request  c proactive  R reclaim stall  D compaction run"
-		"  ! OOM kill",
-		"free pages: # level, on a watermark's row = at or above it - below it, ^ off the top",
+	static const struct {
+		const char *sep, *items[6];
+	} groups[] = {
+		{ "  ", { "K kswapd awake", "* flagged episode", "> woke kcompactd",
+			  "~ kcompactd picked it up", "x no handoff", NULL } },
+		{ "  ", { "C kcompactd on a request", "c proactive", "R reclaim stall",
+			  "D compaction run", "! OOM kill", NULL } },
+		{ ", ", { "free pages: # level", "on a watermark's row = at or above it",
+			  "- below it", "^ off the top", NULL } },
 	};
+	int w = body->cols - TUI_LABEL_W;
 
-	for (size_t i = 0; i < sizeof(legend) / sizeof(legend[0]) && y + (int)i <= last; i++)
-		canvas_put(body, y + (int)i, TUI_LABEL_W, AT_DIM, legend[i]);
+	for (size_t g = 0; g < sizeof(groups) / sizeof(groups[0]) && w > 0; g++) {
+		char line[256] = "";
+		size_t len = 0;
+
+		for (int i = 0; groups[g].items[i]; i++) {
+			const char *it = groups[g].items[i];
+			size_t add = (len ? strlen(groups[g].sep) : 0) + strlen(it);
+
+			if (len && len + add > (size_t)w) {	/* the item on a line of its own */
+				if (y > last)
+					return;
+				canvas_put(body, y++, TUI_LABEL_W, AT_DIM, line);
+				len = 0;
+				line[0] = '\0';
+			}
+			len += (size_t)snprintf(line + len, sizeof(line) - len, "%s%s",
+						len ? groups[g].sep : "", it);
+			if (len >= sizeof(line))
+				len = sizeof(line) - 1;
+		}
+		if (y > last)
+			return;
+		canvas_put(body, y++, TUI_LABEL_W, AT_DIM, line);
+	}
 }
 
 /* The lane selected at first: the first one with anything in it. */
@@ -489,6 +525,10 @@ static void view_timeline_build(struct tui_state *st, struct canvas *body)
 	struct tl_layout L;
 
 	tl_layout(st, body, &L);
+	if (st->focus_lane >= 0) {	/* a jump elsewhere (L) chose a lane */
+		tl_priv(st)->lane = st->focus_lane;
+		st->focus_lane = -1;
+	}
 	if (tl_priv(st)->lane < 0)
 		tl_priv(st)->lane = tl_first_busy_lane(st);
 	if (tl_priv(st)->lane >= L.shown * LANE_NR)

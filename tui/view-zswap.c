@@ -185,7 +185,7 @@ static void view_zswap_build(struct tui_state *st, struct canvas *body)
 	if (zswap_model_max_pool_percent(m) >= 0)
 		snprintf(mpp, sizeof(mpp), "%d%%", zswap_model_max_pool_percent(m));
 	canvas_printf(body, y++, 0, AT_HEADER, "zswap at %s s: %s%s%s, max_pool_percent %s",
-		      tui_fmt_ts(st->cursor, ts, sizeof(ts)),
+		      tui_fmt_ts(st, st->cursor, ts, sizeof(ts)),
 		      enabled < 0 ? "enabled not sampled" : enabled ? "enabled" : "disabled",
 		      *comp ? ", " : "", comp, mpp);
 	if (p) {	/* -1 in a point: not sampled, printed "-" */

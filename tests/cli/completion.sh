@@ -80,6 +80,33 @@ exactly "compare --dialect" "mmtests plain" compare --dialect ""
 exactly "convert --compression" "none zlib zstd" convert --compression ""
 exactly "convert --file-version" "6 7" convert --file-version ""
 exactly "report -w N: no guess" "" report -w ""
+
+# values whose tables are private to their commands: the words the
+# commands' own errors list (a chart, schema or trigger added there and
+# not here fails)
+errlist() {	# the "(a, b or c)" list of the error of: mmscope ARGS...
+	"$MMSCOPE" "$@" 2>&1 >/dev/null | sed -n '1s/.*(\(.*\))$/\1/p' |
+		sed 's/ or /, /g' | tr ',' '\n' | sed 's/^ *//; s/ *$//' | grep -v '^$'
+}
+errlist plot --what bogus -o "$scratch/x.svg" "$top_srcdir/samples/compaction-6.18.dat" \
+	>"$scratch/charts"
+want "plot --what charts" "$scratch/charts" plot --what ""
+sed 's/^/stalls,/' "$scratch/charts" >"$scratch/charts2"
+want "plot -w stalls,CHART" "$scratch/charts2" plot -w stalls,
+errlist export --schema bogus >"$scratch/schemas"
+want "export --schema" "$scratch/schemas" export --schema ""
+exactly "export --format" "csv jsonl" export --format ""
+# a trigger that needs a value is offered as NAME\> (quoted for the shell)
+errlist record --trigger bogus -o "$scratch/x.dat" -- true | sed 's/>.*/\\>/' >"$scratch/trig"
+[ "$(wc -l <"$scratch/trig")" -gt 5 ] || fail "record --trigger bogus lists $(wc -l <"$scratch/trig") triggers"
+want "record --trigger" "$scratch/trig" record --trigger ""
+exactly "record --trigger psi" 'psi-some\>' record --trigger psi
+exactly "tui --live --trigger" 'oom' tui --live --trigger oo
+# pasted into bash, the completed word and a value are one argument
+printf 'set -- %s20\nprintf "%%s|" "$@"\n' "$(comp record --trigger psi)" >"$scratch/paste.sh"
+[ "$(cd "$scratch/files" && bash ../paste.sh)" = 'psi-some>20|' ] && [ ! -e "$scratch/files/20" ] &&
+	ok "record --trigger psi-some\\>20 is one argument in bash" ||
+	fail "completed trigger and value: '$(bash "$scratch/paste.sh")'"
 exactly "report FILE" "rest.txt run.dat" report r
 exactly "convert -o FILE" "rest.txt run.dat" convert -o r
 exactly "record --spool DIR" "sub" record --spool ""

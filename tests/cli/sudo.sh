@@ -24,7 +24,17 @@ setpriv --reuid=65534 --regid=65534 --clear-groups "$MMSCOPE" report "$scratch/r
 	>/dev/null 2>"$scratch/err"
 r=$?
 [ $r -eq 1 ] || fail "root-owned file: exit $r, want 1"
-[ "$(wc -l <"$scratch/err")" -eq 1 ] && grep -q "belongs to root.*sudo chown 65534" "$scratch/err" ||
-	fail "root-owned file: no one-line hint: $(cat "$scratch/err")"
+# the hint names the user as one types it: the name, the uid without one
+name=$(getent passwd 65534 | cut -d: -f1)
+[ "$(wc -l <"$scratch/err")" -eq 1 ] && grep -q "belongs to root.*'sudo chown ${name:-65534} " "$scratch/err" ||
+	fail "root-owned file: no one-line hint naming ${name:-65534}: $(cat "$scratch/err")"
+if getent passwd 64999 >/dev/null; then
+	ok "uid 64999 has a name here: the hint without one not tried"
+else
+	setpriv --reuid=64999 --regid=64999 --clear-groups "$MMSCOPE" report "$scratch/root.dat" \
+		>/dev/null 2>"$scratch/err"
+	grep -q "'sudo chown 64999 " "$scratch/err" ||
+		fail "uid without a name: no hint with the uid: $(cat "$scratch/err")"
+fi
 ok "files written under sudo belong to SUDO_UID (0600); a root-owned one says how to fix it"
 finish

@@ -126,6 +126,33 @@ q -q "SELECT recording_id, kind, count(), max(duration_ns),
 python3 "$top_srcdir/tests/export/fleet.py" "$scratch/reports" "$scratch/ids" "$scratch/episodes" \
 	"$scratch/orders" "$scratch/stalls" || fail "ClickHouse's answers differ from the reports"
 ok "fleet queries in ClickHouse agree with the reports"
+
+# mmscope-export(5)'s JSON Lines loading example, run as printed (roff
+# escapes undone) on an export with tables without rows, into database ex
+awk '/^\.SS "Loading"/ { on = 1; next } on && /^\.S[HS]/ { exit }
+	on && /^\.EX/ { k++; ex = 1; next } on && /^\.EE/ { ex = 0; next }
+	on && ex && k == 2 { print }' "$top_srcdir/man/mmscope-export.5" |
+	sed 's/\\-/-/g; s/\\(aq/'"'"'/g; s/\\e/\\/g' >"$scratch/ex.sh"
+mkdir -p "$scratch/ex/bin"
+printf '#!/bin/sh\nexec %s --host 127.0.0.1 --port %s --database ex "$@"\n' \
+	"$(command -v clickhouse-client)" "$tcp" >"$scratch/ex/bin/clickhouse-client"
+chmod +x "$scratch/ex/bin/clickhouse-client"
+ln -s "$(cd "$(dirname "$MMSCOPE")" && pwd)/$(basename "$MMSCOPE")" "$scratch/ex/bin/mmscope"
+q -q "CREATE DATABASE ex" || fail "CREATE DATABASE ex failed"
+"$MMSCOPE" export -f jsonl -o "$scratch/ex/out" "$top_srcdir/tests/data/report/run-memcg-6.18.dat" ||
+	fail "export jsonl of one recording failed"
+grep -q 'JSONEachRow' "$scratch/ex.sh" || fail "no JSON Lines example in mmscope-export(5)"
+(cd "$scratch/ex" && PATH="$scratch/ex/bin:$PATH" sh -e "$scratch/ex.sh") ||
+	fail "mmscope-export(5)'s ClickHouse example failed"
+nempty=0
+for f in "$scratch"/ex/out/*.jsonl; do
+	t=$(basename "$f" .jsonl)
+	[ -s "$f" ] || nempty=$((nempty + 1))
+	[ "$(q --database ex -q "SELECT count() FROM $t")" -eq "$(wc -l <"$f")" ] ||
+		fail "example: $t has not the file's $(wc -l <"$f") rows"
+done
+[ "$nempty" -gt 0 ] && ok "mmscope-export(5)'s example loads a JSON Lines export with $nempty empty tables" ||
+	fail "the example was not tried on an empty table"
 stop_server
 kill -0 "$pid" 2>/dev/null && fail "the server (pid $pid) did not stop"
 finish

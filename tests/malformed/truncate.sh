@@ -83,7 +83,9 @@ for v in $variants; do
 		[ "$tag" = F ] || continue
 		[ "$at" -lt "$size" ] || continue
 		f="$TMPD/$v-flip$at.dat"
-		cp "$src" "$f"
+		# a new file, writable whatever the source's mode (distcheck's
+		# sources are read-only, and cp would copy that)
+		cat "$src" >"$f"
 		b=$(od -An -tu1 -j "$at" -N1 "$f" | tr -d ' ')
 		printf "\\$(printf %03o $((b ^ 255)))" |
 			dd of="$f" bs=1 seek="$at" conv=notrunc status=none

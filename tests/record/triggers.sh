@@ -2,8 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # Live: the event and memcg triggers fire on a real OOM kill and real memcg
-# reclaim. anon-touch maps 256 MiB in a 48 MiB memory cgroup with no swap
-# of the test's: the cgroup reclaims, then OOM-kills it. Each run is a
+# reclaim. anon-touch maps 256 MiB in a 48 MiB memory cgroup that may not
+# swap, whatever swap devices the machine has on (another's device would
+# take the pages instead of the OOM kill): v1 limits memory+swap to the
+# same 48 MiB where the kernel accounts swap and sets the cgroup's
+# swappiness to 0, v2 sets memory.swap.max to 0. The cgroup reclaims,
+# then OOM-kills it. Each run is a
 # flight recorder with one trigger and --max-triggers 1, so it ends by
 # itself after the file that trigger wrote; the file names the trigger
 # and its values. Nothing (neither the instance nor its trigger watch
@@ -13,6 +17,17 @@
 
 live_require trace-cmd
 live_cgroup 48
+if [ "$LIVE_CG_V2" -eq 1 ]; then
+	{ [ -f "$LIVE_CG/memory.swap.max" ] && echo 0 >"$LIVE_CG/memory.swap.max"; } ||
+		[ "$(wc -l </proc/swaps)" -le 1 ] ||
+		skip "swap is on and $LIVE_CG has no memory.swap.max (no swap accounting): no sure OOM"
+else
+	echo 0 >"$LIVE_CG/memory.swappiness" || fail "cannot set $LIVE_CG/memory.swappiness to 0"
+	if [ -f "$LIVE_CG/memory.memsw.limit_in_bytes" ]; then
+		echo $((48 << 20)) >"$LIVE_CG/memory.memsw.limit_in_bytes" ||
+			fail "cannot limit $LIVE_CG's memory+swap"
+	fi
+fi
 
 # run TRIGGER NAME [ARGS]: record with that trigger while the hog runs
 run() {

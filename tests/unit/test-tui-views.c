@@ -230,13 +230,14 @@ static void test_events(void)
 	ok(d && d->events == 125866, "the initial pass reads all 125866 events");
 	events_state(&st, tf, d);
 	build(&st, &c, 24, 80);
-	ok(canvas_has(&c, "events at 489.820750 s"), "events view starts at the first event");
-	ok(canvas_has(&c, "489.931577 [000] anon-touch-9079 mm_vmscan_memcg_reclaim_begin"),
-	   "80 columns: brief lines");
+	ok(canvas_has(&c, "events at 0.000000 s (@489.820750)"),
+	   "events view starts at the first event (0 s; @ its trace time)");
+	ok(canvas_has(&c, "0.110827 [000] anon-touch-9079 mm_vmscan_memcg_reclaim_begin"),
+	   "80 columns: brief lines, timed from the first event");
 	build(&st, &c, 24, 160);
-	ok(canvas_has(&c, "      anon-touch-9079    [000]    489.931577: "
+	ok(canvas_has(&c, "      anon-touch-9079    [000]      0.110827: "
 			  "vmscan:mm_vmscan_memcg_reclaim_begin: order=0"),
-	   "160 columns: lines as dump prints them");
+	   "160 columns: lines as dump prints them, timed from the first event");
 	tui_apply(&st, ACT_DOWN);
 	tui_apply(&st, ACT_DOWN);
 	is_int(st.cursor, 489931587039ULL, "Down moves the cursor to the next event");
@@ -262,8 +263,7 @@ static void test_events(void)
 	st.filter[0] = '\0';
 	tui_apply(&st, ACT_END);
 	build(&st, &c, 24, 80);
-	ok(canvas_has(&c, "events at 496.") || canvas_has(&c, "events at 49"),
-	   "End shows the last events");
+	ok(canvas_has(&c, "events at 1.067355 s (@490.888104)"), "End shows the last events");
 	canvas_release(&c);
 	tui_state_release(&st);
 	tui_data_free(d);
@@ -571,7 +571,8 @@ static void test_timeline(void)
 	ok(st.cursor / 1000 == 32894836ULL, "Enter jumps to the episode");
 	ok(st.has_sel && st.sel_end - st.sel_start > 4900000000ULL, "and selects its range");
 	build(&st, &c, 24, 80);
-	ok(canvas_has(&c, "kswapd0 4.96s at 32.894836 order 9"), "the detail line describes it");
+	ok(canvas_has(&c, "kswapd0 4.96s at 6.347441 order 9"),
+	   "the detail line describes it, at its time from the first event");
 	tui_apply(&st, ACT_HOME);
 	tui_apply(&st, ACT_NEXT_FLAG);
 	ok(strstr(st.message, "long") != NULL, "n: the next flagged episode (long)");
@@ -587,6 +588,64 @@ static void test_timeline(void)
 	ok(canvas_has(&c, "K kswapd awake"), "160x50: the legend fits");
 	canvas_release(&c);
 	tui_state_release(&st);
+	tui_data_free(d);
+}
+
+/* Issue 32 item 33 on real recordings: times from the first event (the
+ * report's), @T for a trace time; after L the timeline describes the stall
+ * L selected, not another in its column; the legend wraps whole items. */
+static void test_conventions(void)
+{
+	struct tui_state st;
+	struct canvas c = { 0 };
+	struct tui_data *d = load("samples/zswap-6.12.dat", &st);
+	char want[160], rel[32], abs[32];
+	uint64_t us;
+
+	if (!d) {
+		ok(0, "load zswap-6.12");
+		return;
+	}
+	st.tf = open_sample("zswap-6.12.dat");
+	st.tep = st.tf ? td_tep(st.tf) : NULL;
+	build(&st, &c, 24, 80);
+	ok(canvas_has(&c, "0.000000     +0ns") && canvas_has(&c, " 0.000000 s "),
+	   "the axis and the cursor start at 0 s: the first event");
+	tui_apply(&st, ACT_LONGEST);
+	build(&st, &c, 24, 80);
+	/* 674 ms by pid 31 (the report's max memcg stall), in a column it
+	 * shares with a 14.9 ms stall of pid 172 that began before it */
+	us = (st.sel_start - d->first_ts + 500) / 1000;
+	snprintf(rel, sizeof(rel), "%llu.%06llu", (unsigned long long)(us / 1000000),
+		 (unsigned long long)(us % 1000000));
+	snprintf(want, sizeof(want), "-31: 674ms at %s, order 0", rel);
+	ok(canvas_has(&c, want), "L: the timeline describes the selected stall (%s)", want);
+	ok(!canvas_has(&c, "zswap-fill-172: 14.9ms"), "not the other stall of its column");
+	snprintf(want, sizeof(want), " %s s ", rel);
+	ok(!strncmp(canvas_row(&c, 23), want, strlen(want)), "the status bar: the cursor at %s s",
+	   rel);
+	tui_apply(&st, ACT_VIEW_EVENTS);
+	build(&st, &c, 24, 80);
+	snprintf(want, sizeof(want), "events at %s s (%s)", rel, tui_fmt_abs(st.sel_start, abs,
+									      sizeof(abs)));
+	ok(canvas_has(&c, want), "events: the cursor from the first event and as @T (%s)", want);
+	snprintf(want, sizeof(want), "%s [", rel);
+	ok(canvas_has(&c, want), "events: lines timed from the first event too");
+	st.view = VIEW_STALLS;
+	build(&st, &c, 24, 80);
+	snprintf(want, sizeof(want), "stalls from %s to ", rel);
+	ok(canvas_has(&c, want), "stalls: the selection from the first event");
+	/* the legend at 100 columns: every item whole */
+	st.view = VIEW_TIMELINE;
+	build(&st, &c, 50, 100);
+	ok(canvas_has(&c, "x no handoff") && canvas_has(&c, "! OOM kill") &&
+	   canvas_has(&c, "^ off the top"), "100 columns: the legend's items whole");
+	build(&st, &c, 50, 60);
+	ok(canvas_has(&c, "x no handoff") && canvas_has(&c, "! OOM kill"),
+	   "60 columns: the legend wraps");
+	canvas_release(&c);
+	tui_state_release(&st);
+	td_close(st.tf);
 	tui_data_free(d);
 }
 
@@ -716,6 +775,7 @@ int main(void)
 	test_lanes();
 	test_lanes_sync();
 	test_timeline();
+	test_conventions();
 	test_stalls();
 	test_swap_zswap();
 	return tap_done();
