@@ -13,6 +13,7 @@
 #include "model-oom.h"
 #include "model-phases.h"
 #include "model-run.h"
+#include "model-series.h"
 #include "model-stacks.h"
 #include "parsers.h"
 #include "pidmap.h"
@@ -35,6 +36,7 @@ static const struct model_ops *const models[] = {
 	&oom_model_ops,
 	&phases_model_ops,
 	&run_model_ops,
+	&series_model_ops,
 	&stacks_model_ops,
 	NULL
 };
