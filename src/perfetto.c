@@ -16,6 +16,7 @@
 #include "model-oom.h"
 #include "model-phases.h"
 #include "model-series.h"
+#include "model-stacks.h"
 #include "pb-write.h"
 #include "util.h"
 
@@ -92,6 +93,9 @@ struct pf {
 	int ntasks;
 	uint32_t *node_track;		/* per nid (LANES_MAX_NODES), index + 1 */
 	uint64_t **ks_flow, **kc_flow;	/* per handoff node, per episode: flow id */
+	const struct stacks_model *stacks;
+	struct stall_stack *ss;		/* the stalls' stacks, by kind, pid, begin */
+	int nss;
 	int fd;
 	struct pb pb;
 	struct perfetto_stats *st;
@@ -558,6 +562,36 @@ static void gather_zswap(struct pf *p)
 	}
 }
 
+/* The stacks of the stalls (record -T), sorted to be found by stall. */
+static int ss_cmp(const void *x, const void *y)
+{
+	const struct stall_stack *a = x, *b = y;
+
+	if (a->kind != b->kind)
+		return (int)a->kind - (int)b->kind;
+	if (a->pid != b->pid)
+		return (a->pid > b->pid) - (a->pid < b->pid);
+	return (a->begin > b->begin) - (a->begin < b->begin);
+}
+
+static void gather_stacks(struct pf *p)
+{
+	p->stacks = analysis_model(p->a, &stacks_model_ops);
+	p->nss = stacks_model_nstall_stacks(p->stacks, NULL);
+	p->ss = xcalloc((size_t)p->nss + 1, sizeof(*p->ss));
+	for (int i = 0; i < p->nss; i++)
+		p->ss[i] = *stacks_model_stall_stack(p->stacks, i);
+	qsort(p->ss, (size_t)p->nss, sizeof(*p->ss), ss_cmp);
+}
+
+static const struct kstack *stall_stack(struct pf *p, enum stack_kind k, int pid, uint64_t begin)
+{
+	struct stall_stack key = { begin, pid, k, 0 }, *s;
+
+	s = bsearch(&key, p->ss, (size_t)p->nss, sizeof(*p->ss), ss_cmp);
+	return s ? stacks_model_stack(p->stacks, s->stack) : NULL;
+}
+
 /* ---- writing ---- */
 
 static int flush(struct pf *p, int force, char **err)
@@ -632,6 +666,28 @@ static void write_track(struct pf *p, const struct ptrack *t, uint64_t ts)
 	pb_end(b);
 	pb_end(b);
 	p->st->tracks++;
+}
+
+/* The stall's kernel stack, outermost frame first (Perfetto's order),
+ * without the tracepoint's own frames. */
+static void write_stack(struct pf *p, const struct kstack *s)
+{
+	char buf[160];
+
+	if (!s)
+		return;
+	pb_begin(&p->pb, TE_CALLSTACK);
+	for (int i = s->nframes - 1; i >= kstack_first_frame(s); i--) {
+		if (s->func[i])
+			snprintf(buf, sizeof(buf), "%s+0x%llx", s->func[i],
+				 (unsigned long long)s->off[i]);
+		else
+			snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)s->addr[i]);
+		pb_begin(&p->pb, 1);	/* InlineCallstack.frames */
+		pb_string(&p->pb, 1, buf);	/* Frame.function_name */
+		pb_end(&p->pb);
+	}
+	pb_end(&p->pb);
 }
 
 static void arg_u(struct pf *p, const char *name, uint64_t v)
@@ -737,6 +793,8 @@ static void args_run(struct pf *p, const struct pev *e)
 	arg_s(p, "status", compact_status_name(r->status));
 	arg_u(p, "zone_start_pfn", r->zone_start);
 	arg_i(p, "pid", r->pid);
+	if (e->src == S_RUN && r->runner == CR_DIRECT)
+		write_stack(p, stall_stack(p, SK_DIRECT_COMPACT, r->pid, r->begin));
 }
 
 static void args_stall(struct pf *p, const struct pev *e)
@@ -747,6 +805,9 @@ static void args_stall(struct pf *p, const struct pev *e)
 		arg_i(p, "order", s->order);
 	arg_u(p, "reclaimed_pages", s->reclaimed);
 	arg_i(p, "pid", s->pid);
+	if (s->kind == RK_DIRECT || s->kind == RK_MEMCG)
+		write_stack(p, stall_stack(p, s->kind == RK_DIRECT ? SK_DIRECT_RECLAIM :
+					   SK_MEMCG_RECLAIM, s->pid, s->begin));
 }
 
 static void args_oom(struct pf *p, const struct pev *e)
@@ -869,6 +930,7 @@ static void pf_free(struct pf *p)
 	free(p->tr);
 	free(p->ev);
 	free(p->tasks);
+	free(p->ss);
 	free(p->node_track);
 	pb_release(&p->pb);
 }
@@ -889,6 +951,7 @@ int perfetto_write(int fd, const struct analysis *a, struct perfetto_stats *st, 
 	p.st = st;
 	p.node_track = xcalloc(LANES_MAX_NODES, sizeof(*p.node_track));
 	gather_tasks(&p);
+	gather_stacks(&p);
 	gather_nodes(&p);
 	gather_stalls(&p);
 	gather_instants(&p);

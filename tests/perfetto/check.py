@@ -11,6 +11,7 @@ recording:
 - every slice begin has its end on the same track (a stack per track:
   slices nest), no track is left open; counters only on counter tracks;
 - each flow leaves one slice and ends on another;
+- the stalls with a kernel stack (record -T) per kind, as the report's;
 - per node: kswapd episode slices, kcompactd request slices and kcompactd
   compaction runs; per kind: direct and memcg reclaim and direct
   compaction stall slices; OOM kill instants: as many as the report says;
@@ -79,6 +80,7 @@ def main():
     values = {}      # track uuid -> [(ts, value)]
     flows_out, flows_in = {}, {}
     flow_from, flow_to = {}, {}
+    with_stack = {}  # slice name -> slices with a kernel stack
     for p in packets:
         seq = get(p, "trusted_packet_sequence_id")
         ts = get(p, "timestamp")
@@ -121,6 +123,8 @@ def main():
             open_slices.setdefault(uuid, []).append((ts, name))
             counts[uuid] = counts.get(uuid, 0) + 1
             names[(uuid, name)] = names.get((uuid, name), 0) + 1
+            if get(te, "callstack") is not None:
+                with_stack[name] = with_stack.get(name, 0) + 1
         elif typ == "TYPE_SLICE_END":
             if not open_slices.get(uuid):
                 fails.append("slice end at %d with no begin on track %s" % (ts, uuid))
@@ -196,6 +200,11 @@ def main():
         expect(name + " stalls", slices_named(name), want or 0)
     comp = report["compaction"]["runners"]["direct"]["runs"]
     expect("direct compaction stalls", slices_named("direct compaction"), comp or 0)
+    st = report.get("stacks")
+    for kind, name in (("direct_reclaim", "direct reclaim"), ("memcg_reclaim", "memcg reclaim"),
+                       ("direct_compaction", "direct compaction")):
+        want = st[kind]["with_stack"] if st and st.get(kind) else 0
+        expect(name + " stalls with a stack", with_stack.get(name, 0), want)
     oom = report.get("oom")
     expect("OOM kill instants", slices_named("OOM kill"), oom["kills"] if oom else 0)
 
