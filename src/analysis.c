@@ -1070,6 +1070,13 @@ const char *analysis_probe_set(const struct analysis *a) { return a->probe_set; 
 const char *analysis_probe_reason(const struct analysis *a) { return a->probe_reason; }
 int analysis_probes_swap(const struct analysis *a) { return a->probes_swap; }
 
+const char *analysis_private_meta(const struct analysis *a)
+{
+	const char *m = a->tf ? td_private(a->tf) : NULL;
+
+	return m ? m : "";
+}
+
 long long analysis_probe_missed(const struct analysis *a, const char *family,
 				char *names, size_t len)
 {

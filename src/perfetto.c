@@ -18,6 +18,7 @@
 #include "model-series.h"
 #include "model-stacks.h"
 #include "pb-write.h"
+#include "tracedat-read.h"
 #include "util.h"
 
 #include <errno.h>
@@ -50,7 +51,7 @@ enum { T_BEGIN = 1, T_END = 2, T_INSTANT = 3, T_COUNTER = 4 };
 
 /* What an event's ref points into. */
 enum ev_src {
-	S_NONE, S_KSWAPD, S_KC, S_KRUN, S_RUN, S_STALL, S_OOM, S_PHASE, S_COUNTER,
+	S_NONE, S_KSWAPD, S_KC, S_KRUN, S_RUN, S_STALL, S_OOM, S_PHASE, S_TRIGGER, S_COUNTER,
 };
 
 struct ptrack {
@@ -395,6 +396,7 @@ static void gather_instants(struct pf *p)
 	const struct phases_model *pm = analysis_model(p->a, &phases_model_ops);
 	int n = oom_model_nkills(om);
 	uint32_t t = 0;
+	uint64_t ts;
 
 	for (int i = 0; i < n; i++) {
 		if (!t)
@@ -407,6 +409,9 @@ static void gather_instants(struct pf *p)
 			t = track_new(p, 0, "phases");
 		add_instant(p, t, phases_model_get(pm, i)->start_ts, S_PHASE, (uint32_t)i);
 	}
+	/* a flight-recorder file's trigger, when its trace time is known */
+	if (!td_meta_u64(analysis_private_meta(p->a), "trigger_ns", &ts) && ts)
+		add_instant(p, track_new(p, 0, "triggers"), ts, S_TRIGGER, 0);
 }
 
 /* Sampled counters: zones, PSI, memcg (the series model). */
@@ -839,6 +844,21 @@ static void args_oom(struct pf *p, const struct pev *e)
 		arg_u(p, "memcg_id", k->memcg_id);
 }
 
+/* A metadata value runs to its line's end. */
+static const char *meta_str(struct pf *p, const char *key)
+{
+	const char *v = td_meta_value(analysis_private_meta(p->a), key);
+
+	return v ? v : "";
+}
+
+static size_t meta_len(struct pf *p, const char *key)
+{
+	const char *v = meta_str(p, key);
+
+	return strcspn(v, "\n");
+}
+
 static const char *slice_name(struct pf *p, const struct pev *e, char *buf, size_t len)
 {
 	switch (e->src) {
@@ -860,6 +880,10 @@ static const char *slice_name(struct pf *p, const struct pev *e, char *buf, size
 		return kind_slice_name(e->sub);
 	case S_OOM:
 		return "OOM kill";
+	case S_TRIGGER:
+		snprintf(buf, len, "trigger %.*s", (int)meta_len(p, "trigger_name"),
+			 meta_str(p, "trigger_name"));
+		return buf;
 	case S_PHASE:
 		snprintf(buf, len, "phase %s",
 			 phases_model_get(analysis_model(p->a, &phases_model_ops),
@@ -900,6 +924,14 @@ static void write_event(struct pf *p, const struct pev *e)
 		case S_RUN: args_run(p, e); break;
 		case S_STALL: args_stall(p, e); break;
 		case S_OOM: args_oom(p, e); break;
+		case S_TRIGGER: {
+			char cond[128];
+
+			snprintf(cond, sizeof(cond), "%.*s", (int)meta_len(p, "trigger"),
+				 meta_str(p, "trigger"));
+			arg_s(p, "condition", cond);
+			break;
+		}
 		default: break;
 		}
 		if (type == T_BEGIN)

@@ -3,7 +3,7 @@
 against the rules of the format and the report's JSON of the same
 recording:
 
-  check.py TRACE.txt REPORT.json ZONES.txt
+  check.py TRACE.txt REPORT.json ZONES.txt INFO.txt PHASES
 
 - protoc knew every field (no unknown field numbers in the text);
 - time stamps never go back on a sequence;
@@ -19,7 +19,10 @@ recording:
   zswap and swap cluster series point for point as the report's series,
   mTHP swpout/fallback first and last as its counters, zone free pages and
   watermarks as the zoneinfo lines of complete sample sets (ZONES.txt,
-  from mmscope dump).
+  from mmscope dump);
+- a flight-recorder file's trigger: one instant at its trigger_ns (INFO.txt,
+  mmscope dump --info), none without; PHASES phase instants (the
+  recording's "mmscope phase" markers).
 Prints one line per failed check; exits 1 if any.
 """
 import json
@@ -63,7 +66,7 @@ def get_all(msg, key):
 
 
 def main():
-    trace_txt, report_json, zones_txt = sys.argv[1:4]
+    trace_txt, report_json, zones_txt, info_txt, nphases = sys.argv[1:6]
     fails = []
     raw = open(trace_txt).read()
     unknown = re.findall(r"^\s*(\d+): ", raw, re.M)
@@ -81,6 +84,7 @@ def main():
     flows_out, flows_in = {}, {}
     flow_from, flow_to = {}, {}
     with_stack = {}  # slice name -> slices with a kernel stack
+    instants = []
     for p in packets:
         seq = get(p, "trusted_packet_sequence_id")
         ts = get(p, "timestamp")
@@ -134,6 +138,7 @@ def main():
                     fails.append("slice %s ends at %d before its begin %d" % (n, ts, b))
         elif typ == "TYPE_INSTANT":
             names[(uuid, name)] = names.get((uuid, name), 0) + 1
+            instants.append((ts, name))
         else:
             fails.append("unexpected event type %s" % typ)
         for f in get_all(te, "flow_ids"):
@@ -207,6 +212,16 @@ def main():
         expect(name + " stalls with a stack", with_stack.get(name, 0), want)
     oom = report.get("oom")
     expect("OOM kill instants", slices_named("OOM kill"), oom["kills"] if oom else 0)
+
+    info = {}
+    for line in open(info_txt, errors="replace"):
+        k, _, v = line.strip().partition("=")
+        info[k] = v
+    want = [(int(info["trigger_ns"]), "trigger " + info["trigger_name"])] \
+        if "trigger_ns" in info else []
+    expect("trigger instants", [i for i in instants if i[1].startswith("trigger ")], want)
+    expect("phase instants", sum(1 for i in instants if i[1].startswith("phase ")),
+           int(nphases))
 
     # counters: first and last as the report's counters list
     by_name = {}

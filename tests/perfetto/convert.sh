@@ -47,7 +47,8 @@ zones() {
 	}'
 }
 
-for f in "$top_srcdir"/samples/*.dat "$top_srcdir"/tests/data/report/*.dat; do
+for f in "$top_srcdir"/samples/*.dat "$top_srcdir"/tests/data/report/*.dat \
+	"$top_srcdir"/tests/data/perfetto/*.dat; do
 	name=$(basename "$f" .dat)
 	out="$scratch/$name.pftrace"
 	if ! "$MMSCOPE" convert "$f" -o "$out" 2>"$scratch/err"; then
@@ -61,8 +62,11 @@ for f in "$top_srcdir"/samples/*.dat "$top_srcdir"/tests/data/report/*.dat; do
 	"$MMSCOPE" report --format json "$f" >"$scratch/$name.json" ||
 		{ fail "$name: report --format json"; continue; }
 	zones "$f" >"$scratch/$name.zones"
+	"$MMSCOPE" dump --info "$f" | sed 's/^ *//' >"$scratch/$name.info"
+	phases=$("$MMSCOPE" dump "$f" 2>/dev/null | grep -c ': mmscope phase ')
 	if python3 "$top_srcdir/tests/perfetto/check.py" "$scratch/$name.txt" \
-		"$scratch/$name.json" "$scratch/$name.zones" >"$scratch/check" 2>&1; then
+		"$scratch/$name.json" "$scratch/$name.zones" "$scratch/$name.info" \
+		"$phases" >"$scratch/check" 2>&1; then
 		ok "$name: $(tail -1 "$scratch/check")"
 	else
 		fail "$name: $(head -5 "$scratch/check" | tr '\n' ';')"
@@ -86,7 +90,7 @@ cmp -s "$scratch/gp.trace" "$scratch/global-pressure-6.12.pftrace" &&
 	"$MMSCOPE" report --format json --until 2 "$f" >"$scratch/w.json" &&
 	: >"$scratch/none.zones" &&
 	python3 "$top_srcdir/tests/perfetto/check.py" "$scratch/w.txt" "$scratch/w.json" \
-		"$scratch/none.zones" >"$scratch/check" 2>&1 &&
+		"$scratch/none.zones" "$scratch/none.zones" 0 >"$scratch/check" 2>&1 &&
 	ok "--until 2: $(tail -1 "$scratch/check")" ||
 	fail "--until 2: $(head -3 "$scratch/check" | tr '\n' ';')"
 # standard input
