@@ -18,6 +18,7 @@
 
 static const char convert_usage[] =
 "usage: mmscope convert [options] IN -o OUT\n"
+"       mmscope convert --format perfetto [options] IN... -o OUT\n"
 "\n"
 "Re-encode a trace.dat file (version 6 or 7, any compression) with\n"
 "mmscope's writer.\n"

@@ -93,10 +93,37 @@ cmp -s "$scratch/gp.trace" "$scratch/global-pressure-6.12.pftrace" &&
 		"$scratch/none.zones" "$scratch/none.zones" 0 >"$scratch/check" 2>&1 &&
 	ok "--until 2: $(tail -1 "$scratch/check")" ||
 	fail "--until 2: $(head -3 "$scratch/check" | tr '\n' ';')"
+# a task (--pid): its 133 direct reclaim stalls of the 142, kswapd global
+"$MMSCOPE" convert "$f" --pid 170 -o "$scratch/p.pftrace" &&
+	decode "$scratch/p.pftrace" "$scratch/p.txt" &&
+	"$MMSCOPE" report --format json --pid 170 "$f" >"$scratch/p.json" &&
+	python3 "$top_srcdir/tests/perfetto/check.py" "$scratch/p.txt" "$scratch/p.json" \
+		"$scratch/none.zones" "$scratch/none.zones" 0 >"$scratch/check" 2>&1 &&
+	[ "$(grep -c 'name: "direct reclaim"$' "$scratch/p.txt")" -gt 0 ] &&
+	[ "$(grep -c 'pid: 168' "$scratch/p.txt")" = 0 ] &&
+	ok "--pid 170: $(tail -1 "$scratch/check")" ||
+	fail "--pid 170: $(head -3 "$scratch/check" | tr '\n' ';')"
 # standard input
 "$MMSCOPE" convert - -o "$scratch/stdin.pftrace" <"$f" &&
 	cmp -s "$scratch/stdin.pftrace" "$scratch/global-pressure-6.12.pftrace" &&
 	ok "from standard input" || fail "from standard input"
+
+# several files of one recording (a directory of record --switch-output's
+# parts, made by tests/compare/mkrec): one trace, a phase from each part
+mkrec=$top_builddir/tests/compare/mkrec
+if [ -x "$mkrec" ]; then
+	mkdir "$scratch/set"
+	for n in 1 2; do
+		echo "${n}000000000 mmscope phase p$n" |
+			MKREC_META="$(printf 'mmscope=test\nstart_realtime_ns=%s\nswitch_output=%s\ncpustat=window\n' \
+				"${n}000" "$n")" "$mkrec" "$scratch/set/r-$n.dat" || fail "mkrec"
+	done
+	"$MMSCOPE" convert "$scratch/set" -o "$scratch/set.pftrace" &&
+		decode "$scratch/set.pftrace" "$scratch/set.txt" &&
+		[ "$(grep -c 'name: "phase p[12]"' "$scratch/set.txt")" = 2 ] &&
+		ok "a directory of two parts: both phases" ||
+		fail "a directory of two parts: $(grep 'name: "phase' "$scratch/set.txt" | tr '\n' ' ')"
+fi
 
 # errors: one line, exit 2 for the command line, 1 for the input
 expect() {	# STATUS REGEX ARGS...
