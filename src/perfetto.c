@@ -92,7 +92,8 @@ struct pf {
 	uint32_t nslices;
 	struct task *tasks;
 	int ntasks;
-	uint32_t *node_track;		/* per nid (LANES_MAX_NODES), index + 1 */
+	struct { int nid; uint32_t track; } *nodes;	/* node tracks made so far */
+	int nnodes;
 	uint64_t **ks_flow, **kc_flow;	/* per handoff node, per episode: flow id */
 	const struct stacks_model *stacks;
 	struct stall_stack *ss;		/* the stalls' stacks, by kind, pid, begin */
@@ -134,13 +135,14 @@ static uint32_t node_track(struct pf *p, int nid)
 {
 	char name[32];
 
-	if (nid < 0 || nid >= LANES_MAX_NODES)
-		nid = 0;
-	if (!p->node_track[nid]) {
-		snprintf(name, sizeof(name), "node %d", nid);
-		p->node_track[nid] = track_new(p, 0, name);
-	}
-	return p->node_track[nid];
+	for (int i = 0; i < p->nnodes; i++)
+		if (p->nodes[i].nid == nid)
+			return p->nodes[i].track;
+	p->nodes = xreallocarray(p->nodes, (size_t)p->nnodes + 1, sizeof(*p->nodes));
+	snprintf(name, sizeof(name), "node %d", nid);
+	p->nodes[p->nnodes].nid = nid;
+	p->nodes[p->nnodes].track = track_new(p, 0, name);
+	return p->nodes[p->nnodes++].track;
 }
 
 static int task_cmp(const void *x, const void *y)
@@ -963,7 +965,7 @@ static void pf_free(struct pf *p)
 	free(p->ev);
 	free(p->tasks);
 	free(p->ss);
-	free(p->node_track);
+	free(p->nodes);
 	pb_release(&p->pb);
 }
 
@@ -981,7 +983,6 @@ int perfetto_write(int fd, const struct analysis *a, struct perfetto_stats *st, 
 	p.info = analysis_info(a);
 	p.fd = fd;
 	p.st = st;
-	p.node_track = xcalloc(LANES_MAX_NODES, sizeof(*p.node_track));
 	gather_tasks(&p);
 	gather_stacks(&p);
 	gather_nodes(&p);
