@@ -40,9 +40,11 @@ enum {
 	CD_UNIT_NAME = 6, CD_AXIS_SHARE = 7,
 	TE_DEBUG = 4, TE_TYPE = 9, TE_TRACK = 11, TE_NAME = 23, TE_COUNTER = 30,
 	TE_DOUBLE_COUNTER = 44, TE_FLOW = 47, TE_TERM_FLOW = 48, TE_CALLSTACK = 55,
-	DA_BOOL = 2, DA_UINT = 3, DA_INT = 4, DA_STRING = 6, DA_NAME = 10,
+	DA_NAME_IID = 1, DA_BOOL = 2, DA_UINT = 3, DA_INT = 4, DA_STRING = 6, DA_NAME = 10,
+	TE_NAME_IID = 10, TP_INTERNED = 12,
+	ID_EVENT_NAMES = 2, ID_DEBUG_NAMES = 3, IN_IID = 1, IN_NAME = 2,
 };
-enum { SEQ_INCREMENTAL_STATE_CLEARED = 1 };
+enum { SEQ_INCREMENTAL_STATE_CLEARED = 1, SEQ_NEEDS_INCREMENTAL_STATE = 2 };
 enum { T_BEGIN = 1, T_END = 2, T_INSTANT = 3, T_COUNTER = 4 };
 
 #define SEQ_ID 1
@@ -82,6 +84,27 @@ struct task {
 	uint32_t kind[RK_NR + CR_NR];	/* per reclaim kind, then compaction runner */
 };
 
+/*
+ * Interned strings: a slice's name and each argument's name are written
+ * once, in the packet that first uses them (InternedData), and referred
+ * to by number after that; the trace is a third of the size.
+ */
+enum { IK_EVENT, IK_DEBUG, IK_NR };
+
+struct intern {
+	char *s;
+	uint64_t iid;		/* 0: empty slot */
+};
+
+struct interns {
+	struct intern *slot;
+	size_t cap, n;
+	uint64_t next_iid;
+	/* new this packet: written with it */
+	struct intern *fresh;
+	size_t nfresh, afresh;
+};
+
 struct pf {
 	const struct analysis *a;
 	const struct analysis_info *info;
@@ -98,6 +121,7 @@ struct pf {
 	const struct stacks_model *stacks;
 	struct stall_stack *ss;		/* the stalls' stacks, by kind, pid, begin */
 	int nss;
+	struct interns in[IK_NR];
 	int fd;
 	struct pb pb;
 	struct perfetto_stats *st;
@@ -599,6 +623,78 @@ static const struct kstack *stall_stack(struct pf *p, enum stack_kind k, int pid
 	return s ? stacks_model_stack(p->stacks, s->stack) : NULL;
 }
 
+/* ---- interning ---- */
+
+static uint64_t str_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;	/* FNV-1a */
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+static void interns_grow(struct interns *t)
+{
+	struct intern *old = t->slot;
+	size_t ocap = t->cap;
+
+	t->cap = t->cap ? t->cap * 2 : 64;
+	t->slot = xcalloc(t->cap, sizeof(*t->slot));
+	for (size_t i = 0; i < ocap; i++) {
+		size_t j;
+
+		if (!old[i].iid)
+			continue;
+		for (j = str_hash(old[i].s) & (t->cap - 1); t->slot[j].iid; j = (j + 1) & (t->cap - 1))
+			;
+		t->slot[j] = old[i];
+	}
+	free(old);
+}
+
+/* The iid of s in table k; a new one goes out with the current packet. */
+static uint64_t intern(struct pf *p, int k, const char *s)
+{
+	struct interns *t = &p->in[k];
+	size_t j;
+
+	if (2 * (t->n + 1) > t->cap)
+		interns_grow(t);
+	for (j = str_hash(s) & (t->cap - 1); t->slot[j].iid; j = (j + 1) & (t->cap - 1))
+		if (!strcmp(t->slot[j].s, s))
+			return t->slot[j].iid;
+	t->slot[j].s = xstrdup(s);
+	t->slot[j].iid = ++t->next_iid;	/* iids start at 1 */
+	t->n++;
+	if (t->nfresh == t->afresh) {
+		t->afresh = t->afresh ? t->afresh * 2 : 16;
+		t->fresh = xreallocarray(t->fresh, t->afresh, sizeof(*t->fresh));
+	}
+	t->fresh[t->nfresh++] = t->slot[j];
+	return t->slot[j].iid;
+}
+
+/* The strings first used in this packet, as its InternedData. */
+static void write_interned(struct pf *p)
+{
+	static const int field[IK_NR] = { ID_EVENT_NAMES, ID_DEBUG_NAMES };
+
+	if (!p->in[IK_EVENT].nfresh && !p->in[IK_DEBUG].nfresh)
+		return;
+	pb_begin(&p->pb, TP_INTERNED);
+	for (int k = 0; k < IK_NR; k++) {
+		for (size_t i = 0; i < p->in[k].nfresh; i++) {
+			pb_begin(&p->pb, (uint32_t)field[k]);
+			pb_uint(&p->pb, IN_IID, p->in[k].fresh[i].iid);
+			pb_string(&p->pb, IN_NAME, p->in[k].fresh[i].s);
+			pb_end(&p->pb);
+		}
+		p->in[k].nfresh = 0;
+	}
+	pb_end(&p->pb);
+}
+
 /* ---- writing ---- */
 
 static int flush(struct pf *p, int force, char **err)
@@ -623,15 +719,21 @@ static int flush(struct pf *p, int force, char **err)
 	return 0;
 }
 
-static void packet_begin(struct pf *p, uint64_t ts)
+/* needs: the packet refers to interned strings (Perfetto skips such
+ * packets on a sequence whose state was not cleared first). */
+static void packet_begin(struct pf *p, uint64_t ts, int needs)
 {
+	unsigned flags = needs ? SEQ_NEEDS_INCREMENTAL_STATE : 0;
+
 	pb_begin(&p->pb, TRACE_PACKET);
 	pb_uint(&p->pb, TP_TIMESTAMP, ts);
 	pb_uint(&p->pb, TP_SEQ_ID, SEQ_ID);
-	if (!p->st->packets) {
-		pb_uint(&p->pb, TP_SEQ_FLAGS, SEQ_INCREMENTAL_STATE_CLEARED);
+	if (!p->st->packets)
+		flags |= SEQ_INCREMENTAL_STATE_CLEARED;
+	if (flags)
+		pb_uint(&p->pb, TP_SEQ_FLAGS, flags);
+	if (!p->st->packets)
 		pb_uint(&p->pb, TP_FIRST_ON_SEQ, 1);
-	}
 	p->st->packets++;
 }
 
@@ -639,7 +741,7 @@ static void write_track(struct pf *p, const struct ptrack *t, uint64_t ts)
 {
 	struct pb *b = &p->pb;
 
-	packet_begin(p, ts);
+	packet_begin(p, ts, 0);
 	pb_begin(b, TP_TRACK_DESCRIPTOR);
 	pb_uint(b, TD_UUID, t->uuid);
 	if (t->parent)
@@ -700,7 +802,7 @@ static void write_stack(struct pf *p, const struct kstack *s)
 static void arg_u(struct pf *p, const char *name, uint64_t v)
 {
 	pb_begin(&p->pb, TE_DEBUG);
-	pb_string(&p->pb, DA_NAME, name);
+	pb_uint(&p->pb, DA_NAME_IID, intern(p, IK_DEBUG, name));
 	pb_uint(&p->pb, DA_UINT, v);
 	pb_end(&p->pb);
 }
@@ -708,7 +810,7 @@ static void arg_u(struct pf *p, const char *name, uint64_t v)
 static void arg_i(struct pf *p, const char *name, int64_t v)
 {
 	pb_begin(&p->pb, TE_DEBUG);
-	pb_string(&p->pb, DA_NAME, name);
+	pb_uint(&p->pb, DA_NAME_IID, intern(p, IK_DEBUG, name));
 	pb_int(&p->pb, DA_INT, v);
 	pb_end(&p->pb);
 }
@@ -716,7 +818,7 @@ static void arg_i(struct pf *p, const char *name, int64_t v)
 static void arg_s(struct pf *p, const char *name, const char *v)
 {
 	pb_begin(&p->pb, TE_DEBUG);
-	pb_string(&p->pb, DA_NAME, name);
+	pb_uint(&p->pb, DA_NAME_IID, intern(p, IK_DEBUG, name));
 	pb_string(&p->pb, DA_STRING, v);
 	pb_end(&p->pb);
 }
@@ -901,7 +1003,7 @@ static void write_event(struct pf *p, const struct pev *e)
 	int type = e->tc & 15;
 	char buf[96];
 
-	packet_begin(p, e->ts);
+	packet_begin(p, e->ts, type != T_COUNTER && type != T_END);
 	pb_begin(b, TP_TRACK_EVENT);
 	pb_uint(b, TE_TYPE, (uint64_t)type);
 	pb_uint(b, TE_TRACK, p->tr[e->track - 1].uuid);
@@ -918,7 +1020,7 @@ static void write_event(struct pf *p, const struct pev *e)
 		}
 		p->st->counter_values++;
 	} else if (type != T_END) {
-		pb_string(b, TE_NAME, slice_name(p, e, buf, sizeof(buf)));
+		pb_uint(b, TE_NAME_IID, intern(p, IK_EVENT, slice_name(p, e, buf, sizeof(buf))));
 		switch (e->src) {
 		case S_KSWAPD: args_kswapd(p, e); break;
 		case S_KC: args_kc(p, e); break;
@@ -942,6 +1044,7 @@ static void write_event(struct pf *p, const struct pev *e)
 			p->st->instants++;
 	}
 	pb_end(b);
+	write_interned(p);
 	pb_end(b);
 }
 
@@ -966,6 +1069,12 @@ static void pf_free(struct pf *p)
 	free(p->tasks);
 	free(p->ss);
 	free(p->nodes);
+	for (int k = 0; k < IK_NR; k++) {
+		for (size_t i = 0; i < p->in[k].cap; i++)
+			free(p->in[k].slot[i].s);
+		free(p->in[k].slot);
+		free(p->in[k].fresh);
+	}
 	pb_release(&p->pb);
 }
 

@@ -85,6 +85,7 @@ def main():
     flow_from, flow_to = {}, {}
     with_stack = {}  # slice name -> slices with a kernel stack
     instants = []
+    interned_events, interned_debug = {}, {}
     for p in packets:
         seq = get(p, "trusted_packet_sequence_id")
         ts = get(p, "timestamp")
@@ -106,6 +107,25 @@ def main():
         if te is None:
             fails.append("a packet with neither track nor event")
             continue
+        # interned strings: defined in this packet or an earlier one, and
+        # a packet using them says it needs the sequence's state
+        idata = get(p, "interned_data") or []
+        for kind, table in (("event_names", interned_events),
+                            ("debug_annotation_names", interned_debug)):
+            for entry in get_all(idata, kind):
+                iid = get(entry, "iid")
+                if iid in table:
+                    fails.append("%s iid %s interned twice" % (kind, iid))
+                table[iid] = get(entry, "name")
+        uses = get(te, "name_iid") is not None or any(
+            get(a, "name_iid") is not None for a in get_all(te, "debug_annotations"))
+        if uses and not int(get(p, "sequence_flags", "0")) & 2:
+            fails.append("packet at %d uses interned strings without "
+                         "SEQ_NEEDS_INCREMENTAL_STATE" % ts)
+        for a in get_all(te, "debug_annotations"):
+            iid = get(a, "name_iid")
+            if iid is not None and iid not in interned_debug:
+                fails.append("annotation name iid %s not interned" % iid)
         uuid = get(te, "track_uuid")
         if uuid not in tracks:
             fails.append("event on undeclared track %s" % uuid)
@@ -123,6 +143,10 @@ def main():
         if is_counter:
             fails.append("%s on counter track %s" % (typ, uuid))
         name = get(te, "name")
+        if get(te, "name_iid") is not None:
+            name = interned_events.get(get(te, "name_iid"))
+            if name is None:
+                fails.append("event name iid %s not interned" % get(te, "name_iid"))
         if typ == "TYPE_SLICE_BEGIN":
             open_slices.setdefault(uuid, []).append((ts, name))
             counts[uuid] = counts.get(uuid, 0) + 1

@@ -121,6 +121,7 @@ if [ -x "$mkrec" ]; then
 	"$MMSCOPE" convert "$scratch/set" -o "$scratch/set.pftrace" &&
 		decode "$scratch/set.pftrace" "$scratch/set.txt" &&
 		[ "$(grep -c 'name: "phase p[12]"' "$scratch/set.txt")" = 2 ] &&
+		[ "$(grep -c 'name_iid: [12]$' "$scratch/set.txt")" = 2 ] &&
 		ok "a directory of two parts: both phases" ||
 		fail "a directory of two parts: $(grep 'name: "phase' "$scratch/set.txt" | tr '\n' ' ')"
 fi
