@@ -32,13 +32,13 @@ static const char convert_usage[] =
 "                                     OUT ending in .pftrace, else tracedat)\n"
 "  -h, --help                         show this help\n"
 "\n"
-"Debian's trace-cmd reads zstd and uncompressed files but not zlib ones.\n"
-"\n"
 "Perfetto (ui.perfetto.dev) gets what mmscope makes of the events: kswapd\n"
 "episodes, kcompactd requests and runs, handoffs, stalls per task, OOM\n"
 "kills, phases and the sampled counters. IN may then be several files or a\n"
 "directory of one recording, and these select a part of it:\n"
-SCOPE_USAGE;
+SCOPE_USAGE
+"\n"
+"Debian's trace-cmd reads zstd and uncompressed files but not zlib ones.\n";
 
 struct convert_opts {
 	const char *in, *out;
