@@ -176,6 +176,13 @@ static int task_cmp(const void *x, const void *y)
 	return (a->pid > b->pid) - (a->pid < b->pid);
 }
 
+static int int_cmp(const void *x, const void *y)
+{
+	int a = *(const int *)x, b = *(const int *)y;
+
+	return (a > b) - (a < b);
+}
+
 static struct task *task_find(struct pf *p, int pid)
 {
 	struct task key = { .pid = pid };
@@ -258,6 +265,33 @@ static void add_counter(struct pf *p, uint32_t track, uint64_t ts, int64_t v, in
 			   S_COUNTER, (uint8_t)(T_COUNTER | 1 << 4) };
 }
 
+/* The events the models will give, reserved at once: the array is the
+ * writer's largest allocation (32 bytes an event), and growing it by
+ * doubling could hold twice that at the peak. An estimate only: ev_push()
+ * still grows it. */
+static void ev_reserve(struct pf *p)
+{
+	const struct handoff_model *hm = analysis_handoff(p->a);
+	const struct swapclust_model *sm = analysis_swapclust(p->a);
+	const struct series_model *se = analysis_model(p->a, &series_model_ops);
+	size_t n = 2 * ((size_t)reclaim_model_nstalls(analysis_reclaim(p->a), NULL) +
+			(size_t)compaction_model_nruns(analysis_compaction(p->a), NULL));
+
+	for (int i = 0; i < handoff_model_nnodes(hm); i++)
+		n += 2 * ((size_t)handoff_model_nepisodes(hm, i) + (size_t)handoff_model_nkc(hm, i));
+	n += (size_t)oom_model_nkills(analysis_model(p->a, &oom_model_ops)) +
+	     (size_t)phases_model_count(analysis_model(p->a, &phases_model_ops)) + 1;
+	for (int i = 0; i < series_model_count(se); i++)
+		n += (size_t)series_model_get(se, i)->npts;
+	for (int i = 0; i < swapclust_model_ndevs(sm); i++)
+		n += SWC_NSTATES * (size_t)swapclust_model_dev(sm, i)->npts;
+	for (int o = 0; o < SWC_NORDERS; o++)
+		n += 2 * (size_t)swapclust_model_nctr(sm, o);
+	n += 7 * (size_t)zswap_model_npoints(analysis_zswap(p->a));
+	p->aev = n;
+	p->ev = xreallocarray(NULL, n, sizeof(*p->ev));
+}
+
 static int ev_cmp(const void *x, const void *y)
 {
 	const struct pev *a = x, *b = y;
@@ -302,18 +336,23 @@ static void gather_tasks(struct pf *p)
 	const struct reclaim_model *rm = analysis_reclaim(p->a);
 	const struct compaction_model *cm = analysis_compaction(p->a);
 	int ns = reclaim_model_nstalls(rm, NULL), nr = compaction_model_nruns(cm, NULL), n = 0;
+	/* the pids first (4 bytes a stall), the tasks only once each */
+	int *pid = xcalloc((size_t)ns + (size_t)nr + 1, sizeof(*pid));
 
-	p->tasks = xcalloc((size_t)ns + (size_t)nr + 1, sizeof(*p->tasks));
 	for (int i = 0; i < ns; i++)
-		p->tasks[n++].pid = reclaim_model_stall(rm, i)->pid;
+		pid[n++] = reclaim_model_stall(rm, i)->pid;
 	for (int i = 0; i < nr; i++)
 		if (!is_kcompactd(p->a, compaction_model_run(cm, i)->pid))
-			p->tasks[n++].pid = compaction_model_run(cm, i)->pid;
-	qsort(p->tasks, (size_t)n, sizeof(*p->tasks), task_cmp);
+			pid[n++] = compaction_model_run(cm, i)->pid;
+	qsort(pid, (size_t)n, sizeof(*pid), int_cmp);
 	p->ntasks = 0;
 	for (int i = 0; i < n; i++)
-		if (!p->ntasks || p->tasks[p->ntasks - 1].pid != p->tasks[i].pid)
-			p->tasks[p->ntasks++] = p->tasks[i];
+		if (!i || pid[i - 1] != pid[i])
+			pid[p->ntasks++] = pid[i];
+	p->tasks = xcalloc((size_t)p->ntasks + 1, sizeof(*p->tasks));
+	for (int i = 0; i < p->ntasks; i++)
+		p->tasks[i].pid = pid[i];
+	free(pid);
 }
 
 /* Which kcompactd request each kswapd episode handed off to: the first
@@ -1092,6 +1131,7 @@ int perfetto_write(int fd, const struct analysis *a, struct perfetto_stats *st, 
 	p.info = analysis_info(a);
 	p.fd = fd;
 	p.st = st;
+	ev_reserve(&p);
 	gather_tasks(&p);
 	gather_stacks(&p);
 	gather_nodes(&p);
