@@ -375,8 +375,8 @@ static void gather_flows(struct pf *p, const struct handoff_model *hm, int i)
 			k++;
 		if (k == nk)
 			break;
-		p->ks_flow[i][e] = p->kc_flow[i][k] =
-			((uint64_t)(unsigned)nid << 32 | (uint64_t)(e + 1)) ^ UUID_BASE;
+		/* unique among the trace's flows (their own id space) */
+		p->ks_flow[i][e] = p->kc_flow[i][k] = (uint64_t)(unsigned)nid << 32 | (uint64_t)(e + 1);
 		p->st->flows++;
 	}
 }
