@@ -248,6 +248,11 @@ def main():
            int(nphases))
 
     # counters: first and last as the report's counters list
+    mthp_keys = {}
+    for c in report.get("counters") or []:
+        if c["source"] == "mthp" and c["key"] in ("swpout", "swpout_fallback"):
+            mthp_keys.setdefault(c["instance"], set()).add(c["key"])
+    mthp_both = {i: len(k) == 2 for i, k in mthp_keys.items()}
     by_name = {}
     for uuid in tracks:
         if get(tracks[uuid], "counter") is not None:
@@ -267,9 +272,10 @@ def main():
                     fails.append(tn + ": a limit of 'none' drawn as a value")
                 continue
         elif c["source"] == "mthp" and key in ("swpout", "swpout_fallback"):
-            tn = "%s %s" % (inst, key)
-            if tn not in by_name:
-                continue    # orders without both counters are not drawn
+            # instances are sizes in kB; a size is drawn with both counters
+            tn = "%skB %s" % (inst, key)
+            if not mthp_both.get(inst):
+                continue
         else:
             continue
         got = by_name.get(tn)
