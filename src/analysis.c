@@ -13,6 +13,7 @@
 #include "model-oom.h"
 #include "model-phases.h"
 #include "model-run.h"
+#include "model-series.h"
 #include "model-stacks.h"
 #include "parsers.h"
 #include "pidmap.h"
@@ -35,6 +36,7 @@ static const struct model_ops *const models[] = {
 	&oom_model_ops,
 	&phases_model_ops,
 	&run_model_ops,
+	&series_model_ops,
 	&stacks_model_ops,
 	NULL
 };
@@ -1118,6 +1120,13 @@ const void *analysis_model(const struct analysis *a, const struct model_ops *ops
 const char *analysis_probe_set(const struct analysis *a) { return a->probe_set; }
 const char *analysis_probe_reason(const struct analysis *a) { return a->probe_reason; }
 int analysis_probes_swap(const struct analysis *a) { return a->probes_swap; }
+
+const char *analysis_private_meta(const struct analysis *a)
+{
+	const char *m = a->tf ? td_private(a->tf) : NULL;
+
+	return m ? m : "";
+}
 
 long long analysis_probe_missed(const struct analysis *a, const char *family,
 				char *names, size_t len)

@@ -260,6 +260,9 @@ const void *analysis_model(const struct analysis *a, const struct model_ops *ops
 /* The recording's probe_set= and probe_reason= ("" when not recorded). */
 const char *analysis_probe_set(const struct analysis *a);
 const char *analysis_probe_reason(const struct analysis *a);
+/* mmscope's own metadata of the recording (key=value lines; of the first
+ * file of a set), for td_meta_value(): "" when none (trace-cmd, live). */
+const char *analysis_private_meta(const struct analysis *a);
 /* Whether probes= lists swap probes: 1, 0, or -1 when the key is absent. */
 int analysis_probes_swap(const struct analysis *a);
 /*

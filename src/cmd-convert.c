@@ -7,6 +7,7 @@
  */
 #include "config.h"
 #include "cmd.h"
+#include "cmd-convert-perfetto.h"
 #include "output-file.h"
 #include "tracedat-write.h"
 #include "util.h"
@@ -17,6 +18,7 @@
 
 static const char convert_usage[] =
 "usage: mmscope convert [options] IN -o OUT\n"
+"       mmscope convert --format perfetto [options] IN... -o OUT\n"
 "\n"
 "Re-encode a trace.dat file (version 6 or 7, any compression) with\n"
 "mmscope's writer.\n"
@@ -26,7 +28,15 @@ static const char convert_usage[] =
 "      --level N                      compression level (default: zstd 1, zlib 6)\n"
 "      --file-version 6|7             file version (default 7; 6 is uncompressed)\n"
 "  -f, --force                        replace OUT if it exists\n"
+"      --format tracedat|perfetto     what to write (default: perfetto for an\n"
+"                                     OUT ending in .pftrace, else tracedat)\n"
 "  -h, --help                         show this help\n"
+"\n"
+"Perfetto (ui.perfetto.dev) gets what mmscope makes of the events: kswapd\n"
+"episodes, kcompactd requests and runs, handoffs, stalls per task, OOM\n"
+"kills, phases and the sampled counters. IN may then be several files or a\n"
+"directory of one recording, and these select a part of it:\n"
+SCOPE_USAGE
 "\n"
 "Debian's trace-cmd reads zstd and uncompressed files but not zlib ones.\n";
 
@@ -39,12 +49,13 @@ struct convert_opts {
 
 static int convert_parse_opts(int argc, char **argv, struct convert_opts *o)
 {
-	enum { OPT_COMPRESSION = 256, OPT_LEVEL, OPT_VERSION };
+	enum { OPT_COMPRESSION = 256, OPT_LEVEL, OPT_VERSION, OPT_FORMAT };
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "compression", required_argument, NULL, OPT_COMPRESSION },
 		{ "level", required_argument, NULL, OPT_LEVEL },
 		{ "file-version", required_argument, NULL, OPT_VERSION },
+		{ "format", required_argument, NULL, OPT_FORMAT },	/* tracedat here */
 		{ "force", no_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -75,6 +86,8 @@ static int convert_parse_opts(int argc, char **argv, struct convert_opts *o)
 			if (strcmp(optarg, "6") && strcmp(optarg, "7"))
 				return usage_error(cmd, "bad --file-version '%s' (6 or 7)", optarg);
 			o->w.version = atoi(optarg);
+			break;
+		case OPT_FORMAT:	/* convert_perfetto() took the others */
 			break;
 		case 'f':
 			o->force = 1;
@@ -212,8 +225,11 @@ static int cmd_convert(int argc, char **argv)
 {
 	struct convert_opts o = { 0 };
 	struct td_file *tf;
-	int r = convert_parse_opts(argc, argv, &o);
+	int r = convert_perfetto(argc, argv);
 
+	if (r != CONVERT_NOT_PERFETTO)
+		return r;
+	r = convert_parse_opts(argc, argv, &o);
 	if (r < 0)
 		return show_help(&cmd_convert_entry);
 	if (r)
@@ -232,7 +248,7 @@ static int cmd_convert(int argc, char **argv)
 
 const struct cmd_entry cmd_convert_entry = {
 	.name = "convert",
-	.summary = "re-encode a recording (compression, file version 6 or 7)",
+	.summary = "re-encode a recording, or write it as a Perfetto trace",
 	.usage = convert_usage,
 	.run = cmd_convert,
 };

@@ -6,6 +6,7 @@
 libmmscope_a_SOURCES += \
 	src/util.c src/util.h \
 	src/json.c src/json.h \
+	src/pb-write.c src/pb-write.h \
 	src/hist.c src/hist.h \
 	src/stats.c src/stats.h \
 	src/pidmap.c src/pidmap.h
@@ -53,6 +54,7 @@ libmmscope_a_SOURCES += \
 	src/model-phases.c src/model-phases.h \
 	src/report-phases.c src/report-phases.h \
 	src/model-run.c src/model-run.h \
+	src/model-series.c src/model-series.h \
 	src/model-stacks.c src/model-stacks.h \
 	src/event-stack.c src/event-stack.h \
 	src/model-lanes.c src/model-lanes.h \
@@ -81,6 +83,10 @@ libmmscope_a_SOURCES += \
 	src/compare-load.c src/compare-load.h \
 	src/compare-table.c src/compare-table.h
 
+# perfetto: the models as a Perfetto trace (convert --format perfetto)
+libmmscope_a_SOURCES += \
+	src/perfetto.c src/perfetto.h
+
 # the command: one file per subcommand
 mmscope_SOURCES += \
 	src/main.c src/cmd.h src/cli.c src/inputs.c src/inputs.h \
@@ -91,3 +97,4 @@ mmscope_SOURCES += \
 mmscope_SOURCES += src/cmd-export.c src/cmd-plot.c
 # plot's charts (one table) and its SVG primitives
 mmscope_SOURCES += src/plot.h src/plot-charts.c src/plot-svg.c
+mmscope_SOURCES += src/cmd-convert-perfetto.c src/cmd-convert-perfetto.h

@@ -46,6 +46,10 @@ struct stacks_model {
 	unsigned hcap;
 	uint64_t seen, unattached, dropped;
 	struct stack_kind_stats kinds[SK_NR];
+	/* each stall with a stack, for front ends that draw stalls */
+	struct stall_stack *ss;
+	int nss, ass;
+	uint64_t ss_dropped;
 };
 
 static struct stacks_model *stacks_new(void)
@@ -68,6 +72,7 @@ static void stacks_free(struct stacks_model *m)
 		free(m->stacks[i].off);
 	}
 	free(m->stacks);
+	free(m->ss);
 	free(m->hash);
 	free(m->cpus);
 	pidmap_release(&m->pids);
@@ -157,9 +162,20 @@ static struct cpu_slot *cpu_slot(struct stacks_model *m, int cpu)
 	return &m->cpus[cpu];
 }
 
-static void stall_add(struct stacks_model *m, enum stack_kind k, int stack, uint64_t d)
+static void stall_add(struct stacks_model *m, enum stack_kind k, int stack, uint64_t d,
+		      int pid, uint64_t begin)
 {
 	struct stack_kind_stats *ks = &m->kinds[k];
+
+	if (stack >= 0 && m->nss >= STACKS_MAX_STALLS) {
+		m->ss_dropped++;
+	} else if (stack >= 0) {
+		if (m->nss == m->ass) {
+			m->ass = m->ass ? m->ass * 2 : 64;
+			m->ss = xreallocarray(m->ss, (size_t)m->ass, sizeof(*m->ss));
+		}
+		m->ss[m->nss++] = (struct stall_stack){ begin, pid, k, stack };
+	}
 
 	ks->stalls++;
 	ks->total_ns += d;
@@ -229,7 +245,7 @@ static void on_record(struct stacks_model *m, const struct record *r)
 			return;
 		p->open = 0;
 		d = r->ts >= p->begin_ts ? r->ts - p->begin_ts : 0;
-		stall_add(m, p->kind, p->stack, d);
+		stall_add(m, p->kind, p->stack, d, r->pid, p->begin_ts);
 		return;
 	case REC_COMPACT_TRY:
 		p = pidmap_add(&m->pids, r->pid);
@@ -255,7 +271,7 @@ static void on_record(struct stacks_model *m, const struct record *r)
 			return;
 		p->run_open = 0;
 		d = r->ts >= p->run_ts ? r->ts - p->run_ts : 0;
-		stall_add(m, SK_DIRECT_COMPACT, p->run_stack, d);
+		stall_add(m, SK_DIRECT_COMPACT, p->run_stack, d, r->pid, p->run_ts);
 		return;
 	default:
 		return;
@@ -263,6 +279,23 @@ static void on_record(struct stacks_model *m, const struct record *r)
 }
 
 uint64_t stacks_model_seen(const struct stacks_model *m) { return m ? m->seen : 0; }
+
+int stacks_model_nstall_stacks(const struct stacks_model *m, uint64_t *dropped)
+{
+	if (dropped)
+		*dropped = m ? m->ss_dropped : 0;
+	return m ? m->nss : 0;
+}
+
+const struct stall_stack *stacks_model_stall_stack(const struct stacks_model *m, int i)
+{
+	return m && i >= 0 && i < m->nss ? &m->ss[i] : NULL;
+}
+
+const struct kstack *stacks_model_stack(const struct stacks_model *m, int id)
+{
+	return m && id >= 0 && id < m->nstacks ? &m->stacks[id] : NULL;
+}
 uint64_t stacks_model_unattached(const struct stacks_model *m) { return m ? m->unattached : 0; }
 uint64_t stacks_model_dropped(const struct stacks_model *m) { return m ? m->dropped : 0; }
 

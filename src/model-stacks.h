@@ -69,6 +69,21 @@ int stacks_model_top(const struct stacks_model *m, enum stack_kind k,
 		     const struct kstack **out, int max);
 /* The distinct stacks with a stall of kind k. */
 int stacks_model_ndistinct(const struct stacks_model *m, enum stack_kind k);
+/* Each stall with a stack (in the order they ended; at most
+ * STACKS_MAX_STALLS, *dropped gets those beyond): the task, when the
+ * stall (reclaim begin, or compaction run begin) began, and the stack's
+ * id for stacks_model_stack(). Front ends that draw single stalls find
+ * theirs by (kind, pid, begin). */
+#define STACKS_MAX_STALLS 1000000
+struct stall_stack {
+	uint64_t begin;
+	int pid;
+	enum stack_kind kind;
+	int stack;
+};
+int stacks_model_nstall_stacks(const struct stacks_model *m, uint64_t *dropped);
+const struct stall_stack *stacks_model_stall_stack(const struct stacks_model *m, int i);
+const struct kstack *stacks_model_stack(const struct stacks_model *m, int id);
 /* The first frame that is not the tracepoint's own machinery
  * (trace_event_raw_event_*, perf_trace_*, __traceiter_*, __bpf_trace_*):
  * where the stall's own call chain begins. */

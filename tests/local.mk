@@ -138,6 +138,12 @@ TESTS += tests/cli/completion.sh tests/cli/man-version.sh tests/cli/debian.sh te
 EXTRA_DIST += tests/cli/completion.sh tests/cli/man-version.sh tests/cli/debian.sh \
 	tests/cli/repo-docs.sh tests/cli/convert.sh
 
+# perfetto: convert -o OUT.pftrace, decoded with protoc against Perfetto's
+# schema and held to the report; the protobuf encoder and the event order
+check_PROGRAMS += tests/unit/test-perfetto
+TESTS += tests/unit/test-perfetto tests/perfetto/convert.sh
+EXTRA_DIST += tests/perfetto/convert.sh tests/perfetto/check.py tests/data/perfetto
+
 # export: the schema against its man page, the fleet queries in SQLite
 # and in a ClickHouse server of the test's own
 TESTS += tests/export/schema.sh tests/export/sqlite.sh tests/export/clickhouse.sh \

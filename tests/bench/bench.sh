@@ -191,6 +191,7 @@ for kind_sz in $FILES; do
 		run trace-cmd taskset -c 0 trace-cmd report "$f"
 		run report-1core taskset -c 0 "$MMSCOPE" report "$f"
 		run report-2core "$MMSCOPE" report "$f"
+		run convert-1core taskset -c 0 "$MMSCOPE" convert -f "$f" -o "$TMP/x.pftrace"
 		run walk-1core taskset -c 0 "$WALK" walk "$f"
 		run pages-1core taskset -c 0 "$WALK" pages "$f"
 		[ -n "${BENCH_NO_DUMP:-}" ] || run dump-1core taskset -c 0 "$MMSCOPE" dump "$f"
@@ -210,10 +211,11 @@ for kind_sz in $FILES; do
 			rss[$1] = $5
 	}
 	END {
-		order = "trace-cmd report-1core report-2core walk-1core pages-1core dump-1core"
+		order = "trace-cmd report-1core report-2core convert-1core walk-1core pages-1core dump-1core"
 		label["trace-cmd"] = "trace-cmd report (1 core)"
 		label["report-1core"] = "mmscope report (1 core)"
 		label["report-2core"] = "mmscope report (2 cores)"
+		label["convert-1core"] = "convert to Perfetto (1 core)"
 		label["walk-1core"] = "decompress+page walk (1 core)"
 		label["pages-1core"] = "decompress only (1 core)"
 		label["dump-1core"] = "mmscope dump (1 core)"

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * mmscope convert to a Perfetto trace (--format perfetto, or an OUT
+ * ending in .pftrace): the recording is analysed once and its models
+ * written by src/perfetto.c. Like the trace.dat conversion, the output
+ * goes to a temporary file renamed into place when complete.
+ *
+ * cmd-convert.c asks convert_perfetto() first; it answers
+ * CONVERT_NOT_PERFETTO for a trace.dat conversion, which cmd-convert.c
+ * then parses as before.
+ */
+#include "config.h"
+#include "analysis.h"
+#include "cmd.h"
+#include "cmd-convert-perfetto.h"
+#include "input-file.h"
+#include "output-file.h"
+#include "perfetto.h"
+#include "util.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+struct pf_opts {
+	char **files;
+	int nfiles;
+	const char *out;
+	int force;
+	struct analysis_scope scope;
+};
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n >= k && !strcmp(s + n - k, suffix);
+}
+
+/*
+ * Whether the command line asks for Perfetto: --format perfetto, or no
+ * --format and an output named *.pftrace. A first look at argv, before
+ * any getopt: the trace.dat parser keeps its own options and messages.
+ * 1 yes, 0 no, EXIT_USAGE for a --format that is neither.
+ */
+static int wants_perfetto(int argc, char **argv)
+{
+	const char *format = NULL, *out = NULL;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *next = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!strcmp(a, "--"))
+			break;
+		if (!strcmp(a, "--format") && next)
+			format = argv[++i];
+		else if (!strncmp(a, "--format=", 9))
+			format = a + 9;
+		else if ((!strcmp(a, "-o") || !strcmp(a, "--output")) && next)
+			out = argv[++i];
+		else if (!strncmp(a, "--output=", 9))
+			out = a + 9;
+		else if (!strncmp(a, "-o", 2) && a[2])
+			out = a + 2;
+	}
+	if (format && !strcmp(format, "perfetto"))
+		return 1;
+	if (format && strcmp(format, "tracedat"))
+		return usage_error(&cmd_convert_entry, "bad --format '%s' (tracedat or perfetto)",
+				   format);
+	return !format && out && ends_with(out, ".pftrace");
+}
+
+static int pf_parse_opts(int argc, char **argv, struct pf_opts *o)
+{
+	enum { OPT_FORMAT = 256, OPT_TD_ONLY };
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "force", no_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "compression", required_argument, NULL, OPT_TD_ONLY },
+		{ "level", required_argument, NULL, OPT_TD_ONLY },
+		{ "file-version", required_argument, NULL, OPT_TD_ONLY },
+		SCOPE_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	const struct cmd_entry *cmd = &cmd_convert_entry;
+	int c, li = 0;
+
+	opterr = 0;
+	optind = 0;	/* getopt starts afresh, whatever parsed before */
+	while ((c = getopt_long(argc, argv, "o:fh", longopts, &li)) != -1) {
+		int r = parse_scope(cmd, c, optarg, &o->scope);
+
+		if (r >= 0) {
+			if (r)
+				return r;
+			continue;
+		}
+		switch (c) {
+		case 'o':
+			o->out = optarg;
+			break;
+		case OPT_FORMAT:
+			break;	/* read by wants_perfetto() */
+		case OPT_TD_ONLY:
+			return usage_error(cmd, "--%s is for trace.dat output, not Perfetto",
+					   longopts[li].name);
+		case 'f':
+			o->force = 1;
+			break;
+		case 'h':
+			return -1;
+		default:
+			return bad_option(cmd, argc, argv);
+		}
+	}
+	if (check_scope(cmd, &o->scope))
+		return EXIT_USAGE;
+	if (optind == argc)
+		return usage_error(cmd, "no input file given");
+	if (!o->out)
+		return usage_error(cmd, "no output file given (-o OUT)");
+	o->files = argv + optind;
+	o->nfiles = argc - optind;
+	return 0;
+}
+
+static int is_dir(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+/*
+ * The command line's recording, analysed: one file (or "-"), or several
+ * files or a directory of one recording. The one place that turns
+ * arguments into an analysis here (a shared input layer may replace it).
+ * NULL with the error printed and *status set.
+ */
+static struct analysis *pf_load(const struct pf_opts *o, int *status)
+{
+	struct analysis_opts ao;
+	struct analysis *a;
+	struct input_file in;
+	char *err = NULL, **paths;
+	int bad = 0, n;
+
+	analysis_opts_default(&ao);
+	ao.scope = o->scope;
+	if (o->nfiles > 1 || is_dir(o->files[0])) {
+		if (input_expand(o->files, o->nfiles, &paths, &n, &err)) {
+			*status = error("%s", err);
+			free(err);
+			return NULL;
+		}
+		a = analysis_run_files((const char *const *)paths, n,
+				       o->nfiles == 1 ? o->files[0] : NULL, &ao, &err, &bad);
+		input_expand_free(paths, n);
+		if (!a) {
+			*status = bad ? EXIT_USAGE : EXIT_ERROR;
+			error("%s", err ? err : "cannot read");
+		}
+		free(err);
+		return a;
+	}
+	if (input_file_open(&in, o->files[0], &err)) {
+		*status = error("%s", err);
+		free(err);
+		return NULL;
+	}
+	ao.name = in.name;
+	a = analysis_run_scoped(in.path, &ao, &err, &bad);
+	if (!a) {
+		*status = bad ? EXIT_USAGE : EXIT_ERROR;
+		error("%s: %s", in.name, err ? err : "cannot read");
+	}
+	free(err);
+	input_file_release(&in);
+	return a;
+}
+
+int convert_perfetto(int argc, char **argv)
+{
+	struct pf_opts o = { 0 };
+	struct output_file out;
+	struct perfetto_stats st;
+	struct analysis *a;
+	char *err = NULL;
+	int r = wants_perfetto(argc, argv);
+
+	if (r == 0)
+		return CONVERT_NOT_PERFETTO;
+	if (r != 1)
+		return r;
+	r = pf_parse_opts(argc, argv, &o);
+	if (r < 0)
+		return show_help(&cmd_convert_entry);
+	if (r)
+		return r;
+	a = pf_load(&o, &r);
+	if (!a)
+		return r;
+	if (output_file_open(&out, o.out, o.force, &err)) {
+		r = error("%s: %s", o.out, err);
+	} else if (perfetto_write(out.fd, a, &st, &err)) {
+		output_file_abort(&out);
+		r = error("%s: %s", o.out, err);
+	} else if (output_file_commit(&out, &err)) {
+		r = error("%s: %s", o.out, err);
+	} else {
+		r = EXIT_OK;
+		if (getenv("MMSCOPE_PERFETTO_STATS"))
+			fprintf(stderr, "%s: %llu packets, %llu tracks, %llu slices, %llu instants, "
+				"%llu counter values, %llu flows, %llu bytes\n", o.out,
+				(unsigned long long)st.packets, (unsigned long long)st.tracks,
+				(unsigned long long)st.slices, (unsigned long long)st.instants,
+				(unsigned long long)st.counter_values,
+				(unsigned long long)st.flows, (unsigned long long)st.bytes);
+	}
+	free(err);
+	analysis_free(a);
+	return r;
+}
