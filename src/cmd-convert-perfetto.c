@@ -13,7 +13,7 @@
 #include "analysis.h"
 #include "cmd.h"
 #include "cmd-convert-perfetto.h"
-#include "input-file.h"
+#include "inputs.h"
 #include "output-file.h"
 #include "perfetto.h"
 #include "util.h"
@@ -119,8 +119,10 @@ static int pf_parse_opts(int argc, char **argv, struct pf_opts *o)
 	}
 	if (check_scope(cmd, &o->scope))
 		return EXIT_USAGE;
-	if (optind == argc)
+	if (optind == argc)	/* convert's wording, whatever the format */
 		return usage_error(cmd, "no input file given");
+	if ((c = inputs_args_check(cmd, argv + optind, argc - optind)))
+		return c;
 	if (!o->out)
 		return usage_error(cmd, "no output file given (-o OUT)");
 	o->files = argv + optind;
@@ -128,58 +130,25 @@ static int pf_parse_opts(int argc, char **argv, struct pf_opts *o)
 	return 0;
 }
 
-static int is_dir(const char *path)
-{
-	struct stat st;
-
-	return !stat(path, &st) && S_ISDIR(st.st_mode);
-}
-
 /*
  * The command line's recording, analysed: one file (or "-"), or several
- * files or a directory of one recording. The one place that turns
- * arguments into an analysis here (a shared input layer may replace it).
- * NULL with the error printed and *status set.
+ * files or a directory of one recording, through the shared input layer
+ * (inputs.h: several recordings are refused there). NULL with the error
+ * printed and *status set.
  */
-static struct analysis *pf_load(const struct pf_opts *o, int *status)
+static struct analysis *pf_load(const struct pf_opts *o, struct inputs *in, int *status)
 {
 	struct analysis_opts ao;
 	struct analysis *a;
-	struct input_file in;
-	char *err = NULL, **paths;
-	int bad = 0, n;
+	char *err = NULL;
 
+	inputs_init(in);
+	in->scope = o->scope;	/* what inputs_analysis reads the recording with */
 	analysis_opts_default(&ao);
-	ao.scope = o->scope;
-	if (o->nfiles > 1 || is_dir(o->files[0])) {
-		if (input_expand(o->files, o->nfiles, &paths, &n, &err)) {
-			*status = error("%s", err);
-			free(err);
-			return NULL;
-		}
-		a = analysis_run_files((const char *const *)paths, n,
-				       o->nfiles == 1 ? o->files[0] : NULL, &ao, &err, &bad);
-		input_expand_free(paths, n);
-		if (!a) {
-			*status = bad ? EXIT_USAGE : EXIT_ERROR;
-			error("%s", err ? err : "cannot read");
-		}
-		free(err);
-		return a;
-	}
-	if (input_file_open(&in, o->files[0], &err)) {
-		*status = error("%s", err);
-		free(err);
-		return NULL;
-	}
-	ao.name = in.name;
-	a = analysis_run_scoped(in.path, &ao, &err, &bad);
-	if (!a) {
-		*status = bad ? EXIT_USAGE : EXIT_ERROR;
-		error("%s: %s", in.name, err ? err : "cannot read");
-	}
+	a = inputs_analysis_one(in, o->files, o->nfiles, &ao, &err, status);
+	if (!a)
+		error("%s", err ? err : "cannot read");
 	free(err);
-	input_file_release(&in);
 	return a;
 }
 
@@ -189,6 +158,7 @@ int convert_perfetto(int argc, char **argv)
 	struct output_file out;
 	struct perfetto_stats st;
 	struct analysis *a;
+	struct inputs in;
 	char *err = NULL;
 	int r = wants_perfetto(argc, argv);
 
@@ -201,9 +171,11 @@ int convert_perfetto(int argc, char **argv)
 		return show_help(&cmd_convert_entry);
 	if (r)
 		return r;
-	a = pf_load(&o, &r);
-	if (!a)
+	a = pf_load(&o, &in, &r);
+	if (!a) {
+		inputs_release(&in);
 		return r;
+	}
 	if (output_file_open(&out, o.out, o.force, &err)) {
 		r = error("%s: %s", o.out, err);
 	} else if (perfetto_write(out.fd, a, &st, &err)) {
@@ -223,5 +195,6 @@ int convert_perfetto(int argc, char **argv)
 	}
 	free(err);
 	analysis_free(a);
+	inputs_release(&in);
 	return r;
 }
