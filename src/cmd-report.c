@@ -8,7 +8,9 @@
 #include "analysis.h"
 #include "cmd.h"
 #include "input-file.h"
+#include "output-file.h"
 #include "report.h"
+#include "report-html.h"
 #include "util.h"
 
 #include <getopt.h>
@@ -25,7 +27,9 @@ static const char report_usage[] =
 "one recording.\n"
 "\n"
 "  -s, --section NAME   only this section (repeat; the sections are below)\n"
-"  -f, --format FMT     text (default) or json\n"
+"  -f, --format FMT     text (default), json or html (one page, charts inline)\n"
+"  -o, --output FILE    write the report to FILE (default: standard output)\n"
+"      --force          replace FILE if it exists\n"
 "  -w, --width N        text width in columns (default 72)\n"
 "      --episodes N     kswapd episodes listed per node in text (default 40)\n"
 SCOPE_USAGE
@@ -55,6 +59,8 @@ struct report_cmd_opts {
 	int nfiles;
 	struct report_opts r;
 	struct analysis_scope scope;
+	const char *out;	/* -o FILE */
+	int force;
 };
 
 static int is_dir(const char *path)
@@ -77,12 +83,14 @@ static int report_parse_int(const char *s, int lo, int hi, int *out)
 
 static int report_parse_opts(int argc, char **argv, struct report_cmd_opts *o)
 {
-	enum { OPT_EPISODES = 256 };
+	enum { OPT_EPISODES = 256, OPT_FORCE };
 	static const struct option longopts[] = {
 		{ "section", required_argument, NULL, 's' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "width", required_argument, NULL, 'w' },
 		{ "episodes", required_argument, NULL, OPT_EPISODES },
+		{ "output", required_argument, NULL, 'o' },
+		{ "force", no_argument, NULL, OPT_FORCE },
 		{ "help", no_argument, NULL, 'h' },
 		SCOPE_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
@@ -92,8 +100,10 @@ static int report_parse_opts(int argc, char **argv, struct report_cmd_opts *o)
 
 	report_opts_default(&o->r);
 	memset(&o->scope, 0, sizeof(o->scope));
+	o->out = NULL;
+	o->force = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "s:f:w:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:f:w:o:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			s = report_section_find(optarg);
@@ -112,9 +122,17 @@ static int report_parse_opts(int argc, char **argv, struct report_cmd_opts *o)
 				o->r.format = RF_TEXT;
 			else if (!strcmp(optarg, "json"))
 				o->r.format = RF_JSON;
+			else if (!strcmp(optarg, "html"))
+				o->r.format = RF_HTML;
 			else
-				return usage_error(cmd, "unknown format '%s' (text or json)",
+				return usage_error(cmd, "unknown format '%s' (text, json or html)",
 						   optarg);
+			break;
+		case 'o':
+			o->out = optarg;
+			break;
+		case OPT_FORCE:
+			o->force = 1;
 			break;
 		case 'w':
 			if (report_parse_int(optarg, 40, 400, &o->r.width))
@@ -159,6 +177,30 @@ static void report_timing(const char *file, const struct analysis_info *in)
 			"began in it\n", file, (unsigned long long)in->tail_events);
 }
 
+/* The report in its format, to standard output or -o FILE (written
+ * aside and renamed into place: see output-file.h). */
+static int report_output(const struct report_cmd_opts *o, const struct analysis *a,
+			 struct strbuf *out)
+{
+	char *err = NULL;
+	int r;
+
+	if (o->r.format == RF_HTML)
+		report_render_html(a, &o->r, out);
+	else
+		report_render(a, &o->r, out);
+	if (!o->out) {
+		fwrite(out->buf ? out->buf : "", 1, out->len, stdout);
+		return finish_stdout(EXIT_OK);
+	}
+	if (output_file_write(o->out, o->force, out->buf ? out->buf : "", out->len, &err)) {
+		r = error("%s: %s", o->out, err);
+		free(err);
+		return r;
+	}
+	return EXIT_OK;
+}
+
 /* Several files, or a directory: one recording (analysis_run_files). */
 static int report_files(const struct report_cmd_opts *o)
 {
@@ -186,11 +228,10 @@ static int report_files(const struct report_cmd_opts *o)
 	}
 	if (getenv("MMSCOPE_REPORT_TIMING"))
 		report_timing(analysis_info(a)->path, analysis_info(a));
-	report_render(a, &o->r, &out);
-	fwrite(out.buf ? out.buf : "", 1, out.len, stdout);
+	r = report_output(o, a, &out);
 	strbuf_release(&out);
 	analysis_free(a);
-	return finish_stdout(EXIT_OK);
+	return r;
 }
 
 static int cmd_report_run(int argc, char **argv)
@@ -229,12 +270,11 @@ static int cmd_report_run(int argc, char **argv)
 	}
 	if (getenv("MMSCOPE_REPORT_TIMING"))
 		report_timing(in.name, analysis_info(a));
-	report_render(a, &o.r, &out);
-	fwrite(out.buf ? out.buf : "", 1, out.len, stdout);
+	r = report_output(&o, a, &out);
 	strbuf_release(&out);
 	analysis_free(a);
 	input_file_release(&in);
-	return finish_stdout(EXIT_OK);
+	return r;
 }
 
 const struct cmd_entry cmd_report_entry = {

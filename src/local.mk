@@ -8,7 +8,8 @@ libmmscope_a_SOURCES += \
 	src/json.c src/json.h \
 	src/hist.c src/hist.h \
 	src/stats.c src/stats.h \
-	src/pidmap.c src/pidmap.h
+	src/pidmap.c src/pidmap.h \
+	src/html.c src/html.h
 
 # the recording format: reader, cursor, pages, writer, codecs
 libmmscope_a_SOURCES += \
@@ -91,3 +92,6 @@ mmscope_SOURCES += \
 mmscope_SOURCES += src/cmd-export.c src/cmd-plot.c
 # plot's charts (one table) and its SVG primitives
 mmscope_SOURCES += src/plot.h src/plot-charts.c src/plot-svg.c
+# the HTML pages of report and compare (they draw plot's charts)
+mmscope_SOURCES += src/report-html.c src/report-html.h \
+	src/compare-html.c src/compare-html.h

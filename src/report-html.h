@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * report --format html: one self-contained page (src/html.h) holding the
+ * sections of report_sections[] (the findings first when there is such a
+ * section), each from its text renderer, so every figure is the text's,
+ * and the charts of plot_charts[] drawn inline as SVG.
+ */
+#ifndef MMSCOPE_REPORT_HTML_H
+#define MMSCOPE_REPORT_HTML_H
+
+#include "report.h"
+
+void report_render_html(const struct analysis *a, const struct report_opts *o,
+			struct strbuf *out);
+
+/* One section's text (report_title's titles and lines) as HTML: titles
+ * become headings (the first an h2 with id, the rest h3), "label  value"
+ * lines a table, the rest preformatted blocks. Exposed for the tests. */
+void report_html_text(struct strbuf *out, const char *id, const char *text, size_t len);
+
+#endif
