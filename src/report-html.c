@@ -85,10 +85,8 @@ static void conv_close(struct html_conv *c)
 static void conv_heading(struct html_conv *c, const char *s, size_t n)
 {
 	conv_close(c);
-	if (!c->headings++) {
-		strbuf_addstr(c->out, "<h2 id=\"");
-		html_id(c->out, c->id);
-		strbuf_addstr(c->out, "\">");
+	if (!c->headings++) {	/* the id is its <section>'s */
+		strbuf_addstr(c->out, "<h2>");
 		html_escape_n(c->out, s, n);
 		strbuf_addstr(c->out, "</h2>\n");
 		return;
@@ -229,7 +227,8 @@ static void html_charts(struct strbuf *out, const struct analysis *a)
 	strbuf_addstr(out, "</section>\n");
 }
 
-/* Section i's text into out as markup, and its entry into the contents. */
+/* Section i's text into out as markup, and its entry into the contents;
+ * nothing when the text report prints nothing for it. */
 static void html_section(struct strbuf *out, struct strbuf *toc, const struct analysis *a,
 			 const struct report_opts *o, int i)
 {
@@ -237,11 +236,15 @@ static void html_section(struct strbuf *out, struct strbuf *toc, const struct an
 	struct report_ctx rc = { a, analysis_info(a), o, &text, NULL };
 
 	report_sections[i].text(&rc);
+	if (!text.len) {	/* a section the text leaves out here (phases) */
+		strbuf_release(&text);
+		return;
+	}
 	first_line(&title, &text);
+	/* the header's title is the page's: the contents say what it is */
 	html_toc_entry(toc, report_sections[i].name,
-		       title.len ? title.buf : report_sections[i].name);
-	strbuf_addf(out, "<section class=\"report\" data-section=\"%s\">\n",
-		    report_sections[i].name);
+		       !strcmp(report_sections[i].name, "header") ? "Recording" : title.buf);
+	strbuf_addf(out, "<section class=\"report\" id=\"%s\">\n", report_sections[i].name);
 	report_html_text(out, report_sections[i].name, text.buf ? text.buf : "", text.len);
 	strbuf_addstr(out, "</section>\n");
 	strbuf_release(&text);

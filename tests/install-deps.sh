@@ -21,8 +21,10 @@ BUILD="build-essential autoconf automake libtool pkg-config
 # well-formed), util-linux and mount (losetup, mkswap, swapon, flock,
 # setpriv for the live tests), procps (ps), sqlite3 (exports loaded into
 # SQLite), librsvg2-bin (plots rendered to PNG), time (tests/record/context.sh),
-# systemd (systemd-analyze verify of the service's unit)
-TEST="trace-cmd tmux groff-base python3 util-linux mount procps sqlite3 librsvg2-bin time systemd"
+# systemd (systemd-analyze verify of the service's unit), chromium (the
+# HTML pages rendered headless: tests/html/)
+TEST="trace-cmd tmux groff-base python3 util-linux mount procps sqlite3 librsvg2-bin time systemd
+	chromium"
 # .ci/run only: libFuzzer, the qemu kernel matrix (its arm64 guest: qemu's
 # aarch64 system emulator and a cross compiler for mmscope; the arm64
 # libraries come from tests/vm/fetch-sysroot.sh), kernel packages' keys,
