@@ -125,6 +125,258 @@ static size_t conv_kv(struct html_conv *c, const struct text_line *l, size_t nl,
 	return i;
 }
 
+/* A figure cell: 12, 0.375, 91.4%, +672, or '-' (not known). */
+static int is_figure(const char *s, size_t n)
+{
+	size_t i = 0, digits = 0;
+
+	if (n == 1 && s[0] == '-')
+		return 1;
+	if (i < n && (s[i] == '+' || s[i] == '-'))
+		i++;
+	for (; i < n && ((s[i] >= '0' && s[i] <= '9') || s[i] == '.'); i++)
+		digits += s[i] != '.';
+	if (i < n && s[i] == '%')
+		i++;
+	return digits && i == n;
+}
+
+/* A header line: three words or more, none of them a figure. */
+static int is_header(const char *s, size_t n)
+{
+	size_t words = 0;
+
+	if (n && s[n - 1] == ':')	/* a line of prose that introduces lines */
+		return 0;
+	for (size_t i = 0; i < n;) {
+		size_t w;
+
+		while (i < n && s[i] == ' ')
+			i++;
+		for (w = i; w < n && s[w] != ' '; w++)
+			;
+		if (w > i) {
+			if (is_figure(s + i, w - i) && !(w - i == 1 && s[i] == '-'))
+				return 0;
+			words++;
+		}
+		i = w;
+	}
+	return words >= 3;
+}
+
+/* The columns of an aligned table: the runs of character positions that
+ * some line of it fills (occ[pos]); the gaps between are blank in every
+ * line. Returns their number, with their [start, end) in col. */
+#define TABLE_MAXCOL 24
+static int table_columns(const unsigned char *occ, size_t w, size_t col[][2])
+{
+	int n = 0;
+
+	for (size_t p = 0; p < w;) {
+		size_t q;
+
+		while (p < w && !occ[p])
+			p++;
+		if (p >= w)
+			break;
+		for (q = p; q < w && occ[q]; q++)
+			;
+		if (n == TABLE_MAXCOL)
+			return TABLE_MAXCOL + 1;
+		col[n][0] = p, col[n][1] = q;
+		n++;
+		p = q;
+	}
+	return n;
+}
+
+/* The cell of line l in [a, b), without its blanks. */
+static const char *cell_of(const struct text_line *l, size_t a, size_t b, size_t *n)
+{
+	const char *s = l->s;
+
+	if (b > l->n)
+		b = l->n;
+	while (a < b && s[a] == ' ')
+		a++;
+	while (b > a && s[b - 1] == ' ')
+		b--;
+	*n = a < b ? b - a : 0;
+	return s + a;
+}
+
+/* Does any row of [i+1, m] have a cell in column c (a figure, if fig)? */
+static int column_has(const struct text_line *l, size_t i, size_t m, const size_t *col, int fig)
+{
+	for (size_t k = i + 1; k <= m; k++) {
+		size_t n;
+		const char *t = cell_of(&l[k], col[0], col[1], &n);
+
+		if (n && (!fig || is_figure(t, n)))
+			return 1;
+	}
+	return 0;
+}
+
+/* Does a row fill one of the two columns and not the other (words of
+ * labels of different lengths, not two columns always filled)? */
+static int ragged(const struct text_line *l, size_t i, size_t m, const size_t *a,
+		  const size_t *b)
+{
+	for (size_t k = i + 1; k <= m; k++) {
+		size_t na, nb;
+
+		cell_of(&l[k], a[0], a[1], &na);
+		cell_of(&l[k], b[0], b[1], &nb);
+		if (!na != !nb)
+			return 1;
+	}
+	return 0;
+}
+
+static int column_join(size_t col[][2], int ncol, int c)	/* c and c + 1 */
+{
+	col[c][1] = col[c + 1][1];
+	memmove(col[c + 1], col[c + 2], (size_t)(ncol - c - 2) * sizeof(col[0]));
+	return ncol - 1;
+}
+
+/*
+ * Columns that are words of one cell, joined: a column only the header
+ * fills, to the nearer column ("pool kB" over figures right-aligned
+ * under "kB", "for kswapd" over "yes" under "for"); two columns of words
+ * one blank apart that rows fill unevenly ("Ops Allocation stalls"
+ * against "Ops Swap Ins").
+ */
+static int table_merge(const struct text_line *l, size_t i, size_t m, size_t col[][2], int ncol)
+{
+	for (int c = 0; c < ncol && ncol > 1;) {
+		if (column_has(l, i, m, col[c], 0)) {
+			c++;
+			continue;
+		}
+		/* to the nearer neighbour, the left one on a tie */
+		if (c > 0 && (c + 1 >= ncol ||
+			      col[c][0] - col[c - 1][1] <= col[c + 1][0] - col[c][1]))
+			ncol = column_join(col, ncol, c - 1);
+		else
+			ncol = column_join(col, ncol, c);
+	}
+	for (int c = 0; c + 1 < ncol;) {
+		if (col[c + 1][0] - col[c][1] == 1 && !column_has(l, i, m, col[c], 1) &&
+		    !column_has(l, i, m, col[c + 1], 1) && ragged(l, i, m, col[c], col[c + 1]))
+			ncol = column_join(col, ncol, c);
+		else
+			c++;
+	}
+	return ncol;
+}
+
+/* Is the line aligned: two blanks or more between words? Prose is not. */
+static int aligned(const char *s, size_t n)
+{
+	size_t i = indent_of(s, n);
+
+	for (; i + 2 < n; i++)
+		if (s[i] == ' ' && s[i + 1] == ' ')
+			return 1;
+	return 0;
+}
+
+/* Are the lines [i, m] a table with ncol columns: every header cell
+ * named, every row with a figure and at most one empty cell, every line
+ * aligned? */
+static int table_fits(const struct text_line *l, size_t i, size_t m, size_t col[][2], int ncol)
+{
+	for (size_t k = i; k <= m; k++) {
+		int empty = 0, figures = 0;
+
+		if (!aligned(l[k].s, l[k].n))
+			return 0;
+		for (int c = 0; c < ncol; c++) {
+			size_t n;
+			const char *t = cell_of(&l[k], col[c][0], col[c][1], &n);
+
+			empty += !n;
+			figures += n && is_figure(t, n);
+		}
+		if (k == i ? empty > 0 : empty > 1 || !figures)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * An aligned table of the text (a header line of words, then rows of
+ * figures under them: "kind  count  p50 ms ...") starting at line i, as
+ * a <table>; its number of lines, or 0 when there is none. The columns
+ * are where every line is blank, so no cell can cut a word; the table
+ * ends at the first line that would merge two columns or that has no
+ * figure (a line of prose under it).
+ */
+static size_t conv_table(struct html_conv *c, const struct text_line *l, size_t nl, size_t i)
+{
+	size_t w = 0, m, col[TABLE_MAXCOL + 1][2], best = 0;
+	unsigned char *occ;
+	int ncol = 0, n;
+
+	if (!is_header(l[i].s, l[i].n))
+		return 0;
+	for (m = i; m < nl && m < i + 4096 && l[m].n; m++)
+		w = l[m].n > w ? l[m].n : w;
+	occ = xcalloc(w + 1, 1);
+	for (m = i; m < nl && l[m].n && m < i + 4096; m++) {
+		size_t lab;
+
+		if (m > i && (kv_col(l[m].s, l[m].n, &lab) ||
+			      (m + 1 < nl && is_rule(l[m + 1].s, l[m + 1].n))))
+			break;
+		for (size_t p = 0; p < l[m].n; p++)
+			occ[p] |= l[m].s[p] != ' ';
+		n = table_columns(occ, w, col);
+		if (m == i)
+			continue;
+		if (n <= TABLE_MAXCOL)
+			n = table_merge(l, i, m, col, n);
+		if (n < 3 || n > TABLE_MAXCOL || (ncol && n != ncol) || !table_fits(l, i, m, col, n))
+			break;
+		ncol = n;
+		best = m;
+	}
+	if (!best) {
+		free(occ);
+		return 0;
+	}
+	/* the columns of the rows kept */
+	memset(occ, 0, w + 1);
+	for (m = i; m <= best; m++)
+		for (size_t p = 0; p < l[m].n; p++)
+			occ[p] |= l[m].s[p] != ' ';
+	ncol = table_columns(occ, w, col);
+	free(occ);
+	ncol = table_merge(l, i, best, col, ncol);
+	conv_close(c);
+	strbuf_addstr(c->out, "<div class=\"scroll\"><table class=\"text\">\n");
+	for (m = i; m <= best; m++) {
+		strbuf_addstr(c->out, "<tr>");
+		for (int k = 0; k < ncol; k++) {
+			size_t tn, rn;
+			const char *t = cell_of(&l[m], col[k][0], col[k][1], &tn);
+			/* figures right-aligned, as in the text; words left */
+			const char *r = cell_of(&l[best], col[k][0], col[k][1], &rn);
+			int left = !(rn && is_figure(r, rn));
+
+			strbuf_addf(c->out, m == i ? "<th%s>" : "<td%s>", left ? " class=\"l\"" : "");
+			html_escape_n(c->out, t, tn);
+			strbuf_addstr(c->out, m == i ? "</th>" : "</td>");
+		}
+		strbuf_addstr(c->out, "</tr>\n");
+	}
+	strbuf_addstr(c->out, "</table></div>\n");
+	return best - i + 1;
+}
+
 void report_html_text(struct strbuf *out, const char *id, const char *text, size_t len)
 {
 	struct html_conv c = { .out = out, .id = id };
@@ -150,6 +402,8 @@ void report_html_text(struct strbuf *out, const char *id, const char *text, size
 			i = conv_kv(&c, l, nl, i, v, lab);
 		} else if (!l[i].n) {
 			conv_close(&c);
+		} else if ((v = conv_table(&c, l, nl, i))) {
+			i += v - 1;
 		} else {
 			if (c.table_col)
 				conv_close(&c);

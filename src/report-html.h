@@ -15,7 +15,8 @@ void report_render_html(const struct analysis *a, const struct report_opts *o,
 
 /* One section's text (report_title's titles and lines) as HTML: titles
  * become headings (the first an h2, the rest h3 with ids id-2, id-3...),
- * "label  value" lines a table, the rest preformatted blocks. */
+ * "label  value" lines a table, aligned tables of figures under a header
+ * line a table, the rest preformatted blocks. */
 void report_html_text(struct strbuf *out, const char *id, const char *text, size_t len);
 
 #endif
