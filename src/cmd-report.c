@@ -10,7 +10,6 @@
 #include "input-file.h"
 #include "output-file.h"
 #include "report.h"
-#include "report-html.h"
 #include "util.h"
 
 #include <getopt.h>
@@ -185,10 +184,7 @@ static int report_output(const struct report_cmd_opts *o, const struct analysis 
 	char *err = NULL;
 	int r;
 
-	if (o->r.format == RF_HTML)
-		report_render_html(a, &o->r, out);
-	else
-		report_render(a, &o->r, out);
+	report_render(a, &o->r, out);
 	if (!o->out) {
 		fwrite(out->buf ? out->buf : "", 1, out->len, stdout);
 		return finish_stdout(EXIT_OK);

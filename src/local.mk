@@ -90,8 +90,9 @@ mmscope_SOURCES += \
 	src/cmd-dump.c src/cmd-convert.c src/cmd-recover.c src/cmd-sample.c \
 	src/cmd-doctor.c
 mmscope_SOURCES += src/cmd-export.c src/cmd-plot.c
-# plot's charts (one table) and its SVG primitives
-mmscope_SOURCES += src/plot.h src/plot-charts.c src/plot-svg.c
+# plot's charts (one table) and its SVG primitives: in the library, as
+# report --format html draws them too
+libmmscope_a_SOURCES += src/plot.h src/plot-charts.c src/plot-svg.c
 # the HTML pages of report and compare (they draw plot's charts)
-mmscope_SOURCES += src/report-html.c src/report-html.h \
+libmmscope_a_SOURCES += src/report-html.c src/report-html.h \
 	src/compare-html.c src/compare-html.h

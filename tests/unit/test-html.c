@@ -7,6 +7,7 @@
  */
 #include "config.h"
 #include "html.h"
+#include "report-html.h"
 #include "tap.h"
 
 #include <string.h>
@@ -75,9 +76,50 @@ static void test_page(void)
 	   "no script, no external style sheet, font or address");
 }
 
+static const char *conv(const char *text)
+{
+	strbuf_reset(&sb);
+	report_html_text(&sb, "sec", text, strlen(text));
+	return sb.buf;
+}
+
+/* A section's text into markup: every word stays, in its order. */
+static void test_text(void)
+{
+	const char *rule = "\n----------------------------------------\n";
+	struct strbuf t = STRBUF_INIT;
+
+	strbuf_addf(&t, "Title <1>%skernel    6.1 <x>\nwall      a\n          b\n"
+		    "Node 1%s  kind   count  p50 ms\n  memcg     12   0.006\n"
+		    "  direct     -   1.500\nprose after: 3 things\n", rule, rule);
+	is_str(conv(t.buf),
+	       "<h2>Title &lt;1&gt;</h2>\n"
+	       "<div class=\"scroll\"><table class=\"kv\">\n"
+	       "<tr><td class=\"k\">kernel</td><td>6.1 &lt;x&gt;</td></tr>\n"
+	       "<tr><td class=\"k\">wall</td><td>a<br>b</td></tr>\n"
+	       "</table></div>\n"
+	       "<h3 id=\"sec-2\">Node 1</h3>\n"
+	       "<div class=\"scroll\"><table class=\"text\">\n"
+	       "<tr><th class=\"l\">kind</th><th>count</th><th>p50 ms</th></tr>\n"
+	       "<tr><td class=\"l\">memcg</td><td>12</td><td>0.006</td></tr>\n"
+	       "<tr><td class=\"l\">direct</td><td>-</td><td>1.500</td></tr>\n"
+	       "</table></div>\n"
+	       "<pre>prose after: 3 things</pre>\n",
+	       "titles, label/value rows with continuations, an aligned table, prose");
+	is_str(conv("x\n  a  <script>\n"), "<pre>x\n  a  &lt;script&gt;</pre>\n",
+	       "a preformatted block is escaped");
+	is_str(conv("words of prose here\n  12   13   14\n"),
+	       "<pre>words of prose here\n  12   13   14</pre>\n",
+	       "prose over figures is not a table header");
+	is_str(conv("a long label here  value\n"), "<pre>a long label here  value</pre>\n",
+	       "a label longer than 14 columns is not a label");
+	strbuf_release(&t);
+}
+
 int main(void)
 {
 	test_escape();
+	test_text();
 	test_id();
 	test_page();
 	strbuf_release(&sb);
