@@ -6,8 +6,9 @@
       FILE (a page, or the DOM Chromium dumped) has every id, at least N
       <svg>, nothing that fetches or runs (no script, link, iframe, object,
       embed; no src/href that is not a fragment; no url() or @import); with
-      --report-text, the words of the report sections are the text
-      report's (its title underlines left out); with --compare-text, each
+      --report-text, the words of each report section are a run of the
+      text report's (its title underlines left out), and together all of
+      them; with --compare-text, each
       row of the tables is the plain text table's row.
   check.py png FILE MIN
       FILE is a PNG of more than MIN distinct pixel values.
@@ -23,7 +24,7 @@ class Page(html.parser.HTMLParser):
     def __init__(self):
         super().__init__(convert_charrefs=True)
         self.ids, self.svgs, self.bad = set(), 0, []
-        self.words, self.rows = [], []
+        self.sections, self.rows = [], []
         self.depth, self.report_at, self.row, self.in_table = 0, None, None, 0
         self.in_style = False
         self.kv = False
@@ -49,12 +50,13 @@ class Page(html.parser.HTMLParser):
             self.in_style = True
         if tag == 'section' and 'report' in (a.get('class') or '').split():
             self.report_at = self.depth
+            self.sections.append([])
         if tag == 'table':
             self.kv = 'kv' in (a.get('class') or '').split()
         if tag == 'tr' and not self.kv:
             self.row = []
-        if tag in ('br', 'td', 'th', 'tr', 'pre', 'h2', 'h3'):
-            self.words.append(' ')
+        if tag in ('br', 'td', 'th', 'tr', 'pre', 'h2', 'h3') and self.report_at is not None:
+            self.sections[-1].append(' ')
 
     def handle_endtag(self, tag):
         if tag == 'style':
@@ -64,8 +66,8 @@ class Page(html.parser.HTMLParser):
         if tag == 'tr' and self.row is not None:
             self.rows.append(' '.join(self.row).split())
             self.row = None
-        if tag in ('td', 'th', 'tr', 'pre', 'h2', 'h3'):
-            self.words.append(' ')
+        if tag in ('td', 'th', 'tr', 'pre', 'h2', 'h3') and self.report_at is not None:
+            self.sections[-1].append(' ')
         if tag == 'section' and self.report_at == self.depth:
             self.report_at = None
         self.depth -= 1
@@ -78,7 +80,7 @@ class Page(html.parser.HTMLParser):
         if self.in_style and re.search(r'url\(|@import', data):
             self.bad.append('url() or @import in a style sheet')
         if self.report_at is not None:
-            self.words.append(data)
+            self.sections[-1].append(data)
         if self.row is not None:
             self.row.append(data)
 
@@ -96,15 +98,24 @@ def page(args):
     if p.svgs < int(opts.get('--svgs', 0)):
         err.append('%s: %d <svg>, expected %s or more' % (f, p.svgs, opts['--svgs']))
     if '--report-text' in opts:
+        # the sections may come in another order than the text's (the
+        # findings first): each must be a run of the text's words, and
+        # together they must be all of them
         text = [w for w in open(opts['--report-text'], encoding='utf-8').read().split()
                 if not re.fullmatch(r'-{20,}', w)]
-        words = ''.join(p.words).split()
-        if words != text:
-            n = next((i for i, (a, b) in enumerate(zip(words, text)) if a != b),
-                     min(len(words), len(text)))
-            err.append('%s: the words differ from the text report at word %d: %r '
-                       'against %r (%d and %d words)' % (f, n, words[n:n + 6], text[n:n + 6],
-                                                        len(words), len(text)))
+        left, at = [''.join(w).split() for w in p.sections], 0
+        while at < len(text):
+            k = next((k for k, w in enumerate(left) if w and text[at:at + len(w)] == w), None)
+            if k is None:
+                near = max(left, key=lambda w: sum(a == b for a, b in zip(w, text[at:])))
+                n = next((i for i, (a, b) in enumerate(zip(near, text[at:])) if a != b), 0)
+                err.append('%s: no section of the page has the text report\'s words at word '
+                           '%d: %r; nearest: %r' % (f, at + n, text[at + n:at + n + 6],
+                                                    near[n:n + 6]))
+                break
+            at += len(left.pop(k))
+        if at >= len(text) and any(left):
+            err.append('%s: sections not in the text report: %r' % (f, [w[:4] for w in left]))
     if '--compare-text' in opts:
         # the plain table in one block (--width large enough): a header
         # line, then a line per row until a blank or "(N rows ..." line
