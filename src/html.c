@@ -117,6 +117,7 @@ static const char html_css[] =
 "pre{font:13px/1.35 ui-monospace,'DejaVu Sans Mono',Menlo,Consolas,monospace;"
 "background:#f6f6f6;border:1px solid #e6e6e6;border-radius:4px;padding:6px 9px;"
 "margin:.4em 0;overflow-x:auto;white-space:pre}\n"
+"#findings pre{border-left:4px solid #d62728;background:#fff7f5}\n"
 ".chart{overflow-x:auto;margin:.5em 0 1.2em;border:1px solid #e6e6e6}\n"
 ".chart svg{display:block;width:100%;height:auto;min-width:640px}\n"
 ".up{color:#b00020}.down{color:#1a7f37}.sig{font-weight:700}\n"

@@ -82,6 +82,12 @@ grep -q '<script>' "$scratch/h.txt" || fail "the hostile command is not in the t
 grep -q '&lt;script&gt;alert(1)&lt;/script&gt;' "$scratch/h.html" ||
 	fail "the command line is not shown escaped"
 $check page "$scratch/h.html" --ids run || fail "the hostile recording's page"
+cp "$scratch/h.dat" "$scratch/h2.dat"
+"$MMSCOPE" compare -f html --all "$scratch/h.dat" "$scratch/h2.dat" >"$scratch/hc.html" ||
+	fail "compare of h.dat failed"
+grep -q '<code>sh -c &lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;</code>' "$scratch/hc.html" ||
+	fail "compare: the command line is not shown escaped"
+$check page "$scratch/hc.html" --ids columns || fail "the hostile recordings' compare page"
 ok "text from the recording is escaped"
 
 # -o: no overwrite without --force, no symlink, the file replaced whole
