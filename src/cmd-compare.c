@@ -9,9 +9,11 @@
 #include "config.h"
 #include "analysis.h"
 #include "cmd.h"
+#include "compare-html.h"
 #include "compare-load.h"
 #include "compare-table.h"
 #include "inputs.h"
+#include "output-file.h"
 #include "util.h"
 
 #include <getopt.h>
@@ -29,7 +31,8 @@
 
 static const char compare_usage[] =
 "usage: mmscope compare [--dialect plain|mmtests] [--stats mean,stddev,...]\n"
-"                       [--metrics LIST|all] [--width N] [--format text|json]\n"
+"                       [--metrics LIST|all] [--width N]\n"
+"                       [--format text|json|html] [-o FILE [--force]]\n"
 "                       [--all] [--fail-on-regression[=PCT]] [--jobs N]\n"
 "                       [--phase NAME]\n"
 "                       NAME=FILE[,FILE...] NAME=FILE[,FILE...] [...]\n"
@@ -61,7 +64,9 @@ static const char compare_usage[] =
 "                      'mmscope phase NAME' marker to the next one or the end)\n"
 "      --no-monitor    mmtests: counter metrics in the stat table too\n"
 "      --alpha A       significance level of Welch's t-test (default 0.05)\n"
-"  -f, --format F      text (default) or json\n"
+"  -f, --format F      text (default), json or html (one page)\n"
+"  -o, --output FILE   write to FILE (default: standard output)\n"
+"      --force         replace FILE if it exists\n"
 "      --list-metrics  print the metric catalogue and exit\n"
 "      --since T       recordings only from T: seconds from the first event,\n"
 "                      @T a trace time stamp (as trace-cmd prints), or a\n"
@@ -80,6 +85,9 @@ struct compare_opts {
 	int nmetrics;
 	char *matched;		/* per word: selected some row */
 	int json;
+	int html;		/* --format html */
+	const char *out;	/* -o FILE */
+	int force;
 	int list;
 	char **specs;		/* NAME=FILE[,FILE...] */
 	int nspecs;
@@ -106,13 +114,15 @@ static int compare_parse_select(struct compare_opts *o, const char *list)
 
 static int compare_parse_opts(int argc, char **argv, struct compare_opts *o)
 {
-	enum { OPT_NO_MONITOR = 256, OPT_ALPHA, OPT_LIST, OPT_GATE, OPT_PHASE };
+	enum { OPT_NO_MONITOR = 256, OPT_ALPHA, OPT_LIST, OPT_GATE, OPT_PHASE, OPT_FORCE };
 	static const struct option longopts[] = {
 		{ "dialect", required_argument, NULL, 'd' },
 		{ "stats", required_argument, NULL, 's' },
 		{ "metrics", required_argument, NULL, 'm' },
 		{ "width", required_argument, NULL, 'w' },
 		{ "format", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "force", no_argument, NULL, OPT_FORCE },
 		{ "no-monitor", no_argument, NULL, OPT_NO_MONITOR },
 		{ "alpha", required_argument, NULL, OPT_ALPHA },
 		{ "list-metrics", no_argument, NULL, OPT_LIST },
@@ -136,7 +146,7 @@ static int compare_parse_opts(int argc, char **argv, struct compare_opts *o)
 	o->ct.alpha = 0.05;
 	o->gate_pct = 5;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "d:s:m:w:f:aj:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:s:m:w:f:o:aj:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			if (!strcmp(optarg, "mmtests"))
@@ -182,9 +192,18 @@ static int compare_parse_opts(int argc, char **argv, struct compare_opts *o)
 						   "0 or more)", optarg);
 			break;
 		case 'f':
-			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
-				return usage_error(cmd, "unknown format '%s' (text or json)", optarg);
+			if (strcmp(optarg, "text") && strcmp(optarg, "json") &&
+			    strcmp(optarg, "html"))
+				return usage_error(cmd, "unknown format '%s' (text, json or html)",
+						   optarg);
 			o->json = !strcmp(optarg, "json");
+			o->html = !strcmp(optarg, "html");
+			break;
+		case 'o':
+			o->out = optarg;
+			break;
+		case OPT_FORCE:
+			o->force = 1;
 			break;
 		case OPT_NO_MONITOR:
 			o->ct.monitor = 0;
@@ -524,6 +543,26 @@ static int compare_list_metrics(void)
 	return EXIT_OK;
 }
 
+/* The rendered table to standard output or -o FILE (output-file.h);
+ * non-zero, the error printed, when the file cannot be written. */
+static int compare_output(const struct compare_opts *o, const struct strbuf *out)
+{
+	char *err = NULL;
+
+	if (!o->out) {
+		fwrite(out->buf ? out->buf : "", 1, out->len, stdout);
+		return 0;
+	}
+	if (!out->len)		/* nothing rendered: the error is said */
+		return 0;
+	if (output_file_write(o->out, o->force, out->buf, out->len, &err)) {
+		error("%s: %s", o->out, err);
+		free(err);
+		return -1;
+	}
+	return 0;
+}
+
 static int compare_run(struct compare_opts *o)
 {
 	struct strbuf out = STRBUF_INIT;
@@ -550,11 +589,14 @@ static int compare_run(struct compare_opts *o)
 			r = error("no metric to compare (see --metrics and --list-metrics)");
 		else if (o->json)
 			ct_render_json(&t, &o->ct, &out);
+		else if (o->html)
+			compare_render_html(&t, &o->ct, o->settings.buf, &out);
 		else
 			ct_render_text(&t, &o->ct, &out);
-		if (!o->json && o->settings.len)
+		if (!o->json && !o->html && o->settings.len)
 			strbuf_add(&out, o->settings.buf, o->settings.len);
-		fwrite(out.buf ? out.buf : "", 1, out.len, stdout);
+		if (compare_output(o, &out))
+			r = EXIT_ERROR;
 		if (r == EXIT_OK && o->gate) {
 			strbuf_reset(&out);
 			size_t tested;
@@ -563,8 +605,9 @@ static int compare_run(struct compare_opts *o)
 				r = EXIT_REGRESSION;
 			else if (!tested)	/* a pass would claim what was not tested */
 				r = EXIT_UNTESTED;
-			/* JSON stays one document: the block goes to stderr */
-			fwrite(out.buf ? out.buf : "", 1, out.len, o->json ? stderr : stdout);
+			/* JSON and HTML stay one document: the block goes to stderr */
+			fwrite(out.buf ? out.buf : "", 1, out.len,
+			       o->json || o->html || o->out ? stderr : stdout);
 		}
 	}
 	strbuf_release(&out);

@@ -8,6 +8,7 @@
 #include "analysis.h"
 #include "cmd.h"
 #include "inputs.h"
+#include "output-file.h"
 #include "report.h"
 #include "util.h"
 
@@ -25,7 +26,9 @@ static const char report_usage[] =
 "-f json), each flight-recorder file as an incident of its own.\n"
 "\n"
 "  -s, --section NAME   only this section (repeat; the sections are below)\n"
-"  -f, --format FMT     text (default) or json\n"
+"  -f, --format FMT     text (default), json or html (one page, charts inline)\n"
+"  -o, --output FILE    write the report to FILE (default: standard output)\n"
+"      --force          replace FILE if it exists\n"
 "  -w, --width N        text width in columns (default 72)\n"
 "      --episodes N     kswapd episodes listed per node in text (default 40)\n"
 SCOPE_USAGE
@@ -54,6 +57,8 @@ struct report_cmd_opts {
 	int nfiles;
 	struct report_opts r;
 	struct analysis_scope scope;
+	const char *out;	/* -o FILE */
+	int force;
 };
 
 static int report_parse_int(const char *s, int lo, int hi, int *out)
@@ -69,12 +74,14 @@ static int report_parse_int(const char *s, int lo, int hi, int *out)
 
 static int report_parse_opts(int argc, char **argv, struct report_cmd_opts *o)
 {
-	enum { OPT_EPISODES = 256 };
+	enum { OPT_EPISODES = 256, OPT_FORCE };
 	static const struct option longopts[] = {
 		{ "section", required_argument, NULL, 's' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "width", required_argument, NULL, 'w' },
 		{ "episodes", required_argument, NULL, OPT_EPISODES },
+		{ "output", required_argument, NULL, 'o' },
+		{ "force", no_argument, NULL, OPT_FORCE },
 		{ "help", no_argument, NULL, 'h' },
 		SCOPE_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
@@ -84,8 +91,10 @@ static int report_parse_opts(int argc, char **argv, struct report_cmd_opts *o)
 
 	report_opts_default(&o->r);
 	memset(&o->scope, 0, sizeof(o->scope));
+	o->out = NULL;
+	o->force = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "s:f:w:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:f:w:o:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			s = report_section_find(optarg);
@@ -104,9 +113,17 @@ static int report_parse_opts(int argc, char **argv, struct report_cmd_opts *o)
 				o->r.format = RF_TEXT;
 			else if (!strcmp(optarg, "json"))
 				o->r.format = RF_JSON;
+			else if (!strcmp(optarg, "html"))
+				o->r.format = RF_HTML;
 			else
-				return usage_error(cmd, "unknown format '%s' (text or json)",
+				return usage_error(cmd, "unknown format '%s' (text, json or html)",
 						   optarg);
+			break;
+		case 'o':
+			o->out = optarg;
+			break;
+		case OPT_FORCE:
+			o->force = 1;
 			break;
 		case 'w':
 			if (report_parse_int(optarg, 40, 400, &o->r.width))
@@ -145,6 +162,25 @@ static void report_timing(const char *file, const struct analysis_info *in)
 			"began in it\n", file, (unsigned long long)in->tail_events);
 }
 
+/* Standard output, or -o FILE (written aside and renamed into place:
+ * see output-file.h). */
+static int report_output(const struct report_cmd_opts *o, const struct strbuf *out)
+{
+	char *err = NULL;
+	int r;
+
+	if (!o->out) {
+		fwrite(out->buf ? out->buf : "", 1, out->len, stdout);
+		return finish_stdout(EXIT_OK);
+	}
+	if (output_file_write(o->out, o->force, out->buf ? out->buf : "", out->len, &err)) {
+		r = error("%s: %s", o->out, err);
+		free(err);
+		return r;
+	}
+	return EXIT_OK;
+}
+
 /*
  * Each recording the arguments name, read once and rendered: several
  * one after another, each under a line naming it (text), or as a JSON
@@ -155,6 +191,7 @@ static int cmd_report_run(int argc, char **argv)
 	struct report_cmd_opts o;
 	struct analysis_opts ao;
 	struct inputs in;
+	struct strbuf all = STRBUF_INIT;	/* everything, with -o */
 	char *err = NULL;
 	int r = report_parse_opts(argc, argv, &o), many;
 
@@ -170,10 +207,21 @@ static int cmd_report_run(int argc, char **argv)
 		inputs_release(&in);
 		return r;
 	}
-	analysis_opts_default(&ao);
 	many = in.nrec > 1;
+	/* one page is one recording: several pages in one file are no page */
+	if (many && o.r.format == RF_HTML && inputs_one(&in, &err)) {
+		r = usage_error(&cmd_report_entry, "--format html: %s", err);
+		free(err);
+		inputs_release(&in);
+		return r;
+	}
+	analysis_opts_default(&ao);
+	/* without -o each recording goes out as soon as it is read */
+	struct strbuf *sink = o.out ? &all : NULL;
+	struct strbuf head = STRBUF_INIT;
+
 	if (many && o.r.format == RF_JSON)
-		fputs("[\n", stdout);
+		strbuf_addstr(sink ? sink : &head, "[\n");
 	for (int i = 0; i < in.nrec && !r; i++) {
 		struct strbuf out = STRBUF_INIT;
 		int bad = 0;
@@ -191,19 +239,30 @@ static int cmd_report_run(int argc, char **argv)
 		}
 		if (getenv("MMSCOPE_REPORT_TIMING"))
 			report_timing(in.rec[i].name, analysis_info(a));
+		strbuf_add(&out, head.buf ? head.buf : "", head.len);
+		strbuf_reset(&head);
 		if (many && o.r.format == RF_TEXT)
-			printf("%s=== recording %d of %d: %s\n\n", i ? "\n" : "", i + 1, in.nrec,
-			       in.rec[i].name);
+			strbuf_addf(&out, "%s=== recording %d of %d: %s\n\n", i ? "\n" : "", i + 1,
+				    in.nrec, in.rec[i].name);
 		report_render(a, &o.r, &out);
 		if (many && o.r.format == RF_JSON && out.len && out.buf[out.len - 1] == '\n')
 			out.len--;	/* the array's comma goes after it */
-		fwrite(out.buf ? out.buf : "", 1, out.len, stdout);
 		if (many && o.r.format == RF_JSON)
-			fputs(i + 1 < in.nrec ? ",\n" : "\n]\n", stdout);
+			strbuf_addstr(&out, i + 1 < in.nrec ? ",\n" : "\n]\n");
+		if (sink)
+			strbuf_add(sink, out.buf ? out.buf : "", out.len);
+		else
+			fwrite(out.buf ? out.buf : "", 1, out.len, stdout);
 		strbuf_release(&out);
 		analysis_free(a);
 	}
+	strbuf_release(&head);
 	inputs_release(&in);
+	if (!r && sink)
+		r = report_output(&o, &all);	/* nothing is written on an error */
+	strbuf_release(&all);
+	if (sink)
+		return r;
 	return finish_stdout(r ? r : EXIT_OK);
 }
 

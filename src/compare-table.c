@@ -375,6 +375,20 @@ static int significant(const struct ct_table *t, const struct ct_row *row, size_
 	return w.significant;
 }
 
+double ct_change_pct(const struct ct_stat *s, const struct ct_row *row, size_t c,
+		     enum ct_dialect d)
+{
+	if (!row->cells[c].n || !row->cells[0].n)
+		return NAN;
+	return change_pct(s, row->higher_is_better, d, ct_stat_value(s, row, c, d),
+			  ct_stat_value(s, row, 0, d));
+}
+
+int ct_significant(const struct ct_table *t, const struct ct_row *row, size_t c, double alpha)
+{
+	return significant(t, row, c, alpha);
+}
+
 static void rtrim_line(struct strbuf *out, size_t start)
 {
 	while (out->len > start && out->buf[out->len - 1] == ' ')
@@ -766,6 +780,11 @@ static int plain_fmt(char *buf, size_t len, double v)
 	if (v == rint(v) && fabs(v) < 1e15)
 		return snprintf(buf, len, "%.0f", v);
 	return snprintf(buf, len, "%.2f", v);
+}
+
+int ct_fmt_value(char *buf, size_t len, double v)
+{
+	return plain_fmt(buf, len, v);
 }
 
 /* The change column: "+12.3%" in PLAIN_PW characters, then '*' when the

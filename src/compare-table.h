@@ -118,6 +118,16 @@ double ct_stat_value(const struct ct_stat *s, const struct ct_row *row, size_t c
 void ct_stat_name(const struct ct_stat *s, const struct ct_row *row, enum ct_dialect d,
 		  char *buf, size_t len);
 
+/* For other renderers (compare-html.c), the text's own rules: the change
+ * of column c's statistic against the baseline's in the dialect's
+ * convention (NAN: n/a, or either column lacks the metric); whether the
+ * means differ significantly (1, 0, -1: not tested, fewer than two runs
+ * a side); a value as the plain table prints it ("n/a" for NAN). */
+double ct_change_pct(const struct ct_stat *s, const struct ct_row *row, size_t c,
+		     enum ct_dialect d);
+int ct_significant(const struct ct_table *t, const struct ct_row *row, size_t c, double alpha);
+int ct_fmt_value(char *buf, size_t len, double v);
+
 /*
  * The regression gate: the rows whose mean in a column differs from the
  * baseline's significantly (Welch's t-test at o->alpha, at least two runs

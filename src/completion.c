@@ -75,9 +75,9 @@ static const struct value_src {
 } value_srcs[] = {
 	{ "record", "--groups", V_LIST, NULL, add_groups },
 	{ "report", "--section", V_WORDS, NULL, add_sections },
-	{ "report", "--format", V_WORDS, "text json", NULL },
+	{ "report", "--format", V_WORDS, "text json html", NULL },
 	{ "plot", "--what", V_LIST, NULL, add_charts },
-	{ "compare", "--format", V_WORDS, "text json", NULL },
+	{ "compare", "--format", V_WORDS, "text json html", NULL },
 	{ "compare", "--dialect", V_WORDS, "mmtests plain", NULL },
 	{ NULL, "--compression", V_WORDS, NULL, add_codecs },
 	{ "plot", "--what", V_LIST, "watermarks fallback clusters stalls unusable", NULL },

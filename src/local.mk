@@ -9,7 +9,8 @@ libmmscope_a_SOURCES += \
 	src/pb-write.c src/pb-write.h \
 	src/hist.c src/hist.h \
 	src/stats.c src/stats.h \
-	src/pidmap.c src/pidmap.h
+	src/pidmap.c src/pidmap.h \
+	src/html.c src/html.h
 
 # the recording format: reader, cursor, pages, writer, codecs
 libmmscope_a_SOURCES += \
@@ -95,6 +96,10 @@ mmscope_SOURCES += \
 	src/cmd-dump.c src/cmd-convert.c src/cmd-recover.c src/cmd-sample.c \
 	src/cmd-doctor.c
 mmscope_SOURCES += src/cmd-export.c src/cmd-plot.c
-# plot's charts (one table) and its SVG primitives
-mmscope_SOURCES += src/plot.h src/plot-charts.c src/plot-svg.c
+# plot's charts (one table) and its SVG primitives: in the library, as
+# report --format html draws them too
+libmmscope_a_SOURCES += src/plot.h src/plot-charts.c src/plot-svg.c
+# the HTML pages of report and compare (they draw plot's charts)
+libmmscope_a_SOURCES += src/report-html.c src/report-html.h \
+	src/compare-html.c src/compare-html.h
 mmscope_SOURCES += src/cmd-convert-perfetto.c src/cmd-convert-perfetto.h

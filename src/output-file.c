@@ -123,3 +123,25 @@ void output_file_abort(struct output_file *o)
 	o->fd = -1;
 	o->tmp = o->path = NULL;
 }
+
+int output_file_write(const char *path, int force, const void *buf, size_t len, char **err)
+{
+	struct output_file o;
+	size_t done = 0;
+
+	if (output_file_open(&o, path, force, err))
+		return -1;
+	while (done < len) {
+		ssize_t w = write(o.fd, (const char *)buf + done, len - done);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			set_err(err, "%s", w < 0 ? strerror(errno) : "cannot write");
+			output_file_abort(&o);
+			return -1;
+		}
+		done += (size_t)w;
+	}
+	return output_file_commit(&o, err);
+}

@@ -8,6 +8,8 @@
 #ifndef MMSCOPE_OUTPUT_FILE_H
 #define MMSCOPE_OUTPUT_FILE_H
 
+#include <stddef.h>
+
 struct output_file {
 	int fd;
 	char *path;	/* final name */
@@ -19,5 +21,8 @@ int output_file_open(struct output_file *o, const char *path, int force, char **
 int output_file_commit(struct output_file *o, char **err);
 /* Remove the temporary file and close. */
 void output_file_abort(struct output_file *o);
+/* The whole of buf into a new file at path, as above: 0, or -1 and *err
+ * (nothing is left behind). */
+int output_file_write(const char *path, int force, const void *buf, size_t len, char **err);
 
 #endif

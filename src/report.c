@@ -8,6 +8,7 @@
  */
 #include "config.h"
 #include "report.h"
+#include "report-html.h"
 #include "report-khugepaged.h"
 #include "report-oom.h"
 #include "report-phases.h"
@@ -610,6 +611,10 @@ void report_render(const struct analysis *a, const struct report_opts *o, struct
 
 	if (o->format == RF_JSON) {
 		report_json(&rc);
+		return;
+	}
+	if (o->format == RF_HTML) {	/* from the text renderers: report-html.c */
+		report_render_html(a, o, out);
 		return;
 	}
 	for (int i = 0; i < report_nsections; i++)

@@ -11,7 +11,7 @@
 #include "json.h"
 #include "util.h"
 
-enum report_format { RF_TEXT, RF_JSON };
+enum report_format { RF_TEXT, RF_JSON, RF_HTML };	/* html: report-html.h */
 
 struct report_opts {
 	unsigned sections;		/* bit i: report_sections[i]; 0 = all */

@@ -160,6 +160,13 @@ EXTRA_DIST += tests/export/loading.sh
 TESTS += tests/plot/golden.sh tests/plot/inputs.sh tests/plot/charts.sh
 EXTRA_DIST += tests/plot/golden.sh tests/plot/inputs.sh tests/plot/charts.sh
 
+# html: the escaping; report and compare pages checked as files (sections,
+# figures against the text, no external URL, -o safety), then rendered in
+# headless Chromium (DOM and screenshot)
+check_PROGRAMS += tests/unit/test-html
+TESTS += tests/unit/test-html tests/html/page.sh tests/html/chromium.sh
+EXTRA_DIST += tests/html/page.sh tests/html/chromium.sh tests/html/check.py
+
 # the collector: the catalogue and the sampler, then the live recorder
 # tests (root; tests/record/lib-live.sh mounts tracefs, takes the global
 # lock and restores what it changes)

@@ -1,0 +1,114 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# report --format html and compare --format html, checked as files: for
+# each bundled sample the page has the contents, an id per report section
+# (report --help's list) and per chart (plot --help's), an <svg> per
+# chart, nothing that fetches or runs, and the words of its sections are
+# the text report's, in order (so every figure, unit and '-' is the
+# text's); the compare page's rows are the plain table's. A recording
+# whose command line holds markup shows it escaped. -o follows
+# output-file.c: no overwrite without --force, no symlink followed.
+. "${top_srcdir:-.}/tests/lib.sh"
+command -v python3 >/dev/null || skip "python3 not installed"
+check="python3 $top_srcdir/tests/html/check.py"
+S=$top_srcdir/samples
+
+"$MMSCOPE" report --help >"$scratch/help" || fail "report --help failed"
+awk '/^sections/ { on = 1; next } on && /^  [a-z]/ { print $1 }' "$scratch/help" \
+	>"$scratch/sections"
+"$MMSCOPE" plot --help >"$scratch/phelp" || fail "plot --help failed"
+charts=$(awk '/^charts/ { on = 1; next } on && /^  [a-z]/ { print "chart-" $1 }' "$scratch/phelp" |
+	paste -sd, -)
+ncharts=$(echo "$charts" | tr ',' '\n' | grep -c .)
+[ -s "$scratch/sections" ] && [ "$ncharts" -ge 5 ] || fail "no sections or charts ($charts)"
+# The sections the text report prints for a recording: those with a JSON
+# member (a section the text leaves out has none: phases without phase
+# markers) and the summary (text only).
+printed() {
+	"$MMSCOPE" report -f json "$1" | python3 -c '
+import json, sys
+names = open(sys.argv[1]).read().split()
+keys = json.load(sys.stdin)
+print(",".join(n for n in names if n in keys or n == "summary"))' "$scratch/sections"
+}
+
+for f in $(fixtures); do
+	b=$(basename "$f" .dat)
+	"$MMSCOPE" report "$f" >"$scratch/$b.txt" || fail "$b: report failed"
+	"$MMSCOPE" report --format html -o "$scratch/$b.html" "$f" ||
+		{ fail "$b: report --format html failed"; continue; }
+	sections=$(printed "$f")
+	$check page "$scratch/$b.html" --ids "contents,charts,$sections,$charts" \
+		--svgs "$ncharts" --report-text "$scratch/$b.txt" || fail "$b: the page"
+	# standard output is the same page
+	"$MMSCOPE" report -f html "$f" | cmp -s - "$scratch/$b.html" ||
+		fail "$b: -o and standard output differ"
+done
+ok "report pages of $(fixtures | wc -l) samples"
+
+# --section: only those, with their figures; no charts
+"$MMSCOPE" report -f html -s stalls -s handoff "$S/compaction-6.18.dat" >"$scratch/s.html" ||
+	fail "report -f html -s failed"
+"$MMSCOPE" report -s stalls -s handoff "$S/compaction-6.18.dat" >"$scratch/s.txt"
+$check page "$scratch/s.html" --ids contents,stalls,handoff --report-text "$scratch/s.txt" ||
+	fail "report -f html -s stalls -s handoff"
+grep -q 'id="charts"\|id="header"' "$scratch/s.html" && fail "-s: other sections or charts shown"
+
+# the compare page: columns, one table per group, rows as the text's
+set -- a="$S/mthp-swap-6.18.dat,$S/memcg-swap-6.18.dat" \
+	b="$S/compaction-6.18.dat,$S/mthp-swap-6.18.dat"
+"$MMSCOPE" compare --width 400 "$@" >"$scratch/c.txt" || fail "compare failed"
+"$MMSCOPE" compare --format html -o "$scratch/c.html" "$@" || fail "compare --format html failed"
+$check page "$scratch/c.html" --ids contents,columns --svgs 3 \
+	--compare-text "$scratch/c.txt" || fail "the compare page"
+grep -q '<h2 id="group-stall">stall</h2>' "$scratch/c.html" || fail "compare: no stall group"
+"$MMSCOPE" compare --all --width 400 "$@" >"$scratch/ca.txt"
+"$MMSCOPE" compare --all -f html "$@" >"$scratch/ca.html" || fail "compare --all -f html failed"
+$check page "$scratch/ca.html" --compare-text "$scratch/ca.txt" || fail "compare --all page"
+"$MMSCOPE" compare -f pdf "$@" 2>"$scratch/err" && fail "compare -f pdf accepted"
+grep -q "text, json or html" "$scratch/err" || fail "compare -f pdf: $(cat "$scratch/err")"
+ok "compare page"
+
+# text from the recording is escaped: a command line with markup
+MKREC=$top_builddir/tests/compare/mkrec
+printf '%s\n' '1000000 mms1 ctx 0 at=start vm.swappiness=60' \
+	'2000000 mms1 outcome 12 argc=3 arg0=sh arg1=-c arg2=%3Cscript%3Ealert(1)%3C/script%3E%22%27 exit=0 elapsed_us=1002120 user_us=912 sys_us=1204 maxrss_kb=1652 majflt=0 minflt=168 stopped_by_recorder=0' \
+	'3000000 mms1 ctx 0 at=end vm.swappiness=60' | "$MKREC" "$scratch/h.dat" ||
+	fail "mkrec failed"
+"$MMSCOPE" report -s run "$scratch/h.dat" >"$scratch/h.txt"
+grep -q '<script>' "$scratch/h.txt" || fail "the hostile command is not in the text report"
+"$MMSCOPE" report -f html "$scratch/h.dat" >"$scratch/h.html" || fail "report of h.dat failed"
+grep -q '&lt;script&gt;alert(1)&lt;/script&gt;' "$scratch/h.html" ||
+	fail "the command line is not shown escaped"
+$check page "$scratch/h.html" --ids run || fail "the hostile recording's page"
+cp "$scratch/h.dat" "$scratch/h2.dat"
+"$MMSCOPE" compare -f html --all "$scratch/h.dat" "$scratch/h2.dat" >"$scratch/hc.html" ||
+	fail "compare of h.dat failed"
+grep -q '<code>sh -c &lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;</code>' "$scratch/hc.html" ||
+	fail "compare: the command line is not shown escaped"
+$check page "$scratch/hc.html" --ids columns || fail "the hostile recordings' compare page"
+ok "text from the recording is escaped"
+
+# -o: no overwrite without --force, no symlink, the file replaced whole
+f=$S/compaction-6.18.dat
+echo keep >"$scratch/old.html"
+"$MMSCOPE" report -f html -o "$scratch/old.html" "$f" 2>"$scratch/err" && fail "-o overwrote"
+grep -q "already exists (use --force" "$scratch/err" || fail "-o on a file: $(cat "$scratch/err")"
+[ "$(cat "$scratch/old.html")" = keep ] || fail "-o changed the existing file"
+"$MMSCOPE" report -f html --force -o "$scratch/old.html" "$f" || fail "--force failed"
+grep -q '^<!DOCTYPE html>' "$scratch/old.html" || fail "--force did not replace the file"
+ln -s "$scratch/target" "$scratch/link.html"
+"$MMSCOPE" report -f html -o "$scratch/link.html" --force "$f" 2>"$scratch/err" &&
+	fail "-o wrote through a symlink"
+[ -e "$scratch/target" ] && fail "the symlink's target was created"
+grep -q "symbolic link" "$scratch/err" || fail "-o on a symlink: $(cat "$scratch/err")"
+"$MMSCOPE" compare -f html -o "$scratch/old.html" "$f" "$f" 2>"$scratch/err" &&
+	fail "compare -o overwrote"
+"$MMSCOPE" compare -f html -o "$scratch/link.html" --force "$f" "$f" 2>"$scratch/err" &&
+	fail "compare -o wrote through a symlink"
+"$MMSCOPE" report -f pdf "$f" 2>"$scratch/err" && fail "report -f pdf accepted"
+grep -q "text, json or html" "$scratch/err" || fail "report -f pdf: $(cat "$scratch/err")"
+ls -A "$scratch" | grep -q '^\..*\.tmp$' && fail "a temporary file was left behind"
+ok "-o and --force"
+finish
