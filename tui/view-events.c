@@ -106,6 +106,8 @@ struct view_events {
 	struct td_index *ix;		/* of ix_tf, for the seeks; NULL: none yet */
 	struct td_file *ix_tf;
 	int ix_borrowed;		/* ix is the initial pass's (tui_data) */
+	struct event_formatter *fmt;	/* of fmt_tep, made on the first line */
+	const struct tep_handle *fmt_tep;
 };
 
 /* Parses the filter text; returns 0 or -1 with a message in err. */
@@ -292,7 +294,14 @@ static void view_events_add_line(struct view_events *ve, struct tep_handle *tep,
 		ve->lines[ve->nlines++].text = xstrdup(s->buffer);
 	}
 	ve->lines[ve->nlines].brief = view_events_brief(tep, s, &ev);
-	event_format(s, tep, tf ? view_events_buffer_name(tf, r->buffer) : NULL, &ev);
+	if (!ve->fmt || ve->fmt_tep != tep) {
+		/* the file's tep lives as long as the TUI, the view's state
+		 * not longer */
+		event_formatter_free(ve->fmt);
+		ve->fmt = event_formatter_new(tep);
+		ve->fmt_tep = tep;
+	}
+	event_format(ve->fmt, s, tf ? view_events_buffer_name(tf, r->buffer) : NULL, &ev);
 	ve->lines[ve->nlines].ts = r->ts;
 	ve->lines[ve->nlines++].text = xstrdup(s->buffer);
 }
@@ -535,6 +544,7 @@ static void view_events_priv_free(void *priv)
 	struct view_events *ve = priv;
 
 	view_events_reset(ve);
+	event_formatter_free(ve->fmt);
 	if (!ve->ix_borrowed)
 		td_index_free(ve->ix);
 	free(ve->lines);
