@@ -89,3 +89,5 @@ mmscope_SOURCES += \
 	src/cmd-dump.c src/cmd-convert.c src/cmd-recover.c src/cmd-sample.c \
 	src/cmd-doctor.c
 mmscope_SOURCES += src/cmd-export.c src/cmd-plot.c
+# export: a recording's rows into the tables, all or none
+mmscope_SOURCES += src/export-write.c src/export-write.h

@@ -144,6 +144,9 @@ EXTRA_DIST += tests/export/schema.sh tests/export/sqlite.sh tests/export/clickho
 	tests/export/run.sh tests/export/jobs.sh tests/export/window.sh \
 	tests/export/fleet.py \
 	tests/export/fleet-queries.sh
+# export: a failed write undone, a retry completes it
+TESTS += tests/export/retry.sh
+EXTRA_DIST += tests/export/retry.sh
 
 # plot: goldens of the samples, every SVG well-formed and rendered to PNG
 TESTS += tests/plot/golden.sh
