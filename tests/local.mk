@@ -100,6 +100,9 @@ TESTS += tests/unit/test-model-handoff tests/unit/test-model-reclaim \
 	tests/unit/test-model-64k
 check_PROGRAMS += tests/unit/test-model-stacks
 TESTS += tests/unit/test-model-stacks
+# the analysis driver's model table: every model in it, fed as by hand
+check_PROGRAMS += tests/unit/test-model-table
+TESTS += tests/unit/test-model-table
 
 # report: the section table, golden reports on the fixtures
 # (MMSCOPE_UPDATE_GOLDEN=1 regenerates), swap figures against the
