@@ -101,9 +101,11 @@ int xw_open(const char *dir, char **err)
 		return set_err(err, "%s: %s", dir, strerror(errno));
 	/* a journal there while the lock is free is a dead export's */
 	if (flock(fd, LOCK_EX | LOCK_NB)) {
-		if (errno == EWOULDBLOCK)
+		int busy = errno == EWOULDBLOCK;
+
+		if (busy)
 			fprintf(stderr, "%s: another export into it is running: waiting\n", dir);
-		if (errno != EWOULDBLOCK || flock(fd, LOCK_EX)) {
+		if (!busy || flock(fd, LOCK_EX)) {
 			set_err(err, "%s: cannot lock: %s", dir, strerror(errno));
 			close(fd);
 			return -1;

@@ -8,7 +8,8 @@
 # tmpfs that fills in the middle of the fourth recording's rows), and an
 # export killed between two tables (its journal left behind, as
 # src/export-write.c writes it). Each failed run exits 1 naming the file;
-# no journal stays after a retry.
+# no journal stays after a retry. Two exports into one directory at once
+# leave each recording once.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 d="$top_srcdir/tests/data/report"
@@ -108,5 +109,14 @@ tail -n +2 "$scratch/k4/counters.csv" | head -n 100 >>"$scratch/k/counters.csv"
 "$MMSCOPE" export -o "$scratch/k" "$@" >/dev/null 2>"$scratch/err" ||
 	fail "killed: the retry failed: $(head -3 "$scratch/err")"
 same "$scratch/k" "$scratch/ref" "an export killed between two tables"
+
+# 4. two exports into one directory at once take turns: every recording
+# once, the second run finds them there
+"$MMSCOPE" export -o "$scratch/two" "$@" >/dev/null 2>"$scratch/two1.err" &
+pid=$!
+"$MMSCOPE" export -o "$scratch/two" "$@" >/dev/null 2>"$scratch/two2.err" ||
+	fail "two at once: the second failed: $(head -3 "$scratch/two2.err")"
+wait $pid || fail "two at once: the first failed: $(head -3 "$scratch/two1.err")"
+same "$scratch/two" "$scratch/ref" "two exports into one directory at once"
 
 finish
