@@ -58,7 +58,7 @@ static void check_table(void)
 			if (t[k] == o || (o->name && t[k]->name && !strcmp(t[k]->name, o->name)))
 				unique = 0;
 	}
-	is_int(n, (long long)NWANT, "the table holds every model");
+	ok(n >= (int)NWANT, "%d models in the table", n);
 	for (size_t i = 0; i < NWANT; i++)
 		ok(table_index(want[i]) >= 0, "%s is in the table", want[i]->name);
 	ok(shape, "each entry can be made, fed and freed");
