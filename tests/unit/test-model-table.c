@@ -6,7 +6,7 @@
  * their typed accessors are analysis_model() typed; and on the real
  * recordings of samples/ the table feeds and finishes each of them exactly
  * as the models fed by hand with the same records (the analysis' tap),
- * figure for figure.
+ * figure for figure; live, analysis_live_sync() syncs them.
  */
 #include "config.h"
 #include "analysis.h"
@@ -18,6 +18,7 @@
 #include "real-recordings.h"
 #include "tap.h"
 
+#include <event-parse.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -222,12 +223,43 @@ static void check_recording(const char *path)
 	by_hand_free(&h);
 }
 
+/* Live (tui --live): analysis_live_sync() syncs the models through the
+ * table, so an open stall shows in the lanes up to now. */
+static void check_live_sync(void)
+{
+	struct tep_handle *tep = tep_alloc();
+	char *err = NULL;
+	struct analysis *a = analysis_live_new(tep, "6.18", "probe_set=none\nprobes=\n", NULL,
+					       &err);
+	struct record r;
+
+	if (!ok(a != NULL, "live analysis (%s)", err ? err : "ok")) {
+		free(err);
+		tep_free(tep);
+		return;
+	}
+	memset(&r, 0, sizeof(r));
+	r.type = REC_RECLAIM_BEGIN;
+	r.rbegin.kind = RK_DIRECT;
+	r.pid = 100;
+	r.ts = 1100000000ULL;
+	analysis_feed(a, &r);
+	analysis_live_sync(a, 1500000000ULL);
+	const struct lane *rc = &lanes_node(analysis_lanes(a), 0)->lane[LANE_RECLAIM];
+
+	ok(rc->n == 1 && (rc->spans[0].flags & LANE_OPEN) && rc->spans[0].end == 1500000000ULL,
+	   "live sync: the open stall shown up to now");
+	analysis_free(a);
+	tep_free(tep);
+}
+
 int main(void)
 {
 	char **paths;
 	int n = real_recordings(&paths), used = 0;
 
 	check_table();
+	check_live_sync();
 	for (int i = 0; i < n; i++)
 		if (strstr(paths[i], "/samples/")) {
 			check_recording(paths[i]);
