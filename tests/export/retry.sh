@@ -3,11 +3,12 @@
 #
 # mmscope export never loses rows (issue 30): an export that failed halfway,
 # retried after the cause is removed, holds exactly the rows of an export
-# that never failed, byte for byte. Three ways to fail, on real recordings:
-# a table file it cannot open (a directory in its place), a full disk (a
-# tmpfs that fills in the middle of the fourth recording's rows), and an
-# export killed between two tables (its journal left behind, as
-# src/export-write.c writes it). Each failed run exits 1 naming the file;
+# that never failed. Three ways to fail, on real recordings: a table file
+# it cannot open (a directory in its place), an export killed between two
+# tables (its journal left behind, as src/export-write.c writes it), and a
+# full disk (a tmpfs that fills halfway; the retry appends the recordings
+# that failed after those written past them, so the rows are compared as
+# sets). Each failed run exits 1 naming the file;
 # no journal stays after a retry. Two exports into one directory at once
 # leave each recording once.
 . "${top_srcdir:-.}/tests/lib.sh"
@@ -67,8 +68,34 @@ for fmt in csv jsonl; do
 	same "$out" "$ref" "$fmt, a table file it could not open"
 done
 
-# 2. disk full halfway: a tmpfs with room for about half of the rows (the
-# tables take 350 kB); the cause is removed by deleting what filled it
+# 2. killed between two tables: the first three recordings, then the
+# fourth's rows in two tables and the journal of the sizes before them
+"$MMSCOPE" export -o "$scratch/k" "$1" "$2" "$3" 2>/dev/null || fail "export of three failed"
+{
+	echo "mmscope-export-pending 1"
+	for f in "$scratch/k"/*.csv; do
+		echo "$(wc -c <"$f") $(basename "$f")"
+	done
+} >"$scratch/k/.mmscope-export-pending"
+"$MMSCOPE" export -o "$scratch/k4" "$4" 2>/dev/null || fail "export of the fourth failed"
+tail -n +2 "$scratch/k4/stalls.csv" >>"$scratch/k/stalls.csv"
+tail -n +2 "$scratch/k4/counters.csv" | head -n 100 >>"$scratch/k/counters.csv"
+"$MMSCOPE" export -o "$scratch/k" "$@" >/dev/null 2>"$scratch/err" ||
+	fail "killed: the retry failed: $(head -3 "$scratch/err")"
+same "$scratch/k" "$scratch/ref" "an export killed between two tables"
+
+# 3. two exports into one directory at once take turns: every recording
+# once, the second run finds them there
+"$MMSCOPE" export -o "$scratch/two" "$@" >/dev/null 2>"$scratch/two1.err" &
+pid=$!
+"$MMSCOPE" export -o "$scratch/two" "$@" >/dev/null 2>"$scratch/two2.err" ||
+	fail "two at once: the second failed: $(head -3 "$scratch/two2.err")"
+wait $pid || fail "two at once: the first failed: $(head -3 "$scratch/two1.err")"
+same "$scratch/two" "$scratch/ref" "two exports into one directory at once"
+
+# 4. disk full halfway (last: it needs root): a tmpfs with room for about
+# half of the rows (the tables take 350 kB); the cause is removed by
+# deleting what filled it
 full=$scratch/full
 mkdir "$full"
 [ "$(id -u)" -eq 0 ] || skip "needs root to mount a small tmpfs (the disk-full case)"
@@ -93,30 +120,5 @@ skipped=$(grep -c "already in" "$scratch/err2")
 same_rows "$full/x" "$scratch/ref" "disk full halfway"
 umount "$full"
 trap 'rm -rf "$scratch"' EXIT
-
-# 3. killed between two tables: the first three recordings, then the
-# fourth's rows in two tables and the journal of the sizes before them
-"$MMSCOPE" export -o "$scratch/k" "$1" "$2" "$3" 2>/dev/null || fail "export of three failed"
-{
-	echo "mmscope-export-pending 1"
-	for f in "$scratch/k"/*.csv; do
-		echo "$(wc -c <"$f") $(basename "$f")"
-	done
-} >"$scratch/k/.mmscope-export-pending"
-"$MMSCOPE" export -o "$scratch/k4" "$4" 2>/dev/null || fail "export of the fourth failed"
-tail -n +2 "$scratch/k4/stalls.csv" >>"$scratch/k/stalls.csv"
-tail -n +2 "$scratch/k4/counters.csv" | head -n 100 >>"$scratch/k/counters.csv"
-"$MMSCOPE" export -o "$scratch/k" "$@" >/dev/null 2>"$scratch/err" ||
-	fail "killed: the retry failed: $(head -3 "$scratch/err")"
-same "$scratch/k" "$scratch/ref" "an export killed between two tables"
-
-# 4. two exports into one directory at once take turns: every recording
-# once, the second run finds them there
-"$MMSCOPE" export -o "$scratch/two" "$@" >/dev/null 2>"$scratch/two1.err" &
-pid=$!
-"$MMSCOPE" export -o "$scratch/two" "$@" >/dev/null 2>"$scratch/two2.err" ||
-	fail "two at once: the second failed: $(head -3 "$scratch/two2.err")"
-wait $pid || fail "two at once: the first failed: $(head -3 "$scratch/two1.err")"
-same "$scratch/two" "$scratch/ref" "two exports into one directory at once"
 
 finish
