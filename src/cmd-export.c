@@ -16,10 +16,10 @@
 #include "config.h"
 #include "analysis.h"
 #include "cmd.h"
-#include "export-write.h"
 #include "input-file.h"
 #include "tracedat-set.h"
 #include "json.h"
+#include "export-write.h"
 #include "model-oom.h"
 #include "model-run.h"
 #include "util.h"
@@ -831,7 +831,7 @@ static void jsonl_keys(const char *line, struct strbuf *keys)
  * start with this table's header (CSV) or a record with its keys in order
  * (JSON Lines). 0, or -1 with *err set.
  */
-static int check_file(const struct ex_table *t, enum ex_format fmt, struct xw_file *f,
+static int check_file(const struct ex_table *t, enum ex_format fmt, struct ex_file *f,
 		      char **err)
 {
 	struct strbuf want = STRBUF_INIT, got = STRBUF_INIT;
@@ -874,7 +874,7 @@ static int check_file(const struct ex_table *t, enum ex_format fmt, struct xw_fi
 }
 
 /* Whether DIR's recordings table already holds this id. */
-static int already_exported(const struct xw_file *f, enum ex_format fmt, const char *id)
+static int already_exported(const struct ex_file *f, enum ex_format fmt, const char *id)
 {
 	char *line = NULL, pat[64];
 	size_t cap = 0;
@@ -1110,7 +1110,7 @@ static void export_build(struct ex_job *j, const struct export_opts *o)
 
 /* Appends a built job's rows. 0, 1 (skipped: already there) or -1. */
 static int export_commit(struct ex_job *j, const struct export_opts *o,
-			 struct xw_file *files, char **err)
+			 struct ex_file *files, char **err)
 {
 	int r = 0;
 
@@ -1190,7 +1190,7 @@ static void *export_worker(void *arg)
 
 /* Builds the jobs on threads and appends them in order; the status. */
 static int export_all(struct ex_job *jobs, int n, const struct export_opts *o,
-		      struct xw_file *files)
+		      struct ex_file *files)
 {
 	struct ex_pool p = { jobs, n, 0, 0, 0, o, PTHREAD_MUTEX_INITIALIZER,
 			     PTHREAD_COND_INITIALIZER };
@@ -1240,10 +1240,9 @@ static int export_all(struct ex_job *jobs, int n, const struct export_opts *o,
 static int cmd_export_run(int argc, char **argv)
 {
 	struct export_opts o;
-	struct xw_file files[TB_NR];
+	struct ex_file files[TB_NR];
 	char *err = NULL, **paths = NULL;
 	int r = export_parse(argc, argv, &o), status = EXIT_OK, n = 0, *group = NULL, ng = 0;
-	int lock;
 	struct ex_job *jobs;
 
 	if (r < 0)
@@ -1257,7 +1256,9 @@ static int cmd_export_run(int argc, char **argv)
 	if (mkdir(o.dir, 0777) && errno != EEXIST)
 		return error("%s: %s", o.dir, strerror(errno));
 	/* the directory is this export's; a failed one's rows are undone */
-	if ((lock = xw_open(o.dir, &err)) < 0) {
+	int lock = xw_open(o.dir, &err);
+
+	if (lock < 0) {
 		status = error("%s", err);
 		free(err);
 		return status;
@@ -1309,11 +1310,11 @@ static int cmd_export_run(int argc, char **argv)
 		status = EXIT_ERROR;
 	free(jobs);
 out:
+	xw_close(lock);
 	for (int i = 0; i < TB_NR; i++)
 		free(files[i].path);
 	input_expand_free(paths, n);
 	free(group);
-	xw_close(lock);
 	return status;
 }
 

@@ -125,7 +125,7 @@ void xw_close(int lock)
 }
 
 /* The sizes before: sizes[i] of files[i], 0 for a file not there yet. */
-static int journal_write(const char *jpath, const struct xw_file *files, int n,
+static int journal_write(const char *jpath, const struct ex_file *files, int n,
 			 off_t *sizes, char **err)
 {
 	FILE *fp;
@@ -163,7 +163,7 @@ static int journal_write(const char *jpath, const struct xw_file *files, int n,
 	return r;
 }
 
-static int append_one(struct xw_file *f, const char *head, const struct strbuf *rows,
+static int append_one(struct ex_file *f, const char *head, const struct strbuf *rows,
 		      char **err)
 {
 	FILE *fp = fopen(f->path, "a");
@@ -182,7 +182,7 @@ static int append_one(struct xw_file *f, const char *head, const struct strbuf *
 	return 0;
 }
 
-int xw_append(const char *dir, struct xw_file *files, int n, const char *const *head,
+int xw_append(const char *dir, struct ex_file *files, int n, const char *const *head,
 	      const struct strbuf *const *rows, int last, char **err)
 {
 	char *jpath = journal_path(dir);

@@ -16,7 +16,7 @@
 #include "util.h"
 
 /* One table's file. */
-struct xw_file {
+struct ex_file {
 	char *path;		/* DIR/NAME.EXT */
 	int exists;		/* non-empty already: no header before the rows */
 };
@@ -37,7 +37,7 @@ void xw_close(int lock);
  * -1 with *err naming the file and the reason: then every file is as it
  * was (or, when even that failed, the journal stays for xw_recover).
  */
-int xw_append(const char *dir, struct xw_file *files, int n, const char *const *head,
+int xw_append(const char *dir, struct ex_file *files, int n, const char *const *head,
 	      const struct strbuf *const *rows, int last, char **err);
 
 #endif
