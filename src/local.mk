@@ -85,9 +85,8 @@ libmmscope_a_SOURCES += \
 mmscope_SOURCES += \
 	src/main.c src/cmd.h src/cli.c \
 	src/record-preflight.c src/record-preflight.h \
+	src/export-write.c src/export-write.h \
 	src/cmd-record.c src/cmd-report.c src/cmd-compare.c src/cmd-tui.c \
 	src/cmd-dump.c src/cmd-convert.c src/cmd-recover.c src/cmd-sample.c \
 	src/cmd-doctor.c
 mmscope_SOURCES += src/cmd-export.c src/cmd-plot.c
-# export: a recording's rows into the tables, all or none
-mmscope_SOURCES += src/export-write.c src/export-write.h

@@ -147,9 +147,6 @@ EXTRA_DIST += tests/export/schema.sh tests/export/sqlite.sh tests/export/clickho
 	tests/export/run.sh tests/export/jobs.sh tests/export/window.sh \
 	tests/export/fleet.py \
 	tests/export/fleet-queries.sh
-# export: a failed write undone, a retry completes it
-TESTS += tests/export/retry.sh
-EXTRA_DIST += tests/export/retry.sh
 
 # plot: goldens of the samples, every SVG well-formed and rendered to PNG
 TESTS += tests/plot/golden.sh
@@ -244,6 +241,10 @@ else
 	@echo "check-tsan: configure with --enable-tsan first" >&2; exit 1
 endif
 EXTRA_DIST += tests/tsan/threads.sh
+
+# export: a failed write undone, a retry completes it
+TESTS += tests/export/retry.sh
+EXTRA_DIST += tests/export/retry.sh
 
 # performance: `make bench` prints mmscope against trace-cmd on large
 # recordings (tests/bench/README.md); td-walk is the reader's floor,

@@ -91,6 +91,8 @@ struct ev_line {
 /* The view's own state (st->priv[VIEW_EVENTS]): the window and its index. */
 struct view_events {
 	int started;			/* view_events_get() has looked for an index */
+	struct event_formatter *fmt;	/* of fmt_tep, made on the first line */
+	const struct tep_handle *fmt_tep;
 	int top;			/* first line shown */
 	int valid;
 	uint64_t cursor;		/* the cursor the window was filled for */
@@ -106,8 +108,6 @@ struct view_events {
 	struct td_index *ix;		/* of ix_tf, for the seeks; NULL: none yet */
 	struct td_file *ix_tf;
 	int ix_borrowed;		/* ix is the initial pass's (tui_data) */
-	struct event_formatter *fmt;	/* of fmt_tep, made on the first line */
-	const struct tep_handle *fmt_tep;
 };
 
 /* Parses the filter text; returns 0 or -1 with a message in err. */
