@@ -3,8 +3,8 @@
  * The analysis driver (see analysis.h): opens the recording, binds the
  * parsers to its event formats, streams every event in time order through
  * its parser, and hands each typed record to every model, in a fixed
- * order (consistency last, as it reads the others). Lost events reported
- * by the cursor become REC_LOST records at their place in time.
+ * order (models[]: consistency after the models it reads). Lost events
+ * reported by the cursor become REC_LOST records at their place in time.
  */
 #include "config.h"
 #include "analysis.h"
@@ -27,11 +27,20 @@
 #include <unistd.h>
 #include <time.h>
 
-/* Models run through one table: create, feed, finish and free come from
- * their model_ops; front ends get them with analysis_model(). A new model
- * is one entry here, before the NULL. (The older models are still wired
- * by hand.) */
+/* Models run through one table: create, feed, finish, sync and free come
+ * from their model_ops, in this order; front ends get them with
+ * analysis_model() (or the typed accessors in analysis.h, wrappers of
+ * it). A new model is one entry here, before the NULL. */
 static const struct model_ops *const models[] = {
+	&handoff_model_ops,
+	&reclaim_model_ops,
+	&compaction_model_ops,
+	&counters_model_ops,
+	&frag_model_ops,
+	&consistency_model_ops,		/* after reclaim and compaction: it reads them */
+	&swapclust_model_ops,
+	&zswap_model_ops,
+	&lanes_model_ops,
 	&khugepaged_model_ops,
 	&oom_model_ops,
 	&phases_model_ops,
@@ -55,16 +64,14 @@ struct analysis {
 	uint64_t *counts;		/* events per event id */
 	uint8_t *parses;		/* per event id: a parser reads it */
 	int ncounts;
-	struct handoff_model *handoff;
-	struct reclaim_model *reclaim;
-	struct compaction_model *compaction;
+	void *model[NMODELS + 1];		/* models[i]'s */
+	/* typed views of model[] for what the ops do not carry: the page
+	 * and cluster size, the kernel, the samples' span */
 	struct counters_model *counters;
 	struct frag_model *frag;
 	struct consistency_model *consistency;
 	struct swapclust_model *swapclust;
 	struct zswap_model *zswap;
-	struct lanes *lanes;
-	void *model[NMODELS + 1];		/* models[i]'s */
 	char probe_set[32], probe_reason[256];
 	int probes_swap;		/* probes= names swap probes: 1, 0; -1 no key */
 	uint64_t types_seen;		/* bit per enum rec_type fed */
@@ -124,12 +131,23 @@ static int analysis_in_phase(struct analysis *a, const struct record *r)
 	return a->phase_state == 1;
 }
 
-static void *phases_of(struct analysis *a)
+/* The model of ops (NULL until it is made). */
+static void *model_of(const struct analysis *a, const struct model_ops *ops)
 {
 	for (size_t i = 0; models[i]; i++)
-		if (models[i] == &phases_model_ops)
+		if (models[i] == ops)
 			return a->model[i];
 	return NULL;
+}
+
+static void *phases_of(struct analysis *a)
+{
+	return model_of(a, &phases_model_ops);
+}
+
+static void *analysis_peer(const struct model_env *env, const struct model_ops *ops)
+{
+	return model_of(env->ctx, ops);
 }
 
 int analysis_phase_found(const struct analysis *a)
@@ -156,35 +174,26 @@ struct analysis *analysis_new_empty(const struct analysis_opts *o)
 		a->opts = *o;
 	else
 		analysis_opts_default(&a->opts);
-	a->handoff = handoff_model_new(&a->opts.handoff);
-	a->reclaim = reclaim_model_new();
-	a->compaction = compaction_model_new();
-	a->counters = counters_model_new();
-	a->frag = frag_model_new();
-	if (a->reclaim && a->compaction)
-		a->consistency = consistency_model_new(a->reclaim, a->compaction);
 	a->probes_swap = -1;
 	pidmap_init(&a->comms, COMM_LEN);
 	pidmap_init(&a->task_sel, 1);
 	pidmap_init(&a->pend_reclaim, sizeof(struct pend));
 	pidmap_init(&a->pend_compact, sizeof(struct pend));
-	a->swapclust = swapclust_model_new(0);
-	a->zswap = zswap_model_new();
-	a->lanes = lanes_new();
-	for (size_t i = 0; models[i]; i++)
-		if (!(a->model[i] = models[i]->create())) {
+	struct model_env env = { &a->opts.handoff, analysis_peer, a };
+
+	for (size_t i = 0; models[i]; i++) {
+		a->model[i] = models[i]->create_env ? models[i]->create_env(&env) :
+			      models[i]->create();
+		if (!a->model[i]) {
 			analysis_free(a);
 			return NULL;
 		}
-	if (!a->swapclust || !a->zswap || !a->lanes) {
-		analysis_free(a);
-		return NULL;
 	}
-	if (!a->handoff || !a->reclaim || !a->compaction || !a->counters || !a->frag ||
-	    !a->consistency) {
-		analysis_free(a);
-		return NULL;
-	}
+	a->counters = model_of(a, &counters_model_ops);
+	a->frag = model_of(a, &frag_model_ops);
+	a->consistency = model_of(a, &consistency_model_ops);
+	a->swapclust = model_of(a, &swapclust_model_ops);
+	a->zswap = model_of(a, &zswap_model_ops);
 	return a;
 }
 
@@ -277,15 +286,6 @@ void analysis_feed(struct analysis *a, const struct record *r)
 			a->opts.tap(a->opts.tap_ctx, r);
 		return;
 	}
-	handoff_model_add(a->handoff, r);
-	reclaim_model_add(a->reclaim, r);
-	compaction_model_add(a->compaction, r);
-	counters_model_add(a->counters, r);
-	frag_model_add(a->frag, r);
-	consistency_model_add(a->consistency, r);
-	swapclust_model_add(a->swapclust, r);
-	zswap_model_add(a->zswap, r);
-	lanes_add(a->lanes, r);
 	for (size_t i = 0; models[i]; i++)
 		models[i]->add(a->model[i], r);
 	if (a->opts.tap)
@@ -448,11 +448,6 @@ void analysis_finish(struct analysis *a, uint64_t end_ts)
 	phases_model_ops.finish(phases_of(a), end_ts);
 	if (a->opts.phase && a->phase_state == 2)
 		end_ts = a->phase_end_ts;
-	handoff_model_finish(a->handoff, end_ts);
-	reclaim_model_finish(a->reclaim, end_ts);
-	compaction_model_finish(a->compaction, end_ts);
-	swapclust_model_finish(a->swapclust, end_ts);
-	lanes_finish(a->lanes, end_ts);
 	for (size_t i = 0; models[i]; i++)
 		if (models[i]->finish && models[i] != &phases_model_ops)
 			models[i]->finish(a->model[i], end_ts);
@@ -1059,18 +1054,10 @@ void analysis_free(struct analysis *a)
 {
 	if (!a)
 		return;
-	for (size_t i = 0; models[i]; i++)
+	/* last first: a model may hold one made before it */
+	for (size_t i = NMODELS; i-- > 0;)
 		if (a->model[i])
 			models[i]->destroy(a->model[i]);
-	consistency_model_free(a->consistency);
-	swapclust_model_free(a->swapclust);
-	zswap_model_free(a->zswap);
-	lanes_free(a->lanes);
-	frag_model_free(a->frag);
-	counters_model_free(a->counters);
-	compaction_model_free(a->compaction);
-	reclaim_model_free(a->reclaim);
-	handoff_model_free(a->handoff);
 	parser_set_free(a->ps);
 	td_index_free(a->index);
 	free(a->counts);
@@ -1090,32 +1077,52 @@ void analysis_free(struct analysis *a)
 }
 
 const struct analysis_info *analysis_info(const struct analysis *a) { return &a->info; }
-const struct handoff_model *analysis_handoff(const struct analysis *a) { return a->handoff; }
-const struct reclaim_model *analysis_reclaim(const struct analysis *a) { return a->reclaim; }
+/* The older models' accessors: analysis_model() typed. */
+const struct handoff_model *analysis_handoff(const struct analysis *a)
+{
+	return analysis_model(a, &handoff_model_ops);
+}
+const struct reclaim_model *analysis_reclaim(const struct analysis *a)
+{
+	return analysis_model(a, &reclaim_model_ops);
+}
 const struct compaction_model *analysis_compaction(const struct analysis *a)
 {
-	return a->compaction;
+	return analysis_model(a, &compaction_model_ops);
 }
-const struct counters_model *analysis_counters(const struct analysis *a) { return a->counters; }
-const struct frag_model *analysis_frag(const struct analysis *a) { return a->frag; }
+const struct counters_model *analysis_counters(const struct analysis *a)
+{
+	return analysis_model(a, &counters_model_ops);
+}
+const struct frag_model *analysis_frag(const struct analysis *a)
+{
+	return analysis_model(a, &frag_model_ops);
+}
 const struct consistency_model *analysis_consistency(const struct analysis *a)
 {
-	return a->consistency;
+	return analysis_model(a, &consistency_model_ops);
 }
-
 const struct swapclust_model *analysis_swapclust(const struct analysis *a)
 {
-	return a->swapclust;
+	return analysis_model(a, &swapclust_model_ops);
 }
-const struct zswap_model *analysis_zswap(const struct analysis *a) { return a->zswap; }
-const struct lanes *analysis_lanes(const struct analysis *a) { return a->lanes; }
+const struct zswap_model *analysis_zswap(const struct analysis *a)
+{
+	return analysis_model(a, &zswap_model_ops);
+}
+const struct lanes *analysis_lanes(const struct analysis *a)
+{
+	return analysis_model(a, &lanes_model_ops);
+}
+
+const struct model_ops *const *analysis_models(void)
+{
+	return models;
+}
 
 const void *analysis_model(const struct analysis *a, const struct model_ops *ops)
 {
-	for (size_t i = 0; models[i]; i++)
-		if (models[i] == ops)
-			return a->model[i];
-	return NULL;
+	return model_of(a, ops);
 }
 const char *analysis_probe_set(const struct analysis *a) { return a->probe_set; }
 const char *analysis_probe_reason(const struct analysis *a) { return a->probe_reason; }
@@ -1310,5 +1317,7 @@ void analysis_live_sync(struct analysis *a, uint64_t now)
 	in->sample_lines = parser_set_sample_lines(a->ps);
 	in->sample_gaps = parser_set_sample_gaps(a->ps);
 	in->has_samples = in->sample_sets > 0;
-	lanes_sync(a->lanes, in->last_ts);
+	for (size_t i = 0; models[i]; i++)
+		if (models[i]->sync)
+			models[i]->sync(a->model[i], in->last_ts);
 }

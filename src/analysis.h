@@ -257,6 +257,8 @@ const struct lanes *analysis_lanes(const struct analysis *a);
 /* A model of the table in analysis.c, by its ops (model.h), e.g.
  * analysis_model(a, &khugepaged_model_ops); NULL if not in the table. */
 const void *analysis_model(const struct analysis *a, const struct model_ops *ops);
+/* The table itself, NULL-ended, in the order models are fed (tests). */
+const struct model_ops *const *analysis_models(void);
 /* The recording's probe_set= and probe_reason= ("" when not recorded). */
 const char *analysis_probe_set(const struct analysis *a);
 const char *analysis_probe_reason(const struct analysis *a);

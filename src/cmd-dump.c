@@ -10,7 +10,6 @@
 #include "inputs.h"
 #include "tracedat-set.h"
 #include "event-format.h"
-#include "event-fast.h"
 #include "util.h"
 
 #include <getopt.h>
@@ -278,18 +277,19 @@ static void print_lost(struct dump_out *o, const struct td_event *ev)
 	out_done(o, n > 0 && n < 64 ? (size_t)n : 0);
 }
 
-static void print_event(struct dump_out *o, struct td_file *tf, struct trace_seq *s,
-			struct td_event *ev)
+/* f: tf's formatter */
+static void print_event(struct dump_out *o, struct td_file *tf, struct event_formatter *f,
+			struct trace_seq *s, struct td_event *ev)
 {
 	const struct td_buffer *b = td_buffer(tf, ev->buffer);
 	const char *name = b ? b->name : NULL;
-	int n = event_format_direct(out_room(o, EVENT_FORMAT_DIRECT_MAX), td_tep(tf), name, ev);
+	int n = event_format_direct(f, out_room(o, EVENT_FORMAT_DIRECT_MAX), name, ev);
 
 	if (n >= 0) {
 		out_done(o, (size_t)n);
 		return;
 	}
-	event_format(s, td_tep(tf), name, ev);
+	event_format(f, s, name, ev);
 	if (s->len + 1 > DUMP_OUT_CAP) {	/* a huge line: straight out */
 		out_flush(o);
 		fwrite_unlocked(s->buffer, 1, s->len, stdout);
@@ -458,6 +458,7 @@ static int dump_run(struct td_set *set, struct dump_opts *o)
 	int *cpu_unknown = NULL, ncpus = 0, r = EXIT_OK;
 	struct td_set_cursor *cur;
 	struct dump_out out = { 0 };
+	struct event_formatter **fmts = NULL;	/* one per file, on first use */
 	struct trace_seq s;
 	struct td_event ev;
 	char *err = NULL;
@@ -501,7 +502,10 @@ static int dump_run(struct td_set *set, struct dump_opts *o)
 	out.cap = DUMP_OUT_CAP;
 	out.buf = xmalloc(out.cap);
 	trace_seq_init(&s);
+	fmts = xcalloc((size_t)td_set_nfiles(set) + 1, sizeof(*fmts));
 	while ((got = td_set_cursor_next(cur, &ev, &err)) > 0) {
+		int fi;
+
 		if (ev.ts > o->until)
 			break;
 		if (o->stat && ev.missed && ev.cpu < ncpus) {
@@ -524,13 +528,20 @@ static int dump_run(struct td_set *set, struct dump_opts *o)
 		}
 		if (ev.missed)
 			print_lost(&out, &ev);
-		print_event(&out, td_set_file(set, td_set_cursor_file(cur)), &s, &ev);
+		fi = td_set_cursor_file(cur);
+		if (!fmts[fi])
+			fmts[fi] = event_formatter_new(td_tep(td_set_file(set, fi)));
+		print_event(&out, td_set_file(set, fi), fmts[fi], &s, &ev);
 	}
 	out_flush(&out);
 	free(out.buf);
 	trace_seq_destroy(&s);
-	if (getenv("MMSCOPE_FAST_FORMAT_REPORT"))
-		event_fast_report(stderr);
+	for (int i = 0; i < td_set_nfiles(set); i++) {
+		if (getenv("MMSCOPE_FAST_FORMAT_REPORT"))
+			event_formatter_report(fmts[i], stderr);
+		event_formatter_free(fmts[i]);
+	}
+	free(fmts);
 	if (got < 0) {
 		/* what was printed is right; say where the file went bad */
 		r = td_set_nfiles(set) > 1 ? error("%s", err) : error("%s: %s", o->file, err);

@@ -8,8 +8,9 @@
  * (tests/cli/export-schema.sh holds the two equal).
  *
  * Each recording is analysed once and its rows are built in memory; only
- * then are they appended, so a recording that fails to read leaves the
- * tables as they were. Times are nanoseconds since the recording's first
+ * then are they appended, all or none (src/export-write.c), so a
+ * recording that fails to read or to write leaves the tables as they were
+ * and a retry completes it. Times are nanoseconds since the recording's first
  * event (recordings.start_ns is that event on the trace clock).
  */
 #include "config.h"
@@ -18,6 +19,7 @@
 #include "inputs.h"
 #include "tracedat-set.h"
 #include "json.h"
+#include "export-write.h"
 #include "model-oom.h"
 #include "model-run.h"
 #include "util.h"
@@ -830,11 +832,6 @@ static void jsonl_keys(const char *line, struct strbuf *keys)
 	}
 }
 
-struct ex_file {
-	char *path;
-	int exists;		/* non-empty already */
-};
-
 /*
  * Checks DIR/TABLE.EXT against the schema: a file that has lines must
  * start with this table's header (CSV) or a record with its keys in order
@@ -905,36 +902,6 @@ static int already_exported(const struct ex_file *f, enum ex_format fmt, const c
 	free(line);
 	fclose(fp);
 	return found;
-}
-
-/* Every table gets its file, even with no rows (and in JSON Lines no
- * header): a fleet's loader finds the same files in every export. */
-static int append(struct ex_file *f, const struct ex_table *t, enum ex_format fmt,
-		  const struct strbuf *rows, char **err)
-{
-	struct strbuf head = STRBUF_INIT;
-	FILE *fp;
-	int r = 0;
-
-	if (!f->exists && fmt == FMT_CSV)
-		csv_header(t, &head);
-	fp = fopen(f->path, "a");
-	if (!fp) {
-		set_err(err, "%s: %s", f->path, strerror(errno));
-		strbuf_release(&head);
-		return -1;
-	}
-	if ((head.len && fwrite(head.buf, 1, head.len, fp) != head.len) ||
-	    (rows->len && fwrite(rows->buf, 1, rows->len, fp) != rows->len))
-		r = -1;
-	if (fclose(fp))
-		r = -1;
-	if (r)
-		set_err(err, "%s: %s", f->path, strerror(errno));
-	else
-		f->exists = 1;
-	strbuf_release(&head);
-	return r;
 }
 
 /* ---- the schema as SQL ---- */
@@ -1146,8 +1113,22 @@ static int export_commit(struct ex_job *j, const struct export_opts *o,
 			j->x.id, o->dir);
 		return 1;
 	}
-	for (int i = 0; i < TB_NR && !r; i++)
-		r = append(&files[i], &ex_tables[i], o->fmt, &j->x.out[i].sb, err);
+	/* every table gets its file, even with no rows (and in JSON Lines
+	 * no header): a fleet's loader finds the same files in every export */
+	struct strbuf heads[TB_NR];
+	const char *head[TB_NR];
+	const struct strbuf *rows[TB_NR];
+
+	for (int i = 0; i < TB_NR; i++) {
+		heads[i] = (struct strbuf)STRBUF_INIT;
+		if (o->fmt == FMT_CSV)
+			csv_header(&ex_tables[i], &heads[i]);
+		head[i] = heads[i].len ? heads[i].buf : NULL;
+		rows[i] = &j->x.out[i].sb;
+	}
+	r = xw_append(o->dir, files, TB_NR, head, rows, TB_RECORDINGS, err);
+	for (int i = 0; i < TB_NR; i++)
+		strbuf_release(&heads[i]);
 	return r;
 }
 
@@ -1264,6 +1245,14 @@ static int cmd_export_run(int argc, char **argv)
 	}
 	if (mkdir(o.dir, 0777) && errno != EEXIST)
 		return error("%s: %s", o.dir, strerror(errno));
+	/* the directory is this export's; a failed one's rows are undone */
+	int lock = xw_open(o.dir, &err);
+
+	if (lock < 0) {
+		status = error("%s", err);
+		free(err);
+		return status;
+	}
 	memset(files, 0, sizeof(files));
 	for (int i = 0; i < TB_NR; i++)
 		files[i].path = xasprintf("%s/%s.%s", o.dir, ex_tables[i].name, fmt_ext(o.fmt));
@@ -1292,6 +1281,7 @@ static int cmd_export_run(int argc, char **argv)
 		status = EXIT_ERROR;
 	free(jobs);
 out:
+	xw_close(lock);
 	for (int i = 0; i < TB_NR; i++)
 		free(files[i].path);
 	inputs_release(&in);

@@ -84,7 +84,6 @@ struct seg {
 };
 
 struct fast_entry {
-	const struct tep_handle *tep;
 	const struct tep_event *event;
 	int id;
 	int state;		/* 1 compiled and on, -1 libtraceevent prints it */
@@ -94,9 +93,28 @@ struct fast_entry {
 	struct seg segs[MAX_SEGS];
 };
 
-static struct fast_entry **table;
-static size_t ntable, cap;
-static int disabled = -1;	/* MMSCOPE_FAST_FORMAT=0 */
+/* tep's pid -> comm lookup is a binary search each time; a task's events
+ * come in runs, so the last answers are kept (tep's own strings: they
+ * live as long as tep, which outlives the formatter). */
+struct comm_memo {
+	int pid;
+	const char *comm;
+};
+
+/*
+ * Everything learned about one tep's events: the compiled formats, the
+ * memos, the names. One instance per reader of a tep (dump, the TUI's
+ * events view), never shared between threads, freed before the tep.
+ */
+struct event_fast {
+	struct tep_handle *tep;
+	struct fast_entry **table;
+	size_t ntable, cap;
+	size_t last;		/* the last entry found */
+	int disabled;		/* MMSCOPE_FAST_FORMAT=0 */
+	int pid_off;		/* common_pid's place; -1 ask tep_data_pid, -2 not yet */
+	struct comm_memo comms[64];
+};
 
 /* ---- compiling ---- */
 
@@ -370,40 +388,38 @@ static void entry_free(struct fast_entry *fe)
 	free(fe);
 }
 
-static struct fast_entry *entry_find(struct tep_handle *tep, struct tep_event *e)
+/* e's entry, compiled on its first use (a set of files formats every
+ * file's events with file 0's tep: entries are per event). */
+static struct fast_entry *entry_find(struct event_fast *ef, struct tep_event *e)
 {
 	struct fast_entry *fe;
-	size_t i;
+	size_t i, last = ef->last;
 
 	/* events are few (tens): the last hit first, then a linear look */
-	static size_t last;
-
-	if (last < ntable && table[last]->event == e && table[last]->tep == tep &&
-	    table[last]->id == e->id)
-		return table[last];
-	for (i = 0; i < ntable; i++)
-		if (table[i]->event == e && table[i]->tep == tep && table[i]->id == e->id) {
-			last = i;
-			return table[i];
+	if (last < ef->ntable && ef->table[last]->event == e && ef->table[last]->id == e->id)
+		return ef->table[last];
+	for (i = 0; i < ef->ntable; i++)
+		if (ef->table[i]->event == e && ef->table[i]->id == e->id) {
+			ef->last = i;
+			return ef->table[i];
 		}
 	fe = xcalloc(1, sizeof(*fe));
-	fe->tep = tep;
 	fe->event = e;
 	fe->id = e->id;
-	fe->state = compile(fe, tep, e) ? -1 : 1;
-	if (ntable == cap) {
-		cap = cap ? 2 * cap : 32;
-		table = xrealloc(table, cap * sizeof(*table));
+	fe->state = compile(fe, ef->tep, e) ? -1 : 1;
+	if (ef->ntable == ef->cap) {
+		ef->cap = ef->cap ? 2 * ef->cap : 32;
+		ef->table = xrealloc(ef->table, ef->cap * sizeof(*ef->table));
 	}
-	table[ntable] = fe;
-	last = ntable++;
+	ef->table[ef->ntable] = fe;
+	ef->last = ef->ntable++;
 	return fe;
 }
 
-void event_fast_report(FILE *f)
+void event_fast_report(const struct event_fast *ef, FILE *f)
 {
-	for (size_t i = 0; i < ntable; i++) {
-		const struct fast_entry *fe = table[i];
+	for (size_t i = 0; ef && i < ef->ntable; i++) {
+		const struct fast_entry *fe = ef->table[i];
 		uint64_t lk = 0, ms = 0;
 
 		for (int k = 0; k < fe->nsegs; k++)
@@ -414,76 +430,56 @@ void event_fast_report(FILE *f)
 	}
 }
 
-/* tep's pid -> comm lookup is a binary search each time; a task's events
- * come in runs, so the last answers are kept (tep's own strings: they
- * live as long as tep, and event_fast_forget() drops them with it). */
-static struct comm_memo {
-	const struct tep_handle *tep;
-	int pid;
-	const char *comm;
-} comms[64];
-
-const char *event_fast_comm(struct tep_handle *tep, int pid)
+struct event_fast *event_fast_new(struct tep_handle *tep)
 {
-	struct comm_memo *c = &comms[(unsigned)pid % 64];
+	struct event_fast *ef = xcalloc(1, sizeof(*ef));
+	const char *env = getenv("MMSCOPE_FAST_FORMAT");
 
-	if (c->tep != tep || c->pid != pid || !c->comm) {
-		c->tep = tep;
+	ef->tep = tep;
+	ef->disabled = env && !strcmp(env, "0");
+	ef->pid_off = -2;
+	return ef;
+}
+
+void event_fast_free(struct event_fast *ef)
+{
+	if (!ef)
+		return;
+	for (size_t i = 0; i < ef->ntable; i++)
+		entry_free(ef->table[i]);
+	free(ef->table);
+	free(ef);
+}
+
+const char *event_fast_comm(struct event_fast *ef, int pid)
+{
+	struct comm_memo *c = &ef->comms[(unsigned)pid % 64];
+
+	if (c->pid != pid || !c->comm) {
 		c->pid = pid;
-		c->comm = tep_data_comm_from_pid(tep, pid);
+		c->comm = tep_data_comm_from_pid(ef->tep, pid);
 	}
 	return c->comm;
 }
 
-/* common_pid's place, found once per tep (the same in every event) */
-static struct {
-	const struct tep_handle *tep;
-	int off;		/* -1: ask tep_data_pid */
-} pidf;
-
-int event_fast_pid(struct tep_handle *tep, struct td_event *ev)
+int event_fast_pid(struct event_fast *ef, struct td_event *ev)
 {
-	if (pidf.tep != tep) {
+	/* common_pid's place, found once (the same in every event) */
+	if (ef->pid_off == -2) {
 		struct tep_format_field *f = ev->event ?
 			tep_find_common_field(ev->event, "common_pid") : NULL;
 
 		if (!ev->event)
-			return tep_data_pid(tep, &ev->record);
-		pidf.tep = tep;
-		pidf.off = f && f->size == 4 && !tep_is_file_bigendian(tep) ? f->offset : -1;
+			return tep_data_pid(ef->tep, &ev->record);
+		ef->pid_off = f && f->size == 4 && !tep_is_file_bigendian(ef->tep) ? f->offset : -1;
 	}
-	if (pidf.off >= 0 && pidf.off + 4 <= ev->size) {
+	if (ef->pid_off >= 0 && ef->pid_off + 4 <= ev->size) {
 		int32_t pid;
 
-		memcpy(&pid, (const char *)ev->data + pidf.off, 4);
+		memcpy(&pid, (const char *)ev->data + ef->pid_off, 4);
 		return pid;
 	}
-	return tep_data_pid(tep, &ev->record);
-}
-
-void event_fast_forget(const struct tep_handle *tep)
-{
-	size_t j = 0;
-
-	if (pidf.tep == tep)
-		pidf.tep = NULL;
-
-	for (int i = 0; i < 64; i++)
-		if (comms[i].tep == tep)
-			memset(&comms[i], 0, sizeof(comms[i]));
-
-	for (size_t i = 0; i < ntable; i++) {
-		if (table[i]->tep == tep)
-			entry_free(table[i]);
-		else
-			table[j++] = table[i];
-	}
-	ntable = j;
-	if (!ntable) {
-		free(table);
-		table = NULL;
-		cap = 0;
-	}
+	return tep_data_pid(ef->tep, &ev->record);
 }
 
 /* ---- printing ---- */
@@ -696,14 +692,9 @@ static int memo_useless(const struct fast_entry *fe)
 	return 0;
 }
 
-int event_fast_enabled(void)
+int event_fast_enabled(const struct event_fast *ef)
 {
-	if (disabled < 0) {
-		const char *env = getenv("MMSCOPE_FAST_FORMAT");
-
-		disabled = env && !strcmp(env, "0");
-	}
-	return !disabled;
+	return !ef->disabled;
 }
 
 /* Every field the segments read lies inside this record. */
@@ -716,14 +707,14 @@ static int fields_fit(const struct fast_entry *fe, const struct td_event *ev)
 	return 1;
 }
 
-int event_fast_line(char *out, struct tep_handle *tep, struct td_event *ev)
+int event_fast_line(struct event_fast *ef, char *out, struct td_event *ev)
 {
 	struct fast_entry *fe;
 	int need = 0;
 
-	if (!event_fast_enabled() || !ev->event)
+	if (ef->disabled || !ev->event)
 		return -1;
-	fe = entry_find(tep, ev->event);
+	fe = entry_find(ef, ev->event);
 	/* still being checked against libtraceevent: event_fast_info */
 	if (fe->state < 0 || fe->checked < CHECK_LINES)
 		return -1;
@@ -732,16 +723,16 @@ int event_fast_line(char *out, struct tep_handle *tep, struct td_event *ev)
 	return build(fe, ev, NULL, out, &need);
 }
 
-int event_fast_info(struct trace_seq *s, struct tep_handle *tep, struct td_event *ev)
+int event_fast_info(struct event_fast *ef, struct trace_seq *s, struct td_event *ev)
 {
 	struct fast_entry *fe;
 	struct trace_seq ref;
 	char line[LINE_MAX_LEN];
 	int need = 0, n;
 
-	if (!event_fast_enabled() || !ev->event)
+	if (ef->disabled || !ev->event)
 		return 0;
-	fe = entry_find(tep, ev->event);
+	fe = entry_find(ef, ev->event);
 	if (fe->state < 0)
 		return 0;
 	if (!fields_fit(fe, ev))
@@ -756,7 +747,7 @@ int event_fast_info(struct trace_seq *s, struct tep_handle *tep, struct td_event
 			return 0;
 	}
 	/* checking, or a memo missed: libtraceevent's line is the reference */
-	tep_info(&ref, tep, ev);
+	tep_info(&ref, ef->tep, ev);
 	n = ref.buffer ? build(fe, ev, ref.buffer, line, &need) : -1;
 	if (n == -2) {
 		/* a value whose text is libtraceevent's (a null page): this

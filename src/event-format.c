@@ -11,6 +11,7 @@
 #include "util.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -130,11 +131,11 @@ static char *put_prefix(char *p, const char *comm, int pid, const struct td_even
  * task, the same second. Per CPU the last "NAME: COMM-PID [CPU] " and
  * "SECS." are kept as text, so a line costs its six microsecond digits
  * and its "system:name: " (kept per event). Only event_format_direct
- * uses them (dump: one thread).
+ * uses them. They are the formatter's, as is the fast path's state: a
+ * formatter is one reader's, never shared by threads.
  */
 #define PREFIX_CPUS 256
-static struct cpu_prefix {
-	const struct tep_handle *tep;
+struct cpu_prefix {
 	const char *buffer, *comm;	/* the pointers the text was made of */
 	int pid, cpu;
 	int len;
@@ -142,20 +143,50 @@ static struct cpu_prefix {
 	unsigned long long secs;
 	int slen;
 	char stext[24];			/* "%6llu." */
-} *prefixes;
+};
 
-static struct event_name {
-	const struct tep_handle *tep;
+struct event_name {
 	const struct tep_event *event;
 	int len;
 	char text[84];			/* "system:name: " */
-} names[256];
+};
 
-static char *put_event_name(char *p, const struct tep_event *e)
+struct event_formatter {
+	struct tep_handle *tep;
+	struct event_fast *fast;
+	struct cpu_prefix *prefixes;	/* PREFIX_CPUS, on first use */
+	struct event_name names[256];
+};
+
+struct event_formatter *event_formatter_new(struct tep_handle *tep)
 {
-	struct event_name *n = &names[(unsigned)e->id % 256];
+	struct event_formatter *f = xcalloc(1, sizeof(*f));
 
-	if (n->event != e || n->tep != e->tep) {
+	f->tep = tep;
+	f->fast = event_fast_new(tep);
+	return f;
+}
+
+void event_formatter_free(struct event_formatter *f)
+{
+	if (!f)
+		return;
+	event_fast_free(f->fast);
+	free(f->prefixes);
+	free(f);
+}
+
+void event_formatter_report(const struct event_formatter *f, FILE *out)
+{
+	if (f)
+		event_fast_report(f->fast, out);
+}
+
+static char *put_event_name(struct event_formatter *f, char *p, const struct tep_event *e)
+{
+	struct event_name *n = &f->names[(unsigned)e->id % 256];
+
+	if (n->event != e) {
 		size_t ns = strlen(e->system), nn = strlen(e->name);
 
 		if (ns + nn >= 80)
@@ -166,24 +197,23 @@ static char *put_event_name(char *p, const struct tep_event *e)
 		memcpy(n->text + ns + 1 + nn, ": ", 2);
 		n->len = (int)(ns + nn + 3);
 		n->event = e;
-		n->tep = e->tep;
 	}
 	memcpy(p, n->text, (size_t)n->len);
 	return p + n->len;
 }
 
-static char *put_cached_prefix(char *p, struct tep_handle *tep, const char *buffer_name,
+static char *put_cached_prefix(struct event_formatter *f, char *p, const char *buffer_name,
 			       struct td_event *ev)
 {
 	struct cpu_prefix *c;
 	unsigned long long us = (ev->ts + 500) / 1000, secs = us / 1000000ULL;
-	int pid = event_fast_pid(tep, ev);
-	const char *comm = event_fast_comm(tep, pid);
+	int pid = event_fast_pid(f->fast, ev);
+	const char *comm = event_fast_comm(f->fast, pid);
 
-	if (!prefixes)
-		prefixes = xcalloc(PREFIX_CPUS, sizeof(*prefixes));
-	c = &prefixes[ev->cpu % PREFIX_CPUS];
-	if (c->tep != tep || c->buffer != buffer_name || c->comm != comm || c->pid != pid ||
+	if (!f->prefixes)
+		f->prefixes = xcalloc(PREFIX_CPUS, sizeof(*f->prefixes));
+	c = &f->prefixes[ev->cpu % PREFIX_CPUS];
+	if (c->buffer != buffer_name || c->comm != comm || c->pid != pid ||
 	    c->cpu != ev->cpu || c->len <= 0) {
 		char *q = c->text;
 		size_t n = strlen(comm);
@@ -197,7 +227,7 @@ static char *put_cached_prefix(char *p, struct tep_handle *tep, const char *buff
 			q = put_str(q, ": ");
 		}
 		q = put_task(q, comm, n, pid, ev->cpu);
-		c->tep = tep, c->buffer = buffer_name, c->comm = comm, c->pid = pid;
+		c->buffer = buffer_name, c->comm = comm, c->pid = pid;
 		c->cpu = ev->cpu;
 		c->len = (int)(q - c->text);
 	}
@@ -210,27 +240,17 @@ static char *put_cached_prefix(char *p, struct tep_handle *tep, const char *buff
 	p += c->len;
 	memcpy(p, c->stext, (size_t)c->slen);
 	p = put_usecs(p + c->slen, us);
-	return put_event_name(p, ev->event);
+	return put_event_name(f, p, ev->event);
 }
 
-void event_format_forget(const struct tep_handle *tep)
-{
-	for (int i = 0; prefixes && i < PREFIX_CPUS; i++)
-		if (prefixes[i].tep == tep)
-			prefixes[i].tep = NULL;
-	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
-		if (names[i].tep == tep)
-			names[i].event = NULL;
-}
-
-int event_format_direct(char *out, struct tep_handle *tep, const char *buffer_name,
+int event_format_direct(struct event_formatter *f, char *out, const char *buffer_name,
 			struct td_event *ev)
 {
 	char *p;
 	int n;
 
-	if (!ev->event || !(p = put_cached_prefix(out, tep, buffer_name, ev)) ||
-	    (n = event_fast_line(p, tep, ev)) < 0)
+	if (!ev->event || !(p = put_cached_prefix(f, out, buffer_name, ev)) ||
+	    (n = event_fast_line(f->fast, p, ev)) < 0)
 		return -1;
 	p += n;
 	/* trace_marker text keeps the writer's newline; trace-cmd drops it */
@@ -240,11 +260,12 @@ int event_format_direct(char *out, struct tep_handle *tep, const char *buffer_na
 	return (int)(p - out);
 }
 
-void event_format(struct trace_seq *s, struct tep_handle *tep, const char *buffer_name,
+void event_format(struct event_formatter *f, struct trace_seq *s, const char *buffer_name,
 		  struct td_event *ev)
 {
-	int pid = event_fast_pid(tep, ev);
-	const char *comm = event_fast_comm(tep, pid);
+	struct tep_handle *tep = f->tep;
+	int pid = event_fast_pid(f->fast, ev);
+	const char *comm = event_fast_comm(f->fast, pid);
 	/* microseconds, rounded as trace-cmd prints them */
 	unsigned long long us = (ev->ts + 500) / 1000;
 	int named = 0;
@@ -267,7 +288,7 @@ void event_format(struct trace_seq *s, struct tep_handle *tep, const char *buffe
 			trace_seq_printf(s, "%s:%s: ", ev->event->system, ev->event->name);
 		/* one compiled formatter per event (src/event-fast.c), the
 		 * page allocator's too, else libtraceevent */
-		if (!event_fast_info(s, tep, ev))
+		if (!event_fast_info(f->fast, s, ev))
 			tep_print_event(tep, s, &ev->record, "%s", TEP_PRINT_INFO);
 		/* trace_marker text keeps the writer's newline; trace-cmd drops it */
 		while (s->len && s->buffer[s->len - 1] == '\n')

@@ -8,12 +8,23 @@
 #define MMSCOPE_EVENT_FORMAT_H
 
 #include <event-parse.h>
+#include <stdio.h>
 
 #include "tracedat-read.h"
 
+/*
+ * A formatter: what formatting learns of one tep's events (compiled
+ * formats, names, the last prefix per CPU). Each reader of a tep (dump,
+ * the TUI's events view) makes its own and frees it before the tep; it is
+ * used by one thread at a time, and nothing is shared between formatters.
+ */
+struct event_formatter;
+struct event_formatter *event_formatter_new(struct tep_handle *tep);
+void event_formatter_free(struct event_formatter *f);
+
 /* Resets s and writes the line (no newline) into it, NUL-terminated.
  * buffer_name prefixes the line ("NAME: ") unless NULL or "". */
-void event_format(struct trace_seq *s, struct tep_handle *tep, const char *buffer_name,
+void event_format(struct event_formatter *f, struct trace_seq *s, const char *buffer_name,
 		  struct td_event *ev);
 /*
  * The same line and its newline written straight into out, which has
@@ -22,10 +33,10 @@ void event_format(struct trace_seq *s, struct tep_handle *tep, const char *buffe
  * still being checked, names too long). dump's fast path.
  */
 #define EVENT_FORMAT_DIRECT_MAX (256 + 4 + 256 + 2048 + 2)
-int event_format_direct(char *out, struct tep_handle *tep, const char *buffer_name,
+int event_format_direct(struct event_formatter *f, char *out, const char *buffer_name,
 			struct td_event *ev);
-/* Drops what event_format_direct keeps of tep (before tep_free). */
-void event_format_forget(const struct tep_handle *tep);
+/* One line per event f has formatted: compiled or not, memo hits (tests). */
+void event_formatter_report(const struct event_formatter *f, FILE *out);
 /* The line trace-cmd prints before an event that follows a loss. */
 void event_format_lost(struct trace_seq *s, const struct td_event *ev);
 

@@ -394,3 +394,17 @@ const struct compact_run *compaction_model_run(const struct compaction_model *m,
 {
 	return i >= 0 && i < m->nruns ? &m->runs[i] : NULL;
 }
+
+/* The driver's view (model.h): one entry of models[] in src/analysis.c. */
+static void *ops_create(void) { return compaction_model_new(); }
+static void ops_add(void *m, const struct record *r) { compaction_model_add(m, r); }
+static void ops_finish(void *m, uint64_t end_ts) { compaction_model_finish(m, end_ts); }
+static void ops_destroy(void *m) { compaction_model_free(m); }
+
+const struct model_ops compaction_model_ops = {
+	.name = "compaction",
+	.create = ops_create,
+	.add = ops_add,
+	.finish = ops_finish,
+	.destroy = ops_destroy,
+};

@@ -14,6 +14,7 @@
 
 #include "records.h"
 #include "hist.h"
+#include "model.h"
 
 enum compact_runner {
 	CR_KCOMPACTD,	/* kcompactd on a request (after kcompactd_wake) */
@@ -98,5 +99,8 @@ const struct compact_run *compaction_model_run(const struct compaction_model *m,
 const char *compact_runner_name(enum compact_runner r);
 const char *compact_status_name(int status);
 const char *migratetype_name(int mt);
+
+/* The model as the analysis driver runs it (model.h). */
+extern const struct model_ops compaction_model_ops;
 
 #endif

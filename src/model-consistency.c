@@ -255,3 +255,21 @@ int consistency_model_rows(const struct consistency_model *m,
 	}
 	return n;
 }
+
+/* The driver's view (model.h): one entry of models[] in src/analysis.c. */
+static void *ops_create(const struct model_env *env)
+{
+	const struct reclaim_model *rm = env->peer(env, &reclaim_model_ops);
+	const struct compaction_model *cm = env->peer(env, &compaction_model_ops);
+
+	return rm && cm ? consistency_model_new(rm, cm) : NULL;
+}
+static void ops_add(void *m, const struct record *r) { consistency_model_add(m, r); }
+static void ops_destroy(void *m) { consistency_model_free(m); }
+
+const struct model_ops consistency_model_ops = {
+	.name = "consistency",
+	.create_env = ops_create,
+	.add = ops_add,
+	.destroy = ops_destroy,
+};

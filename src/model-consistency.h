@@ -16,6 +16,7 @@
 #include "model-reclaim.h"
 #include "model-compaction.h"
 #include "model-counters.h"
+#include "model.h"
 
 enum consistency_rel {
 	REL_EQ,		/* should be equal */
@@ -59,5 +60,8 @@ void consistency_model_add(struct consistency_model *m, const struct record *r);
 int consistency_model_rows(const struct consistency_model *m,
 			   const struct counters_model *cm,
 			   struct consistency_row *rows, int max, int64_t *lost);
+
+/* The model as the analysis driver runs it (model.h). */
+extern const struct model_ops consistency_model_ops;
 
 #endif

@@ -394,3 +394,15 @@ int counters_model_limit(const struct counters_model *m, const struct counter *c
 	*unlimited = l->last >= INT64_MAX / 2;
 	return 1;
 }
+
+/* The driver's view (model.h): one entry of models[] in src/analysis.c. */
+static void *ops_create(void) { return counters_model_new(); }
+static void ops_add(void *m, const struct record *r) { counters_model_add(m, r); }
+static void ops_destroy(void *m) { counters_model_free(m); }
+
+const struct model_ops counters_model_ops = {
+	.name = "counters",
+	.create = ops_create,
+	.add = ops_add,
+	.destroy = ops_destroy,
+};

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "records.h"
+#include "model.h"
 
 struct counter {
 	enum sample_source source;
@@ -89,5 +90,8 @@ int64_t counters_model_delta_zones(const struct counters_model *m, const char *b
 /* The sum of the deltas of every vmstat key starting with prefix. */
 int64_t counters_model_delta_prefix(const struct counters_model *m, const char *prefix,
 				    int *found);
+
+/* The model as the analysis driver runs it (model.h). */
+extern const struct model_ops counters_model_ops;
 
 #endif

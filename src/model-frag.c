@@ -212,3 +212,15 @@ const struct frag_zone *frag_model_zone(const struct frag_model *m, int i)
 {
 	return i >= 0 && i < m->nzones ? &m->zones[i] : NULL;
 }
+
+/* The driver's view (model.h): one entry of models[] in src/analysis.c. */
+static void *ops_create(void) { return frag_model_new(); }
+static void ops_add(void *m, const struct record *r) { frag_model_add(m, r); }
+static void ops_destroy(void *m) { frag_model_free(m); }
+
+const struct model_ops frag_model_ops = {
+	.name = "frag",
+	.create = ops_create,
+	.add = ops_add,
+	.destroy = ops_destroy,
+};

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "records.h"
+#include "model.h"
 
 #define FRAG_SERIES 32		/* points kept per zone (evenly thinned) */
 #define FRAG_MAX_TYPES 8
@@ -60,5 +61,8 @@ uint64_t frag_free_pages_from(const struct frag_snapshot *s, int order);
 int frag_index(const struct frag_snapshot *s, int order);
 /* Unusable free space index times 1000 (0 .. 1000). */
 int frag_unusable(const struct frag_snapshot *s, int order);
+
+/* The model as the analysis driver runs it (model.h). */
+extern const struct model_ops frag_model_ops;
 
 #endif

@@ -852,3 +852,17 @@ const char *handoff_flags_str(unsigned flags, char *buf, int len)
 		snprintf(buf, (size_t)len, "-");
 	return buf;
 }
+
+/* The driver's view (model.h): one entry of models[] in src/analysis.c. */
+static void *ops_create(const struct model_env *env) { return handoff_model_new(env->handoff); }
+static void ops_add(void *m, const struct record *r) { handoff_model_add(m, r); }
+static void ops_finish(void *m, uint64_t end_ts) { handoff_model_finish(m, end_ts); }
+static void ops_destroy(void *m) { handoff_model_free(m); }
+
+const struct model_ops handoff_model_ops = {
+	.name = "handoff",
+	.create_env = ops_create,
+	.add = ops_add,
+	.finish = ops_finish,
+	.destroy = ops_destroy,
+};

@@ -35,6 +35,7 @@
 #include <stdint.h>
 
 #include "records.h"
+#include "model.h"
 
 enum handoff_kind {
 	HO_OPEN, HO_WAKEUP, HO_PICKUP, HO_NONE, HO_NOT_NEEDED, HO_AWAIT,
@@ -177,5 +178,8 @@ const char *wmark_state_name(enum wmark_state s);
 const char *handoff_flags_str(unsigned flags, char *buf, int len);
 /* One letter per flag, in bit order: N L S R X E ("-" for none). */
 const char *handoff_flags_letters(unsigned flags, char *buf, int len);
+
+/* The model as the analysis driver runs it (model.h). */
+extern const struct model_ops handoff_model_ops;
 
 #endif

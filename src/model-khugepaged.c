@@ -161,5 +161,5 @@ static void ops_add(void *m, const struct record *r) { khugepaged_model_add(m, r
 static void ops_destroy(void *m) { khugepaged_model_free(m); }
 
 const struct model_ops khugepaged_model_ops = {
-	"khugepaged", ops_create, ops_add, NULL, ops_destroy,
+	.name = "khugepaged", .create = ops_create, .add = ops_add, .destroy = ops_destroy,
 };

@@ -457,3 +457,19 @@ int lanes_find(const struct lane *ln, uint64_t a, uint64_t b, uint64_t slack)
 	}
 	return best;
 }
+
+/* The driver's view (model.h): one entry of models[] in src/analysis.c. */
+static void *ops_create(void) { return lanes_new(); }
+static void ops_add(void *m, const struct record *r) { lanes_add(m, r); }
+static void ops_finish(void *m, uint64_t end_ts) { lanes_finish(m, end_ts); }
+static void ops_sync(void *m, uint64_t now) { lanes_sync(m, now); }
+static void ops_destroy(void *m) { lanes_free(m); }
+
+const struct model_ops lanes_model_ops = {
+	.name = "lanes",
+	.create = ops_create,
+	.add = ops_add,
+	.finish = ops_finish,
+	.destroy = ops_destroy,
+	.sync = ops_sync,
+};

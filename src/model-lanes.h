@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "records.h"
+#include "model.h"
 
 #define LANES_MAX_NODES 64
 #define LANES_MAX_SPANS 500000
@@ -88,5 +89,8 @@ void lanes_cover(const struct lane *ln, int kind, uint64_t origin, uint64_t step
 /* The span overlapping [a, b], or the nearest one within slack of it;
  * -1 if none. */
 int lanes_find(const struct lane *ln, uint64_t a, uint64_t b, uint64_t slack);
+
+/* The model as the analysis driver runs it (model.h). */
+extern const struct model_ops lanes_model_ops;
 
 #endif

@@ -150,5 +150,5 @@ static void ops_add(void *m, const struct record *r) { oom_model_add(m, r); }
 static void ops_destroy(void *m) { oom_model_free(m); }
 
 const struct model_ops oom_model_ops = {
-	"oom", ops_create, ops_add, NULL, ops_destroy,
+	.name = "oom", .create = ops_create, .add = ops_add, .destroy = ops_destroy,
 };

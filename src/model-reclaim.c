@@ -302,3 +302,17 @@ const struct reclaim_stall *reclaim_model_stall(const struct reclaim_model *m, i
 {
 	return i >= 0 && i < m->nstalls ? &m->stalls[i] : NULL;
 }
+
+/* The driver's view (model.h): one entry of models[] in src/analysis.c. */
+static void *ops_create(void) { return reclaim_model_new(); }
+static void ops_add(void *m, const struct record *r) { reclaim_model_add(m, r); }
+static void ops_finish(void *m, uint64_t end_ts) { reclaim_model_finish(m, end_ts); }
+static void ops_destroy(void *m) { reclaim_model_free(m); }
+
+const struct model_ops reclaim_model_ops = {
+	.name = "reclaim",
+	.create = ops_create,
+	.add = ops_add,
+	.finish = ops_finish,
+	.destroy = ops_destroy,
+};

@@ -15,6 +15,7 @@
 
 #include "records.h"
 #include "hist.h"
+#include "model.h"
 
 #define RECLAIM_NPRIO 13	/* DEF_PRIORITY 12 .. 0 */
 #define RECLAIM_NLRU 5		/* inactive/active anon/file, unevictable */
@@ -76,5 +77,8 @@ void reclaim_model_throttled(const struct reclaim_model *m, uint64_t *count,
  * most RECLAIM_MAX_STALLS; *dropped, if not NULL, gets those beyond). */
 int reclaim_model_nstalls(const struct reclaim_model *m, uint64_t *dropped);
 const struct reclaim_stall *reclaim_model_stall(const struct reclaim_model *m, int i);
+
+/* The model as the analysis driver runs it (model.h). */
+extern const struct model_ops reclaim_model_ops;
 
 #endif

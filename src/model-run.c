@@ -391,5 +391,5 @@ static void ops_destroy(void *m)
 }
 
 const struct model_ops run_model_ops = {
-	"run", ops_create, ops_add, NULL, ops_destroy,
+	.name = "run", .create = ops_create, .add = ops_add, .destroy = ops_destroy,
 };

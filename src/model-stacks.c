@@ -401,5 +401,5 @@ static void ops_add(void *m, const struct record *r) { on_record(m, r); }
 static void ops_destroy(void *m) { stacks_free(m); }
 
 const struct model_ops stacks_model_ops = {
-	"stacks", ops_create, ops_add, NULL, ops_destroy,
+	.name = "stacks", .create = ops_create, .add = ops_add, .destroy = ops_destroy,
 };

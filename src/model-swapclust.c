@@ -1343,3 +1343,18 @@ uint64_t swapclust_model_free_switches(const struct swapclust_model *m, uint64_t
 		*pairs = m->pairs;
 	return m->switches;
 }
+
+/* The driver's view (model.h): one entry of models[] in src/analysis.c. */
+/* the cluster size comes with the recording's metadata (set later) */
+static void *ops_create(void) { return swapclust_model_new(0); }
+static void ops_add(void *m, const struct record *r) { swapclust_model_add(m, r); }
+static void ops_finish(void *m, uint64_t end_ts) { swapclust_model_finish(m, end_ts); }
+static void ops_destroy(void *m) { swapclust_model_free(m); }
+
+const struct model_ops swapclust_model_ops = {
+	.name = "swapclust",
+	.create = ops_create,
+	.add = ops_add,
+	.finish = ops_finish,
+	.destroy = ops_destroy,
+};

@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "records.h"
+#include "model.h"
 
 /* Orders the model can hold: SWAP_NR_ORDERS is PMD_ORDER + 1, 10 on
  * 4 KB pages (x86-64, arm64 4K), 12 on 16 KB, 14 on 64 KB pages (arm64
@@ -217,5 +218,8 @@ uint64_t swapclust_model_free_switches(const struct swapclust_model *m, uint64_t
 
 const char *swc_state_name(enum swc_state s);
 const char *swc_cause_name(enum swc_cause c);
+
+/* The model as the analysis driver runs it (model.h). */
+extern const struct model_ops swapclust_model_ops;
 
 #endif

@@ -385,3 +385,15 @@ const struct zsw_memcg *zswap_model_memcg(const struct zswap_model *m)
 {
 	return m->memcg.seen ? &m->memcg : NULL;
 }
+
+/* The driver's view (model.h): one entry of models[] in src/analysis.c. */
+static void *ops_create(void) { return zswap_model_new(); }
+static void ops_add(void *m, const struct record *r) { zswap_model_add(m, r); }
+static void ops_destroy(void *m) { zswap_model_free(m); }
+
+const struct model_ops zswap_model_ops = {
+	.name = "zswap",
+	.create = ops_create,
+	.add = ops_add,
+	.destroy = ops_destroy,
+};

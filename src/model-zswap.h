@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "records.h"
+#include "model.h"
 
 #define ZSW_NORDERS	14	/* folio orders 0..13 (PMD order 9 on 4 KB
 				 * pages, 13 on arm64 64 KB pages) */
@@ -108,5 +109,8 @@ const struct zsw_memcg *zswap_model_memcg(const struct zswap_model *m);
 /* Compression ratio (stored bytes / pool bytes) at the last point, 0 if
  * none; page_size: the recording's (stored_pages are the kernel's pages). */
 double zswap_model_ratio(const struct zswap_model *m, uint32_t page_size);
+
+/* The model as the analysis driver runs it (model.h). */
+extern const struct model_ops zswap_model_ops;
 
 #endif

@@ -12,12 +12,29 @@
 
 #include "records.h"
 
+struct model_ops;
+struct handoff_params;
+
+/* What a model may be made with besides its records (create_env). */
+struct model_env {
+	const struct handoff_params *handoff;	/* the analysis' handoff options */
+	/* a model before this one in the table (consistency reads reclaim's
+	 * and compaction's), NULL when there is none */
+	void *(*peer)(const struct model_env *env, const struct model_ops *ops);
+	void *ctx;				/* the driver's, for peer */
+};
+
 struct model_ops {
 	const char *name;
 	void *(*create)(void);			/* NULL: out of memory */
 	void (*add)(void *model, const struct record *r);
 	void (*finish)(void *model, uint64_t end_ts);	/* NULL: nothing open */
 	void (*destroy)(void *model);
+	/* instead of create (NULL: create): a model made with options or
+	 * with another model; NULL: out of memory */
+	void *(*create_env)(const struct model_env *env);
+	/* live: make what is open readable up to now (NULL: nothing to do) */
+	void (*sync)(void *model, uint64_t now);
 };
 
 #endif

@@ -7,8 +7,6 @@
  */
 #include "config.h"
 #include "tracedat-local.h"
-#include "event-fast.h"
-#include "event-format.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -992,12 +990,8 @@ void td_close(struct td_file *tf)
 		return;
 	if (tf->fd >= 0)
 		close(tf->fd);
-	if (tf->tep) {
-		/* the line formatter compiles per tep: nothing of it may outlive it */
-		event_fast_forget(tf->tep);
-		event_format_forget(tf->tep);
-		tep_free(tf->tep);
-	}
+	if (tf->tep)
+		tep_free(tf->tep);	/* a formatter of it was freed by its owner */
 	kallsyms_free(tf->ksyms);	/* after tep: it resolves through it */
 	for (int i = 0; i < TD_META_COUNT; i++)
 		strbuf_release(&tf->meta[i]);

@@ -100,6 +100,9 @@ TESTS += tests/unit/test-model-handoff tests/unit/test-model-reclaim \
 	tests/unit/test-model-64k
 check_PROGRAMS += tests/unit/test-model-stacks
 TESTS += tests/unit/test-model-stacks
+# the analysis driver's model table: every model in it, fed as by hand
+check_PROGRAMS += tests/unit/test-model-table
+TESTS += tests/unit/test-model-table
 
 # report: the section table, golden reports on the fixtures
 # (MMSCOPE_UPDATE_GOLDEN=1 regenerates), swap figures against the
@@ -242,6 +245,24 @@ EXTRA_DIST += tests/vm/README.md tests/vm/check-matrix.sh tests/vm/check-scenari
 	tests/vm/fetch-kernel.sh tests/vm/mkinitramfs.sh tests/vm/scenarios \
 	tests/vm/apt-private.sh tests/vm/fetch-sysroot.sh tests/vm/cross-build.sh \
 	tests/vm/workloads tests/vm/collect-kernel-facts.sh tests/vm/host-kernel-facts.sh
+
+# ThreadSanitizer: `make check-tsan` in a build configured with
+# --enable-tsan runs the threaded paths (compare -j, export -j, read-ahead)
+# on the real recordings and fails on any report (.ci/run runs it; not part
+# of `make check`, which would need the whole suite built with TSan).
+.PHONY: check-tsan
+check-tsan: mmscope$(EXEEXT)
+if TSAN
+	top_srcdir='$(abs_top_srcdir)' MMSCOPE='$(abs_top_builddir)/mmscope$(EXEEXT)' \
+	  $(SHELL) $(abs_top_srcdir)/tests/tsan/threads.sh
+else
+	@echo "check-tsan: configure with --enable-tsan first" >&2; exit 1
+endif
+EXTRA_DIST += tests/tsan/threads.sh
+
+# export: a failed write undone, a retry completes it
+TESTS += tests/export/retry.sh
+EXTRA_DIST += tests/export/retry.sh
 
 # performance: `make bench` prints mmscope against trace-cmd on large
 # recordings (tests/bench/README.md); td-walk is the reader's floor,

@@ -91,6 +91,8 @@ struct ev_line {
 /* The view's own state (st->priv[VIEW_EVENTS]): the window and its index. */
 struct view_events {
 	int started;			/* view_events_get() has looked for an index */
+	struct event_formatter *fmt;	/* of fmt_tep, made on the first line */
+	const struct tep_handle *fmt_tep;
 	int top;			/* first line shown */
 	int valid;
 	uint64_t cursor;		/* the cursor the window was filled for */
@@ -298,7 +300,14 @@ static void view_events_add_line(struct view_events *ve, struct tep_handle *tep,
 		ve->lines[ve->nlines++].text = xstrdup(s->buffer);
 	}
 	ve->lines[ve->nlines].brief = view_events_brief(tep, s, &ev);
-	event_format(s, tep, tf ? view_events_buffer_name(tf, r->buffer) : NULL, &ev);
+	if (!ve->fmt || ve->fmt_tep != tep) {
+		/* the file's tep lives as long as the TUI, the view's state
+		 * not longer */
+		event_formatter_free(ve->fmt);
+		ve->fmt = event_formatter_new(tep);
+		ve->fmt_tep = tep;
+	}
+	event_format(ve->fmt, s, tf ? view_events_buffer_name(tf, r->buffer) : NULL, &ev);
 	ve->lines[ve->nlines].ts = r->ts;
 	ve->lines[ve->nlines++].text = xstrdup(s->buffer);
 }
@@ -541,6 +550,7 @@ static void view_events_priv_free(void *priv)
 	struct view_events *ve = priv;
 
 	view_events_reset(ve);
+	event_formatter_free(ve->fmt);
 	if (!ve->ix_borrowed)
 		td_index_free(ve->ix);
 	free(ve->lines);
