@@ -9,6 +9,7 @@
  */
 #include "config.h"
 #include "cmd.h"
+#include "doctor-zswap.h"
 #include "collector.h"
 #include "families.h"
 #include "probes.h"
@@ -270,26 +271,26 @@ static void check_swap_devices(struct doctor *d)
 	strbuf_release(&sb);
 }
 
-/* zswap's pool counters live in debugfs: say whether they can be read. */
+/* zswap's pool counters live in debugfs: say whether they can be read
+ * (the words: doctor-zswap.c). */
 static void check_zswap_debugfs(struct doctor *d)
 {
-	struct strbuf mounts = STRBUF_INIT;
-	int debugfs = 0;
+	struct strbuf sb = STRBUF_INIT;
+	struct zswap_seen s = { .enabled = -1, .root = geteuid() == 0 };
+	struct zswap_verdict v;
 
-	if (!read_file("/proc/mounts", &mounts))
-		debugfs = strstr(mounts.buf, " debugfs ") != NULL;
-	strbuf_release(&mounts);
-	if (!access("/sys/kernel/debug/zswap", F_OK))
-		printf("              pool counters: yes (debugfs)\n");
-	else if (!debugfs) {
-		printf("              pool counters: debugfs not mounted (record mounts it)\n");
-		problem(d, 0, "debugfs is not mounted: zswap's pool counters cannot be read",
-			"run 'mmscope record' as root (it mounts debugfs), or "
-			"mount -t debugfs none /sys/kernel/debug");
-	} else {
-		printf("              pool counters: not yet (debugfs shows them once zswap "
-		       "has been enabled)\n");
-	}
+	if (!read_file("/proc/mounts", &sb))
+		s.debugfs_mounted = strstr(sb.buf, " debugfs ") != NULL;
+	s.dir_errno = access("/sys/kernel/debug/zswap", F_OK) ? errno : 0;
+	s.debugfs_searchable = !access("/sys/kernel/debug", X_OK);
+	strbuf_reset(&sb);	/* read_file appends */
+	if (!read_file("/sys/module/zswap/parameters/enabled", &sb) && sb.len)
+		s.enabled = sb.buf[0] == 'Y' || sb.buf[0] == '1';
+	strbuf_release(&sb);
+	doctor_zswap_verdict(&s, &v);
+	printf("              pool counters: %s\n", v.line);
+	if (v.problem)
+		problem(d, 0, v.problem, v.fix);
 }
 
 static void check_sources(struct doctor *d, const char *cgroup)

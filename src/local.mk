@@ -10,7 +10,8 @@ libmmscope_a_SOURCES += \
 	src/hist.c src/hist.h \
 	src/stats.c src/stats.h \
 	src/pidmap.c src/pidmap.h \
-	src/html.c src/html.h
+	src/html.c src/html.h \
+	src/doctor-zswap.c src/doctor-zswap.h
 
 # the recording format: reader, cursor, pages, writer, codecs
 libmmscope_a_SOURCES += \

@@ -26,6 +26,9 @@ EXTRA_DIST += tests/lib.sh tests/lsan.supp tests/install-deps.sh \
 # basics: util, JSON writer, statistics
 check_PROGRAMS += tests/unit/test-util tests/unit/test-json tests/unit/test-stats
 TESTS += tests/unit/test-util tests/unit/test-json tests/unit/test-stats
+# doctor's verdict on zswap's pool counters, per machine state
+check_PROGRAMS += tests/unit/test-doctor-zswap
+TESTS += tests/unit/test-doctor-zswap
 
 # the recording format: reader against hand-built files, real formats,
 # seeks, the live merge; trace-cmd and kbuffer as independent readers
