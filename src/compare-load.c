@@ -103,7 +103,7 @@ static int load_phase_counters(const struct phase_counters *pc, struct counter_s
 		const struct counter *c = counters_model_get(pc->upto, i);
 		const struct counter *b = counters_model_find(pc->pre, c->source, c->instance,
 							      c->key);
-		double delta = (double)(c->last - (b ? b->last : c->first));
+		double delta = (double)counters_diff(c->last, b ? b->last : c->first);
 
 		for (int k = 0; k < c->scale; k++)
 			delta /= 10;
@@ -130,7 +130,7 @@ static int load_counters(const struct analysis *a, struct counter_set *cs)
 		return 0;
 	for (int i = 0; i < counters_model_count(m); i++) {
 		const struct counter *c = counters_model_get(m, i);
-		double delta = (double)(c->last - c->first);
+		double delta = (double)counter_delta(c);
 
 		for (int k = 0; k < c->scale; k++)
 			delta /= 10;

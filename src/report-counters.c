@@ -176,7 +176,7 @@ static void counters_vmstat(struct report_ctx *rc, const struct counters_model *
 		}
 		if (!shown++)
 			report_line(rc, "other vmstat counters that moved:");
-		report_line(rc, "  %-32s %14lld", c->key, (long long)(c->last - c->first));
+		report_line(rc, "  %-32s %14lld", c->key, (long long)counter_delta(c));
 	}
 	if (more)
 		report_line(rc, "  (%d more; --format json lists all)", more);
@@ -242,10 +242,15 @@ static void counters_instances(struct report_ctx *rc, const struct counters_mode
 		if (c->scale)
 			report_line(rc, "  %-8s %-26s last %.2f", own_line ? "" : c->instance,
 				    c->key, (double)c->last / (c->scale == 1 ? 10.0 : 100.0));
+		else if (c->wide)	/* counts above INT64_MAX */
+			report_line(rc, "  %-8s %-26s %llu -> %llu (%+lld)",
+				    own_line ? "" : c->instance, c->key,
+				    (unsigned long long)c->first, (unsigned long long)c->last,
+				    (long long)counter_delta(c));
 		else
 			report_line(rc, "  %-8s %-26s %lld -> %lld (%+lld)",
 				    own_line ? "" : c->instance, c->key, (long long)c->first,
-				    (long long)c->last, (long long)(c->last - c->first));
+				    (long long)c->last, (long long)counter_delta(c));
 		counters_gauge_line(rc, cm, c);
 	}
 }
