@@ -180,6 +180,10 @@ struct record {
 			const char *key;
 			int64_t value;
 			int scale;	/* value is value / 10^scale (psi averages) */
+			/* value was above INT64_MAX (an unsigned long the
+			 * kernel printed, up to 2^64-1): value holds its 64
+			 * bits, to be read as uint64_t */
+			int wide;
 		} counter;
 		struct {
 			enum sample_source source;

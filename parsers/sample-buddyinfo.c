@@ -7,6 +7,7 @@
 #include "config.h"
 #include "parsers.h"
 
+#include <errno.h>
 #include <stdlib.h>
 
 int sample_parse_orders(const char *s, uint64_t *out, int max)
@@ -19,8 +20,13 @@ int sample_parse_orders(const char *s, uint64_t *out, int max)
 		/* pagetypeinfo caps at 100000 and prints ">100000" */
 		if (*s == '>')
 			s++;
+		/* digits only, overflow checked: strtoull takes "-1" as
+		 * 2^64-1 and clamps what is out of range */
+		if (*s < '0' || *s > '9')
+			return -1;
+		errno = 0;
 		out[n++] = strtoull(s, &end, 10);
-		if (end == s)
+		if (errno)
 			return -1;
 		s = *end == ',' ? end + 1 : end;
 		if (*end && *end != ',')

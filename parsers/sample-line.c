@@ -12,6 +12,8 @@
 #include "parsers.h"
 #include "util.h"
 
+#include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,8 +76,9 @@ int sample_line_split(char *line, struct sample_line *sl)
 	w = next_word(&p);
 	if (!sl->source || !w)
 		return -1;
+	errno = 0;
 	sl->seq = strtoull(w, &end, 10);
-	if (end == w || *end)
+	if (*w < '0' || *w > '9' || *end || errno)
 		return -1;
 	sl->nkv = 0;
 	while ((w = next_word(&p)) != NULL) {
@@ -113,41 +116,69 @@ static void set_setting(struct record *r, const struct sample_line *sl, int i,
 	r->setting.value = sl->kv[i].val;
 }
 
-/* "123", "-4", or "1.25" (fixed point, scale = digits after the dot). */
-static int parse_value(const char *s, int64_t *v, int *scale)
+/*
+ * "123", "-4", or "1.25" (fixed point, scale = digits after the dot).
+ * Counters are the kernel's unsigned longs, printed up to 2^64-1: a value
+ * without a sign is read as unsigned 64-bit, and one above INT64_MAX is
+ * kept as its 64 bits with *wide set (deltas taken modulo 2^64 are then
+ * exact). Returns 0; 1 when the text is not a number (a setting); -1
+ * when it is a number out of range, never clamped.
+ */
+static int parse_value(const char *s, int64_t *v, int *scale, int *wide)
 {
-	char *end;
-	long long ip = strtoll(s, &end, 10);
+	const char *d = s[0] == '-' ? s + 1 : s;
+	const char *end;
+	uint64_t ip = 0, lim = s[0] == '-' ? (uint64_t)INT64_MAX + 1 : UINT64_MAX;
 
 	*scale = 0;
-	if (end == s)
-		return -1;
+	*wide = 0;
+	/* digits by hand: strtoull takes "-1" as 2^64-1, and spaces or '+' */
+	for (end = d; *end >= '0' && *end <= '9'; end++) {
+		unsigned dig = (unsigned)(*end - '0');
+
+		if (ip > (lim - dig) / 10) {
+			while (*end >= '0' && *end <= '9')
+				end++;
+			/* a long run of digits is a number, not a setting */
+			return *end && *end != '.' ? 1 : -1;
+		}
+		ip = ip * 10 + dig;
+	}
+	if (end == d)
+		return 1;
 	if (*end == '.') {
 		const char *f = end + 1;
-		int64_t x = ip < 0 ? -ip : ip;
+		uint64_t x = ip;
 
 		while (*f >= '0' && *f <= '9' && *scale < 6) {
-			x = x * 10 + (*f - '0');
+			if (x > (uint64_t)INT64_MAX / 10)
+				return -1;
+			x = x * 10 + (uint64_t)(*f - '0');
 			(*scale)++;
 			f++;
 		}
-		if (*f)
-			return -1;
-		*v = ip < 0 || s[0] == '-' ? -x : x;
+		if (*f || x > (uint64_t)INT64_MAX)
+			return *f ? 1 : -1;
+		*v = d != s ? -(int64_t)x : (int64_t)x;
 		return 0;
 	}
 	if (*end)
-		return -1;
-	*v = ip;
+		return 1;
+	if (d != s)	/* -ip: ip <= 2^63 */
+		*v = ip == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)ip;
+	else if (ip > (uint64_t)INT64_MAX)
+		*v = (int64_t)(ip - (uint64_t)INT64_MAX - 1) + INT64_MIN, *wide = 1;
+	else
+		*v = (int64_t)ip;
 	return 0;
 }
 
 int sample_get_s64(const struct sample_line *sl, const char *key, int64_t *v)
 {
 	const char *s = sample_get(sl, key);
-	int scale;
+	int scale, wide;
 
-	if (!s || parse_value(s, v, &scale) || scale)
+	if (!s || parse_value(s, v, &scale, &wide) || scale || wide)
 		return -1;
 	return 0;
 }
@@ -157,14 +188,22 @@ void sample_emit_counters(const struct sample_line *sl, struct parse_ctx *pc,
 {
 	struct record *r = pc->rec;
 	const char *instance = id_key ? sample_get(sl, id_key) : NULL;
+	int64_t v;
+	int scale, wide;
 
+	/* a number out of range makes the whole line suspect: noted and
+	 * skipped before any of it counts, never clamped */
 	for (int i = 0; i < sl->nkv; i++) {
-		int64_t v;
-		int scale;
-
+		if (parse_value(sl->kv[i].val, &v, &scale, &wide) < 0) {
+			parser_note(pc->set, "samples: malformed %s line skipped (%s out of "
+				    "64-bit range)", sl->source, sl->kv[i].key);
+			return;
+		}
+	}
+	for (int i = 0; i < sl->nkv; i++) {
 		if (id_key && !strcmp(sl->kv[i].key, id_key))
 			continue;
-		if (parse_value(sl->kv[i].val, &v, &scale)) {
+		if (parse_value(sl->kv[i].val, &v, &scale, &wide)) {
 			/* strings (enabled=Y, compressor=lz4) are settings */
 			set_setting(r, sl, i, src, instance);
 		} else {
@@ -175,6 +214,7 @@ void sample_emit_counters(const struct sample_line *sl, struct parse_ctx *pc,
 			r->counter.key = sl->kv[i].key;
 			r->counter.value = v;
 			r->counter.scale = scale;
+			r->counter.wide = wide;
 		}
 		pc->sink(pc->sink_ctx, r);
 	}

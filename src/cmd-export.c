@@ -678,6 +678,15 @@ static void export_zswap(struct ex_ctx *x)
 	}
 }
 
+/* A counter's value; one above INT64_MAX is unsigned (its bits kept). */
+static void put_counter(struct ex_out *o, const struct counter *c, int64_t v)
+{
+	if (c->wide)
+		put_u64(o, (uint64_t)v);
+	else
+		put_scaled(o, v, c->scale);
+}
+
 /* Each counter at the first and the last complete sample set it was in. */
 static void export_counters(struct ex_ctx *x)
 {
@@ -696,7 +705,7 @@ static void export_counters(struct ex_ctx *x)
 		put_str(o, sample_source_name(c->source));
 		put_str(o, c->instance);
 		put_str(o, c->key);
-		put_scaled(o, c->first, c->scale);
+		put_counter(o, c, c->first);
 		row_end(o);
 		if (last == first)
 			continue;
@@ -705,7 +714,7 @@ static void export_counters(struct ex_ctx *x)
 		put_str(o, sample_source_name(c->source));
 		put_str(o, c->instance);
 		put_str(o, c->key);
-		put_scaled(o, c->last, c->scale);
+		put_counter(o, c, c->last);
 		row_end(o);
 	}
 }

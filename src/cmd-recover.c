@@ -4,7 +4,9 @@
  * spool directory (SIGKILL, a crash, a power loss). Pages that were not
  * written completely are skipped; everything else becomes a normal
  * trace.dat, written under a temporary name and renamed when complete.
- * The spool is kept unless --remove is given.
+ * The spool is kept unless --remove is given. The spool's metadata is
+ * the recorder's last (stop_reason=running): the file says instead that
+ * it was recovered, and where each CPU's data ends.
  */
 #include "config.h"
 #include "cmd.h"
@@ -123,11 +125,59 @@ static int drain_ring(const char *dir)
 	return 0;
 }
 
+/*
+ * The spool's mmscope metadata made true for the recovered file: its
+ * stop_reason and stop_detail become stop_reason=recovered with what the
+ * spool said as the detail, and cpu_end_ns gives per CPU the trace time
+ * of its last event ('-': none), the data having ended where the
+ * recorder died rather than at a stop. NULL when the spool has none.
+ */
+static char *recovered_meta(const char *dir, char **err)
+{
+	size_t n;
+	char *old = spool_read_meta(dir, "mmscope", &n), *line, *save = NULL;
+	char *said = NULL, *detail = NULL;
+	struct strbuf sb = STRBUF_INIT;
+	uint32_t page_size;
+	int ncpus;
+
+	if (!old)
+		return NULL;
+	if (spool_layout(dir, &ncpus, &page_size, err)) {
+		free(old);
+		return NULL;
+	}
+	for (line = strtok_r(old, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (!strncmp(line, "stop_reason=", 12))
+			said = line + 12;
+		else if (!strncmp(line, "stop_detail=", 12))
+			detail = line + 12;
+		else if (strncmp(line, "cpu_end_ns=", 11))
+			strbuf_addf(&sb, "%s\n", line);
+	}
+	strbuf_addstr(&sb, "stop_reason=recovered\n");
+	strbuf_addf(&sb, "stop_detail=from the spool of a recorder that did not finish "
+		    "(it said: %s%s%s)\n", said ? said : "-", detail ? "; " : "",
+		    detail ? detail : "");
+	strbuf_addstr(&sb, "cpu_end_ns=");
+	for (int cpu = 0; cpu < ncpus; cpu++) {
+		uint64_t ns;
+
+		if (spool_cpu_end(dir, cpu, page_size, &ns))
+			strbuf_addf(&sb, "%s%d:%llu", cpu ? "," : "", cpu, (unsigned long long)ns);
+		else
+			strbuf_addf(&sb, "%s%d:-", cpu ? "," : "", cpu);
+	}
+	strbuf_addch(&sb, '\n');
+	free(old);
+	return strbuf_detach(&sb, NULL);
+}
+
 static int cmd_recover(int argc, char **argv)
 {
 	struct recover_opts o = { 0 };
 	struct spool_result res;
-	char *err = NULL;
+	char *err = NULL, *meta;
 	int r = recover_parse_opts(argc, argv, &o);
 
 	if (r < 0)
@@ -143,11 +193,19 @@ static int cmd_recover(int argc, char **argv)
 
 	unlink(reserve);
 	free(reserve);
-	if (spool_write_file(o.spool, o.out, o.force, &o.w, &res, &err)) {
+	meta = recovered_meta(o.spool, &err);
+	if (!meta && err) {
+		r = error("%s", err);
+		free(err);
+		return r;
+	}
+	if (spool_write_file_meta(o.spool, o.out, o.force, &o.w, meta, &res, &err)) {
+		free(meta);
 		r = error("%s: %s", o.out, err);
 		free(err);
 		return r;
 	}
+	free(meta);
 	printf("%s: %llu pages from %d CPUs", o.out, (unsigned long long)res.pages, res.ncpus);
 	if (res.bad_pages)
 		printf(", %llu incomplete pages skipped", (unsigned long long)res.bad_pages);

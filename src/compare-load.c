@@ -14,6 +14,7 @@
 #include "model-run.h"
 #include "analysis.h"
 #include "metrics-swap.h"
+#include "metrics-direct.h"
 #include "model-consistency.h"
 #include "model-oom.h"
 #include "model-reclaim.h"
@@ -103,7 +104,7 @@ static int load_phase_counters(const struct phase_counters *pc, struct counter_s
 		const struct counter *c = counters_model_get(pc->upto, i);
 		const struct counter *b = counters_model_find(pc->pre, c->source, c->instance,
 							      c->key);
-		double delta = (double)(c->last - (b ? b->last : c->first));
+		double delta = (double)counters_diff(c->last, b ? b->last : c->first);
 
 		for (int k = 0; k < c->scale; k++)
 			delta /= 10;
@@ -130,7 +131,7 @@ static int load_counters(const struct analysis *a, struct counter_set *cs)
 		return 0;
 	for (int i = 0; i < counters_model_count(m); i++) {
 		const struct counter *c = counters_model_get(m, i);
-		double delta = (double)(c->last - c->first);
+		double delta = (double)counter_delta(c);
 
 		for (int k = 0; k < c->scale; k++)
 			delta /= 10;
@@ -318,65 +319,53 @@ static int direct_counter(struct counter_set *cs, const char *base, double *sum,
 
 /*
  * From 7.2 pgscan_* / pgsteal_* are node counters kept through the lruvec,
- * so memcg limit reclaim (the charge path, try_to_free_mem_cgroup_pages)
- * counts in pgscan_direct / pgsteal_direct too; before 7.2 it did not
+ * so memcg limit reclaim counts in pgscan_direct / pgsteal_direct too
  * (src/model-consistency.c). Take that part out where the recording says
- * what it was, else move the counters to the direct+memcg rows:
- *  - no allocation entered direct reclaim (allocstall_* did not move;
- *    every global direct reclaim counts one): all of it is memcg's;
- *  - memcg reclaim traced with shrink_inactive: its scanned pages (or
- *    isolated ones, as MGLRU counts pgscan: whichever leaves the direct
- *    reclaim events' own figure) and reclaimed pages.
+ * what it was (direct_split(), the rule the report's counters use too),
+ * else move the counters to the direct+memcg rows.
  */
 static void split_memcg_direct(const struct analysis *a, struct counter_set *cs,
 			       struct metric_values *out)
 {
-	const struct consistency_model *cm = analysis_consistency(a);
-	const struct reclaim_model *rm = analysis_reclaim(a);
 	const char *kernel = analysis_info(a)->kernel;
-	double scan, steal, stalls = 0, proactive = 0;
-	int have_stalls = 0;
+	struct direct_counts dc = { 0 };
+	double scan, steal, proactive = 0;
+	int64_t mscan, msteal;
 
-	if (!cm || !consistency_model_memcg_in_direct(cm) ||
-	    direct_counter(cs, "pgscan_direct", &scan, 0) ||
+	if (direct_counter(cs, "pgscan_direct", &scan, 0) ||
 	    direct_counter(cs, "pgsteal_direct", &steal, 0))
 		return;
+	dc.scan = (int64_t)scan;
+	dc.steal = (int64_t)steal;
 	for (size_t i = 0; i < cs->n; i++)
 		if (!strncmp(cs->v[i].name, "allocstall", 10))
-			stalls += cs->v[i].value, have_stalls = 1;
-	if (have_stalls && stalls == 0) {
-		counter_set_put(cs, "memcg_direct.scanned", scan);
-		counter_set_put(cs, "memcg_direct.reclaimed", steal);
-		if (scan || steal)
+			dc.stalls += (int64_t)cs->v[i].value, dc.have_stalls = 1;
+	dc.have_proactive = !counter_set_get(cs, "pgscan_proactive", &proactive);
+	dc.proactive = (int64_t)proactive;
+	switch (direct_split(a, &dc, &mscan, &msteal)) {
+	case DIRECT_ONLY:
+		return;
+	case DIRECT_NO_STALLS:
+		counter_set_put(cs, "memcg_direct.scanned", (double)mscan);
+		counter_set_put(cs, "memcg_direct.reclaimed", (double)msteal);
+		if (mscan || msteal)
 			metric_values_note(out, "direct-scanned", "pgscan_direct/"
 					   "pgsteal_direct count memcg limit reclaim too on 7.2+ "
 					   "(%s): no allocstall, so their %.0f/%.0f pages are "
-					   "memcg reclaim, not direct", kernel, scan, steal);
+					   "memcg reclaim, not direct", kernel, (double)mscan,
+					   (double)msteal);
 		return;
-	}
-	/* proactive reclaim (memory.reclaim) runs through the same memcg
-	 * reclaim events but counts in pgscan_proactive: the events would
-	 * take too much out */
-	if (rm && analysis_traced(a, REC_RECLAIM_BEGIN, RK_MEMCG) &&
-	    analysis_traced(a, REC_SHRINK_INACTIVE, -1) &&
-	    (counter_set_get(cs, "pgscan_proactive", &proactive) || proactive == 0)) {
-		const struct reclaim_kind_stats *ms = reclaim_model_kind(rm, RK_MEMCG);
-		const struct reclaim_kind_stats *ds = reclaim_model_kind(rm, RK_DIRECT);
-		/* LRU indexes 0 and 2: the inactive anon and file lists */
-		double mtaken = (double)(ms->lru_taken[0] + ms->lru_taken[2]);
-		double dtaken = (double)(ds->lru_taken[0] + ds->lru_taken[2]);
-		double part = (double)ms->scanned;
-
-		if (fabs(scan - mtaken - dtaken) < fabs(scan - part - (double)ds->scanned))
-			part = mtaken;
-		counter_set_put(cs, "memcg_direct.scanned", part);
-		counter_set_put(cs, "memcg_direct.reclaimed", (double)ms->reclaimed);
-		if (part || ms->reclaimed)
+	case DIRECT_BY_EVENTS:
+		counter_set_put(cs, "memcg_direct.scanned", (double)mscan);
+		counter_set_put(cs, "memcg_direct.reclaimed", (double)msteal);
+		if (mscan || msteal)
 			metric_values_note(out, "direct-scanned", "pgscan_direct/"
 					   "pgsteal_direct count memcg limit reclaim too on 7.2+ "
 					   "(%s): its %.0f/%.0f pages (memcg reclaim events) are "
-					   "taken out", kernel, part, (double)ms->reclaimed);
+					   "taken out", kernel, (double)mscan, (double)msteal);
 		return;
+	case DIRECT_UNSPLIT:
+		break;
 	}
 	direct_counter(cs, "pgscan_direct", &scan, 1);
 	direct_counter(cs, "pgsteal_direct", &steal, 1);

@@ -82,6 +82,7 @@ libmmscope_a_SOURCES += \
 libmmscope_a_SOURCES += \
 	src/metrics.c src/metrics.h \
 	src/metrics-swap.c src/metrics-swap.h \
+	src/metrics-direct.c src/metrics-direct.h \
 	src/compare-load.c src/compare-load.h \
 	src/compare-table.c src/compare-table.h
 

@@ -135,6 +135,7 @@ static void counters_value(struct counters_model *m, const struct record *r)
 	c->pend = r->counter.value;
 	c->pend_seq = r->counter.seq;
 	c->scale = r->counter.scale;
+	c->wide |= r->counter.wide;
 	if (c->pending)
 		return;
 	c->pending = 1;
@@ -161,16 +162,16 @@ static void counters_commit(struct counters_model *m, const struct record *r)
 			c->peak = c->pend;
 			c->peak_ts = r->ts;
 		} else {
-			int64_t step = c->pend - c->last;
+			int64_t step = counters_diff(c->pend, c->last);
 
 			if (step < 0)
-				step = -step;
+				step = step == INT64_MIN ? INT64_MAX : -step;
 			if (step > c->max_step) {
 				c->max_step = step;
 				c->max_step_ts = r->ts;
 			}
 		}
-		if (c->pend > c->peak) {
+		if (c->wide ? (uint64_t)c->pend > (uint64_t)c->peak : c->pend > c->peak) {
 			c->peak = c->pend;
 			c->peak_ts = r->ts;
 		}
@@ -255,7 +256,7 @@ int64_t counters_model_delta(const struct counters_model *m, const char *vmstat_
 		c = NULL;
 	if (found)
 		*found = c != NULL;
-	return c ? c->last - c->first : 0;
+	return c ? counter_delta(c) : 0;
 }
 
 int64_t counters_model_delta_prefix(const struct counters_model *m, const char *prefix,
@@ -270,7 +271,7 @@ int64_t counters_model_delta_prefix(const struct counters_model *m, const char *
 
 		if (c->source != SRC_VMSTAT || !c->committed || strncmp(c->key, prefix, n))
 			continue;
-		sum += c->last - c->first;
+		sum += counter_delta(c);
 		any = 1;
 	}
 	if (m->nsets < 2)	/* one set: no delta (above) */
@@ -309,9 +310,11 @@ int64_t counters_model_delta_zones(const struct counters_model *m, const char *b
 
 		if (c->source != SRC_VMSTAT || !c->committed || !counters_zone_key(c->key, base))
 			continue;
-		sum += c->last - c->first;
+		sum += counter_delta(c);
 		any = 1;
 	}
+	if (m->nsets < 2)	/* one set: no delta (above) */
+		any = 0, sum = 0;
 	if (found)
 		*found = any;
 	return sum;
@@ -391,7 +394,7 @@ int counters_model_limit(const struct counters_model *m, const struct counter *c
 		return 0;
 	*limit = l->last;
 	/* cgroup v1 says "no limit" as LONG_MAX rounded down to a page */
-	*unlimited = l->last >= INT64_MAX / 2;
+	*unlimited = l->wide || l->last >= INT64_MAX / 2;
 	return 1;
 }
 

@@ -23,7 +23,11 @@ struct counter {
 	char instance[40];
 	char key[48];
 	int scale;			/* value / 10^scale */
+	/* values as read; when wide, uint64_t bits (a count the kernel
+	 * printed above INT64_MAX): take deltas with counter_delta() or
+	 * counters_diff(), print with wide in mind */
 	int64_t first, last;
+	int wide;			/* some value was above INT64_MAX */
 	int64_t max_step;		/* largest |last - previous| in one interval */
 	uint64_t max_step_ts;
 	uint64_t first_seq, last_seq;
@@ -76,6 +80,24 @@ const struct counter *counters_model_get(const struct counters_model *m, int i);
 const struct counter *counters_model_find(const struct counters_model *m,
 					  enum sample_source src, const char *instance,
 					  const char *key);
+/*
+ * later - earlier of two values of one counter, modulo 2^64: exact for
+ * counters above 2^63 (kept as their bits) and for any change within
+ * +-2^63, with no signed overflow.
+ */
+static inline int64_t counters_diff(int64_t later, int64_t earlier)
+{
+	uint64_t d = (uint64_t)later - (uint64_t)earlier;
+
+	return d > (uint64_t)INT64_MAX ? -(int64_t)(~d) - 1 : (int64_t)d;
+}
+
+/* A counter's delta over the recording, last - first. */
+static inline int64_t counter_delta(const struct counter *c)
+{
+	return counters_diff(c->last, c->first);
+}
+
 /* Delta last - first of a vmstat counter; 0 and *found = 0 if absent or
  * not known (fewer than two sample sets: a short window). */
 int64_t counters_model_delta(const struct counters_model *m, const char *vmstat_key,

@@ -10,6 +10,7 @@
  */
 #include "config.h"
 #include "report.h"
+#include "metrics-direct.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -144,8 +145,34 @@ static int vm_row_covers(const char *key)
 	return 0;
 }
 
+/*
+ * 7.2+ counts memcg limit reclaim in pgscan_direct / pgsteal_direct:
+ * the split compare uses (direct_split()), with the memcg part in
+ * *mscan / *msteal. DIRECT_ONLY when the rows need nothing.
+ */
+static enum direct_split counters_direct_split(struct report_ctx *rc,
+					       const struct counters_model *cm,
+					       int64_t *mscan, int64_t *msteal)
+{
+	struct direct_counts dc = { 0 };
+	int fscan, fsteal;
+
+	*mscan = *msteal = 0;
+	dc.scan = counters_model_delta_zones(cm, "pgscan_direct", &fscan);
+	dc.steal = counters_model_delta_zones(cm, "pgsteal_direct", &fsteal);
+	if (!fscan || !fsteal)
+		return DIRECT_ONLY;
+	dc.stalls = counters_model_delta_prefix(cm, "allocstall", &dc.have_stalls);
+	dc.proactive = counters_model_delta(cm, "pgscan_proactive", &dc.have_proactive);
+	return direct_split(rc->a, &dc, mscan, msteal);
+}
+
 static void counters_vmstat(struct report_ctx *rc, const struct counters_model *cm)
 {
+	int64_t mscan, msteal;
+	enum direct_split split = counters_direct_split(rc, cm, &mscan, &msteal);
+	char text[256];
+
 	report_line(rc, "%-34s %14s %14s", "vmstat (last - first)", "delta", "max/interval");
 	for (size_t i = 0; i < sizeof(vm_rows) / sizeof(vm_rows[0]); i++) {
 		int found;
@@ -154,16 +181,41 @@ static void counters_vmstat(struct report_ctx *rc, const struct counters_model *
 			counters_model_delta(cm, vm_rows[i].key, &found);
 		const struct counter *c = vm_rows[i].zones ? NULL :
 			counters_model_find(cm, SRC_VMSTAT, "", vm_rows[i].key);
+		const char *label = vm_rows[i].label;
 		char step[24] = "-";
+		int scan = !strcmp(vm_rows[i].key, "pgscan_direct");
 
+		if (split != DIRECT_ONLY && (scan || !strcmp(vm_rows[i].key, "pgsteal_direct"))) {
+			if (split == DIRECT_UNSPLIT)
+				label = scan ? "Direct+memcg pages scanned" :
+					       "Direct+memcg pages reclaimed";
+			else
+				d -= scan ? mscan : msteal;
+		}
 		if (c && found)
 			snprintf(step, sizeof(step), "%lld", (long long)c->max_step);
 		if (found)
-			report_line(rc, "Ops %-30s %14lld %14s", vm_rows[i].label, (long long)d,
-				    step);
+			report_line(rc, "Ops %-30s %14lld %14s", label, (long long)d, step);
 		else if (c)	/* sampled, but one set: no delta */
-			report_line(rc, "Ops %-30s %14s %14s", vm_rows[i].label, "-", "-");
+			report_line(rc, "Ops %-30s %14s %14s", label, "-", "-");
 	}
+	if (split == DIRECT_NO_STALLS)
+		snprintf(text, sizeof(text), "(7.2+ counts memcg limit reclaim in "
+			 "pgscan_direct/pgsteal_direct: no allocation stalled, so all "
+			 "%lld/%lld pages were memcg reclaim, not direct)",
+			 (long long)mscan, (long long)msteal);
+	else if (split == DIRECT_BY_EVENTS)
+		snprintf(text, sizeof(text), "(7.2+ counts memcg limit reclaim in "
+			 "pgscan_direct/pgsteal_direct: its %lld/%lld pages, from the "
+			 "memcg reclaim events, are taken out of the direct rows)",
+			 (long long)mscan, (long long)msteal);
+	else if (split == DIRECT_UNSPLIT)
+		snprintf(text, sizeof(text), "(7.2+ counts memcg limit reclaim in "
+			 "pgscan_direct/pgsteal_direct, and the recording has no memcg "
+			 "reclaim events to take it out: direct+memcg rows)");
+	/* nothing to say where no page was memcg's (compare's notes too) */
+	if (split == DIRECT_UNSPLIT || (split != DIRECT_ONLY && (mscan || msteal)))
+		report_wrap(rc, "", text);
 	int shown = 0, more = 0;
 
 	for (int i = 0; i < counters_model_count(cm); i++) {
@@ -178,7 +230,7 @@ static void counters_vmstat(struct report_ctx *rc, const struct counters_model *
 		}
 		if (!shown++)
 			report_line(rc, "other vmstat counters that moved:");
-		report_line(rc, "  %-32s %14lld", c->key, (long long)(c->last - c->first));
+		report_line(rc, "  %-32s %14lld", c->key, (long long)counter_delta(c));
 	}
 	if (more)
 		report_line(rc, "  (%d more; --format json lists all)", more);
@@ -244,10 +296,15 @@ static void counters_instances(struct report_ctx *rc, const struct counters_mode
 		if (c->scale)
 			report_line(rc, "  %-8s %-26s last %.2f", own_line ? "" : c->instance,
 				    c->key, (double)c->last / (c->scale == 1 ? 10.0 : 100.0));
+		else if (c->wide)	/* counts above INT64_MAX */
+			report_line(rc, "  %-8s %-26s %llu -> %llu (%+lld)",
+				    own_line ? "" : c->instance, c->key,
+				    (unsigned long long)c->first, (unsigned long long)c->last,
+				    (long long)counter_delta(c));
 		else
 			report_line(rc, "  %-8s %-26s %lld -> %lld (%+lld)",
 				    own_line ? "" : c->instance, c->key, (long long)c->first,
-				    (long long)c->last, (long long)(c->last - c->first));
+				    (long long)c->last, (long long)counter_delta(c));
 		counters_gauge_line(rc, cm, c);
 	}
 }

@@ -600,8 +600,13 @@ void report_json_counters(struct report_ctx *rc)
 		json_str(j, "instance", c->instance);
 		json_str(j, "key", c->key);
 		json_s64(j, "scale", c->scale);
-		json_s64(j, "first", c->first);
-		json_s64(j, "last", c->last);
+		if (c->wide) {	/* counts above INT64_MAX, kept as their bits */
+			json_u64(j, "first", (uint64_t)c->first);
+			json_u64(j, "last", (uint64_t)c->last);
+		} else {
+			json_s64(j, "first", c->first);
+			json_s64(j, "last", c->last);
+		}
 		/* a step needs two sets: null with one (a short window) */
 		json_s64_or_null(j, "max_step", c->max_step, counters_model_nsets(cm) >= 2);
 		json_counter_gauge(rc, j, cm, c);

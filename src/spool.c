@@ -507,6 +507,101 @@ uint64_t spool_page_events(const void *page, uint32_t page_size)
 	return n;
 }
 
+/*
+ * The trace time of a page's last event: the page's timestamp plus every
+ * header's delta, as libtraceevent's kbuffer adds them (a time extend
+ * carries bits 27 and up; a time stamp is absolute, its top bits from
+ * the page). 0 when the page holds no data event.
+ */
+uint64_t spool_page_last_ts(const void *page, uint32_t page_size)
+{
+	const unsigned char *p = page;
+	uint64_t commit = rd64(p + 8) & ((1ull << 30) - 1);
+	size_t off = 16, end = 16 + (size_t)commit;
+	uint64_t ts = rd64(p), last = 0;
+
+	if (end > page_size)
+		end = page_size;
+	while (off + 4 <= end) {
+		uint32_t h = rd32(p + off), type_len = h & 31;
+		uint64_t delta = h >> 5;
+
+		if (type_len == 29 && !delta)
+			break;
+		if (type_len >= 30) {
+			if (off + 8 > end)
+				break;
+			delta += (uint64_t)rd32(p + off + 4) << 27;
+			if (type_len == 31)
+				ts = (ts & ~((1ull << 59) - 1)) | delta;
+			else
+				ts += delta;
+			off += 8;
+			continue;
+		}
+		ts += delta;
+		if (type_len == 0 || type_len == 29) {
+			uint32_t len;
+
+			if (off + 8 > end)
+				break;
+			len = rd32(p + off + 4);
+			if (type_len == 0) {
+				if (len < 4)
+					break;
+				last = ts;
+			}
+			off += 4 + (size_t)len;
+		} else {
+			last = ts;
+			off += 4 + (size_t)type_len * 4;
+		}
+	}
+	return last;
+}
+
+int spool_cpu_end(const char *dir, int cpu, uint32_t page_size, uint64_t *ns)
+{
+	char name[32];
+	char *path, *page;
+	struct stat st;
+	int fd, found = 0;
+
+	snprintf(name, sizeof(name), "cpu%d.raw", cpu);
+	path = spool_path(dir, name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	free(path);
+	if (fd < 0)
+		return 0;
+	if (fstat(fd, &st) || page_size < 16) {
+		close(fd);
+		return 0;
+	}
+	page = xmalloc(page_size);
+	/* from the last whole page back: the end is the last valid page with
+	 * an event (a torn or zeroed tail is what the assembler skips too) */
+	for (uint64_t k = (uint64_t)st.st_size / page_size; k-- > 0 && !found;) {
+		size_t got = 0;
+
+		while (got < page_size) {
+			ssize_t r = pread(fd, page + got, page_size - got,
+					  (off_t)(k * page_size + got));
+
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0)
+				break;
+			got += (size_t)r;
+		}
+		if (got == page_size && spool_page_valid(page, page_size) &&
+		    (*ns = spool_page_last_ts(page, page_size)))
+			found = 1;
+	}
+	free(page);
+	close(fd);
+	return found;
+}
+
 struct layout {
 	int ncpus;
 	uint32_t page_size;
@@ -642,9 +737,9 @@ static char *meta_text(const char *dir, const char *name)
 }
 
 /* The spool in DIR as a trace.dat into fd (a regular file opened for
- * writing). */
+ * writing); meta, if not NULL, instead of the spool's mmscope metadata. */
 static int spool_assemble(const char *dir, int fd, const struct tw_opts *o,
-			  struct spool_result *res, char **err)
+			  const char *meta, struct spool_result *res, char **err)
 {
 	struct layout l;
 	struct tw_input in = { 0 };
@@ -683,7 +778,7 @@ static int spool_assemble(const char *dir, int fd, const struct tw_opts *o,
 	in.version = version;
 	in.cpustat = cpustat;
 	in.cpustat_len = cpustat ? strlen(cpustat) : 0;
-	in.private_meta = priv;
+	in.private_meta = meta ? meta : priv;
 
 	buf.name = "";
 	buf.clock = clk ? clk : "";
@@ -771,11 +866,18 @@ int spool_remove(const char *dir, char **err)
 int spool_write_file(const char *dir, const char *path, int force,
 		     const struct tw_opts *o, struct spool_result *res, char **err)
 {
+	return spool_write_file_meta(dir, path, force, o, NULL, res, err);
+}
+
+int spool_write_file_meta(const char *dir, const char *path, int force,
+			  const struct tw_opts *o, const char *meta,
+			  struct spool_result *res, char **err)
+{
 	struct output_file out;
 
 	if (output_file_open(&out, path, force, err))
 		return -1;
-	if (spool_assemble(dir, out.fd, o, res, err)) {
+	if (spool_assemble(dir, out.fd, o, meta, res, err)) {
 		output_file_abort(&out);
 		return -1;
 	}

@@ -88,6 +88,19 @@ struct spool_result {
  */
 int spool_write_file(const char *dir, const char *path, int force,
 		     const struct tw_opts *o, struct spool_result *res, char **err);
+/* The same with meta (mmscope key=value lines) instead of the spool's
+ * own mmscope metadata (NULL: the spool's). */
+int spool_write_file_meta(const char *dir, const char *path, int force,
+			  const struct tw_opts *o, const char *meta,
+			  struct spool_result *res, char **err);
+/*
+ * Where the data of a CPU of the spool in DIR ends: *ns the trace time
+ * of the last event on its last valid page. 1 when found, 0 when the CPU
+ * has no such page (or no file).
+ */
+int spool_cpu_end(const char *dir, int cpu, uint32_t page_size, uint64_t *ns);
+/* The trace time of the last data event of a page; 0 if none. */
+uint64_t spool_page_last_ts(const void *page, uint32_t page_size);
 /* Reads one metadata text (meta.NAME) of a spool; NULL if absent. */
 char *spool_read_meta(const char *dir, const char *name, size_t *len);
 /* Removes a spool directory and the files a spool may contain. */

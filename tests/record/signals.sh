@@ -5,7 +5,8 @@
 # recording is readable. SIGTERM and SIGINT finish the file; after SIGKILL
 # the instance and the spool stay, "mmscope recover" turns the spool into
 # a file trace-cmd reads (also with a torn page and a zeroed page appended,
-# as a crash or power loss would leave them), and the next start removes
+# as a crash or power loss would leave them) whose metadata says it was
+# recovered and where each CPU's data ends, and the next start removes
 # the dead recorder's instance.
 . "${top_srcdir:-.}/tests/lib.sh"
 . "$top_srcdir/tests/record/lib-live.sh"
@@ -57,6 +58,42 @@ else
 	fail "trace-cmd report cannot read the recovered file: $(head -2 "$scratch/e")"
 fi
 "$MMSCOPE" dump "$out" >/dev/null 2>&1 || fail "mmscope dump cannot read the recovered file"
+
+# The recovered file says it was recovered (the spool's metadata said
+# "running"), and per CPU where its data ends: cpu_end_ns is each CPU's
+# last event as trace-cmd reads the file, to the nanosecond ('-' for a
+# CPU without events).
+check_ends() {	# FILE WHAT
+	"$MMSCOPE" dump --info "$1" >"$scratch/info" 2>&1 || fail "$2: dump --info failed"
+	grep -qx '  stop_reason=recovered' "$scratch/info" &&
+		grep -q '^  stop_detail=.*(it said: running)$' "$scratch/info" &&
+		ok "$2: stop_reason=recovered, the spool's 'running' in stop_detail" ||
+		fail "$2: metadata: $(grep 'stop_' "$scratch/info" | tr '\n' ' ')"
+	ends=$(sed -n 's/^  cpu_end_ns=//p' "$scratch/info")
+	trace-cmd report -t "$1" 2>/dev/null | awk '
+		{ for (i = 1; i < NF; i++) if ($i ~ /^\[[0-9]+\]$/) break
+		  if (i >= NF) next
+		  cpu = substr($i, 2, length($i) - 2) + 0
+		  for (j = i + 1; j <= NF; j++) if ($j ~ /^[0-9]+\.[0-9]+:$/) break
+		  if (j > NF) next
+		  split(substr($j, 1, length($j) - 1), t, ".")
+		  ns = t[1] substr(t[2] "000000000", 1, 9)
+		  sub(/^0+/, "", ns)
+		  if (!(cpu in last) || length(ns) > length(last[cpu]) ||
+		      (length(ns) == length(last[cpu]) && ns > last[cpu]))
+			last[cpu] = ns
+		  if (cpu + 1 > n) n = cpu + 1 }
+		END { for (c = 0; c < n; c++) printf "%s%d:%s", c ? "," : "", c, (c in last) ? last[c] : "-" }
+	' >"$scratch/want"
+	want=$(cat "$scratch/want")
+	# CPUs after the last one with events are '-' in the file, absent in
+	# trace-cmd's text
+	got=$(echo "$ends" | sed 's/\(,[0-9]*:-\)*$//')
+	[ -n "$want" ] && [ "$got" = "$want" ] &&
+		ok "$2: cpu_end_ns=$ends, each CPU's last event" ||
+		fail "$2: cpu_end_ns='$ends', trace-cmd's last events '$want'"
+}
+check_ends "$out" "recovered file"
 # its metadata is the spool's last, rewritten every 2 s: the clocks were
 # read together until then (JSON wall_read_until_s), not at the start alone
 "$MMSCOPE" report -s header -f json "$out" >"$scratch/h" 2>&1
@@ -95,6 +132,7 @@ if [ $ring -eq 1 ]; then
 fi
 [ -d "$TRACEFS/instances/mmscope-$pid" ] && fail "recover left the drained instance"
 trace-cmd report "$out" >/dev/null 2>&1 || fail "trace-cmd cannot read the file recovered with the ring"
+check_ends "$out" "file recovered with the ring"
 
 # another killed recorder: the next start removes its instance
 # shellcheck disable=SC2086

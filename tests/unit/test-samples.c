@@ -162,6 +162,57 @@ static void test_models(void)
 	is_int(parser_set_sample_gaps(set), 2, "seq gap counted as lost sets");
 }
 
+/*
+ * 20-digit counters: the kernel prints its unsigned longs up to 2^64-1
+ * and the sampler keeps them whole. They are read unsigned, deltas above
+ * 2^63 stay exact, and a value past 2^64-1 is a malformed line noted,
+ * not a clamp.
+ */
+static void test_wide(void)
+{
+	const struct counter *c;
+	int notes = parser_set_nnotes(set), found = 0;
+
+	feed(5000, "mms1 vmstat 7 pgpgin=18446744073709551000 pswpout=9223372036854775000 "
+		   "nr_free_pages=12");
+	ok(nrec == 3 && recs[0].type == REC_COUNTER && recs[0].counter.wide &&
+	   (uint64_t)recs[0].counter.value == 18446744073709551000ULL &&
+	   !recs[2].counter.wide && recs[2].counter.value == 12,
+	   "20 digits: read as unsigned 64-bit, its bits kept");
+	feed(5001, "mms1 end 7 us=1");
+	feed(6000, "mms1 vmstat 8 pgpgin=18446744073709551600 pswpout=9223372036854777000");
+	feed(6001, "mms1 end 8 us=1");
+	c = counters_model_find(cm, SRC_VMSTAT, "", "pgpgin");
+	ok(c && c->wide && (uint64_t)c->first == 18446744073709551000ULL &&
+	   (uint64_t)c->last == 18446744073709551600ULL, "20 digits: first and last whole");
+	is_int(counters_model_delta(cm, "pgpgin", &found), 600,
+	       "delta above 2^63 exact (18446744073709551600 - ...551000)");
+	is_int(c ? c->max_step : -1, 600, "largest step above 2^63 exact");
+	is_int(counters_model_delta(cm, "pswpout", NULL), 2000, "delta across 2^63 exact");
+	c = counters_model_find(cm, SRC_VMSTAT, "", "pswpout");
+	ok(c && c->wide && (uint64_t)c->peak == 9223372036854777000ULL,
+	   "a counter past 2^63 peaks at its unsigned value");
+	is_int(feed(7000, "mms1 vmstat 9 pgpgin=18446744073709551616 nr_free_pages=3"), 0,
+	       "2^64: line read");
+	is_int(nrec, 0, "2^64: the whole line skipped, no clamp");
+	is_int(parser_set_nnotes(set), notes + 1, "2^64: noted");
+	is_str(parser_set_note(set, notes),
+	       "samples: malformed vmstat line skipped (pgpgin out of 64-bit range)",
+	       "2^64: the note names the key");
+	feed(7000, "mms1 swap 9 dev=/dev/vdb prio=-2 used=-9223372036854775809");
+	is_int(nrec, 0, "below INT64_MIN: skipped");
+	feed(7000, "mms1 swap 9 dev=/dev/vdb prio=-2 type=+5 size=1x");
+	ok(nrec == 3 && recs[0].type == REC_COUNTER && recs[0].counter.value == -2 &&
+	   !recs[0].counter.wide && recs[1].type == REC_SETTING &&
+	   recs[2].type == REC_SETTING, "signed prio; '+5' and '1x' stay settings");
+	feed(7000, "mms1 buddy 9 node=0 zone=Normal free=1,18446744073709551616");
+	is_int(nrec, 0, "buddy: an order count past 2^64-1 is malformed");
+	feed(7000, "mms1 buddy 9 node=0 zone=Normal free=1,-1");
+	is_int(nrec, 0, "buddy: a negative order count is malformed");
+	is_int(feed(7000, "mms1 vmstat 18446744073709551616 a=1"), -1,
+	       "a sequence number past 2^64-1 is malformed");
+}
+
 static void test_frag_index(void)
 {
 	struct frag_snapshot s = { .norders = 11 };
@@ -183,6 +234,7 @@ int main(void)
 	test_split();
 	test_sources();
 	test_models();
+	test_wide();
 	test_frag_index();
 	counters_model_free(cm);
 	frag_model_free(fm);
