@@ -56,8 +56,10 @@ static void finding_detail(struct report_ctx *rc, const struct finding *f)
 
 	finding_line(rc, f);
 	finding_times(f, buf, sizeof(buf));
-	snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "; count %llu %s (%s section)",
-		 (unsigned long long)f->count, f->count_unit, f->rule->section);
+	/* "1 kill", "2 kills": every unit is a plural in s */
+	snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "; count %llu %.*s (%s section)",
+		 (unsigned long long)f->count,
+		 (int)strlen(f->count_unit) - (f->count == 1), f->count_unit, f->rule->section);
 	report_wrap(rc, "     when ", buf);
 	for (int i = 0; i < f->nev; i++) {
 		snprintf(buf, sizeof(buf), "%s [%s; %s]", f->ev[i].figure, f->ev[i].source,

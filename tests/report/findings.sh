@@ -1,0 +1,69 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The findings section (issue 33): it opens the report (after the header,
+# before Run) in at most 10 lines of at most 72 columns; "--section
+# findings" alone prints every finding in full, as
+# tests/golden/report-findings-NAME.txt holds; each finding's count is the
+# figure of the JSON section it comes from (tests/oracle/findings.py), on
+# every real recording; and the quiet recording (record -- sleep 2) yields
+# no warning or critical finding.
+# MMSCOPE_UPDATE_GOLDEN=1 rewrites the golden files instead of comparing.
+. "$(dirname "$0")/../lib.sh"
+
+command -v python3 >/dev/null || skip "python3 is not installed"
+golden="$top_srcdir/tests/golden"
+data="$top_srcdir/tests/data"
+
+# the section in full, on a recording per kind of finding
+for f in "$data/report/global-pressure-reclaim-6.1.dat" "$data/report/oom-6.18.dat" \
+	"$data/report/quiet-6.18.dat" "$top_srcdir/samples/zswap-6.12.dat" \
+	"$data/swap/mthp-frag-6.12.dat"; do
+	name=$(basename "$f" .dat)
+	want="$golden/report-findings-$name.txt"
+	"$MMSCOPE" report --section findings "$f" >"$scratch/$name.txt" ||
+		{ fail "$name: report --section findings exited $?"; continue; }
+	if [ -n "$MMSCOPE_UPDATE_GOLDEN" ]; then
+		cp "$scratch/$name.txt" "$want"
+		ok "$name: golden updated"
+	elif diff -u "$want" "$scratch/$name.txt" >&2; then
+		ok "$name: findings section matches"
+	else
+		fail "$name: findings section differs (MMSCOPE_UPDATE_GOLDEN=1 to accept)"
+	fi
+	awk 'length > 72 { bad = 1 } END { exit bad }' "$scratch/$name.txt" ||
+		fail "$name: --section findings lines wider than 72 columns"
+done
+
+# in the full report: right after the header, at most 10 lines
+for f in "$top_srcdir"/samples/*.dat "$data"/report/*.dat "$data"/swap/*.dat; do
+	name=$(basename "$f" .dat)
+	"$MMSCOPE" report "$f" >"$scratch/all.txt" || { fail "$name: report failed"; continue; }
+	awk '/^-+$/ { if (prev != "") titles[++n] = prev } { prev = $0 }
+	     END { exit !(titles[1] ~ /^mmscope report/ && titles[2] == "Findings" &&
+			  titles[3] == "Run") }' "$scratch/all.txt" ||
+		fail "$name: Findings is not the section after the header, before Run"
+	lines=$(awk '/^Findings$/ { on = 1; getline; next } on && /^$/ { exit } on { n++ }
+		     END { print n + 0 }' "$scratch/all.txt")
+	[ "$lines" -ge 1 ] && [ "$lines" -le 10 ] ||
+		fail "$name: the findings section has $lines lines (1 to 10)"
+done
+ok "the section opens every report in 1 to 10 lines"
+
+# the negative control: nothing above info on an idle machine
+"$MMSCOPE" report --format json --section findings "$data/report/quiet-6.18.dat" \
+	>"$scratch/quiet.json" || fail "quiet: json report failed"
+python3 -c 'import json, sys
+f = json.load(open(sys.argv[1]))["findings"]
+bad = [x["id"] for x in f if x["severity"] != "info"]
+sys.exit("quiet recording: " + ", ".join(bad) if bad else 0)' "$scratch/quiet.json" ||
+	fail "the quiet recording has a warning or critical finding"
+grep -q '^none: no rule fired' "$scratch/quiet-6.18.txt" ||
+	fail "the quiet recording's findings section does not say none fired"
+
+# counts are the sections' figures, on every real recording
+# shellcheck disable=SC2086
+python3 "$top_srcdir/tests/oracle/findings.py" json "$MMSCOPE" \
+	"$top_srcdir"/samples/*.dat "$data"/report/*.dat "$data"/swap/*.dat \
+	"$data"/compare/*.dat >"$scratch/json.out" ||
+	{ cat "$scratch/json.out" >&2; fail "a finding's count differs from its section's"; }
+finish
