@@ -27,11 +27,16 @@ const char *finding_severity_name(enum finding_severity s)
 	return (unsigned)s < FSEV_NR ? names[s] : "?";
 }
 
-static double rel_s(const struct analysis *a, uint64_t ts)
+static uint64_t rel_ns(const struct analysis *a, uint64_t ts)
 {
 	uint64_t first = analysis_info(a)->first_ts;
 
-	return ts >= first ? (double)(ts - first) / 1e9 : 0;
+	return ts >= first ? ts - first : 0;
+}
+
+static double rel_s(const struct analysis *a, uint64_t ts)
+{
+	return (double)rel_ns(a, ts) / 1e9;
 }
 
 static double pct(uint64_t part, uint64_t whole)
@@ -62,6 +67,8 @@ static struct finding *add(struct findings *fs, const struct finding_rule *r,
 static void times(const struct analysis *a, struct finding *f, uint64_t from, uint64_t to)
 {
 	f->has_t_start = f->has_t_end = 1;
+	f->t_start_ns = rel_ns(a, from);
+	f->t_end_ns = rel_ns(a, to);
 	f->t_start = rel_s(a, from);
 	f->t_end = rel_s(a, to);
 }
@@ -298,9 +305,11 @@ static void rule_cluster_exhausted(const struct analysis *a, const struct findin
 		summary(f, "swap %d: free clusters ran out %llu time%s", d->type,
 			ULL(d->zero_count), d->zero_count == 1 ? "" : "s");
 		f->has_t_start = 1;
+		f->t_start_ns = rel_ns(a, d->zero_ts[0]);
 		f->t_start = rel_s(a, d->zero_ts[0]);
 		if (d->zero_count <= SWC_NZERO_TS) {	/* else the last is not kept */
 			f->has_t_end = 1;
+			f->t_end_ns = rel_ns(a, d->zero_ts[d->zero_count - 1]);
 			f->t_end = rel_s(a, d->zero_ts[d->zero_count - 1]);
 		}
 		evidence(f, "swap probes (cluster moves, allocs, frees)", "swap",

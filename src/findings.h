@@ -36,9 +36,11 @@ struct finding_rule;
 struct finding {
 	const struct finding_rule *rule;	/* id, needs, mechanism */
 	enum finding_severity severity;
-	/* seconds from the first event; has_t 0: not known */
+	/* seconds from the first event, and the same in ns (exports);
+	 * has_t 0: not known */
 	int has_t_start, has_t_end;
 	double t_start, t_end;
+	uint64_t t_start_ns, t_end_ns;
 	uint64_t count;			/* the main figure (see the rule) */
 	const char *count_unit;		/* "stalls", "kills", ... */
 	/* where it applies; -1 / "": does not apply or not known */

@@ -66,4 +66,30 @@ python3 "$top_srcdir/tests/oracle/findings.py" json "$MMSCOPE" \
 	"$top_srcdir"/samples/*.dat "$data"/report/*.dat "$data"/swap/*.dat \
 	"$data"/compare/*.dat >"$scratch/json.out" ||
 	{ cat "$scratch/json.out" >&2; fail "a finding's count differs from its section's"; }
+
+# the export's findings table: the report's findings, row for row
+for f in "$data/report/global-pressure-reclaim-6.1.dat" "$top_srcdir/samples/zswap-6.12.dat" \
+	"$data/report/quiet-6.18.dat"; do
+	name=$(basename "$f" .dat)
+	rm -rf "$scratch/ex"
+	"$MMSCOPE" export -f jsonl -o "$scratch/ex" "$f" || { fail "$name: export failed"; continue; }
+	"$MMSCOPE" report --format json --section findings "$f" >"$scratch/r.json" ||
+		fail "$name: report failed"
+	python3 - "$scratch/ex/findings.jsonl" "$scratch/r.json" <<'PY' ||
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+rep = json.load(open(sys.argv[2]))["findings"]
+def ns(t):
+    return None if t is None else round(t * 1e9)
+got = [(r["id"], r["severity"], r["count"], r["node"], r["alloc_order"]) for r in rows]
+want = [(f["id"], f["severity"], f["count"], f["node"], f["order"]) for f in rep]
+assert got == want, (got, want)
+for r, f in zip(rows, rep):
+    for k in ("t_start", "t_end"):
+        assert (r[k + "_ns"] is None) == (f[k] is None), k
+        assert r[k + "_ns"] is None or abs(r[k + "_ns"] - ns(f[k])) <= 1000, k
+PY
+		fail "$name: export findings differ from the report's"
+done
+ok "export's findings table holds the report's findings"
 finish
