@@ -676,7 +676,20 @@ static void rule_data_loss(const struct analysis *a, const struct finding_rule *
 		evidence(f, "ring buffer missed-events markers", "header", "lost %lld%s",
 			 in->lost, in->lost_unknown ? " (and some uncounted)" : "");
 		mechanism(f, "the ring buffer filled faster than it was read: every "
-			  "event-derived figure is low by up to that (record -b, fewer groups)");
+			  "event-derived figure is low by up to that (record --buffer-kb, "
+			  "fewer groups)");
+	} else if (in->cpustat_lost) {
+		/* the ring's own count (overrun, dropped) when the pages carry
+		 * no missed-events marker: the same loss seen from the stats */
+		f = add(fs, r, FSEV_WARNING, in->cpustat_lost, "overruns");
+		summary(f, "%llu events overrun/dropped in the ring",
+			ULL(in->cpustat_lost));
+		evidence(f, "per-CPU ring stats (overrun, dropped)", "header",
+			 "%llu overrun/dropped in stats, 0 lost in the pages",
+			 ULL(in->cpustat_lost));
+		mechanism(f, "the ring buffer filled faster than it was read and the "
+			  "kernel overwrote or dropped events: event-derived figures "
+			  "are low by up to that (record --buffer-kb, fewer events)");
 	}
 	if (in->has_probes && in->probe_missed > 0) {
 		f = add(fs, r, FSEV_WARNING, (uint64_t)in->probe_missed, "probe hits");

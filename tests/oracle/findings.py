@@ -31,7 +31,7 @@ def section_figure(rep, f):
     if fid == 'oom-kill':
         return rep['oom']['kills']
     if fid == 'data-loss':
-        key = {'events': 'lost', 'probe hits': 'probe_missed',
+        key = {'events': 'lost', 'overruns': 'cpustat_lost', 'probe hits': 'probe_missed',
                'sample sets': 'sample_gaps'}[f['unit']]
         return rep['header'][key]
     if fid == 'mthp-fallback':
@@ -75,6 +75,8 @@ def expected_present(rep):
             want.append((kind + '-reclaim-stalls', None))
     if rep['header']['lost']:
         want.append(('data-loss', 'events'))
+    elif rep['header']['cpustat_lost'] and not rep['header']['lost_unknown']:
+        want.append(('data-loss', 'overruns'))
     for o in rep['swap']['orders']:
         if o['order'] > 0 and o['swpout_fallback']:
             want.append(('mthp-fallback', o['order']))

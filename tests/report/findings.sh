@@ -17,7 +17,7 @@ data="$top_srcdir/tests/data"
 # the section in full, on a recording per kind of finding
 for f in "$data/report/global-pressure-reclaim-6.1.dat" "$data/report/oom-6.18.dat" \
 	"$data/report/quiet-6.18.dat" "$top_srcdir/samples/zswap-6.12.dat" \
-	"$data/swap/mthp-frag-6.12.dat"; do
+	"$data/swap/mthp-frag-6.12.dat" "$data/report/lossy-6.18.dat"; do
 	name=$(basename "$f" .dat)
 	want="$golden/report-findings-$name.txt"
 	"$MMSCOPE" report --section findings "$f" >"$scratch/$name.txt" ||
