@@ -371,9 +371,10 @@ static void rule_handoff_missing(const struct analysis *a, const struct finding_
 			evidence(f, "mm_vmscan_direct_reclaim_begin, mm_compaction_try_to_compact_pages",
 				 "handoff", "%llu direct stalls while kcompactd slept",
 				 ULL(n->stalls_kc_asleep));
-		mechanism(f, "kswapd was woken for order>0 allocations, balanced the node "
-			  "at order 0 and went to sleep without waking kcompactd, so "
-			  "high-order requests are left to direct compaction");
+		mechanism(f, "kswapd was woken for order>0 allocations and went to sleep "
+			  "without waking kcompactd (nor kcompactd picking the request up "
+			  "within the pickup window), so high-order requests are left to "
+			  "direct compaction");
 	}
 }
 
@@ -466,9 +467,18 @@ static void stall_rule(const struct analysis *a, const struct finding_rule *r,
 		if (stacks_model_top(sm, sk, &st, 1) == 1) {
 			int fr = kstack_first_frame(st);
 
-			if (fr >= 0 && fr < st->nframes && st->func[fr])
+			char chain[96] = "";
+			size_t at = 0;
+
+			/* the stall's function and its first two callers */
+			for (int i = fr; i >= 0 && i < st->nframes && i < fr + 3 &&
+			     at < sizeof(chain); i++)
+				at += (size_t)snprintf(chain + at, sizeof(chain) - at, "%s%s",
+						       i > fr ? " < " : "",
+						       st->func[i] ? st->func[i] : "?");
+			if (chain[0])
 				evidence(f, "ftrace:kernel_stack (record -T)", "stacks",
-					 "longest stall's stack from %s", st->func[fr]);
+					 "longest stall's stack: %s", chain);
 		}
 	}
 	if (k == RK_DIRECT)

@@ -26,7 +26,7 @@ enum finding_severity { FSEV_INFO, FSEV_WARNING, FSEV_CRITICAL, FSEV_NR };
 
 /* One figure a finding rests on, and where it comes from. */
 struct finding_evidence {
-	char figure[96];	/* "p99 12.345 ms" */
+	char figure[160];	/* "p99 12.345 ms" */
 	char source[128];	/* the event, counter or probe behind it */
 	char section[24];	/* the report section that shows it */
 };
