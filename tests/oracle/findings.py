@@ -21,7 +21,10 @@ import truth  # noqa: E402  (tests/oracle/truth.py: trace-cmd's events)
 
 
 def report(mmscope, path):
-    return json.loads(subprocess.run([mmscope, 'report', '--format', 'json', path],
+    """The JSON report; FINDINGS_SCOPE (e.g. "--since 10 --until 12") adds
+    a window or task scope."""
+    scope = os.environ.get('FINDINGS_SCOPE', '').split()
+    return json.loads(subprocess.run([mmscope, 'report', '--format', 'json'] + scope + [path],
                                      capture_output=True, text=True, check=True).stdout)
 
 

@@ -66,6 +66,13 @@ python3 "$top_srcdir/tests/oracle/findings.py" json "$MMSCOPE" \
 	"$top_srcdir"/samples/*.dat "$data"/report/*.dat "$data"/swap/*.dat \
 	"$data"/compare/*.dat >"$scratch/json.out" ||
 	{ cat "$scratch/json.out" >&2; fail "a finding's count differs from its section's"; }
+# and in a window, and for one task: the findings are of what the scope keeps
+FINDINGS_SCOPE="--since 10 --until 12" python3 "$top_srcdir/tests/oracle/findings.py" json \
+	"$MMSCOPE" "$data/report/global-pressure-reclaim-6.1.dat" >"$scratch/json.out" ||
+	{ cat "$scratch/json.out" >&2; fail "windowed: a finding's count differs from its section's"; }
+FINDINGS_SCOPE="--pid 129" python3 "$top_srcdir/tests/oracle/findings.py" json \
+	"$MMSCOPE" "$data/report/global-pressure-reclaim-6.1.dat" >"$scratch/json.out" ||
+	{ cat "$scratch/json.out" >&2; fail "--pid: a finding's count differs from its section's"; }
 
 # the export's findings table: the report's findings, row for row
 for f in "$data/report/global-pressure-reclaim-6.1.dat" "$top_srcdir/samples/zswap-6.12.dat" \
