@@ -270,7 +270,7 @@ static void rule_mthp_fallback(const struct analysis *a, const struct finding_ru
 		      p >= FIND_FALLBACK_WARN_PCT ? FSEV_WARNING : FSEV_INFO;
 		f = add(fs, r, sev, count, "fallbacks");
 		f->order = o;
-		summary(f, "%lukB swap-outs: %llu split to order 0 (%.0f%%)", order_kb(a, o),
+		summary(f, "%lukB swap-outs: %llu fell back (%.0f%%)", order_kb(a, o),
 			ULL(count), p);
 		if (so->has_counters) {
 			evidence(f, "mTHP counter swpout_fallback", "swap",

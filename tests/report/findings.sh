@@ -17,7 +17,8 @@ data="$top_srcdir/tests/data"
 # the section in full, on a recording per kind of finding
 for f in "$data/report/global-pressure-reclaim-6.1.dat" "$data/report/oom-6.18.dat" \
 	"$data/report/quiet-6.18.dat" "$top_srcdir/samples/zswap-6.12.dat" \
-	"$data/swap/mthp-frag-6.12.dat" "$data/report/lossy-6.18.dat"; do
+	"$data/swap/mthp-frag-6.12.dat" "$data/report/lossy-6.18.dat" \
+	"$data/report/mthp-fallback-6.18.dat"; do
 	name=$(basename "$f" .dat)
 	want="$golden/report-findings-$name.txt"
 	"$MMSCOPE" report --section findings "$f" >"$scratch/$name.txt" ||
@@ -59,6 +60,31 @@ sys.exit("quiet recording: " + ", ".join(bad) if bad else 0)' "$scratch/quiet.js
 	fail "the quiet recording has a warning or critical finding"
 grep -q '^none: no rule fired' "$scratch/quiet-6.18.txt" ||
 	fail "the quiet recording's findings section does not say none fired"
+
+# a positive per id the bundled recordings can give, with its severity
+while read -r rec id sev; do
+	"$MMSCOPE" report --format json --section findings "$top_srcdir/$rec" >"$scratch/p.json" ||
+		{ fail "$rec: report failed"; continue; }
+	python3 -c 'import json, sys
+f = json.load(open(sys.argv[1]))["findings"]
+sys.exit(0 if any(x["id"] == sys.argv[2] and x["severity"] == sys.argv[3] for x in f) else 1)' \
+		"$scratch/p.json" "$id" "$sev" || fail "$rec: no $sev $id finding"
+done <<'LIST'
+tests/data/report/oom-6.18.dat oom-kill critical
+tests/data/report/lossy-6.18.dat data-loss warning
+tests/data/report/mthp-fallback-6.18.dat mthp-fallback critical
+samples/mthp-frag-7.3.dat mthp-fallback info
+samples/mthp-frag-7.3.dat swap-cluster-exhausted warning
+tests/data/report/global-pressure-reclaim-6.1.dat handoff-missing warning
+tests/data/report/global-pressure-reclaim-6.1.dat kcompactd-asleep-stalls warning
+tests/data/report/global-pressure-reclaim-6.1.dat direct-reclaim-stalls critical
+samples/global-pressure-6.12.dat direct-reclaim-stalls warning
+samples/zswap-6.12.dat memcg-reclaim-stalls warning
+tests/data/report/oom-6.18.dat memcg-reclaim-stalls info
+samples/zswap-6.12.dat zswap-writeback warning
+samples/zswap-6.12.dat zswap-reject info
+LIST
+ok "a positive recording per id the bundled recordings can give"
 
 # counts are the sections' figures, on every real recording
 # shellcheck disable=SC2086
