@@ -14,6 +14,7 @@
  * event (recordings.start_ns is that event on the trace clock).
  */
 #include "config.h"
+#include "findings.h"
 #include "analysis.h"
 #include "cmd.h"
 #include "inputs.h"
@@ -141,6 +142,12 @@ static const struct ex_col oom_cols[] = {
 	IN("total_vm_kb"), IN("anon_rss_kb"), IN("file_rss_kb"), IN("shmem_rss_kb"),
 	IN("uid"), IN("oom_score_adj"), TN("oom_constraint"), IN("memcg_id"),
 };
+/* Findings (src/findings.h): one row per finding, as the report's. */
+static const struct ex_col findings_cols[] = {
+	T("recording_id"), T("id"), T("severity"), IN("t_start_ns"), IN("t_end_ns"),
+	I("count"), T("unit"), T("section"), IN("alloc_order"), IN("node"), TN("zone"),
+	IN("device"), TN("task"), T("summary"), T("evidence"), T("mechanism"),
+};
 static const struct ex_col settings_cols[] = {
 	T("recording_id"), T("key"), T("value"), TN("phase"),
 };
@@ -149,7 +156,7 @@ static const struct ex_col settings_cols[] = {
 
 enum {
 	TB_RECORDINGS, TB_KSWAPD, TB_KCOMPACTD, TB_STALLS, TB_COMPACTION, TB_SWAP_ORDERS,
-	TB_SWAP_CLUSTERS, TB_ZSWAP, TB_COUNTERS, TB_OOM, TB_SETTINGS, TB_NR
+	TB_SWAP_CLUSTERS, TB_ZSWAP, TB_COUNTERS, TB_OOM, TB_SETTINGS, TB_FINDINGS, TB_NR
 };
 
 static const struct ex_table ex_tables[TB_NR] = {
@@ -164,6 +171,7 @@ static const struct ex_table ex_tables[TB_NR] = {
 	TABLE("counters", counters_cols),
 	TABLE("oom_kills", oom_cols),
 	TABLE("settings", settings_cols),
+	TABLE("findings", findings_cols),
 };
 
 /* ---- rows ---- */
@@ -745,6 +753,41 @@ static void export_oom(struct ex_ctx *x)
 	}
 }
 
+static void export_findings(struct ex_ctx *x)
+{
+	struct findings *fs = findings_build(x->a);
+	struct ex_out *o = &x->out[TB_FINDINGS];
+
+	for (int i = 0; i < fs->n; i++) {
+		const struct finding *f = &fs->f[i];
+		struct strbuf ev = STRBUF_INIT;
+
+		/* "figure [source; section]", "; " between them */
+		for (int e = 0; e < f->nev; e++)
+			strbuf_addf(&ev, "%s%s [%s; %s]", e ? "; " : "", f->ev[e].figure,
+				    f->ev[e].source, f->ev[e].section);
+		row_begin(o, x->id);
+		put_str(o, f->rule->id);
+		put_str(o, finding_severity_name(f->severity));
+		put_s64_or_null(o, (int64_t)f->t_start_ns, f->has_t_start);
+		put_s64_or_null(o, (int64_t)f->t_end_ns, f->has_t_end);
+		put_u64(o, f->count);
+		put_str(o, f->count_unit);
+		put_str(o, f->rule->section);
+		put_s64_or_null(o, f->order, f->order >= 0);
+		put_s64_or_null(o, f->node, f->node >= 0);
+		put_str_or_null(o, f->zone);
+		put_s64_or_null(o, f->device, f->device >= 0);
+		put_str_or_null(o, f->task);
+		put_str(o, f->summary);
+		put_str(o, ev.buf ? ev.buf : "");
+		put_str(o, f->mechanism);
+		row_end(o);
+		strbuf_release(&ev);
+	}
+	findings_free(fs);
+}
+
 /* phase: "start" or "end" for the run's context, NULL for what the
  * recording says of itself; a key the run's context holds is its. */
 static void setting_row(struct ex_ctx *x, const char *key, const char *value,
@@ -1096,6 +1139,7 @@ static void export_build(struct ex_job *j, const struct export_opts *o)
 	export_counters(&j->x);
 	export_oom(&j->x);
 	export_settings(&j->x);
+	export_findings(&j->x);
 	for (int i = 0; i < TB_NR && !j->rc; i++)
 		if (j->x.out[i].bad) {
 			j->err = xasprintf("internal error: a row of %s does not match its columns",

@@ -77,6 +77,10 @@ libmmscope_a_SOURCES += \
 	src/report-oom.c src/report-oom.h \
 	src/report-stacks.c src/report-stacks.h \
 	src/report-run.c src/report-run.h
+# findings: a model over the models, and its report section
+libmmscope_a_SOURCES += \
+	src/findings.c src/findings.h \
+	src/report-findings.c src/report-findings.h
 
 # compare: metric catalogue, run loader, table renderers
 libmmscope_a_SOURCES += \

@@ -8,6 +8,7 @@
  */
 #include "config.h"
 #include "report.h"
+#include "report-findings.h"
 #include "report-html.h"
 #include "report-khugepaged.h"
 #include "report-oom.h"
@@ -39,6 +40,9 @@ const struct report_section_def report_sections[] = {
 	{ .name = "header",
 	  .help = "file, kernel, host, clock, span, events read and lost, notes",
 	  .text = report_text_header, .json = report_json_header, .in_summary = 1 },
+	{ .name = "findings",
+	  .help = "what went wrong, with its evidence (rules: FINDINGS)",
+	  .text = report_text_findings, .json = report_json_findings },
 	{ .name = "run",
 	  .help = "settings, command outcome, memcg limit, peak and events",
 	  .text = report_text_run, .json = report_json_run },

@@ -117,6 +117,11 @@ TESTS += tests/unit/test-report tests/report/golden.sh tests/report/swap.sh \
 EXTRA_DIST += tests/report/golden.sh tests/report/swap.sh tests/oracle/truth.sh tests/report/run.sh tests/report/formats.sh \
 	tests/report/wall-time.sh tests/report/window-header.sh tests/report/direct-memcg.sh \
 	tests/oracle/truth.py tests/oracle/scope.sh tests/oracle/scope.py tests/data/report tests/data/swap tests/data/kernels tests/data/dump
+# findings (issue 33): the section's goldens, counts against the sections
+# and against trace-cmd, the quiet recording as the negative control
+check_PROGRAMS += tests/unit/test-findings
+TESTS += tests/unit/test-findings tests/report/findings.sh tests/oracle/findings-truth.sh
+EXTRA_DIST += tests/report/findings.sh tests/oracle/findings-truth.sh tests/oracle/findings.py
 
 # compare: metrics, statistics and the tables on synthetic recordings
 check_PROGRAMS += tests/unit/test-metrics tests/compare/mkrec

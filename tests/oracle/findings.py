@@ -1,0 +1,186 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The findings' counts against the report and against trace-cmd.
+
+usage: findings.py json MMSCOPE FILE...    each finding's count equals the
+           figure of the JSON section it comes from (mmscope-report(1),
+           FINDINGS), and every nonzero figure a rule watches has its
+           finding
+       findings.py truth MMSCOPE FILE...   the stall, handoff and OOM
+           findings' counts recomputed from `trace-cmd report` (the
+           events, decoded by trace-cmd, by the rules of the man page)
+exit 0 all agree, 1 a difference
+"""
+import json
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import truth  # noqa: E402  (tests/oracle/truth.py: trace-cmd's events)
+
+
+def report(mmscope, path):
+    """The JSON report; FINDINGS_SCOPE (e.g. "--since 10 --until 12") adds
+    a window or task scope."""
+    scope = os.environ.get('FINDINGS_SCOPE', '').split()
+    return json.loads(subprocess.run([mmscope, 'report', '--format', 'json'] + scope + [path],
+                                     capture_output=True, text=True, check=True).stdout)
+
+
+def section_figure(rep, f):
+    """The figure of f's section that f's count must equal."""
+    fid = f['id']
+    if fid == 'oom-kill':
+        return rep['oom']['kills']
+    if fid == 'data-loss':
+        key = {'events': 'lost', 'overruns': 'cpustat_lost', 'probe hits': 'probe_missed',
+               'sample sets': 'sample_gaps'}[f['unit']]
+        return rep['header'][key]
+    if fid == 'mthp-fallback':
+        o = [x for x in rep['swap']['orders'] if x['order'] == f['order']][0]
+        return o['swpout_fallback'] if o['swpout_fallback'] is not None else o['fallback']
+    if fid == 'swap-cluster-exhausted':
+        return [d for d in rep['swap']['devices'] if d['type'] == f['device']][0]['ran_out']
+    if fid in ('handoff-missing', 'kcompactd-asleep-stalls'):
+        nd = [n for n in rep['handoff'] if n['nid'] == f['node']][0]
+        return nd['handoff_none' if fid == 'handoff-missing' else 'stalls_kcompactd_asleep']
+    if fid == 'direct-reclaim-stalls':
+        return rep['stalls']['direct']['count']
+    if fid == 'memcg-reclaim-stalls':
+        return rep['stalls']['memcg']['count']
+    if fid == 'compaction-failing':
+        d = rep['compaction']['runners']['direct']
+        return d['runs'] - d['status'].get('success', 0)
+    if fid == 'zswap-writeback':
+        z = rep['zswap']
+        return z['zswpwb'] if z.get('zswpwb') is not None else z['writebacks_ok']
+    if fid == 'zswap-reject':
+        s = rep['zswap']['series']
+        return s[-1]['rejects'] - s[0]['rejects']
+    raise KeyError(fid)
+
+
+def expected_present(rep):
+    """(id, where) of findings that must exist: a nonzero figure that a rule
+    reports whatever its severity."""
+    want = []
+    if isinstance(rep.get('oom'), dict) and rep['oom']['kills']:
+        want.append(('oom-kill', None))
+    for nd in rep.get('handoff', []):
+        if nd.get('handoff_none'):
+            want.append(('handoff-missing', nd['nid']))
+        if nd.get('stalls_kcompactd_asleep') and nd.get('kcompactd_wakes') is not None:
+            want.append(('kcompactd-asleep-stalls', nd['nid']))
+    for kind in ('direct', 'memcg'):
+        s = rep['stalls'][kind]
+        if s['recorded'] and s['count']:
+            want.append((kind + '-reclaim-stalls', None))
+    if rep['header']['lost']:
+        want.append(('data-loss', 'events'))
+    elif rep['header']['cpustat_lost'] and not rep['header']['lost_unknown']:
+        want.append(('data-loss', 'overruns'))
+    for o in rep['swap']['orders']:
+        if o['order'] > 0 and o['swpout_fallback']:
+            want.append(('mthp-fallback', o['order']))
+    z = rep['zswap']
+    if z.get('zswpwb'):
+        want.append(('zswap-writeback', None))
+    return want
+
+
+def where(f):
+    if f['id'] in ('handoff-missing', 'kcompactd-asleep-stalls'):
+        return f['node']
+    if f['id'] == 'mthp-fallback':
+        return f['order']
+    if f['id'] == 'data-loss':
+        return f['unit']
+    return None
+
+
+def check_json(mmscope, path):
+    rep = report(mmscope, path)
+    bad = []
+    for f in rep['findings']:
+        fig = section_figure(rep, f)
+        if f['count'] != fig:
+            bad.append('%s %s: count %s, its section says %s'
+                       % (f['id'], where(f), f['count'], fig))
+        if f['severity'] not in ('info', 'warning', 'critical'):
+            bad.append('%s: severity %s' % (f['id'], f['severity']))
+        if not f['summary'] or not f['mechanism'] or not f['evidence']:
+            bad.append('%s: summary, mechanism or evidence empty' % f['id'])
+    have = {(f['id'], where(f)) for f in rep['findings']}
+    for w in expected_present(rep):
+        if w not in have:
+            bad.append('%s %s: its section has a nonzero figure, no finding' % w)
+    return bad, len(rep['findings'])
+
+
+def kc_asleep_stalls(evs):
+    """Per node: direct reclaim begins and direct compaction tries while
+    the node's kcompactd slept (after its sleep, before its next wake)."""
+    asleep, out = {}, {}
+    for _, _, ev, f in evs:
+        if ev == 'mm_compaction_kcompactd_sleep':
+            asleep[truth.num(f.get('nid', '0'))] = True
+        elif ev == 'mm_compaction_kcompactd_wake':
+            asleep[truth.num(f.get('nid', '0'))] = False
+        elif ev in ('mm_vmscan_direct_reclaim_begin', 'mm_compaction_try_to_compact_pages'):
+            for nid, a in asleep.items():
+                if a:
+                    out[nid] = out.get(nid, 0) + 1
+    return out
+
+
+def check_truth(mmscope, path):
+    rep = report(mmscope, path)
+    evs = list(truth.events(path))
+    bad = []
+    got = {(f['id'], where(f)): f['count'] for f in rep['findings']}
+    want = {}
+    names = {e[2] for e in evs}
+
+    st = truth.stalls(evs)
+    for kind in ('direct', 'memcg'):
+        if st.get(kind, (0,))[0]:
+            want[(kind + '-reclaim-stalls', None)] = st[kind][0]
+    kills = sum(1 for e in evs if e[2] == 'mark_victim')
+    if kills:
+        want[('oom-kill', None)] = kills
+    end_ts = evs[-1][0] if evs else 0
+    if 'mm_vmscan_kswapd_wake' in names or 'mm_vmscan_kswapd_sleep' in names:
+        for nid, labels in truth.handoffs(evs, end_ts).items():
+            none = sum(1 for _, lab in labels if lab == 'none')
+            if none:
+                want[('handoff-missing', nid)] = none
+    if 'mm_compaction_kcompactd_wake' in names or 'mm_compaction_kcompactd_sleep' in names:
+        for nid, n in kc_asleep_stalls(evs).items():
+            want[('kcompactd-asleep-stalls', nid)] = n
+    ids = {'direct-reclaim-stalls', 'memcg-reclaim-stalls', 'oom-kill', 'handoff-missing',
+           'kcompactd-asleep-stalls'}
+    for k in sorted(set(want) | {k for k in got if k[0] in ids}, key=str):
+        if got.get(k) != want.get(k):
+            bad.append('%s %s: mmscope %s, trace-cmd %s' % (k[0], k[1], got.get(k), want.get(k)))
+    return bad, len(want)
+
+
+def main():
+    mode, mmscope, files = sys.argv[1], sys.argv[2], sys.argv[3:]
+    failed = 0
+    for path in files:
+        name = path.rsplit('/', 1)[-1]
+        bad, n = (check_json if mode == 'json' else check_truth)(mmscope, path)
+        for b in bad:
+            print('FAIL: %s: %s' % (name, b))
+        if bad:
+            failed += 1
+        else:
+            print('ok: %s: %d findings agree with %s' %
+                  (name, n, 'the sections' if mode == 'json' else 'trace-cmd'))
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == '__main__':
+    main()
