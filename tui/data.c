@@ -29,20 +29,22 @@ static void tui_data_fill(struct tui_data *d)
 	d->view_lo = in->windowed ? in->since_ts : 0;
 	d->view_hi = in->windowed ? in->until_ts : UINT64_MAX;
 	d->events = in->events;
-	if (in->windowed) {	/* as the report's header states it */
-		uint64_t from, to;
+	if (in->windowed) {	/* as the report's header states it, in seconds
+				 * from the recording's first event as every
+				 * time of the TUI */
+		uint64_t from, to, t0 = in->first_ts;
 		char rec[48];
 
 		analysis_interval(in, &from, &to);
 		if (in->rec_last_known)
-			snprintf(rec, sizeof(rec), "%.3f..%.3f s", (double)in->first_ts / 1e9,
-				 (double)in->rec_last_ts / 1e9);
+			snprintf(rec, sizeof(rec), "0..%.3f s", (double)(in->rec_last_ts - t0) / 1e9);
 		else
-			snprintf(rec, sizeof(rec), "from %.3f s", (double)in->first_ts / 1e9);
+			snprintf(rec, sizeof(rec), "from 0 s, not read past the window");
 		if (in->events)
 			snprintf(d->window_line, sizeof(d->window_line),
-				 "window %.3f..%.3f s (%.3f s), recording %s", (double)from / 1e9,
-				 (double)to / 1e9, (double)(to - from) / 1e9, rec);
+				 "window %.3f..%.3f s (%.3f s), recording %s",
+				 (double)(from - t0) / 1e9, (double)(to - t0) / 1e9,
+				 (double)(to - from) / 1e9, rec);
 		else
 			snprintf(d->window_line, sizeof(d->window_line),
 				 "window: no event, recording %s", rec);
