@@ -295,6 +295,42 @@ def pgscan_direct(evs):
     return sum(last[k] - first[k] for k in last) if last else None
 
 
+ALLOCSTALL = re.compile(r'^allocstall(?:_(?:dma|dma32|normal|movable|high|device))?$')
+
+
+def allocstalls(evs):
+    """allocstall and its per-zone forms, last - first summed, or None."""
+    first, last = {}, {}
+    for _, _, ev, f in evs:
+        if ev != 'print' or f.get('_mms1') != 'vmstat':
+            continue
+        for k, v in f.items():
+            if ALLOCSTALL.match(k):
+                first.setdefault(k, num(v))
+                last[k] = num(v)
+    return sum(last[k] - first[k] for k in last) if last else None
+
+
+def memcg_reclaim_pages(evs):
+    """What memcg limit reclaim scanned, counted two ways from its own
+    events (a task between memcg_reclaim_begin and _end): shrink_inactive's
+    nr_scanned, and lru_isolate's nr_taken off the inactive lists (MGLRU
+    counts pgscan as isolated folios). (None, None) without the events."""
+    open_, scanned, taken, seen = set(), 0, 0, False
+    for _, pid, ev, f in evs:
+        if ev == 'mm_vmscan_memcg_reclaim_begin':
+            open_.add(pid)
+            seen = True
+        elif ev == 'mm_vmscan_memcg_reclaim_end':
+            open_.discard(pid)
+        elif pid in open_ and ev == 'mm_vmscan_lru_shrink_inactive':
+            scanned += num(f.get('nr_scanned', '0'))
+        elif pid in open_ and ev == 'mm_vmscan_lru_isolate' and \
+                f.get('lru', '').startswith('inactive'):
+            taken += num(f.get('nr_taken', '0'))
+    return (scanned, taken) if seen else (None, None)
+
+
 def compaction_runs(evs):
     begins, done, open_ = 0, 0, set()
     for _, pid, ev, _ in evs:
@@ -444,12 +480,30 @@ def check(path, mmscope):
     if ds is not None and rep['stalls']['direct'].get('recorded') and got != ds:
         differ('direct reclaim pages scanned (shrink_inactive)', got, ds)
     pd = pgscan_direct(evs)
-    if pd is not None:
+    # a delta needs two complete sample sets (their end lines)
+    sets = sum(1 for _, _, ev, f in evs if ev == 'print' and f.get('_mms1') == 'end')
+    if pd is not None and sets >= 2:
         txt = subprocess.run([mmscope, 'report', '--section', 'counters', path],
                              capture_output=True, text=True, check=True).stdout
         m = re.search(r'^Ops Direct pages scanned\s+(-?\d+)', txt, re.M)
-        if not m or int(m.group(1)) != pd:
-            differ('Ops Direct pages scanned (pgscan_direct)', m and int(m.group(1)), pd)
+        mm = re.search(r'^Ops Direct\+memcg pages scanned\s+(-?\d+)', txt, re.M)
+        maj, mnr = (int(x) for x in re.match(r'(\d+)\.(\d+)', rep['header']['kernel']).groups())
+        if (maj, mnr) < (7, 2):
+            if not m or int(m.group(1)) != pd:
+                differ('Ops Direct pages scanned (pgscan_direct)', m and int(m.group(1)), pd)
+        elif mm:	# 7.2+ and no way to split: both kinds, named so
+            if int(mm.group(1)) != pd:
+                differ('Ops Direct+memcg pages scanned (pgscan_direct)', int(mm.group(1)), pd)
+        elif not m:
+            differ('Ops Direct pages scanned (7.2+)', None, pd)
+        elif allocstalls(evs) == 0:	# no allocation stalled: all memcg's
+            if int(m.group(1)) != 0:
+                differ('Ops Direct pages scanned (7.2+, no allocstall)', int(m.group(1)), 0)
+        else:	# memcg's own pages taken out, by its events
+            scanned, taken = memcg_reclaim_pages(evs)
+            if scanned is None or int(m.group(1)) not in (pd - scanned, pd - taken):
+                differ('Ops Direct pages scanned (7.2+: pgscan_direct less memcg '
+                       'reclaim %s/%s)' % (scanned, taken), int(m.group(1)), pd)
 
     begins, done = compaction_runs(evs)
     runners = rep['compaction']['runners'].values()
