@@ -102,9 +102,13 @@ static int load_phase_counters(const struct phase_counters *pc, struct counter_s
 		return 0;	/* no set before it, or none complete in it */
 	for (int i = 0; i < counters_model_count(pc->upto); i++) {
 		const struct counter *c = counters_model_get(pc->upto, i);
-		const struct counter *b = counters_model_find(pc->pre, c->source, c->instance,
-							      c->key);
-		double delta = (double)counters_diff(c->last, b ? b->last : c->first);
+		const struct counter *b;
+		double delta;
+
+		if (!c)	/* seen only in a set whose end line is missing */
+			continue;
+		b = counters_model_find(pc->pre, c->source, c->instance, c->key);
+		delta = (double)counters_diff(c->last, b ? b->last : c->first);
 
 		for (int k = 0; k < c->scale; k++)
 			delta /= 10;
@@ -131,7 +135,11 @@ static int load_counters(const struct analysis *a, struct counter_set *cs)
 		return 0;
 	for (int i = 0; i < counters_model_count(m); i++) {
 		const struct counter *c = counters_model_get(m, i);
-		double delta = (double)counter_delta(c);
+		double delta;
+
+		if (!c)	/* seen only in a set whose end line is missing */
+			continue;
+		delta = (double)counter_delta(c);
 
 		for (int k = 0; k < c->scale; k++)
 			delta /= 10;
