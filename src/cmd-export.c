@@ -432,11 +432,11 @@ static void run_cols(struct ex_out *o, const struct run_model *m)
  * the recorder's metadata (mmscope-recording(5)): null where the file does
  * not say. trigger_ns is on the trace clock, as start_ns.
  */
-static void export_stop(struct ex_out *o, const char *meta)
+static void export_stop(struct ex_out *o, const struct analysis *a)
 {
 	struct run_stop st;
 
-	run_stop_parse(&st, meta);
+	run_stop_parse2(&st, analysis_private_meta(a), analysis_last_meta(a));
 	put_str_or_null(o, st.name);
 	put_str_or_null(o, st.kind);
 	put_real_or_null(o, st.value, st.has_value);
@@ -497,7 +497,7 @@ static void export_recording(struct ex_ctx *x, const char *name)
 		wall_map_step(&in->wall, 0, &after, &before, &moved);
 	put_s64_or_null(o, steps, steps >= 0);
 	put_s64_or_null(o, (int64_t)(after - in->first_ts), steps > 0);
-	export_stop(o, analysis_private_meta(x->a));
+	export_stop(o, x->a);
 	row_end(o);
 }
 

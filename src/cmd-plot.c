@@ -212,7 +212,7 @@ static void plot_title(struct plot *p)
 	/* the trigger of a flight file; a stop the command's exit was not */
 	struct run_stop st;
 
-	run_stop_parse(&st, analysis_private_meta(p->a));
+	run_stop_parse2(&st, analysis_private_meta(p->a), analysis_last_meta(p->a));
 	if (st.has_trigger) {
 		strbuf_addf(&t, "; trigger %s", st.name ? st.name : st.kind ? st.kind : "-");
 		if (st.has_ns)

@@ -77,7 +77,7 @@ void plot_trigger_mark(struct plot *p, const struct area *a)
 	char lab[96];
 	double x;
 
-	run_stop_parse(&st, analysis_private_meta(p->a));
+	run_stop_parse2(&st, analysis_private_meta(p->a), analysis_last_meta(p->a));
 	if (st.has_trigger && st.has_ns && ax_in(a, st.ns)) {
 		strbuf_addstr(&p->body, "<g class=\"trigger\">\n");
 		x = ax_x(a, st.ns);

@@ -70,7 +70,7 @@ static void json_stop(struct report_ctx *rc)
 	struct json_writer *j = rc->jw;
 	struct run_stop st;
 
-	run_stop_parse(&st, analysis_private_meta(rc->a));
+	run_stop_parse2(&st, analysis_private_meta(rc->a), analysis_last_meta(rc->a));
 	if (st.has_trigger) {
 		json_object(j, "trigger");
 		json_str_or_null(j, "name", st.name);

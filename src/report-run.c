@@ -147,15 +147,18 @@ static void add_arg(struct strbuf *sb, const char *a)
  * The metadata's command= and stop_reason= say which; without them,
  * nothing is claimed about why.
  */
-static int text_no_outcome(struct report_ctx *rc)
+static int text_no_outcome(struct report_ctx *rc, int unusual_only)
 {
 	const char *meta = analysis_private_meta(rc->a);
 	const char *cmd = td_meta_value(meta, "command");
 	struct run_stop st;
 	char *c = NULL;
 
-	run_stop_parse(&st, meta);
-	if (!cmd && !st.stop) {
+	run_stop_parse2(&st, meta, analysis_last_meta(rc->a));
+	/* an older mmscope wrote no outcome line even for a command that
+	 * exited: that file's Run section says "context none" and no more */
+	if ((!cmd && !st.stop) ||
+	    (unusual_only && (!st.stop || !strcmp(st.stop, "command-exit")))) {
 		run_stop_release(&st);
 		return 0;
 	}
@@ -164,8 +167,10 @@ static int text_no_outcome(struct report_ctx *rc)
 		wrap(rc, "command   ", c);
 	}
 	if (st.stop) {
-		char *t = xasprintf("- (%s; stopped: %s, see the header)", c ? "no outcome recorded" :
-				    "no COMMAND", run_stop_text(&st, 1));
+		/* the header says more, but of a command that exited */
+		char *t = xasprintf("- (%s; stopped: %s%s)", c ? "no outcome recorded" :
+				    "no COMMAND", run_stop_text(&st, 1),
+				    strcmp(st.stop, "command-exit") ? ", see the header" : "");
 
 		wrap(rc, "outcome   ", t);
 		free(t);
@@ -182,7 +187,7 @@ static void text_outcome(struct report_ctx *rc, const struct run_outcome *o)
 	struct strbuf sb = STRBUF_INIT;
 
 	if (!o->known) {
-		if (!text_no_outcome(rc))
+		if (!text_no_outcome(rc, 0))
 			report_line(rc, "outcome   - (no COMMAND recorded)");
 		return;
 	}
@@ -474,7 +479,7 @@ void report_text_run(struct report_ctx *rc)
 	if (!run_model_has_context(m) && !o->known) {
 		/* the memcg lines came before the context did */
 		report_line(rc, "context   none in this file (older mmscope, or trace-cmd)");
-		text_no_outcome(rc);
+		text_no_outcome(rc, 1);
 		if (g->known)
 			text_memcg(rc, g);
 		return;

@@ -354,7 +354,7 @@ static void report_text_stop(struct report_ctx *rc)
 	struct run_stop st;
 	struct strbuf sb = STRBUF_INIT;
 
-	run_stop_parse(&st, analysis_private_meta(rc->a));
+	run_stop_parse2(&st, analysis_private_meta(rc->a), analysis_last_meta(rc->a));
 	if (st.has_trigger) {
 		const char *u = st.unit ? st.unit : "";
 		const char *sp = !strcmp(u, "%") || !*u ? "" : " ";

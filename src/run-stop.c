@@ -171,6 +171,28 @@ void run_stop_parse(struct run_stop *st, const char *meta)
 	parse_cpu_end(st, meta);
 }
 
+void run_stop_parse2(struct run_stop *st, const char *first, const char *last)
+{
+	struct run_stop end;
+
+	run_stop_parse(st, first);
+	if (!last || last == first)
+		return;
+	run_stop_parse(&end, last);
+	free(st->reason);
+	free(st->detail);
+	free(st->cpu_end);
+	st->reason = end.reason;
+	st->detail = end.detail;
+	st->stop = end.stop;
+	st->then = end.then;
+	st->ncpu = end.ncpu;
+	st->cpu_end = end.cpu_end;
+	end.reason = end.detail = NULL;
+	end.cpu_end = NULL;
+	run_stop_release(&end);
+}
+
 void run_stop_release(struct run_stop *st)
 {
 	free(st->trigger);

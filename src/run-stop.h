@@ -54,6 +54,13 @@ struct run_stop {
 
 /* Fill st from the metadata (NULL or "": nothing known). */
 void run_stop_parse(struct run_stop *st, const char *meta);
+/*
+ * Of a recording of several files (--switch-output parts): the trigger
+ * from its first file's metadata, the stop (stop_reason, stop_detail,
+ * cpu_end_ns) from the last's, which ended the run; first == last for
+ * one file.
+ */
+void run_stop_parse2(struct run_stop *st, const char *first, const char *last);
 void run_stop_release(struct run_stop *st);
 
 /*

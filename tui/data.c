@@ -27,7 +27,7 @@ static void tui_data_stop(struct tui_data *d)
 	int n = 0;
 	size_t sz = sizeof(d->stop_line);
 
-	run_stop_parse(&st, analysis_private_meta(d->an));
+	run_stop_parse2(&st, analysis_private_meta(d->an), analysis_last_meta(d->an));
 	d->stop_line[0] = '\0';
 	d->has_trigger_ts = st.has_trigger && st.has_ns;
 	d->trigger_ts = st.ns;
