@@ -58,6 +58,7 @@ struct analysis {
 	struct analysis_info info;
 	struct td_file *tf;
 	char *multi_name;		/* "PATH (N files)" for several files */
+	char *last_meta;		/* several files: the last one's metadata */
 	struct td_index *index;		/* opts.index_every: pages seen */
 	struct tep_handle *tep;		/* td_tep(tf), or a live kernel's */
 	struct parser_set *ps;
@@ -983,6 +984,11 @@ struct analysis *analysis_run_files(const char *const *paths, int n, const char 
 	a->tf = td_set_take(set, 0);	/* the set reads it until closed */
 	a->multi_name = xasprintf("%s (%d files)", name ? name : td_path(a->tf), n);
 	a->opts.name = a->multi_name;
+	{	/* how the run ended is the last file's to say */
+		const char *m = td_private(td_set_file(set, n - 1));
+
+		a->last_meta = xstrdup(m ? m : "");
+	}
 	analysis_header(a, td_path(a->tf));
 	/* the wall clock over every file (each one's reads from its start) */
 	wall_map_free(&a->info.wall);
@@ -1073,6 +1079,7 @@ void analysis_free(struct analysis *a)
 	if (a->tf)
 		td_close(a->tf);
 	free(a->multi_name);
+	free(a->last_meta);
 	free(a);
 }
 
@@ -1133,6 +1140,11 @@ const char *analysis_private_meta(const struct analysis *a)
 	const char *m = a->tf ? td_private(a->tf) : NULL;
 
 	return m ? m : "";
+}
+
+const char *analysis_last_meta(const struct analysis *a)
+{
+	return a->last_meta ? a->last_meta : analysis_private_meta(a);
 }
 
 long long analysis_probe_missed(const struct analysis *a, const char *family,

@@ -265,6 +265,9 @@ const char *analysis_probe_reason(const struct analysis *a);
 /* mmscope's own metadata of the recording (key=value lines; of the first
  * file of a set), for td_meta_value(): "" when none (trace-cmd, live). */
 const char *analysis_private_meta(const struct analysis *a);
+/* The same of the last file of a set (how the run ended: its stop_reason),
+ * the one file's otherwise. */
+const char *analysis_last_meta(const struct analysis *a);
 /* Whether probes= lists swap probes: 1, 0, or -1 when the key is absent. */
 int analysis_probes_swap(const struct analysis *a);
 /*

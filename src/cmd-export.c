@@ -23,6 +23,7 @@
 #include "export-write.h"
 #include "model-oom.h"
 #include "model-run.h"
+#include "run-stop.h"
 #include "util.h"
 
 #include <errno.h>
@@ -95,6 +96,10 @@ static const struct ex_col recordings_cols[] = {
 	IN("memcg_peak_bytes"), IN("memcg_usage_max_bytes"), IN("memcg_oom_kills"),
 	T("mmscope_version"), IN("window_start_ns"), IN("window_end_ns"), IN("start_unix_ns"),
 	IN("wall_steps"), IN("wall_step_ns"),
+	/* the trigger of a flight file and the stop (export_stop()) */
+	TN("trigger_name"), TN("trigger_kind"), RN("trigger_value"), RN("trigger_threshold"),
+	TN("trigger_unit"), IN("trigger_pid"), TN("trigger_comm"), IN("trigger_ns"),
+	IN("trigger_unix_ns"), TN("stop_reason"), TN("stop_then"), TN("stop_detail"),
 };
 static const struct ex_col kswapd_cols[] = {
 	T("recording_id"), I("node"), I("begin_ns"), I("duration_ns"), I("alloc_order"),
@@ -335,6 +340,22 @@ static void put_scaled(struct ex_out *o, int64_t v, int scale)
 		strbuf_addstr(&o->sb, buf);
 }
 
+/* a real as %.10g, or null */
+static void put_real_or_null(struct ex_out *o, double v, int known)
+{
+	const char *k;
+
+	if (!known) {
+		put_null(o);
+		return;
+	}
+	k = next_col(o);
+	if (o->fmt == FMT_JSONL)
+		json_g(&o->jw, k, v);
+	else
+		strbuf_addf(&o->sb, "%.10g", v);
+}
+
 static uint64_t rel(const struct ex_ctx *x, uint64_t ts)
 {
 	return ts >= x->t0 ? ts - x->t0 : 0;
@@ -414,6 +435,31 @@ static void run_cols(struct ex_out *o, const struct run_model *m)
 	put_s64_or_null(o, g->ev_oom_kill.v, g->known && g->ev_oom_kill.known);
 }
 
+/*
+ * The trigger that made a flight file and why the recording stopped, from
+ * the recorder's metadata (mmscope-recording(5)): null where the file does
+ * not say. trigger_ns is on the trace clock, as start_ns.
+ */
+static void export_stop(struct ex_out *o, const struct analysis *a)
+{
+	struct run_stop st;
+
+	run_stop_parse2(&st, analysis_private_meta(a), analysis_last_meta(a));
+	put_str_or_null(o, st.name);
+	put_str_or_null(o, st.kind);
+	put_real_or_null(o, st.value, st.has_value);
+	put_real_or_null(o, st.threshold, st.has_threshold);
+	put_str_or_null(o, st.unit);
+	put_s64_or_null(o, st.pid, st.has_pid);
+	put_str_or_null(o, st.comm);
+	put_s64_or_null(o, (int64_t)st.ns, st.has_ns);
+	put_s64_or_null(o, (int64_t)st.realtime_ns, st.has_realtime);
+	put_str_or_null(o, st.stop);
+	put_str_or_null(o, st.then);
+	put_str_or_null(o, st.detail);
+	run_stop_release(&st);
+}
+
 static void export_recording(struct ex_ctx *x, const char *name)
 {
 	const struct analysis_info *in = analysis_info(x->a);
@@ -459,6 +505,7 @@ static void export_recording(struct ex_ctx *x, const char *name)
 		wall_map_step(&in->wall, 0, &after, &before, &moved);
 	put_s64_or_null(o, steps, steps >= 0);
 	put_s64_or_null(o, (int64_t)(after - in->first_ts), steps > 0);
+	export_stop(o, x->a);
 	row_end(o);
 }
 

@@ -15,6 +15,7 @@
 #include "model-oom.h"
 #include "output-file.h"
 #include "plot.h"
+#include "run-stop.h"
 #include "util.h"
 
 #include <errno.h>
@@ -208,6 +209,19 @@ static void plot_title(struct plot *p)
 	} else {
 		strbuf_addstr(&t, "; OOM kills: not recorded (mmscope record -g oom)");
 	}
+	/* the trigger of a flight file; a stop the command's exit was not */
+	struct run_stop st;
+
+	run_stop_parse2(&st, analysis_private_meta(p->a), analysis_last_meta(p->a));
+	if (st.has_trigger) {
+		strbuf_addf(&t, "; trigger %s", st.name ? st.name : st.kind ? st.kind : "-");
+		if (st.has_ns)
+			strbuf_addf(&t, " at %.3f s (marked in purple)",
+				    (double)(int64_t)(st.ns - in->first_ts) / 1e9);
+	} else if (st.stop && strcmp(st.stop, "command-exit")) {
+		strbuf_addf(&t, "; stopped: %s", run_stop_text(&st, 1));
+	}
+	run_stop_release(&st);
 	plot_text(p, PLOT_W / 2, 52, "middle", 12, "fill=\"#606060\"", t.buf);
 	strbuf_release(&t);
 }

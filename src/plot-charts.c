@@ -4,13 +4,15 @@
  * one analysis (never events) and draws one panel per node, device or
  * zone into the picture, over the window the analysis covers; a chart
  * the recording has no measured data for is one line saying so, never a
- * line of zeros. OOM kills are marked on every chart's time axis, and a
- * line through samples far apart has a dot at each sample.
+ * line of zeros. OOM kills, and the trigger that made a flight-recorder
+ * file, are marked on every chart's time axis, and a line through samples
+ * far apart has a dot at each sample.
  */
 #include "config.h"
 #include "analysis.h"
 #include "model-oom.h"
 #include "plot.h"
+#include "run-stop.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -64,6 +66,31 @@ void plot_oom_marks(struct plot *p, const struct area *a)
 	}
 	if (open)
 		strbuf_addstr(&p->body, "</g>\n");
+	plot_trigger_mark(p, a);
+}
+
+/* The trigger that made a flight file (its trigger_ns): a dashed purple
+ * line labelled at the top, where the OOM labels (bottom) are not. */
+void plot_trigger_mark(struct plot *p, const struct area *a)
+{
+	struct run_stop st;
+	char lab[96];
+	double x;
+
+	run_stop_parse2(&st, analysis_private_meta(p->a), analysis_last_meta(p->a));
+	if (st.has_trigger && st.has_ns && ax_in(a, st.ns)) {
+		strbuf_addstr(&p->body, "<g class=\"trigger\">\n");
+		x = ax_x(a, st.ns);
+		plot_line(p, x, a->y, x, a->y + a->h, "#9467bd", 1.5, "6 3");
+		snprintf(lab, sizeof(lab), "trigger %s", st.name ? st.name :
+			 st.kind ? st.kind : "-");
+		if (x + 7.0 * (double)strlen(lab) > a->x + a->w)
+			plot_text(p, x - 3, a->y + 14, "end", 11, "fill=\"#9467bd\"", lab);
+		else
+			plot_text(p, x + 3, a->y + 14, "start", 11, "fill=\"#9467bd\"", lab);
+		strbuf_addstr(&p->body, "</g>\n");
+	}
+	run_stop_release(&st);
 }
 
 /* ---- watermarks ---- */

@@ -90,6 +90,9 @@ void plot_sample_marks(struct plot *p, const struct area *a, const double *x, co
 		       int n, const char *color);
 /* The OOM kills as marks across the area (see plot-charts.c). */
 void plot_oom_marks(struct plot *p, const struct area *a);
+/* The trigger of a flight-recorder file on a's time axis (plot_oom_marks
+ * draws it too). */
+void plot_trigger_mark(struct plot *p, const struct area *a);
 void plot_xml_text(struct strbuf *sb, const char *s);
 
 #endif

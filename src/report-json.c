@@ -8,6 +8,7 @@
 #include "config.h"
 #include "report.h"
 #include "json.h"
+#include "run-stop.h"
 
 #include <stdio.h>
 
@@ -48,6 +49,80 @@ static void json_flight(struct json_writer *j, const struct analysis_info *in)
 	}
 	json_close(j);
 	json_close(j);
+}
+
+static void json_str_or_null(struct json_writer *j, const char *key, const char *s)
+{
+	if (s)
+		json_str(j, key, s);
+	else
+		json_null(j, key);
+}
+
+/*
+ * The trigger that made a flight file and why the recording stopped
+ * (mmscope-recording(5)): null for what the file does not say (no
+ * trigger, an older mmscope, trace-cmd). Times are seconds from the
+ * first event ("_s") and on the trace clock ("_abs_s").
+ */
+static void json_stop(struct report_ctx *rc)
+{
+	struct json_writer *j = rc->jw;
+	struct run_stop st;
+
+	run_stop_parse2(&st, analysis_private_meta(rc->a), analysis_last_meta(rc->a));
+	if (st.has_trigger) {
+		json_object(j, "trigger");
+		json_str_or_null(j, "name", st.name);
+		json_str_or_null(j, "kind", st.kind);
+		json_str_or_null(j, "condition", st.trigger);
+		json_str_or_null(j, "unit", st.unit);
+		if (st.has_value)
+			json_g(j, "value", st.value);
+		else
+			json_null(j, "value");
+		if (st.has_threshold)
+			json_g(j, "threshold", st.threshold);
+		else
+			json_null(j, "threshold");
+		json_s64_or_null(j, "pid", st.pid, st.has_pid);
+		json_str_or_null(j, "comm", st.comm);
+		if (st.has_ns) {
+			json_fixed(j, "at_s", (double)(int64_t)(st.ns - rc->in->first_ts) / 1e9, 6);
+			json_fixed(j, "at_abs_s", (double)st.ns / 1e9, 6);
+		} else {
+			json_null(j, "at_s");
+			json_null(j, "at_abs_s");
+		}
+		json_u64_or_null(j, "realtime_ns", st.realtime_ns, st.has_realtime);
+		json_close(j);
+	} else {
+		json_null(j, "trigger");
+	}
+	if (st.stop) {
+		json_object(j, "stop");
+		json_str(j, "reason", st.stop);
+		json_str_or_null(j, "then", st.then);
+		json_str(j, "recorded", st.reason);
+		json_str_or_null(j, "detail", st.detail);
+		json_str(j, "text", run_stop_text(&st, 0));
+		if (st.ncpu) {	/* a recovered file: where each CPU's data ends */
+			json_array(j, "cpu_end_s");
+			for (int i = 0; i < st.ncpu; i++)
+				if (st.cpu_end[i].known)
+					json_fixed(j, NULL, (double)(int64_t)(st.cpu_end[i].ns -
+						   rc->in->first_ts) / 1e9, 6);
+				else
+					json_null(j, NULL);
+			json_close(j);
+		} else {
+			json_null(j, "cpu_end_s");
+		}
+		json_close(j);
+	} else {
+		json_null(j, "stop");
+	}
+	run_stop_release(&st);
 }
 
 void report_json_header(struct report_ctx *rc)
@@ -126,6 +201,7 @@ void report_json_header(struct report_ctx *rc)
 	/* kprobe hits missed (kprobe_profile); null: no probes or not recorded */
 	json_s64_or_null(j, "probe_missed", in->probe_missed,
 			 in->has_probes && in->probe_missed >= 0);
+	json_stop(rc);
 	if (in->flight)
 		json_flight(j, in);
 	if (in->windowed) {

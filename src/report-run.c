@@ -19,6 +19,8 @@
 #include "model-run.h"
 #include "model-swapclust.h"
 #include "json.h"
+#include "run-stop.h"
+#include "tracedat-read.h"
 
 #include <inttypes.h>
 #include <signal.h>
@@ -139,12 +141,54 @@ static void add_arg(struct strbuf *sb, const char *a)
 	strbuf_addch(sb, '\'');
 }
 
+/*
+ * No outcome line: the recorder ran no command, or did not live to write
+ * it (killed, recovered from its spool) or stopped early (a full disk).
+ * The metadata's command= and stop_reason= say which; without them,
+ * nothing is claimed about why.
+ */
+static int text_no_outcome(struct report_ctx *rc, int unusual_only)
+{
+	const char *meta = analysis_private_meta(rc->a);
+	const char *cmd = td_meta_value(meta, "command");
+	struct run_stop st;
+	char *c = NULL;
+
+	run_stop_parse2(&st, meta, analysis_last_meta(rc->a));
+	/* an older mmscope wrote no outcome line even for a command that
+	 * exited: that file's Run section says "context none" and no more */
+	if ((!cmd && !st.stop) ||
+	    (unusual_only && (!st.stop || !strcmp(st.stop, "command-exit")))) {
+		run_stop_release(&st);
+		return 0;
+	}
+	if (cmd) {	/* its words as the recorder joined them */
+		c = xasprintf("%.*s", (int)strcspn(cmd, "\n"), cmd);
+		wrap(rc, "command   ", c);
+	}
+	if (st.stop) {
+		/* the header says more, but of a command that exited */
+		char *t = xasprintf("- (%s; stopped: %s%s)", c ? "no outcome recorded" :
+				    "no COMMAND", run_stop_text(&st, 1),
+				    strcmp(st.stop, "command-exit") ? ", see the header" : "");
+
+		wrap(rc, "outcome   ", t);
+		free(t);
+	} else {
+		report_line(rc, "outcome   - (no outcome recorded)");
+	}
+	free(c);
+	run_stop_release(&st);
+	return 1;
+}
+
 static void text_outcome(struct report_ctx *rc, const struct run_outcome *o)
 {
 	struct strbuf sb = STRBUF_INIT;
 
 	if (!o->known) {
-		report_line(rc, "outcome   - (no COMMAND: a --duration or signal ended the run)");
+		if (!text_no_outcome(rc, 0))
+			report_line(rc, "outcome   - (no COMMAND recorded)");
 		return;
 	}
 	for (int i = 0; i < o->argc; i++)
@@ -435,6 +479,7 @@ void report_text_run(struct report_ctx *rc)
 	if (!run_model_has_context(m) && !o->known) {
 		/* the memcg lines came before the context did */
 		report_line(rc, "context   none in this file (older mmscope, or trace-cmd)");
+		text_no_outcome(rc, 1);
 		if (g->known)
 			text_memcg(rc, g);
 		return;

@@ -15,6 +15,7 @@
 #include "report-phases.h"
 #include "report-run.h"
 #include "report-stacks.h"
+#include "run-stop.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -334,6 +335,72 @@ static void report_wall_steps(struct report_ctx *rc, const struct analysis_info 
 	}
 }
 
+/* "oom at 0.873 s (@24363.672975): ..." the trigger's time from the
+ * first event; signed, as a trigger may come before the ring's oldest
+ * event */
+static void trigger_when(struct report_ctx *rc, const struct run_stop *st, struct strbuf *sb)
+{
+	if (st->has_ns)
+		strbuf_addf(sb, " at %.3f s (@%.6f)",
+			    (double)(int64_t)(st->ns - rc->in->first_ts) / 1e9,
+			    (double)st->ns / 1e9);
+	else
+		strbuf_addstr(sb, " at - (no trace time recorded)");
+}
+
+/*
+ * The trigger that made a flight file and why the recording stopped
+ * (mmscope-recording(5)); nothing for a key the file lacks. A command
+ * that exited is the Run section's outcome line, not repeated here.
+ */
+static void report_text_stop(struct report_ctx *rc)
+{
+	struct run_stop st;
+	struct strbuf sb = STRBUF_INIT;
+
+	run_stop_parse2(&st, analysis_private_meta(rc->a), analysis_last_meta(rc->a));
+	if (st.has_trigger) {
+		const char *u = st.unit ? st.unit : "";
+		const char *sp = !strcmp(u, "%") || !*u ? "" : " ";
+
+		strbuf_addstr(&sb, st.name ? st.name : st.kind ? st.kind : "-");
+		trigger_when(rc, &st, &sb);
+		if (st.kind && st.name && strcmp(st.kind, st.name))
+			strbuf_addf(&sb, "; %s", st.kind);
+		if (st.has_value)
+			strbuf_addf(&sb, "; value %g%s%s", st.value, sp, u);
+		if (st.has_threshold)
+			strbuf_addf(&sb, "%s threshold %g%s%s", st.has_value ? "," : ";",
+				    st.threshold, sp, u);
+		if (st.has_pid || st.comm) {
+			strbuf_addstr(&sb, "; task ");
+			if (st.has_pid)
+				strbuf_addf(&sb, "%lld", (long long)st.pid);
+			if (st.comm)
+				strbuf_addf(&sb, st.has_pid ? " (%s)" : "%s", st.comm);
+		}
+		/* older files have only the condition in words */
+		if (!st.kind && st.trigger)
+			strbuf_addf(&sb, ": %s", st.trigger);
+		report_wrap(rc, "trigger   ", sb.buf);
+		strbuf_reset(&sb);
+	}
+	if (st.stop && strcmp(st.stop, "command-exit"))
+		report_wrap(rc, "stopped   ", run_stop_text(&st, 0));
+	if (st.ncpu) {
+		for (int i = 0; i < st.ncpu; i++) {
+			if (st.cpu_end[i].known)
+				strbuf_addf(&sb, "%sCPU %d at %.3f s", i ? ", " : "", i,
+					    (double)(int64_t)(st.cpu_end[i].ns - rc->in->first_ts) / 1e9);
+			else
+				strbuf_addf(&sb, "%sCPU %d - (no events)", i ? ", " : "", i);
+		}
+		report_wrap(rc, "data ends ", sb.buf);
+	}
+	strbuf_release(&sb);
+	run_stop_release(&st);
+}
+
 /* --since/--until and --pid/--comm: what the figures below cover. */
 static void report_text_scope(struct report_ctx *rc)
 {
@@ -454,6 +521,7 @@ void report_text_header(struct report_ctx *rc)
 	} else
 		report_line(rc, "samples   none (no mmscope counter samples in this %s)",
 			    in->windowed ? "window" : "file");
+	report_text_stop(rc);
 	report_text_scope(rc);
 	for (int i = 0; i < analysis_nnotes(rc->a); i++)
 		report_wrap(rc, "note      ", analysis_note(rc->a, i));

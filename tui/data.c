@@ -8,13 +8,43 @@
 #include "data.h"
 #include "analysis.h"
 #include "live.h"
+#include "run-stop.h"
 #include "tracedat-read.h"
 #include "util.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Pages per index entry: 1/16 of the pages, ~1.5 MB for 2 GB of them. */
 #define TUI_INDEX_EVERY 16
+
+/* "trigger oom at 0.873 s, then command exit", "stopped: filesystem
+ * full": as the report's header says it, in one short line */
+static void tui_data_stop(struct tui_data *d)
+{
+	struct run_stop st;
+	int n = 0;
+	size_t sz = sizeof(d->stop_line);
+
+	run_stop_parse2(&st, analysis_private_meta(d->an), analysis_last_meta(d->an));
+	d->stop_line[0] = '\0';
+	d->has_trigger_ts = st.has_trigger && st.has_ns;
+	d->trigger_ts = st.ns;
+	if (st.has_trigger) {
+		n = snprintf(d->stop_line, sz, "trigger %s", st.name ? st.name :
+			     st.kind ? st.kind : "-");
+		if (st.has_ns && n >= 0 && (size_t)n < sz)
+			n += snprintf(d->stop_line + n, sz - (size_t)n, " at %.3f s",
+				      (double)(int64_t)(st.ns - d->rec_first_ts) / 1e9);
+		if (st.then && n >= 0 && (size_t)n < sz)
+			snprintf(d->stop_line + n, sz - (size_t)n, ", then %s",
+				 run_stop_word(st.then));
+	} else if (st.stop && strcmp(st.stop, "command-exit")) {
+		snprintf(d->stop_line, sz, "stopped: %s", run_stop_text(&st, 1));
+	}
+	run_stop_release(&st);
+}
 
 /* The figures of the pass, from its models. */
 static void tui_data_fill(struct tui_data *d)
@@ -51,6 +81,7 @@ static void tui_data_fill(struct tui_data *d)
 	}
 	d->lanes = analysis_lanes(d->an);
 	d->index = analysis_take_index(d->an);
+	tui_data_stop(d);
 }
 
 struct tui_data *tui_data_load(const char *path, tui_progress_fn progress, void *ctx,

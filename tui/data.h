@@ -30,6 +30,14 @@ struct tui_data {
 	/* with a window: the window analysed and the recording's span, for
 	 * the status line ("" without one) */
 	char window_line[112];
+	/* the trigger that made a flight file and the stop, when the file
+	 * says something the command's exit does not ("" otherwise: a run
+	 * whose command exited, or a file without the keys), for the status
+	 * line; trigger_ts the trigger's trace time for the timeline's mark
+	 * (has_trigger_ts 0: none) */
+	char stop_line[112];
+	uint64_t trigger_ts;
+	int has_trigger_ts;
 };
 
 /* Called now and then during the pass: bytes of event data read of the

@@ -447,11 +447,20 @@ static void tui_build_status(struct tui_state *st, struct canvas *c)
 		x += canvas_printf(c, y, x, AT_STATUS, "  /%s", st->filter);
 	if (st->message[0])
 		x += canvas_printf(c, y, x, AT_STATUS, "  %s", st->message);
-	if (st->live_status) {
-		int w = (int)strlen(st->live_status) + 1;
+	/* at the right: the trigger or stop of the file, then the window
+	 * or the live session's state; the trigger gives way when both do
+	 * not fit */
+	const char *stop = !st->live && st->data ? st->data->stop_line : "";
+	char right[240];
 
-		canvas_put(c, y, x + 2 < c->cols - w ? c->cols - w : x + 2, AT_STATUS,
-			   st->live_status);
+	snprintf(right, sizeof(right), "%s%s%s", stop, *stop && st->live_status ? "  " : "",
+		 st->live_status ? st->live_status : "");
+	if (*stop && st->live_status && x + 2 + (int)strlen(right) + 1 > c->cols)
+		snprintf(right, sizeof(right), "%s", st->live_status);
+	if (right[0]) {
+		int w = (int)strlen(right) + 1;
+
+		canvas_put(c, y, x + 2 < c->cols - w ? c->cols - w : x + 2, AT_STATUS, right);
 	}
 }
 

@@ -4,7 +4,8 @@
  * axis: kswapd awake (K; the end of each episode says what kcompactd got:
  * > woken, ~ picked up, x nothing though order > 0 was asked), kcompactd
  * awake (C on a request, c proactive), direct and memcg reclaim stalls
- * (R), compaction runs outside kcompactd (D), OOM kills (!). Beneath them
+ * (R), compaction runs outside kcompactd (D), OOM kills (!); a T on the
+ * time axis where the trigger that made a flight file fired. Beneath them
  * a chart of free pages of the node's largest zone against its min, low
  * and high watermarks, from the zoneinfo samples. Then the time axis, and
  * two lines: what lies under the cursor in the selected lane, and the
@@ -298,6 +299,13 @@ static void tl_build_axis(struct tui_state *st, struct canvas *body, const struc
 		if (c + 1 + (int)strlen(buf) < L->w)
 			canvas_put(body, y, L->x0 + c + 1, AT_DIM, buf);
 	}
+	/* the trigger that made a flight file, where it fired */
+	if (st->data && st->data->has_trigger_ts) {
+		long c = tui_ts_col(st, st->data->trigger_ts);
+
+		if (c >= 0 && c < L->w)
+			canvas_set(body, y, L->x0 + (int)c, 'T', AT_FLAG);
+	}
 }
 
 /* The cursor column and the selection over the lanes and the chart. */
@@ -470,7 +478,7 @@ static void tl_build_footer(struct tui_state *st, struct canvas *body, const str
 /* Under the charts when there is room: what the symbols mean. Each group
  * starts a line and its items wrap whole at the screen's width (a cut
  * item, "x no han", says nothing); an item wider than the screen is cut. */
-static void tl_build_legend(struct canvas *body, int y, int last)
+static void tl_build_legend(struct canvas *body, int y, int last, int trigger)
 {
 	static const struct {
 		const char *sep, *items[6];
@@ -481,10 +489,13 @@ static void tl_build_legend(struct canvas *body, int y, int last)
 			  "D compaction run", "! OOM kill", NULL } },
 		{ ", ", { "free pages: # level", "on a watermark's row = at or above it",
 			  "- below it", "^ off the top", NULL } },
+		/* only for a file a trigger made */
+		{ "  ", { "T on the axis: the trigger that made the file", NULL } },
 	};
+	size_t ngroups = sizeof(groups) / sizeof(groups[0]) - !trigger;
 	int w = body->cols - TUI_LABEL_W;
 
-	for (size_t g = 0; g < sizeof(groups) / sizeof(groups[0]) && w > 0; g++) {
+	for (size_t g = 0; g < ngroups && w > 0; g++) {
 		char line[256] = "";
 		size_t len = 0;
 
@@ -541,7 +552,8 @@ static void view_timeline_build(struct tui_state *st, struct canvas *body)
 			tl_build_lane(st, body, &L, n, nid, (enum lane_id)k, y + k);
 		tl_build_chart(st, body, &L, n, nid, y + LANE_NR);
 	}
-	tl_build_legend(body, L.shown * L.node_rows + 1, L.axis_y - 1);
+	tl_build_legend(body, L.shown * L.node_rows + 1, L.axis_y - 1,
+			st->data && st->data->has_trigger_ts);
 	tl_build_axis(st, body, &L);
 	tl_build_cursor(st, body, &L);
 	if (st->data && st->data->lanes)

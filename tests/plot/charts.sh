@@ -127,6 +127,25 @@ for x in marks:
     assert any(abs(float(x) - (90 + t / span * w)) < 1.0 for w in (1080, 860)), (x, t, span)
 EOF
 	fail "oom-6.18: OOM kill mark (report: at $t s of $span s)"
+# ---- the trigger of a flight-recorder file marked at its time ----
+f=$top_srcdir/tests/data/perfetto/flight-oom-6.18.dat
+"$MMSCOPE" plot "$f" >"$scratch/trig.svg" || fail "plot flight-oom-6.18 failed"
+"$MMSCOPE" report -s header -f json "$f" >"$scratch/trig.json" || fail "report flight-oom-6.18 failed"
+python3 - "$scratch/trig.svg" "$scratch/trig.json" <<'EOF' &&
+import json, re, sys
+svg, h = open(sys.argv[1]).read(), json.load(open(sys.argv[2]))["header"]
+t, span = h["trigger"]["at_s"], h["last_s"] - h["first_s"]
+assert "; trigger oom at %.3f s (marked in purple)" % t in svg, "no trigger in the subtitle"
+marks = re.findall(r'<g class="trigger">\n<line x1="([0-9.]+)"[^\n]*\n<text[^>]*>trigger oom</text>', svg)
+assert len(marks) == 3, ("marks", marks)
+for x in marks:
+    assert any(abs(float(x) - (90 + t / span * w)) < 1.0 for w in (1080, 860)), (x, t, span)
+EOF
+	ok "flight-oom-6.18: the trigger marked on every time axis" ||
+	fail "flight-oom-6.18: trigger mark"
+"$MMSCOPE" plot "$R/oom-6.18.dat" | grep -q 'class="trigger"\|; trigger ' &&
+	fail "oom-6.18 has no trigger, yet one is marked" || ok "no trigger mark without a trigger"
+
 "$MMSCOPE" plot "$S/compaction-6.18.dat" >"$scratch/n.svg"
 texts "$scratch/n.svg" | sed -n 2p | grep -q 'OOM kills: not recorded (mmscope record -g oom)$' &&
 	ok "without the oom group: OOM kills not recorded, said" || fail "no oom group: $(texts "$scratch/n.svg" | sed -n 2p)"

@@ -1,14 +1,16 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Golden reports: "mmscope report" on the real fixtures (samples/*.dat and
-# tests/data/report/*.dat) must print exactly tests/golden/report-NAME.txt,
+# tests/data/report/*.dat, and the flight-recorder file with a trigger of
+# tests/data/perfetto) must print exactly tests/golden/report-NAME.txt,
 # and "--format json" must be valid JSON (and match report-NAME.json where
 # one is kept).
 # MMSCOPE_UPDATE_GOLDEN=1 rewrites the golden files instead of comparing.
 . "$(dirname "$0")/../lib.sh"
 
 golden="$top_srcdir/tests/golden"
-for f in "$top_srcdir"/samples/*.dat "$top_srcdir"/tests/data/report/*.dat; do
+for f in "$top_srcdir"/samples/*.dat "$top_srcdir"/tests/data/report/*.dat \
+	"$top_srcdir"/tests/data/perfetto/flight-oom-6.18.dat; do
 	[ -f "$f" ] || continue
 	name=$(basename "$f" .dat)
 	want="$golden/report-$name.txt"
@@ -32,7 +34,7 @@ for f in "$top_srcdir"/samples/*.dat "$top_srcdir"/tests/data/report/*.dat; do
 	(cd "$(dirname "$f")" && "$MMSCOPE" report --format json "$(basename "$f")") \
 		> "$scratch/$name.json" || fail "$name: json report failed"
 	case $name in
-	global-pressure-reclaim-6.12)	# one JSON golden: the richest recording
+	global-pressure-reclaim-6.12|flight-oom-6.18)	# the richest recording; a trigger
 		if [ -n "$MMSCOPE_UPDATE_GOLDEN" ]; then
 			cp "$scratch/$name.json" "$golden/report-$name.json"
 		elif ! diff -u "$golden/report-$name.json" "$scratch/$name.json" >&2; then

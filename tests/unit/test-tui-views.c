@@ -649,6 +649,52 @@ static void test_conventions(void)
 	tui_data_free(d);
 }
 
+/* Issue 31 item 3: a flight file's trigger in the status line and as a
+ * T on the timeline's axis, at its time from the first event
+ * (flight-oom-6.18: trigger_ns 24363.672975, first event 24362.800220);
+ * a file without a trigger has neither. */
+static void test_trigger(void)
+{
+	struct tui_state st;
+	struct canvas c = { 0 };
+	struct tui_data *d = load("tests/data/perfetto/flight-oom-6.18.dat", &st);
+	const char *axis;
+	long col;
+
+	if (!d) {
+		ok(0, "load flight-oom-6.18");
+		return;
+	}
+	build(&st, &c, 24, 80);
+	ok(strstr(canvas_row(&c, 23), "trigger oom at 0.873 s, then command exit") != NULL,
+	   "the status line names the trigger, its time and what stopped the run");
+	is_int(d->has_trigger_ts, 1, "the trigger's trace time is known");
+	ok(d->trigger_ts == 24363672974720ULL, "trigger_ts is the metadata's trigger_ns");
+	col = tui_ts_col(&st, d->trigger_ts);
+	axis = NULL;
+	for (int y = 0; y < 23; y++)
+		if (strstr(canvas_row(&c, y), "+0ns"))
+			axis = canvas_row(&c, y);
+	ok(axis && col >= 0 && axis[TUI_LABEL_W + col] == 'T',
+	   "a T on the axis at the trigger's column (%ld)", col);
+	canvas_release(&c);
+	tui_state_release(&st);
+	tui_data_free(d);
+
+	d = load("tests/data/report/global-pressure-early-6.12.dat", &st);
+	if (!d) {
+		ok(0, "load global-pressure-early-6.12");
+		return;
+	}
+	build(&st, &c, 24, 80);
+	ok(!strstr(canvas_row(&c, 23), "trigger") && !strstr(canvas_row(&c, 23), "stopped"),
+	   "no trigger or stop in the status line of a run whose command exited");
+	is_int(d->has_trigger_ts, 0, "and no trigger time");
+	canvas_release(&c);
+	tui_state_release(&st);
+	tui_data_free(d);
+}
+
 static void test_stalls(void)
 {
 	struct tui_state st;
@@ -776,6 +822,7 @@ int main(void)
 	test_lanes_sync();
 	test_timeline();
 	test_conventions();
+	test_trigger();
 	test_stalls();
 	test_swap_zswap();
 	return tap_done();
