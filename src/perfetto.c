@@ -13,6 +13,7 @@
 #include "config.h"
 #include "perfetto.h"
 #include "analysis.h"
+#include "findings.h"
 #include "model-oom.h"
 #include "model-phases.h"
 #include "model-series.h"
@@ -54,6 +55,7 @@ enum { T_BEGIN = 1, T_END = 2, T_INSTANT = 3, T_COUNTER = 4 };
 /* What an event's ref points into. */
 enum ev_src {
 	S_NONE, S_KSWAPD, S_KC, S_KRUN, S_RUN, S_STALL, S_OOM, S_PHASE, S_TRIGGER, S_COUNTER,
+	S_FINDING,
 };
 
 struct ptrack {
@@ -121,6 +123,7 @@ struct pf {
 	const struct stacks_model *stacks;
 	struct stall_stack *ss;		/* the stalls' stacks, by kind, pid, begin */
 	int nss;
+	struct findings *fs;		/* the report's findings, as annotations */
 	struct interns in[IK_NR];
 	int fd;
 	struct pb pb;
@@ -477,6 +480,34 @@ static void gather_instants(struct pf *p)
 	/* a flight-recorder file's trigger, when its trace time is known */
 	if (!td_meta_u64(analysis_private_meta(p->a), "trigger_ns", &ts) && ts)
 		add_instant(p, track_new(p, 0, "triggers"), ts, S_TRIGGER, 0);
+}
+
+/*
+ * The findings (findings.h), each on a track of its own under "findings"
+ * (they may overlap, and slices on one track must nest): a slice over
+ * the time it covers, an instant where it has one time, and an instant
+ * at the first event, its time stated as not known, where it has none.
+ */
+static void gather_findings(struct pf *p)
+{
+	uint32_t parent = 0;
+
+	p->fs = findings_build(p->a);
+	for (int i = 0; i < p->fs->n; i++) {
+		const struct finding *f = &p->fs->f[i];
+		uint64_t t0 = p->info->first_ts;
+		uint32_t t;
+
+		if (!parent)
+			parent = track_new(p, 0, "findings");
+		t = track_new(p, parent, f->rule->id);
+		if (f->has_t_start && f->has_t_end && f->t_end_ns > f->t_start_ns)
+			add_slice(p, t, t0 + f->t_start_ns, t0 + f->t_end_ns, S_FINDING,
+				  (uint32_t)i, 0);
+		else
+			add_instant(p, t, t0 + (f->has_t_start ? f->t_start_ns : 0), S_FINDING,
+				    (uint32_t)i);
+	}
 }
 
 /* Sampled counters: zones, PSI, memcg (the series model). */
@@ -958,6 +989,27 @@ static void args_stall(struct pf *p, const struct pev *e)
 					   SK_MEMCG_RECLAIM, s->pid, s->begin));
 }
 
+static void args_finding(struct pf *p, const struct pev *e)
+{
+	const struct finding *f = &p->fs->f[e->ref];
+	char name[24], text[400];
+
+	arg_s(p, "id", f->rule->id);
+	arg_s(p, "severity", finding_severity_name(f->severity));
+	arg_u(p, "count", f->count);
+	arg_s(p, "count_unit", f->count_unit ? f->count_unit : "");
+	arg_s(p, "summary", f->summary);
+	if (!f->has_t_start)
+		arg_s(p, "time", "not known");
+	for (int k = 0; k < f->nev; k++) {
+		snprintf(name, sizeof(name), "evidence_%d", k + 1);
+		snprintf(text, sizeof(text), "%s (%s; section %s)", f->ev[k].figure,
+			 f->ev[k].source, f->ev[k].section);
+		arg_s(p, name, text);
+	}
+	arg_s(p, "mechanism", f->mechanism);
+}
+
 static void args_oom(struct pf *p, const struct pev *e)
 {
 	const struct oom_kill *k = oom_model_kill(analysis_model(p->a, &oom_model_ops),
@@ -1023,6 +1075,9 @@ static const char *slice_name(struct pf *p, const struct pev *e, char *buf, size
 		return kind_slice_name(e->sub);
 	case S_OOM:
 		return "OOM kill";
+	case S_FINDING:
+		snprintf(buf, len, "finding %s", p->fs->f[e->ref].rule->id);
+		return buf;
 	case S_TRIGGER:
 		snprintf(buf, len, "trigger %.*s", (int)meta_len(p, "trigger_name"),
 			 meta_str(p, "trigger_name"));
@@ -1067,6 +1122,7 @@ static void write_event(struct pf *p, const struct pev *e)
 		case S_RUN: args_run(p, e); break;
 		case S_STALL: args_stall(p, e); break;
 		case S_OOM: args_oom(p, e); break;
+		case S_FINDING: args_finding(p, e); break;
 		case S_TRIGGER: {
 			char cond[128];
 
@@ -1108,6 +1164,8 @@ static void pf_free(struct pf *p)
 	free(p->tasks);
 	free(p->ss);
 	free(p->nodes);
+	if (p->fs)
+		findings_free(p->fs);
 	for (int k = 0; k < IK_NR; k++) {
 		for (size_t i = 0; i < p->in[k].cap; i++)
 			free(p->in[k].slot[i].s);
@@ -1137,6 +1195,7 @@ int perfetto_write(int fd, const struct analysis *a, struct perfetto_stats *st, 
 	gather_nodes(&p);
 	gather_stalls(&p);
 	gather_instants(&p);
+	gather_findings(&p);
 	gather_series(&p);
 	gather_swap(&p);
 	gather_zswap(&p);

@@ -236,6 +236,14 @@ def main():
         expect(name + " stalls with a stack", with_stack.get(name, 0), want)
     oom = report.get("oom")
     expect("OOM kill instants", slices_named("OOM kill"), oom["kills"] if oom else 0)
+    # the findings: one annotation (slice or instant) each, by id
+    fnd = report.get("findings")
+    fl = fnd if isinstance(fnd, list) else (fnd or {}).get("findings", [])
+    for fid in sorted(set(f["id"] for f in fl)):
+        expect("finding " + fid, slices_named("finding " + fid),
+               sum(1 for f in fl if f["id"] == fid))
+    expect("findings", sum(c for (u, n), c in names.items() if n.startswith("finding ")),
+           len(fl))
 
     info = {}
     for line in open(info_txt, errors="replace"):
