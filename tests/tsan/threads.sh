@@ -19,7 +19,11 @@ nm "$MMSCOPE" 2>/dev/null | grep -q __tsan_init ||
 	  exit 99; }
 
 d=$top_srcdir/tests/data/report
-all="$top_srcdir/samples/*.dat $d/*.dat"
+# every real recording compare takes (one without two complete sample sets
+# or any event it compares, as lossy-6.18.dat, is refused by compare itself)
+all=$(for f in "$top_srcdir"/samples/*.dat "$d"/*.dat; do
+	case $(basename "$f") in lossy-*) ;; *) printf '%s ' "$f" ;; esac
+done)
 small="$d/oom-6.18.dat $d/khugepaged-6.18.dat $d/run-memcg-6.18.dat"
 export TSAN_OPTIONS="halt_on_error=0:exitcode=66:second_deadlock_stack=1${TSAN_OPTIONS:+:$TSAN_OPTIONS}"
 
