@@ -1,22 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * mmscope record: the options. They become a struct recorder_opts (from
- * the command line, a --config file, or tui --live's arguments), and the
- * recording engine, src/recorder.c, records:
- * memory-management events and counter samples
- * into a trace.dat. It runs COMMAND (or waits for --duration, SIGINT or
- * SIGTERM), moves the ring-buffer pages of its own tracefs instance into
- * a spool beside the output as they fill, writes a sample set into the
- * instance's trace_marker every interval, and at the end assembles the
- * spool into the output file and removes everything it created in
- * tracefs. With --flight-recorder the ring overwrites instead and is
- * written out only on SIGUSR1 or a trigger.
+ * mmscope record: the options. The command line (with a --config file's
+ * KEY=VALUE lines ahead of it), or tui --live's arguments
+ * (record_parse_live), become a struct recorder_opts; the recording
+ * engine, recorder_run() (src/recorder.h), does the rest. Records
+ * memory-management events and counter samples into a trace.dat, or with
+ * --flight-recorder keeps the ring overwriting and writes it out on
+ * SIGUSR1 or a trigger.
  */
 #include "config.h"
 #include "cmd.h"
 #include "recorder.h"
 #include "record-config.h"
 #include "families.h"
+#include "model-stacks.h"
 #include "probes.h"
 #include "switch-output.h"
 #include "trigger.h"
@@ -205,18 +202,13 @@ static int record_opts_parse(const struct cmd_entry *cmd, int live, int whole, i
 			break;
 		case OPT_STACKTRACE:
 		case 'T': {
-			/* -T: where tasks stall: direct and memcg reclaim, direct
-			 * compaction, at their start */
-			static const char *const defaults[] = {
-				"vmscan:mm_vmscan_direct_reclaim_begin",
-				"vmscan:mm_vmscan_memcg_reclaim_begin",
-				"compaction:mm_compaction_try_to_compact_pages", NULL,
-			};
+			/* -T: where tasks stall (direct and memcg reclaim, direct
+			 * compaction), at their start: the stacks model's events */
 			const char *one[] = { optarg, NULL };
 
 			if (c == OPT_STACKTRACE && !strchr(optarg, ':'))
 				return usage_error(cmd, "bad --stacktrace '%s' (SYSTEM:EVENT)", optarg);
-			for (const char *const *e = c == 'T' ? defaults : one; *e; e++) {
+			for (const char *const *e = c == 'T' ? stacks_stall_events : one; *e; e++) {
 				o->stacks = xreallocarray(o->stacks, (size_t)o->nstacks + 2,
 							  sizeof(*o->stacks));
 				o->stacks[o->nstacks++] = *e;
