@@ -378,6 +378,13 @@ int kstack_first_frame(const struct kstack *s)
 	return i < s->nframes ? i : 0;
 }
 
+const char *const stacks_stall_events[SK_NR + 1] = {
+	[SK_DIRECT_RECLAIM] = "vmscan:mm_vmscan_direct_reclaim_begin",
+	[SK_MEMCG_RECLAIM] = "vmscan:mm_vmscan_memcg_reclaim_begin",
+	[SK_DIRECT_COMPACT] = "compaction:mm_compaction_try_to_compact_pages",
+	[SK_NR] = NULL,
+};
+
 const char *stack_kind_name(enum stack_kind k)
 {
 	static const char *const n[SK_NR] = {

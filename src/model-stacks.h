@@ -90,5 +90,10 @@ const struct kstack *stacks_model_stack(const struct stacks_model *m, int id);
 int kstack_first_frame(const struct kstack *s);
 const char *stack_kind_name(enum stack_kind k);	/* "direct reclaim" */
 const char *stack_kind_key(enum stack_kind k);	/* "direct_reclaim" */
+/* The event where a stall of each kind begins, "system:event", by kind,
+ * NULL-ended: the stack the model gives a stall follows it, so these
+ * are what `record -T` puts the stacktrace trigger on (the list lives
+ * here only) and what the stacks report needs recorded. */
+extern const char *const stacks_stall_events[SK_NR + 1];
 
 #endif

@@ -29,21 +29,27 @@ static const struct stacks_model *model(const struct report_ctx *rc)
 	return analysis_model(rc->a, &stacks_model_ops);
 }
 
-/* The recording has the events that begin and end stalls of kind k. */
+/* The recording has the events that begin (stacks_stall_events, "system:event")
+ * and end stalls of kind k. */
 static int kind_recorded(const struct report_ctx *rc, enum stack_kind k)
 {
 	const struct analysis *a = rc->a;
+	const char *begin = (unsigned)k < SK_NR ? stacks_stall_events[k] : NULL;
+	const char *colon = begin ? strchr(begin, ':') : NULL;
+	char sys[64];
 
+	if (!colon)
+		return 0;
+	snprintf(sys, sizeof(sys), "%.*s", (int)(colon - begin), begin);
+	if (!analysis_has_event(a, sys, colon + 1))
+		return 0;
 	switch (k) {
 	case SK_DIRECT_RECLAIM:
-		return analysis_has_event(a, "vmscan", "mm_vmscan_direct_reclaim_begin") &&
-		       analysis_has_event(a, "vmscan", "mm_vmscan_direct_reclaim_end");
+		return analysis_has_event(a, "vmscan", "mm_vmscan_direct_reclaim_end");
 	case SK_MEMCG_RECLAIM:
-		return analysis_has_event(a, "vmscan", "mm_vmscan_memcg_reclaim_begin") &&
-		       analysis_has_event(a, "vmscan", "mm_vmscan_memcg_reclaim_end");
+		return analysis_has_event(a, "vmscan", "mm_vmscan_memcg_reclaim_end");
 	case SK_DIRECT_COMPACT:
-		return analysis_has_event(a, "compaction", "mm_compaction_try_to_compact_pages") &&
-		       report_has_compaction(rc);
+		return report_has_compaction(rc);
 	default:
 		return 0;
 	}

@@ -10,10 +10,13 @@
  *    least one of those kernels;
  *  - every kprobe parser names a probe of its family's sets (src/probes.c);
  *  - man/mmscope-record.1's "Event groups" lists the same groups in the
- *    same order, each with its help line and every event it enables.
+ *    same order, each with its help line and every event it enables;
+ *  - the stall events of record -T (stacks_stall_events, src/model-stacks.h)
+ *    are each a family's event, and the man page's -T item names them all.
  */
 #include "config.h"
 #include "families.h"
+#include "model-stacks.h"
 #include "probes.h"
 #include "util.h"
 #include "dir-names.h"
@@ -333,6 +336,54 @@ static void check_table(void)
 	   "family_find: 'none' is no family, kswapd is");
 }
 
+/* -T's events: recorded by a group, and said in the man page's -T item
+ * (".BR \-T ..." to the next ".TP"), SYSTEM:EVENT being 'SYS:mm_...'. */
+static void check_stall_events(const char *src)
+{
+	char *path = xasprintf("%s/man/mmscope-record.1", src), line[512];
+	struct strbuf item = STRBUF_INIT, bad = STRBUF_INIT;
+	FILE *f = fopen(path, "re");
+	int in = 0, n = 0, named = 0;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (in && !strncmp(line, ".TP", 3))
+			break;
+		if (in)
+			strbuf_addstr(&item, line);
+		if (!strncmp(line, ".BR \\-T ", 8))
+			in = 1;
+	}
+	if (f)
+		fclose(f);
+	for (const char *p = item.buf; p && (p = strstr(p, ":mm_")); p++)
+		named++;
+	for (const char *const *e = stacks_stall_events; *e; e++, n++) {
+		const char *colon = strchr(*e, ':');
+		char *sys = colon ? xasprintf("%.*s", (int)(colon - *e), *e) : xstrdup(*e);
+		int found = 0;
+
+		for (int i = 0; colon && i < event_nfamilies && !found; i++) {
+			const struct family_event *fe = event_families[i].events;
+
+			for (; fe->spec; fe++)
+				found |= event_families[i].group &&
+					 family_event_matches(fe, sys, colon + 1);
+		}
+		if (!found)
+			strbuf_addf(&bad, " %s(no group)", *e);
+		if (!item.buf || !strstr(item.buf, *e))
+			strbuf_addf(&bad, " %s(not in the man page's -T)", *e);
+		free(sys);
+	}
+	if (!ok(n == SK_NR && named == n && !bad.len,
+		"-T's stall events: one per stack kind, each a group's, all in the man page"))
+		printf("#   %d events, %d kinds, %d named in -T's item:%s\n", n, SK_NR, named,
+		       bad.len ? bad.buf : "");
+	strbuf_release(&item);
+	strbuf_release(&bad);
+	free(path);
+}
+
 int main(void)
 {
 	const char *src = getenv("top_srcdir");
@@ -344,5 +395,6 @@ int main(void)
 	check_since(src);
 	check_probes();
 	check_man(src);
+	check_stall_events(src);
 	return tap_done();
 }
