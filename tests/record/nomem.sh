@@ -83,9 +83,14 @@ stat "$scratch/some.dat" "read events" | awk '$2 > 0' >"$scratch/st"
 [ -s "$scratch/st" ] && cmp -s "$scratch/ev" "$scratch/st" &&
 	ok "reads failing too: every event read is in the file" ||
 	fail "reads failing too: events $(tr '\n' ' ' <"$scratch/ev")against $(tr '\n' ' ' <"$scratch/st")"
+# the sampler went on every interval (its summary); how many of its sets
+# the full 256 KB ring kept depends on the machine's load (2 under make -j2
+# check): the file must hold some, each whole
+taken=$(sed -n 's/^mmscope: \([0-9]*\) sample sets; wrote .*some.dat.*/\1/p' "$scratch/some.err")
 sets=$(trace-cmd report "$scratch/some.dat" 2>/dev/null | grep -c 'mms1 end ')
-[ "$sets" -ge 4 ] && ok "reads failing too: $sets sample sets over the 4 s" ||
-	fail "reads failing too: $sets sample sets"
+[ "${taken:-0}" -ge 4 ] && [ "$sets" -ge 1 ] &&
+	ok "reads failing too: $taken sample sets taken over the 4 s, $sets kept by the ring" ||
+	fail "reads failing too: ${taken:-no} sample sets taken, $sets in the file"
 left=$(instances_left)
 [ -z "$left" ] && ok "no instance left" || fail "instances left: $left"
 finish
