@@ -11,6 +11,7 @@
  */
 #include "config.h"
 #include "compare-load.h"
+#include "findings.h"
 #include "model-run.h"
 #include "analysis.h"
 #include "metrics-swap.h"
@@ -445,6 +446,44 @@ static void (*const loaders[])(const struct analysis *, struct metric_values *) 
 };
 
 /*
+ * The run's findings (findings_build over its analysis, while it is
+ * alive), merged per id and count unit, and the rules that could not run:
+ * compare lists those that appear, vanish or change between columns.
+ */
+static void load_findings(const struct analysis *a, struct metric_values *out)
+{
+	struct findings *fs = findings_build(a);
+	int idx[64], nun = findings_unevaluated(a, idx, 64);
+
+	out->findings_known = 1;
+	for (int i = 0; i < fs->n; i++) {
+		const struct finding *f = &fs->f[i];
+		const char *unit = f->count_unit ? f->count_unit : "";
+		struct run_finding *rf = NULL;
+
+		for (size_t k = 0; k < out->nfindings && !rf; k++)
+			if (!strcmp(out->findings[k].id, f->rule->id) &&
+			    !strcmp(out->findings[k].unit, unit))
+				rf = &out->findings[k];
+		if (!rf) {
+			out->findings = xreallocarray(out->findings, out->nfindings + 1,
+						      sizeof(*out->findings));
+			rf = &out->findings[out->nfindings++];
+			memset(rf, 0, sizeof(*rf));
+			snprintf(rf->id, sizeof(rf->id), "%s", f->rule->id);
+			snprintf(rf->unit, sizeof(rf->unit), "%s", unit);
+			rf->severity = f->severity;
+		}
+		if ((int)f->severity > rf->severity)
+			rf->severity = f->severity;
+		rf->count += f->count;
+	}
+	for (int i = 0; i < nun && i < 64; i++)
+		strbuf_addf(&out->notrun, "%s\n", finding_rules[idx[i]].id);
+	findings_free(fs);
+}
+
+/*
  * A recording through the analysis driver: counter metrics from the
  * deltas between the first and last complete sample sets, trace metrics
  * from the models. Fails only when neither gives anything.
@@ -561,6 +600,7 @@ static int load_recording(const char *path, char *const *files, const char *phas
 	for (size_t i = 0; i < ARRAY_SIZE(loaders); i++)
 		if (!phase || loaders[i] != load_counter_metrics)
 			loaders[i](a, out);
+	load_findings(a, out);
 	load_settings(a, settings);
 	sets = analysis_counters(a) ? counters_model_nsets(analysis_counters(a)) : 0;
 	analysis_free(a);

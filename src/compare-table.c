@@ -14,6 +14,7 @@
  */
 #include "config.h"
 #include "compare-table.h"
+#include "findings.h"
 #include "json.h"
 #include "stats.h"
 
@@ -141,6 +142,46 @@ static int has_line(const struct strbuf *sb, const char *line, size_t len)
 	return 0;
 }
 
+static struct ct_finding *column_finding(const struct ct_column_info *ci, const char *id,
+					 const char *unit)
+{
+	for (size_t k = 0; k < ci->nfindings; k++)
+		if (!strcmp(ci->findings[k].id, id) && !strcmp(ci->findings[k].unit, unit))
+			return &ci->findings[k];
+	return NULL;
+}
+
+/* The run's findings into its column: run is its place in the column. */
+static void add_run_findings(struct ct_column_info *ci, size_t run,
+			     const struct metric_values *mv)
+{
+	if (!mv->findings_known)
+		return;
+	ci->findings_runs++;
+	if (mv->notrun.len)
+		strbuf_add(&ci->notrun, mv->notrun.buf, mv->notrun.len);
+	for (size_t i = 0; i < mv->nfindings; i++) {
+		const struct run_finding *rf = &mv->findings[i];
+		struct ct_finding *f = column_finding(ci, rf->id, rf->unit);
+
+		if (!f) {
+			ci->findings = xreallocarray(ci->findings, ci->nfindings + 1,
+						     sizeof(*ci->findings));
+			f = &ci->findings[ci->nfindings++];
+			memset(f, 0, sizeof(*f));
+			snprintf(f->id, sizeof(f->id), "%s", rf->id);
+			snprintf(f->unit, sizeof(f->unit), "%s", rf->unit);
+			f->severity = rf->severity;
+		}
+		if (rf->severity > f->severity)
+			f->severity = rf->severity;
+		f->run = xreallocarray(f->run, f->n + 1, sizeof(*f->run));
+		f->count = xreallocarray(f->count, f->n + 1, sizeof(*f->count));
+		f->run[f->n] = run;
+		f->count[f->n++] = rf->count;
+	}
+}
+
 void ct_add_run(struct ct_table *t, size_t col, const struct metric_values *mv)
 {
 	struct ct_column_info *ci = &t->info[col];
@@ -161,6 +202,7 @@ void ct_add_run(struct ct_table *t, size_t col, const struct metric_values *mv)
 		}
 		p += l + (nl != NULL);
 	}
+	add_run_findings(ci, t->nruns[col] - 1, mv);
 	for (size_t i = 0; i < mv->n; i++) {
 		const struct metric_series *s = &mv->m[i];
 		struct ct_row *row = find_row(t, s->name);
@@ -253,6 +295,12 @@ void ct_release(struct ct_table *t)
 		free(t->cols[c]);
 		free(t->info[c].command);
 		strbuf_release(&t->info[c].notes);
+		for (size_t k = 0; k < t->info[c].nfindings; k++) {
+			free(t->info[c].findings[k].run);
+			free(t->info[c].findings[k].count);
+		}
+		free(t->info[c].findings);
+		strbuf_release(&t->info[c].notrun);
 	}
 	free(t->rows);
 	free(t->cols);
@@ -1154,6 +1202,164 @@ static void render_notes(const struct ct_table *t, struct strbuf *out)
 	}
 }
 
+/*
+ * Findings across columns. A key is a finding id and its count unit (the
+ * data-loss rule counts events, overruns, ... apart). A column's state
+ * of a key: found (its highest severity, the count of each run, '-' for
+ * a run without it), not found ("-": the rule ran in some run), not run
+ * (no run had the data), or unknown (no run is a recording).
+ */
+struct fkey {
+	const char *id, *unit;
+};
+
+static size_t finding_keys(const struct ct_table *t, struct fkey **out)
+{
+	struct fkey *k = NULL;
+	size_t n = 0;
+
+	for (size_t c = 0; c < t->ncols; c++) {
+		for (size_t i = 0; i < t->info[c].nfindings; i++) {
+			const struct ct_finding *f = &t->info[c].findings[i];
+			size_t j;
+
+			for (j = 0; j < n; j++)
+				if (!strcmp(k[j].id, f->id) && !strcmp(k[j].unit, f->unit))
+					break;
+			if (j < n)
+				continue;
+			k = xreallocarray(k, n + 1, sizeof(*k));
+			k[n++] = (struct fkey){ f->id, f->unit };
+		}
+	}
+	*out = k;
+	return n;
+}
+
+/* Runs of the column that could not run the rule id. */
+static size_t notrun_runs(const struct ct_column_info *ci, const char *id)
+{
+	size_t n = 0, l = strlen(id);
+
+	for (const char *p = ci->notrun.buf; p && *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+
+		n += len == l && !strncmp(p, id, l);
+		p += len + (nl != NULL);
+	}
+	return n;
+}
+
+enum fstate { FS_UNKNOWN, FS_NOTRUN, FS_ABSENT, FS_FOUND };
+
+static enum fstate finding_state(const struct ct_table *t, size_t c, const struct fkey *k,
+				 const struct ct_finding **f)
+{
+	const struct ct_column_info *ci = &t->info[c];
+
+	*f = column_finding(ci, k->id, k->unit);
+	if (*f)
+		return FS_FOUND;
+	if (!ci->findings_runs)
+		return FS_UNKNOWN;
+	return notrun_runs(ci, k->id) >= ci->findings_runs ? FS_NOTRUN : FS_ABSENT;
+}
+
+/* "critical 1 kills", "warning 37/-/41 stalls", "-", "not run", "unknown" */
+static void finding_cell(const struct ct_table *t, size_t c, const struct fkey *k,
+			 struct strbuf *sb)
+{
+	const struct ct_finding *f;
+
+	switch (finding_state(t, c, k, &f)) {
+	case FS_UNKNOWN:
+		strbuf_addstr(sb, "unknown");
+		return;
+	case FS_NOTRUN:
+		strbuf_addstr(sb, "not run");
+		return;
+	case FS_ABSENT:
+		strbuf_addstr(sb, "-");
+		return;
+	case FS_FOUND:
+		break;
+	}
+	strbuf_addf(sb, "%s ", finding_severity_name(f->severity));
+	for (size_t r = 0; r < t->nruns[c]; r++) {
+		size_t i;
+
+		for (i = 0; i < f->n && f->run[i] != r; i++)
+			;
+		if (r)
+			strbuf_addch(sb, '/');
+		if (i < f->n)
+			strbuf_addf(sb, "%llu", (unsigned long long)f->count[i]);
+		else
+			strbuf_addch(sb, '-');
+	}
+	if (f->unit[0])
+		strbuf_addf(sb, " %s", f->unit);
+}
+
+static int finding_differs(const struct ct_table *t, const struct fkey *k)
+{
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+	int differ = 0;
+
+	finding_cell(t, 0, k, &a);
+	for (size_t c = 1; c < t->ncols && !differ; c++) {
+		strbuf_reset(&b);
+		finding_cell(t, c, k, &b);
+		differ = strcmp(a.buf ? a.buf : "", b.buf ? b.buf : "") != 0;
+	}
+	strbuf_release(&a);
+	strbuf_release(&b);
+	return differ;
+}
+
+/* One line per key that differs: "  ID: COL CELL, COL CELL", wrapped at
+ * 72 columns (continuations indented by 4). */
+static void render_findings(const struct ct_table *t, struct strbuf *out)
+{
+	struct fkey *k;
+	size_t n = finding_keys(t, &k), same = 0, shown = 0;
+	struct strbuf line = STRBUF_INIT, piece = STRBUF_INIT;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!finding_differs(t, &k[i])) {
+			same++;
+			continue;
+		}
+		if (!shown++)
+			strbuf_addstr(out, "\nFindings that differ (highest severity of the "
+				      "column, count of\neach run; - not found):\n");
+		strbuf_reset(&line);
+		strbuf_addf(&line, "  %s:", k[i].id);
+		for (size_t c = 0; c < t->ncols; c++) {
+			strbuf_reset(&piece);
+			strbuf_addf(&piece, " %s ", t->cols[c]);
+			finding_cell(t, c, &k[i], &piece);
+			if (c + 1 < t->ncols)
+				strbuf_addch(&piece, ',');
+			if (line.len > 4 && line.len + piece.len > 72) {
+				strbuf_add(out, line.buf, line.len);
+				strbuf_addch(out, '\n');
+				strbuf_reset(&line);
+				strbuf_addstr(&line, "   ");
+			}
+			strbuf_add(&line, piece.buf, piece.len);
+		}
+		strbuf_add(out, line.buf, line.len);
+		strbuf_addch(out, '\n');
+	}
+	if (shown && same)
+		strbuf_addf(out, "  (%zu more the same in every column)\n", same);
+	strbuf_release(&line);
+	strbuf_release(&piece);
+	free(k);
+}
+
 void ct_render_text(const struct ct_table *t, const struct ct_opts *o, struct strbuf *out)
 {
 	if (!t->ncols || !t->nrows)
@@ -1163,6 +1369,7 @@ void ct_render_text(const struct ct_table *t, const struct ct_opts *o, struct st
 	else
 		render_mmtests(t, o, out);
 	render_notes(t, out);
+	render_findings(t, out);
 }
 
 /* The layout predates the JSON writer and is kept: a metric per line,
@@ -1208,6 +1415,67 @@ static void json_cell(const struct ct_table *t, const struct ct_row *row, size_t
 		json_close(j);
 	}
 	json_close(j);
+}
+
+/*
+ * "findings": every finding id (and unit) found in some column, whether
+ * it differs, and per column its state, highest severity and the count
+ * of each run (null: a run without it). Only when a run is a recording.
+ */
+static void json_findings(const struct ct_table *t, struct json_writer *j)
+{
+	static const char *const states[] = { NULL, "not run", "not found", "found" };
+	struct fkey *k;
+	size_t n = finding_keys(t, &k);
+	int any = 0;
+
+	for (size_t c = 0; c < t->ncols; c++)
+		any |= t->info[c].findings_runs > 0;
+	if (!any) {
+		free(k);
+		return;
+	}
+	json_array(j, "findings");
+	for (size_t i = 0; i < n; i++) {
+		json_object_inline(j, NULL);
+		json_str(j, "id", k[i].id);
+		json_str(j, "unit", k[i].unit);
+		json_bool(j, "differs", finding_differs(t, &k[i]));
+		json_wrap(j);
+		json_array_inline(j, "columns");
+		for (size_t c = 0; c < t->ncols; c++) {
+			const struct ct_finding *f;
+			enum fstate st = finding_state(t, c, &k[i], &f);
+
+			json_wrap(j);
+			json_object_inline(j, NULL);
+			if (states[st])
+				json_str(j, "state", states[st]);
+			else
+				json_null(j, "state");
+			if (st == FS_FOUND)
+				json_str(j, "severity", finding_severity_name(f->severity));
+			else
+				json_null(j, "severity");
+			json_array_inline(j, "counts");
+			for (size_t r = 0; st == FS_FOUND && r < t->nruns[c]; r++) {
+				size_t x;
+
+				for (x = 0; x < f->n && f->run[x] != r; x++)
+					;
+				if (x < f->n)
+					json_u64(j, NULL, f->count[x]);
+				else
+					json_null(j, NULL);
+			}
+			json_close(j);
+			json_close(j);
+		}
+		json_close(j);
+		json_close(j);
+	}
+	json_close(j);
+	free(k);
 }
 
 void ct_render_json(const struct ct_table *t, const struct ct_opts *o, struct strbuf *out)
@@ -1265,5 +1533,7 @@ void ct_render_json(const struct ct_table *t, const struct ct_opts *o, struct st
 		json_close(&j);
 		json_close(&j);
 	}
+	json_close(&j);
+	json_findings(t, &j);
 	json_end(&j);
 }

@@ -33,6 +33,7 @@
 #define MMSCOPE_COMPARE_TABLE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "metrics.h"
 #include "util.h"
@@ -68,10 +69,26 @@ struct ct_row {
 	struct ct_cell *cells;	/* one per column */
 };
 
+/* A finding id (and count unit) of a column: the highest severity over
+ * its runs, and the count of each run that has it (run: the run's place
+ * in the column). */
+struct ct_finding {
+	char id[32];
+	char unit[16];
+	int severity;		/* enum finding_severity */
+	size_t n;
+	size_t *run;
+	uint64_t *count;
+};
+
 struct ct_column_info {
 	char *command;		/* the command its runs ran; NULL unknown */
 	int command_varies;	/* its runs ran different commands */
 	struct strbuf notes;	/* its runs' notes, each line once */
+	size_t findings_runs;	/* its runs whose findings are known */
+	struct ct_finding *findings;
+	size_t nfindings;
+	struct strbuf notrun;	/* "ID\n" per run that could not run the rule */
 };
 
 struct ct_table {
@@ -142,7 +159,8 @@ size_t ct_regressions(const struct ct_table *t, const struct ct_opts *o, double 
 		      struct strbuf *out, size_t *tested);
 
 /* The table, then its notes: the columns that ran different commands,
- * and what the runs say about their figures (metric_values.notes). */
+ * and what the runs say about their figures (metric_values.notes), then
+ * the findings that appear, vanish or change between the columns. */
 void ct_render_text(const struct ct_table *t, const struct ct_opts *o, struct strbuf *out);
 void ct_render_json(const struct ct_table *t, const struct ct_opts *o, struct strbuf *out);
 

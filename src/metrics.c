@@ -528,6 +528,11 @@ void metric_values_release(struct metric_values *mv)
 	free(mv->m);
 	free(mv->command);
 	strbuf_release(&mv->notes);
+	free(mv->findings);
+	strbuf_release(&mv->notrun);
+	mv->findings = NULL;
+	mv->nfindings = 0;
+	mv->findings_known = 0;
 	mv->m = NULL;
 	mv->command = NULL;
 	mv->n = mv->alloc = 0;

@@ -34,6 +34,7 @@
 #define MMSCOPE_METRICS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "util.h"
 
@@ -120,6 +121,16 @@ struct metric_series {
 	int higher_is_better;	/* -1: the catalogue decides */
 };
 
+/* A run's findings of one id and count unit (src/findings.h), for
+ * compare's findings block: the highest severity of that id's findings
+ * and their counts summed (one per node, order or device found). */
+struct run_finding {
+	char id[32];
+	char unit[16];
+	int severity;		/* enum finding_severity */
+	uint64_t count;
+};
+
 struct metric_values {
 	struct metric_series *m;
 	size_t n, alloc;
@@ -129,8 +140,14 @@ struct metric_values {
 	 * a table that has the row METRIC ("pgscan_direct counts memcg
 	 * reclaim on 7.2+ ...") */
 	struct strbuf notes;
+	/* findings: known only for a recording (the rules ran), not for a
+	 * metrics file; notrun: "ID\n" of the rules it had no data for */
+	int findings_known;
+	struct run_finding *findings;
+	size_t nfindings;
+	struct strbuf notrun;
 };
-#define METRIC_VALUES_INIT { NULL, 0, 0, NULL, STRBUF_INIT }
+#define METRIC_VALUES_INIT { NULL, 0, 0, NULL, STRBUF_INIT, 0, NULL, 0, STRBUF_INIT }
 
 /* Append one sample to the series called name (created as needed). */
 struct metric_series *metric_values_add(struct metric_values *mv, const char *name,

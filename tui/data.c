@@ -7,6 +7,7 @@
 #include "config.h"
 #include "data.h"
 #include "analysis.h"
+#include "findings.h"
 #include "live.h"
 #include "run-stop.h"
 #include "tracedat-read.h"
@@ -81,6 +82,7 @@ static void tui_data_fill(struct tui_data *d)
 	}
 	d->lanes = analysis_lanes(d->an);
 	d->index = analysis_take_index(d->an);
+	d->findings = findings_build(d->an);
 	tui_data_stop(d);
 }
 
@@ -160,5 +162,6 @@ void tui_data_free(struct tui_data *d)
 	if (!d->borrowed)
 		analysis_free(d->an);
 	td_index_free(d->index);
+	findings_free(d->findings);
 	free(d);
 }

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 struct analysis;
+struct findings;
 struct lanes;
 struct td_index;
 
@@ -22,6 +23,9 @@ struct tui_data {
 	uint64_t events;
 	struct analysis *an;
 	const struct lanes *lanes;	/* analysis_lanes(an) */
+	/* findings_build(an) once at load; NULL live (the findings view
+	 * builds its own as the models grow) */
+	struct findings *findings;
 	int borrowed;			/* an belongs to a live session */
 	struct td_index *index;		/* pages indexed by the pass, or NULL */
 	/* what the events view lists: the --since/--until window (0 and

@@ -26,6 +26,7 @@
 	X(P, SWAP,     swap,     '2', "swap clusters") \
 	X(P, ZSWAP,    zswap,    '3', "zswap") \
 	X(P, STALLS,   stalls,   '4', "stalls and compaction in the selected range") \
-	X(P, EVENTS,   events,   '5', "raw events around the cursor")
+	X(P, EVENTS,   events,   '5', "raw events around the cursor") \
+	X(P, FINDINGS, findings, '6', "findings: Enter shows the view of its evidence at its time")
 
 #endif

@@ -38,6 +38,8 @@ zswap-zswap-160x50           160x50  zswap-6.12.dat              n 3
 timeline-memcg-80x24         80x24   memcg-swap-6.18.dat
 timeline-memcg-160x50        160x50  memcg-swap-6.18.dat
 timeline-compaction-80x24    80x24   compaction-6.18.dat   +
+findings-oom-80x24           80x24   r/oom-6.18.dat        6
+findings-oom-enter-80x24     80x24   r/oom-6.18.dat        6 down Enter
 timeline-compaction-160x50   160x50  compaction-6.18.dat
 timeline-mthp-enter-80x24    80x24   mthp-swap-6.18.dat    right right right Enter
 swap-80x24                   80x24   mthp-swap-6.18.dat    2

@@ -52,6 +52,13 @@ wait_for 'vmscan:mm_vmscan' && ok "resize to 120 columns: full dump lines"
 T send-keys -t t 1 Right Right +
 wait_for '1 timeline' && ok "1: timeline view after keys"
 
+T send-keys -t t 6
+wait_for 'findings: [0-9]+, critical first' && ok "6: findings view"
+wait_for 'memcg-reclaim-stalls' && ok "findings view lists the memcg reclaim stalls"
+T send-keys -t t Enter
+wait_for 'stalls from .*\(selection\)' && ok "Enter: the stalls view, the finding's span selected"
+wait_for 'memcg-reclaim-stalls at [0-9.]+ s \(stalls\)' && ok "the status line says where"
+
 T send-keys -t t q
 wait_for '^EXIT=0' && ok "q exits 0"
 # the stty line comes a moment after the EXIT line: wait for it too

@@ -13,6 +13,7 @@
 #include "keys.h"
 #include "tracedat-read.h"
 #include "model-lanes.h"
+#include "findings.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -99,6 +100,8 @@ static void test_state(void)
 	is_int(st.view, VIEW_HELP, "? shows the help");
 	tui_apply(&st, ACT_QUIT);
 	is_int(st.view, VIEW_EVENTS, "q in the help goes back");
+	tui_apply(&st, ACT_NEXT_VIEW);
+	is_int(st.view, VIEW_FINDINGS, "Tab: the findings after the events");
 	tui_apply(&st, ACT_NEXT_VIEW);
 	is_int(st.view, VIEW_TIMELINE, "Tab wraps around to the timeline");
 	is_int(tui_apply(&st, ACT_QUIT) & TUI_QUIT, TUI_QUIT, "q quits elsewhere");
@@ -760,6 +763,70 @@ static void test_swap_zswap(void)
 /* Reading lanes while records still come (tui --live): provisional spans
  * for what is open, taken back out by the next record; spans that close
  * out of order are sorted by start. */
+/* The findings view over a recording with findings: it lists them, and
+ * Enter lands in the view of the evidence at the finding's start. */
+static void test_findings(void)
+{
+	struct tui_state st;
+	struct canvas c = { 0 };
+	struct tui_data *d = load("tests/data/report/oom-6.18.dat", &st);
+	const struct findings *fs;
+	uint64_t before;
+
+	if (!d) {
+		ok(0, "load oom-6.18");
+		return;
+	}
+	fs = d->findings;
+	ok(fs && fs->n == 2, "the data holds the recording's 2 findings (%d)", fs ? fs->n : -1);
+	if (!fs || fs->n != 2)
+		goto out;
+	tui_apply(&st, ACT_VIEW_FINDINGS);
+	is_int(st.view, VIEW_FINDINGS, "6 shows the findings view");
+	build(&st, &c, 24, 80);
+	ok(canvas_has(&c, "critical oom-kill ") && canvas_has(&c, "0.260880"),
+	   "the OOM kill is listed first, critical, at 0.260880 s");
+	ok(canvas_has(&c, "info     memcg-reclaim-stalls") && canvas_has(&c, "0.265578"),
+	   "the memcg stalls are listed with their span");
+	ok(canvas_has(&c, "count 1 kills (oom section)"), "the selected one's count");
+	tui_apply(&st, ACT_ENTER);
+	is_int(st.view, VIEW_TIMELINE, "Enter on oom-kill: the timeline");
+	ok(st.cursor == tui_t0(&st) + fs->f[0].t_start_ns, "at the kill's time");
+	tui_apply(&st, ACT_VIEW_FINDINGS);
+	tui_apply(&st, ACT_DOWN);
+	tui_apply(&st, ACT_ENTER);
+	is_int(st.view, VIEW_STALLS, "Enter on memcg-reclaim-stalls: the stalls view");
+	ok(st.cursor == tui_t0(&st) + fs->f[1].t_start_ns && st.has_sel &&
+	   st.sel_end == tui_t0(&st) + fs->f[1].t_end_ns,
+	   "at the first stall, the stalls' span selected");
+	build(&st, &c, 24, 80);
+	ok(canvas_has(&c, "reclaim stalls: 35"), "the stalls view shows the finding's 35 stalls");
+	ok(strstr(st.message, "memcg-reclaim-stalls at 0.260103 s") != NULL, "the status line says where");
+out:
+	canvas_release(&c);
+	tui_state_release(&st);
+	tui_data_free(d);
+
+	/* a finding with no time: its view opens, the cursor stays */
+	d = load("tests/data/report/lossy-6.18.dat", &st);
+	if (!d) {
+		ok(0, "load lossy-6.18");
+		return;
+	}
+	fs = d->findings;
+	ok(fs && fs->n >= 1 && !strcmp(fs->f[0].rule->id, "data-loss") && !fs->f[0].has_t_start,
+	   "lossy-6.18: a data-loss finding without a time");
+	tui_set_cursor(&st, d->first_ts + (d->last_ts - d->first_ts) / 2);
+	before = st.cursor;
+	tui_apply(&st, ACT_VIEW_FINDINGS);
+	tui_apply(&st, ACT_ENTER);
+	is_int(st.view, VIEW_TIMELINE, "Enter on data-loss: the timeline");
+	ok(st.cursor == before, "the cursor did not move");
+	ok(strstr(st.message, "data-loss: its time is not known") != NULL, "the status line says why");
+	tui_state_release(&st);
+	tui_data_free(d);
+}
+
 static void test_lanes_sync(void)
 {
 	struct lanes *l = lanes_new();
@@ -825,5 +892,6 @@ int main(void)
 	test_trigger();
 	test_stalls();
 	test_swap_zswap();
+	test_findings();
 	return tap_done();
 }
