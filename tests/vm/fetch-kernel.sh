@@ -45,6 +45,18 @@ if [ "$REFRESH" != --refresh ] && [ -s "$ENVF" ]; then
 	exit 0
 fi
 
+# One fetch at a time in a cache: the matrix runs two cases at once, and
+# two cases of one kernel fetching into an empty cache unpacked over each
+# other (rm -rf of the root under the other's dpkg-deb -x: "Directory not
+# empty", an initramfs without its modules). The lock is released when
+# this script exits; the one that waited finds the kernel fetched.
+exec 9>"$CACHE/.fetch.lock"
+flock 9
+if [ "$REFRESH" != --refresh ] && [ -s "$ENVF" ]; then
+	cat "$ENVF"
+	exit 0
+fi
+
 # ---- private apt configuration ----------------------------------------
 # shellcheck source=tests/vm/apt-private.sh
 . "$(dirname "${BASH_SOURCE[0]}")/apt-private.sh"
