@@ -757,7 +757,8 @@ static int spool_assemble(const char *dir, int fd, const struct tw_opts *o,
 	load_meta(dir, &in, keep);
 	if (!in.meta[TD_META_HEADER_INFO] || !in.meta[TD_META_EVENTS]) {
 		set_err(err, "%s: the spool has no event formats (the recorder died "
-			"before recording started)", dir);
+			"before it wrote them: as it started, or as it opened this "
+			"--switch-output part)", dir);
 		goto out;
 	}
 	clock_text = meta_text(dir, "trace_clock");
