@@ -411,21 +411,38 @@ static void switch_segment(struct recorder *r)
 		return;
 	}
 	/* the next spool first: if it cannot be made (a full disk), the
-	 * current file goes on and is finished at the stop as usual */
-	ns = spool_create(dir, r->ncpus, collector_page_size(r->col), RESERVE_BYTES, &err);
-	if (!ns || collector_snapshot_meta(r->col, ns, &err) ||
-	    spool_put_meta(ns, "instance", collector_instance_dir(r->col),
-			   strlen(collector_instance_dir(r->col)), &err)) {
+	 * current file goes on and is finished at the stop as usual. It is
+	 * made under a temporary name and renamed once its formats and
+	 * metadata are in: copying the formats (kallsyms: megabytes) takes
+	 * a while, and a recorder killed meanwhile left a spool that recover
+	 * refused (no formats) or turned into a file without run id. */
+	char *tmp = xasprintf("%s.new", dir);
+	int ok;
+
+	ns = spool_create(tmp, r->ncpus, collector_page_size(r->col), RESERVE_BYTES, &err);
+	ok = ns && !collector_snapshot_meta(r->col, ns, &err) &&
+	     !spool_put_meta(ns, "instance", collector_instance_dir(r->col),
+			     strlen(collector_instance_dir(r->col)), &err);
+	if (ok) {	/* as the part it will be (written again below) */
+		r->seg++;
+		ok = !rec_write_private_meta(r, ns, &err);
+		r->seg--;
+	}
+	if (ok)
+		ok = !spool_rename(ns, dir, &err);
+	if (!ok) {
 		int full = errno == ENOSPC || errno == EDQUOT;
 
 		spool_close(ns);
 		if (ns)
-			spool_remove(dir, NULL);
+			spool_remove(tmp, NULL);
 		rec_set_stop(r, full ? STOP_DISK_FULL : STOP_ERROR, err);
+		free(tmp);
 		free(path);
 		free(dir);
 		return;
 	}
+	free(tmp);
 	/* the boundary: no page is read between these and the last read */
 	if (collector_snapshot_late(r->col, old, &err)) {
 		warning("%s", err);

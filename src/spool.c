@@ -379,6 +379,16 @@ const char *spool_dir(const struct spool *s)
 	return s->dir;
 }
 
+int spool_rename(struct spool *s, const char *dir, char **err)
+{
+	if (rename(s->dir, dir))
+		return set_err(err, "cannot rename spool %s to %s: %s", s->dir, dir,
+			       strerror(errno));
+	free(s->dir);
+	s->dir = xstrdup(dir);
+	return 0;
+}
+
 void spool_close(struct spool *s)
 {
 	if (!s)

@@ -71,6 +71,10 @@ uint64_t spool_cpu_pages(const struct spool *s, int cpu);
 /* Frees the reserve file (so the final file has room). */
 void spool_release_reserve(struct spool *s);
 const char *spool_dir(const struct spool *s);
+/* Renames the spool's directory (its files stay open): 0, or -1 with
+ * *err. A spool made under a temporary name and renamed once complete is
+ * never seen half made. */
+int spool_rename(struct spool *s, const char *dir, char **err);
 void spool_close(struct spool *s);
 
 /* What assembling found. */
