@@ -7,7 +7,7 @@
  */
 #include "config.h"
 #include "cmd.h"
-#include "cmd-convert-perfetto.h"
+#include "convert-perfetto.h"
 #include "output-file.h"
 #include "tracedat-write.h"
 #include "util.h"

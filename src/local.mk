@@ -112,4 +112,4 @@ libmmscope_a_SOURCES += src/plot.h src/plot-charts.c src/plot-svg.c
 # the HTML pages of report and compare (they draw plot's charts)
 libmmscope_a_SOURCES += src/report-html.c src/report-html.h \
 	src/compare-html.c src/compare-html.h
-mmscope_SOURCES += src/cmd-convert-perfetto.c src/cmd-convert-perfetto.h
+mmscope_SOURCES += src/convert-perfetto.c src/convert-perfetto.h

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * mmscope convert's Perfetto output (cmd-convert-perfetto.c), asked
+ * mmscope convert's Perfetto output (convert-perfetto.c), asked
  * first by cmd-convert.c.
  */
-#ifndef MMSCOPE_CMD_CONVERT_PERFETTO_H
-#define MMSCOPE_CMD_CONVERT_PERFETTO_H
+#ifndef MMSCOPE_CONVERT_PERFETTO_H
+#define MMSCOPE_CONVERT_PERFETTO_H
 
 /* Not a Perfetto conversion: cmd-convert.c goes on with trace.dat. */
 #define CONVERT_NOT_PERFETTO (-100)

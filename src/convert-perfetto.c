@@ -12,7 +12,7 @@
 #include "config.h"
 #include "analysis.h"
 #include "cmd.h"
-#include "cmd-convert-perfetto.h"
+#include "convert-perfetto.h"
 #include "inputs.h"
 #include "output-file.h"
 #include "perfetto.h"
