@@ -157,5 +157,19 @@ void report_json_findings(struct report_ctx *rc)
 		json_close(j);
 	}
 	json_close(j);
+	/* the rules that could not run: an empty findings array beside them
+	 * means "none of the others fired", not "nothing went wrong" */
+	{
+		int skipped[32], ns = findings_unevaluated(rc->a, skipped, 32);
+
+		json_array(j, "findings_not_run");
+		for (int i = 0; i < ns && i < 32; i++) {
+			json_object_inline(j, NULL);
+			json_str(j, "id", finding_rules[skipped[i]].id);
+			json_str(j, "needs", finding_rules[skipped[i]].needs);
+			json_close(j);
+		}
+		json_close(j);
+	}
 	findings_free(fs);
 }

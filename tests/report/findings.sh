@@ -125,4 +125,16 @@ PY
 		fail "$name: export findings differ from the report's"
 done
 ok "export's findings table holds the report's findings"
+
+# a trace-cmd recording without samples or the oom group: its empty
+# findings list stands beside the rules that could not run, by id
+"$MMSCOPE" report -f json "$top_srcdir/samples/compaction-6.18.dat" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+ids = [r["id"] for r in d["findings_not_run"]]
+assert "oom-kill" in ids and "mthp-fallback" in ids, ids
+assert all(r["needs"] for r in d["findings_not_run"])
+assert not set(ids) & set(f["id"] for f in d["findings"])
+' && ok "JSON names the rules that could not run (findings_not_run)" ||
+	fail "JSON findings_not_run missing or wrong on compaction-6.18"
 finish
