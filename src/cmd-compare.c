@@ -219,12 +219,9 @@ static int compare_parse_opts(int argc, char **argv, struct compare_opts *o)
 		case 'h':
 			return -1;
 		default:
-			if ((c = parse_scope(cmd, c, optarg, &o->scope)) >= 0) {
-				if (c)
-					return c;
-				break;
-			}
-			return bad_option(cmd, argc, argv);
+			if ((c = scope_or_bad_option(cmd, c, optarg, &o->scope, argc, argv)))
+				return c;
+			break;
 		}
 	}
 	if ((c = check_scope(cmd, &o->scope)))

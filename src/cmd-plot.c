@@ -119,12 +119,9 @@ static int plot_parse_opts(int argc, char **argv, struct plot_opts *o)
 		case 'h':
 			return -1;
 		default:
-			if ((s = parse_scope(cmd, c, optarg, &o->scope)) >= 0) {
-				if (s)
-					return s;
-				break;
-			}
-			return bad_option(cmd, argc, argv);
+			if ((s = scope_or_bad_option(cmd, c, optarg, &o->scope, argc, argv)))
+				return s;
+			break;
 		}
 	}
 	if ((s = check_scope(cmd, &o->scope)))

@@ -70,12 +70,9 @@ static int tui_parse_opts(int argc, char **argv, struct tui_opts *o)
 		case 'h':
 			return -1;
 		default:
-			if ((c = parse_scope(cmd, c, optarg, &scope)) >= 0) {
-				if (c)
-					return c;
-				break;
-			}
-			return bad_option(cmd, argc, argv);
+			if ((c = scope_or_bad_option(cmd, c, optarg, &scope, argc, argv)))
+				return c;
+			break;
 		}
 	}
 	if ((c = check_scope(cmd, &scope)) ||

@@ -111,6 +111,11 @@ struct analysis_time;
 int parse_scope(const struct cmd_entry *cmd, int opt, const char *arg,
 		struct analysis_scope *s);
 int check_scope(const struct cmd_entry *cmd, const struct analysis_scope *s);
+/* The default: case of a front end's getopt loop: a scope option goes
+ * into s (0, or the exit status of its usage error), any other option is
+ * bad_option()'s (its exit status). */
+int scope_or_bad_option(const struct cmd_entry *cmd, int opt, const char *arg,
+			struct analysis_scope *s, int argc, char **argv);
 
 /*
  * `mmscope tui --live` checks its command line with record's own parser

@@ -71,6 +71,14 @@ int check_scope(const struct cmd_entry *cmd, const struct analysis_scope *s)
 	return EXIT_USAGE;
 }
 
+int scope_or_bad_option(const struct cmd_entry *cmd, int opt, const char *arg,
+			struct analysis_scope *s, int argc, char **argv)
+{
+	int r = parse_scope(cmd, opt, arg, s);
+
+	return r >= 0 ? r : bad_option(cmd, argc, argv);
+}
+
 int inputs_args_check(const struct cmd_entry *cmd, char *const *args, int nargs)
 {
 	if (nargs < 1)
