@@ -78,6 +78,10 @@ samples/mthp-frag-7.3.dat swap-cluster-exhausted warning
 tests/data/report/global-pressure-reclaim-6.1.dat handoff-missing warning
 tests/data/report/global-pressure-reclaim-6.1.dat kcompactd-asleep-stalls warning
 tests/data/report/global-pressure-reclaim-6.1.dat direct-reclaim-stalls critical
+tests/data/report/mthp-fallback-6.18.dat memcg-scan-rounding warning
+samples/zswap-6.12.dat memcg-scan-rounding info
+samples/mthp-frag-7.3.dat swap-free-scattered info
+tests/data/swap/mthp-frag-6.1.dat swap-free-scattered info
 samples/global-pressure-6.12.dat direct-reclaim-stalls warning
 samples/zswap-6.12.dat memcg-reclaim-stalls warning
 tests/data/report/oom-6.18.dat memcg-reclaim-stalls info
