@@ -167,11 +167,26 @@ static void test_handoff(void)
 	analysis_free(a);
 }
 
-/* n memcg passes whose first scan is at prio, then m at DEF_PRIORITY. */
-static struct analysis *passes(int n, int prio, int m, int isolate)
+/* n memcg passes whose first scan is at prio, then m at DEF_PRIORITY; the
+ * kernel's release and lru_gen/enabled when not NULL. */
+static struct analysis *passes_on(int n, int prio, int m, int isolate, const char *kernel,
+				  const char *lru_gen)
 {
 	struct analysis *a = analysis_new_empty(NULL);
 	uint64_t t = 10 * MS;
+
+	if (kernel)	/* as the recording's metadata would set it */
+		snprintf(((struct analysis_info *)analysis_info(a))->kernel,
+			 sizeof(analysis_info(a)->kernel), "%s", kernel);
+	if (lru_gen) {
+		struct record st = { .type = REC_SETTING, .ts = t };
+
+		st.setting.source = SRC_CTX;
+		st.setting.instance = "start";
+		st.setting.key = "lru_gen.enabled";
+		st.setting.value = lru_gen;
+		analysis_feed(a, &st);
+	}
 
 	for (int i = 0; i < n + m; i++) {
 		struct record r = { .type = REC_RECLAIM_BEGIN, .ts = t += MS, .pid = 7,
@@ -200,6 +215,11 @@ static struct analysis *passes(int n, int prio, int m, int isolate)
 	}
 	analysis_finish(a, t + MS);
 	return a;
+}
+
+static struct analysis *passes(int n, int prio, int m, int isolate)
+{
+	return passes_on(n, prio, m, isolate, NULL, NULL);
 }
 
 static void test_rounding(void)
@@ -233,6 +253,24 @@ static void test_rounding(void)
 	a = passes(0, 12, 30, 1);
 	fs = findings_build(a);
 	ok(!find(fs, "memcg-scan-rounding"), "every pass scanned at 12: no finding");
+	findings_free(fs);
+	analysis_free(a);
+	/* MGLRU on: before 6.7 its lru_gen paths emit no LRU events */
+	a = passes_on(30, 9, 0, 1, "6.6.12", "0x0007");
+	fs = findings_build(a);
+	ok(!find(fs, "memcg-scan-rounding") && reclaim_passes_unknown(a) &&
+	   strstr(reclaim_passes_unknown(a), "MGLRU"), "MGLRU on 6.6: cannot tell");
+	findings_free(fs);
+	analysis_free(a);
+	a = passes_on(30, 9, 0, 1, "6.7.0", "0x0007");
+	fs = findings_build(a);
+	f = find(fs, "memcg-scan-rounding");
+	ok(f && f->count == 30, "MGLRU on 6.7: its LRU events count");
+	findings_free(fs);
+	analysis_free(a);
+	a = passes_on(30, 9, 0, 1, "6.1.0", "0x0000");
+	fs = findings_build(a);
+	ok(find(fs, "memcg-scan-rounding") != NULL, "MGLRU off on 6.1: counted");
 	findings_free(fs);
 	analysis_free(a);
 	a = passes(30, 9, 0, 0);	/* no lru_isolate: cannot tell */
