@@ -564,7 +564,8 @@ static void rule_compaction_failing(const struct analysis *a, const struct findi
 
 /* ---- memcg-scan-rounding ---- */
 
-/* The kernel's version from the recording's uname; 0 when unreadable. */
+/* The kernel release of the recording as major * 100 + minor; 0 when
+ * unreadable. */
 static int kernel_version(const struct analysis *a)
 {
 	int maj = 0, min = 0;
@@ -588,8 +589,10 @@ const char *reclaim_passes_unknown(const struct analysis *a)
 	if (not_measured(a, "reclaim efficiency"))
 		return "lru_shrink_inactive lacks a field";
 	/* MGLRU emits the legacy LRU events only from 6.7 on ("mm:
-	 * multi-gen LRU: reuse some legacy trace events"): before, a
-	 * pass under MGLRU shows no scan at all */
+	 * multi-gen LRU: reuse some legacy trace events", autumn 2023;
+	 * the release read from the patch's date, not from a tree):
+	 * before, a pass under MGLRU shows no scan at all. A recording
+	 * without lru_gen/enabled (no run context) is taken as classic */
 	if (lg && *lg && strtol(lg, NULL, 0) && kv && kv < 607)
 		return "MGLRU before 6.7: no LRU events";
 	return NULL;
