@@ -212,6 +212,58 @@ static void notes_section(struct strbuf *sb, struct strbuf *toc, const struct ct
 		strbuf_addstr(sb, "</ul>\n</section>\n");
 }
 
+struct findings_ctx {
+	struct strbuf *sb, *toc;
+	const struct ct_table *t;
+	int any;
+};
+
+static void finding_row(void *ctx, const char *id, char *const *cells)
+{
+	struct findings_ctx *fc = ctx;
+	struct strbuf *sb = fc->sb;
+
+	if (!fc->any++) {
+		html_toc_entry(fc->toc, "findings", "Findings that differ");
+		strbuf_addstr(sb, "<section>\n<h2 id=\"findings\">Findings that differ</h2>\n"
+			      "<p class=\"sub\">The highest severity of the column, the count "
+			      "of each run; '-': not found; not run: no run had the data "
+			      "(mmscope-report(1), FINDINGS).</p>\n<div class=\"scroll\">"
+			      "<table class=\"kv\">\n<tr><th class=\"l\">finding</th>");
+		for (size_t c = 0; c < fc->t->ncols; c++) {
+			strbuf_addstr(sb, "<th class=\"l\">");
+			html_escape(sb, fc->t->cols[c]);
+			strbuf_addstr(sb, "</th>");
+		}
+		strbuf_addstr(sb, "</tr>\n");
+	}
+	strbuf_addstr(sb, "<tr><td class=\"k\"><code>");
+	html_escape(sb, id);
+	strbuf_addstr(sb, "</code></td>");
+	for (size_t c = 0; c < fc->t->ncols; c++) {
+		strbuf_addstr(sb, "<td class=\"l\">");
+		html_escape(sb, cells[c]);
+		strbuf_addstr(sb, "</td>");
+	}
+	strbuf_addstr(sb, "</tr>\n");
+}
+
+/* The findings that appear, vanish or change between the columns: the
+ * text's "Findings that differ" block, as a table. */
+static void findings_section(struct strbuf *sb, struct strbuf *toc, const struct ct_table *t)
+{
+	struct findings_ctx fc = { sb, toc, t, 0 };
+	size_t same;
+
+	if (!ct_findings_differ(t, finding_row, &fc, &same))
+		return;
+	strbuf_addstr(sb, "</table></div>\n");
+	if (same)
+		strbuf_addf(sb, "<p class=\"sub\">(%zu more the same in every column)</p>\n",
+			    same);
+	strbuf_addstr(sb, "</section>\n");
+}
+
 /* One table per run of rows of the same group (catalogue order). */
 static void group_tables(struct strbuf *sb, struct strbuf *toc, const struct ct_table *t,
 			 const struct ct_opts *o, size_t *hidden)
@@ -265,6 +317,7 @@ void compare_render_html(const struct ct_table *t, const struct ct_opts *o,
 		strbuf_addf(&body, "<p class=\"sub\">(%zu row%s zero or absent in every column "
 			    "not shown; --all shows them)</p>\n", hidden, hidden == 1 ? "" : "s");
 	notes_section(&body, &toc, t);
+	findings_section(&body, &toc, t);
 	if (settings && *settings) {
 		html_toc_entry(&toc, "settings", "Settings that differ");
 		strbuf_addstr(&body, "<section>\n<h2 id=\"settings\">Settings that differ</h2>\n"

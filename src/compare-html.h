@@ -2,7 +2,8 @@
 /*
  * compare --format html: the comparison table as one self-contained page
  * (src/html.h): the columns and their commands, one table per metric
- * group with a bar per column, the notes and the settings that differ.
+ * group with a bar per column, the notes, the findings that differ and
+ * the settings that differ.
  * The figures are the text table's (compare-table.h's rules: '-' absent,
  * n/a undefined, '*' significant).
  */

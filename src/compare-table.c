@@ -1360,6 +1360,36 @@ static void render_findings(const struct ct_table *t, struct strbuf *out)
 	free(k);
 }
 
+size_t ct_findings_differ(const struct ct_table *t,
+			  void (*fn)(void *ctx, const char *id, char *const *cells), void *ctx,
+			  size_t *same)
+{
+	struct fkey *k;
+	size_t n = finding_keys(t, &k), shown = 0;
+	char **cells = xcalloc(t->ncols ? t->ncols : 1, sizeof(*cells));
+
+	*same = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!finding_differs(t, &k[i])) {
+			(*same)++;
+			continue;
+		}
+		shown++;
+		for (size_t c = 0; c < t->ncols; c++) {
+			struct strbuf sb = STRBUF_INIT;
+
+			finding_cell(t, c, &k[i], &sb);
+			cells[c] = strbuf_detach(&sb, NULL);
+		}
+		fn(ctx, k[i].id, cells);
+		for (size_t c = 0; c < t->ncols; c++)
+			free(cells[c]);
+	}
+	free(cells);
+	free(k);
+	return shown;
+}
+
 void ct_render_text(const struct ct_table *t, const struct ct_opts *o, struct strbuf *out)
 {
 	if (!t->ncols || !t->nrows)

@@ -162,6 +162,13 @@ size_t ct_regressions(const struct ct_table *t, const struct ct_opts *o, double 
  * and what the runs say about their figures (metric_values.notes), then
  * the findings that appear, vanish or change between the columns. */
 void ct_render_text(const struct ct_table *t, const struct ct_opts *o, struct strbuf *out);
+/* The findings that differ between the columns, as the text's block shows
+ * them: fn gets each one's id and its cell per column ("warning 37/-
+ * stalls", "-" not found, "not run", "unknown"). Returns how many differ;
+ * *same gets those equal in every column. */
+size_t ct_findings_differ(const struct ct_table *t,
+			  void (*fn)(void *ctx, const char *id, char *const *cells), void *ctx,
+			  size_t *same);
 void ct_render_json(const struct ct_table *t, const struct ct_opts *o, struct strbuf *out);
 
 #endif

@@ -9,6 +9,7 @@
 #include "config.h"
 #include "findings.h"
 #include "model-oom.h"
+#include "model-run.h"
 #include "model-stacks.h"
 #include "util.h"
 
@@ -322,6 +323,37 @@ static void rule_cluster_exhausted(const struct analysis *a, const struct findin
 	}
 }
 
+/* ---- swap-free-scattered ---- */
+
+static void rule_free_scattered(const struct analysis *a, const struct finding_rule *r,
+				struct findings *fs)
+{
+	const struct swapclust_model *m = analysis_swapclust(a);
+	uint64_t pairs, dev, cl, unk, sw, t0, t1;
+	struct finding *f;
+	double p;
+
+	swapclust_model_free_scatter(m, &pairs, &dev, &cl, &unk);
+	sw = dev + cl;
+	if (!sw)
+		return;
+	p = pct(sw, pairs);
+	f = add(fs, r, p >= FIND_SCATTER_WARN_PCT ? FSEV_WARNING : FSEV_INFO, sw, "switches");
+	summary(f, "%llu of %llu task frees moved cluster (%.0f%%)", ULL(sw), ULL(pairs), p);
+	swapclust_model_free_scatter_times(m, &t0, &t1);
+	if (t0)
+		times(a, f, t0, t1);
+	evidence(f, "swap probe of the free path (type, offset or cluster)", "swap",
+		 "%llu to another device, %llu to another cluster of %d slots",
+		 ULL(dev), ULL(cl), swapclust_model_cluster_size(m));
+	if (unk)
+		evidence(f, "swap probe of the free path", "swap",
+			 "%llu pairs not placed (cluster not given)", ULL(unk));
+	mechanism(f, "a task freed swap entries one by one across clusters or "
+		  "devices, dropping and retaking the cluster (and device) lock at "
+		  "each switch, where entries sorted before the free take it once");
+}
+
 /* ---- handoff-missing, kcompactd-asleep-stalls ---- */
 
 static void rule_handoff_missing(const struct analysis *a, const struct finding_rule *r,
@@ -530,6 +562,76 @@ static void rule_compaction_failing(const struct analysis *a, const struct findi
 		  "(defer_compaction) or falls back");
 }
 
+/* ---- memcg-scan-rounding ---- */
+
+/* The kernel release of the recording as major * 100 + minor; 0 when
+ * unreadable. */
+static int kernel_version(const struct analysis *a)
+{
+	int maj = 0, min = 0;
+
+	if (sscanf(analysis_info(a)->kernel, "%d.%d", &maj, &min) != 2)
+		return 0;
+	return maj * 100 + min;
+}
+
+const char *reclaim_passes_unknown(const struct analysis *a)
+{
+	const struct run_model *rm = analysis_model(a, &run_model_ops);
+	const char *lg = rm ? run_model_value(rm, "lru_gen.enabled") : NULL;
+	int kv = kernel_version(a);
+
+	if (!analysis_traced(a, REC_RECLAIM_BEGIN, RK_MEMCG))
+		return "no memcg reclaim begin/end";
+	if (!analysis_traced(a, REC_SHRINK_INACTIVE, -1) ||
+	    !analysis_traced(a, REC_LRU_ISOLATE, -1))
+		return "no lru_isolate/lru_shrink_inactive";
+	if (not_measured(a, "reclaim efficiency"))
+		return "lru_shrink_inactive lacks a field";
+	/* MGLRU emits the legacy LRU events only from 6.7 on ("mm:
+	 * multi-gen LRU: reuse some legacy trace events", autumn 2023;
+	 * the release read from the patch's date, not from a tree):
+	 * before, a pass under MGLRU shows no scan at all. A recording
+	 * without lru_gen/enabled (no run context) is taken as classic */
+	if (lg && *lg && strtol(lg, NULL, 0) && kv && kv < 607)
+		return "MGLRU before 6.7: no LRU events";
+	return NULL;
+}
+
+static void rule_memcg_rounding(const struct analysis *a, const struct finding_rule *r,
+				struct findings *fs)
+{
+	const struct reclaim_kind_stats *ks = reclaim_model_kind(analysis_reclaim(a), RK_MEMCG);
+	uint64_t esc = reclaim_passes_escalated(ks), all = reclaim_passes(ks);
+	uint64_t known = all - ks->pass_unknown - ks->pass_none;
+	char firsts[160] = "";
+	size_t at = 0;
+	struct finding *f;
+
+	if (!esc)
+		return;
+	f = add(fs, r, esc >= FIND_ROUNDING_MIN_PASSES &&
+		pct(esc, known) >= FIND_ROUNDING_WARN_PCT ? FSEV_WARNING : FSEV_INFO,
+		esc, "passes");
+	summary(f, "%llu of %llu passes scanned 0 at prio %d", ULL(esc), ULL(all),
+		RECLAIM_DEF_PRIORITY);
+	if (ks->esc_first_ts)
+		times(a, f, ks->esc_first_ts, ks->esc_last_ts);
+	for (int p = RECLAIM_NPRIO - 1; p >= 0 && at < sizeof(firsts); p--)
+		if (ks->pass_first[p])
+			at += (size_t)snprintf(firsts + at, sizeof(firsts) - at, "%s%d: %llu",
+					       at ? ", " : "", p, ULL(ks->pass_first[p]));
+	evidence(f, "mm_vmscan_memcg_reclaim_begin/end, lru_isolate, "
+		 "lru_shrink_inactive/active (priority)", "stalls",
+		 "passes by first priority that scanned: %s", firsts);
+	evidence(f, "mm_vmscan_memcg_reclaim_begin/end", "stalls",
+		 "%llu passes: %llu escalated, %llu scanned nothing, %llu not known",
+		 ULL(all), ULL(esc), ULL(ks->pass_none), ULL(ks->pass_unknown));
+	mechanism(f, "the cgroup's LRU lists were small: get_scan_count's target "
+		  "(lruvec size >> priority) rounded down to 0 at the first "
+		  "priorities, so reclaim scanned nothing there and escalated");
+}
+
 /* ---- zswap-writeback, zswap-reject ---- */
 
 /* The sample interval in which series value v (offset into zsw_point)
@@ -726,6 +828,16 @@ static int probes_swap(const struct analysis *a)
 	return swapclust_model_has_probes(analysis_swapclust(a)) || analysis_probes_swap(a) == 1;
 }
 
+static int can_free_scattered(const struct analysis *a)
+{
+	uint64_t pairs, dev, cl, unk;
+
+	/* 7.x sets whose free gives the slot in its cluster only: no pair
+	 * can be placed, so nothing can be told */
+	swapclust_model_free_scatter(analysis_swapclust(a), &pairs, &dev, &cl, &unk);
+	return probes_swap(a) && (pairs || !unk);
+}
+
 static int can_oom(const struct analysis *a)
 {
 	const struct oom_model *m = analysis_model(a, &oom_model_ops);
@@ -764,6 +876,11 @@ static int can_memcg(const struct analysis *a)
 	return analysis_traced(a, REC_RECLAIM_BEGIN, RK_MEMCG);
 }
 
+static int can_memcg_rounding(const struct analysis *a)
+{
+	return reclaim_passes_unknown(a) == NULL;
+}
+
 static int can_zswap_wb(const struct analysis *a)
 {
 	const struct zswap_model *m = analysis_zswap(a);
@@ -786,6 +903,9 @@ const struct finding_rule finding_rules[] = {
 	  rule_mthp_fallback },
 	{ "swap-cluster-exhausted", "swap probes", "swap", probes_swap,
 	  rule_cluster_exhausted },
+	{ "swap-free-scattered", "swap probes whose free names the cluster "
+	  "(offset, entry or cluster pointer)", "swap", can_free_scattered,
+	  rule_free_scattered },
 	{ "handoff-missing", "kswapd wake and sleep (-g kswapd)", "handoff", has_kswapd,
 	  rule_handoff_missing },
 	{ "kcompactd-asleep-stalls", "direct reclaim or compaction entries, kcompactd "
@@ -796,6 +916,9 @@ const struct finding_rule finding_rules[] = {
 	  can_memcg, rule_memcg_stalls },
 	{ "compaction-failing", "compaction begin/end (-g compaction)", "compaction",
 	  has_compaction, rule_compaction_failing },
+	{ "memcg-scan-rounding", "memcg reclaim begin/end, lru_isolate and "
+	  "lru_shrink_inactive with priority (-g reclaim; MGLRU: 6.7 on)", "stalls",
+	  can_memcg_rounding, rule_memcg_rounding },
 	{ "zswap-writeback", "vmstat zswpwb (samples) or the zswap probes", "zswap",
 	  can_zswap_wb, rule_zswap_writeback },
 	{ "zswap-reject", "zswap debugfs reject counters (samples)", "zswap",

@@ -85,6 +85,11 @@ int findings_unevaluated(const struct analysis *a, int *out, int max);
 
 const char *finding_severity_name(enum finding_severity s);
 
+/* Why memcg reclaim passes cannot be told by their first scanning
+ * priority in this recording (events missing, MGLRU before 6.7), or NULL
+ * when they can: the stalls section and memcg-scan-rounding ask it. */
+const char *reclaim_passes_unknown(const struct analysis *a);
+
 /* Named thresholds of the rules (mmscope-report(1), FINDINGS). */
 #define FIND_STALL_WARN_MS	10	/* stalls: p99 at or above: warning */
 #define FIND_STALL_CRIT_MS	1000	/* stalls: max at or above: critical */
@@ -94,6 +99,9 @@ const char *finding_severity_name(enum finding_severity s);
 #define FIND_KC_STALLS_WARN	10	/* stalls while kcompactd slept: warning */
 #define FIND_COMPACT_MIN_RUNS	10	/* direct runs before a failure share counts */
 #define FIND_COMPACT_FAIL_PCT	50	/* ... failed share at or above: warning */
+#define FIND_SCATTER_WARN_PCT	50	/* a task's next free in another cluster: warning */
+#define FIND_ROUNDING_MIN_PASSES 10	/* escalated passes before a share counts */
+#define FIND_ROUNDING_WARN_PCT	50	/* ... escalated, of passes with a first scan: warning */
 #define FIND_ZSWAP_WB_WARN_PCT	10	/* written back, of pages stored: warning */
 #define FIND_ZSWAP_REJ_WARN_PCT	1	/* rejected, of store attempts: warning */
 

@@ -20,6 +20,11 @@ struct reclaim_pid {
 	enum reclaim_kind kind;
 	uint64_t begin_ts;
 	int order;
+	/* the open pass: first priority that scanned (-1 none yet), a scan
+	 * of unknown priority before it, isolated pages awaiting the shrink
+	 * event that gives their priority */
+	int pass_first, pass_unattr;
+	uint64_t pass_pending;
 	struct reclaim_task task;
 };
 
@@ -92,6 +97,87 @@ static void reclaim_begin(struct reclaim_model *m, const struct record *r)
 	p->kind = r->rbegin.kind;
 	p->begin_ts = r->ts;
 	p->order = r->rbegin.order;
+	p->pass_first = -1;
+	p->pass_unattr = 0;
+	p->pass_pending = 0;
+}
+
+/* The pass of an ended reclaim, by the first priority that scanned. A scan
+ * of unknown priority before the first stamped one is at that stamp's
+ * priority or above: known only when the stamp is DEF_PRIORITY itself. */
+static void reclaim_pass_end(struct reclaim_kind_stats *ks, const struct reclaim_pid *p,
+			     uint64_t ts)
+{
+	if (p->pass_unattr && p->pass_first != RECLAIM_DEF_PRIORITY) {
+		ks->pass_unknown++;
+	} else if (p->pass_first < 0) {
+		ks->pass_none++;
+	} else {
+		ks->pass_first[p->pass_first]++;
+		if (p->pass_first < RECLAIM_DEF_PRIORITY) {
+			if (!ks->esc_first_ts)
+				ks->esc_first_ts = p->begin_ts;
+			ks->esc_last_ts = ts;
+		}
+	}
+}
+
+/* lru_isolate inside an open pass: its pages get the priority of the
+ * shrink event that follows. Isolating nothing from an inactive list
+ * (nr_taken 0) returns before lru_shrink_inactive, classic LRU and MGLRU
+ * alike: those scanned pages have no priority. */
+static void reclaim_pass_isolate(struct reclaim_pid *p, const struct record *r)
+{
+	int inactive = r->isolate.lru != 1 && r->isolate.lru != 3;
+
+	if (!r->isolate.scanned)
+		return;
+	if (inactive && !r->isolate.taken) {
+		if (p->pass_first < 0)
+			p->pass_unattr = 1;
+		return;
+	}
+	p->pass_pending += r->isolate.scanned;
+}
+
+/* A shrink event (inactive: its nr_scanned; active: nr_taken) stamps the
+ * pages isolated since the last one with its priority. */
+static void reclaim_pass_stamp(struct reclaim_pid *p, int prio, uint64_t own)
+{
+	uint64_t scanned = p->pass_pending > own ? p->pass_pending : own;
+
+	p->pass_pending = 0;
+	if (!scanned || p->pass_first >= 0)
+		return;
+	if (prio >= 0 && prio < RECLAIM_NPRIO)
+		p->pass_first = prio;
+	else
+		p->pass_unattr = 1;
+}
+
+static struct reclaim_pid *open_pass(struct reclaim_model *m, const struct record *r)
+{
+	struct reclaim_pid *p = pidmap_get(&m->pids, r->pid);
+
+	return p && p->open ? p : NULL;
+}
+
+uint64_t reclaim_passes_escalated(const struct reclaim_kind_stats *ks)
+{
+	uint64_t n = 0;
+
+	for (int p = 0; p < RECLAIM_DEF_PRIORITY; p++)
+		n += ks->pass_first[p];
+	return n;
+}
+
+uint64_t reclaim_passes(const struct reclaim_kind_stats *ks)
+{
+	uint64_t n = ks->pass_none + ks->pass_unknown;
+
+	for (int p = 0; p < RECLAIM_NPRIO; p++)
+		n += ks->pass_first[p];
+	return n;
 }
 
 static void reclaim_log_stall(struct reclaim_model *m, const struct reclaim_pid *p,
@@ -130,6 +216,7 @@ static void reclaim_end(struct reclaim_model *m, const struct record *r)
 		return;
 	}
 	p->open = 0;
+	reclaim_pass_end(ks, p, r->ts);
 	d = r->ts >= p->begin_ts ? r->ts - p->begin_ts : 0;
 	hist_add(&ks->lat, d);
 	reclaim_log_stall(m, p, r, d);
@@ -145,8 +232,11 @@ static void reclaim_end(struct reclaim_model *m, const struct record *r)
 static void reclaim_shrink(struct reclaim_model *m, const struct record *r)
 {
 	struct reclaim_kind_stats *ks = &m->kinds[reclaim_context(m, r->pid)];
+	struct reclaim_pid *op = open_pass(m, r);
 	int prio = r->shrink.priority;
 
+	if (op)
+		reclaim_pass_stamp(op, prio, r->shrink.scanned);
 	ks->scanned += r->shrink.scanned;
 	ks->reclaimed += r->shrink.reclaimed;
 	if (prio >= 0 && prio < RECLAIM_NPRIO) {
@@ -172,6 +262,7 @@ static void reclaim_mark_kswapd(struct reclaim_model *m, const struct record *r)
 void reclaim_model_add(struct reclaim_model *m, const struct record *r)
 {
 	struct reclaim_kind_stats *ks;
+	struct reclaim_pid *op;
 
 	switch (r->type) {
 	case REC_KSWAPD_WAKE:
@@ -193,6 +284,8 @@ void reclaim_model_add(struct reclaim_model *m, const struct record *r)
 		m->rp_reclaimed += r->shrink.reclaimed;
 		break;
 	case REC_LRU_ISOLATE:
+		if ((op = open_pass(m, r)))
+			reclaim_pass_isolate(op, r);
 		ks = &m->kinds[reclaim_context(m, r->pid)];
 		if (r->isolate.lru >= 0 && r->isolate.lru < RECLAIM_NLRU) {
 			ks->lru_scanned[r->isolate.lru] += r->isolate.scanned;
@@ -200,6 +293,8 @@ void reclaim_model_add(struct reclaim_model *m, const struct record *r)
 		}
 		break;
 	case REC_SHRINK_ACTIVE:
+		if ((op = open_pass(m, r)))
+			reclaim_pass_stamp(op, r->active.priority, r->active.taken);
 		ks = &m->kinds[reclaim_context(m, r->pid)];
 		ks->active_taken += r->active.taken;
 		ks->active_deactivated += r->active.deactivated;

@@ -33,7 +33,26 @@ struct reclaim_kind_stats {
 	uint64_t write_anon, write_file;	/* write_folio / writepage */
 	uint64_t active_taken, active_deactivated;
 	uint64_t orders[REC_MAX_ORDERS];	/* begins per order */
+	/* Reclaim passes (one task's begin .. end; the kernel walks the
+	 * priorities from DEF_PRIORITY 12 down to 0 in each) by the first
+	 * priority whose LRU events scanned a page: pass_first[p]; none
+	 * (nothing scanned at any priority seen); unknown (a scan the events
+	 * give no priority for came first: lru_isolate took nothing, so no
+	 * shrink event followed). Counted at the end record; the passes of
+	 * softlimit reclaim nest in others and are not counted. */
+	uint64_t pass_first[RECLAIM_NPRIO];
+	uint64_t pass_none, pass_unknown;
+	uint64_t esc_first_ts, esc_last_ts;	/* ends of escalated passes; 0 none */
 };
+
+#define RECLAIM_DEF_PRIORITY 12
+
+/* Passes whose first priorities (DEF_PRIORITY and on) scanned nothing
+ * before a later priority scanned: the scan target rounded down to 0
+ * (lruvec size >> priority) and reclaim escalated. */
+uint64_t reclaim_passes_escalated(const struct reclaim_kind_stats *ks);
+/* All passes counted (each of the classes above). */
+uint64_t reclaim_passes(const struct reclaim_kind_stats *ks);
 
 struct reclaim_task {
 	int pid;

@@ -34,6 +34,7 @@
  */
 #include "config.h"
 #include "model-swapclust.h"
+#include "pidmap.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -67,6 +68,15 @@ struct swc_cluster {
 };
 
 /* What one CPU's last probes named (see the top of this file). */
+/* The last free of a task: its device and the cluster of its last slot,
+ * as an index (offset / cluster size) or, where the probe names the
+ * cluster only by pointer (7.x), the pointer. */
+enum { SWC_FCL_NONE, SWC_FCL_INDEX, SWC_FCL_PTR };
+struct swc_ftask {
+	int type, kind;
+	uint64_t cl;
+};
+
 struct swc_cpu {
 	int scan_type;		/* device of the last scan on this CPU, -1 none */
 	int64_t scan_idx;	/* its cluster index */
@@ -127,6 +137,12 @@ struct swapclust_model {
 	uint64_t next_tick[SWC_MAXDEV];	/* ns of the next series point */
 	uint64_t batches[SWC_NBUCKETS];	/* free batches by log2 of their slots */
 	uint64_t switches, pairs;	/* consecutive frees: other device, all */
+	/* a task's consecutive frees (swap-free-scattered): pairs compared,
+	 * those landing on another device, in another cluster of the same
+	 * device, and pairs whose cluster the probes do not give */
+	struct pidmap ftask;	/* pid -> struct swc_ftask */
+	uint64_t ft_pairs, ft_dev, ft_cl, ft_unknown;
+	uint64_t ft_first_ts, ft_last_ts;	/* of the first and last switch */
 	int last_free_type;	/* device of the last free, -1 none */
 	uint64_t sample_seq;	/* seq of the swap sample set being read */
 	int sample_pos;		/* lines (devices) of it so far */
@@ -172,6 +188,7 @@ struct swapclust_model *swapclust_model_new(int cluster_size)
 	m->cl = cluster_size > 0 ? cluster_size : 1 << m->pmd_order;
 	m->cl_fixed = cluster_size > 0;
 	m->last_free_type = -1;
+	pidmap_init(&m->ftask, sizeof(struct swc_ftask));
 	for (int i = 0; i < SWC_MAXDEV; i++) {
 		m->dev[i].type = i;
 		m->dev[i].blockdev = m->dev[i].rotational = m->dev[i].large_ok = -1;
@@ -194,6 +211,7 @@ void swapclust_model_free(struct swapclust_model *m)
 	for (int o = 0; o < SWC_NORDERS; o++)
 		free(m->ctr[o]);
 	free(m->log);
+	pidmap_release(&m->ftask);
 	free(m);
 }
 
@@ -844,6 +862,50 @@ static void free_batch_close(struct swapclust_model *m, struct swc_cpu *cpu)
 	}
 }
 
+/* swap-free-scattered: this free against the same task's previous one.
+ * Per task, because the lock a free takes (the cluster's, the device's)
+ * is retaken when one task's run of frees (a zap, a slot-cache flush)
+ * moves to another cluster or device; other tasks' frees in between take
+ * their own. A range of slots lies in one cluster; the next free is
+ * compared with the cluster of its last slot. */
+static void free_switch(struct swapclust_model *m, const struct record *r)
+{
+	struct swc_ftask now = { r->swap.type, SWC_FCL_NONE, 0 }, *t;
+	uint64_t nr = r->swap.nr ? r->swap.nr : 1;
+
+	if (r->foreign)
+		return;
+	if (r->swap.type >= 0 && r->swap.ci && r->swap.slot >= 0) {
+		now.kind = SWC_FCL_PTR;
+		now.cl = r->swap.ci;
+	} else if (r->swap.type >= 0 && r->swap.offset >= 0) {
+		now.kind = SWC_FCL_INDEX;
+		now.cl = (uint64_t)r->swap.offset / (uint64_t)m->cl;
+	}
+	t = pidmap_get(&m->ftask, r->pid);
+	if (t) {
+		if (t->kind == SWC_FCL_NONE || now.kind != t->kind) {
+			m->ft_unknown++;
+		} else {
+			m->ft_pairs++;
+			if (t->type != now.type)
+				m->ft_dev++;
+			else if (t->cl != now.cl)
+				m->ft_cl++;
+			if (t->type != now.type || t->cl != now.cl) {
+				if (!m->ft_first_ts)
+					m->ft_first_ts = r->ts;
+				m->ft_last_ts = r->ts;
+			}
+		}
+	} else {
+		t = pidmap_add(&m->ftask, r->pid);
+	}
+	if (now.kind == SWC_FCL_INDEX)
+		now.cl = ((uint64_t)r->swap.offset + nr - 1) / (uint64_t)m->cl;
+	*t = now;
+}
+
 static void on_free(struct swapclust_model *m, const struct record *r)
 {
 	struct swc_dev *d = dev_get(m, r->swap.type);
@@ -855,6 +917,7 @@ static void on_free(struct swapclust_model *m, const struct record *r)
 	cpu->batch += r->swap.nr;
 	cpu->last_free_ts = r->ts;
 	cpu->ci_valid = 0;
+	free_switch(m, r);
 	if (r->swap.type >= 0) {
 		if (m->last_free_type >= 0) {
 			m->pairs++;
@@ -1335,6 +1398,22 @@ const uint64_t *swapclust_model_free_batches(const struct swapclust_model *m, in
 {
 	*nbuckets = SWC_NBUCKETS;
 	return m->batches;
+}
+
+void swapclust_model_free_scatter(const struct swapclust_model *m, uint64_t *pairs,
+				  uint64_t *dev, uint64_t *cl, uint64_t *unknown)
+{
+	*pairs = m->ft_pairs;
+	*dev = m->ft_dev;
+	*cl = m->ft_cl;
+	*unknown = m->ft_unknown;
+}
+
+void swapclust_model_free_scatter_times(const struct swapclust_model *m, uint64_t *first,
+					uint64_t *last)
+{
+	*first = m->ft_first_ts;
+	*last = m->ft_last_ts;
 }
 
 uint64_t swapclust_model_free_switches(const struct swapclust_model *m, uint64_t *pairs)

@@ -215,6 +215,15 @@ uint64_t swapclust_model_unplaced_move(const struct swapclust_model *m, enum swc
  * batches, and consecutive frees that switched device. */
 const uint64_t *swapclust_model_free_batches(const struct swapclust_model *m, int *nbuckets);
 uint64_t swapclust_model_free_switches(const struct swapclust_model *m, uint64_t *pairs);
+/* A task's consecutive frees (swap-free-scattered): pairs whose clusters
+ * are known, of those the ones on another device and the ones in another
+ * cluster of the same device; pairs with a cluster the probes do not give.
+ * The switches are dev + cl. */
+void swapclust_model_free_scatter(const struct swapclust_model *m, uint64_t *pairs,
+				  uint64_t *dev, uint64_t *cl, uint64_t *unknown);
+/* Trace-clock ns of the first and last of those switches; 0 none. */
+void swapclust_model_free_scatter_times(const struct swapclust_model *m, uint64_t *first,
+					uint64_t *last);
 
 const char *swc_state_name(enum swc_state s);
 const char *swc_cause_name(enum swc_cause c);

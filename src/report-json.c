@@ -8,6 +8,7 @@
 #include "config.h"
 #include "report.h"
 #include "json.h"
+#include "findings.h"
 #include "run-stop.h"
 
 #include <stdio.h>
@@ -485,6 +486,7 @@ void report_json_stalls(struct report_ctx *rc)
 	int rec_known = !report_not_measured(rc, "pages reclaimed per reclaim");
 	int lru_known = !report_not_measured(rc, "reclaim efficiency") &&
 			analysis_traced(rc->a, REC_SHRINK_INACTIVE, -1);
+	int pass_known = reclaim_passes_unknown(rc->a) == NULL;
 
 	json_object(j, "stalls");
 	for (int k = 0; k < RK_NR; k++) {
@@ -517,6 +519,18 @@ void report_json_stalls(struct report_ctx *rc)
 			json_close(j);
 		}
 		json_close(j);
+		if (k == RK_MEMCG) {
+			/* by the first priority that scanned (memcg-scan-rounding);
+			 * null where the recording cannot tell */
+			json_object(j, "passes");
+			json_u64_or_null(j, "count", reclaim_passes(ks), pass_known);
+			json_u64_or_null(j, "first_at_def_priority",
+					 ks->pass_first[RECLAIM_DEF_PRIORITY], pass_known);
+			json_u64_or_null(j, "escalated", reclaim_passes_escalated(ks), pass_known);
+			json_u64_or_null(j, "scanned_nothing", ks->pass_none, pass_known);
+			json_u64_or_null(j, "not_known", ks->pass_unknown, pass_known);
+			json_close(j);
+		}
 		json_close(j);
 	}
 	json_array(j, "top_tasks");

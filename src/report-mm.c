@@ -9,6 +9,7 @@
  */
 #include "config.h"
 #include "report.h"
+#include "findings.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -405,6 +406,33 @@ static void stalls_efficiency(struct report_ctx *rc, const struct reclaim_model 
 	}
 }
 
+/* memcg reclaim passes by the first priority that scanned: those that
+ * escalated past DEF_PRIORITY are memcg-scan-rounding's count. */
+static void stalls_passes(struct report_ctx *rc, const struct reclaim_model *rm)
+{
+	const struct reclaim_kind_stats *ks = reclaim_model_kind(rm, RK_MEMCG);
+	const char *why;
+
+	if (!analysis_traced(rc->a, REC_RECLAIM_BEGIN, RK_MEMCG))
+		return;
+	why = reclaim_passes_unknown(rc->a);
+	if (why) {
+		report_line(rc, "memcg passes by first priority that scanned: -");
+		report_line(rc, "  (%s)", why);
+		return;
+	}
+	if (!reclaim_passes(ks))	/* "0 stalls" above says it */
+		return;
+	report_line(rc, "memcg passes by first priority that scanned (from %d)",
+		    RECLAIM_DEF_PRIORITY);
+	report_line(rc, "  passes %llu: at %d %llu, escalated below %d %llu",
+		    ULL(reclaim_passes(ks)), RECLAIM_DEF_PRIORITY,
+		    ULL(ks->pass_first[RECLAIM_DEF_PRIORITY]), RECLAIM_DEF_PRIORITY,
+		    ULL(reclaim_passes_escalated(ks)));
+	report_line(rc, "  scanned nothing %llu, priority not known %llu",
+		    ULL(ks->pass_none), ULL(ks->pass_unknown));
+}
+
 static void stalls_tasks(struct report_ctx *rc, const struct reclaim_model *rm)
 {
 	struct reclaim_task t[32];
@@ -430,6 +458,7 @@ void report_text_stalls(struct report_ctx *rc)
 	for (int k = 0; k < RK_NR; k++)
 		stalls_histogram(rc, reclaim_model_kind(rm, k), k);
 	stalls_efficiency(rc, rm);
+	stalls_passes(rc, rm);
 	reclaim_model_pages(rm, &calls, &sc, &rec);
 	if (calls)
 		report_line(rc, "reclaim_pages (DAMON, MADV_PAGEOUT): %llu calls, %llu/%llu "

@@ -494,6 +494,7 @@ static void swap_free_batches(struct report_ctx *rc, const struct swapclust_mode
 	int nb;
 	const uint64_t *b = swapclust_model_free_batches(m, &nb);
 	uint64_t pairs, sw = swapclust_model_free_switches(m, &pairs), total = 0;
+	uint64_t dev, cl, unk;
 	char buf[256];
 	int off = 0;
 
@@ -508,6 +509,18 @@ static void swap_free_batches(struct report_ctx *rc, const struct swapclust_mode
 	report_line(rc, "frees: %llu batches (per CPU, gaps < 100 us), slots per batch", ULL(total));
 	report_wrap(rc, "  (from 2^k: count) ", buf);
 	report_line(rc, "  consecutive frees switching device: %llu of %llu", ULL(sw), ULL(pairs));
+	swapclust_model_free_scatter(m, &pairs, &dev, &cl, &unk);
+	if (!pairs && unk) {	/* 7.x probe sets with the slot only */
+		report_line(rc, "  a task's next free in another cluster or device: -");
+		report_line(rc, "    (the free probe gives no cluster: %llu pairs not "
+			    "placed)", ULL(unk));
+		return;
+	}
+	/* swap-free-scattered's count: dev + cl */
+	report_line(rc, "  a task's next free in another cluster or device: %llu",
+		    ULL(dev + cl));
+	report_line(rc, "    of %llu pairs (device %llu, cluster %llu), %llu not placed",
+		    ULL(pairs), ULL(dev), ULL(cl), ULL(unk));
 }
 
 /* Without probes: if no device can take order>0, every order>0 fallback
@@ -902,6 +915,23 @@ void report_json_swap(struct report_ctx *rc)
 	json_s64(j, "rules", swapclust_model_rules(m));
 	json_s64(j, "cluster_size", swapclust_model_cluster_size(m));
 	json_s64(j, "cluster_basis", swapclust_model_cluster_basis(m));
+	{
+		/* a task's consecutive frees (swap-free-scattered): null
+		 * without the probes */
+		uint64_t pairs, dev, cl, unk;
+		int probes = swapclust_model_has_probes(m), pr = probes;
+
+		swapclust_model_free_scatter(m, &pairs, &dev, &cl, &unk);
+		if (!pairs && unk)	/* the free probe gives no cluster */
+			pr = 0;
+		json_object(j, "free_scatter");
+		json_u64_or_null(j, "switches", dev + cl, pr);
+		json_u64_or_null(j, "pairs", pairs, pr);
+		json_u64_or_null(j, "device", dev, pr);
+		json_u64_or_null(j, "cluster", cl, pr);
+		json_u64_or_null(j, "not_placed", unk, probes);
+		json_close(j);
+	}
 	json_array(j, "devices");
 	for (int i = 0; i < swapclust_model_ndevs(m); i++) {
 		const struct swc_dev *d = swapclust_model_dev(m, i);

@@ -57,7 +57,8 @@ ok "report pages of $(fixtures | wc -l) samples in Chromium"
 	a="$S/mthp-swap-6.18.dat,$S/memcg-swap-6.18.dat" \
 	b="$S/compaction-6.18.dat,$S/mthp-swap-6.18.dat" || fail "compare -f html failed"
 browse --dump-dom "file://$scratch/c.html" >"$scratch/c.dom" || fail "compare: --dump-dom failed"
-$check page "$scratch/c.dom" --ids contents,columns,group-stall --svgs 3 || fail "compare: the DOM"
+$check page "$scratch/c.dom" --ids contents,columns,group-stall,findings --svgs 3 ||
+	fail "compare: the DOM"
 browse --screenshot="$scratch/c.png" --window-size=400,1600 "file://$scratch/c.html" \
 	>/dev/null || fail "compare: --screenshot failed"
 $check png "$scratch/c.png" 8 || fail "compare: the phone-width screenshot"

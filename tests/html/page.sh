@@ -70,6 +70,42 @@ $check page "$scratch/ca.html" --compare-text "$scratch/ca.txt" || fail "compare
 grep -q "text, json or html" "$scratch/err" || fail "compare -f pdf: $(cat "$scratch/err")"
 ok "compare page"
 
+# the compare page's findings: the text's "Findings that differ", a row
+# per finding with the text's cell per column; here oom-kill is found in
+# one column only
+set -- quiet="$top_srcdir/tests/data/report/quiet-6.18.dat" \
+	oom="$top_srcdir/tests/data/report/oom-6.18.dat"
+"$MMSCOPE" compare "$@" >"$scratch/f.txt" || fail "compare quiet oom failed"
+"$MMSCOPE" compare -f html "$@" >"$scratch/f.html" || fail "compare -f html quiet oom failed"
+$check page "$scratch/f.html" --ids contents,columns,findings || fail "findings: the DOM"
+python3 - "$scratch/f.txt" "$scratch/f.html" <<'PY' || fail "findings: the page is not the text's"
+import html, re, sys
+txt = open(sys.argv[1]).read()
+block = txt.split('Findings that differ', 1)[1].split(':\n', 1)[1]
+text = {}
+for line in block.split('\n'):
+    if line.startswith('  ') and not line.startswith('   ') and ':' in line:
+        key = line.split(':', 1)[0].strip()
+        text[key] = line.split(':', 1)[1]
+    elif line.startswith('    ') and text:
+        text[key] += ' ' + line.strip()
+    elif not line.strip():
+        break
+page = open(sys.argv[2]).read().split('id="findings"', 1)[1].split('</table>', 1)[0]
+rows = re.findall(r'<tr><td class="k"><code>(.*?)</code></td>(.*?)</tr>', page)
+cols = [html.unescape(h) for h in re.findall(r'<th class="l">(.*?)</th>', page)][1:]
+got = {html.unescape(i): [html.unescape(c) for c in re.findall(r'<td class="l">(.*?)</td>', r)]
+       for i, r in rows}
+assert set(got) == set(text), (sorted(got), sorted(text))
+for fid, cells in got.items():
+    want = ' '.join(text[fid].split())
+    have = ', '.join('%s %s' % (c, v) for c, v in zip(cols, cells))
+    assert want == have, (fid, want, have)
+assert 'oom-kill' in got and got['oom-kill'][0] in ('-', 'not run') and \
+    got['oom-kill'][1].startswith('critical 1'), got.get('oom-kill')
+PY
+ok "compare page: the findings that differ, as the text's"
+
 # text from the recording is escaped: a command line with markup
 MKREC=$top_builddir/tests/compare/mkrec
 printf '%s\n' '1000000 mms1 ctx 0 at=start vm.swappiness=60' \

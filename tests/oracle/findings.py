@@ -6,9 +6,10 @@ usage: findings.py json MMSCOPE FILE...    each finding's count equals the
            figure of the JSON section it comes from (mmscope-report(1),
            FINDINGS), and every nonzero figure a rule watches has its
            finding
-       findings.py truth MMSCOPE FILE...   the stall, handoff and OOM
-           findings' counts recomputed from `trace-cmd report` (the
-           events, decoded by trace-cmd, by the rules of the man page)
+       findings.py truth MMSCOPE FILE...   the stall, handoff, OOM,
+           memcg-scan-rounding and swap-free-scattered findings' counts
+           recomputed from `trace-cmd report` (the events, decoded by
+           trace-cmd, by the rules of the man page)
 exit 0 all agree, 1 a difference
 """
 import json
@@ -49,6 +50,10 @@ def section_figure(rep, f):
         return rep['stalls']['direct']['count']
     if fid == 'memcg-reclaim-stalls':
         return rep['stalls']['memcg']['count']
+    if fid == 'memcg-scan-rounding':
+        return rep['stalls']['memcg']['passes']['escalated']
+    if fid == 'swap-free-scattered':
+        return rep['swap']['free_scatter']['switches']
     if fid == 'compaction-failing':
         d = rep['compaction']['runners']['direct']
         return d['runs'] - d['status'].get('success', 0)
@@ -83,6 +88,10 @@ def expected_present(rep):
     for o in rep['swap']['orders']:
         if o['order'] > 0 and o['swpout_fallback']:
             want.append(('mthp-fallback', o['order']))
+    if (rep['stalls']['memcg'].get('passes') or {}).get('escalated'):
+        want.append(('memcg-scan-rounding', None))
+    if (rep['swap'].get('free_scatter') or {}).get('switches'):
+        want.append(('swap-free-scattered', None))
     z = rep['zswap']
     if z.get('zswpwb'):
         want.append(('zswap-writeback', None))
@@ -134,6 +143,85 @@ def kc_asleep_stalls(evs):
     return out
 
 
+RECLAIM_BEGIN = {'mm_vmscan_direct_reclaim_begin': 'direct',
+                 'mm_vmscan_memcg_reclaim_begin': 'memcg',
+                 'mm_vmscan_node_reclaim_begin': 'node'}
+DEF_PRIORITY = 12
+
+
+def memcg_escalated(evs):
+    """memcg-scan-rounding: memcg reclaim passes (a task's begin .. end)
+    whose first scanning priority is below DEF_PRIORITY. Pages isolated
+    (lru_isolate) take the priority of the shrink_inactive/_active that
+    follows; an isolate that took nothing from an inactive list has no
+    shrink event, so its priority is unknown: the pass is not counted
+    unless its first stamped priority is 12. None without memcg begins."""
+    open_, n, seen = {}, 0, False
+    for _, pid, ev, f in evs:
+        if ev in RECLAIM_BEGIN:
+            seen = seen or ev == 'mm_vmscan_memcg_reclaim_begin'
+            open_[pid] = {'kind': RECLAIM_BEGIN[ev], 'first': None, 'unattr': False,
+                          'pending': 0}
+            continue
+        p = open_.get(pid)
+        if p is None:
+            continue
+        if ev == 'mm_vmscan_lru_isolate':
+            sc, tk = truth.num(f['nr_scanned']), truth.num(f['nr_taken'])
+            if not sc:
+                continue
+            if f.get('lru') not in ('active_anon', 'active_file') and not tk:
+                if p['first'] is None:
+                    p['unattr'] = True
+            else:
+                p['pending'] += sc
+        elif ev in ('mm_vmscan_lru_shrink_inactive', 'mm_vmscan_lru_shrink_active'):
+            own = truth.num(f['nr_scanned' if ev.endswith('inactive') else 'nr_taken'])
+            sc, p['pending'] = max(p['pending'], own), 0
+            if sc and p['first'] is None:
+                p['first'] = truth.num(f['priority'])
+        elif ev.endswith('_reclaim_end') and 'softlimit' not in ev:
+            del open_[pid]
+            if ev == 'mm_vmscan_memcg_reclaim_end' and p['kind'] == 'memcg':
+                if p['first'] is not None and p['first'] < DEF_PRIORITY and \
+                        not p['unattr']:
+                    n += 1
+    return n if seen else None
+
+
+SWP_OFFSET_MASK = (1 << 58) - 1
+SWAP_CLUSTER = 512      # SWAPFILE_CLUSTER = HPAGE_PMD_NR (THP_SWAP, 4 KB pages)
+
+
+def free_switches(evs):
+    """swap-free-scattered: a task's consecutive frees (the swap probes'
+    "free" event) landing on another device or in another cluster: offset
+    (6.1), entry (6.12) or the cluster pointer (7.x: ci) give the cluster,
+    a range is compared by its last slot. Pairs with a cluster not given
+    are not counted. None without free events."""
+    last, n, seen = {}, 0, False
+    for _, pid, ev, f in evs:
+        if ev != 'free' or 'type' not in f:
+            continue
+        seen = True
+        typ, nr = truth.num(f['type']), truth.num(f.get('nr', '1')) or 1
+        if 'ci' in f and 'start' in f:
+            now, end = ('ptr', f['ci']), ('ptr', f['ci'])
+        elif 'offset' in f or 'entry' in f:
+            off = truth.num(f['offset']) if 'offset' in f else \
+                int(f['entry'], 16) & SWP_OFFSET_MASK
+            now = ('idx', off // SWAP_CLUSTER)
+            end = ('idx', (off + nr - 1) // SWAP_CLUSTER)
+        else:
+            now = end = None
+        prev = last.get(pid)
+        if prev is not None and prev[1] is not None and now is not None and \
+                prev[1][0] == now[0] and (prev[0] != typ or prev[1] != now):
+            n += 1
+        last[pid] = (typ, end)
+    return n if seen else None
+
+
 def check_truth(mmscope, path):
     rep = report(mmscope, path)
     evs = list(truth.events(path))
@@ -158,8 +246,14 @@ def check_truth(mmscope, path):
     if 'mm_compaction_kcompactd_wake' in names or 'mm_compaction_kcompactd_sleep' in names:
         for nid, n in kc_asleep_stalls(evs).items():
             want[('kcompactd-asleep-stalls', nid)] = n
+    esc = memcg_escalated(evs)
+    if esc:
+        want[('memcg-scan-rounding', None)] = esc
+    sw = free_switches(evs)
+    if sw:
+        want[('swap-free-scattered', None)] = sw
     ids = {'direct-reclaim-stalls', 'memcg-reclaim-stalls', 'oom-kill', 'handoff-missing',
-           'kcompactd-asleep-stalls'}
+           'kcompactd-asleep-stalls', 'memcg-scan-rounding', 'swap-free-scattered'}
     for k in sorted(set(want) | {k for k in got if k[0] in ids}, key=str):
         if got.get(k) != want.get(k):
             bad.append('%s %s: mmscope %s, trace-cmd %s' % (k[0], k[1], got.get(k), want.get(k)))

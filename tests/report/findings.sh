@@ -18,7 +18,7 @@ data="$top_srcdir/tests/data"
 for f in "$data/report/global-pressure-reclaim-6.1.dat" "$data/report/oom-6.18.dat" \
 	"$data/report/quiet-6.18.dat" "$top_srcdir/samples/zswap-6.12.dat" \
 	"$data/swap/mthp-frag-6.12.dat" "$data/report/lossy-6.18.dat" \
-	"$data/report/mthp-fallback-6.18.dat"; do
+	"$data/report/mthp-fallback-6.18.dat" "$data/report/memcg-rounding-6.18.dat"; do
 	name=$(basename "$f" .dat)
 	want="$golden/report-findings-$name.txt"
 	"$MMSCOPE" report --section findings "$f" >"$scratch/$name.txt" ||
@@ -78,6 +78,11 @@ samples/mthp-frag-7.3.dat swap-cluster-exhausted warning
 tests/data/report/global-pressure-reclaim-6.1.dat handoff-missing warning
 tests/data/report/global-pressure-reclaim-6.1.dat kcompactd-asleep-stalls warning
 tests/data/report/global-pressure-reclaim-6.1.dat direct-reclaim-stalls critical
+tests/data/report/memcg-rounding-6.18.dat memcg-scan-rounding warning
+tests/data/report/mthp-fallback-6.18.dat memcg-scan-rounding warning
+samples/zswap-6.12.dat memcg-scan-rounding info
+samples/mthp-frag-7.3.dat swap-free-scattered info
+tests/data/swap/mthp-frag-6.1.dat swap-free-scattered info
 samples/global-pressure-6.12.dat direct-reclaim-stalls warning
 samples/zswap-6.12.dat memcg-reclaim-stalls warning
 tests/data/report/oom-6.18.dat memcg-reclaim-stalls info

@@ -3,13 +3,16 @@
  * Findings over hand-built analyses (no file): each severity threshold of
  * mmscope-report(1)'s FINDINGS on both of its sides (stall p99 and max,
  * the share of kswapd sleeps without a handoff, stalls while kcompactd
- * slept), counts equal to the models' figures, the order critical >
+ * slept, memcg passes that escalated past DEF_PRIORITY, a task's frees
+ * that moved cluster), counts equal to the models' figures, the order critical >
  * warning > info, and an analysis without records yields no finding and
  * lists the rules it cannot run.
  */
 #include "config.h"
 #include "analysis.h"
 #include "findings.h"
+#include "model-reclaim.h"
+#include "model-swapclust.h"
 #include "tap.h"
 
 #include <string.h>
@@ -164,6 +167,179 @@ static void test_handoff(void)
 	analysis_free(a);
 }
 
+/* n memcg passes whose first scan is at prio, then m at DEF_PRIORITY; the
+ * kernel's release and lru_gen/enabled when not NULL. */
+static struct analysis *passes_on(int n, int prio, int m, int isolate, const char *kernel,
+				  const char *lru_gen)
+{
+	struct analysis *a = analysis_new_empty(NULL);
+	uint64_t t = 10 * MS;
+
+	if (kernel)	/* as the recording's metadata would set it */
+		snprintf(((struct analysis_info *)analysis_info(a))->kernel,
+			 sizeof(analysis_info(a)->kernel), "%s", kernel);
+	if (lru_gen) {
+		struct record st = { .type = REC_SETTING, .ts = t };
+
+		st.setting.source = SRC_CTX;
+		st.setting.instance = "start";
+		st.setting.key = "lru_gen.enabled";
+		st.setting.value = lru_gen;
+		analysis_feed(a, &st);
+	}
+
+	for (int i = 0; i < n + m; i++) {
+		struct record r = { .type = REC_RECLAIM_BEGIN, .ts = t += MS, .pid = 7,
+				    .comm = "memcg" };
+
+		r.rbegin.kind = RK_MEMCG;
+		analysis_feed(a, &r);
+		if (isolate) {
+			memset(&r.isolate, 0, sizeof(r.isolate));
+			r.type = REC_LRU_ISOLATE;
+			r.ts = t += MS;
+			r.isolate.scanned = r.isolate.taken = 2;
+			analysis_feed(a, &r);
+		}
+		memset(&r.shrink, 0, sizeof(r.shrink));
+		r.type = REC_SHRINK_INACTIVE;
+		r.ts = t += MS;
+		r.shrink.priority = i < n ? prio : 12;
+		r.shrink.scanned = 2;
+		analysis_feed(a, &r);
+		memset(&r.rend, 0, sizeof(r.rend));
+		r.type = REC_RECLAIM_END;
+		r.ts = t += MS;
+		r.rend.kind = RK_MEMCG;
+		analysis_feed(a, &r);
+	}
+	analysis_finish(a, t + MS);
+	return a;
+}
+
+static struct analysis *passes(int n, int prio, int m, int isolate)
+{
+	return passes_on(n, prio, m, isolate, NULL, NULL);
+}
+
+static void test_rounding(void)
+{
+	struct analysis *a = passes(FIND_ROUNDING_MIN_PASSES, 11, 0, 1);
+	struct findings *fs = findings_build(a);
+	const struct finding *f = find(fs, "memcg-scan-rounding");
+	int skipped[32], ns, listed = 0;
+
+	ok(f && f->severity == FSEV_WARNING && f->count == FIND_ROUNDING_MIN_PASSES &&
+	   f->count == reclaim_passes_escalated(reclaim_model_kind(analysis_reclaim(a),
+								   RK_MEMCG)),
+	   "FIND_ROUNDING_MIN_PASSES passes first scanning at 11: warning, count = "
+	   "the stalls section's escalated");
+	findings_free(fs);
+	analysis_free(a);
+	a = passes(FIND_ROUNDING_MIN_PASSES - 1, 3, 0, 1);
+	fs = findings_build(a);
+	f = find(fs, "memcg-scan-rounding");
+	ok(f && f->severity == FSEV_INFO && f->count == FIND_ROUNDING_MIN_PASSES - 1,
+	   "one pass fewer than FIND_ROUNDING_MIN_PASSES: info");
+	findings_free(fs);
+	analysis_free(a);
+	a = passes(20, 10, 21, 1);
+	fs = findings_build(a);
+	f = find(fs, "memcg-scan-rounding");
+	ok(f && f->severity == FSEV_INFO && f->count == 20,
+	   "20 of 41 passes escalated, under FIND_ROUNDING_WARN_PCT: info");
+	findings_free(fs);
+	analysis_free(a);
+	a = passes(0, 12, 30, 1);
+	fs = findings_build(a);
+	ok(!find(fs, "memcg-scan-rounding"), "every pass scanned at 12: no finding");
+	findings_free(fs);
+	analysis_free(a);
+	/* MGLRU on: before 6.7 its lru_gen paths emit no LRU events */
+	a = passes_on(30, 9, 0, 1, "6.6.12", "0x0007");
+	fs = findings_build(a);
+	ok(!find(fs, "memcg-scan-rounding") && reclaim_passes_unknown(a) &&
+	   strstr(reclaim_passes_unknown(a), "MGLRU"), "MGLRU on 6.6: cannot tell");
+	findings_free(fs);
+	analysis_free(a);
+	a = passes_on(30, 9, 0, 1, "6.7.0", "0x0007");
+	fs = findings_build(a);
+	f = find(fs, "memcg-scan-rounding");
+	ok(f && f->count == 30, "MGLRU on 6.7: its LRU events count");
+	findings_free(fs);
+	analysis_free(a);
+	a = passes_on(30, 9, 0, 1, "6.1.0", "0x0000");
+	fs = findings_build(a);
+	ok(find(fs, "memcg-scan-rounding") != NULL, "MGLRU off on 6.1: counted");
+	findings_free(fs);
+	analysis_free(a);
+	a = passes(30, 9, 0, 0);	/* no lru_isolate: cannot tell */
+	fs = findings_build(a);
+	ns = findings_unevaluated(a, skipped, 32);
+	for (int i = 0; i < ns && i < 32; i++)
+		listed += !strcmp(finding_rules[skipped[i]].id, "memcg-scan-rounding");
+	ok(!find(fs, "memcg-scan-rounding") && listed == 1,
+	   "without lru_isolate: not run, no finding");
+	findings_free(fs);
+	analysis_free(a);
+}
+
+/* Frees of one task: offsets (or with slot < 0 given, a slot only). */
+static struct analysis *frees(const int64_t *off, int n, int slot_only)
+{
+	struct analysis *a = analysis_new_empty(NULL);
+
+	for (int i = 0; i < n; i++) {
+		struct record r = { .type = REC_SWAP_FREE, .ts = (uint64_t)(i + 1) * MS,
+				    .pid = 9, .comm = "zap" };
+
+		r.swap.type = 0;
+		r.swap.offset = slot_only ? -1 : off[i];
+		r.swap.slot = slot_only ? off[i] % 512 : -1;
+		r.swap.count = r.swap.order = r.swap.old_flags = r.swap.new_flags = -1;
+		r.swap.nr = 1;
+		analysis_feed(a, &r);
+	}
+	analysis_finish(a, (uint64_t)(n + 1) * MS);
+	return a;
+}
+
+static void test_scattered(void)
+{
+	static const int64_t spread[] = { 1, 600, 2, 1500, 1501, 3 };	/* 4 switches */
+	static const int64_t near[] = { 1, 2, 3, 4, 5, 600, 601, 602 };	/* 1 of 7 */
+	struct analysis *a = frees(spread, 6, 0);
+	struct findings *fs = findings_build(a);
+	const struct finding *f = find(fs, "swap-free-scattered");
+	uint64_t pairs, dev, cl, unk;
+
+	swapclust_model_free_scatter(analysis_swapclust(a), &pairs, &dev, &cl, &unk);
+	ok(f && f->severity == FSEV_WARNING && f->count == 4 && f->count == dev + cl,
+	   "4 of 5 frees in another cluster: warning, count = the swap section's");
+	findings_free(fs);
+	analysis_free(a);
+	a = frees(near, 8, 0);
+	fs = findings_build(a);
+	f = find(fs, "swap-free-scattered");
+	ok(f && f->severity == FSEV_INFO && f->count == 1,
+	   "1 of 7 under FIND_SCATTER_WARN_PCT: info");
+	findings_free(fs);
+	analysis_free(a);
+	a = frees(spread, 6, 1);
+	fs = findings_build(a);
+	ok(!find(fs, "swap-free-scattered"),
+	   "frees giving the slot only: no finding");
+	{
+		int skipped[32], ns = findings_unevaluated(a, skipped, 32), listed = 0;
+
+		for (int i = 0; i < ns && i < 32; i++)
+			listed += !strcmp(finding_rules[skipped[i]].id, "swap-free-scattered");
+		ok(listed == 1, "frees giving the slot only: listed as not run");
+	}
+	findings_free(fs);
+	analysis_free(a);
+}
+
 static void test_empty(void)
 {
 	struct analysis *a = analysis_new_empty(NULL);
@@ -188,6 +364,8 @@ int main(void)
 {
 	test_stalls();
 	test_handoff();
+	test_rounding();
+	test_scattered();
 	test_empty();
 	return tap_done();
 }

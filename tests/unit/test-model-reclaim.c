@@ -49,6 +49,91 @@ static void r_shrink(uint64_t ts, int pid, int prio, int flags, int scanned, int
 	reclaim_model_add(rm, &r);
 }
 
+static void r_isolate(uint64_t ts, int pid, int lru, int scanned, int taken)
+{
+	struct record r = { .type = REC_LRU_ISOLATE, .ts = ts, .pid = pid };
+
+	r.isolate.lru = lru;
+	r.isolate.scanned = (uint64_t)scanned;
+	r.isolate.taken = (uint64_t)taken;
+	reclaim_model_add(rm, &r);
+}
+
+static void r_active(uint64_t ts, int pid, int prio, int taken)
+{
+	struct record r = { .type = REC_SHRINK_ACTIVE, .ts = ts, .pid = pid };
+
+	r.active.priority = prio;
+	r.active.taken = (uint64_t)taken;
+	reclaim_model_add(rm, &r);
+}
+
+/* memcg-scan-rounding: passes by the first priority that scanned. */
+static void test_passes(void)
+{
+	const struct reclaim_kind_stats *mc;
+	uint64_t t = 0;
+
+	rm = reclaim_model_new();
+	/* 1: scans at 12 */
+	r_begin(t += MS, 1, RK_MEMCG, 0, "a");
+	r_isolate(t += US, 1, 0, 4, 4);
+	r_shrink(t += US, 1, 12, 1, 4, 0);
+	r_end(t += US, 1, RK_MEMCG, 4);
+	/* 2: nothing at 12 and 11 (no events), first scan at 10 */
+	r_begin(t += MS, 1, RK_MEMCG, 0, "a");
+	r_isolate(t += US, 1, 0, 1, 1);
+	r_shrink(t += US, 1, 10, 1, 1, 1);
+	r_isolate(t += US, 1, 0, 3, 3);
+	r_shrink(t += US, 1, 9, 1, 3, 3);
+	r_end(t += US, 1, RK_MEMCG, 4);
+	/* 3: an inactive isolate that took nothing (no shrink event, no
+	 * priority) before a scan stamped 11: not known */
+	r_begin(t += MS, 1, RK_MEMCG, 0, "a");
+	r_isolate(t += US, 1, 2, 7, 0);
+	r_isolate(t += US, 1, 0, 2, 2);
+	r_shrink(t += US, 1, 11, 1, 2, 2);
+	r_end(t += US, 1, RK_MEMCG, 2);
+	/* 4: the same, stamped 12: the unknown scan was at 12 too */
+	r_begin(t += MS, 1, RK_MEMCG, 0, "a");
+	r_isolate(t += US, 1, 2, 7, 0);
+	r_isolate(t += US, 1, 0, 2, 2);
+	r_shrink(t += US, 1, 12, 1, 2, 2);
+	r_end(t += US, 1, RK_MEMCG, 2);
+	/* 5: an active list scan at 8 first (shrink_active's nr_taken) */
+	r_begin(t += MS, 1, RK_MEMCG, 0, "a");
+	r_active(t += US, 1, 12, 0);			/* nothing taken at 12 */
+	r_isolate(t += US, 1, 1, 5, 5);
+	r_active(t += US, 1, 8, 5);
+	r_end(t += US, 1, RK_MEMCG, 0);
+	/* 6: nothing scanned at all; 7: begun, never ended */
+	r_begin(t += MS, 1, RK_MEMCG, 0, "a");
+	r_end(t += US, 1, RK_MEMCG, 0);
+	r_begin(t += MS, 2, RK_MEMCG, 0, "b");
+	r_isolate(t += US, 2, 0, 1, 1);
+	r_shrink(t += US, 2, 5, 1, 1, 1);
+	/* 8: another task's shrink at 3 meanwhile is not pass 1's */
+	r_begin(t += MS, 1, RK_MEMCG, 0, "a");
+	r_shrink(t += US, 3, 3, 1, 9, 9);
+	r_isolate(t += US, 1, 0, 1, 1);
+	r_shrink(t += US, 1, 12, 1, 1, 1);
+	r_end(t += US, 1, RK_MEMCG, 1);
+	reclaim_model_finish(rm, t);
+	mc = reclaim_model_kind(rm, RK_MEMCG);
+	is_int(mc->pass_first[12], 3, "passes: three scanned first at 12");
+	is_int(mc->pass_first[10], 1, "passes: one first at 10");
+	is_int(mc->pass_first[8], 1, "passes: one first at 8 (active list)");
+	is_int(mc->pass_first[5] + mc->pass_first[3], 0,
+	       "passes: an open pass and another task's scan not counted");
+	is_int(mc->pass_unknown, 1, "passes: one whose first scan has no priority");
+	is_int(mc->pass_none, 1, "passes: one that scanned nothing");
+	is_int(reclaim_passes_escalated(mc), 2, "passes: two escalated below 12");
+	is_int(reclaim_passes(mc), 7, "passes: seven ended");
+	ok(mc->esc_first_ts && mc->esc_last_ts > mc->esc_first_ts,
+	   "passes: the escalated ones' times");
+	reclaim_model_free(rm);
+}
+
 static void test_reclaim(void)
 {
 	const struct reclaim_kind_stats *d, *mc, *k, *o;
@@ -231,6 +316,7 @@ static void test_compaction(void)
 int main(void)
 {
 	test_reclaim();
+	test_passes();
 	test_compaction();
 	return tap_done();
 }

@@ -497,6 +497,59 @@ static void test_batches(void)
 	swapclust_model_free(m);
 }
 
+/* swap-free-scattered: a task's consecutive frees in another cluster or
+ * device; other tasks' frees between them do not count, a range is
+ * compared by its last slot, and a free with no cluster is not placed. */
+static void test_scatter(void)
+{
+	uint64_t pairs, dev, cl, unk, t0, t1, base = now;
+	struct record r;
+
+	m = swapclust_model_new(CL);
+	range(REC_SWAP_FREE, 0, 1, 1);			/* task 100: cluster 0 */
+	range(REC_SWAP_FREE, 0, 2, CL - 2);		/* cluster 0 .. its last slot */
+	r = swap_rec(REC_SWAP_FREE, 0);			/* task 200, cluster 5 */
+	r.pid = 200;
+	r.swap.offset = 5 * CL;
+	r.swap.nr = 1;
+	feed(&r);
+	range(REC_SWAP_FREE, 0, CL, 1);			/* 100: cluster 1: a switch */
+	range(REC_SWAP_FREE, 1, CL + 1, 1);		/* 100: device 1: a switch */
+	range(REC_SWAP_FREE, 1, CL + 2, 1);		/* same cluster and device */
+	r = swap_rec(REC_SWAP_FREE, 1);			/* 100: slot only (7.x) */
+	r.swap.slot = 3;
+	r.swap.nr = 1;
+	feed(&r);
+	range(REC_SWAP_FREE, 1, CL + 3, 1);		/* after it: not placed */
+	r.pid = 200;					/* 200 after cluster 5 */
+	r.swap.slot = -1;
+	r.swap.offset = 5 * CL + 7;
+	feed(&r);					/* device 1 now: a switch */
+	swapclust_model_finish(m, now * 1000000ULL);
+	swapclust_model_free_scatter(m, &pairs, &dev, &cl, &unk);
+	is_int(pairs, 5, "scatter: pairs of a task's frees with both clusters known");
+	is_int(cl, 1, "scatter: one move to another cluster of the same device");
+	is_int(dev, 2, "scatter: two moves to another device");
+	is_int(unk, 2, "scatter: the pairs around a free without its cluster");
+	swapclust_model_free_scatter_times(m, &t0, &t1);
+	is_int(t0, (base + 4) * 1000000ULL, "scatter: first switch at the 4th record");
+	is_int(t1, (base + 9) * 1000000ULL, "scatter: last switch at the 9th record");
+	swapclust_model_free(m);
+
+	m = swapclust_model_new(CL);			/* 7.x: the cluster pointer */
+	for (int i = 0; i < 3; i++) {
+		r = swap_rec(REC_SWAP_FREE, 0);
+		r.swap.ci = i == 2 ? 0x2030 : 0x2000;
+		r.swap.slot = i;
+		r.swap.nr = 1;
+		feed(&r);
+	}
+	swapclust_model_free_scatter(m, &pairs, &dev, &cl, &unk);
+	is_int(cl, 1, "scatter: 7.x frees compared by cluster pointer");
+	is_int(pairs, 2, "scatter: 7.x pairs");
+	swapclust_model_free(m);
+}
+
 int main(void)
 {
 	test_612();
@@ -508,5 +561,6 @@ int main(void)
 	test_counters();
 	test_used_unseen();
 	test_batches();
+	test_scatter();
 	return tap_done();
 }
