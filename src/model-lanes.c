@@ -7,9 +7,11 @@
  * thread are left to the kcompactd lane. A run's node is the node of its
  * last "finished" check, else 0; stalls without a node go to node 0.
  *
- * Watermark samples keep the zone with the most managed pages of each
- * node, as the handoff model does; past LANES_MAX_SAMPLES every other one
- * is dropped and the stride doubles, so memory stays bounded.
+ * Watermark samples are kept per zone; each node shows the zone that
+ * came closest to its high watermark (the handoff model follows the
+ * largest zone, which on a small machine is often an idle DMA32). Past
+ * LANES_MAX_SAMPLES every other sample is dropped and the stride doubles,
+ * so memory stays bounded.
  */
 #include "config.h"
 #include "model-lanes.h"
@@ -28,8 +30,19 @@ struct open_span {
 	struct lane_span s;
 };
 
+struct zone_track {
+	char zone[16];
+	int64_t managed;
+	struct wm_sample *samples;
+	int nsamples, alloc, stride, skip;
+	double lowest;		/* lowest free/high seen */
+	int has_ratio;		/* a sample with a high watermark above 0 */
+};
+
 struct lanes {
 	struct lanes_node node[LANES_MAX_NODES];
+	struct zone_track zones[LANES_MAX_NODES][LANES_MAX_ZONES];
+	int nzones[LANES_MAX_NODES];
 	int nnodes;
 	/* open per-node spans: kswapd, kcompactd */
 	int64_t open_start[LANES_MAX_NODES][2];
@@ -57,7 +70,7 @@ struct lanes *lanes_new(void)
 
 	for (int n = 0; n < LANES_MAX_NODES; n++) {
 		l->open_start[n][0] = l->open_start[n][1] = -1;
-		l->node[n].sample_stride = 1;
+		l->node[n].zone = "";
 	}
 	return l;
 }
@@ -69,7 +82,8 @@ void lanes_free(struct lanes *l)
 	for (int n = 0; n < LANES_MAX_NODES; n++) {
 		for (int k = 0; k < LANE_NR; k++)
 			free(l->node[n].lane[k].spans);
-		free(l->node[n].samples);
+		for (int z = 0; z < l->nzones[n]; z++)
+			free(l->zones[n][z].samples);
 	}
 	free(l);
 }
@@ -183,32 +197,77 @@ static int lanes_is_kcompactd(const struct lanes *l, int pid)
 	return 0;
 }
 
+/* a is closer to its watermarks than b (the one to show) */
+static int zone_closer(const struct zone_track *a, const struct zone_track *b)
+{
+	if (a->has_ratio != b->has_ratio)
+		return a->has_ratio;
+	if (a->has_ratio && a->lowest != b->lowest)
+		return a->lowest < b->lowest;
+	return a->managed > b->managed;
+}
+
+static struct zone_track *lanes_zone_track(struct lanes *l, int nid, const char *zone)
+{
+	int i;
+
+	for (i = 0; i < l->nzones[nid]; i++)
+		if (!strcmp(l->zones[nid][i].zone, zone))
+			return &l->zones[nid][i];
+	if (i == LANES_MAX_ZONES)
+		return NULL;
+	l->nzones[nid]++;
+	snprintf(l->zones[nid][i].zone, sizeof(l->zones[nid][i].zone), "%s", zone);
+	l->zones[nid][i].stride = 1;
+	return &l->zones[nid][i];
+}
+
 static void lanes_zone(struct lanes *l, const struct record *r)
 {
 	struct lanes_node *n = lanes_node_get(l, r->zone.node);
-	const char *zone = r->zone.zone ? r->zone.zone : "";
+	int nid = (int)(n - l->node);
+	struct zone_track *z, *best = NULL;
 
-	if (r->zone.managed > n->zone_managed) {
-		if (strcmp(n->zone, zone))
-			n->nsamples = 0;	/* a bigger zone: start over with it */
-		n->zone_managed = r->zone.managed;
-		snprintf(n->zone, sizeof(n->zone), "%s", zone);
-	}
-	if (strcmp(n->zone, zone))
+	if (r->zone.managed <= 0)	/* an empty zone (Movable, unpopulated) */
 		return;
-	if (++n->sample_skip < n->sample_stride)
+	z = lanes_zone_track(l, nid, r->zone.zone ? r->zone.zone : "");
+	if (!z)
 		return;
-	n->sample_skip = 0;
-	if (n->nsamples == LANES_MAX_SAMPLES) {
-		for (int i = 0; i < LANES_MAX_SAMPLES / 2; i++)
-			n->samples[i] = n->samples[2 * i];
-		n->nsamples = LANES_MAX_SAMPLES / 2;
-		n->sample_stride *= 2;
+	z->managed = r->zone.managed;
+	if (r->zone.high > 0 && r->zone.free >= 0) {
+		double ratio = (double)r->zone.free / (double)r->zone.high;
+
+		if (!z->has_ratio || ratio < z->lowest)
+			z->lowest = ratio;
+		z->has_ratio = 1;
 	}
-	if (!n->samples)
-		n->samples = xreallocarray(NULL, LANES_MAX_SAMPLES, sizeof(*n->samples));
-	n->samples[n->nsamples++] = (struct wm_sample){ r->ts, r->zone.free, r->zone.min,
-							r->zone.low, r->zone.high };
+	if (++z->skip >= z->stride) {
+		z->skip = 0;
+		if (z->nsamples == LANES_MAX_SAMPLES) {
+			for (int i = 0; i < LANES_MAX_SAMPLES / 2; i++)
+				z->samples[i] = z->samples[2 * i];
+			z->nsamples = LANES_MAX_SAMPLES / 2;
+			z->stride *= 2;
+		}
+		if (z->nsamples == z->alloc) {
+			z->alloc = z->alloc ? z->alloc * 2 : 256;
+			z->samples = xreallocarray(z->samples, (size_t)z->alloc, sizeof(*z->samples));
+		}
+		z->samples[z->nsamples++] = (struct wm_sample){ r->ts, r->zone.free, r->zone.min,
+								r->zone.low, r->zone.high };
+	}
+	for (int i = 0; i < l->nzones[nid]; i++)
+		if (l->zones[nid][i].nsamples && (!best || zone_closer(&l->zones[nid][i], best)))
+			best = &l->zones[nid][i];
+	n->zones_sampled = 0;
+	for (int i = 0; i < l->nzones[nid]; i++)
+		n->zones_sampled += l->zones[nid][i].nsamples > 0;
+	if (best) {
+		n->samples = best->samples;
+		n->nsamples = best->nsamples;
+		n->zone = best->zone;
+		n->zone_managed = best->managed;
+	}
 }
 
 /* Takes the provisional spans of lanes_sync() out again (they keep

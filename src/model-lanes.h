@@ -3,7 +3,10 @@
  * Time-indexed lanes for the timeline and stalls views: per node, the
  * intervals when kswapd and kcompactd were awake, direct and memcg
  * reclaim stalls, compaction runs outside kcompactd, OOM kills, and the
- * free pages and watermarks of the node's largest zone over time.
+ * free pages and watermarks of one zone of the node over time: the one
+ * whose free pages came closest to its high watermark (lowest free/high
+ * seen), since an idle large zone (DMA32 beside a busy Normal) shows
+ * nothing of the pressure; the largest when none has a watermark.
  *
  * The other models keep totals and kswapd episodes but not these
  * intervals; this one keeps them, fed by the analysis driver like every
@@ -26,7 +29,8 @@
 
 #define LANES_MAX_NODES 64
 #define LANES_MAX_SPANS 500000
-#define LANES_MAX_SAMPLES 65536
+#define LANES_MAX_SAMPLES 65536	/* per zone */
+#define LANES_MAX_ZONES 8		/* per node (MAX_NR_ZONES is at most 6) */
 
 enum lane_id { LANE_KSWAPD, LANE_KCOMPACTD, LANE_RECLAIM, LANE_COMPACT, LANE_OOM, LANE_NR };
 
@@ -59,10 +63,13 @@ struct wm_sample {
 struct lanes_node {
 	int seen;
 	struct lane lane[LANE_NR];
-	struct wm_sample *samples;
-	int nsamples, sample_stride, sample_skip;
-	char zone[16];
+	/* the zone drawn (see above); these point into the model's per-zone
+	 * tracks and change as a closer zone shows up */
+	const struct wm_sample *samples;
+	int nsamples;
+	const char *zone;
 	int64_t zone_managed;
+	int zones_sampled;	/* zones of the node with samples (managed > 0) */
 };
 
 struct lanes;

@@ -107,7 +107,7 @@ static void chart_watermarks(struct plot *p)
 		struct legend lg;
 		struct area a;
 		double *x, *y, vmax = 0;
-		char title[160];
+		char title[160], note[160];
 		int hi = -1;
 		static const char *const names[4] = { "free", "min", "low", "high" };
 		static const char *const colors[4] = { "#1f77b4", "#d62728", "#ff7f0e", "#2ca02c" };
@@ -127,7 +127,10 @@ static void chart_watermarks(struct plot *p)
 		}
 		snprintf(title, sizeof(title), "node %d, zone %s: free pages against the watermarks, "
 			 "kswapd and kcompactd awake", nid, n->zone);
-		a = plot_panel(p, title, NULL, 0);
+		if (n->zones_sampled > 1)
+			snprintf(note, sizeof(note), "zone %s of the node's %d: the one whose free "
+				 "pages came closest to its high watermark", n->zone, n->zones_sampled);
+		a = plot_panel(p, title, n->zones_sampled > 1 ? note : NULL, 0);
 		a.vmin = 0;
 		a.vmax = vmax > 0 ? vmax * 1.05 : 1;
 		plot_axes(p, &a, "pages");

@@ -6,7 +6,8 @@
  * awake (C on a request, c proactive), direct and memcg reclaim stalls
  * (R), compaction runs outside kcompactd (D), OOM kills (!); a T on the
  * time axis where the trigger that made a flight file fired. Beneath them
- * a chart of free pages of the node's largest zone against its min, low
+ * a chart of free pages of the node's zone closest to its watermarks
+ * (model-lanes.h) against its min, low
  * and high watermarks, from the zoneinfo samples. Then the time axis, and
  * two lines: what lies under the cursor in the selected lane, and the
  * node's totals.
@@ -238,7 +239,7 @@ static void tl_build_chart_row(struct tui_state *st, struct canvas *body, const 
 	}
 }
 
-/* Free pages of the node's largest zone against min/low/high. The scale
+/* Free pages of the node's zone closest to its watermarks against min/low/high. The scale
  * tops at twice the high watermark, so the lines stay apart; more free
  * memory than that shows as ^ in the top row. */
 static void tl_build_chart(struct tui_state *st, struct canvas *body, const struct tl_layout *L,

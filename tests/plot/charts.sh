@@ -150,6 +150,23 @@ EOF
 texts "$scratch/n.svg" | sed -n 2p | grep -q 'OOM kills: not recorded (mmscope record -g oom)$' &&
 	ok "without the oom group: OOM kills not recorded, said" || fail "no oom group: $(texts "$scratch/n.svg" | sed -n 2p)"
 
+# ---- which zone: the one that came closest to its watermarks ----
+# oom-6.18's node 0 has DMA (3840 pages), DMA32 (772798, all free the
+# whole run) and Normal (425984, down to its watermarks): the largest
+# zone would draw a flat line far above its watermarks
+"$MMSCOPE" plot -w watermarks "$R/oom-6.18.dat" >"$scratch/oomwm.svg" || fail "plot oom-6.18 failed"
+texts "$scratch/oomwm.svg" | grep -q '^node 0, zone Normal: free pages against the watermarks' &&
+	texts "$scratch/oomwm.svg" | grep -q "^zone Normal of the node's 3: the one whose free pages came closest" &&
+	ok "oom-6.18: the watermark chart draws Normal (closest to its watermarks), not the idle DMA32" ||
+	fail "oom-6.18 watermark chart: $(texts "$scratch/oomwm.svg" | grep -m2 'zone')"
+# the note's figure: the lowest free/high of each zone, from the samples
+lows=$("$MMSCOPE" dump "$R/oom-6.18.dat" | grep -o 'mms1 zone [0-9]* node=0 zone=[A-Za-z0-9]* free=[0-9]* .*high=[0-9]*' |
+	sed -E 's/.*zone=([A-Za-z0-9]*) free=([0-9]*) .* high=([0-9]*).*/\1 \2 \3/' |
+	awk '$3 > 0 { r = $2 / $3; if (!($1 in m) || r < m[$1]) m[$1] = r } END { for (z in m) print m[z], z }' |
+	sort -g | head -1 | awk '{ print $2 }')
+[ "$lows" = Normal ] && ok "oom-6.18: Normal has the lowest free/high in the samples" ||
+	fail "oom-6.18: the lowest free/high is $lows's"
+
 # ---- sparse samples: a dot at each sample of the free-page line ----
 f=$S/global-pressure-6.12.dat
 "$MMSCOPE" plot -w watermarks "$f" >"$scratch/wm.svg" || fail "plot -w watermarks failed"
