@@ -578,7 +578,7 @@ static void chart_unusable(struct plot *p)
 /* ---- the table ---- */
 
 const struct plot_chart plot_charts[] = {
-	{ "watermarks", "free pages of each node's main zone against its watermarks",
+	{ "watermarks", "free pages of one zone of each node against its watermarks",
 	  "zone samples", chart_watermarks },
 	{ "fallback", "mTHP swap-out falling back to order 0, per folio size",
 	  "mTHP counters in the samples", chart_fallback },
