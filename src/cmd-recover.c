@@ -14,9 +14,11 @@
 #include "spool.h"
 #include "util.h"
 
+#include <dirent.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char recover_usage[] =
@@ -37,6 +39,38 @@ struct recover_opts {
 	struct tw_opts w;
 	int force, remove, no_ring;
 };
+
+/*
+ * record --switch-output makes the next part's spool as PART.spool.new
+ * and renames it once its formats and metadata are in; a recorder stopped
+ * in between leaves it with no page in it (the pages go to the old part's
+ * spool until the rename). There is nothing to recover from it.
+ */
+static int unused_next_spool(const char *dir)
+{
+	size_t n = strlen(dir);
+	DIR *d;
+	struct dirent *de;
+	int empty = 1;
+
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	if (n < 10 || strncmp(dir + n - 10, ".spool.new", 10) || !(d = opendir(dir)))
+		return 0;
+	while ((de = readdir(d)) && empty) {
+		struct stat st;
+		char *path;
+
+		if (strncmp(de->d_name, "cpu", 3))
+			continue;
+		path = xasprintf("%s/%s", dir, de->d_name);
+		if (stat(path, &st) || st.st_size)
+			empty = 0;
+		free(path);
+	}
+	closedir(d);
+	return empty;
+}
 
 static int recover_parse_opts(int argc, char **argv, struct recover_opts *o)
 {
@@ -84,9 +118,9 @@ static int recover_parse_opts(int argc, char **argv, struct recover_opts *o)
 		return usage_error(cmd, "no spool directory given");
 	if (optind != argc - 1)
 		return usage_error(cmd, "more than one spool directory given");
-	if (!o->out)
-		return usage_error(cmd, "no output file given (-o FILE)");
 	o->spool = argv[optind];
+	if (!o->out && !unused_next_spool(o->spool))
+		return usage_error(cmd, "no output file given (-o FILE)");
 	return 0;
 }
 
@@ -184,6 +218,19 @@ static int cmd_recover(int argc, char **argv)
 		return show_help(&cmd_recover_entry);
 	if (r)
 		return r;
+	if (unused_next_spool(o.spool)) {
+		if (!o.remove)
+			return error("%s: the spool made for the next part at a file switch, never "
+				     "used (the recorder stopped before the switch): no events to "
+				     "recover; remove it with --remove", o.spool);
+		if (spool_remove(o.spool, &err)) {
+			r = error("%s", err);
+			free(err);
+			return r;
+		}
+		printf("%s: the unused spool of a next part (no events): removed\n", o.spool);
+		return EXIT_OK;
+	}
 	if (!spool_is_spool(o.spool))
 		return error("%s: not an mmscope spool directory (no layout file)", o.spool);
 	if (!o.no_ring && drain_ring(o.spool))

@@ -85,7 +85,12 @@ for spool in $spools; do
 		fail "recover $(basename "$spool") failed: $(cat "$scratch/rec")"
 	fi
 done
-rm -rf "$scratch"/run/*.new
+for d in "$scratch"/run/*.new; do
+	[ -e "$d" ] || continue
+	"$MMSCOPE" recover --remove "$d" >/dev/null 2>&1 && [ ! -e "$d" ] &&
+		ok "recover --remove: $(basename "$d"), the unused next spool, removed" ||
+		fail "recover --remove $(basename "$d") failed"
+done
 [ -n "$part" ] || { fail "no part recovered"; finish; }
 n=$(ls "$scratch"/run/ks-*.dat | wc -l)
 
