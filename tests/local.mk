@@ -296,3 +296,7 @@ EXTRA_DIST += tests/record/files.sh tests/record/diskfull.sh tests/record/nomem.
 tests/record/files.log: tests/record/stacks-report.log
 tests/record/diskfull.log: tests/record/files.log
 tests/record/nomem.log: tests/record/diskfull.log
+
+# --cgroups (issue 34): the memcgs model on hand-built sets
+check_PROGRAMS += tests/unit/test-model-memcgs
+TESTS += tests/unit/test-model-memcgs
