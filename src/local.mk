@@ -57,6 +57,7 @@ libmmscope_a_SOURCES += \
 	src/report-phases.c src/report-phases.h \
 	src/model-run.c src/model-run.h \
 	src/model-memcgs.c src/model-memcgs.h \
+	src/report-memcgs.c src/report-memcgs.h \
 	src/run-stop.c src/run-stop.h \
 	src/model-series.c src/model-series.h \
 	src/model-stacks.c src/model-stacks.h \
