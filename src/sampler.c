@@ -1131,18 +1131,26 @@ static int mcg_read(struct sampler *s, struct mcg *c, int f, struct strbuf *sb)
 	}
 	for (;;) {
 		ssize_t n;
+		size_t room;
 
 		strbuf_grow(sb, 8192);
-		n = pread(c->fd[f], sb->buf + got, sb->alloc - 1 - got, (off_t)got);
+		room = sb->alloc - 1 - got;
+		n = pread(c->fd[f], sb->buf + got, room, (off_t)got);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
 			return -1;
-		if (!n)
-			break;
 		got += (size_t)n;
 		sb->len = got;
 		sb->buf[got] = '\0';
+		/*
+		 * A cgroup file is one seq_file record, made whole by one
+		 * show(): a read that did not fill the buffer has all of it.
+		 * Reading on to the 0 of the end is one more system call
+		 * per file (a ninth of them with --cgroups).
+		 */
+		if ((size_t)n < room)
+			break;
 	}
 	return 0;
 }
@@ -1219,7 +1227,23 @@ static void mcg_pressure(struct lines *l, struct strbuf *sb)
 	}
 }
 
-static void mcg_emit(struct sampler *s, struct lines *l, struct mcg *c, struct strbuf *sb)
+/* Limits: settings that rarely change (see mcg_emit). */
+static int mcg_is_limit(int f)
+{
+	return f == MF_V1_LIMIT || f == MF_V1_MEMSW_LIMIT || f == MF_V2_MAX ||
+	       f == MF_V2_HIGH || f == MF_V2_LOW || f == MF_V2_MIN || f == MF_V2_SWAP_MAX;
+}
+
+/*
+ * One cgroup's lines. The limits are read only in sets that walked the
+ * tree (the first and the last, and every SAMPLER_CGROUPS_RESCAN_MS):
+ * an administrator's setting, not a counter, and each file read costs
+ * about as much as the next (2-3 us of kernel time: at 200 cgroups the
+ * reads are nine tenths of the sampler's time), so reading them every
+ * set would cost a fifth more for values that do not move.
+ */
+static void mcg_emit(struct sampler *s, struct lines *l, struct mcg *c, struct strbuf *sb,
+		     int limits)
 {
 	int first = c->v2 ? MF_V2_CURRENT : MF_V1_USAGE;
 	int last = c->v2 ? MF_V2_PRESSURE : MF_V1_OOM;
@@ -1233,7 +1257,7 @@ static void mcg_emit(struct sampler *s, struct lines *l, struct mcg *c, struct s
 		lines_kv(l, "usage", v);
 	}
 	for (int f = first + 1; f <= last; f++) {
-		if (mcg_read(s, c, f, sb))
+		if ((!limits && mcg_is_limit(f)) || mcg_read(s, c, f, sb))
 			continue;
 		if (mcg_files[f].key)
 			mcg_number(l, mcg_files[f].key, sb);
@@ -1406,6 +1430,7 @@ static void src_memcgs(struct sampler *s, struct lines *l)
 	struct mcg **order;
 	size_t n = 0, k, sampled = 0, other = 0, other_unknown = 0;
 	unsigned long long other_usage = 0;
+	int scanned = 0;
 
 	if (!s->cgroups_arg)
 		return;
@@ -1416,8 +1441,10 @@ static void src_memcgs(struct sampler *s, struct lines *l)
 		return;
 	}
 	if (s->full || !s->mcg_scanned ||
-	    now_us() - s->mcg_scan_us >= SAMPLER_CGROUPS_RESCAN_MS * 1000ull)
+	    now_us() - s->mcg_scan_us >= SAMPLER_CGROUPS_RESCAN_MS * 1000ull) {
 		mcg_scan(s);
+		scanned = 1;
+	}
 	/* every usage, then those removed since dropped (their kept files
 	 * fail with ENODEV) */
 	for (k = 0; k < s->nmcg; k++) {
@@ -1454,7 +1481,7 @@ static void src_memcgs(struct sampler *s, struct lines *l)
 		struct mcg *c = order[k];
 
 		if (sampled < s->cgroups_max && strlen(c->ids) <= SAMPLER_CGROUP_PATH_MAX) {
-			mcg_emit(s, l, c, &sb);
+			mcg_emit(s, l, c, &sb, scanned);
 			sampled++;
 			continue;
 		}

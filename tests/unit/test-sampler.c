@@ -371,6 +371,15 @@ static void test_cgroups(const char *root)
 	       "the values are not repeated on the continuation lines");
 	sink_reset(&k);
 
+	/* a routine set soon after: the counts, not the limits (read when
+	 * the tree is walked) */
+	sampler_run_routine(s, collect, &k);
+	l = find_line(&k, "mms1 memcgs 1 path=/t/a ");
+	ok(l && strstr(l, " failcnt=4 ") && strstr(l, " peak=2097152 ") &&
+	   !strstr(l, " limit=") && !strstr(l, " memsw_limit="),
+	   "a routine set within 5 s: counts and peaks, no limits");
+	sink_reset(&k);
+
 	/* a cgroup made and one removed: seen at the next full set */
 	v1_memcg(root, "/sys/fs/cgroup/memory/t/new", 7, 0, 0);
 	p = xasprintf("rm -rf '%s/sys/fs/cgroup/memory/t/a/x'", root);
@@ -378,8 +387,8 @@ static void test_cgroups(const char *root)
 		{ /* the test below fails */ }
 	free(p);
 	sampler_run(s, collect, &k);
-	ok(find_line(&k, "mms1 memcgs 1 path=/t/new usage=7 ") &&
-	   !find_line(&k, "mms1 memcgs 1 path=/t/a/x "), "a new cgroup appears, a removed one goes");
+	ok(find_line(&k, "mms1 memcgs 2 path=/t/new usage=7 ") &&
+	   !find_line(&k, "mms1 memcgs 2 path=/t/a/x "), "a new cgroup appears, a removed one goes");
 	sink_reset(&k);
 	sampler_free(s);
 
