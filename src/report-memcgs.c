@@ -142,8 +142,8 @@ void report_text_memcgs(struct report_ctx *rc)
 	if (o->nsets) {
 		char line[200];
 
-		snprintf(line, sizeof(line), "not sampled one by one (beyond --cgroups-max): "
-			 "%s cgroups at most, summed usage largest %s, last %s MiB%s",
+		snprintf(line, sizeof(line), "beyond --cgroups-max, summed (no cgroup): up "
+			 "to %s at once, usage largest %s, last %s MiB%s",
 			 o->cgroups_max.known ? (snprintf(a, sizeof(a), "%lld",
 							  (long long)o->cgroups_max.v), a) : "-",
 			 mib(b, sizeof(b), &o->usage_max), mib(c, sizeof(c), &o->usage_last),

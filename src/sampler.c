@@ -79,6 +79,7 @@ struct sampler {
 	size_t nmcg;
 	uint64_t mcg_scan_us;	/* when the tree was last walked */
 	int mcg_scanned, mcg_truncated;
+	uint64_t mcg_gen;	/* walks so far */
 	size_t mcg_fds, mcg_fd_cap;	/* descriptors kept open, and how many may be */
 	size_t mcg_sampled, mcg_other;	/* of the last set */
 };
@@ -1079,6 +1080,7 @@ struct mcg {
 	int have_usage;
 	unsigned long long usage;
 	int gone;
+	uint64_t limits_gen;	/* the walk its limits were last read after */
 };
 
 static void mcg_close(struct sampler *s, struct mcg *c)
@@ -1235,16 +1237,18 @@ static int mcg_is_limit(int f)
 }
 
 /*
- * One cgroup's lines. The limits are read only in sets that walked the
- * tree (the first and the last, and every SAMPLER_CGROUPS_RESCAN_MS):
+ * One cgroup's lines. The limits are read only once after each walk of
+ * the tree (the first and the last set, every SAMPLER_CGROUPS_RESCAN_MS;
+ * or the first set after it that samples the cgroup alone):
  * an administrator's setting, not a counter, and each file read costs
  * about as much as the next (2-3 us of kernel time: at 200 cgroups the
  * reads are nine tenths of the sampler's time), so reading them every
  * set would cost a fifth more for values that do not move.
  */
-static void mcg_emit(struct sampler *s, struct lines *l, struct mcg *c, struct strbuf *sb,
-		     int limits)
+static void mcg_emit(struct sampler *s, struct lines *l, struct mcg *c, struct strbuf *sb)
 {
+	int limits = c->limits_gen != s->mcg_gen;
+
 	int first = c->v2 ? MF_V2_CURRENT : MF_V1_USAGE;
 	int last = c->v2 ? MF_V2_PRESSURE : MF_V1_OOM;
 	char *line, *save = NULL;
@@ -1286,6 +1290,7 @@ static void mcg_emit(struct sampler *s, struct lines *l, struct mcg *c, struct s
 			lines_kv(l, key, val);
 		}
 	lines_flush(l);
+	c->limits_gen = s->mcg_gen;
 }
 
 /* The path as the kernel names the cgroup (/proc/PID/cgroup): below the
@@ -1407,6 +1412,7 @@ static void mcg_scan(struct sampler *s)
 	s->nmcg = nm;
 	s->mcg_scan_us = now_us();
 	s->mcg_scanned = 1;
+	s->mcg_gen++;
 }
 
 /* Sampling order: the root first, then by usage, largest first; usage
@@ -1430,7 +1436,6 @@ static void src_memcgs(struct sampler *s, struct lines *l)
 	struct mcg **order;
 	size_t n = 0, k, sampled = 0, other = 0, other_unknown = 0;
 	unsigned long long other_usage = 0;
-	int scanned = 0;
 
 	if (!s->cgroups_arg)
 		return;
@@ -1441,10 +1446,8 @@ static void src_memcgs(struct sampler *s, struct lines *l)
 		return;
 	}
 	if (s->full || !s->mcg_scanned ||
-	    now_us() - s->mcg_scan_us >= SAMPLER_CGROUPS_RESCAN_MS * 1000ull) {
+	    now_us() - s->mcg_scan_us >= SAMPLER_CGROUPS_RESCAN_MS * 1000ull)
 		mcg_scan(s);
-		scanned = 1;
-	}
 	/* every usage, then those removed since dropped (their kept files
 	 * fail with ENODEV) */
 	for (k = 0; k < s->nmcg; k++) {
@@ -1481,7 +1484,7 @@ static void src_memcgs(struct sampler *s, struct lines *l)
 		struct mcg *c = order[k];
 
 		if (sampled < s->cgroups_max && strlen(c->ids) <= SAMPLER_CGROUP_PATH_MAX) {
-			mcg_emit(s, l, c, &sb, scanned);
+			mcg_emit(s, l, c, &sb);
 			sampled++;
 			continue;
 		}

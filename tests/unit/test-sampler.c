@@ -402,6 +402,18 @@ static void test_cgroups(const char *root)
 	ok(find_line(&k, "mms1 memcgs 0 path=(other%20cgroups) cgroups=3 usage=357") != NULL,
 	   "max 2: the other 3 summed (300 + 50 + 7) on one line named as such");
 	sink_reset(&k);
+	/* /t/a grows past /t/b: sampled alone in a routine set, its limits
+	 * read there once (it had none since the walk), not in the next */
+	put(root, "/sys/fs/cgroup/memory/t/a/memory.usage_in_bytes", "2000\n");
+	sampler_run_routine(s, collect, &k);
+	l = find_line(&k, "mms1 memcgs 1 path=/t/a ");
+	ok(l && strstr(l, " limit=") && !find_line(&k, "mms1 memcgs 1 path=/t/b "),
+	   "a cgroup that became one of the largest: sampled, with its limits");
+	sink_reset(&k);
+	sampler_run_routine(s, collect, &k);
+	l = find_line(&k, "mms1 memcgs 2 path=/t/a ");
+	ok(l && !strstr(l, " limit="), "and the next set without them");
+	sink_reset(&k);
 	sampler_free(s);
 
 	/* v2: memory.current, max, high, events, pressure, zswap in stat */
