@@ -91,7 +91,7 @@ const struct report_section_def report_sections[] = {
 	  .help = "kernel stacks of the longest stalls, per kind (record -T)",
 	  .text = report_text_stacks, .json = report_json_stacks },
 	{ .name = "memcg",
-	  .help = "usage, limits, events of each --cgroups memcg",
+	  .help = "usage, limits and events of every sampled memcg",
 	  .text = report_text_memcgs, .json = report_json_memcgs, .needs_samples = 1 },
 };
 const int report_nsections = (int)(sizeof(report_sections) / sizeof(report_sections[0]));
