@@ -1377,8 +1377,19 @@ static void mcg_scan(struct sampler *s)
 			continue;
 		}
 		while ((de = readdir(d)) != NULL) {
-			if (de->d_type != DT_DIR || de->d_name[0] == '.')
+			if (de->d_name[0] == '.')
 				continue;
+			if (de->d_type == DT_UNKNOWN) {	/* a file system without d_type */
+				struct stat st;
+				char *p = xasprintf("%s/%s", found[next], de->d_name);
+				int dir = !stat(p, &st) && S_ISDIR(st.st_mode);
+
+				free(p);
+				if (!dir)
+					continue;
+			} else if (de->d_type != DT_DIR) {
+				continue;
+			}
 			if (nfound >= SAMPLER_CGROUPS_SCAN_MAX) {
 				s->mcg_truncated = 1;
 				break;
