@@ -117,6 +117,7 @@ enum sample_source {
 	SRC_PSI, SRC_SWAP, SRC_MEMCG, SRC_END, SRC_MISSING,
 	SRC_CTX,	/* the run's context: settings at=start/end (instance) */
 	SRC_OUTCOME,	/* the command's argv, exit, rusage */
+	SRC_MEMCGS,	/* record --cgroups: every memcg under a root, by path */
 	SRC_NR
 };
 

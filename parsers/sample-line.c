@@ -21,6 +21,7 @@ static void sample_end_parse(const struct sample_line *sl, struct parse_ctx *pc)
 static void sample_missing_parse(const struct sample_line *sl, struct parse_ctx *pc);
 static void sample_zswap_parse(const struct sample_line *sl, struct parse_ctx *pc);
 static void sample_memcg_parse(const struct sample_line *sl, struct parse_ctx *pc);
+static void sample_memcgs_parse(const struct sample_line *sl, struct parse_ctx *pc);
 static void sample_ctx_parse(const struct sample_line *sl, struct parse_ctx *pc);
 static void sample_outcome_parse(const struct sample_line *sl, struct parse_ctx *pc);
 
@@ -34,6 +35,7 @@ static const struct sample_parser sample_parsers[] = {
 	{ "psi", SRC_PSI, sample_psi_parse },
 	{ "swap", SRC_SWAP, sample_swaps_parse },
 	{ "memcg", SRC_MEMCG, sample_memcg_parse },
+	{ "memcgs", SRC_MEMCGS, sample_memcgs_parse },
 	{ "end", SRC_END, sample_end_parse },
 	{ "missing", SRC_MISSING, sample_missing_parse },
 	{ "ctx", SRC_CTX, sample_ctx_parse },
@@ -248,6 +250,17 @@ static void sample_zswap_parse(const struct sample_line *sl, struct parse_ctx *p
 static void sample_memcg_parse(const struct sample_line *sl, struct parse_ctx *pc)
 {
 	sample_emit_counters(sl, pc, SRC_MEMCG, "path");
+}
+
+/* --cgroups: path= is percent-encoded (a cgroup's name may hold any
+ * byte); the records carry it decoded ("(other cgroups)" for the sum of
+ * those not sampled one by one, which no cgroup path can be). */
+static void sample_memcgs_parse(const struct sample_line *sl, struct parse_ctx *pc)
+{
+	for (int i = 0; i < sl->nkv; i++)
+		if (!strcmp(sl->kv[i].key, "path"))
+			sample_percent_decode((char *)sl->kv[i].val);
+	sample_emit_counters(sl, pc, SRC_MEMCGS, "path");
 }
 
 static int hexval(char c)

@@ -10,6 +10,7 @@
 #include "analysis.h"
 #include "families.h"
 #include "model-khugepaged.h"
+#include "model-memcgs.h"
 #include "model-oom.h"
 #include "model-phases.h"
 #include "model-run.h"
@@ -47,6 +48,7 @@ static const struct model_ops *const models[] = {
 	&run_model_ops,
 	&series_model_ops,
 	&stacks_model_ops,
+	&memcgs_model_ops,
 	NULL
 };
 #define NMODELS (sizeof(models) / sizeof(models[0]) - 1)

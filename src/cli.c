@@ -7,6 +7,7 @@
 #include "config.h"
 #include "analysis.h"
 #include "cmd.h"
+#include "sampler.h"
 #include "util.h"
 
 #include <errno.h>
@@ -104,6 +105,17 @@ int parse_interval(const struct cmd_entry *cmd, const char *arg, unsigned *ms)
 	if (parse_ull(arg, &v) || v < 10 || v > 3600000)
 		return usage_error(cmd, "bad --interval '%s' (10..3600000 ms)", arg);
 	*ms = (unsigned)v;
+	return 0;
+}
+
+int parse_cgroups_max(const struct cmd_entry *cmd, const char *arg, int *n)
+{
+	unsigned long long v;
+
+	if (parse_ull(arg, &v) || v < 1 || v > SAMPLER_CGROUPS_MAX_MAX)
+		return usage_error(cmd, "bad --cgroups-max '%s' (1..%d)", arg,
+				   SAMPLER_CGROUPS_MAX_MAX);
+	*n = (int)v;
 	return 0;
 }
 

@@ -21,6 +21,7 @@
 #include "tracedat-set.h"
 #include "json.h"
 #include "export-write.h"
+#include "model-memcgs.h"
 #include "model-oom.h"
 #include "model-run.h"
 #include "run-stop.h"
@@ -153,6 +154,18 @@ static const struct ex_col findings_cols[] = {
 	I("count"), T("unit"), T("section"), IN("alloc_order"), IN("node"), TN("zone"),
 	IN("device"), TN("task"), T("summary"), T("evidence"), T("mechanism"),
 };
+/* record --cgroups (issue 34): one row per memory cgroup, as the report's
+ * memcg section (the summed "(other cgroups)" line is no cgroup: not here) */
+static const struct ex_col memcgs_cols[] = {
+	T("recording_id"), T("path"), IN("version"), I("sets"), I("first_ns"), I("last_ns"),
+	IN("usage_first_bytes"), IN("usage_last_bytes"), IN("usage_max_bytes"),
+	IN("usage_max_ns"), IN("peak_bytes"), IN("limit_bytes"), IN("limit_unlimited"),
+	IN("limit_changed"), IN("high_bytes"), IN("high_unlimited"), IN("swap_max_bytes"),
+	IN("swap_max_unlimited"), IN("swap_last_bytes"), IN("swap_max_sampled_bytes"),
+	IN("failcnt_delta"), IN("events_low_delta"), IN("events_high_delta"),
+	IN("events_max_delta"), IN("events_oom_delta"), IN("events_oom_kill_delta"),
+	IN("pressure_some_us"), IN("pressure_full_us"),
+};
 static const struct ex_col settings_cols[] = {
 	T("recording_id"), T("key"), T("value"), TN("phase"),
 };
@@ -161,7 +174,9 @@ static const struct ex_col settings_cols[] = {
 
 enum {
 	TB_RECORDINGS, TB_KSWAPD, TB_KCOMPACTD, TB_STALLS, TB_COMPACTION, TB_SWAP_ORDERS,
-	TB_SWAP_CLUSTERS, TB_ZSWAP, TB_COUNTERS, TB_OOM, TB_SETTINGS, TB_FINDINGS, TB_NR
+	TB_SWAP_CLUSTERS, TB_ZSWAP, TB_COUNTERS, TB_OOM, TB_SETTINGS, TB_FINDINGS,
+	TB_MEMCGS,
+	TB_NR
 };
 
 static const struct ex_table ex_tables[TB_NR] = {
@@ -177,6 +192,7 @@ static const struct ex_table ex_tables[TB_NR] = {
 	TABLE("oom_kills", oom_cols),
 	TABLE("settings", settings_cols),
 	TABLE("findings", findings_cols),
+	TABLE("memcgs", memcgs_cols),
 };
 
 /* ---- rows ---- */
@@ -800,6 +816,60 @@ static void export_oom(struct ex_ctx *x)
 	}
 }
 
+static void put_memcg_val(struct ex_out *o, const struct memcg_val *v)
+{
+	put_s64_or_null(o, v->v, v->known && !v->unlimited);
+}
+
+static void put_memcg_limit(struct ex_out *o, const struct memcg_limit *l, int changed)
+{
+	put_memcg_val(o, &l->last);
+	put_s64_or_null(o, l->last.unlimited, l->last.known);
+	if (changed)
+		put_s64_or_null(o, l->changed, l->last.known);
+}
+
+static void put_memcg_delta(struct ex_out *o, const struct memcg_count *c)
+{
+	put_s64_or_null(o, c->delta, c->delta_known);
+}
+
+static void export_memcgs(struct ex_ctx *x)
+{
+	const struct memcgs_model *m = analysis_model(x->a, &memcgs_model_ops);
+	struct ex_out *o = &x->out[TB_MEMCGS];
+
+	for (int i = 0; m && i < memcgs_model_count(m); i++) {
+		const struct memcg_info *g = memcgs_model_get(m, i);
+
+		row_begin(o, x->id);
+		put_str(o, g->path);
+		put_s64_or_null(o, g->version, g->version != 0);
+		put_u64(o, g->nsets);
+		put_u64(o, rel(x, g->first_ts));
+		put_u64(o, rel(x, g->last_ts));
+		put_memcg_val(o, &g->usage_first);
+		put_memcg_val(o, &g->usage_last);
+		put_memcg_val(o, &g->usage_max);
+		put_s64_or_null(o, (int64_t)rel(x, g->usage_max_ts), g->usage_max.known);
+		put_memcg_val(o, &g->peak);
+		put_memcg_limit(o, &g->limit, 1);
+		put_memcg_limit(o, &g->high, 0);
+		put_memcg_limit(o, &g->swap_max, 0);
+		put_memcg_val(o, &g->swap_last);
+		put_memcg_val(o, &g->swap_max_sampled);
+		put_memcg_delta(o, &g->failcnt);
+		put_memcg_delta(o, &g->ev_low);
+		put_memcg_delta(o, &g->ev_high);
+		put_memcg_delta(o, &g->ev_max);
+		put_memcg_delta(o, &g->ev_oom);
+		put_memcg_delta(o, &g->ev_oom_kill);
+		put_memcg_delta(o, &g->psi_some_us);
+		put_memcg_delta(o, &g->psi_full_us);
+		row_end(o);
+	}
+}
+
 static void export_findings(struct ex_ctx *x)
 {
 	struct findings *fs = findings_build(x->a);
@@ -1187,6 +1257,7 @@ static void export_build(struct ex_job *j, const struct export_opts *o)
 	export_oom(&j->x);
 	export_settings(&j->x);
 	export_findings(&j->x);
+	export_memcgs(&j->x);
 	for (int i = 0; i < TB_NR && !j->rc; i++)
 		if (j->x.out[i].bad) {
 			j->err = xasprintf("internal error: a row of %s does not match its columns",

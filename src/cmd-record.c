@@ -48,6 +48,9 @@ static const char record_usage[] =
 "      --max-size SIZE      stop when SIZE bytes of pages are spooled (e.g. 512M)\n"
 "      --clock CLOCK        trace clock (default mono)\n"
 "      --cgroup PATH        also sample this memory cgroup's memory.stat\n"
+"      --cgroups ROOT       also sample every memory cgroup under ROOT\n"
+"      --cgroups-max N      of those, the N largest by usage; the rest summed\n"
+"                           in one line (default 64)\n"
 "      --spool DIR          spool directory (default FILE.spool)\n"
 "      --compression C      zstd, zlib or none (default zstd)\n"
 "      --no-probes          do not install swap/zswap kprobes\n"
@@ -110,6 +113,7 @@ enum {
 	OPT_CGROUP, OPT_SPOOL, OPT_COMPRESSION, OPT_NO_PROBES, OPT_FLIGHT,
 	OPT_TRIGGER, OPT_POST, OPT_PRE, OPT_COOLDOWN, OPT_MAX_TRIGGERS, OPT_SWITCH,
 	OPT_SWITCH_MAX, OPT_FILTER, OPT_CONFIG, OPT_STACKTRACE, OPT_PROBE_SET,
+	OPT_CGROUPS, OPT_CGROUPS_MAX,
 };
 static const struct option longopts[] = {
 	{ "output", required_argument, NULL, 'o' },
@@ -122,6 +126,8 @@ static const struct option longopts[] = {
 	{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
 	{ "clock", required_argument, NULL, OPT_CLOCK },
 	{ "cgroup", required_argument, NULL, OPT_CGROUP },
+	{ "cgroups", required_argument, NULL, OPT_CGROUPS },
+	{ "cgroups-max", required_argument, NULL, OPT_CGROUPS_MAX },
 	{ "spool", required_argument, NULL, OPT_SPOOL },
 	{ "compression", required_argument, NULL, OPT_COMPRESSION },
 	{ "no-probes", no_argument, NULL, OPT_NO_PROBES },
@@ -239,6 +245,13 @@ static int record_opts_parse(const struct cmd_entry *cmd, int live, int whole, i
 		case OPT_CGROUP:
 			o->cgroup = optarg;
 			break;
+		case OPT_CGROUPS:
+			o->cgroups = optarg;
+			break;
+		case OPT_CGROUPS_MAX:
+			if (parse_cgroups_max(cmd, optarg, &o->cgroups_max))
+				return EXIT_USAGE;
+			break;
 		case OPT_SPOOL:
 			o->spool = optarg;
 			break;
@@ -323,6 +336,8 @@ static int record_opts_parse(const struct cmd_entry *cmd, int live, int whole, i
 	 * on the whole */
 	if (o->config && !whole)
 		return 0;
+	if (o->cgroups_max && !o->cgroups)
+		return usage_error(cmd, "--cgroups-max needs --cgroups");
 	if (o->ntriggers && !o->flight)
 		return usage_error(cmd, "--trigger needs --flight-recorder");
 	for (int i = 0; i < o->ntriggers; i++) {

@@ -32,6 +32,9 @@ static const char sample_usage[] =
 "      --duration S       stop after S seconds (default: until SIGINT/SIGTERM)\n"
 "      --count N          stop after N sample sets\n"
 "      --cgroup PATH      also sample this memory cgroup\n"
+"      --cgroups ROOT     also sample every memory cgroup under ROOT\n"
+"      --cgroups-max N    of those, the N largest by usage, the rest summed\n"
+"                         (default 64)\n"
 "      --stdout           print the lines instead of writing trace_marker\n"
 "  -h, --help             show this help\n";
 
@@ -40,6 +43,8 @@ struct sample_opts {
 	uint64_t duration_ns;
 	unsigned long long count;
 	const char *cgroup;
+	const char *cgroups;
+	int cgroups_max;
 	int to_stdout;
 };
 
@@ -53,12 +58,15 @@ static void on_signal(int sig)
 
 static int sample_parse_opts(int argc, char **argv, struct sample_opts *o)
 {
-	enum { OPT_INTERVAL = 256, OPT_DURATION, OPT_COUNT, OPT_CGROUP, OPT_STDOUT };
+	enum { OPT_INTERVAL = 256, OPT_DURATION, OPT_COUNT, OPT_CGROUP, OPT_STDOUT,
+	       OPT_CGROUPS, OPT_CGROUPS_MAX };
 	static const struct option longopts[] = {
 		{ "interval", required_argument, NULL, OPT_INTERVAL },
 		{ "duration", required_argument, NULL, OPT_DURATION },
 		{ "count", required_argument, NULL, OPT_COUNT },
 		{ "cgroup", required_argument, NULL, OPT_CGROUP },
+		{ "cgroups", required_argument, NULL, OPT_CGROUPS },
+		{ "cgroups-max", required_argument, NULL, OPT_CGROUPS_MAX },
 		{ "stdout", no_argument, NULL, OPT_STDOUT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -87,6 +95,13 @@ static int sample_parse_opts(int argc, char **argv, struct sample_opts *o)
 			break;
 		case OPT_STDOUT:
 			o->to_stdout = 1;
+			break;
+		case OPT_CGROUPS:
+			o->cgroups = optarg;
+			break;
+		case OPT_CGROUPS_MAX:
+			if (parse_cgroups_max(cmd, optarg, &o->cgroups_max))
+				return EXIT_USAGE;
 			break;
 		case 'h':
 			return -1;
@@ -180,6 +195,8 @@ static int cmd_sample(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	so.cgroup = o.cgroup;
+	so.cgroups = o.cgroups;
+	so.cgroups_max = o.cgroups_max;
 	/* tests point the sampler at a fake /proc and /sys */
 	so.root = getenv("MMSCOPE_SAMPLE_ROOT");
 	s = sampler_new(&so);

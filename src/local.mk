@@ -56,6 +56,8 @@ libmmscope_a_SOURCES += \
 	src/model-phases.c src/model-phases.h \
 	src/report-phases.c src/report-phases.h \
 	src/model-run.c src/model-run.h \
+	src/model-memcgs.c src/model-memcgs.h \
+	src/report-memcgs.c src/report-memcgs.h \
 	src/run-stop.c src/run-stop.h \
 	src/model-series.c src/model-series.h \
 	src/model-stacks.c src/model-stacks.h \

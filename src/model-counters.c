@@ -193,6 +193,10 @@ static void counters_commit(struct counters_model *m, const struct record *r)
 
 void counters_model_add(struct counters_model *m, const struct record *r)
 {
+	/* --cgroups' many cgroups (long paths, up to thousands of keys a
+	 * set) are the memcgs model's (model-memcgs.h) */
+	if (r->type == REC_COUNTER && r->counter.source == SRC_MEMCGS)
+		return;
 	if (r->type == REC_COUNTER)
 		counters_value(m, r);
 	else if (r->type == REC_SAMPLE_END)

@@ -78,6 +78,9 @@ static void private_meta(struct recorder *r, struct strbuf *sb)
 	strbuf_addf(sb, "missing_sources=%s\n", sampler_missing(r->sampler));
 	if (r->o->cgroup)
 		strbuf_addf(sb, "cgroup=%s\n", r->o->cgroup);
+	if (r->o->cgroups)
+		strbuf_addf(sb, "cgroups=%s\ncgroups_max=%d\n", r->o->cgroups,
+			    r->o->cgroups_max ? r->o->cgroups_max : SAMPLER_CGROUPS_MAX);
 	if (r->o->config)
 		strbuf_addf(sb, "config=%s\n", r->o->config);
 	if (r->o->command) {

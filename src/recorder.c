@@ -672,6 +672,8 @@ static int record_setup(struct recorder *r)
 	}
 	r->buffer_kb = r->o->buffer_kb;
 	so.cgroup = r->o->cgroup;
+	so.cgroups = r->o->cgroups;
+	so.cgroups_max = r->o->cgroups_max;
 	/* a flight file starts wherever its ring was overwritten: every set
 	 * carries every vmstat field, so that any may be its first */
 	so.every_set_full = r->o->flight;
@@ -885,7 +887,8 @@ static int record_preflight(const struct recorder_opts *o)
 	char *err = NULL;
 
 	if ((o->command && preflight_command(o->command[0], &err)) ||
-	    (o->cgroup && preflight_cgroup(o->cgroup, &err))) {
+	    (o->cgroup && preflight_cgroup(o->cgroup, &err)) ||
+	    (o->cgroups && preflight_cgroup(o->cgroups, &err))) {
 		error("%s", err);
 		free(err);
 		return -1;

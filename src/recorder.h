@@ -41,6 +41,8 @@ struct recorder_opts {
 	const char **stacks;	/* --stacktrace / -T */
 	int nstacks;
 	const char *config;	/* --config FILE, for the metadata */
+	const char *cgroups;	/* --cgroups ROOT: every memcg under it */
+	int cgroups_max;	/* --cgroups-max N (0: the sampler's default) */
 	unsigned interval_ms, buffer_kb;
 	uint64_t duration_ns, max_size;
 	int force, quiet, no_probes, flight;

@@ -11,6 +11,7 @@
 #include "report-findings.h"
 #include "report-html.h"
 #include "report-khugepaged.h"
+#include "report-memcgs.h"
 #include "report-oom.h"
 #include "report-phases.h"
 #include "report-run.h"
@@ -89,6 +90,9 @@ const struct report_section_def report_sections[] = {
 	{ .name = "stacks",
 	  .help = "kernel stacks of the longest stalls, per kind (record -T)",
 	  .text = report_text_stacks, .json = report_json_stacks },
+	{ .name = "memcg",
+	  .help = "usage, limits and events of every sampled memcg",
+	  .text = report_text_memcgs, .json = report_json_memcgs, .needs_samples = 1 },
 };
 const int report_nsections = (int)(sizeof(report_sections) / sizeof(report_sections[0]));
 

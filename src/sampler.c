@@ -8,6 +8,7 @@
  */
 #include "config.h"
 #include "sampler.h"
+#include "runctx.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -18,17 +19,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 enum source {
 	SRC_VMSTAT, SRC_ZONE, SRC_BUDDY, SRC_PAGETYPE, SRC_MTHP, SRC_ZSWAP,
-	SRC_PSI, SRC_SWAP, SRC_MEMCG, SRC_COUNT
+	SRC_PSI, SRC_SWAP, SRC_MEMCG, SRC_MEMCGS, SRC_COUNT
 };
 
 static const char *const source_names[SRC_COUNT] = {
 	"vmstat", "zone", "buddy", "pagetype", "mthp", "zswap", "psi", "swap", "memcg",
+	"memcgs",
 };
 
 #define VM_VALUE_MAX 24
@@ -68,6 +71,17 @@ struct sampler {
 	 * model, takes the first and the last) */
 	uint64_t pagetype_us;
 	int full;
+	/* --cgroups: the memcgs below the root, sorted by directory */
+	char *cgroups_arg;
+	char *cgroups_dir;	/* resolved, root prefix included */
+	size_t cgroups_max;
+	struct mcg *mcgs;
+	size_t nmcg;
+	uint64_t mcg_scan_us;	/* when the tree was last walked */
+	int mcg_scanned, mcg_truncated;
+	uint64_t mcg_gen;	/* walks so far */
+	size_t mcg_fds, mcg_fd_cap;	/* descriptors kept open, and how many may be */
+	size_t mcg_sampled, mcg_other;	/* of the last set */
 };
 
 #define SAMPLER_RETRY 16
@@ -996,6 +1010,533 @@ static void src_memcg(struct sampler *s, struct lines *l)
 	strbuf_release(&sb);
 }
 
+static uint64_t now_us(void);
+
+/* ---- memcgs: every memory cgroup under --cgroups ROOT ---- */
+
+/*
+ * The tree is walked again at most every SAMPLER_CGROUPS_RESCAN_MS (and
+ * in every full set: the first, the last, a trigger's, a new file's):
+ * walking it opens every directory, which on cgroupfs costs about as much
+ * as sampling the cgroups (10 us per open against 1 us per read of a
+ * kept file), so doing it every set would double the cost on a host of
+ * mostly idle cgroups. A cgroup made meanwhile appears within that time;
+ * one removed disappears at once (its kept files then fail to read).
+ */
+#define SAMPLER_CGROUPS_RESCAN_MS 5000
+/* at most this many directories below the root are followed (memory is
+ * bounded by the tree, not by the host) */
+#define SAMPLER_CGROUPS_SCAN_MAX 16384
+/* an encoded path longer than this leaves no room for values in a line:
+ * such a cgroup is summed into the other line */
+#define SAMPLER_CGROUP_PATH_MAX 600
+
+enum mcg_file {
+	/* v1 */
+	MF_V1_USAGE, MF_V1_LIMIT, MF_V1_PEAK, MF_V1_FAILCNT, MF_V1_MEMSW_USAGE,
+	MF_V1_MEMSW_LIMIT, MF_V1_MEMSW_PEAK, MF_V1_OOM,
+	/* v2 */
+	MF_V2_CURRENT, MF_V2_MAX, MF_V2_HIGH, MF_V2_LOW, MF_V2_MIN, MF_V2_PEAK,
+	MF_V2_SWAP_CURRENT, MF_V2_SWAP_PEAK, MF_V2_SWAP_MAX, MF_V2_EVENTS, MF_V2_PRESSURE,
+	/* both */
+	MF_STAT,
+	MF_NR
+};
+
+/* each file and the key of its one number (NULL: a keyed file) */
+static const struct { const char *file, *key; } mcg_files[MF_NR] = {
+	{ "memory.usage_in_bytes", "usage" },
+	{ "memory.limit_in_bytes", "limit" },
+	{ "memory.max_usage_in_bytes", "peak" },
+	{ "memory.failcnt", "failcnt" },
+	{ "memory.memsw.usage_in_bytes", "memsw_usage" },
+	{ "memory.memsw.limit_in_bytes", "memsw_limit" },
+	{ "memory.memsw.max_usage_in_bytes", "memsw_peak" },
+	{ "memory.oom_control", NULL },
+	{ "memory.current", "usage" },
+	{ "memory.max", "limit" },
+	{ "memory.high", "high" },
+	{ "memory.low", "low" },
+	{ "memory.min", "min" },
+	{ "memory.peak", "peak" },
+	{ "memory.swap.current", "swap_usage" },
+	{ "memory.swap.peak", "swap_peak" },
+	{ "memory.swap.max", "swap_max" },
+	{ "memory.events", NULL },
+	{ "memory.pressure", NULL },
+	{ "memory.stat", NULL },
+};
+
+#define MCG_FD_NONE (-1)	/* not opened yet */
+#define MCG_FD_ABSENT (-2)	/* the kernel has no such file in this cgroup */
+
+struct mcg {
+	char *dir;		/* root prefix included */
+	char *ids;		/* "path=ENCODED" */
+	int memcg;		/* 0: a v2 cgroup without the memory controller */
+	int v2;
+	int root;		/* the --cgroups ROOT itself */
+	int fd[MF_NR];
+	int have_usage;
+	unsigned long long usage;
+	int gone;
+	uint64_t limits_gen;	/* the walk its limits were last read after */
+};
+
+static void mcg_close(struct sampler *s, struct mcg *c)
+{
+	for (int f = 0; f < MF_NR; f++)
+		if (c->fd[f] >= 0) {
+			close(c->fd[f]);
+			s->mcg_fds--;
+		}
+	free(c->dir);
+	free(c->ids);
+}
+
+/*
+ * File f of cgroup c into sb: 0; 1 when the cgroup has no such file; -1
+ * when it cannot be read (the cgroup was removed: ENODEV). Files stay
+ * open while s->mcg_fd_cap allows (a quarter of the descriptors the
+ * process may have: the recorder needs the rest for its spool), beyond
+ * that each read opens and closes (ten times the cost, still right).
+ */
+static int mcg_read(struct sampler *s, struct mcg *c, int f, struct strbuf *sb)
+{
+	size_t got = 0;
+
+	strbuf_reset(sb);
+	if (c->fd[f] == MCG_FD_ABSENT)
+		return 1;
+	if (c->fd[f] < 0) {
+		char *p = xasprintf("%s/%s", c->dir, mcg_files[f].file);
+		int fd, e;
+
+		if (s->mcg_fds >= s->mcg_fd_cap) {
+			e = read_file(p, sb) ? errno : 0;
+			free(p);
+			if (e == ENOENT)
+				c->fd[f] = MCG_FD_ABSENT;
+			return e == ENOENT ? 1 : e ? -1 : 0;
+		}
+		fd = open(p, O_RDONLY | O_CLOEXEC);
+		e = errno;
+		free(p);
+		if (fd < 0) {
+			if (e != ENOENT)
+				return -1;
+			c->fd[f] = MCG_FD_ABSENT;
+			return 1;
+		}
+		c->fd[f] = fd;
+		s->mcg_fds++;
+	}
+	for (;;) {
+		ssize_t n;
+		size_t room;
+
+		strbuf_grow(sb, 8192);
+		room = sb->alloc - 1 - got;
+		n = pread(c->fd[f], sb->buf + got, room, (off_t)got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		got += (size_t)n;
+		sb->len = got;
+		sb->buf[got] = '\0';
+		/*
+		 * A cgroup file is one seq_file record, made whole by one
+		 * show(): a read that did not fill the buffer has all of it.
+		 * Reading on to the 0 of the end is one more system call
+		 * per file (a ninth of them with --cgroups).
+		 */
+		if ((size_t)n < room)
+			break;
+	}
+	return 0;
+}
+
+/* The file's one number, or v2's "max", as KEY; nothing when it is not. */
+static void mcg_number(struct lines *l, const char *key, struct strbuf *sb)
+{
+	char *p = sb->buf;
+	size_t n = 0;
+
+	if (!p)
+		return;
+	while (p[n] >= '0' && p[n] <= '9')
+		n++;
+	if (!n && !strncmp(p, "max", 3))
+		n = 3;
+	if (!n || (p[n] && p[n] != '\n'))
+		return;
+	p[n] = '\0';
+	lines_kv(l, key, p);
+}
+
+/* "name value" lines of a keyed file as PREFIXname=value, every name. */
+static void mcg_keyed(struct lines *l, const char *prefix, struct strbuf *sb,
+		      const char *only)
+{
+	char *line, *save = NULL;
+
+	if (!sb->buf)
+		return;
+	for (line = strtok_r(sb->buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		const char *w, *v;
+		size_t wlen, vlen;
+		char key[96], val[32];
+
+		if (!word_text(line, &w, &wlen, &v, &vlen) || vlen >= sizeof(val) ||
+		    strlen(prefix) + wlen >= sizeof(key))
+			continue;
+		if (only && !word_is(w, wlen, only) && !word_is(w, wlen, "under_oom"))
+			continue;
+		if (only && word_is(w, wlen, "under_oom"))
+			snprintf(key, sizeof(key), "under_oom");
+		else
+			snprintf(key, sizeof(key), "%s%.*s", prefix, (int)wlen, w);
+		memcpy(val, v, vlen);
+		val[vlen] = '\0';
+		lines_kv(l, key, val);
+	}
+}
+
+/* memory.pressure: "some avg10=0.00 avg60=0.00 avg300=0.00 total=12"
+ * as psi_some_avg10 ... psi_some_total (us), the same for full. */
+static void mcg_pressure(struct lines *l, struct strbuf *sb)
+{
+	char *line, *save = NULL;
+
+	if (!sb->buf)
+		return;
+	for (line = strtok_r(sb->buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *kind = line, *sp = strchr(line, ' '), *w, *wsave = NULL;
+
+		if (!sp || (strncmp(kind, "some ", 5) && strncmp(kind, "full ", 5)))
+			continue;
+		*sp = '\0';
+		for (w = strtok_r(sp + 1, " ", &wsave); w; w = strtok_r(NULL, " ", &wsave)) {
+			char *eq = strchr(w, '='), key[48];
+
+			if (!eq || eq == w || !eq[1] || (size_t)(eq - w) > 16)
+				continue;
+			*eq = '\0';
+			snprintf(key, sizeof(key), "psi_%s_%s", kind, w);
+			lines_kv(l, key, eq + 1);
+		}
+	}
+}
+
+/* Limits: settings that rarely change (see mcg_emit). */
+static int mcg_is_limit(int f)
+{
+	return f == MF_V1_LIMIT || f == MF_V1_MEMSW_LIMIT || f == MF_V2_MAX ||
+	       f == MF_V2_HIGH || f == MF_V2_LOW || f == MF_V2_MIN || f == MF_V2_SWAP_MAX;
+}
+
+/*
+ * One cgroup's lines. The limits are read only once after each walk of
+ * the tree (the first and the last set, every SAMPLER_CGROUPS_RESCAN_MS;
+ * or the first set after it that samples the cgroup alone):
+ * an administrator's setting, not a counter, and each file read costs
+ * about as much as the next (2-3 us of kernel time: at 200 cgroups the
+ * reads are nine tenths of the sampler's time), so reading them every
+ * set would cost a fifth more for values that do not move.
+ */
+static void mcg_emit(struct sampler *s, struct lines *l, struct mcg *c, struct strbuf *sb)
+{
+	int limits = c->limits_gen != s->mcg_gen;
+
+	int first = c->v2 ? MF_V2_CURRENT : MF_V1_USAGE;
+	int last = c->v2 ? MF_V2_PRESSURE : MF_V1_OOM;
+	char *line, *save = NULL;
+
+	lines_begin(l, "memcgs", s->seq, c->ids);
+	if (c->have_usage) {
+		char v[24];
+
+		snprintf(v, sizeof(v), "%llu", c->usage);
+		lines_kv(l, "usage", v);
+	}
+	for (int f = first + 1; f <= last; f++) {
+		if ((!limits && mcg_is_limit(f)) || mcg_read(s, c, f, sb))
+			continue;
+		if (mcg_files[f].key)
+			mcg_number(l, mcg_files[f].key, sb);
+		else if (f == MF_V1_OOM)
+			mcg_keyed(l, "events_", sb, "oom_kill");
+		else if (f == MF_V2_EVENTS)
+			mcg_keyed(l, "events_", sb, NULL);
+		else if (f == MF_V2_PRESSURE)
+			mcg_pressure(l, sb);
+	}
+	/* memory.stat as the kernel names it (v2's zswap and zswapped too) */
+	if (!mcg_read(s, c, MF_STAT, sb))
+		for (line = strtok_r(sb->buf, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save)) {
+			const char *w, *v;
+			size_t wlen, vlen;
+			char key[96], val[32];
+
+			if (!word_text(line, &w, &wlen, &v, &vlen) || wlen >= sizeof(key) ||
+			    vlen >= sizeof(val))
+				continue;
+			memcpy(key, w, wlen);
+			key[wlen] = '\0';
+			memcpy(val, v, vlen);
+			val[vlen] = '\0';
+			lines_kv(l, key, val);
+		}
+	lines_flush(l);
+	c->limits_gen = s->mcg_gen;
+}
+
+/* The path as the kernel names the cgroup (/proc/PID/cgroup): below the
+ * mount of its hierarchy, "/" for the hierarchy's root; a directory under
+ * none of the usual mounts keeps its whole path. */
+static char *mcg_ids(const struct sampler *s, const char *dir)
+{
+	static const char *const mounts[] = {
+		"/sys/fs/cgroup/memory", "/sys/fs/cgroup/unified", "/sys/fs/cgroup",
+	};
+	const char *p = dir + strlen(s->root);
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < ARRAY_SIZE(mounts); i++) {
+		size_t n = strlen(mounts[i]);
+
+		if (!strncmp(p, mounts[i], n) && (p[n] == '/' || !p[n])) {
+			p += n;
+			break;
+		}
+	}
+	strbuf_addstr(&sb, "path=");
+	if (!*p)
+		strbuf_addstr(&sb, "/");
+	runctx_encode(p, &sb);
+	return strbuf_detach(&sb, NULL);
+}
+
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A new cgroup: which version, and its usage file opened (kept). */
+static void mcg_init(struct sampler *s, struct mcg *c, char *dir)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	memset(c, 0, sizeof(*c));
+	c->dir = dir;
+	c->ids = mcg_ids(s, dir);
+	c->root = !strcmp(dir, s->cgroups_dir);
+	for (int f = 0; f < MF_NR; f++)
+		c->fd[f] = MCG_FD_NONE;
+	c->memcg = 1;
+	if (mcg_read(s, c, MF_V1_USAGE, &sb) == 1) {
+		c->v2 = 1;
+		/* v2's root has memory.stat but no memory.current; a cgroup
+		 * whose parent did not enable the controller has neither */
+		if (mcg_read(s, c, MF_V2_CURRENT, &sb) == 1 && mcg_read(s, c, MF_STAT, &sb) == 1)
+			c->memcg = 0;
+	}
+	for (int f = 0; f < MF_NR && c->v2; f++)
+		if (f < MF_V2_CURRENT)
+			c->fd[f] = MCG_FD_ABSENT;
+	for (int f = MF_V2_CURRENT; f < MF_STAT && !c->v2; f++)
+		c->fd[f] = MCG_FD_ABSENT;
+	strbuf_release(&sb);
+}
+
+/*
+ * Walks the tree below the root (directories only: every one is a
+ * cgroup) and merges it with the known list: new ones are added, those
+ * that went away are dropped. Both lists sorted by directory.
+ */
+static void mcg_scan(struct sampler *s)
+{
+	char **found = NULL;
+	size_t nfound = 0, afound = 0, next = 0;
+	struct mcg *merged;
+	size_t nm = 0, i = 0, j = 0;
+
+	s->mcg_truncated = 0;
+	found = xreallocarray(NULL, 16, sizeof(*found));
+	afound = 16;
+	found[nfound++] = xstrdup(s->cgroups_dir);
+	/* breadth first: found[] is the queue */
+	while (next < nfound) {
+		DIR *d = opendir(found[next]);
+		struct dirent *de;
+
+		if (!d) {
+			next++;
+			continue;
+		}
+		while ((de = readdir(d)) != NULL) {
+			if (de->d_name[0] == '.')
+				continue;
+			if (de->d_type == DT_UNKNOWN) {	/* a file system without d_type */
+				struct stat st;
+				char *p = xasprintf("%s/%s", found[next], de->d_name);
+				int dir = !stat(p, &st) && S_ISDIR(st.st_mode);
+
+				free(p);
+				if (!dir)
+					continue;
+			} else if (de->d_type != DT_DIR) {
+				continue;
+			}
+			if (nfound >= SAMPLER_CGROUPS_SCAN_MAX) {
+				s->mcg_truncated = 1;
+				break;
+			}
+			if (nfound == afound) {
+				afound *= 2;
+				found = xreallocarray(found, afound, sizeof(*found));
+			}
+			found[nfound++] = xasprintf("%s/%s", found[next], de->d_name);
+		}
+		closedir(d);
+		next++;
+	}
+	qsort(found, nfound, sizeof(*found), str_cmp);
+	merged = xreallocarray(NULL, nfound ? nfound : 1, sizeof(*merged));
+	while (i < s->nmcg || j < nfound) {
+		int c = i == s->nmcg ? 1 : j == nfound ? -1 : strcmp(s->mcgs[i].dir, found[j]);
+
+		if (c < 0) {		/* gone */
+			mcg_close(s, &s->mcgs[i++]);
+		} else if (c == 0) {	/* still there */
+			merged[nm++] = s->mcgs[i++];
+			free(found[j++]);
+		} else {		/* new */
+			mcg_init(s, &merged[nm++], found[j++]);
+		}
+	}
+	free(found);
+	free(s->mcgs);
+	s->mcgs = merged;
+	s->nmcg = nm;
+	s->mcg_scan_us = now_us();
+	s->mcg_scanned = 1;
+	s->mcg_gen++;
+}
+
+/* Sampling order: the root first, then by usage, largest first; usage
+ * unknown last; ties by directory (stable sets for equal usage). */
+static int mcg_rank(const void *a, const void *b)
+{
+	const struct mcg *x = *(const struct mcg *const *)a, *y = *(const struct mcg *const *)b;
+
+	if (x->root != y->root)
+		return x->root ? -1 : 1;
+	if (x->have_usage != y->have_usage)
+		return x->have_usage ? -1 : 1;
+	if (x->usage != y->usage)
+		return x->usage > y->usage ? -1 : 1;
+	return strcmp(x->dir, y->dir);
+}
+
+static void src_memcgs(struct sampler *s, struct lines *l)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct mcg **order;
+	size_t n = 0, k, sampled = 0, other = 0, other_unknown = 0;
+	unsigned long long other_usage = 0;
+
+	if (!s->cgroups_arg)
+		return;
+	if (!s->cgroups_dir)
+		s->cgroups_dir = resolve_cgroup(s, s->cgroups_arg);
+	if (!s->cgroups_dir) {
+		set_missing(s, SRC_MEMCGS, "no_memory.stat_for_%s", s->cgroups_arg);
+		return;
+	}
+	if (s->full || !s->mcg_scanned ||
+	    now_us() - s->mcg_scan_us >= SAMPLER_CGROUPS_RESCAN_MS * 1000ull)
+		mcg_scan(s);
+	/* every usage, then those removed since dropped (their kept files
+	 * fail with ENODEV) */
+	for (k = 0; k < s->nmcg; k++) {
+		struct mcg *c = &s->mcgs[k];
+		int r;
+
+		if (!c->memcg)
+			continue;
+		r = mcg_read(s, c, c->v2 ? MF_V2_CURRENT : MF_V1_USAGE, &sb);
+		c->have_usage = !r && sb.buf && sb.buf[0] >= '0' && sb.buf[0] <= '9';
+		c->usage = c->have_usage ? strtoull(sb.buf, NULL, 10) : 0;
+		c->gone = r < 0 || (r == 1 && !c->root);
+	}
+	for (k = 0; k < s->nmcg; k++) {
+		if (s->mcgs[k].gone)
+			mcg_close(s, &s->mcgs[k]);
+		else
+			s->mcgs[n++] = s->mcgs[k];
+	}
+	s->nmcg = n;
+	order = xreallocarray(NULL, n ? n : 1, sizeof(*order));
+	for (k = 0, n = 0; k < s->nmcg; k++)
+		if (s->mcgs[k].memcg)
+			order[n++] = &s->mcgs[k];
+	if (!n && !s->mcg_truncated) {
+		set_missing(s, SRC_MEMCGS, "no_memory_cgroup_under_%s", s->cgroups_arg);
+		free(order);
+		strbuf_release(&sb);
+		return;
+	}
+	set_present(s, SRC_MEMCGS);
+	qsort(order, n, sizeof(*order), mcg_rank);
+	for (k = 0; k < n; k++) {
+		struct mcg *c = order[k];
+
+		if (sampled < s->cgroups_max && strlen(c->ids) <= SAMPLER_CGROUP_PATH_MAX) {
+			mcg_emit(s, l, c, &sb);
+			sampled++;
+			continue;
+		}
+		other++;
+		if (c->have_usage)
+			other_usage += c->usage;
+		else
+			other_unknown++;
+	}
+	if (other || s->mcg_truncated) {
+		/* not a cgroup: "(" never starts a cgroup's path */
+		lines_begin(l, "memcgs", s->seq, "path=(other%20cgroups)");
+		lines_kv_ll(l, "cgroups", (long long)other);
+		if (!other_unknown) {
+			char v[24];
+
+			snprintf(v, sizeof(v), "%llu", other_usage);
+			lines_kv(l, "usage", v);
+		}
+		if (s->mcg_truncated)
+			lines_kv_ll(l, "scan_truncated", 1);
+		lines_flush(l);
+	}
+	s->mcg_sampled = sampled;
+	s->mcg_other = other;
+	free(order);
+	strbuf_release(&sb);
+}
+
+void sampler_cgroups_counts(const struct sampler *s, size_t *known, size_t *sampled,
+			    size_t *other)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < s->nmcg; k++)
+		n += s->mcgs[k].memcg;
+	*known = n;
+	*sampled = s->mcg_sampled;
+	*other = s->mcg_other;
+}
+
 /* ---- sets ---- */
 
 struct sampler *sampler_new(const struct sampler_opts *o)
@@ -1005,6 +1546,18 @@ struct sampler *sampler_new(const struct sampler_opts *o)
 	s->root = xstrdup(o && o->root ? o->root : "");
 	if (o && o->cgroup)
 		s->cgroup_arg = xstrdup(o->cgroup);
+	if (o && o->cgroups) {
+		struct rlimit rl;
+
+		s->cgroups_arg = xstrdup(o->cgroups);
+		s->cgroups_max = o->cgroups_max > 0 ? (size_t)o->cgroups_max : SAMPLER_CGROUPS_MAX;
+		/* kept files: at most a quarter of the descriptors allowed */
+		s->mcg_fd_cap = 256;
+		if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur != RLIM_INFINITY)
+			s->mcg_fd_cap = rl.rlim_cur / 4;
+		else if (!getrlimit(RLIMIT_NOFILE, &rl))
+			s->mcg_fd_cap = 65536;
+	}
 	s->vm_every_full = o && o->every_set_full;
 	return s;
 }
@@ -1040,6 +1593,11 @@ void sampler_free(struct sampler *s)
 	free(s->root);
 	free(s->cgroup);
 	free(s->cgroup_arg);
+	for (size_t i = 0; i < s->nmcg; i++)
+		mcg_close(s, &s->mcgs[i]);
+	free(s->mcgs);
+	free(s->cgroups_arg);
+	free(s->cgroups_dir);
 	free(s);
 }
 
@@ -1051,12 +1609,19 @@ static uint64_t now_us(void)
 	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
+/* memcg and memcgs are sources only when --cgroup or --cgroups asked */
+static int source_asked(const struct sampler *s, int i)
+{
+	return i == SRC_MEMCG ? s->cgroup_arg != NULL :
+	       i == SRC_MEMCGS ? s->cgroups_arg != NULL : 1;
+}
+
 static void note_sources(struct sampler *s)
 {
 	strbuf_reset(&s->sources);
 	strbuf_reset(&s->missing);
 	for (int i = 0; i < SRC_COUNT; i++) {
-		if (i == SRC_MEMCG && !s->cgroup_arg)
+		if (!source_asked(s, i))
 			continue;
 		if (s->why[i])
 			strbuf_addf(&s->missing, "%s%s", s->missing.len ? "," : "", source_names[i]);
@@ -1076,7 +1641,7 @@ static void emit_missing(struct sampler *s, struct lines *l)
 	for (int i = 0; i < SRC_COUNT; i++) {
 		char key[48];
 
-		if (!s->why[i] || (i == SRC_MEMCG && !s->cgroup_arg))
+		if (!s->why[i] || !source_asked(s, i))
 			continue;
 		snprintf(key, sizeof(key), "why_%s", source_names[i]);
 		lines_kv(l, key, s->why[i]);
@@ -1115,6 +1680,7 @@ static int run_set(struct sampler *s, sampler_emit_fn emit, void *ctx)
 	src_psi(s, &l);
 	src_swap(s, &l);
 	src_memcg(s, &l);
+	src_memcgs(s, &l);
 	note_sources(s);
 	if (s->seq == 0)
 		emit_missing(s, &l);
@@ -1171,7 +1737,7 @@ int sampler_check(const struct sampler_opts *o, struct sampler_probe *out, int m
 
 	sampler_run(s, discard, NULL);
 	for (int i = 0; i < SRC_COUNT && n < max; i++) {
-		if (i == SRC_MEMCG && !s->cgroup_arg)
+		if (!source_asked(s, i))
 			continue;
 		out[n].source = source_names[i];
 		out[n].available = !s->why[i];

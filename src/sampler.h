@@ -17,6 +17,8 @@
 #include "util.h"
 
 #define SAMPLER_LINE_MAX 1000
+#define SAMPLER_CGROUPS_MAX 64		/* --cgroups-max default */
+#define SAMPLER_CGROUPS_MAX_MAX 4096	/* and its largest value */
 
 /* Returns 0, or -1 (errno set) when the line could not be written. */
 typedef int (*sampler_emit_fn)(void *ctx, const char *line, size_t len);
@@ -24,6 +26,11 @@ typedef int (*sampler_emit_fn)(void *ctx, const char *line, size_t len);
 struct sampler_opts {
 	const char *root;	/* prefix of every path; NULL or "" = "/" */
 	const char *cgroup;	/* --cgroup PATH (absolute, or below the cgroup mounts) */
+	/* --cgroups ROOT: every memory cgroup under ROOT (ROOT included),
+	 * "memcgs" lines; at most cgroups_max of them sampled one by one
+	 * (0: SAMPLER_CGROUPS_MAX), the rest summed in one line */
+	const char *cgroups;
+	int cgroups_max;
 	/* every set carries every vmstat field, not only those that
 	 * changed: a flight recorder's file starts wherever its ring was
 	 * overwritten, so any set may be a file's first */
@@ -74,5 +81,10 @@ long long sampler_vmstat(const struct sampler *s, const char *name);
 /* Whether a --cgroup argument names a memory cgroup (its memory.stat
  * as given, or below the v1 or v2 mount). */
 int sampler_cgroup_exists(const char *arg);
+
+/* --cgroups sampling of the last set: cgroups known (the tree as last
+ * scanned), sampled one by one, summed into the "other" line. */
+void sampler_cgroups_counts(const struct sampler *s, size_t *known, size_t *sampled,
+			    size_t *other);
 
 #endif

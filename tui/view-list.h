@@ -27,6 +27,7 @@
 	X(P, ZSWAP,    zswap,    '3', "zswap") \
 	X(P, STALLS,   stalls,   '4', "stalls and compaction in the selected range") \
 	X(P, EVENTS,   events,   '5', "raw events around the cursor") \
-	X(P, FINDINGS, findings, '6', "findings: Enter shows the view of its evidence at its time")
+	X(P, FINDINGS, findings, '6', "findings: Enter shows the view of its evidence at its time") \
+	X(P, MEMCG,    memcg,    '7', "memcg: usage against limit and high of a cgroup (record --cgroups)")
 
 #endif

@@ -11,6 +11,7 @@
 #include "config.h"
 #include "analysis.h"
 #include "model-khugepaged.h"
+#include "model-memcgs.h"
 #include "model-oom.h"
 #include "model-phases.h"
 #include "model-run.h"
@@ -28,7 +29,7 @@ static const struct model_ops *const want[] = {
 	&handoff_model_ops, &reclaim_model_ops, &compaction_model_ops, &counters_model_ops,
 	&frag_model_ops, &consistency_model_ops, &swapclust_model_ops, &zswap_model_ops,
 	&lanes_model_ops, &khugepaged_model_ops, &oom_model_ops, &phases_model_ops,
-	&run_model_ops, &stacks_model_ops,
+	&run_model_ops, &stacks_model_ops, &memcgs_model_ops,
 };
 #define NWANT (sizeof(want) / sizeof(want[0]))
 

@@ -276,6 +276,203 @@ static void test_long_files(const char *root)
 	free(p);
 }
 
+
+/* One v1 memcg in the fake tree: its files, usage and failcnt given, and
+ * a memory.stat of nstat long keys (to make it take several lines). */
+static void v1_memcg(const char *root, const char *dir, long usage, long failcnt, int nstat)
+{
+	static const char *const num[][2] = {
+		{ "memory.limit_in_bytes", "9223372036854771712\n" },
+		{ "memory.max_usage_in_bytes", "2097152\n" },
+		{ "memory.memsw.usage_in_bytes", "1048576\n" },
+		{ "memory.memsw.limit_in_bytes", "9223372036854771712\n" },
+		{ "memory.memsw.max_usage_in_bytes", "3145728\n" },
+		{ "memory.oom_control", "oom_kill_disable 0\nunder_oom 0\noom_kill 2\n" },
+	};
+	char *p, *t;
+	struct strbuf st = STRBUF_INIT;
+
+	for (size_t i = 0; i < ARRAY_SIZE(num); i++) {
+		p = xasprintf("%s/%s", dir, num[i][0]);
+		put(root, p, num[i][1]);
+		free(p);
+	}
+	p = xasprintf("%s/memory.usage_in_bytes", dir);
+	t = xasprintf("%ld\n", usage);
+	put(root, p, t);
+	free(p);
+	free(t);
+	p = xasprintf("%s/memory.failcnt", dir);
+	t = xasprintf("%ld\n", failcnt);
+	put(root, p, t);
+	free(p);
+	free(t);
+	strbuf_addstr(&st, "cache 4096\nrss 8192\n");
+	for (int i = 0; i < nstat; i++)
+		strbuf_addf(&st, "total_a_long_memory_stat_key_%02d 18446744073709551%03d\n", i, i);
+	p = xasprintf("%s/memory.stat", dir);
+	put(root, p, st.buf);
+	free(p);
+	strbuf_release(&st);
+}
+
+static const char *find_line(const struct sink *k, const char *prefix)
+{
+	for (int i = 0; i < k->n; i++)
+		if (!strncmp(k->lines[i], prefix, strlen(prefix)))
+			return k->lines[i];
+	return NULL;
+}
+
+/* --cgroups ROOT on fake v1 and v2 trees. */
+static void test_cgroups(const char *root)
+{
+	const char *v1 = "/sys/fs/cgroup/memory/t", *v2 = "/sys/fs/cgroup/w";
+	struct sampler_opts o = { .root = root, .cgroups = "t" };
+	struct sampler *s;
+	struct sink k = { 0 };
+	const char *l;
+	int keys = 0, split_ok = 1;
+	char *p;
+
+	v1_memcg(root, v1, 1000, 0, 0);
+	v1_memcg(root, "/sys/fs/cgroup/memory/t/a", 300, 4, 0);
+	v1_memcg(root, "/sys/fs/cgroup/memory/t/a/x", 100, 0, 0);
+	v1_memcg(root, "/sys/fs/cgroup/memory/t/b", 500, 1, 40);
+	v1_memcg(root, "/sys/fs/cgroup/memory/t/my app", 50, 0, 0);
+	s = sampler_new(&o);
+	sampler_run(s, collect, &k);
+	ok(k.longest <= 1000, "cgroups: no line longer than 1000 bytes (%zu)", k.longest);
+	ok(find_line(&k, "mms1 memcgs 0 path=/t usage=1000 ") &&
+	   find_line(&k, "mms1 memcgs 0 path=/t/a usage=300 ") &&
+	   find_line(&k, "mms1 memcgs 0 path=/t/a/x usage=100 ") &&
+	   find_line(&k, "mms1 memcgs 0 path=/t/b usage=500 "),
+	   "v1: ROOT and every cgroup below it, by its path below the mount");
+	ok(find_line(&k, "mms1 memcgs 0 path=/t/my%20app usage=50 ") != NULL,
+	   "a space in a cgroup's name is percent-encoded");
+	l = find_line(&k, "mms1 memcgs 0 path=/t/a ");
+	ok(l && strstr(l, " limit=9223372036854771712 ") && strstr(l, " peak=2097152 ") &&
+	   strstr(l, " failcnt=4 ") && strstr(l, " memsw_usage=1048576 ") &&
+	   strstr(l, " memsw_limit=") && strstr(l, " memsw_peak=3145728 ") &&
+	   strstr(l, " events_oom_kill=2") && strstr(l, " under_oom=0 ") &&
+	   strstr(l, " cache=4096 rss=8192"),
+	   "v1: limit, max_usage, failcnt, memsw, oom_control and memory.stat");
+	is_int(count_prefix(&k, "mms1 memcgs 0 path=(other"), 0, "all under the default maximum: no sum");
+	ok(count_prefix(&k, "mms1 memcgs 0 path=/t/b ") > 1,
+	   "a long memory.stat takes several lines (%d)", count_prefix(&k, "mms1 memcgs 0 path=/t/b "));
+	for (int i = 0; i < k.n; i++)
+		if (!strncmp(k.lines[i], "mms1 memcgs 0 path=/t/b ", 24)) {
+			for (const char *q = k.lines[i]; (q = strstr(q, "total_a_long")); q++)
+				keys++;
+			split_ok &= strlen(k.lines[i]) <= 1000;
+		}
+	ok(keys == 40 && split_ok, "every memory.stat key across the split lines (%d of 40)", keys);
+	is_int(count_prefix(&k, "mms1 memcgs 0 path=/t/b usage=500 "), 1,
+	       "the values are not repeated on the continuation lines");
+	sink_reset(&k);
+
+	/* a routine set soon after: the counts, not the limits (read when
+	 * the tree is walked) */
+	sampler_run_routine(s, collect, &k);
+	l = find_line(&k, "mms1 memcgs 1 path=/t/a ");
+	ok(l && strstr(l, " failcnt=4 ") && strstr(l, " peak=2097152 ") &&
+	   !strstr(l, " limit=") && !strstr(l, " memsw_limit="),
+	   "a routine set within 5 s: counts and peaks, no limits");
+	sink_reset(&k);
+
+	/* a cgroup made and one removed: seen at the next full set */
+	v1_memcg(root, "/sys/fs/cgroup/memory/t/new", 7, 0, 0);
+	p = xasprintf("rm -rf '%s/sys/fs/cgroup/memory/t/a/x'", root);
+	if (system(p))
+		{ /* the test below fails */ }
+	free(p);
+	sampler_run(s, collect, &k);
+	ok(find_line(&k, "mms1 memcgs 2 path=/t/new usage=7 ") &&
+	   !find_line(&k, "mms1 memcgs 2 path=/t/a/x "), "a new cgroup appears, a removed one goes");
+	sink_reset(&k);
+	sampler_free(s);
+
+	/* --cgroups-max 2: ROOT and the largest; the rest summed, named */
+	o.cgroups_max = 2;
+	s = sampler_new(&o);
+	sampler_run(s, collect, &k);
+	ok(find_line(&k, "mms1 memcgs 0 path=/t usage=1000 ") &&
+	   find_line(&k, "mms1 memcgs 0 path=/t/b usage=500 ") &&
+	   !find_line(&k, "mms1 memcgs 0 path=/t/a "), "max 2: ROOT and the largest");
+	ok(find_line(&k, "mms1 memcgs 0 path=(other%20cgroups) cgroups=3 usage=357") != NULL,
+	   "max 2: the other 3 summed (300 + 50 + 7) on one line named as such");
+	sink_reset(&k);
+	/* /t/a grows past /t/b: sampled alone in a routine set, its limits
+	 * read there once (it had none since the walk), not in the next */
+	put(root, "/sys/fs/cgroup/memory/t/a/memory.usage_in_bytes", "2000\n");
+	sampler_run_routine(s, collect, &k);
+	l = find_line(&k, "mms1 memcgs 1 path=/t/a ");
+	ok(l && strstr(l, " limit=") && !find_line(&k, "mms1 memcgs 1 path=/t/b "),
+	   "a cgroup that became one of the largest: sampled, with its limits");
+	sink_reset(&k);
+	sampler_run_routine(s, collect, &k);
+	l = find_line(&k, "mms1 memcgs 2 path=/t/a ");
+	ok(l && !strstr(l, " limit="), "and the next set without them");
+	sink_reset(&k);
+	sampler_free(s);
+
+	/* v2: memory.current, max, high, events, pressure, zswap in stat */
+	put(root, "/sys/fs/cgroup/w/memory.current", "4096\n");
+	put(root, "/sys/fs/cgroup/w/memory.max", "max\n");
+	put(root, "/sys/fs/cgroup/w/memory.high", "1048576\n");
+	put(root, "/sys/fs/cgroup/w/memory.low", "0\n");
+	put(root, "/sys/fs/cgroup/w/memory.min", "0\n");
+	put(root, "/sys/fs/cgroup/w/memory.peak", "8192\n");
+	put(root, "/sys/fs/cgroup/w/memory.swap.current", "12288\n");
+	put(root, "/sys/fs/cgroup/w/memory.swap.peak", "16384\n");
+	put(root, "/sys/fs/cgroup/w/memory.swap.max", "max\n");
+	put(root, "/sys/fs/cgroup/w/memory.events",
+	    "low 0\nhigh 17\nmax 3\noom 1\noom_kill 1\noom_group_kill 0\n");
+	put(root, "/sys/fs/cgroup/w/memory.pressure",
+	    "some avg10=1.25 avg60=0.50 avg300=0.10 total=123456\n"
+	    "full avg10=0.75 avg60=0.25 avg300=0.05 total=65432\n");
+	put(root, "/sys/fs/cgroup/w/memory.stat", "anon 4096\nfile 0\nzswap 2048\nzswapped 8192\n");
+	put(root, "/sys/fs/cgroup/w/c1/memory.current", "1024\n");
+	put(root, "/sys/fs/cgroup/w/c1/memory.max", "2097152\n");
+	put(root, "/sys/fs/cgroup/w/c1/memory.stat", "anon 1024\n");
+	put(root, "/sys/fs/cgroup/w/nomem/cgroup.procs", "");
+	o.cgroups = v2;
+	o.cgroups_max = 0;
+	s = sampler_new(&o);
+	sampler_run(s, collect, &k);
+	l = find_line(&k, "mms1 memcgs 0 path=/w ");
+	ok(l && strstr(l, " usage=4096 ") && strstr(l, " limit=max ") &&
+	   strstr(l, " high=1048576 ") && strstr(l, " low=0 ") && strstr(l, " min=0 ") &&
+	   strstr(l, " peak=8192 ") && strstr(l, " swap_usage=12288 ") &&
+	   strstr(l, " swap_peak=16384 ") && strstr(l, " swap_max=max "),
+	   "v2: current, max, high, low, min, peak and swap files");
+	ok(l && strstr(l, " events_high=17 ") && strstr(l, " events_max=3 ") &&
+	   strstr(l, " events_oom=1 ") && strstr(l, " events_oom_kill=1 "),
+	   "v2: memory.events");
+	ok(l && strstr(l, " psi_some_avg10=1.25 ") && strstr(l, " psi_some_total=123456 ") &&
+	   strstr(l, " psi_full_avg300=0.05 ") && strstr(l, " psi_full_total=65432"),
+	   "v2: memory.pressure, some and full");
+	ok(l && strstr(l, " zswap=2048 ") && strstr(l, " zswapped=8192"),
+	   "v2: memory.stat's zswap fields");
+	ok(find_line(&k, "mms1 memcgs 0 path=/w/c1 usage=1024 limit=2097152 anon=1024") != NULL,
+	   "v2: a child with fewer files gives only those");
+	ok(!find_line(&k, "mms1 memcgs 0 path=/w/nomem"),
+	   "v2: a cgroup without the memory controller is none");
+	ok(!find_line(&k, "mms1 memcgs 0 path=/w usage=4096 limit=max failcnt"),
+	   "v2: no v1 key");
+	sink_reset(&k);
+	sampler_free(s);
+
+	o.cgroups = "nosuch";
+	s = sampler_new(&o);
+	sampler_run(s, collect, &k);
+	l = find_line(&k, "mms1 missing 0 ");
+	ok(l && strstr(l, "memcgs") && strstr(l, "why_memcgs=no_memory.stat_for_nosuch"),
+	   "a ROOT that is no memory cgroup: the source missing, with why");
+	sink_reset(&k);
+	sampler_free(s);
+}
+
 int main(void)
 {
 	char tmpl[] = "/tmp/mmscope-sampler.XXXXXX";
@@ -326,6 +523,7 @@ int main(void)
 	test_long_files(root);
 	test_zswap(root);
 	test_pagetype(root);
+	test_cgroups(root);
 	p = xasprintf("rm -rf '%s'", root);
 	if (system(p))
 		{ /* a leftover temporary directory is harmless */ }

@@ -111,6 +111,23 @@ static void test_sources(void)
 	feed(1000, "mms1 psi 0 some_avg10=0.52 some_total=81234");
 	ok(nrec == 2 && recs[0].counter.value == 52 && recs[0].counter.scale == 2 &&
 	   recs[1].counter.value == 81234, "psi: fixed-point averages");
+	feed(1000, "mms1 memcgs 0 path=/my%20app%25 usage=4096 limit=max");
+	ok(nrec == 2 && recs[0].type == REC_COUNTER && recs[0].counter.source == SRC_MEMCGS &&
+	   !strcmp(strs[0][1], "/my app%") && recs[0].counter.value == 4096 &&
+	   recs[1].type == REC_SETTING && !strcmp(strs[1][2], "max"),
+	   "memcgs: path percent-decoded; limit=max a setting");
+	{
+		struct counters_model *c2 = counters_model_new();
+		struct record e = { .type = REC_SAMPLE_END, .ts = 2000 };
+
+		recs[0].counter.instance = "/my app%";
+		recs[0].counter.key = "usage";
+		counters_model_add(c2, &recs[0]);
+		counters_model_add(c2, &e);
+		ok(!counters_model_find(c2, SRC_MEMCGS, "/my app%", "usage"),
+		   "memcgs: left to their own model, not the counters'");
+		counters_model_free(c2);
+	}
 	feed(1000, "mms1 swap 0 dev=/dev/zram0 type=partition size=1048572 used=0 prio=100");
 	ok(nrec == 4 && !strcmp(strs[1][1], "/dev/zram0") && recs[0].type == REC_SETTING &&
 	   !strcmp(strs[0][2], "partition"), "swap: instance = dev, type a setting");

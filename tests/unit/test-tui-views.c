@@ -103,6 +103,8 @@ static void test_state(void)
 	tui_apply(&st, ACT_NEXT_VIEW);
 	is_int(st.view, VIEW_FINDINGS, "Tab: the findings after the events");
 	tui_apply(&st, ACT_NEXT_VIEW);
+	is_int(st.view, VIEW_MEMCG, "Tab: the memcg view after the findings");
+	tui_apply(&st, ACT_NEXT_VIEW);
 	is_int(st.view, VIEW_TIMELINE, "Tab wraps around to the timeline");
 	is_int(tui_apply(&st, ACT_QUIT) & TUI_QUIT, TUI_QUIT, "q quits elsewhere");
 	tui_state_release(&st);
@@ -421,6 +423,10 @@ static void test_placeholders(void)
 	st.view = VIEW_ZSWAP;
 	build(&st, &c, 24, 80);
 	ok(canvas_has(&c, "Needs zswap"), "zswap view says what it needs");
+	st.view = VIEW_MEMCG;
+	build(&st, &c, 24, 80);
+	ok(canvas_has(&c, "Needs the samples of mmscope record --cgroups"),
+	   "memcg view says what it needs");
 	canvas_release(&c);
 	tui_state_release(&st);
 }
@@ -760,6 +766,37 @@ static void test_swap_zswap(void)
 	tui_data_free(d);
 }
 
+/* The memcg view on record --cgroups' fixture: the widest cgroup first,
+ * Down to the one that hit its 16 MiB limit, its limit line, and the
+ * figures at the cursor as the samples give them. */
+static void test_memcg(void)
+{
+	struct tui_state st;
+	struct canvas c = { 0 };
+	struct tui_data *d = load("tests/data/report/memcgs-6.18.dat", &st);
+
+	if (!d) {
+		ok(0, "load the memcgs recording");
+		return;
+	}
+	st.view = VIEW_MEMCG;
+	build(&st, &c, 24, 80);
+	ok(canvas_has(&c, "memcg 1/4 /mmscope-memcgs  ("), "memcg view: the widest first");
+	tui_apply(&st, ACT_DOWN);
+	tui_apply(&st, ACT_DOWN);
+	build(&st, &c, 24, 80);
+	ok(canvas_has(&c, "memcg 3/4 /mmscope-memcgs/small"), "memcg view: Down chooses");
+	ok(canvas_has(&c, "limit        ") && canvas_has(&c, "-----"),
+	   "memcg view: the 16 MiB limit as a line above the usage");
+	tui_apply(&st, ACT_END);
+	build(&st, &c, 24, 80);
+	ok(canvas_has(&c, "usage 0.1 MiB, limit 16.0 MiB, high -"),
+	   "memcg view: at the end, usage and limit; v1 has no high");
+	canvas_release(&c);
+	tui_state_release(&st);
+	tui_data_free(d);
+}
+
 /* Reading lanes while records still come (tui --live): provisional spans
  * for what is open, taken back out by the next record; spans that close
  * out of order are sorted by start. */
@@ -892,6 +929,7 @@ int main(void)
 	test_trigger();
 	test_stalls();
 	test_swap_zswap();
+	test_memcg();
 	test_findings();
 	return tap_done();
 }
