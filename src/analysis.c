@@ -8,7 +8,9 @@
  */
 #include "config.h"
 #include "analysis.h"
+#include "cgmap.h"
 #include "families.h"
+#include "model-cgroups.h"
 #include "model-khugepaged.h"
 #include "model-oom.h"
 #include "model-phases.h"
@@ -47,6 +49,7 @@ static const struct model_ops *const models[] = {
 	&run_model_ops,
 	&series_model_ops,
 	&stacks_model_ops,
+	&cgroups_model_ops,
 	NULL
 };
 #define NMODELS (sizeof(models) / sizeof(models[0]) - 1)
@@ -83,6 +86,11 @@ struct analysis {
 	int syms_id;			/* ftrace:kernel_stack's id until the kallsyms
 					 * are parsed (on its first record), else -1 */
 	struct pidmap comms;		/* pid -> char[16]: REC_TASK_COMM's names */
+	struct cgmap *cgmap;		/* pid -> memory cgroup, as the stream goes */
+	int cg_meta;			/* metadata cgroup_tasks=: the list was written */
+	int cg_pre;			/* reading before the window: the map only */
+	char cg_scope[4096];		/* --cgroup as a map path */
+	struct pidmap cg_sel;		/* pid -> char: counted in scope_tasks */
 	int phase_state;		/* opts.phase: 0 before it, 1 in it, 2 after */
 	uint64_t phase_end_ts;		/* the marker that ended it */
 	int64_t phase_set_seq;		/* the sample set being read, -1 none */
@@ -177,6 +185,8 @@ struct analysis *analysis_new_empty(const struct analysis_opts *o)
 		analysis_opts_default(&a->opts);
 	a->probes_swap = -1;
 	pidmap_init(&a->comms, COMM_LEN);
+	a->cgmap = cgmap_new();
+	pidmap_init(&a->cg_sel, 1);
 	pidmap_init(&a->task_sel, 1);
 	pidmap_init(&a->pend_reclaim, sizeof(struct pend));
 	pidmap_init(&a->pend_compact, sizeof(struct pend));
@@ -220,6 +230,11 @@ static const struct record *analysis_name(struct analysis *a, const struct recor
 const char *analysis_comm(const struct analysis *a, int pid)
 {
 	return a ? pidmap_get(&a->comms, pid) : NULL;
+}
+
+const struct cgmap *analysis_cgmap(const struct analysis *a)
+{
+	return a->cgmap;
 }
 
 /*
@@ -315,13 +330,26 @@ static int analysis_task_record(enum rec_type t)
 
 /* Whether pid is one of the scope's tasks: --pid, and --comm by the name
  * the recording's cmdlines give it (what trace-cmd report prints). */
-static int analysis_task_in(struct analysis *a, int pid, const char *comm)
+static int analysis_task_in(struct analysis *a, int pid, const char *comm, int cgroup)
 {
 	const struct analysis_scope *s = &a->opts.scope;
 	signed char *v;
 
 	if (s->pid > 0 && pid != s->pid)
 		return 0;
+	if (s->cgroup) {
+		/* by the cgroup the task was in at the record's time; a task
+		 * of unknown cgroup is outside */
+		if (!cgroup || !cgmap_under(a->cgmap, cgroup - 1, a->cg_scope))
+			return 0;
+		if (!s->comm) {
+			if (!pidmap_get(&a->cg_sel, pid)) {
+				pidmap_add(&a->cg_sel, pid);
+				a->info.scope_tasks++;
+			}
+			return 1;
+		}
+	}
 	if (!s->comm) {
 		a->info.scope_tasks = 1;	/* --pid: its task was seen */
 		return 1;
@@ -418,12 +446,26 @@ static int analysis_gate_time(struct analysis *a, const struct record *r)
 static void analysis_sink(void *ctx, const struct record *r)
 {
 	struct analysis *a = ctx;
+	struct record tagged;
 
+	if (r->type == REC_CGROUP_TASK || r->type == REC_TASK_COMM)
+		cgmap_add(a->cgmap, r);
+	if (a->cg_pre)		/* before the window: the map is all it feeds */
+		return;
+	/* the task's cgroup now, on what it did (an OOM kill: the victim's),
+	 * before the models and the scope see it */
+	if (cgmap_recorded(a->cgmap) && analysis_task_record(r->type)) {
+		int victim = r->type == REC_OOM && r->oom.kind == OOM_VICTIM && r->oom.victim > 0;
+
+		tagged = *r;
+		tagged.cgroup = cgmap_of(a->cgmap, victim ? r->oom.victim : r->pid) + 1;
+		r = &tagged;
+	}
 	if (a->tasks && analysis_task_record(r->type)) {
 		int victim = r->type == REC_OOM && r->oom.kind == OOM_VICTIM && r->oom.victim > 0;
 
 		if (!analysis_task_in(a, victim ? r->oom.victim : r->pid,
-				      victim ? r->oom.victim_comm : NULL)) {
+				      victim ? r->oom.victim_comm : NULL, r->cgroup)) {
 			struct record f;
 
 			if (r->type != REC_SWAP_FOLIO)
@@ -505,6 +547,8 @@ static void analysis_private(struct analysis *a, struct analysis_info *in, const
 		}
 		else if (!strcmp(line, "mode=flight-recorder"))
 			in->flight = 1;
+		else if (!strncmp(line, "cgroup_tasks=", 13))
+			a->cg_meta = 1;
 		else if (!strcmp(line, "cpustat=window"))
 			a->cpustat_window = 1;
 		else if (!strncmp(line, "stacktrace=", 11))
@@ -731,6 +775,11 @@ static struct td_cursor *analysis_window_cursor(struct analysis *a, char **err)
 		return NULL;
 	if (!a->since || a->since <= first)
 		return td_cursor_new(a->tf, -1, err);
+	/* the tasks' cgroups are listed at the file's start and followed by
+	 * events: read from there, the events before the window for the map
+	 * alone (analysis_cg_pre), or the window's tasks would be unknown */
+	if (a->cg_meta)
+		return td_cursor_new(a->tf, -1, err);
 	a->index = td_index_new(a->tf, a->opts.index_every);
 	/*
 	 * The TUI keeps the index for its views: every `every` pages. Other
@@ -742,6 +791,22 @@ static struct td_cursor *analysis_window_cursor(struct analysis *a, char **err)
 		a->index = NULL;
 	}
 	return td_cursor_new_at(a->tf, -1, a->index, a->since, err);
+}
+
+/* An event before the window of a recording with the tasks' cgroups
+ * (read from its start): parsed for the map only. 1 when it was one. */
+static int analysis_cg_pre(struct analysis *a, const struct td_event *ev)
+{
+	if (!a->windowed || !a->cg_meta || ev->ts >= a->since)
+		return 0;
+	if (ev->event && ev->event->id >= 0 && ev->event->id < a->ncounts &&
+	    a->parses[ev->event->id]) {
+		a->cg_pre = 1;
+		parser_set_parse(a->ps, ev->event, (struct tep_record *)&ev->record, ev->ts,
+				 ev->cpu, analysis_sink, a);
+		a->cg_pre = 0;
+	}
+	return 1;
 }
 
 /* A pass that read to the end (r 0) knows the recording's last event. */
@@ -773,6 +838,8 @@ static int analysis_stream(struct analysis *a, char **err)
 	if (a->opts.progress)
 		analysis_progress(a, c);
 	while ((r = td_cursor_next(c, &ev, err)) > 0) {
+		if (analysis_cg_pre(a, &ev))
+			continue;
 		a->seen_ts = ev.ts;
 		if (analysis_window_past(a, &ev))
 			break;
@@ -852,19 +919,23 @@ static int analysis_scope_start(struct analysis *a, char **err)
 {
 	const struct analysis_scope *s = &a->opts.scope;
 
-	if (s->cgroup)
-		/* no event of a family mmscope records names a task's cgroup
-		 * and no recording holds a pid -> cgroup map: not guessed */
+	if (s->cgroup && !a->cg_meta)
+		/* the tasks' cgroups are listed by mmscope record (with the
+		 * tasks group) and followed from there: without that list
+		 * (older files, trace-cmd's) nothing is guessed */
 		return set_err(err, "--cgroup %s: this recording cannot tell which tasks were "
 			       "in a cgroup (no event carries one, no pid-to-cgroup map)",
 			       s->cgroup);
 	if (analysis_scope_check(s, err))
 		return -1;
 	a->windowed = s->since.set || s->until.set;
-	a->tasks = s->pid > 0 || s->comm;
+	a->tasks = s->pid > 0 || s->comm || s->cgroup;
 	a->info.task_scoped = a->tasks;
 	a->info.scope_pid = s->pid > 0 ? s->pid : 0;
 	a->info.scope_comm = s->comm;
+	if (s->cgroup)
+		a->info.scope_cgroup = cgmap_scope_path(s->cgroup, a->cg_scope,
+							(int)sizeof(a->cg_scope));
 	return 0;
 }
 
@@ -1032,12 +1103,15 @@ struct analysis *analysis_run_files(const char *const *paths, int n, const char 
 	}
 	/* every file's events merged in time order through the same parsers
 	 * and models, as from one file */
-	c = td_set_cursor_new(set, a->windowed && a->since > first ? a->since : 0, 0, err);
+	c = td_set_cursor_new(set, a->windowed && a->since > first && !a->cg_meta ? a->since : 0,
+			      0, err);
 	if (!c)
 		goto fail;
 	while ((r = td_set_cursor_next(c, &ev, err)) > 0) {
 		if (td_set_cursor_file(c) > 0 && ev.event)	/* file 0's format of the id */
 			ev.event = tep_find_event(a->tep, ev.event->id);
+		if (analysis_cg_pre(a, &ev))
+			continue;
 		a->seen_ts = ev.ts;
 		if (analysis_window_past(a, &ev))
 			break;
@@ -1073,6 +1147,8 @@ void analysis_free(struct analysis *a)
 	free(a->info.cpu);
 	wall_map_free(&a->info.wall);
 	pidmap_release(&a->comms);
+	cgmap_free(a->cgmap);
+	pidmap_release(&a->cg_sel);
 	pidmap_release(&a->task_sel);
 	pidmap_release(&a->pend_reclaim);
 	pidmap_release(&a->pend_compact);

@@ -78,6 +78,8 @@ static void private_meta(struct recorder *r, struct strbuf *sb)
 	strbuf_addf(sb, "missing_sources=%s\n", sampler_missing(r->sampler));
 	if (r->o->cgroup)
 		strbuf_addf(sb, "cgroup=%s\n", r->o->cgroup);
+	if (r->cgtasks[0])	/* the mms1 cgtasks list: mode:hierarchy */
+		strbuf_addf(sb, "cgroup_tasks=%s\n", r->cgtasks);
 	if (r->o->config)
 		strbuf_addf(sb, "config=%s\n", r->o->config);
 	if (r->o->command) {

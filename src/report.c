@@ -8,6 +8,7 @@
  */
 #include "config.h"
 #include "report.h"
+#include "report-cgroups.h"
 #include "report-findings.h"
 #include "report-html.h"
 #include "report-khugepaged.h"
@@ -89,6 +90,9 @@ const struct report_section_def report_sections[] = {
 	{ .name = "stacks",
 	  .help = "kernel stacks of the longest stalls, per kind (record -T)",
 	  .text = report_text_stacks, .json = report_json_stacks },
+	{ .name = "cgroups",
+	  .help = "per memory cgroup: tasks, stalls, memcg reclaim, swap-outs, OOM",
+	  .text = report_text_cgroups, .json = report_json_cgroups },
 };
 const int report_nsections = (int)(sizeof(report_sections) / sizeof(report_sections[0]));
 
