@@ -914,18 +914,22 @@ static int analysis_bind(struct analysis *a, struct tep_handle *tep, char **err)
 	return 0;
 }
 
+/* The tasks' cgroups are listed by mmscope record (with the tasks group)
+ * and followed from there: without that list (older files, trace-cmd's)
+ * nothing is guessed. */
+int analysis_cgroup_refused(const char *cgroup, char **err)
+{
+	return set_err(err, "--cgroup %s: this recording cannot tell which tasks were "
+		       "in a cgroup (no event carries one, no pid-to-cgroup map)", cgroup);
+}
+
 /* The scope asked for, checked against what the recording can answer. */
 static int analysis_scope_start(struct analysis *a, char **err)
 {
 	const struct analysis_scope *s = &a->opts.scope;
 
 	if (s->cgroup && !a->cg_meta)
-		/* the tasks' cgroups are listed by mmscope record (with the
-		 * tasks group) and followed from there: without that list
-		 * (older files, trace-cmd's) nothing is guessed */
-		return set_err(err, "--cgroup %s: this recording cannot tell which tasks were "
-			       "in a cgroup (no event carries one, no pid-to-cgroup map)",
-			       s->cgroup);
+		return analysis_cgroup_refused(s->cgroup, err);
 	if (analysis_scope_check(s, err))
 		return -1;
 	a->windowed = s->since.set || s->until.set;

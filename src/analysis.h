@@ -316,6 +316,9 @@ const char *analysis_comm(const struct analysis *a, int pid);
  * NULL; cgmap_recorded() 0: the recording holds no cgroup data. */
 struct cgmap;
 const struct cgmap *analysis_cgmap(const struct analysis *a);
+/* The one-line refusal of --cgroup PATH on a recording without the
+ * tasks' cgroups (metadata cgroup_tasks=): -1 with *err. */
+int analysis_cgroup_refused(const char *cgroup, char **err);
 /* Notes on degraded metrics (missing fields, bad sample lines). */
 int analysis_nnotes(const struct analysis *a);
 const char *analysis_note(const struct analysis *a, int i);
