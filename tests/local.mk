@@ -103,6 +103,9 @@ TESTS += tests/unit/test-model-handoff tests/unit/test-model-reclaim \
 	tests/unit/test-model-64k
 check_PROGRAMS += tests/unit/test-model-stacks
 TESTS += tests/unit/test-model-stacks
+# tasks to memory cgroups: the cgtasks lines, the recorder's list, the map
+check_PROGRAMS += tests/unit/test-cgmap
+TESTS += tests/unit/test-cgmap
 # the analysis driver's model table: every model in it, fed as by hand
 check_PROGRAMS += tests/unit/test-model-table
 TESTS += tests/unit/test-model-table
