@@ -809,6 +809,77 @@ static int analysis_cg_pre(struct analysis *a, const struct td_event *ev)
 	return 1;
 }
 
+/*
+ * The tasks' start list is read from /proc after tracing began, so the
+ * stalls of its first milliseconds come before its lines: a first look
+ * at the file's start, up to the list's end line, places the tasks it
+ * lists (cgmap_seed) before the pass tags any record. Only the three
+ * events that carry the map are parsed, through a parser set of its own
+ * (the pass' counts its sample lines).
+ */
+#define CG_PRESCAN_MAX (1u << 20)	/* events: the list is in the first */
+
+struct cg_prescan {
+	struct cgmap *map;
+	int done;
+};
+
+static void analysis_cg_prescan_sink(void *ctx, const struct record *r)
+{
+	struct cg_prescan *p = ctx;
+
+	cgmap_add(p->map, r);
+	if (r->type == REC_CGROUP_TASK && r->cgtask.kind == CGT_START_DONE)
+		p->done = 1;
+}
+
+void analysis_cgroup_prescan(struct td_file *tf, struct tep_handle *tep, struct cgmap *into)
+{
+	static const char *const evs[3][2] = {
+		{ "ftrace", "print" }, { "task", "task_newtask" }, { "cgroup", "cgroup_attach_task" },
+	};
+	struct cg_prescan p = { NULL, 0 };
+	struct parser_set *ps;
+	struct td_cursor *c;
+	struct td_event ev;
+	char *err = NULL;
+	int ids[3];
+	unsigned n = 0;
+
+	for (int i = 0; i < 3; i++) {
+		struct tep_event *e = tep_find_event_by_name(tep, evs[i][0], evs[i][1]);
+
+		ids[i] = e ? e->id : -1;
+	}
+	c = td_cursor_new(tf, -1, &err);
+	ps = c ? parser_set_new(tep) : NULL;
+	if (!ps) {
+		td_cursor_free(c);
+		free(err);
+		return;
+	}
+	p.map = cgmap_new();
+	while (!p.done && n++ < CG_PRESCAN_MAX && td_cursor_next(c, &ev, &err) > 0) {
+		if (!ev.event)
+			continue;
+		for (int i = 0; i < 3; i++)
+			if (ev.event->id == ids[i])
+				parser_set_parse(ps, ev.event, (struct tep_record *)&ev.record,
+						 ev.ts, ev.cpu, analysis_cg_prescan_sink, &p);
+	}
+	cgmap_seed(into, p.map);
+	cgmap_free(p.map);
+	parser_set_free(ps);
+	td_cursor_free(c);
+	free(err);
+}
+
+static void analysis_cg_prescan(struct analysis *a)
+{
+	if (a->cg_meta && a->tf && a->tep)
+		analysis_cgroup_prescan(a->tf, a->tep, a->cgmap);
+}
+
 /* A pass that read to the end (r 0) knows the recording's last event. */
 static void analysis_read_to_end(struct analysis *a, int r)
 {
@@ -1024,6 +1095,7 @@ struct analysis *analysis_run_scoped(const char *path, const struct analysis_opt
 		goto fail;
 	analysis_syms_on_stack(a);
 	clock_gettime(CLOCK_MONOTONIC, &ts0);
+	analysis_cg_prescan(a);
 	if (analysis_stream(a, err)) {
 		if (bad_scope && a->windowed && !a->info.windowed)
 			*bad_scope = 1;	/* since after until, found on reading */
@@ -1096,6 +1168,7 @@ struct analysis *analysis_run_files(const char *const *paths, int n, const char 
 	analysis_syms_on_stack(a);
 	td_set_share_cmdlines(set);	/* into a->tep: file 0's */
 	clock_gettime(CLOCK_MONOTONIC, &ts0);
+	analysis_cg_prescan(a);
 	/* a window counts from the set's first event; the set's cursor
 	 * starts in the file that holds --since, through its chunk index */
 	if (a->windowed && td_set_first_ts(set, &first, err))

@@ -319,6 +319,12 @@ const struct cgmap *analysis_cgmap(const struct analysis *a);
 /* The one-line refusal of --cgroup PATH on a recording without the
  * tasks' cgroups (metadata cgroup_tasks=): -1 with *err. */
 int analysis_cgroup_refused(const char *cgroup, char **err);
+/* Places in into the tasks tf's start list placed and no event moved
+ * before its end line (cgmap_seed): their cgroup from the file's first
+ * event, before a reader tags anything. */
+struct td_file;
+struct tep_handle;
+void analysis_cgroup_prescan(struct td_file *tf, struct tep_handle *tep, struct cgmap *into);
 /* Notes on degraded metrics (missing fields, bad sample lines). */
 int analysis_nnotes(const struct analysis *a);
 const char *analysis_note(const struct analysis *a, int i);

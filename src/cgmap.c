@@ -15,6 +15,10 @@
 
 struct cgmap {
 	struct pidmap pids;	/* pid -> int: cgroup id, -1 unknown */
+	/* pid -> char: placed by a fork or an attach. A start list (read
+	 * from /proc after tracing began, written after the read) never
+	 * overrides those: the event is as new as the list or newer. */
+	struct pidmap evented;
 	char **paths;
 	uint64_t *ntasks;
 	int n, cap;
@@ -30,6 +34,7 @@ struct cgmap *cgmap_new(void)
 	struct cgmap *m = xcalloc(1, sizeof(*m));
 
 	pidmap_init(&m->pids, sizeof(int));
+	pidmap_init(&m->evented, 1);
 	m->hier = -1;
 	return m;
 }
@@ -44,6 +49,7 @@ void cgmap_free(struct cgmap *m)
 	free(m->ntasks);
 	free(m->slots);
 	pidmap_release(&m->pids);
+	pidmap_release(&m->evented);
 	free(m);
 }
 
@@ -128,6 +134,7 @@ int cgmap_add(struct cgmap *m, const struct record *r)
 		if (r->task.clone_flags >= 0 &&
 		    ((uint64_t)r->task.clone_flags & CG_CLONE_INTO_CGROUP))
 			parent = -1;
+		*(char *)pidmap_add(&m->evented, r->task.pid) = 1;
 		return cg_place(m, r->task.pid, parent);
 	}
 	if (r->type != REC_CGROUP_TASK || !r->cgtask.path)
@@ -137,7 +144,7 @@ int cgmap_add(struct cgmap *m, const struct record *r)
 		if (!m->recorded)
 			m->recorded = 1;
 		m->hier = r->cgtask.hier;
-		if (r->cgtask.pid <= 0 || !r->cgtask.path[0])
+		if (r->cgtask.pid <= 0 || !r->cgtask.path[0] || pidmap_get(&m->evented, r->cgtask.pid))
 			return 0;
 		return cg_place(m, r->cgtask.pid, cg_intern(m, r->cgtask.path));
 	case CGT_START_DONE:
@@ -152,9 +159,26 @@ int cgmap_add(struct cgmap *m, const struct record *r)
 		if (m->hier < 0 || r->cgtask.hier != m->hier || r->cgtask.pid <= 0 ||
 		    !r->cgtask.path[0])
 			return 0;
+		*(char *)pidmap_add(&m->evented, r->cgtask.pid) = 1;
 		return cg_place(m, r->cgtask.pid, cg_intern(m, r->cgtask.path));
 	}
 	return 0;
+}
+
+void cgmap_seed(struct cgmap *m, const struct cgmap *from)
+{
+	if (from->recorded < 2)
+		return;
+	for (unsigned i = 0; i < from->pids.cap; i++) {
+		int pid = from->pids.keys[i], id = *(int *)PIDMAP_VAL(&from->pids, i);
+
+		if (pid < 0 || id < 0 || pidmap_get(&from->evented, pid))
+			continue;
+		cg_place(m, pid, cg_intern(m, from->paths[id]));
+	}
+	m->hier = from->hier;
+	if (!m->recorded)
+		m->recorded = 1;
 }
 
 int cgmap_of(const struct cgmap *m, int pid)

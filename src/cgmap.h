@@ -29,6 +29,15 @@ void cgmap_free(struct cgmap *m);
 /* Takes REC_CGROUP_TASK and REC_TASK_COMM (forks); ignores the rest.
  * Returns 1 when the record changed a task's cgroup, else 0. */
 int cgmap_add(struct cgmap *m, const struct record *r);
+/*
+ * The start list is read from /proc after tracing began and written
+ * after the read, so the events of its first milliseconds come before
+ * it. from: a map fed the recording's start up to the list's end line;
+ * every task it placed from the list and no event (fork, attach) had
+ * that cgroup from the recording's start: placed in m now, before the
+ * stream. Nothing when from's list is not complete.
+ */
+void cgmap_seed(struct cgmap *m, const struct cgmap *from);
 /* The cgroup id of pid now, or -1 unknown. */
 int cgmap_of(const struct cgmap *m, int pid);
 /* The path of id ("/a/b"), NULL for an id out of range. */

@@ -408,6 +408,7 @@ struct inputs_cgroup *inputs_cgroup_new(const struct inputs *in, struct td_set *
 	c->ps = parser_set_new(c->tep);
 	c->map = cgmap_new();
 	cgmap_scope_path(in->scope.cgroup, c->scope, (int)sizeof(c->scope));
+	analysis_cgroup_prescan(tf, c->tep, c->map);
 	for (int i = 0; i < 3; i++) {
 		struct tep_event *e = tep_find_event_by_name(c->tep, ev[i][0], ev[i][1]);
 
