@@ -20,6 +20,7 @@ struct reclaim_pid {
 	enum reclaim_kind kind;
 	uint64_t begin_ts;
 	int order;
+	int begin_cgroup;	/* record.cgroup of the open stall's begin */
 	struct reclaim_task task;
 };
 
@@ -92,6 +93,7 @@ static void reclaim_begin(struct reclaim_model *m, const struct record *r)
 	p->kind = r->rbegin.kind;
 	p->begin_ts = r->ts;
 	p->order = r->rbegin.order;
+	p->begin_cgroup = r->cgroup;
 }
 
 static void reclaim_log_stall(struct reclaim_model *m, const struct reclaim_pid *p,
@@ -139,6 +141,7 @@ static void reclaim_end(struct reclaim_model *m, const struct record *r)
 	if (d >= p->task.max_ns) {
 		p->task.max_ns = d;
 		p->task.kind = r->rend.kind;
+		p->task.cgroup = p->begin_cgroup;
 	}
 }
 

@@ -3,8 +3,8 @@
  * The cgroups section, text and JSON (see report-cgroups.h).
  *
  *   /app/a
- *     tasks 3; memcg reclaim 5120 scanned, 4990 reclaimed pages;
- *     swap-outs -; OOM kills 0
+ *     tasks 3, OOM kills 0, swap-outs - folios
+ *     memcg reclaim: 5120 pages scanned, 4990 reclaimed
  *     kind       count  total ms    p99 ms    max ms
  *     memcg        812   950.121     6.123    12.002
  *
@@ -87,10 +87,12 @@ static void text_row(struct report_ctx *rc, const struct cgroups_row *row,
 	snprintf(b, sizeof(b), k->lru ? "%llu" : "-", ULL(row->memcg_scanned));
 	snprintf(c, sizeof(c), k->lru ? "%llu" : "-", ULL(row->memcg_reclaimed));
 	snprintf(d, sizeof(d), k->swap ? "%llu" : "-", ULL(row->swapouts));
-	snprintf(line, sizeof(line), "tasks %s; memcg reclaim %s scanned, %s reclaimed pages; "
-		 "swap-outs %s; OOM kills ", a, b, c, d);
+	snprintf(line, sizeof(line), "tasks %s, OOM kills ", a);
 	snprintf(line + strlen(line), sizeof(line) - strlen(line), k->oom ? "%llu" : "-",
 		 ULL(row->oom_kills));
+	snprintf(line + strlen(line), sizeof(line) - strlen(line), ", swap-outs %s folios", d);
+	report_wrap(rc, "  ", line);
+	snprintf(line, sizeof(line), "memcg reclaim: %s pages scanned, %s reclaimed", b, c);
 	report_wrap(rc, "  ", line);
 	for (int i = 0; i < RK_NR; i++) {
 		const struct hist *h = row->lat[i];

@@ -8,6 +8,7 @@
 #include "config.h"
 #include "report.h"
 #include "json.h"
+#include "cgmap.h"
 #include "run-stop.h"
 
 #include <stdio.h>
@@ -528,6 +529,14 @@ void report_json_stalls(struct report_ctx *rc)
 		json_u64(j, "count", t[i].count);
 		json_u64(j, "total_ns", t[i].total_ns);
 		json_u64(j, "max_ns", t[i].max_ns);
+		if (cgmap_recorded(analysis_cgmap(rc->a))) {	/* of its longest stall */
+			const char *cg = cgmap_path(analysis_cgmap(rc->a), t[i].cgroup - 1);
+
+			if (cg)
+				json_str(j, "cgroup", cg);
+			else
+				json_null(j, "cgroup");
+		}
 		json_close(j);
 	}
 	json_close(j);
