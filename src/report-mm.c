@@ -426,7 +426,7 @@ static void stalls_tasks(struct report_ctx *rc, const struct reclaim_model *rm)
 		char tail[12] = "";
 
 		if (cg)
-			report_cgroup_tail(rc, t[i].cgroup - 1, tail, 11);
+			report_cgroup_tail(rc, t[i].cgroup - 1, tail, 10);
 		report_line(rc, "  %7d %-16.16s %-7s %6llu %9.3f %9.3f%s%s", t[i].pid,
 			    t[i].comm[0] ? t[i].comm : "?", reclaim_kind_name(t[i].kind),
 			    ULL(t[i].count), ms(t[i].total_ns), ms(t[i].max_ns), cg ? " " : "",

@@ -201,9 +201,10 @@ EXTRA_DIST += tests/record/lib-live.sh tests/record/live-swap.sh tests/record/si
 	tests/tui/live.sh tests/record/names.sh tests/record/context.sh tests/record/bracket.sh \
 	tests/record/triggers.sh tests/record/switch.sh tests/record/filter.sh \
 	tests/record/service.sh tests/record/stacktrace.sh
-# tasks to memory cgroups against trace-cmd (issue 34)
-TESTS += tests/record/cgroups.sh
-EXTRA_DIST += tests/record/cgroups.sh
+# tasks to memory cgroups against trace-cmd (issue 34): live, and on the
+# recording in tests/data/cgroups
+TESTS += tests/record/cgroups.sh tests/report/cgroups.sh
+EXTRA_DIST += tests/record/cgroups.sh tests/report/cgroups.sh tests/data/cgroups
 
 # The live tests share the kernel's tracing state (instances, swap,
 # cgroups) and check it after each run; one test's deliberately killed
