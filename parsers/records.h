@@ -260,8 +260,10 @@ struct record {
 		} task;
 		/* REC_CGROUP_TASK: pid's cgroup is path (relative to its
 		 * hierarchy's root, "/" the root) in hierarchy hier (v1: the
-		 * first field of /proc/PID/cgroup; v2: 0); START_DONE: no pid,
-		 * hier the memory controller's, path "v1" or "v2" */
+		 * first field of /proc/PID/cgroup; v2: 0); START_DONE: pid 1 when
+		 * the list left processes out (its time budget, a path too long
+		 * for a line), else 0; hier the memory controller's, path "v1"
+		 * or "v2" */
 		struct {
 			enum cgroup_task_kind kind;
 			int pid;

@@ -327,8 +327,13 @@ static void sample_cgtasks_parse(const struct sample_line *sl, struct parse_ctx 
 	r->type = REC_CGROUP_TASK;
 	r->cgtask.hier = (int)hier;
 	if (!sample_get_s64(sl, "done", &done) && done == 1) {
+		int64_t unread = 0, long_paths = 0;
+
+		sample_get_s64(sl, "unread", &unread);
+		sample_get_s64(sl, "long_paths", &long_paths);
 		r->cgtask.kind = CGT_START_DONE;
-		r->cgtask.pid = 0;
+		/* the processes the list left out: their tasks stay unknown */
+		r->cgtask.pid = unread + long_paths > 0 ? 1 : 0;
 		r->cgtask.path = mode ? mode : "";
 		pc->sink(pc->sink_ctx, r);
 		return;

@@ -26,6 +26,7 @@ struct cgdump_result {
 	uint64_t cgroups;	/* distinct cgroups */
 	uint64_t gone;		/* processes that exited while read */
 	uint64_t long_paths;	/* cgroups whose path does not fit a line */
+	uint64_t unread;	/* processes left unread: the time budget ran out */
 	uint64_t lines;
 	uint64_t us;		/* wall time of the whole list, microseconds */
 };

@@ -25,6 +25,7 @@ struct cgmap {
 	int *slots;		/* path hash -> id, -1 empty; nslots a power of 2 */
 	unsigned nslots;
 	int recorded;		/* 1 list seen, 2 its end too */
+	int partial;		/* the end line says processes were left out */
 	int hier;		/* the memory controller's hierarchy, -1 unknown */
 	char mode[4];
 };
@@ -149,6 +150,7 @@ int cgmap_add(struct cgmap *m, const struct record *r)
 		return cg_place(m, r->cgtask.pid, cg_intern(m, r->cgtask.path));
 	case CGT_START_DONE:
 		m->recorded = 2;
+		m->partial |= r->cgtask.pid != 0;
 		m->hier = r->cgtask.hier;
 		snprintf(m->mode, sizeof(m->mode), "%.3s", r->cgtask.path);
 		return 0;
@@ -206,6 +208,11 @@ uint64_t cgmap_tasks(const struct cgmap *m, int id)
 int cgmap_recorded(const struct cgmap *m)
 {
 	return m ? m->recorded : 0;
+}
+
+int cgmap_partial(const struct cgmap *m)
+{
+	return m ? m->partial : 0;
 }
 
 const char *cgmap_mode(const struct cgmap *m)

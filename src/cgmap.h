@@ -49,6 +49,9 @@ uint64_t cgmap_tasks(const struct cgmap *m, int id);
 /* Whether the recording holds the map: a start list was seen (1), and
  * it was complete, its end line read (2); 0 none. */
 int cgmap_recorded(const struct cgmap *m);
+/* 1 when the list's end line says it left processes out (the
+ * recorder's time budget, a path too long for a line): theirs unknown. */
+int cgmap_partial(const struct cgmap *m);
 /* "v1" or "v2" from the list's end line, "" unknown; its hierarchy id. */
 const char *cgmap_mode(const struct cgmap *m);
 int cgmap_hier(const struct cgmap *m);

@@ -127,9 +127,10 @@ void report_text_cgroups(struct report_ctx *rc)
 		 "Stalls as the stalls table pairs them, in the cgroup of their task "
 		 "when they began; times in ms, pages and folios counted%s",
 		 *cgmap_mode(map) ? cgmap_mode(map) : "cgroup", cgmap_hier(map),
-		 cgmap_count(map), n, cgmap_recorded(map) < 2 ?
+		 cgmap_count(map), n, cgmap_recorded(map) < 2 || cgmap_partial(map) ?
 		 "; the list of tasks at the start is cut short (its end line is "
-		 "missing): tasks not in it are of unknown cgroup" : "");
+		 "missing, or says processes were left out): tasks not in it are "
+		 "of unknown cgroup" : "");
 	report_wrap(rc, "", buf);
 	for (int i = 0; i < n && shown < TEXT_ROWS; i++, shown++)
 		text_row(rc, cgroups_model_row(m, i), &k);
@@ -156,7 +157,7 @@ void report_json_cgroups(struct report_ctx *rc)
 	else
 		json_null(j, "mode");
 	json_s64(j, "hierarchy", cgmap_hier(map));
-	json_bool(j, "start_list_complete", cgmap_recorded(map) == 2);
+	json_bool(j, "start_list_complete", cgmap_recorded(map) == 2 && !cgmap_partial(map));
 	json_u64(j, "cgroups_with_tasks", (uint64_t)cgmap_count(map));
 	json_array(j, "rows");
 	for (int i = 0; i < n; i++) {

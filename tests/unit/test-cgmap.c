@@ -155,6 +155,7 @@ static void test_dump(void)
 	is_int(res.cgroups, 3, "three cgroups");
 	ok(nlines >= 4, "400 pids of one cgroup split over lines (%d lines)", nlines);
 	is_int(cgmap_recorded(map), 2, "the list's end line read: complete");
+	is_int(res.unread, 0, "no process left unread");
 	is_str(cgmap_mode(map), "v1", "mode from the end line");
 	is_str(path_of(101), "/app/a", "a thread in its process's cgroup");
 	is_str(path_of(200), "/app/b c", "a path with a space decoded");
@@ -197,7 +198,13 @@ static void test_lines(void)
 	is_str(path_of(14), "/b c", "percent-decoded path");
 	feed("mms1 cgtasks 0 done=1 hier=4 mode=v1 tasks=4 us=12");
 	is_int(cgmap_recorded(map), 2, "end line: complete");
+	is_int(cgmap_partial(map), 0, "nothing left out");
 	is_int(cgmap_hier(map), 4, "hierarchy");
+	cgmap_free(map);
+	map = cgmap_new();
+	feed("mms1 cgtasks 0 hier=4 path=/a pids=10");
+	feed("mms1 cgtasks 0 done=1 hier=4 mode=v1 unread=3 us=2000000");
+	is_int(cgmap_partial(map), 1, "unread= (the time budget): the list is partial");
 	cgmap_free(map);
 }
 
