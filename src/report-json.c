@@ -253,6 +253,10 @@ void report_json_header(struct report_ctx *rc)
 			json_str(j, "comm", in->scope_comm);
 		else
 			json_null(j, "comm");
+		if (in->scope_cgroup)	/* it and every cgroup below it */
+			json_str(j, "cgroup", in->scope_cgroup);
+		else
+			json_null(j, "cgroup");
 		json_u64(j, "matched", in->scope_tasks);	/* --pid too: 0 or 1 */
 		json_str(j, "global", "counters, kswapd and kcompactd episodes");
 		json_close(j);

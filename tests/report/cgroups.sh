@@ -135,6 +135,12 @@ EOF
 	[ "$got" -eq "$n" ] && ok "export --cgroup $path: $n stall rows" ||
 		fail "export --cgroup $path: $got rows, trace-cmd $n"
 done <"$scratch/oracle"
+# the header names the scope
+"$MMSCOPE" report -f json --section header --cgroup /mmscope-cg/a "$f" |
+	python3 -c 'import json,sys; t = json.load(sys.stdin)["header"]["tasks"]; sys.exit(t["cgroup"] != "/mmscope-cg/a")' &&
+	ok "header: tasks.cgroup names the scope" || fail "header: no tasks.cgroup"
+"$MMSCOPE" report --section header --cgroup /mmscope-cg/a "$f" | grep -q 'in memory cgroup /mmscope-cg/a and below' &&
+	ok "header text names the cgroup" || fail "header text does not name the cgroup"
 # a parent holds its children
 all=$(awk '$1 ~ /^\/mmscope-cg\// { n += $2 } END { print n }' "$scratch/oracle")
 got=$("$MMSCOPE" report -f json --section stalls --cgroup /sys/fs/cgroup/memory/mmscope-cg "$f" |
