@@ -171,6 +171,8 @@ static void cg_finish(void *model, uint64_t end_ts)
 	struct cgroups_model *m = model;
 
 	(void)end_ts;
+	if (!m->nrows)
+		return;
 	qsort(m->rows, (size_t)m->nrows, sizeof(*m->rows), cg_cmp);
 	memset(m->by_id, 0, (size_t)m->nby_id * sizeof(*m->by_id));
 	for (int i = 0; i < m->nrows; i++)
