@@ -89,6 +89,7 @@ struct analysis {
 	struct cgmap *cgmap;		/* pid -> memory cgroup, as the stream goes */
 	int cg_meta;			/* metadata cgroup_tasks=: the list was written */
 	int cg_pre;			/* reading before the window: the map only */
+	int cg_ids[3];			/* ftrace:print, task_newtask, cgroup_attach_task */
 	char cg_scope[4096];		/* --cgroup as a map path */
 	struct pidmap cg_sel;		/* pid -> char: counted in scope_tasks */
 	int phase_state;		/* opts.phase: 0 before it, 1 in it, 2 after */
@@ -178,6 +179,7 @@ struct analysis *analysis_new_empty(const struct analysis_opts *o)
 
 	a->phase_set_seq = -1;
 	a->syms_id = -1;
+	a->cg_ids[0] = a->cg_ids[1] = a->cg_ids[2] = -1;
 	a->info.page_size = 4096;	/* the models' own until told */
 	if (o)
 		a->opts = *o;
@@ -799,8 +801,10 @@ static int analysis_cg_pre(struct analysis *a, const struct td_event *ev)
 {
 	if (!a->windowed || !a->cg_meta || ev->ts >= a->since)
 		return 0;
-	if (ev->event && ev->event->id >= 0 && ev->event->id < a->ncounts &&
-	    a->parses[ev->event->id]) {
+	/* only the events that carry the map: other parsers may pair events
+	 * (the probes' entries and returns) and must start at the window */
+	if (ev->event && (ev->event->id == a->cg_ids[0] || ev->event->id == a->cg_ids[1] ||
+			  ev->event->id == a->cg_ids[2])) {
 		a->cg_pre = 1;
 		parser_set_parse(a->ps, ev->event, (struct tep_record *)&ev->record, ev->ts,
 				 ev->cpu, analysis_sink, a);
@@ -876,6 +880,16 @@ void analysis_cgroup_prescan(struct td_file *tf, struct tep_handle *tep, struct 
 
 static void analysis_cg_prescan(struct analysis *a)
 {
+	static const char *const evs[3][2] = {
+		{ "ftrace", "print" }, { "task", "task_newtask" }, { "cgroup", "cgroup_attach_task" },
+	};
+
+	for (int i = 0; i < 3; i++) {
+		struct tep_event *e = a->tep ? tep_find_event_by_name(a->tep, evs[i][0],
+								      evs[i][1]) : NULL;
+
+		a->cg_ids[i] = e ? e->id : -1;
+	}
 	if (a->cg_meta && a->tf && a->tep)
 		analysis_cgroup_prescan(a->tf, a->tep, a->cgmap);
 }
