@@ -92,6 +92,7 @@ struct analysis {
 	int cg_ids[3];			/* ftrace:print, task_newtask, cgroup_attach_task */
 	char cg_scope[4096];		/* --cgroup as a map path */
 	struct pidmap cg_sel;		/* pid -> char: counted in scope_tasks */
+	struct pidmap cg_open;		/* pid -> char: open stall begun in (1) or out (2) */
 	int phase_state;		/* opts.phase: 0 before it, 1 in it, 2 after */
 	uint64_t phase_end_ts;		/* the marker that ended it */
 	int64_t phase_set_seq;		/* the sample set being read, -1 none */
@@ -189,6 +190,7 @@ struct analysis *analysis_new_empty(const struct analysis_opts *o)
 	pidmap_init(&a->comms, COMM_LEN);
 	a->cgmap = cgmap_new();
 	pidmap_init(&a->cg_sel, 1);
+	pidmap_init(&a->cg_open, 1);
 	pidmap_init(&a->task_sel, 1);
 	pidmap_init(&a->pend_reclaim, sizeof(struct pend));
 	pidmap_init(&a->pend_compact, sizeof(struct pend));
@@ -445,6 +447,37 @@ static int analysis_gate_time(struct analysis *a, const struct record *r)
 	}
 }
 
+/*
+ * --cgroup: a stall (or direct compaction run) is the cgroup's where it
+ * began, as the cgroups section counts it: its work and its end follow
+ * its begin's decision even when the task moved meanwhile. -1: no open
+ * stall of that task (decide by its cgroup now).
+ */
+static int analysis_cg_open(struct analysis *a, const struct record *r, int victim)
+{
+	signed char *v;
+	int in;
+
+	if (!a->opts.scope.cgroup || victim || !(v = pidmap_get(&a->cg_open, r->pid)) || !*v)
+		return -1;
+	in = *v == 1;
+	if (r->type == REC_RECLAIM_END || r->type == REC_COMPACT_END)
+		*v = 0;
+	return in;
+}
+
+static void analysis_cg_open_set(struct analysis *a, int pid, int in)
+{
+	signed char *v;
+
+	if (!a->opts.scope.cgroup)
+		return;
+	v = pidmap_get(&a->cg_open, pid);
+	if (v && *v)
+		return;		/* nested (softlimit in direct): the outer decides */
+	*(signed char *)pidmap_add(&a->cg_open, pid) = in ? 1 : 2;
+}
+
 static void analysis_sink(void *ctx, const struct record *r)
 {
 	struct analysis *a = ctx;
@@ -465,9 +498,14 @@ static void analysis_sink(void *ctx, const struct record *r)
 	}
 	if (a->tasks && analysis_task_record(r->type)) {
 		int victim = r->type == REC_OOM && r->oom.kind == OOM_VICTIM && r->oom.victim > 0;
+		int in = analysis_cg_open(a, r, victim);
 
-		if (!analysis_task_in(a, victim ? r->oom.victim : r->pid,
-				      victim ? r->oom.victim_comm : NULL, r->cgroup)) {
+		if (in < 0)
+			in = analysis_task_in(a, victim ? r->oom.victim : r->pid,
+					      victim ? r->oom.victim_comm : NULL, r->cgroup);
+		if (r->type == REC_RECLAIM_BEGIN || r->type == REC_COMPACT_BEGIN)
+			analysis_cg_open_set(a, r->pid, in);
+		if (!in) {
 			struct record f;
 
 			if (r->type != REC_SWAP_FOLIO)
@@ -1240,6 +1278,7 @@ void analysis_free(struct analysis *a)
 	pidmap_release(&a->comms);
 	cgmap_free(a->cgmap);
 	pidmap_release(&a->cg_sel);
+	pidmap_release(&a->cg_open);
 	pidmap_release(&a->task_sel);
 	pidmap_release(&a->pend_reclaim);
 	pidmap_release(&a->pend_compact);

@@ -157,7 +157,7 @@ EOF
 # the text: the count under each cgroup's path
 "$MMSCOPE" report --section cgroups "$scratch/cg.dat" >"$scratch/cg.txt" || fail "report text failed"
 tcount() {
-	awk -v p="$1" '$0 == p { on = 1; next } on && $1 == "memcg" { print $2; exit }
+	awk -v p="$1" '$0 == p { on = 1; next } on && $1 == "memcg" && $2 ~ /^[0-9]+$/ { print $2; exit }
 		on && /^[^ ]/ { exit }' "$scratch/cg.txt"
 }
 [ "$(tcount "$RA")" = "$OA" ] && [ "$(tcount "$RB")" = "$OB" ] &&
