@@ -204,7 +204,8 @@ EXTRA_DIST += tests/record/lib-live.sh tests/record/live-swap.sh tests/record/si
 # tasks to memory cgroups against trace-cmd (issue 34): live, and on the
 # recording in tests/data/cgroups
 TESTS += tests/record/cgroups.sh tests/report/cgroups.sh
-EXTRA_DIST += tests/record/cgroups.sh tests/report/cgroups.sh tests/data/cgroups
+EXTRA_DIST += tests/record/cgroups.sh tests/record/lib-cgroups.sh tests/report/cgroups.sh \
+	tests/data/cgroups
 
 # The live tests share the kernel's tracing state (instances, swap,
 # cgroups) and check it after each run; one test's deliberately killed
