@@ -262,7 +262,8 @@ EXTRA_DIST += tests/vm/README.md tests/vm/check-matrix.sh tests/vm/check-scenari
 	tests/vm/rec-counts.awk tests/vm/scenario-lib.sh tests/vm/run-vm.sh \
 	tests/vm/fetch-kernel.sh tests/vm/mkinitramfs.sh tests/vm/scenarios \
 	tests/vm/apt-private.sh tests/vm/fetch-sysroot.sh tests/vm/cross-build.sh \
-	tests/vm/workloads tests/vm/collect-kernel-facts.sh tests/vm/host-kernel-facts.sh
+	tests/vm/workloads tests/vm/collect-kernel-facts.sh tests/vm/host-kernel-facts.sh \
+	tests/vm/check-cgroups.sh
 
 # ThreadSanitizer: `make check-tsan` in a build configured with
 # --enable-tsan runs the threaded paths (compare -j, export -j, read-ahead)
