@@ -147,6 +147,21 @@ got=$("$MMSCOPE" report -f json --section stalls --cgroup /sys/fs/cgroup/memory/
 	python3 -c 'import json,sys; print(json.load(sys.stdin)["stalls"]["memcg"]["count"])')
 [ "$got" = "$all" ] && ok "--cgroup of the parent (a mount path): $all" ||
 	fail "--cgroup of the parent: $got, trace-cmd $all"
+# the rows of a kind add up to the stalls table's count of it
+"$MMSCOPE" report -f json --section stalls --section cgroups "$f" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+rows = sum(r["stalls"]["memcg"]["count"] for r in d["cgroups"]["rows"])
+sys.exit(rows != d["stalls"]["memcg"]["count"])' &&
+	ok "the cgroups rows add up to the stalls table's memcg count" ||
+	fail "the cgroups rows do not add up to the stalls table's memcg count"
+# plot and compare take --cgroup through the same analysis
+"$MMSCOPE" plot --cgroup /mmscope-cg/b -o "$scratch/p.svg" "$f" 2>/dev/null &&
+	grep -q 'memory cgroup /mmscope-cg/b' "$scratch/p.svg" && ok "plot --cgroup names its scope" ||
+	fail "plot --cgroup"
+"$MMSCOPE" compare --format json --cgroup /mmscope-cg/b "x=$f" >"$scratch/cmp.json" 2>"$scratch/cmp.err" &&
+	grep -q "stalls of cgroup /mmscope-cg/b only" "$scratch/cmp.err" &&
+	ok "compare --cgroup: its note names the cgroup" || fail "compare --cgroup"
 # a window: the map still comes from the file's start
 got=$("$MMSCOPE" report -f json --section cgroups --since 0.6 "$f" | python3 -c '
 import json, sys
