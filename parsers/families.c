@@ -93,11 +93,15 @@ static const struct family_event ev_khugepaged[] = {
 };
 
 /* Task names: one event per fork, exec and rename, so cheap on any
- * host; they name the tasks saved_cmdlines (128 entries) forgot. */
+ * host; they name the tasks saved_cmdlines (128 entries) forgot. With
+ * the cgroup moves (one per hierarchy on v1) and the recorder's list of
+ * every task's memory cgroup at the start ("mms1 cgtasks"), they are
+ * also the pid -> memory cgroup map of the analysis. */
 static const struct family_event ev_tasks[] = {
 	{ "task:task_newtask", NULL, NULL },
 	{ "task:task_rename", NULL, NULL },
 	{ "sched:sched_process_exec", NULL, NULL },
+	{ "cgroup:cgroup_attach_task", NULL, NULL },
 	END,
 };
 
@@ -131,7 +135,7 @@ const struct event_family event_families[] = {
 	  ev_oom, 0, oom_parsers },
 	{ "khugepaged", "khugepaged scans and THP collapses, by order and result",
 	  ev_khugepaged, 0, khugepaged_parsers },
-	{ "tasks", "task names at fork, exec and rename (for stalls and OOM rows)",
+	{ "tasks", "task names and memory cgroups (fork, exec, rename, attach)",
 	  ev_tasks, 0, task_parsers },
 	{ NULL, "counter samples (trace_marker lines, always recorded)",
 	  ev_samples, 0, sample_print_parsers },

@@ -354,7 +354,7 @@ const char *sample_source_name(enum sample_source s)
 {
 	static const char *const names[SRC_NR] = {
 		"vmstat", "zone", "buddy", "pagetype", "mthp", "zswap", "psi",
-		"swap", "memcg", "end", "missing", "ctx", "outcome", "memcgs",
+		"swap", "memcg", "end", "missing", "ctx", "outcome", "memcgs", "cgtasks",
 	};
 
 	return (unsigned)s < SRC_NR ? names[s] : "?";

@@ -71,6 +71,7 @@
 	X(REC_THP, "thp")			/* khugepaged scan, collapse and their steps */ \
 	/* task (parsers/tasks.c) */ \
 	X(REC_TASK_COMM, "task_comm")		/* a task's name from now on: fork, rename, exec */ \
+	X(REC_CGROUP_TASK, "cgroup_task")	/* a task's memory cgroup: at the start, attach */ \
 	/* ftrace (parsers/stacks.c) */ \
 	X(REC_KERNEL_STACK, "kernel_stack")	/* a stacktrace trigger's stack (record -T) */
 
@@ -103,6 +104,10 @@ enum swap_discard_kind { SWDK_SCHED, SWDK_RUN };	/* one cluster, the run */
 enum oom_kind { OOM_VICTIM, OOM_COMPACT_RETRY, OOM_RECLAIM_RETRY };
 /* REC_TASK_COMM kinds: the event that named the task. */
 enum task_comm_kind { TASK_FORK, TASK_RENAME, TASK_EXEC };
+/* REC_CGROUP_TASK kinds: the recorder's list of the tasks alive at the
+ * start ("mms1 cgtasks" lines, one record per pid), its end (the list is
+ * complete), and cgroup:cgroup_attach_task. */
+enum cgroup_task_kind { CGT_START, CGT_START_DONE, CGT_ATTACH };
 enum zswap_op { ZSWAP_OP_STORE, ZSWAP_OP_LOAD, ZSWAP_OP_WB, ZSWAP_OP_NR };
 
 /* REC_THP kinds: which huge_memory event. */
@@ -118,6 +123,7 @@ enum sample_source {
 	SRC_CTX,	/* the run's context: settings at=start/end (instance) */
 	SRC_OUTCOME,	/* the command's argv, exit, rusage */
 	SRC_MEMCGS,	/* record --cgroups: every memcg under a root, by path */
+	SRC_CGTASKS,	/* the tasks' memory cgroups at the start (REC_CGROUP_TASK) */
 	SRC_NR
 };
 
@@ -131,6 +137,11 @@ struct record {
 	 * shared state the models still need (swap-outs place slots): count
 	 * nothing of the task's own */
 	int foreign;
+	/* set by the analysis on the records of a task's own work (stalls,
+	 * LRU work, compaction, OOM: the victim's) when the recording holds
+	 * the tasks' cgroups: the task's memory cgroup at that moment, as
+	 * an id of analysis_cgmap() plus 1; 0 unknown */
+	int cgroup;
 	union {
 		struct { int nid, zid, order; uint64_t gfp; } wake;	/* wakeup/kswapd_wake/kcompactd */
 		struct { int nid; } sleep;
@@ -244,7 +255,22 @@ struct record {
 			enum task_comm_kind kind;
 			int pid;		/* the task named (the child at fork) */
 			const char *comm;	/* its name, at most 15 characters */
+			/* TASK_FORK: clone flags, -1 unknown (CLONE_INTO_CGROUP:
+			 * the child does not start in its parent's cgroup) */
+			int64_t clone_flags;
 		} task;
+		/* REC_CGROUP_TASK: pid's cgroup is path (relative to its
+		 * hierarchy's root, "/" the root) in hierarchy hier (v1: the
+		 * first field of /proc/PID/cgroup; v2: 0); START_DONE: pid 1 when
+		 * the list left processes out (its time budget, a path too long
+		 * for a line), else 0; hier the memory controller's, path "v1"
+		 * or "v2" */
+		struct {
+			enum cgroup_task_kind kind;
+			int pid;
+			int hier;
+			const char *path;
+		} cgtask;
 		/* REC_KERNEL_STACK: innermost frame first; func[i] from the
 		 * recording's kallsyms (NULL: no symbol), off[i] = addr[i]
 		 * minus that symbol's address */

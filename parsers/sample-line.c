@@ -24,6 +24,7 @@ static void sample_memcg_parse(const struct sample_line *sl, struct parse_ctx *p
 static void sample_memcgs_parse(const struct sample_line *sl, struct parse_ctx *pc);
 static void sample_ctx_parse(const struct sample_line *sl, struct parse_ctx *pc);
 static void sample_outcome_parse(const struct sample_line *sl, struct parse_ctx *pc);
+static void sample_cgtasks_parse(const struct sample_line *sl, struct parse_ctx *pc);
 
 static const struct sample_parser sample_parsers[] = {
 	{ "vmstat", SRC_VMSTAT, sample_vmstat_parse },
@@ -40,6 +41,7 @@ static const struct sample_parser sample_parsers[] = {
 	{ "missing", SRC_MISSING, sample_missing_parse },
 	{ "ctx", SRC_CTX, sample_ctx_parse },
 	{ "outcome", SRC_OUTCOME, sample_outcome_parse },
+	{ "cgtasks", SRC_CGTASKS, sample_cgtasks_parse },
 };
 
 const struct sample_parser *sample_parser_find(const char *tag)
@@ -315,6 +317,67 @@ static void sample_ctx_parse(const struct sample_line *sl, struct parse_ctx *pc)
 static void sample_outcome_parse(const struct sample_line *sl, struct parse_ctx *pc)
 {
 	emit_settings(sl, pc, SRC_OUTCOME, NULL);
+}
+
+/*
+ * The tasks alive at the start and their memory cgroup: "hier=H
+ * path=P pids=1,2,..." (P percent-encoded) is one REC_CGROUP_TASK per
+ * pid; "done=1 hier=H mode=v1|v2 ..." ends the list (the map is whole).
+ * A malformed pid list is noted and its line dropped whole: a task
+ * left out is unknown, never placed in the wrong cgroup.
+ */
+static void sample_cgtasks_parse(const struct sample_line *sl, struct parse_ctx *pc)
+{
+	struct record *r = pc->rec;
+	const char *pids = sample_get(sl, "pids"), *mode = sample_get(sl, "mode");
+	char *path = (char *)sample_get(sl, "path");
+	int64_t hier = -1, done = 0;
+
+	if (sample_get_s64(sl, "hier", &hier) || hier < 0 || hier > 0xffff) {
+		parser_note(pc->set, "samples: cgtasks line without hier= skipped");
+		return;
+	}
+	r->type = REC_CGROUP_TASK;
+	r->cgtask.hier = (int)hier;
+	if (!sample_get_s64(sl, "done", &done) && done == 1) {
+		int64_t unread = 0, long_paths = 0;
+
+		sample_get_s64(sl, "unread", &unread);
+		sample_get_s64(sl, "long_paths", &long_paths);
+		r->cgtask.kind = CGT_START_DONE;
+		/* the processes the list left out: their tasks stay unknown */
+		r->cgtask.pid = unread + long_paths > 0 ? 1 : 0;
+		r->cgtask.path = mode ? mode : "";
+		pc->sink(pc->sink_ctx, r);
+		return;
+	}
+	if (!path || !pids || path[0] == '\0') {
+		parser_note(pc->set, "samples: cgtasks line without path= or pids= skipped");
+		return;
+	}
+	for (const char *p = pids; *p; p++)
+		if ((*p < '0' || *p > '9') && *p != ',') {
+			parser_note(pc->set, "samples: cgtasks line with a bad pid list skipped");
+			return;
+		}
+	sample_percent_decode(path);
+	r->cgtask.kind = CGT_START;
+	r->cgtask.path = path;
+	for (const char *p = pids; *p;) {
+		char *end;
+		long pid;
+
+		if (*p == ',') {
+			p++;
+			continue;
+		}
+		pid = strtol(p, &end, 10);
+		if (pid > 0 && pid <= 0x3fffffff) {
+			r->cgtask.pid = (int)pid;
+			pc->sink(pc->sink_ctx, r);
+		}
+		p = end;
+	}
 }
 
 static void sample_end_parse(const struct sample_line *sl, struct parse_ctx *pc)

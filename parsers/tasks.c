@@ -17,6 +17,16 @@
  *                           name the task)
  *  sched:sched_process_exec pid, filename: exec sets comm to the file's
  *                           basename, cut to 15 characters (TASK_COMM_LEN)
+ *
+ * And the tasks' cgroups (the analysis' pid -> memory cgroup map,
+ * src/cgmap.h): a child starts in its parent's (task_newtask's common
+ * pid) unless clone3 put it elsewhere (CLONE_INTO_CGROUP in clone_flags);
+ * a move is cgroup:cgroup_attach_task, once per hierarchy on cgroup v1
+ * (dst_root tells which; the map keeps the memory controller's):
+ *
+ *  cgroup:cgroup_attach_task dst_root, dst_id, dst_level, dst_path, pid
+ *                           (dst_path relative to the hierarchy's root,
+ *                           as in /proc/PID/cgroup; 4.14 and later)
  */
 #include "config.h"
 #include "parsers.h"
@@ -29,6 +39,7 @@
 static const struct field_spec newtask_fields[] = {
 	{ NAMES("pid"), "task names at fork" },
 	{ NAMES("comm"), "task names at fork" },
+	{ NAMES("clone_flags"), NULL },
 	{ NULL, NULL },
 };
 
@@ -44,7 +55,8 @@ static const struct field_spec exec_fields[] = {
 	{ NULL, NULL },
 };
 
-static void task_emit(struct parse_ctx *pc, int kind, int pid, const char *comm)
+static void task_emit(const void *state, struct parse_ctx *pc, int kind, int pid,
+		      const char *comm)
 {
 	if (pid <= 0 || !comm[0])
 		return;
@@ -52,6 +64,13 @@ static void task_emit(struct parse_ctx *pc, int kind, int pid, const char *comm)
 	pc->rec->task.kind = kind;
 	pc->rec->task.pid = pid;
 	pc->rec->task.comm = comm;
+	pc->rec->task.clone_flags = -1;
+	if (kind == TASK_FORK) {
+		const struct pstate *st = state;
+
+		if (st->f[2].off >= 0)
+			pc->rec->task.clone_flags = (int64_t)PF_U(st, pc, 2);
+	}
 	pc->sink(pc->sink_ctx, pc->rec);
 }
 
@@ -77,7 +96,35 @@ static void task_parse(void *state, struct parse_ctx *pc)
 		s = slash ? slash + 1 : s;
 	}
 	snprintf(comm, sizeof(comm), "%s", s);
-	task_emit(pc, st->kind, pid, comm);
+	task_emit(st, pc, st->kind, pid, comm);
+}
+
+static const struct field_spec attach_fields[] = {
+	{ NAMES("dst_root"), "tasks' cgroups after a move" },
+	{ NAMES("dst_path"), "tasks' cgroups after a move" },
+	{ NAMES("pid"), "tasks' cgroups after a move" },
+	{ NULL, NULL },
+};
+
+#define CG_PATH_MAX 4096	/* PATH_MAX: a longer path is cut, then noted */
+
+static void cgroup_attach_parse(void *state, struct parse_ctx *pc)
+{
+	struct pstate *st = state;
+	char path[CG_PATH_MAX];
+	int pid = (int)PF_SD(st, pc, 2, -1);
+
+	if (st->f[0].off < 0 || st->f[1].off < 0 || pid <= 0)
+		return;
+	pfield_str(&st->f[1], pc->data, pc->size, path, sizeof(path));
+	if (!path[0])
+		return;
+	pc->rec->type = REC_CGROUP_TASK;
+	pc->rec->cgtask.kind = CGT_ATTACH;
+	pc->rec->cgtask.pid = pid;
+	pc->rec->cgtask.hier = (int)PF_S(st, pc, 0);
+	pc->rec->cgtask.path = path;
+	pc->sink(pc->sink_ctx, pc->rec);
 }
 
 const struct parser task_parsers[] = {
@@ -85,5 +132,7 @@ const struct parser task_parsers[] = {
 	{ "task", "task_rename", task_parse, TASK_RENAME, rename_fields, 0, NULL, REC_TASK_COMM },
 	{ "sched", "sched_process_exec", task_parse, TASK_EXEC, exec_fields, 0, NULL,
 	  REC_TASK_COMM },
+	{ "cgroup", "cgroup_attach_task", cgroup_attach_parse, 0, attach_fields, 0, NULL,
+	  REC_CGROUP_TASK },
 	{ NULL, NULL, NULL, 0, NULL, 0, NULL, 0 },
 };

@@ -8,7 +8,9 @@
  */
 #include "config.h"
 #include "analysis.h"
+#include "cgmap.h"
 #include "families.h"
+#include "model-cgroups.h"
 #include "model-khugepaged.h"
 #include "model-memcgs.h"
 #include "model-oom.h"
@@ -49,6 +51,7 @@ static const struct model_ops *const models[] = {
 	&series_model_ops,
 	&stacks_model_ops,
 	&memcgs_model_ops,
+	&cgroups_model_ops,
 	NULL
 };
 #define NMODELS (sizeof(models) / sizeof(models[0]) - 1)
@@ -85,6 +88,13 @@ struct analysis {
 	int syms_id;			/* ftrace:kernel_stack's id until the kallsyms
 					 * are parsed (on its first record), else -1 */
 	struct pidmap comms;		/* pid -> char[16]: REC_TASK_COMM's names */
+	struct cgmap *cgmap;		/* pid -> memory cgroup, as the stream goes */
+	int cg_meta;			/* metadata cgroup_tasks=: the list was written */
+	int cg_pre;			/* reading before the window: the map only */
+	int cg_ids[3];			/* ftrace:print, task_newtask, cgroup_attach_task */
+	char cg_scope[4096];		/* --cgroup as a map path */
+	struct pidmap cg_sel;		/* pid -> char: counted in scope_tasks */
+	struct pidmap cg_open;		/* pid -> char: open stall begun in (1) or out (2) */
 	int phase_state;		/* opts.phase: 0 before it, 1 in it, 2 after */
 	uint64_t phase_end_ts;		/* the marker that ended it */
 	int64_t phase_set_seq;		/* the sample set being read, -1 none */
@@ -172,6 +182,7 @@ struct analysis *analysis_new_empty(const struct analysis_opts *o)
 
 	a->phase_set_seq = -1;
 	a->syms_id = -1;
+	a->cg_ids[0] = a->cg_ids[1] = a->cg_ids[2] = -1;
 	a->info.page_size = 4096;	/* the models' own until told */
 	if (o)
 		a->opts = *o;
@@ -179,6 +190,9 @@ struct analysis *analysis_new_empty(const struct analysis_opts *o)
 		analysis_opts_default(&a->opts);
 	a->probes_swap = -1;
 	pidmap_init(&a->comms, COMM_LEN);
+	a->cgmap = cgmap_new();
+	pidmap_init(&a->cg_sel, 1);
+	pidmap_init(&a->cg_open, 1);
 	pidmap_init(&a->task_sel, 1);
 	pidmap_init(&a->pend_reclaim, sizeof(struct pend));
 	pidmap_init(&a->pend_compact, sizeof(struct pend));
@@ -222,6 +236,11 @@ static const struct record *analysis_name(struct analysis *a, const struct recor
 const char *analysis_comm(const struct analysis *a, int pid)
 {
 	return a ? pidmap_get(&a->comms, pid) : NULL;
+}
+
+const struct cgmap *analysis_cgmap(const struct analysis *a)
+{
+	return a->cgmap;
 }
 
 /*
@@ -317,13 +336,26 @@ static int analysis_task_record(enum rec_type t)
 
 /* Whether pid is one of the scope's tasks: --pid, and --comm by the name
  * the recording's cmdlines give it (what trace-cmd report prints). */
-static int analysis_task_in(struct analysis *a, int pid, const char *comm)
+static int analysis_task_in(struct analysis *a, int pid, const char *comm, int cgroup)
 {
 	const struct analysis_scope *s = &a->opts.scope;
 	signed char *v;
 
 	if (s->pid > 0 && pid != s->pid)
 		return 0;
+	if (s->cgroup) {
+		/* by the cgroup the task was in at the record's time; a task
+		 * of unknown cgroup is outside */
+		if (!cgroup || !cgmap_under(a->cgmap, cgroup - 1, a->cg_scope))
+			return 0;
+		if (!s->comm) {
+			if (!pidmap_get(&a->cg_sel, pid)) {
+				pidmap_add(&a->cg_sel, pid);
+				a->info.scope_tasks++;
+			}
+			return 1;
+		}
+	}
 	if (!s->comm) {
 		a->info.scope_tasks = 1;	/* --pid: its task was seen */
 		return 1;
@@ -417,15 +449,65 @@ static int analysis_gate_time(struct analysis *a, const struct record *r)
 	}
 }
 
+/*
+ * --cgroup: a stall (or direct compaction run) is the cgroup's where it
+ * began, as the cgroups section counts it: its work and its end follow
+ * its begin's decision even when the task moved meanwhile. -1: no open
+ * stall of that task (decide by its cgroup now).
+ */
+static int analysis_cg_open(struct analysis *a, const struct record *r, int victim)
+{
+	signed char *v;
+	int in;
+
+	if (!a->opts.scope.cgroup || victim || !(v = pidmap_get(&a->cg_open, r->pid)) || !*v)
+		return -1;
+	in = *v == 1;
+	if (r->type == REC_RECLAIM_END || r->type == REC_COMPACT_END)
+		*v = 0;
+	return in;
+}
+
+static void analysis_cg_open_set(struct analysis *a, int pid, int in)
+{
+	signed char *v;
+
+	if (!a->opts.scope.cgroup)
+		return;
+	v = pidmap_get(&a->cg_open, pid);
+	if (v && *v)
+		return;		/* nested (softlimit in direct): the outer decides */
+	*(signed char *)pidmap_add(&a->cg_open, pid) = in ? 1 : 2;
+}
+
 static void analysis_sink(void *ctx, const struct record *r)
 {
 	struct analysis *a = ctx;
+	struct record tagged;
 
-	if (a->tasks && analysis_task_record(r->type)) {
+	if (r->type == REC_CGROUP_TASK || r->type == REC_TASK_COMM)
+		cgmap_add(a->cgmap, r);
+	if (a->cg_pre)		/* before the window: the map is all it feeds */
+		return;
+	/* the task's cgroup now, on what it did (an OOM kill: the victim's),
+	 * before the models and the scope see it */
+	if (cgmap_recorded(a->cgmap) && analysis_task_record(r->type)) {
 		int victim = r->type == REC_OOM && r->oom.kind == OOM_VICTIM && r->oom.victim > 0;
 
-		if (!analysis_task_in(a, victim ? r->oom.victim : r->pid,
-				      victim ? r->oom.victim_comm : NULL)) {
+		tagged = *r;
+		tagged.cgroup = cgmap_of(a->cgmap, victim ? r->oom.victim : r->pid) + 1;
+		r = &tagged;
+	}
+	if (a->tasks && analysis_task_record(r->type)) {
+		int victim = r->type == REC_OOM && r->oom.kind == OOM_VICTIM && r->oom.victim > 0;
+		int in = analysis_cg_open(a, r, victim);
+
+		if (in < 0)
+			in = analysis_task_in(a, victim ? r->oom.victim : r->pid,
+					      victim ? r->oom.victim_comm : NULL, r->cgroup);
+		if (r->type == REC_RECLAIM_BEGIN || r->type == REC_COMPACT_BEGIN)
+			analysis_cg_open_set(a, r->pid, in);
+		if (!in) {
 			struct record f;
 
 			if (r->type != REC_SWAP_FOLIO)
@@ -507,6 +589,8 @@ static void analysis_private(struct analysis *a, struct analysis_info *in, const
 		}
 		else if (!strcmp(line, "mode=flight-recorder"))
 			in->flight = 1;
+		else if (!strncmp(line, "cgroup_tasks=", 13))
+			a->cg_meta = 1;
 		else if (!strcmp(line, "cpustat=window"))
 			a->cpustat_window = 1;
 		else if (!strncmp(line, "stacktrace=", 11))
@@ -733,6 +817,11 @@ static struct td_cursor *analysis_window_cursor(struct analysis *a, char **err)
 		return NULL;
 	if (!a->since || a->since <= first)
 		return td_cursor_new(a->tf, -1, err);
+	/* the tasks' cgroups are listed at the file's start and followed by
+	 * events: read from there, the events before the window for the map
+	 * alone (analysis_cg_pre), or the window's tasks would be unknown */
+	if (a->cg_meta)
+		return td_cursor_new(a->tf, -1, err);
 	a->index = td_index_new(a->tf, a->opts.index_every);
 	/*
 	 * The TUI keeps the index for its views: every `every` pages. Other
@@ -744,6 +833,105 @@ static struct td_cursor *analysis_window_cursor(struct analysis *a, char **err)
 		a->index = NULL;
 	}
 	return td_cursor_new_at(a->tf, -1, a->index, a->since, err);
+}
+
+/* An event before the window of a recording with the tasks' cgroups
+ * (read from its start): parsed for the map only. 1 when it was one. */
+static int analysis_cg_pre(struct analysis *a, const struct td_event *ev)
+{
+	if (!a->windowed || !a->cg_meta || ev->ts >= a->since)
+		return 0;
+	/* only the events that carry the map: other parsers may pair events
+	 * (the probes' entries and returns) and must start at the window */
+	if (ev->event && (ev->event->id == a->cg_ids[0] || ev->event->id == a->cg_ids[1] ||
+			  ev->event->id == a->cg_ids[2])) {
+		a->cg_pre = 1;
+		parser_set_parse(a->ps, ev->event, (struct tep_record *)&ev->record, ev->ts,
+				 ev->cpu, analysis_sink, a);
+		a->cg_pre = 0;
+	}
+	return 1;
+}
+
+/*
+ * The tasks' start list is read from /proc after tracing began, so the
+ * stalls of its first milliseconds come before its lines: a first look
+ * at the file's start, up to the list's end line, places the tasks it
+ * lists (cgmap_seed) before the pass tags any record. Only the three
+ * events that carry the map are parsed, through a parser set of its own
+ * (the pass' counts its sample lines).
+ */
+#define CG_PRESCAN_MAX (1u << 20)	/* events: the list is in the first */
+
+struct cg_prescan {
+	struct cgmap *map;
+	int done;
+};
+
+static void analysis_cg_prescan_sink(void *ctx, const struct record *r)
+{
+	struct cg_prescan *p = ctx;
+
+	cgmap_add(p->map, r);
+	if (r->type == REC_CGROUP_TASK && r->cgtask.kind == CGT_START_DONE)
+		p->done = 1;
+}
+
+void analysis_cgroup_prescan(struct td_file *tf, struct tep_handle *tep, struct cgmap *into)
+{
+	static const char *const evs[3][2] = {
+		{ "ftrace", "print" }, { "task", "task_newtask" }, { "cgroup", "cgroup_attach_task" },
+	};
+	struct cg_prescan p = { NULL, 0 };
+	struct parser_set *ps;
+	struct td_cursor *c;
+	struct td_event ev;
+	char *err = NULL;
+	int ids[3];
+	unsigned n = 0;
+
+	for (int i = 0; i < 3; i++) {
+		struct tep_event *e = tep_find_event_by_name(tep, evs[i][0], evs[i][1]);
+
+		ids[i] = e ? e->id : -1;
+	}
+	c = td_cursor_new(tf, -1, &err);
+	ps = c ? parser_set_new(tep) : NULL;
+	if (!ps) {
+		td_cursor_free(c);
+		free(err);
+		return;
+	}
+	p.map = cgmap_new();
+	while (!p.done && n++ < CG_PRESCAN_MAX && td_cursor_next(c, &ev, &err) > 0) {
+		if (!ev.event)
+			continue;
+		for (int i = 0; i < 3; i++)
+			if (ev.event->id == ids[i])
+				parser_set_parse(ps, ev.event, (struct tep_record *)&ev.record,
+						 ev.ts, ev.cpu, analysis_cg_prescan_sink, &p);
+	}
+	cgmap_seed(into, p.map);
+	cgmap_free(p.map);
+	parser_set_free(ps);
+	td_cursor_free(c);
+	free(err);
+}
+
+static void analysis_cg_prescan(struct analysis *a)
+{
+	static const char *const evs[3][2] = {
+		{ "ftrace", "print" }, { "task", "task_newtask" }, { "cgroup", "cgroup_attach_task" },
+	};
+
+	for (int i = 0; i < 3; i++) {
+		struct tep_event *e = a->tep ? tep_find_event_by_name(a->tep, evs[i][0],
+								      evs[i][1]) : NULL;
+
+		a->cg_ids[i] = e ? e->id : -1;
+	}
+	if (a->cg_meta && a->tf && a->tep)
+		analysis_cgroup_prescan(a->tf, a->tep, a->cgmap);
 }
 
 /* A pass that read to the end (r 0) knows the recording's last event. */
@@ -775,6 +963,8 @@ static int analysis_stream(struct analysis *a, char **err)
 	if (a->opts.progress)
 		analysis_progress(a, c);
 	while ((r = td_cursor_next(c, &ev, err)) > 0) {
+		if (analysis_cg_pre(a, &ev))
+			continue;
 		a->seen_ts = ev.ts;
 		if (analysis_window_past(a, &ev))
 			break;
@@ -849,24 +1039,32 @@ static int analysis_bind(struct analysis *a, struct tep_handle *tep, char **err)
 	return 0;
 }
 
+/* The tasks' cgroups are listed by mmscope record (with the tasks group)
+ * and followed from there: without that list (older files, trace-cmd's)
+ * nothing is guessed. */
+int analysis_cgroup_refused(const char *cgroup, char **err)
+{
+	return set_err(err, "--cgroup %s: this recording cannot tell which tasks were "
+		       "in a cgroup (no event carries one, no pid-to-cgroup map)", cgroup);
+}
+
 /* The scope asked for, checked against what the recording can answer. */
 static int analysis_scope_start(struct analysis *a, char **err)
 {
 	const struct analysis_scope *s = &a->opts.scope;
 
-	if (s->cgroup)
-		/* no event of a family mmscope records names a task's cgroup
-		 * and no recording holds a pid -> cgroup map: not guessed */
-		return set_err(err, "--cgroup %s: this recording cannot tell which tasks were "
-			       "in a cgroup (no event carries one, no pid-to-cgroup map)",
-			       s->cgroup);
+	if (s->cgroup && !a->cg_meta)
+		return analysis_cgroup_refused(s->cgroup, err);
 	if (analysis_scope_check(s, err))
 		return -1;
 	a->windowed = s->since.set || s->until.set;
-	a->tasks = s->pid > 0 || s->comm;
+	a->tasks = s->pid > 0 || s->comm || s->cgroup;
 	a->info.task_scoped = a->tasks;
 	a->info.scope_pid = s->pid > 0 ? s->pid : 0;
 	a->info.scope_comm = s->comm;
+	if (s->cgroup)
+		a->info.scope_cgroup = cgmap_scope_path(s->cgroup, a->cg_scope,
+							(int)sizeof(a->cg_scope));
 	return 0;
 }
 
@@ -951,6 +1149,7 @@ struct analysis *analysis_run_scoped(const char *path, const struct analysis_opt
 		goto fail;
 	analysis_syms_on_stack(a);
 	clock_gettime(CLOCK_MONOTONIC, &ts0);
+	analysis_cg_prescan(a);
 	if (analysis_stream(a, err)) {
 		if (bad_scope && a->windowed && !a->info.windowed)
 			*bad_scope = 1;	/* since after until, found on reading */
@@ -1023,6 +1222,7 @@ struct analysis *analysis_run_files(const char *const *paths, int n, const char 
 	analysis_syms_on_stack(a);
 	td_set_share_cmdlines(set);	/* into a->tep: file 0's */
 	clock_gettime(CLOCK_MONOTONIC, &ts0);
+	analysis_cg_prescan(a);
 	/* a window counts from the set's first event; the set's cursor
 	 * starts in the file that holds --since, through its chunk index */
 	if (a->windowed && td_set_first_ts(set, &first, err))
@@ -1034,12 +1234,15 @@ struct analysis *analysis_run_files(const char *const *paths, int n, const char 
 	}
 	/* every file's events merged in time order through the same parsers
 	 * and models, as from one file */
-	c = td_set_cursor_new(set, a->windowed && a->since > first ? a->since : 0, 0, err);
+	c = td_set_cursor_new(set, a->windowed && a->since > first && !a->cg_meta ? a->since : 0,
+			      0, err);
 	if (!c)
 		goto fail;
 	while ((r = td_set_cursor_next(c, &ev, err)) > 0) {
 		if (td_set_cursor_file(c) > 0 && ev.event)	/* file 0's format of the id */
 			ev.event = tep_find_event(a->tep, ev.event->id);
+		if (analysis_cg_pre(a, &ev))
+			continue;
 		a->seen_ts = ev.ts;
 		if (analysis_window_past(a, &ev))
 			break;
@@ -1075,6 +1278,9 @@ void analysis_free(struct analysis *a)
 	free(a->info.cpu);
 	wall_map_free(&a->info.wall);
 	pidmap_release(&a->comms);
+	cgmap_free(a->cgmap);
+	pidmap_release(&a->cg_sel);
+	pidmap_release(&a->cg_open);
 	pidmap_release(&a->task_sel);
 	pidmap_release(&a->pend_reclaim);
 	pidmap_release(&a->pend_compact);

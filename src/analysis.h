@@ -200,7 +200,10 @@ struct analysis_info {
 	int task_scoped;
 	int scope_pid;			/* 0: none */
 	const char *scope_comm;		/* NULL: none */
-	uint64_t scope_tasks;		/* tasks that matched --comm/--pid */
+	/* --cgroup as a path of the map (cgmap_scope_path): it and every
+	 * cgroup below it; NULL none */
+	const char *scope_cgroup;
+	uint64_t scope_tasks;		/* tasks that matched --comm/--pid/--cgroup */
 	uint64_t tail_events;		/* events read after the window for ends */
 	double seconds;			/* wall time spent in analysis_run */
 	double stream_seconds;		/* of which streaming the events */
@@ -308,6 +311,20 @@ uint64_t analysis_event_count(const struct analysis *a, const char *system,
  * than the cmdlines' (which say "<...>" for the pids saved_cmdlines
  * forgot, and hold only the last name a pid had). */
 const char *analysis_comm(const struct analysis *a, int pid);
+/* The tasks' memory cgroups (src/cgmap.h) as the stream left them: the
+ * records' cgroup tags are ids of this map (record.cgroup - 1). Never
+ * NULL; cgmap_recorded() 0: the recording holds no cgroup data. */
+struct cgmap;
+const struct cgmap *analysis_cgmap(const struct analysis *a);
+/* The one-line refusal of --cgroup PATH on a recording without the
+ * tasks' cgroups (metadata cgroup_tasks=): -1 with *err. */
+int analysis_cgroup_refused(const char *cgroup, char **err);
+/* Places in into the tasks tf's start list placed and no event moved
+ * before its end line (cgmap_seed): their cgroup from the file's first
+ * event, before a reader tags anything. */
+struct td_file;
+struct tep_handle;
+void analysis_cgroup_prescan(struct td_file *tf, struct tep_handle *tep, struct cgmap *into);
 /* Notes on degraded metrics (missing fields, bad sample lines). */
 int analysis_nnotes(const struct analysis *a);
 const char *analysis_note(const struct analysis *a, int i);

@@ -31,6 +31,9 @@ static const char dump_usage[] =
 "                              '!ftrace:print': no counter-sample lines)\n"
 "      --cpu LIST              only these CPUs (e.g. 0,2-3)\n"
 "      --pid LIST              only these task ids\n"
+"      --cgroup PATH           only events of tasks in the memory cgroup PATH\n"
+"                              or below it at the time (recordings whose\n"
+"                              tasks' cgroups mmscope record listed)\n"
 "      --since T               only from T: seconds from the first event, as\n"
 "                              mmscope report prints times, @T a time stamp\n"
 "                              as printed here and by trace-cmd, or a\n"
@@ -101,6 +104,7 @@ static int dump_parse_opts(int argc, char **argv, struct dump_opts *o)
 		{ "pid", required_argument, NULL, OPT_PID },
 		{ "since", required_argument, NULL, SCOPE_OPT_SINCE },
 		{ "until", required_argument, NULL, SCOPE_OPT_UNTIL },
+		{ "cgroup", required_argument, NULL, SCOPE_OPT_CGROUP },
 		{ "stat", no_argument, NULL, OPT_STAT },
 		{ "info", no_argument, NULL, OPT_INFO },
 		{ "help", no_argument, NULL, 'h' },
@@ -136,6 +140,7 @@ static int dump_parse_opts(int argc, char **argv, struct dump_opts *o)
 			break;
 		case SCOPE_OPT_SINCE:
 		case SCOPE_OPT_UNTIL:
+		case SCOPE_OPT_CGROUP:
 			if ((c = parse_scope(cmd, c, optarg, &o->in.scope)))
 				return c;
 			break;
@@ -457,6 +462,7 @@ static int dump_run(struct td_set *set, struct dump_opts *o)
 	long long *cpu_missed = NULL;
 	int *cpu_unknown = NULL, ncpus = 0, r = EXIT_OK;
 	struct td_set_cursor *cur;
+	struct inputs_cgroup *cg = NULL;
 	struct dump_out out = { 0 };
 	struct event_formatter **fmts = NULL;	/* one per file, on first use */
 	struct trace_seq s;
@@ -495,9 +501,19 @@ static int dump_run(struct td_set *set, struct dump_opts *o)
 		cpu_missed = xcalloc((size_t)ncpus + 1, sizeof(*cpu_missed));
 		cpu_unknown = xcalloc((size_t)ncpus + 1, sizeof(*cpu_unknown));
 	}
-	cur = dump_cursor(set, o, &r);
-	if (!cur)
+	cg = inputs_cgroup_new(&o->in, set, &err);
+	if (!cg && err) {	/* as the analysis refuses it: a usage error */
+		error("%s: %s", o->file, err);
+		r = EXIT_USAGE;
 		goto out;
+	}
+	/* the tasks' cgroups: followed from the start, whatever the window */
+	cur = cg ? td_set_cursor_new(set, 0, 0, &err) : dump_cursor(set, o, &r);
+	if (!cur) {
+		if (cg)
+			r = error("%s: %s", o->file, err ? err : "cannot read");
+		goto out;
+	}
 	out.tty = isatty(STDOUT_FILENO);
 	out.cap = DUMP_OUT_CAP;
 	out.buf = xmalloc(out.cap);
@@ -514,6 +530,8 @@ static int dump_run(struct td_set *set, struct dump_opts *o)
 			else
 				cpu_missed[ev.cpu] += ev.missed;
 		}
+		if (cg && !inputs_cgroup_keep(cg, &ev))
+			continue;
 		if (!keep_event(o, sel, tep, &ev))
 			continue;
 		if (o->stat) {
@@ -551,6 +569,7 @@ static int dump_run(struct td_set *set, struct dump_opts *o)
 	}
 	td_set_cursor_free(cur);
 out:
+	inputs_cgroup_free(cg);
 	free(err);
 	free(sel);
 	free(per_id);

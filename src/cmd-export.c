@@ -22,6 +22,8 @@
 #include "json.h"
 #include "export-write.h"
 #include "model-memcgs.h"
+#include "cgmap.h"
+#include "model-cgroups.h"
 #include "model-oom.h"
 #include "model-run.h"
 #include "run-stop.h"
@@ -54,6 +56,9 @@ static const char export_usage[] =
 "                       trace time stamp, or a wall-clock time\n"
 "                       2026-12-01T14:32:05Z (window_start_ns says which)\n"
 "      --until T        only up to T (same forms)\n"
+"      --cgroup PATH    only the work of the tasks in the memory cgroup\n"
+"                       PATH or below it at the time (recordings whose\n"
+"                       tasks' cgroups mmscope record listed)\n"
 "      --schema DB      print CREATE TABLE statements for sqlite or\n"
 "                       clickhouse and exit\n"
 "  -h, --help           show this help\n";
@@ -166,6 +171,17 @@ static const struct ex_col memcgs_cols[] = {
 	IN("events_max_delta"), IN("events_oom_delta"), IN("events_oom_kill_delta"),
 	IN("pressure_some_us"), IN("pressure_full_us"),
 };
+/* Per memory cgroup (src/model-cgroups.h): a row per cgroup whose tasks
+ * stalled, reclaimed, swapped out or were OOM-killed; cgroup null for
+ * the tasks of unknown cgroup. Stalls per kind as the stalls table pairs
+ * them; null where the events were not recorded. */
+#define CG_KIND_COLS(k) IN(k "_stalls"), IN(k "_total_ns"), IN(k "_p99_ns"), IN(k "_max_ns")
+static const struct ex_col cgroups_cols[] = {
+	T("recording_id"), TN("cgroup"), IN("tasks"), CG_KIND_COLS("direct"),
+	CG_KIND_COLS("memcg"), CG_KIND_COLS("softlimit"), CG_KIND_COLS("node"),
+	IN("memcg_scanned_pages"), IN("memcg_reclaimed_pages"), IN("swap_out_folios"),
+	IN("oom_kills"),
+};
 static const struct ex_col settings_cols[] = {
 	T("recording_id"), T("key"), T("value"), TN("phase"),
 };
@@ -175,8 +191,7 @@ static const struct ex_col settings_cols[] = {
 enum {
 	TB_RECORDINGS, TB_KSWAPD, TB_KCOMPACTD, TB_STALLS, TB_COMPACTION, TB_SWAP_ORDERS,
 	TB_SWAP_CLUSTERS, TB_ZSWAP, TB_COUNTERS, TB_OOM, TB_SETTINGS, TB_FINDINGS,
-	TB_MEMCGS,
-	TB_NR
+	TB_MEMCGS, TB_CGROUPS, TB_NR
 };
 
 static const struct ex_table ex_tables[TB_NR] = {
@@ -193,6 +208,7 @@ static const struct ex_table ex_tables[TB_NR] = {
 	TABLE("settings", settings_cols),
 	TABLE("findings", findings_cols),
 	TABLE("memcgs", memcgs_cols),
+	TABLE("cgroups", cgroups_cols),
 };
 
 /* ---- rows ---- */
@@ -1129,6 +1145,7 @@ static int export_parse(int argc, char **argv, struct export_opts *o)
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "since", required_argument, NULL, SCOPE_OPT_SINCE },
 		{ "until", required_argument, NULL, SCOPE_OPT_UNTIL },
+		{ "cgroup", required_argument, NULL, SCOPE_OPT_CGROUP },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1157,6 +1174,7 @@ static int export_parse(int argc, char **argv, struct export_opts *o)
 			break;
 		case SCOPE_OPT_SINCE:
 		case SCOPE_OPT_UNTIL:
+		case SCOPE_OPT_CGROUP:
 			if (parse_scope(cmd, c, optarg, &o->scope))
 				return EXIT_USAGE;
 			break;
@@ -1211,6 +1229,44 @@ struct ex_job {
 	int done;
 };
 
+static void export_cgroups(struct ex_ctx *x)
+{
+	const struct cgroups_model *m = analysis_model(x->a, &cgroups_model_ops);
+	const struct cgmap *map = analysis_cgmap(x->a);
+	struct ex_out *o = &x->out[TB_CGROUPS];
+	int kind[RK_KSWAPD], lru, swap, oom;
+
+	if (!cgmap_recorded(map))
+		return;
+	for (int k = 0; k < RK_KSWAPD; k++)
+		kind[k] = analysis_traced(x->a, REC_RECLAIM_BEGIN, k);
+	lru = analysis_traced(x->a, REC_SHRINK_INACTIVE, -1);
+	swap = analysis_probes_swap(x->a) == 1;
+	oom = analysis_event_enabled(x->a, "oom", "mark_victim") ||
+	      analysis_traced(x->a, REC_OOM, -1);
+	for (int i = 0; i < cgroups_model_nrows(m); i++) {
+		const struct cgroups_row *r = cgroups_model_row(m, i);
+
+		row_begin(o, x->id);
+		put_str_or_null(o, r->id >= 0 ? cgmap_path(map, r->id) : "");
+		put_s64_or_null(o, (int64_t)cgmap_tasks(map, r->id), r->id >= 0);
+		for (int k = 0; k < RK_KSWAPD; k++) {
+			const struct hist *h = r->lat[k];
+			int some = kind[k] && h && h->count;
+
+			put_s64_or_null(o, h ? (int64_t)h->count : 0, kind[k]);
+			put_s64_or_null(o, h ? (int64_t)h->sum : 0, kind[k]);
+			put_s64_or_null(o, some ? (int64_t)hist_percentile(h, 99) : 0, some);
+			put_s64_or_null(o, some ? (int64_t)h->max : 0, some);
+		}
+		put_s64_or_null(o, (int64_t)r->memcg_scanned, lru);
+		put_s64_or_null(o, (int64_t)r->memcg_reclaimed, lru);
+		put_s64_or_null(o, (int64_t)r->swapouts, swap);
+		put_s64_or_null(o, (int64_t)r->oom_kills, oom);
+		row_end(o);
+	}
+}
+
 static void export_build(struct ex_job *j, const struct export_opts *o)
 {
 	struct analysis_opts ao;
@@ -1258,6 +1314,7 @@ static void export_build(struct ex_job *j, const struct export_opts *o)
 	export_settings(&j->x);
 	export_findings(&j->x);
 	export_memcgs(&j->x);
+	export_cgroups(&j->x);
 	for (int i = 0; i < TB_NR && !j->rc; i++)
 		if (j->x.out[i].bad) {
 			j->err = xasprintf("internal error: a row of %s does not match its columns",

@@ -196,7 +196,9 @@ static void plot_title(struct plot *p)
 				    (unsigned long long)in->scope_tasks,
 				    in->scope_tasks == 1 ? "" : "s");
 		else
-			strbuf_addstr(&t, "the cgroup's tasks");
+			strbuf_addf(&t, "memory cgroup %s (%llu task%s)", in->scope_cgroup,
+				    (unsigned long long)in->scope_tasks,
+				    in->scope_tasks == 1 ? "" : "s");
 		strbuf_addstr(&t, " only; zones, kswapd and swap of all");
 	}
 	if (oom_model_seen(om) || analysis_event_enabled(p->a, "oom", "mark_victim")) {

@@ -532,8 +532,10 @@ static void load_describe_scope(const struct analysis_info *in, struct compare_s
 
 		if (in->scope_comm)
 			snprintf(who, sizeof(who), "comm %s", in->scope_comm);
-		else
+		else if (in->scope_pid)
 			snprintf(who, sizeof(who), "pid %d", in->scope_pid);
+		else
+			snprintf(who, sizeof(who), "cgroup %.40s", in->scope_cgroup);
 		snprintf(load_note + strlen(load_note), note_len - strlen(load_note),
 			 "stalls of %s only, counters global", who);
 	}

@@ -8,6 +8,8 @@
  */
 #include "config.h"
 #include "findings.h"
+#include "cgmap.h"
+#include "model-cgroups.h"
 #include "model-oom.h"
 #include "model-run.h"
 #include "model-stacks.h"
@@ -442,6 +444,26 @@ static void rule_kc_asleep_stalls(const struct analysis *a, const struct finding
 
 /* ---- direct-reclaim-stalls, memcg-reclaim-stalls ---- */
 
+/* The cgroup whose tasks stalled longest in memcg reclaim, where the
+ * recording holds the tasks' cgroups (the cgroups section's row). */
+static void stall_cgroup(const struct analysis *a, struct finding *f)
+{
+	const struct cgroups_model *cm = analysis_model(a, &cgroups_model_ops);
+	const struct cgroups_row *best = NULL;
+
+	for (int i = 0; i < cgroups_model_nrows(cm); i++) {
+		const struct cgroups_row *row = cgroups_model_row(cm, i);
+
+		if (row->id >= 0 && row->lat[RK_MEMCG] &&
+		    (!best || row->lat[RK_MEMCG]->sum > best->lat[RK_MEMCG]->sum))
+			best = row;
+	}
+	if (best)
+		evidence(f, "the tasks' memory cgroups (record -g tasks)", "cgroups",
+			 "cgroup %s: %llu stalls, %.3f ms", cgmap_path(analysis_cgmap(a), best->id),
+			 ULL(best->lat[RK_MEMCG]->count), (double)best->lat[RK_MEMCG]->sum / 1e6);
+}
+
 static void stall_rule(const struct analysis *a, const struct finding_rule *r,
 		       struct findings *fs, enum reclaim_kind k, enum stack_kind sk)
 {
@@ -493,6 +515,8 @@ static void stall_rule(const struct analysis *a, const struct finding_rule *r,
 			 (double)t[i].total_ns / 1e6);
 		break;
 	}
+	if (k == RK_MEMCG)
+		stall_cgroup(a, f);
 	if (sm) {
 		const struct kstack *st;
 
@@ -766,6 +790,10 @@ static void rule_oom(const struct analysis *a, const struct finding_rule *r,
 			 rel_s(a, k->ts), *k->comm ? k->comm : "-", k->pid,
 			 (long long)k->anon_rss_kb, c ? c : "constraint unknown", c ? "*" : "");
 	}
+	if (k0->cgroup > 0)
+		evidence(f, "the tasks' memory cgroups (record -g tasks)", "cgroups",
+			 "first victim's cgroup %s",
+			 cgmap_path(analysis_cgmap(a), k0->cgroup - 1));
 	mechanism(f, "%s", cn && !strcmp(cn, "memcg") ?
 		  "a cgroup's charge could not be reclaimed below its limit, so the "
 		  "memcg OOM killer chose a victim in it" :

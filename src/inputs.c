@@ -6,6 +6,8 @@
 #include "inputs.h"
 #include "cmd.h"
 #include "tracedat-set.h"
+#include "cgmap.h"
+#include "parsers.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -367,4 +369,78 @@ int inputs_new_run_id(char id[33])
 	for (int i = 0; i < 16; i++)
 		snprintf(id + 2 * i, 3, "%02x", b[i]);
 	return 0;
+}
+
+/* ---- --cgroup for readers of events ---- */
+
+struct inputs_cgroup {
+	struct parser_set *ps;
+	struct tep_handle *tep;
+	struct cgmap *map;
+	int ids[3];		/* ftrace:print, task:task_newtask, cgroup:cgroup_attach_task */
+	char scope[4096];
+};
+
+static void inputs_cgroup_sink(void *ctx, const struct record *r)
+{
+	cgmap_add(ctx, r);
+}
+
+struct inputs_cgroup *inputs_cgroup_new(const struct inputs *in, struct td_set *set,
+					char **err)
+{
+	static const char *const ev[3][2] = {
+		{ "ftrace", "print" }, { "task", "task_newtask" }, { "cgroup", "cgroup_attach_task" },
+	};
+	struct td_file *tf = td_set_file(set, 0);
+	const char *meta = td_private(tf);
+	struct inputs_cgroup *c;
+
+	*err = NULL;
+	if (!in->scope.cgroup)
+		return NULL;
+	if (!meta || !td_meta_value(meta, "cgroup_tasks")) {
+		analysis_cgroup_refused(in->scope.cgroup, err);
+		return NULL;
+	}
+	c = xcalloc(1, sizeof(*c));
+	c->tep = td_tep(tf);
+	c->ps = parser_set_new(c->tep);
+	c->map = cgmap_new();
+	cgmap_scope_path(in->scope.cgroup, c->scope, (int)sizeof(c->scope));
+	analysis_cgroup_prescan(tf, c->tep, c->map);
+	for (int i = 0; i < 3; i++) {
+		struct tep_event *e = tep_find_event_by_name(c->tep, ev[i][0], ev[i][1]);
+
+		c->ids[i] = e ? e->id : -1;
+	}
+	return c;
+}
+
+int inputs_cgroup_keep(struct inputs_cgroup *c, const struct td_event *ev)
+{
+	int id;
+
+	if (!ev->event)
+		return 0;
+	for (int i = 0; i < 3; i++)
+		if (ev->event->id == c->ids[i]) {
+			struct tep_event *e = tep_find_event(c->tep, ev->event->id);
+
+			if (e)	/* file 0's format of the id, as the analysis */
+				parser_set_parse(c->ps, e, (struct tep_record *)&ev->record, ev->ts,
+						 ev->cpu, inputs_cgroup_sink, c->map);
+			break;
+		}
+	id = cgmap_of(c->map, tep_data_pid(c->tep, (struct tep_record *)&ev->record));
+	return id >= 0 && cgmap_under(c->map, id, c->scope);
+}
+
+void inputs_cgroup_free(struct inputs_cgroup *c)
+{
+	if (!c)
+		return;
+	parser_set_free(c->ps);
+	cgmap_free(c->map);
+	free(c);
 }

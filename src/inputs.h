@@ -98,6 +98,21 @@ int inputs_set_window(const struct inputs *in, struct td_set *set, uint64_t *sin
 struct analysis *inputs_analysis_one(struct inputs *in, char *const *args, int nargs,
 				     const struct analysis_opts *o, char **err, int *status);
 
+/*
+ * --cgroup for the readers of events (dump): the tasks' cgroups followed
+ * through set's events as the analysis follows them (src/cgmap.h).
+ * inputs_cgroup_new: NULL with *err NULL when in's scope has no --cgroup,
+ * NULL with *err when the recording has no cgroup data. Feed it every
+ * event from the recording's start, in time order; inputs_cgroup_keep
+ * is 1 when the event's task (its common pid) is in the cgroup or below
+ * it at that moment.
+ */
+struct inputs_cgroup;
+struct inputs_cgroup *inputs_cgroup_new(const struct inputs *in, struct td_set *set,
+					char **err);
+int inputs_cgroup_keep(struct inputs_cgroup *c, const struct td_event *ev);
+void inputs_cgroup_free(struct inputs_cgroup *c);
+
 /* A new run id for `mmscope record`: 32 lowercase hex digits from
  * getrandom(2). 0, or -1 (no randomness: then no run id is written). */
 int inputs_new_run_id(char id[33]);

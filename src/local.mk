@@ -115,3 +115,8 @@ libmmscope_a_SOURCES += src/plot.h src/plot-charts.c src/plot-svg.c
 libmmscope_a_SOURCES += src/report-html.c src/report-html.h \
 	src/compare-html.c src/compare-html.h
 mmscope_SOURCES += src/convert-perfetto.c src/convert-perfetto.h
+
+# tasks to memory cgroups: the recorder's list, the analysis' map, the
+# per-cgroup model and its report section
+libmmscope_a_SOURCES += src/cgdump.c src/cgdump.h src/cgmap.c src/cgmap.h \
+	src/model-cgroups.c src/model-cgroups.h src/report-cgroups.c src/report-cgroups.h

@@ -80,6 +80,7 @@ static void add_kill(struct oom_model *m, const struct record *r)
 	k = &m->kills[m->nkills++];
 	memset(k, 0, sizeof(*k));
 	k->ts = r->ts;
+	k->cgroup = r->cgroup;
 	k->pid = r->oom.victim;
 	snprintf(k->comm, sizeof(k->comm), "%s", r->oom.victim_comm ? r->oom.victim_comm : "");
 	k->by_pid = r->pid;

@@ -34,6 +34,7 @@ struct oom_kill {
 	enum oom_constraint constraint;	/* inferred (see above) */
 	uint64_t memcg_id;		/* memcg_known: from the memcg reclaim */
 	int memcg_known;
+	int cgroup;			/* the victim's memory cgroup (record.cgroup) */
 };
 
 struct oom_model;

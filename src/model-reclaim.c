@@ -25,6 +25,7 @@ struct reclaim_pid {
 	 * event that gives their priority */
 	int pass_first, pass_unattr;
 	uint64_t pass_pending;
+	int begin_cgroup;	/* record.cgroup of the open stall's begin */
 	struct reclaim_task task;
 };
 
@@ -100,6 +101,7 @@ static void reclaim_begin(struct reclaim_model *m, const struct record *r)
 	p->pass_first = -1;
 	p->pass_unattr = 0;
 	p->pass_pending = 0;
+	p->begin_cgroup = r->cgroup;
 }
 
 /* The pass of an ended reclaim, by the first priority that scanned. A scan
@@ -226,6 +228,7 @@ static void reclaim_end(struct reclaim_model *m, const struct record *r)
 	if (d >= p->task.max_ns) {
 		p->task.max_ns = d;
 		p->task.kind = r->rend.kind;
+		p->task.cgroup = p->begin_cgroup;
 	}
 }
 

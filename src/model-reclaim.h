@@ -61,6 +61,7 @@ struct reclaim_task {
 	uint64_t count;
 	uint64_t total_ns, max_ns;
 	uint64_t reclaimed;
+	int cgroup;			/* record.cgroup at its longest stall's begin */
 };
 
 /* One paired stall (begin .. end of one task), as counted in lat. */

@@ -27,6 +27,7 @@ struct recorder {
 	struct spool *spool;
 	char *spool_dir;
 	struct sampler *sampler;
+	char cgtasks[16];	/* "v1:4": the tasks' cgroups were listed (cgdump.h) */
 	pid_t child;
 	int child_status;
 	int child_done;

@@ -81,6 +81,8 @@ static void private_meta(struct recorder *r, struct strbuf *sb)
 	if (r->o->cgroups)
 		strbuf_addf(sb, "cgroups=%s\ncgroups_max=%d\n", r->o->cgroups,
 			    r->o->cgroups_max ? r->o->cgroups_max : SAMPLER_CGROUPS_MAX);
+	if (r->cgtasks[0])	/* the mms1 cgtasks list: mode:hierarchy */
+		strbuf_addf(sb, "cgroup_tasks=%s\n", r->cgtasks);
 	if (r->o->config)
 		strbuf_addf(sb, "config=%s\n", r->o->config);
 	if (r->o->command) {

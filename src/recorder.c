@@ -11,6 +11,7 @@
 #include "config.h"
 #include "cmd.h"
 #include "recorder-local.h"
+#include "cgdump.h"
 #include "inputs.h"
 #include "record-preflight.h"
 #include "runctx.h"
@@ -131,6 +132,26 @@ static void take_routine_sample(struct recorder *r)
 
 	sampler_run_routine(r->sampler, marker_emit, &fd);
 	refresh_meta(r, stepped);
+}
+
+/*
+ * The memory cgroup of every task alive (src/cgdump.h), where the tasks
+ * group records the moves that keep it true: at the start of each file,
+ * before its first sample set (the set's number). A flight recorder's
+ * ring overwrites its start, so its files have none (the report says
+ * "cgroups not recorded").
+ */
+static void write_cgtasks(struct recorder *r)
+{
+	struct cgdump_result res;
+	const char *root = getenv("MMSCOPE_SAMPLE_ROOT");
+	int fd = collector_marker_fd(r->col);
+
+	if (r->o->flight || !strstr(collector_events(r->col), "cgroup:cgroup_attach_task"))
+		return;
+	if (cgdump_emit(root ? root : "", sampler_sets(r->sampler), marker_emit, &fd, &res) > 0 &&
+	    res.mode[0])
+		snprintf(r->cgtasks, sizeof(r->cgtasks), "%s:%d", res.mode, res.hier);
 }
 
 /* The run's context (src/runctx.h) in the set about to be sampled, and at
@@ -469,6 +490,7 @@ static void switch_segment(struct recorder *r)
 	/* the new file starts with a sample set of every counter: read alone
 	 * it gives each counter's first value */
 	sampler_new_file(r->sampler);
+	write_cgtasks(r);
 	rec_take_sample(r);
 	spool_release_reserve(old);
 	for (int cpu = 0; cpu < r->ncpus; cpu++) {
@@ -726,6 +748,7 @@ static int record_start(struct recorder *r)
 	wall_track_start(&r->wall, collector_clock(r->col), &r->start_trace_ns,
 			 &r->start_real_ns);
 	rec_write_context(r, "start");
+	write_cgtasks(r);
 	rec_take_sample(r);
 	r->vm_first[0] = sampler_vmstat(r->sampler, "pswpout");
 	r->vm_first[1] = sampler_vmstat(r->sampler, "swpout_zero");

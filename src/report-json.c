@@ -9,6 +9,7 @@
 #include "report.h"
 #include "json.h"
 #include "findings.h"
+#include "cgmap.h"
 #include "run-stop.h"
 
 #include <stdio.h>
@@ -253,6 +254,10 @@ void report_json_header(struct report_ctx *rc)
 			json_str(j, "comm", in->scope_comm);
 		else
 			json_null(j, "comm");
+		if (in->scope_cgroup)	/* it and every cgroup below it */
+			json_str(j, "cgroup", in->scope_cgroup);
+		else
+			json_null(j, "cgroup");
 		json_u64(j, "matched", in->scope_tasks);	/* --pid too: 0 or 1 */
 		json_str(j, "global", "counters, kswapd and kcompactd episodes");
 		json_close(j);
@@ -542,6 +547,14 @@ void report_json_stalls(struct report_ctx *rc)
 		json_u64(j, "count", t[i].count);
 		json_u64(j, "total_ns", t[i].total_ns);
 		json_u64(j, "max_ns", t[i].max_ns);
+		if (cgmap_recorded(analysis_cgmap(rc->a))) {	/* of its longest stall */
+			const char *cg = cgmap_path(analysis_cgmap(rc->a), t[i].cgroup - 1);
+
+			if (cg)
+				json_str(j, "cgroup", cg);
+			else
+				json_null(j, "cgroup");
+		}
 		json_close(j);
 	}
 	json_close(j);

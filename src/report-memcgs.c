@@ -96,7 +96,7 @@ void report_text_memcgs(struct report_ctx *rc)
 	int v1 = 0, v2 = 0, order_buf[REPORT_MEMCG_ROWS], *order;
 	char a[32], b[32], c[32], d[32], e[32], f[32];
 
-	report_title(rc, "Memory cgroups (record --cgroups)");
+	report_title(rc, "Memory cgroup counters (record --cgroups)");
 	if (report_needs_samples(rc, "memcg"))
 		return;
 	if (!recorded(m)) {

@@ -10,6 +10,8 @@
 #include "config.h"
 #include "report.h"
 #include "findings.h"
+#include "cgmap.h"
+#include "report-cgroups.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -437,15 +439,27 @@ static void stalls_tasks(struct report_ctx *rc, const struct reclaim_model *rm)
 {
 	struct reclaim_task t[32];
 	int n = reclaim_model_top_tasks(rm, t, rc->o->top_tasks < 32 ? rc->o->top_tasks : 32);
+	int cg;
 
 	if (!n)
 		return;
 	report_line(rc, "top tasks by stall time");
-	report_line(rc, "      pid comm             kind    count  total ms    max ms");
-	for (int i = 0; i < n; i++)
-		report_line(rc, "  %7d %-16.16s %-7s %6llu %9.3f %9.3f", t[i].pid,
+	/* where the recording holds the tasks' cgroups: the memory cgroup
+	 * of the longest stall, its path's tail (the cgroups section has
+	 * them whole) */
+	cg = cgmap_recorded(analysis_cgmap(rc->a));
+	report_line(rc, "      pid comm             kind    count  total ms    max ms%s",
+		    cg ? " cgroup" : "");
+	for (int i = 0; i < n; i++) {
+		char tail[12] = "";
+
+		if (cg)
+			report_cgroup_tail(rc, t[i].cgroup - 1, tail, 10);
+		report_line(rc, "  %7d %-16.16s %-7s %6llu %9.3f %9.3f%s%s", t[i].pid,
 			    t[i].comm[0] ? t[i].comm : "?", reclaim_kind_name(t[i].kind),
-			    ULL(t[i].count), ms(t[i].total_ns), ms(t[i].max_ns));
+			    ULL(t[i].count), ms(t[i].total_ns), ms(t[i].max_ns), cg ? " " : "",
+			    tail);
+	}
 }
 
 void report_text_stalls(struct report_ctx *rc)

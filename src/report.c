@@ -8,6 +8,7 @@
  */
 #include "config.h"
 #include "report.h"
+#include "report-cgroups.h"
 #include "report-findings.h"
 #include "report-html.h"
 #include "report-khugepaged.h"
@@ -93,6 +94,9 @@ const struct report_section_def report_sections[] = {
 	{ .name = "memcg",
 	  .help = "usage, limits and events of every sampled memcg",
 	  .text = report_text_memcgs, .json = report_json_memcgs, .needs_samples = 1 },
+	{ .name = "cgroups",
+	  .help = "per memory cgroup: tasks, stalls, memcg reclaim, swap-outs, OOM",
+	  .text = report_text_cgroups, .json = report_json_cgroups },
 };
 const int report_nsections = (int)(sizeof(report_sections) / sizeof(report_sections[0]));
 
@@ -432,7 +436,7 @@ static void report_text_scope(struct report_ctx *rc)
 		report_wrap(rc, "          ", text);
 	}
 	if (in->task_scoped) {
-		char who[96];
+		char who[4200];
 
 		/* how many tasks matched, for --pid too: a pid that never ran
 		 * in the window says "(0 tasks)" rather than nothing */
@@ -440,8 +444,13 @@ static void report_text_scope(struct report_ctx *rc)
 			snprintf(who, sizeof(who), "pid %d if named %s", in->scope_pid, in->scope_comm);
 		else if (in->scope_pid)
 			snprintf(who, sizeof(who), "pid %d", in->scope_pid);
-		else
+		else if (in->scope_comm)
 			snprintf(who, sizeof(who), "comm %s", in->scope_comm);
+		else
+			snprintf(who, sizeof(who), "tasks");
+		if (in->scope_cgroup)	/* each at the time of what it did */
+			snprintf(who + strlen(who), sizeof(who) - strlen(who),
+				 " in memory cgroup %s and below", in->scope_cgroup);
 		snprintf(who + strlen(who), sizeof(who) - strlen(who), " (%llu task%s)",
 			 (unsigned long long)in->scope_tasks, in->scope_tasks == 1 ? "" : "s");
 		snprintf(text, sizeof(text), "%s: stalls, top tasks, reclaim and compaction "

@@ -103,6 +103,9 @@ TESTS += tests/unit/test-model-handoff tests/unit/test-model-reclaim \
 	tests/unit/test-model-64k
 check_PROGRAMS += tests/unit/test-model-stacks
 TESTS += tests/unit/test-model-stacks
+# tasks to memory cgroups: the cgtasks lines, the recorder's list, the map
+check_PROGRAMS += tests/unit/test-cgmap
+TESTS += tests/unit/test-cgmap
 # the analysis driver's model table: every model in it, fed as by hand
 check_PROGRAMS += tests/unit/test-model-table
 TESTS += tests/unit/test-model-table
@@ -198,6 +201,11 @@ EXTRA_DIST += tests/record/lib-live.sh tests/record/live-swap.sh tests/record/si
 	tests/tui/live.sh tests/record/names.sh tests/record/context.sh tests/record/bracket.sh \
 	tests/record/triggers.sh tests/record/switch.sh tests/record/filter.sh \
 	tests/record/service.sh tests/record/stacktrace.sh
+# tasks to memory cgroups against trace-cmd (issue 34): live, and on the
+# recording in tests/data/cgroups
+TESTS += tests/record/cgroups.sh tests/report/cgroups.sh
+EXTRA_DIST += tests/record/cgroups.sh tests/record/lib-cgroups.sh tests/report/cgroups.sh \
+	tests/data/cgroups
 
 # The live tests share the kernel's tracing state (instances, swap,
 # cgroups) and check it after each run; one test's deliberately killed
@@ -254,7 +262,8 @@ EXTRA_DIST += tests/vm/README.md tests/vm/check-matrix.sh tests/vm/check-scenari
 	tests/vm/rec-counts.awk tests/vm/scenario-lib.sh tests/vm/run-vm.sh \
 	tests/vm/fetch-kernel.sh tests/vm/mkinitramfs.sh tests/vm/scenarios \
 	tests/vm/apt-private.sh tests/vm/fetch-sysroot.sh tests/vm/cross-build.sh \
-	tests/vm/workloads tests/vm/collect-kernel-facts.sh tests/vm/host-kernel-facts.sh
+	tests/vm/workloads tests/vm/collect-kernel-facts.sh tests/vm/host-kernel-facts.sh \
+	tests/vm/check-cgroups.sh
 
 # ThreadSanitizer: `make check-tsan` in a build configured with
 # --enable-tsan runs the threaded paths (compare -j, export -j, read-ahead)

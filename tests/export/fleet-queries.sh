@@ -2,7 +2,7 @@
 # Sourced by tests/export/sqlite.sh and clickhouse.sh: the recordings of
 # several kernels, exported into one directory, and their reports.
 # Sets $recs and fills $scratch/out (the tables) and $scratch/reports.
-recs="$top_srcdir/samples/*.dat $top_srcdir/tests/data/report/*.dat"
+recs="$top_srcdir/samples/*.dat $top_srcdir/tests/data/report/*.dat $top_srcdir/tests/data/cgroups/*.dat"
 
 # csv_rows FILE: its rows (a quoted field, a command line, may hold
 # newlines: no line count)

@@ -1,0 +1,51 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Scenario cgroups: tasks to memory cgroups on the guest's cgroup v2
+# (issue 34). Two workloads in memory cgroups a and b (24 MiB each, under
+# mmscope-cg) swapping to zram, one global `mmscope record -g
+# reclaim,tasks`; a's workload and a second task ("the mover") run before
+# the recorder starts, b's after, and the mover is moved from a to b
+# mid-run. Writes to $MMSCOPE_OUT: rec.dat, pids ("WA WB MOVER"),
+# setup.txt. tests/vm/check-cgroups.sh checks the file on the host.
+# vm-modules: zram zsmalloc
+# vm-mem: 512
+# vm-timeout: 240
+set -eu
+# shellcheck disable=SC3040 # busybox ash has pipefail
+(set -o pipefail) 2>/dev/null && set -o pipefail
+
+OUT=${MMSCOPE_OUT:-/out}
+. /usr/local/lib/scenario-lib.sh
+
+swap_zram 256
+thp_off
+cg=$(memcg_make mmscope-cg 256)
+case $cg in */memory/*) fail "no cgroup v2 memory controller: $cg" ;; esac
+echo +memory > "$cg/cgroup.subtree_control" || fail "cannot enable memory below $cg"
+mkdir "$cg/a" "$cg/b"
+echo $((24 << 20)) > "$cg/a/memory.max"
+echo $((24 << 20)) > "$cg/b/memory.max"
+start() {
+	sh -c "echo \$\$ > $1/cgroup.procs && exec anon-touch -m 40 -p 1000 -q" &
+	last=$!
+}
+start "$cg/a"; WA=$last
+start "$cg/a"; MOVER=$last
+sleep 1
+say "mmscope record -g reclaim,tasks --duration 12"
+mmscope record -f -o "$REC" --spool /tmp/rec.spool -g reclaim,tasks --duration 12 \
+	> "$OUT/record.log" 2>&1 &
+R=$!
+sleep 3
+start "$cg/b"; WB=$last
+sleep 4
+echo "$MOVER" > "$cg/b/cgroup.procs" || fail "cannot move $MOVER"
+say "moved $MOVER into $cg/b"
+rc=0
+wait "$R" || rc=$?
+cat "$OUT/record.log"
+kill -9 "$WA" "$WB" "$MOVER" 2>/dev/null || true
+[ "$rc" -eq 0 ] || fail "mmscope record exited $rc"
+echo "$WA $WB $MOVER" > "$OUT/pids"
+finish
