@@ -289,11 +289,15 @@ static void handoff_wakeup_kcompactd(struct handoff_model *m, struct hnode *n,
 {
 	(void)m;
 	n->st.kc_wakeups++;
-	n->kc_wakeup_pending = 1;
+	/* order -1: a write of vm.compaction_proactiveness. kcompactd runs
+	 * proactive compaction for it, which emits no kcompactd_wake, and
+	 * goes back to its kcompactd_sleep: no later wake is its doing (a
+	 * wake right after that sleep ran a request made meanwhile) */
 	if (r->wake.order < 0) {
 		n->st.kc_wakeups_proactive++;
 		return;
 	}
+	n->kc_wakeup_pending = 1;
 	if (r->pid != n->st.kswapd_pid)
 		return;
 	n->st.kc_wakeups_kswapd++;

@@ -598,19 +598,28 @@ static void report_summary_reclaim(struct report_ctx *rc)
 
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
 		const struct reclaim_kind_stats *ks = reclaim_model_kind(rm, kinds[i]);
-		char pages[48] = "";
+		char pages[48] = "", text[160];
+		int n;
 
 		if (!ks->begins && !ks->ends)
 			continue;
 		if (!no_rec)
-			snprintf(pages, sizeof(pages), ", %llu pages",
+			snprintf(pages, sizeof(pages), "%llu pages",
 				 (unsigned long long)ks->nr_reclaimed);
-		report_line(rc, "%-11s %llu reclaims, p99 %.3f ms, max %.3f ms%s",
-			    kinds[i] == RK_DIRECT ? "direct" :
-			    kinds[i] == RK_MEMCG ? "memcg" : "node",
-			    (unsigned long long)ks->lat.count,
-			    (double)hist_percentile(&ks->lat, 99) / 1e6,
-			    (double)ks->lat.max / 1e6, pages);
+		n = snprintf(text, sizeof(text), "%-11s %llu reclaims, p99 %.3f ms, max %.3f ms",
+			     kinds[i] == RK_DIRECT ? "direct" :
+			     kinds[i] == RK_MEMCG ? "memcg" : "node",
+			     (unsigned long long)ks->lat.count,
+			     (double)hist_percentile(&ks->lat, 99) / 1e6,
+			     (double)ks->lat.max / 1e6);
+		/* the pages on a line of their own where they would pass the
+		 * width (a second-long max and a million pages do) */
+		if (!*pages)
+			report_line(rc, "%s", text);
+		else if (n + 2 + (int)strlen(pages) <= rc->o->width)
+			report_line(rc, "%s, %s", text, pages);
+		else
+			report_line(rc, "%s,\n%-11s %s", text, "", pages);
 	}
 	const struct reclaim_kind_stats *k = reclaim_model_kind(rm, RK_KSWAPD);
 

@@ -215,8 +215,10 @@ def handoffs(evs, end_ts):
                 n.pend, n.deadline = ep, ts + PICKUP_WINDOW_US
         elif ev == 'mm_compaction_wakeup_kcompactd':
             n = node(f)
+            if num(f.get('order', '0')) < 0:
+                continue    # a sysctl write: proactive compaction, no wake
             n.wakeup_pending = True
-            if num(f.get('order', '0')) < 0 or pid != n.kswapd_pid:
+            if pid != n.kswapd_pid:
                 continue
             if n.cur and n.cur['label'] in ('open', 'pickup'):
                 n.cur['label'] = 'wakeup'

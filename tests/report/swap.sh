@@ -8,7 +8,10 @@
 #     delta, probe successes = swpout delta; the same for PMD THP on 6.1
 #     (tests/data/swap/mthp-frag-6.1.dat) against thp_swpout*
 #   zswap (6.12): stored = zswpout delta, written back = zswpwb delta
-#   global pressure (6.1, 6.12, 7.2): PMD successes within 1 of thp swpout
+#   global pressure (5.10, 6.1, 6.12, 7.2): PMD successes within 1 of
+#     thp swpout
+#   a swapon during the recording (7.2): fewest free clusters when the
+#     device ran out, not at its swapon (issue 32.17)
 . "$(dirname "$0")/../lib.sh"
 
 golden="$top_srcdir/tests/golden"
@@ -86,7 +89,31 @@ if need "$f"; then
 	fi
 fi
 
-for v in global-pressure-reclaim-6.1 global-pressure-early-6.12 global-pressure-7.2; do
+# issue 32.17 on a real recording: zram0 swapped on 1.3 s into the 7.2
+# recording, where the swapon probe (add_to_avail_list) gives no size.
+# Its fewest free clusters (0) is when it ran out, not at its swapon
+# (the old model: "fewest 0 at 1.307 s" and an all-zero first row).
+f=$top_srcdir/tests/data/swap/swapon-mid-7.2.dat
+if need "$f"; then
+	check_golden swapon-mid-7.2 "$f"
+	t=$scratch/swapon-mid-7.2.txt
+	probes_match_counters swapon-mid-7.2 64K swpout swpout_fallback
+	dev=$(sed -n '/^device 1  \/dev\/zram0$/,/^order>0/p' "$t")
+	echo "$dev" | grep -q '^  swapon 1, swapoff 0 during the recording$' ||
+		fail "swapon-mid-7.2: zram0's swapon is not seen by the probes"
+	fewest=$(echo "$dev" | sed -n 's/^  free clusters now [0-9]*, fewest 0 at \([0-9.]*\) s;.*/\1/p')
+	out=$(echo "$dev" | sed -n 's/^  ran out at \([0-9.]*\) s$/\1/p')
+	[ -n "$out" ] && [ "$fewest" = "$out" ] &&
+		ok "swapon-mid-7.2: fewest 0 free clusters at $fewest s, when it ran out" ||
+		fail "swapon-mid-7.2: fewest 0 at '$fewest' s, ran out at '$out' s"
+	first=$(echo "$dev" | awk '$1 ~ /^[0-9]+\.[0-9]+$/ { print $2, $3, $4; exit }')
+	[ -n "$first" ] && [ "$first" != "0 0 0" ] &&
+		ok "swapon-mid-7.2: first row free/full/unknown $first" ||
+		fail "swapon-mid-7.2: a row of zeros before zram0 had clusters ('$first')"
+fi
+
+for v in global-pressure-reclaim-5.10 global-pressure-reclaim-6.1 global-pressure-early-6.12 \
+	global-pressure-7.2; do
 	f=$top_srcdir/tests/data/report/$v.dat
 	need "$f" || continue
 	check_golden "$v" "$f"

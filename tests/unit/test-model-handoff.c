@@ -231,6 +231,30 @@ static void test_pickup_after_busy_sleep(void)
 	ok(handoff_model_kc(m, 0, 0)->for_kswapd, "busy sleep: the request served kswapd");
 }
 
+/* The same, as recorded in a 7.2 guest (tests/report/handoff-pickup.sh):
+ * the proactive compaction was started by a write of
+ * vm.compaction_proactiveness (wakeup_kcompactd order -1, from the
+ * writer), which runs no kcompactd_do_work and so has no wake of its own:
+ * it is no wakeup of the later order-9 wake. */
+static void test_pickup_after_sysctl_proactive(void)
+{
+	fresh();
+	kcd(REC_KCOMPACTD_SLEEP, 0, 0, 0, KCD0);
+	kcd(REC_WAKEUP_KCOMPACTD, 100, 0, -1, 900);	/* the sysctl write */
+	kswapd(REC_KSWAPD_WAKE, 300, 0, 9);
+	kswapd(REC_KSWAPD_SLEEP, 400, 0, 0);
+	/* proactive compaction from 100 to 520 */
+	kcd(REC_KCOMPACTD_SLEEP, 520, 0, 0, KCD0);
+	kcd(REC_KCOMPACTD_WAKE, 521, 0, 9, KCD0);
+	kcd(REC_KCOMPACTD_SLEEP, 600, 0, 0, KCD0);
+	handoff_model_finish(m, 3000 * MS);
+	is_int(ep(0, 0)->handoff, HO_PICKUP, "sysctl proactive, wake at once: pickup");
+	is_int(handoff_model_kc(m, 0, 0)->via, KC_PICKUP,
+	       "sysctl proactive: the order-9 wake was no wakeup's");
+	is_int(handoff_model_node(m, 0)->kc_wakeups_proactive, 1,
+	       "sysctl proactive: the write counted as such");
+}
+
 /* Issue 17.4: an episode waiting out its pickup window while the next
  * one begins and resolves stays first. */
 static void test_episode_order(void)
@@ -518,6 +542,7 @@ int main(void)
 	test_pickup();
 	test_pickup_predates_episode();
 	test_pickup_after_busy_sleep();
+	test_pickup_after_sysctl_proactive();
 	test_episode_order();
 	test_no_handoff_and_proactive();
 	test_order0_long_rewake();

@@ -10,6 +10,13 @@
  *    order 9, kswapd reclaims (swaps) and hands the order to kcompactd.
  * 3. The whole mapping is written again -p times (swap-in, more reclaim).
  *
+ * -P after step 1 writes vm.compaction_proactiveness its own value, which
+ * (where the kernel has that trigger: 7.2 yes, 5.10 no) makes kcompactd
+ * start proactive compaction on the holes at once if kswapd sleeps; -w MS
+ * waits after step 1; -s MS pauses after each 2 MiB of the first write,
+ * so that THP faults wake kswapd in short episodes spread over time
+ * (tests/vm/scenarios/proactive-handoff.sh).
+ *
  * Prints one line per phase. Exit status: 0 ok, 1 usage, 2 system error.
  */
 #define _GNU_SOURCE
@@ -24,7 +31,7 @@
 
 static void usage(const char *prog)
 {
-	fprintf(stderr, "usage: %s -m MB [-f MB] [-p PASSES]\n", prog);
+	fprintf(stderr, "usage: %s -m MB [-f MB] [-p PASSES] [-P] [-w MS] [-s MS]\n", prog);
 	exit(1);
 }
 
@@ -41,16 +48,41 @@ static unsigned char *map_anon(size_t len, int advice)
 	return p;
 }
 
+/* vm.compaction_proactiveness written with its value: kcompactd runs
+ * proactive compaction now (the sysctl handler sets the trigger) */
+static void proactive_now(void)
+{
+	const char *path = "/proc/sys/vm/compaction_proactiveness";
+	char buf[16] = "";
+	FILE *f = fopen(path, "r");
+
+	if (!f || !fgets(buf, sizeof(buf), f)) {
+		perror("pressure: read compaction_proactiveness");
+		exit(2);
+	}
+	fclose(f);
+	buf[strcspn(buf, "\n")] = 0;
+	f = fopen(path, "w");
+	if (!f || fputs(buf, f) < 0 || fclose(f) != 0) {
+		perror("pressure: write compaction_proactiveness");
+		exit(2);
+	}
+	printf("pressure: proactive compaction triggered (%s)\n", buf);
+}
+
 int main(int argc, char **argv)
 {
-	unsigned long mb = 0, frag_mb = 0, passes = 1;
-	int opt;
+	unsigned long mb = 0, frag_mb = 0, passes = 1, wait_ms = 0, step_ms = 0;
+	int opt, trigger = 0;
 
-	while ((opt = getopt(argc, argv, "m:f:p:")) != -1) {
+	while ((opt = getopt(argc, argv, "m:f:p:w:s:P")) != -1) {
 		switch (opt) {
 		case 'm': mb = strtoul(optarg, NULL, 10); break;
 		case 'f': frag_mb = strtoul(optarg, NULL, 10); break;
 		case 'p': passes = strtoul(optarg, NULL, 10); break;
+		case 'w': wait_ms = strtoul(optarg, NULL, 10); break;
+		case 'P': trigger = 1; break;
+		case 's': step_ms = strtoul(optarg, NULL, 10); break;
 		default: usage(argv[0]);
 		}
 	}
@@ -70,6 +102,10 @@ int main(int argc, char **argv)
 				return 2;
 			}
 		printf("pressure: fragmented %lu MB (every other page freed)\n", frag_mb);
+		if (trigger)
+			proactive_now();
+		if (wait_ms)
+			usleep((useconds_t)(wait_ms * 1000));
 	}
 
 	/* 2 MiB aligned so that every step can be one PMD THP */
@@ -80,8 +116,11 @@ int main(int argc, char **argv)
 	if (madvise(m, len, MADV_HUGEPAGE) != 0)
 		perror("pressure: MADV_HUGEPAGE (continuing)");
 	for (unsigned long pass = 0; pass <= passes; pass++) {
-		for (size_t off = 0; off < len; off += PAGE)
+		for (size_t off = 0; off < len; off += PAGE) {
 			m[off] = (unsigned char)(pass + off / PAGE + 1);
+			if (step_ms && !pass && off % (2 * MIB) == 2 * MIB - PAGE)
+				usleep((useconds_t)(step_ms * 1000));
+		}
 		printf("pressure: pass %lu wrote %lu MB\n", pass, mb);
 	}
 	return 0;
