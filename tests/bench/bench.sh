@@ -65,7 +65,8 @@ cleanup() {
 	wait 2>/dev/null
 	rm -rf "$TMP"
 }
-trap cleanup EXIT INT TERM
+trap cleanup EXIT
+trap 'exit 1' INT TERM
 
 # Stop the churn loops a recording was made around.
 stop_loops() {
@@ -263,7 +264,7 @@ for kind_sz in $FILES; do
 		pc = 100 * cpu[name] / cpu[full]
 		printf "%s --since %s --until +%d s: f = %.1f%% of the events; %.2f s wall, %.2f s CPU = %.1f%% of a full %s (%.2f s), window/full %.2f f; target <= f + 3%%: %s\n",
 			tool, mid, secs, 100 * f, wall[name], cpu[name], pc, tool, cpu[full],
-			f > 0 ? pc / (100 * f) : 0, pc <= 100 * f + 3 ? "MET" : "NOT MET"
+			(f > 0 ? pc / (100 * f) : 0), (pc <= 100 * f + 3 ? "MET" : "NOT MET")
 	}
 	{
 		if (!($1 in wall) || $2 < wall[$1]) {
@@ -451,7 +452,7 @@ if [ -n "${BENCH_SCALE-1}" ]; then
 				f = evw / evs["events-16"]
 				pc = 100 * cpu["set-window"] / cpu[full]
 				printf "report --since %s --until %s over the 16 parts: f = %.1f%% of the events; %.2f s CPU = %.1f%% of a full pass, window/full %.2f f; target <= f + 3%%: %s\n",
-					ws, we, 100 * f, cpu["set-window"], pc, f > 0 ? pc / (100 * f) : 0,
+					ws, we, 100 * f, cpu["set-window"], pc, (f > 0 ? pc / (100 * f) : 0),
 					(pc <= 100 * f + 3 ? "MET" : "NOT MET")
 			}
 		}' "$TMP/runs"
