@@ -19,6 +19,14 @@
 #                 empty: none): the default groups with the page allocator's
 #                 events at ~200 k/s, minutes long (long-SIZE.dat), where a
 #                 10 s window is a small part of the recording
+#   BENCH_SAMPLE_SIZE  size of the sample-heavy recording (default 8M;
+#                 empty: none): counter samples every 10 ms (sample-SIZE.dat)
+#   BENCH_STACK_SIZE  size of the stack-heavy recording (default 256M;
+#                 empty: none): a kernel stack with every page allocation
+#   BENCH_SCALE=  (empty) skip the switch-output sets read as 1, 4 and 16
+#                 parts (set-churn/, set-sample/; BENCH_SET_PART, default
+#                 16M, and BENCH_SET_SAMPLE_PART, default 1M, per part)
+#   BENCH_MAKE_ONLY=1  make the missing recordings and sets, then stop
 #   BENCH_NO_DUMP=1  skip the dump rows
 #   BENCH_MANY=0  skip many.sh (compare and export of 24 lab recordings,
 #                 one core against all; BENCH_MANY_REPEAT rounds, default 5)
