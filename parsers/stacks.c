@@ -20,12 +20,27 @@
 #include <string.h>
 
 #define STACK_MAX_FRAMES 128
+#define FRAME_MEMO 1024
+
+/*
+ * A stack-heavy recording repeats a few hundred return addresses
+ * millions of times; naming one is two lookups in libtraceevent (name,
+ * then the symbol's address) through the kallsyms table: a memo of the
+ * answers by address, direct mapped. A state is bound to one tep, whose
+ * kallsyms are in before the first stack record is parsed (analysis.c).
+ */
+struct frame_memo {
+	uint64_t addr, off;
+	const char *func;
+	int used;
+};
 
 struct stack_state {
 	int off;		/* of caller[] */
 	int long_size;		/* 8, or 4 on a 32-bit kernel */
 	uint64_t addr[STACK_MAX_FRAMES], sym_off[STACK_MAX_FRAMES];
 	const char *func[STACK_MAX_FRAMES];
+	struct frame_memo memo[FRAME_MEMO];
 };
 
 static void *stack_bind(struct parser_set *set, struct tep_event *ev)
@@ -53,6 +68,7 @@ static void stack_parse(void *state, struct parse_ctx *pc)
 	for (int at = st->off; at + st->long_size <= pc->size && n < STACK_MAX_FRAMES;
 	     at += st->long_size) {
 		uint64_t a;
+		struct frame_memo *m;
 
 		if (st->long_size == 8) {
 			memcpy(&a, d + at, 8);
@@ -66,9 +82,16 @@ static void stack_parse(void *state, struct parse_ctx *pc)
 				break;
 			a = v;
 		}
+		m = &st->memo[(a * 0x9E3779B97F4A7C15ULL) >> 54];
+		if (!m->used || m->addr != a) {
+			m->addr = a;
+			m->func = tep_find_function(pc->tep, a);
+			m->off = m->func ? a - tep_find_function_address(pc->tep, a) : 0;
+			m->used = 1;
+		}
 		st->addr[n] = a;
-		st->func[n] = tep_find_function(pc->tep, a);
-		st->sym_off[n] = st->func[n] ? a - tep_find_function_address(pc->tep, a) : 0;
+		st->func[n] = m->func;
+		st->sym_off[n] = m->off;
 		n++;
 	}
 	pc->rec->type = REC_KERNEL_STACK;

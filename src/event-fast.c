@@ -41,7 +41,7 @@
 
 #define FMT_PAD		32
 
-enum seg_kind { SEG_LIT, SEG_NUM, SEG_PFN, SEG_MEMO };
+enum seg_kind { SEG_LIT, SEG_NUM, SEG_PFN, SEG_MEMO, SEG_STR };
 
 /*
  * n bytes of src to p, for the short runs a line is made of: a copy of a
@@ -75,7 +75,9 @@ struct seg {
 	int off[2], size[2];	/* field(s) read: NUM/PFN one, MEMO up to two */
 	int nfields;
 	char conv;		/* d i u x X */
-	int lmod;		/* 0 int, 1 long, 2 long long */
+	int lmod;		/* 0 int, 1 long, 2 long long, -1 short, -2 char */
+	int psym;		/* %ps/%pS: a symbol's name (a MEMO) */
+	int dyn, rel;		/* STR: __data_loc string (rel: __rel_loc) */
 	int width, left, zero;	/* NUM: %-8d, %08x ... */
 	int guard;		/* NUM/PFN: the field all ones is libtraceevent's
 				 * to print (REC->pfn != -1UL ? ... : ...) */
@@ -87,6 +89,8 @@ struct fast_entry {
 	const struct tep_event *event;
 	int id;
 	int state;		/* 1 compiled and on, -1 libtraceevent prints it */
+	int stack_off;		/* ftrace:kernel_stack: its frames' offset (see
+				 * build_stack), else -1 */
 	int checked;		/* lines compared with tep so far */
 	char *fmt;		/* our copy of the format, segments point into it */
 	int nsegs;
@@ -243,6 +247,45 @@ static struct tep_format_field *guarded(struct tep_event *e, struct tep_print_ar
 	return f;
 }
 
+/*
+ * "%s" of a char array (comm[16], or buf[] to the record's end) or of a
+ * __get_str()/__get_rel_str() string: fills sg's field, 1; else 0. What
+ * libtraceevent prints (print_str_arg): an array's bytes up to the first
+ * NUL within it; a dynamic string from its data_loc up to its NUL.
+ */
+static int string_arg(struct tep_event *e, struct tep_print_arg *a, struct seg *sg)
+{
+	struct tep_format_field *f;
+
+	if (!a)
+		return 0;
+	if (a->type == TEP_PRINT_FIELD && a->field.name) {
+		f = tep_find_any_field(e, a->field.name);
+		/* not an array of a long's size: libtraceevent prints that as
+		 * a pointer */
+		if (!f || !(f->flags & TEP_FIELD_IS_ARRAY) ||
+		    (f->flags & (TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_RELATIVE)) ||
+		    f->size < 0 || f->size > 4096)
+			return 0;
+		sg->off[0] = f->offset;
+		sg->size[0] = f->size;	/* 0: to the record's end */
+		sg->nfields = 1;
+		return 1;
+	}
+	if (a->type == TEP_PRINT_STRING && a->string.string) {
+		f = tep_find_any_field(e, a->string.string);
+		if (!f || !(f->flags & TEP_FIELD_IS_DYNAMIC) || f->size != 4)
+			return 0;
+		sg->dyn = 1;
+		sg->rel = !!(f->flags & TEP_FIELD_IS_RELATIVE);
+		sg->off[0] = f->offset;
+		sg->size[0] = 4;
+		sg->nfields = 1;
+		return 1;
+	}
+	return 0;
+}
+
 /* One conversion spec at p (after '%'): fills sg, returns its length or
  * -1 when it is not one we format. */
 static int parse_spec(const char *p, struct seg *sg)
@@ -266,10 +309,25 @@ static int parse_spec(const char *p, struct seg *sg)
 	} else if (*q == 'L') {		/* the kernel's long long (kprobe u64) */
 		sg->lmod = 2;
 		q++;
+	} else if (*q == 'h') {		/* printf's own cast of the int */
+		sg->lmod = -1;
+		if (*++q == 'h') {
+			sg->lmod = -2;
+			q++;
+		}
 	}
-	if (!strchr("diuxXsp", *q) || !*q || sg->width > 64)
+	if (!strchr("diuxXsp", *q) || !*q || sg->width > 64 ||
+	    (sg->lmod < 0 && !strchr("diuxX", *q)))
 		return -1;
 	sg->conv = *q;
+	/* libtraceevent takes a letter after %p as part of it: %ps and %pS
+	 * print a symbol, others (%pf, %pM, ...) are not ours */
+	if (*q == 'p' && isalnum((unsigned char)q[1])) {
+		if (q[1] != 's' && q[1] != 'S')
+			return -1;
+		sg->psym = 1;
+		q++;
+	}
 	return (int)(q - p) + 1;
 }
 
@@ -324,7 +382,7 @@ static int compile(struct fast_entry *fe, struct tep_handle *tep, struct tep_eve
 		f += 1 + n;
 		if ((g = guarded(e, arg, &yes)) && (sg.conv == 'p' ? pfn_pointer(e, untype(yes)) == g :
 						    plain_field(e, untype(yes)) == g) &&
-		    (sg.conv == 'p' || (strchr("xXu", sg.conv) && sg.lmod))) {
+		    (sg.conv == 'p' || (strchr("xXu", sg.conv) && sg.lmod > 0))) {
 			/* the branch taken for every field value but all ones
 			 * (then libtraceevent prints the line) */
 			if (sg.width || sg.left || sg.zero)
@@ -334,6 +392,17 @@ static int compile(struct fast_entry *fe, struct tep_handle *tep, struct tep_eve
 			sg.off[0] = g->offset;
 			sg.size[0] = 8;
 			sg.nfields = 1;
+		} else if (sg.conv == 's' && string_arg(e, arg, &sg)) {
+			if (sg.width || sg.left || sg.zero)
+				return -1;
+			sg.kind = SEG_STR;
+		} else if (sg.psym) {
+			/* the symbol's name depends on the address alone */
+			if (sg.width || sg.left || sg.zero || arg_fields(e, arg, &sg) < 0 ||
+			    sg.nfields != 1)
+				return -1;
+			sg.kind = SEG_MEMO;
+			sg.memo = xcalloc(MEMO_SLOTS, sizeof(*sg.memo));
 		} else if (sg.conv == 'p') {
 			fld = pfn_pointer(e, arg);
 			if (!fld || sg.width || sg.left || sg.zero)
@@ -343,7 +412,8 @@ static int compile(struct fast_entry *fe, struct tep_handle *tep, struct tep_eve
 			sg.size[0] = 8;
 			sg.nfields = 1;
 		} else if (sg.conv != 's' && (fld = plain_field(e, arg)) &&
-			   (fld->size >= (sg.lmod ? 8 : 4) ||
+			   (fld->size >= (sg.lmod > 0 ? 8 : sg.lmod == -1 ? 2 :
+					  sg.lmod == -2 ? 1 : 4) ||
 			    !(fld->flags & TEP_FIELD_IS_SIGNED))) {
 			/* zero- and sign-extension agree (an unsigned field, or
 			 * one at least as wide as the cast); a narrower signed
@@ -373,11 +443,34 @@ static int compile(struct fast_entry *fe, struct tep_handle *tep, struct tep_eve
 		if (fe->segs[i].kind != SEG_MEMO || !nx)
 			continue;
 		/* a memo's end is found by the literal after it: one with '='
-		 * in it ("order=") cannot be inside a symbol or flag name */
-		if (nx->kind != SEG_LIT || !memchr(nx->lit, '=', (size_t)nx->litlen))
+		 * in it ("order=") cannot be inside a symbol or flag name, nor
+		 * ':' or ' ' inside a symbol's (%ps) */
+		if (nx->kind != SEG_LIT ||
+		    (!memchr(nx->lit, '=', (size_t)nx->litlen) &&
+		     !(fe->segs[i].psym && (nx->lit[0] == ':' || nx->lit[0] == ' '))))
 			return -1;
 	}
 	return 0;
+}
+
+/*
+ * ftrace:kernel_stack is printed by a handler (src/event-stack.c, as
+ * trace-cmd's function plugin prints it), not by its print format: one
+ * "=> FUNC (ADDR)" line per frame through trace_seq_printf, which was
+ * most of a dump of a stack recording. The same text is made here (and
+ * checked against the handler's like any compiled event): the offset of
+ * the caller array, or -1 for any other event or a file this cannot read
+ * (4-byte longs, big endian).
+ */
+static int stack_frames(struct tep_handle *tep, struct tep_event *e)
+{
+	struct tep_format_field *f;
+
+	if (strcmp(e->system, "ftrace") || strcmp(e->name, "kernel_stack") ||
+	    tep_is_file_bigendian(tep) || tep_get_long_size(tep) != 8)
+		return -1;
+	f = tep_find_any_field(e, "caller");
+	return f ? f->offset : -1;
 }
 
 static void entry_free(struct fast_entry *fe)
@@ -406,7 +499,8 @@ static struct fast_entry *entry_find(struct event_fast *ef, struct tep_event *e)
 	fe = xcalloc(1, sizeof(*fe));
 	fe->event = e;
 	fe->id = e->id;
-	fe->state = compile(fe, ef->tep, e) ? -1 : 1;
+	fe->stack_off = stack_frames(ef->tep, e);
+	fe->state = fe->stack_off >= 0 || !compile(fe, ef->tep, e) ? 1 : -1;
 	if (ef->ntable == ef->cap) {
 		ef->cap = ef->cap ? 2 * ef->cap : 32;
 		ef->table = xrealloc(ef->table, ef->cap * sizeof(*ef->table));
@@ -545,6 +639,10 @@ static char *put_num(char *p, const struct seg *sg, uint64_t v)
 
 	if (sg->lmod == 0)
 		v = (uint32_t)v;	/* (int)val */
+	else if (sg->lmod == -1)	/* %h: printf converts the int to a short */
+		v = sg->conv == 'd' || sg->conv == 'i' ? (uint64_t)(int64_t)(int16_t)v : (uint16_t)v;
+	else if (sg->lmod == -2)
+		v = sg->conv == 'd' || sg->conv == 'i' ? (uint64_t)(int64_t)(int8_t)v : (uint8_t)v;
 	if (sg->conv == 'd' || sg->conv == 'i') {
 		long long sv = sg->lmod ? (long long)v : (long long)(int32_t)(uint32_t)v;
 
@@ -589,6 +687,45 @@ static void tep_info(struct trace_seq *t, struct tep_handle *tep, struct td_even
 	trace_seq_terminate(t);
 }
 
+/* The stack handler's text (event-stack.c) into out: -2 if it does not
+ * fit (libtraceevent prints that one). */
+static int build_stack(struct event_fast *ef, const struct fast_entry *fe,
+		       const struct td_event *ev, char *out)
+{
+	char *p = out, *end = out + LINE_MAX_LEN - 300;
+
+	memcpy(p, "<stack trace >\n", 15);
+	p += 15;
+	for (int at = fe->stack_off; at + 8 <= ev->size; at += 8) {
+		uint64_t addr = field(ev, at, 8);
+		const char *func;
+		size_t n;
+
+		if (addr == UINT64_MAX || (int)addr == -1)
+			break;
+		func = tep_find_function(ef->tep, addr);
+		n = func ? strlen(func) : 0;
+		if ((size_t)(end - p) < n + 24)
+			return -2;
+		*p++ = '=';
+		*p++ = '>';
+		*p++ = ' ';
+		if (func) {
+			memcpy(p, func, n);
+			p += n;
+			*p++ = ' ';
+			*p++ = '(';
+			p = put_hex(p, addr, 0);
+			*p++ = ')';
+		} else {
+			p = put_hex(p, addr, 0);
+		}
+		*p++ = '\n';
+	}
+	*p = '\0';
+	return (int)(p - out);
+}
+
 /*
  * Builds the line into out. A MEMO segment that misses takes its text
  * from ref (libtraceevent's line of this event, made by the caller on
@@ -629,6 +766,30 @@ static int build(struct fast_entry *fe, struct td_event *ev, const char *ref, ch
 			*p++ = '0';
 			*p++ = 'x';
 			p = put_hex(p, pfn, 0);
+			break;
+		}
+		case SEG_STR: {
+			const char *d = ev->data;
+			size_t at, lim, n;
+
+			if (sg->dyn) {
+				uint64_t loc = field(ev, sg->off[0], 4);
+
+				at = (size_t)(loc & 0xffff) + (sg->rel ? (size_t)sg->off[0] + 4 : 0);
+				lim = (size_t)ev->size;
+			} else {
+				at = (size_t)sg->off[0];
+				lim = sg->size[0] ? at + (size_t)sg->size[0] : (size_t)ev->size;
+			}
+			if (at > (size_t)ev->size || lim > (size_t)ev->size)
+				return -2;
+			n = strnlen(d + at, lim - at);
+			/* a dynamic string libtraceevent would read past the
+			 * record for, or one too long for the line: its text */
+			if ((sg->dyn && n == lim - at) || n > (size_t)(end - p))
+				return -2;
+			memcpy(p, d + at, n);
+			p += n;
 			break;
 		}
 		case SEG_MEMO: {
@@ -718,6 +879,8 @@ int event_fast_line(struct event_fast *ef, char *out, struct td_event *ev)
 	/* still being checked against libtraceevent: event_fast_info */
 	if (fe->state < 0 || fe->checked < CHECK_LINES)
 		return -1;
+	if (fe->stack_off >= 0)
+		return build_stack(ef, fe, ev, out);
 	if (!fields_fit(fe, ev))
 		return -1;
 	return build(fe, ev, NULL, out, &need);
@@ -735,10 +898,11 @@ int event_fast_info(struct event_fast *ef, struct trace_seq *s, struct td_event 
 	fe = entry_find(ef, ev->event);
 	if (fe->state < 0)
 		return 0;
-	if (!fields_fit(fe, ev))
+	if (fe->stack_off < 0 && !fields_fit(fe, ev))
 		return 0;
 	if (fe->checked >= CHECK_LINES) {
-		n = build(fe, ev, NULL, line, &need);
+		n = fe->stack_off >= 0 ? build_stack(ef, fe, ev, line) :
+		    build(fe, ev, NULL, line, &need);
 		if (n >= 0) {
 			trace_seq_puts(s, line);
 			return 1;
@@ -748,7 +912,8 @@ int event_fast_info(struct event_fast *ef, struct trace_seq *s, struct td_event 
 	}
 	/* checking, or a memo missed: libtraceevent's line is the reference */
 	tep_info(&ref, ef->tep, ev);
-	n = ref.buffer ? build(fe, ev, ref.buffer, line, &need) : -1;
+	n = !ref.buffer ? -1 : fe->stack_off >= 0 ? build_stack(ef, fe, ev, line) :
+	    build(fe, ev, ref.buffer, line, &need);
 	if (n == -2) {
 		/* a value whose text is libtraceevent's (a null page): this
 		 * line is its, the event stays compiled */

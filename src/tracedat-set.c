@@ -333,7 +333,7 @@ struct td_set *td_set_open_only(const char *const *paths, int n, td_want_fn want
 		goto fail;
 	qsort(s->f, (size_t)n, sizeof(*s->f), start_cmp);
 	for (int i = 1; i < n; i++) {
-		if (!same_formats(td_tep(s->f[0].tf), td_tep(s->f[i].tf))) {
+		if (!same_formats(td_tep_nosyms(s->f[0].tf), td_tep_nosyms(s->f[i].tf))) {
 			set_err(err, "%s: its event formats differ from %s's: not one recording",
 				s->f[i].path, s->f[0].path);
 			goto fail;
@@ -395,7 +395,7 @@ void td_set_share_cmdlines(struct td_set *s)
 		text = xmalloc(len - 8 + 1);
 		memcpy(text, p + 8, len - 8);
 		text[len - 8] = '\0';
-		tep_parse_saved_cmdlines(td_tep(s->f[0].tf), text);
+		tep_parse_saved_cmdlines(td_tep_nosyms(s->f[0].tf), text);
 		free(text);
 	}
 }
@@ -415,6 +415,9 @@ struct td_set_cursor {
 	unsigned every;
 	struct cur_file *f;
 	int opened;		/* files [0, opened) have been started */
+	int done;		/* files [0, done) are read to their end: the
+				 * merge looks from here (a day's 144 parts
+				 * would otherwise be 144 looks per event) */
 	int last;		/* the file of the event returned last, or -1 */
 	uint64_t emitted;	/* its time */
 	int any;
@@ -508,11 +511,13 @@ int td_set_cursor_next(struct td_set_cursor *c, struct td_event *ev, char **err)
 			f->c = NULL;
 		}
 	}
+	while (c->done < c->opened && !c->f[c->done].has)
+		c->done++;
 	for (;;) {
 		uint64_t t = UINT64_MAX;
 
 		k = -1;
-		for (int i = 0; i < c->opened; i++)
+		for (int i = c->done; i < c->opened; i++)
 			if (c->f[i].has && (k < 0 || c->f[i].head.ts < t)) {
 				k = i;
 				t = c->f[i].head.ts;

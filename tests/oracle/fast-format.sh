@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # dump's own formatters (src/event-fast.c, the kmem page alloc/free
-# events' included) against libtraceevent, line by line, on
+# events', string fields, %ps and ftrace:kernel_stack's handler included)
+# against libtraceevent, line by line, on
 # every real recording: MMSCOPE_FAST_FORMAT=0 prints every event through
 # tep_print_event. (tests/oracle/trace-cmd.sh holds both to trace-cmd.)
 # The fast path must also be taken: a formatter that turned itself off
@@ -31,7 +32,8 @@ done
 # the events these recordings are full of must be formatted here
 for ev in vmscan:mm_vmscan_lru_isolate vmscan:mm_vmscan_lru_shrink_inactive \
 	vmscan:mm_vmscan_memcg_reclaim_begin compaction:mm_compaction_isolate_migratepages \
-	compaction:mm_compaction_migratepages kmem:mm_page_alloc kmem:mm_page_free; do
+	compaction:mm_compaction_migratepages kmem:mm_page_alloc kmem:mm_page_free \
+	ftrace:kernel_stack ftrace:print task:task_newtask task:task_rename; do
 	cat "$scratch"/*.report | grep -q "^fast-format $ev on " ||
 		fail "$ev never took the fast path"
 done
