@@ -64,6 +64,8 @@ longest-memcg-80x24          80x24   memcg-swap-6.18.dat   L
 longest-stalls-memcg-80x24   80x24   memcg-swap-6.18.dat   L 4
 events-samples-80x24         80x24   r/global-pressure-early-6.12.dat  Enter 5 p
 memcg-small-80x24            80x24   r/memcgs-6.18.dat   7 down down
+memcg-lane-a-80x24           80x24   r/memcg-lane-6.18.dat  7 down down
+memcg-lane-root-160x50       160x50  r/memcg-lane-6.18.dat  7
 '
 
 fixture_path() {
