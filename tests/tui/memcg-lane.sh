@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The memcg view's stalls (view 7, tui/view-memcg.c) on a recording with
 # both record --cgroups samples and the tasks' cgroups
-# (tests/data/report/memcg-lane-6.18.dat): for every cgroup the view
+# (tests/data/cgroups/memcg-lane-6.18.dat): for every cgroup the view
 # lists, its count of stalls of tasks in it and below equals the direct
 # and memcg reclaim begins that `trace-cmd report` shows of the pids in
 # that cgroup when they began, by a map rebuilt from trace-cmd's text
@@ -12,7 +12,7 @@
 # has an 'R' exactly when the count is above 0.
 . "${top_srcdir:-.}/tests/lib.sh"
 
-f="$top_srcdir/tests/data/report/memcg-lane-6.18.dat"
+f="$top_srcdir/tests/data/cgroups/memcg-lane-6.18.dat"
 [ -f "$f" ] || fail "no recording $f"
 command -v trace-cmd >/dev/null || skip "trace-cmd not installed (sh tests/install-deps.sh)"
 command -v python3 >/dev/null || skip "python3 not installed"

@@ -841,7 +841,7 @@ static void test_memcg_stalls(void)
 {
 	struct tui_state st;
 	struct canvas c = { 0 };
-	struct tui_data *d = load("tests/data/report/memcg-lane-6.18.dat", &st);
+	struct tui_data *d = load("tests/data/cgroups/memcg-lane-6.18.dat", &st);
 	const struct cgmap *map;
 	const struct lane *ln;
 	int a = 0, b = 0, other = 0;
