@@ -23,6 +23,8 @@
 
 #define LANES_OPEN_MAX 4096
 
+_Static_assert(sizeof(struct lane_span) <= 24, "a span stays small: LANES_MAX_SPANS per lane");
+
 struct open_span {
 	int pid;
 	int nid;
@@ -115,12 +117,21 @@ static int lane_push(struct lane *ln, const struct lane_span *s)
 	return 0;
 }
 
-static void lanes_add_span(struct lanes *l, int nid, enum lane_id lane,
-			   uint64_t start, uint64_t end, int pid, int kind, int order)
+/* A span's fields, within its bit-fields' ranges. */
+static void lane_span_set(struct lane_span *s, int pid, int kind, int order, int cgroup)
 {
-	struct lane_span s = { start, end < start ? start : end, pid, (int8_t)kind, 0,
-			       (int16_t)order };
+	s->pid = pid;
+	s->kind = kind;
+	s->order = order > 31 ? 31 : order < -32 ? -32 : order;
+	s->cgroup = cgroup > 0 && cgroup <= LANE_CGROUP_MAX ? (unsigned)cgroup : 0;
+}
 
+static void lanes_add_span(struct lanes *l, int nid, enum lane_id lane, uint64_t start,
+			   uint64_t end, int pid, int kind, int order, int cgroup)
+{
+	struct lane_span s = { .start = start, .end = end < start ? start : end };
+
+	lane_span_set(&s, pid, kind, order, cgroup);
 	lane_push(&lanes_node_get(l, nid)->lane[lane], &s);
 }
 
@@ -148,7 +159,7 @@ static void lanes_node_sleep(struct lanes *l, uint64_t ts, int nid, int k)
 		return;
 	lanes_add_span(l, nid, k == 0 ? LANE_KSWAPD : LANE_KCOMPACTD,
 		       (uint64_t)l->open_start[nid][k], ts, l->open_pid[nid][k],
-		       l->open_kind[nid][k], l->open_order[nid][k]);
+		       l->open_kind[nid][k], l->open_order[nid][k], 0);
 	l->open_start[nid][k] = -1;
 }
 
@@ -174,9 +185,8 @@ static void lanes_task_begin(struct lanes *l, const struct record *r, enum lane_
 	o->lane = lane;
 	o->nid = nid;
 	o->s.start = r->ts;
-	o->s.pid = r->pid;
-	o->s.kind = (int8_t)kind;
-	o->s.order = (int16_t)order;
+	/* the cgroup where it began, as the cgroups section counts it */
+	lane_span_set(&o->s, r->pid, kind, order, r->cgroup);
 }
 
 static void lanes_task_end(struct lanes *l, const struct record *r, enum lane_id lane)
@@ -185,7 +195,8 @@ static void lanes_task_end(struct lanes *l, const struct record *r, enum lane_id
 
 	if (!o)
 		return;
-	lanes_add_span(l, o->nid, lane, o->s.start, r->ts, o->s.pid, o->s.kind, o->s.order);
+	lanes_add_span(l, o->nid, lane, o->s.start, r->ts, o->s.pid, o->s.kind, o->s.order,
+		       (int)o->s.cgroup);
 	*o = l->open[--l->nopen];
 }
 
@@ -338,7 +349,7 @@ void lanes_add(struct lanes *l, const struct record *r)
 		 * kill ran in; that one only where the field is missing */
 		if (r->oom.kind == OOM_VICTIM)
 			lanes_add_span(l, 0, LANE_OOM, r->ts, r->ts,
-				       r->oom.victim > 0 ? r->oom.victim : r->pid, 0, 0);
+				       r->oom.victim > 0 ? r->oom.victim : r->pid, 0, 0, r->cgroup);
 		break;
 	case REC_ZONE:
 		lanes_zone(l, r);
@@ -395,7 +406,8 @@ void lanes_finish(struct lanes *l, uint64_t end_ts)
 			lanes_node_sleep(l, end_ts, n, k);
 	for (int i = 0; i < l->nopen; i++)
 		lanes_add_span(l, l->open[i].nid, l->open[i].lane, l->open[i].s.start, end_ts,
-			       l->open[i].s.pid, l->open[i].s.kind, l->open[i].s.order);
+			       l->open[i].s.pid, l->open[i].s.kind, l->open[i].s.order,
+			       (int)l->open[i].s.cgroup);
 	l->nopen = 0;
 	lanes_sort_all(l);
 }
@@ -424,9 +436,8 @@ void lanes_sync(struct lanes *l, uint64_t now)
 			if (l->open_start[n][k] < 0)
 				continue;
 			s.start = (uint64_t)l->open_start[n][k];
-			s.pid = l->open_pid[n][k];
-			s.kind = (int8_t)l->open_kind[n][k];
-			s.order = l->open_order[n][k];
+			lane_span_set(&s, l->open_pid[n][k], l->open_kind[n][k],
+				      l->open_order[n][k], 0);
 			lanes_add_open(l, n, k == 0 ? LANE_KSWAPD : LANE_KCOMPACTD, &s, now);
 		}
 	for (int i = 0; i < l->nopen; i++)

@@ -35,16 +35,23 @@
 enum lane_id { LANE_KSWAPD, LANE_KCOMPACTD, LANE_RECLAIM, LANE_COMPACT, LANE_OOM, LANE_NR };
 
 /* Span kinds: reclaim_kind for LANE_RECLAIM; for LANE_KCOMPACTD 1 when
- * on a request (order > 0), 0 proactive; otherwise 0. */
+ * on a request (order > 0), 0 proactive; otherwise 0. Bit-fields keep a
+ * span at 24 bytes: a lane holds up to LANES_MAX_SPANS of them. */
 struct lane_span {
 	uint64_t start, end;	/* end == start for points (OOM) */
 	int pid;
-	int8_t kind;
-	uint8_t flags;		/* LANE_OPEN: still open at lanes_sync() time */
-	int16_t order;
+	signed int kind : 4;
+	unsigned int flags : 2;	/* LANE_OPEN: still open at lanes_sync() time */
+	signed int order : 6;	/* -1 none; an order above 31 is kept as 31 */
+	/* stalls and compaction runs: the record.cgroup of the begin record
+	 * (the task's memory cgroup then: an id of analysis_cgmap() plus 1),
+	 * 0 unknown, as on a recording without the tasks' cgroups or an id
+	 * past LANE_CGROUP_MAX */
+	unsigned int cgroup : 20;
 };
 
 #define LANE_OPEN 1
+#define LANE_CGROUP_MAX ((1 << 20) - 1)
 
 struct lane {
 	struct lane_span *spans;	/* sorted by start after lanes_finish/sync() */

@@ -143,8 +143,8 @@ EXTRA_DIST += tests/compare/golden.sh tests/compare/data tests/data/compare \
 # mode, errors, and the real binary in tmux
 check_PROGRAMS += tests/unit/test-tui-views
 tests_unit_test_tui_views_SOURCES = tests/unit/test-tui-views.c $(TUI_CORE)
-TESTS += tests/unit/test-tui-views tests/tui/golden.sh tests/tui/errors.sh tests/tui/tmux.sh
-EXTRA_DIST += tests/tui/golden.sh tests/tui/errors.sh tests/tui/tmux.sh
+TESTS += tests/unit/test-tui-views tests/tui/golden.sh tests/tui/errors.sh tests/tui/tmux.sh tests/tui/memcg-lane.sh
+EXTRA_DIST += tests/tui/golden.sh tests/tui/errors.sh tests/tui/tmux.sh tests/tui/memcg-lane.sh
 
 # the command line and the man pages
 TESTS += tests/cli/docs.sh tests/cli/usage.sh tests/cli/sections.sh tests/cli/stdin.sh \

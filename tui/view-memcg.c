@@ -6,12 +6,19 @@
  * axis its usage as a chart, with the limit and high as lines where they
  * were sampled. From the memcgs model's points (thinned to a bound: a
  * point then holds the largest usage of the sets it stands for).
+ * Under the chart, 'R' where a stall (direct or memcg reclaim) of a task
+ * of the cgroup or one below it was in progress: the lanes' reclaim
+ * spans, each in the cgroup its task was in when it began (the tasks'
+ * map, src/cgmap.h, whose paths are the memcgs lines' form: relative to
+ * the hierarchy's mount).
  */
 #include "config.h"
 #include "tui.h"
 #include "data.h"
 #include "analysis.h"
 #include "model-memcgs.h"
+#include "model-lanes.h"
+#include "cgmap.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -147,6 +154,93 @@ static void mv_chart(struct tui_state *st, struct canvas *body, int y, int h,
 	free(use);
 }
 
+/* The stalls a memcg's row shows: direct and memcg reclaim; the softlimit
+ * kind nests in them (and is kswapd's otherwise), node reclaim is the
+ * node's. */
+static int mv_stall_kind(int kind)
+{
+	return kind == RK_DIRECT || kind == RK_MEMCG;
+}
+
+/*
+ * Per column of the axis, whether a stall of a task in path (or below)
+ * was in progress, into cols[0..w) (NULL: none); returns the number of
+ * those stalls in the recording (or its window), and the spans the lanes
+ * dropped past their bound (their cgroup unknown) in *dropped.
+ */
+static uint64_t mv_stalls(const struct tui_state *st, const char *path, char *cols, int w,
+			  uint64_t *dropped)
+{
+	const struct cgmap *map = analysis_cgmap(st->data->an);
+	const struct lanes *l = st->data->lanes;
+	int nids = cgmap_count(map);
+	/* per cgroup id: 0 not asked yet, 1 under path, 2 not */
+	unsigned char *in = xcalloc((size_t)nids + 1, 1);
+	uint64_t n = 0;
+
+	*dropped = 0;
+	if (cols)
+		memset(cols, 0, (size_t)w);
+	for (int nid = 0; l && nid < lanes_nnodes(l); nid++) {
+		const struct lane *ln = &lanes_node(l, nid)->lane[LANE_RECLAIM];
+
+		*dropped += ln->dropped;
+		for (int i = 0; i < ln->n; i++) {
+			const struct lane_span *s = &ln->spans[i];
+			int id = (int)s->cgroup - 1;
+
+			if (!mv_stall_kind(s->kind) || id < 0 || id >= nids)
+				continue;
+			if (!in[id])
+				in[id] = cgmap_under(map, id, path) ? 1 : 2;
+			if (in[id] != 1)
+				continue;
+			n++;
+			if (!cols || s->end < tui_col_ts(st, 0))
+				continue;
+			/* the columns from its start's to its end's */
+			for (long c = tui_ts_col(st, s->start) < 0 ? 0 : tui_ts_col(st, s->start);
+			     c < w && tui_col_ts(st, c) <= s->end; c++)
+				cols[c] = 1;
+		}
+	}
+	free(in);
+	return n;
+}
+
+/* The stalls' row at y, under the chart, and their text line below;
+ * returns the rows used. */
+static int mv_stall_row(struct tui_state *st, struct canvas *body, int y,
+			 const struct memcg_info *g)
+{
+	const struct analysis *a = st->data->an;
+	int w = tui_axis_cols(body->cols);
+	char *cols = xcalloc((size_t)w + 1, 1);
+	uint64_t n, dropped;
+	int rows = 1;
+
+	/* unknown is said on the row itself, never an empty row */
+	if (!cgmap_recorded(analysis_cgmap(a))) {
+		canvas_put(body, y, 0, AT_DIM, "stalls: tasks' cgroups not recorded (record -g tasks)");
+	} else if (!analysis_traced(a, REC_RECLAIM_BEGIN, RK_DIRECT) &&
+		   !analysis_traced(a, REC_RECLAIM_BEGIN, RK_MEMCG)) {
+		canvas_put(body, y, 0, AT_DIM, "stalls: reclaim not recorded (record -g reclaim)");
+	} else {
+		n = mv_stalls(st, g->path, cols, w, &dropped);
+		canvas_put(body, y, 0, AT_LABEL, "stalls");
+		for (int c = 0; c < w; c++)
+			if (cols[c])
+				canvas_set(body, y, TUI_LABEL_W + c, 'R', AT_RECLAIM);
+		canvas_printf(body, y + 1, 0, AT_NORMAL, "%llu stalls of its tasks and below "
+			      "(direct and memcg reclaim, 'R' in progress)%s",
+			      (unsigned long long)n,
+			      dropped ? ", more not kept" : "");
+		rows = 2;
+	}
+	free(cols);
+	return rows;
+}
+
 static void view_memcg_build(struct tui_state *st, struct canvas *body)
 {
 	const struct memcg_info *g;
@@ -170,7 +264,7 @@ static void view_memcg_build(struct tui_state *st, struct canvas *body)
 		      mv_mib(u, sizeof(u), p ? p->usage : 0, p && (p->known & MEMCG_PT_USAGE)),
 		      mv_mib(l, sizeof(l), p ? p->limit : 0, p && (p->known & MEMCG_PT_LIMIT)),
 		      mv_mib(hi, sizeof(hi), p ? p->high : 0, p && (p->known & MEMCG_PT_HIGH)));
-	h = body->rows - y - 2;
+	h = body->rows - y - 4;	/* the stalls' row, its line, the legend */
 	if (h > MV_CHART_MAX)
 		h = MV_CHART_MAX;
 	if (h < 2)
@@ -181,6 +275,8 @@ static void view_memcg_build(struct tui_state *st, struct canvas *body)
 		if (cur >= 0 && cur < tui_axis_cols(body->cols))
 			canvas_attr(body, r, TUI_LABEL_W + cur, 1, AT_CURSOR);
 	y += h;
+	if (y + 1 < body->rows)
+		y += mv_stall_row(st, body, y, g);
 	if (y < body->rows)
 		canvas_printf(body, y, 0, AT_DIM, "usage '#', limit and high '=' where usage "
 			      "is at or above them");

@@ -14,7 +14,8 @@ LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}print_suppressions=0"
 export LSAN_OPTIONS
 s="$top_srcdir/samples"
 
-# name  size  fixture  keys (fixtures under samples/, or tests/data/report/ as r/NAME)
+# name  size  fixture  keys (fixtures under samples/, or tests/data/report/ as r/NAME,
+# tests/data/cgroups/ as c/NAME)
 cases='
 timeline-pressure-80x24      80x24   r/global-pressure-early-6.12.dat
 timeline-pressure-enter-80x24 80x24  r/global-pressure-early-6.12.dat  Enter
@@ -64,11 +65,14 @@ longest-memcg-80x24          80x24   memcg-swap-6.18.dat   L
 longest-stalls-memcg-80x24   80x24   memcg-swap-6.18.dat   L 4
 events-samples-80x24         80x24   r/global-pressure-early-6.12.dat  Enter 5 p
 memcg-small-80x24            80x24   r/memcgs-6.18.dat   7 down down
+memcg-lane-a-80x24           80x24   c/memcg-lane-6.18.dat  7 down down
+memcg-lane-root-160x50       160x50  c/memcg-lane-6.18.dat  7
 '
 
 fixture_path() {
 	case $1 in
 	r/*) echo "$top_srcdir/tests/data/report/${1#r/}" ;;
+	c/*) echo "$top_srcdir/tests/data/cgroups/${1#c/}" ;;
 	*) echo "$s/$1" ;;
 	esac
 }

@@ -14,6 +14,7 @@
 #include "tracedat-read.h"
 #include "model-lanes.h"
 #include "findings.h"
+#include "cgmap.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -797,6 +798,100 @@ static void test_memcg(void)
 	tui_data_free(d);
 }
 
+/* A span keeps the cgroup of its begin record (open, provisional and
+ * closed), within its bit-fields: an order past 31 is 31, a cgroup past
+ * LANE_CGROUP_MAX unknown. */
+static void test_lane_cgroup(void)
+{
+	struct lanes *l = lanes_new();
+	struct record r = { .type = REC_RECLAIM_BEGIN, .pid = 7, .ts = 100, .cgroup = 5 };
+	const struct lane *ln;
+
+	r.rbegin.kind = RK_MEMCG;
+	r.rbegin.order = 40;
+	lanes_add(l, &r);
+	lanes_sync(l, 150);
+	ln = &lanes_node(l, 0)->lane[LANE_RECLAIM];
+	ok(ln->n == 1 && ln->spans[0].cgroup == 5 && (ln->spans[0].flags & LANE_OPEN) &&
+	   ln->spans[0].kind == RK_MEMCG && ln->spans[0].order == 31,
+	   "an open stall's provisional span: its begin's cgroup, kind and order (clamped)");
+	r = (struct record){ .type = REC_RECLAIM_END, .pid = 7, .ts = 200, .cgroup = 9 };
+	r.rend.kind = RK_MEMCG;
+	lanes_add(l, &r);
+	r = (struct record){ .type = REC_RECLAIM_BEGIN, .pid = 8, .ts = 300,
+			     .cgroup = LANE_CGROUP_MAX + 1 };
+	r.rbegin.kind = RK_DIRECT;
+	r.rbegin.order = -1;
+	lanes_add(l, &r);
+	lanes_finish(l, 400);
+	ln = &lanes_node(l, 0)->lane[LANE_RECLAIM];
+	ok(ln->n == 2 && ln->spans[0].cgroup == 5 && !ln->spans[0].flags && ln->spans[0].end == 200,
+	   "closed: the begin's cgroup (5), not the end's");
+	ok(ln->n == 2 && ln->spans[1].cgroup == 0 && ln->spans[1].order == -1 &&
+	   ln->spans[1].kind == RK_DIRECT, "a cgroup past the bound is unknown; order -1 kept");
+	lanes_free(l);
+}
+
+/* The memcg view's stalls on a recording with record --cgroups samples
+ * and the tasks' cgroups (memcg-lane-6.18: 50 memcg stalls in
+ * /mmscope-lane/a, 7 in .../b, as trace-cmd shows them: the count is
+ * held to trace-cmd for every cgroup by tests/tui/memcg-lane.sh); the
+ * lanes' spans name cgroups of the map; unknown said as such. */
+static void test_memcg_stalls(void)
+{
+	struct tui_state st;
+	struct canvas c = { 0 };
+	struct tui_data *d = load("tests/data/cgroups/memcg-lane-6.18.dat", &st);
+	const struct cgmap *map;
+	const struct lane *ln;
+	int a = 0, b = 0, other = 0;
+
+	if (!d) {
+		ok(0, "load the memcg-lane recording");
+		return;
+	}
+	map = analysis_cgmap(d->an);
+	ln = &lanes_node(d->lanes, 0)->lane[LANE_RECLAIM];
+	for (int i = 0; i < ln->n; i++) {
+		int id = (int)ln->spans[i].cgroup - 1;
+		const char *p = id >= 0 ? cgmap_path(map, id) : NULL;
+
+		if (p && !strcmp(p, "/mmscope-lane/a"))
+			a++;
+		else if (p && !strcmp(p, "/mmscope-lane/b"))
+			b++;
+		else
+			other++;
+	}
+	ok(a == 50 && b == 7 && !other, "lane spans by cgroup: a %d, b %d, other %d", a, b, other);
+	st.view = VIEW_MEMCG;
+	build(&st, &c, 24, 80);
+	ok(canvas_has(&c, "memcg 1/3 /mmscope-lane  (") &&
+	   canvas_has(&c, "57 stalls of its tasks and below"), "the parent holds its children's 57");
+	tui_apply(&st, ACT_DOWN);
+	tui_apply(&st, ACT_DOWN);
+	build(&st, &c, 24, 80);
+	ok(canvas_has(&c, "memcg 3/3 /mmscope-lane/a") &&
+	   canvas_has(&c, "50 stalls of its tasks and below") && canvas_has(&c, "stalls        "),
+	   "a: its 50, and their row");
+	canvas_release(&c);
+	tui_state_release(&st);
+	tui_data_free(d);
+
+	d = load("tests/data/report/memcgs-6.18.dat", &st);
+	if (!d) {
+		ok(0, "load the memcgs recording");
+		return;
+	}
+	st.view = VIEW_MEMCG;
+	build(&st, &c, 24, 80);
+	ok(canvas_has(&c, "stalls: tasks' cgroups not recorded") && !canvas_has(&c, " stalls of its"),
+	   "without the tasks' cgroups: not recorded, no count");
+	canvas_release(&c);
+	tui_state_release(&st);
+	tui_data_free(d);
+}
+
 /* Reading lanes while records still come (tui --live): provisional spans
  * for what is open, taken back out by the next record; spans that close
  * out of order are sorted by start. */
@@ -930,6 +1025,8 @@ int main(void)
 	test_stalls();
 	test_swap_zswap();
 	test_memcg();
+	test_lane_cgroup();
+	test_memcg_stalls();
 	test_findings();
 	return tap_done();
 }
