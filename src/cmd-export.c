@@ -122,7 +122,7 @@ static const struct ex_col kcompactd_cols[] = {
 };
 static const struct ex_col stalls_cols[] = {
 	T("recording_id"), T("kind"), I("pid"), TN("comm"), I("begin_ns"),
-	I("duration_ns"), I("alloc_order"), I("reclaimed_pages"),
+	I("duration_ns"), I("alloc_order"), I("reclaimed_pages"), TN("cgroup"),
 };
 static const struct ex_col compaction_cols[] = {
 	T("recording_id"), T("runner"), I("pid"), TN("comm"), I("begin_ns"),
@@ -614,6 +614,7 @@ static void export_stalls(struct ex_ctx *x)
 {
 	const struct reclaim_model *rm = analysis_reclaim(x->a);
 	const struct compaction_model *cm = analysis_compaction(x->a);
+	const struct cgmap *map = analysis_cgmap(x->a);
 	struct ex_out *o = &x->out[TB_STALLS];
 
 	for (int i = 0; i < reclaim_model_nstalls(rm, NULL); i++) {
@@ -627,6 +628,10 @@ static void export_stalls(struct ex_ctx *x)
 		put_u64(o, s->dur);
 		put_s64(o, s->order);
 		put_u64(o, s->reclaimed);
+		/* the task's memory cgroup when the stall began; null: the
+		 * recording has no cgroup list, or the task was not placed */
+		put_str_or_null(o, s->cgroup > 0 && cgmap_recorded(map) ?
+				cgmap_path(map, s->cgroup - 1) : NULL);
 		row_end(o);
 	}
 	o = &x->out[TB_COMPACTION];

@@ -200,7 +200,8 @@ static void reclaim_log_stall(struct reclaim_model *m, const struct reclaim_pid 
 	s = &m->stalls[m->nstalls++];
 	*s = (struct reclaim_stall){ .begin = p->begin_ts, .dur = d,
 				     .reclaimed = r->rend.nr_reclaimed, .pid = r->pid,
-				     .kind = r->rend.kind, .order = p->order };
+				     .kind = r->rend.kind, .order = p->order,
+				     .cgroup = p->begin_cgroup };
 	memcpy(s->comm, p->task.comm, sizeof(s->comm));
 }
 

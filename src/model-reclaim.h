@@ -71,6 +71,7 @@ struct reclaim_stall {
 	int pid;
 	enum reclaim_kind kind;
 	int order;			/* of the begin record; -1 unknown */
+	int cgroup;			/* record.cgroup of its begin (0 unknown) */
 	char comm[16];			/* the task's name, "" unknown */
 };
 

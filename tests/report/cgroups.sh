@@ -135,6 +135,24 @@ EOF
 	[ "$got" -eq "$n" ] && ok "export --cgroup $path: $n stall rows" ||
 		fail "export --cgroup $path: $got rows, trace-cmd $n"
 done <"$scratch/oracle"
+# the whole recording's export: each memcg stall row names the cgroup its
+# task was in when it began, as the oracle counts them (null: unknown)
+rm -rf "$scratch/ex"
+"$MMSCOPE" export -o "$scratch/ex" "$f" >/dev/null || fail "export failed"
+python3 - "$scratch/ex/stalls.csv" >"$scratch/excg" <<'EOF'
+import csv, sys
+n = {}
+for r in csv.DictReader(open(sys.argv[1])):
+    if r["kind"] == "memcg":
+        c = r["cgroup"] or "-"
+        n[c] = n.get(c, 0) + 1
+for c in sorted(n, key=str):
+    print(c, n[c])
+EOF
+awk '$2 > 0 { print $1, $2 }' "$scratch/oracle" | sort >"$scratch/excg.want"
+sort "$scratch/excg" | cmp -s - "$scratch/excg.want" &&
+	ok "export stalls.csv: memcg stalls per cgroup column as trace-cmd ($(tr '\n' ' ' <"$scratch/excg"))" ||
+	fail "export stalls.csv cgroup column: $(tr '\n' ' ' <"$scratch/excg"), trace-cmd $(tr '\n' ' ' <"$scratch/excg.want")"
 # the header names the scope
 "$MMSCOPE" report -f json --section header --cgroup /mmscope-cg/a "$f" |
 	python3 -c 'import json,sys; t = json.load(sys.stdin)["header"]["tasks"]; sys.exit(t["cgroup"] != "/mmscope-cg/a")' &&

@@ -6,8 +6,9 @@
 # to `trace-cmd report` on the host as tests/record/cgroups.sh holds this
 # host's (tests/record/lib-cgroups.sh: per-cgroup stall counts in the
 # report's text and JSON, --cgroup in report, dump and export, the moved
-# task on each side of its move). Not in the matrix (check-scenario.sh's
-# generic checks are for the counter scenarios): run by hand, e.g.
+# task on each side of its move). Not one of the matrix's scenarios
+# (check-scenario.sh's generic checks are for the counter scenarios):
+# `make check-vm` runs it after the matrix, or by hand:
 # `MMSCOPE=build/mmscope tests/vm/check-cgroups.sh 6.12` (39 s here).
 # Exit 0, 1, or 77 (no qemu, trace-cmd or kernel).
 HERE=$(cd "$(dirname "$0")" && pwd)
