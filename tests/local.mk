@@ -131,7 +131,7 @@ EXTRA_DIST += tests/report/golden.sh tests/report/swap.sh tests/oracle/truth.sh 
 # and against trace-cmd, the quiet recording as the negative control
 check_PROGRAMS += tests/unit/test-findings
 TESTS += tests/unit/test-findings tests/report/findings.sh tests/oracle/findings-truth.sh
-EXTRA_DIST += tests/report/findings.sh tests/oracle/findings-truth.sh tests/oracle/findings.py
+EXTRA_DIST += tests/report/findings.sh tests/oracle/findings-truth.sh tests/oracle/findings.py tests/oracle/cgmap.py
 
 # compare: metrics, statistics and the tables on synthetic recordings
 check_PROGRAMS += tests/unit/test-metrics tests/compare/mkrec

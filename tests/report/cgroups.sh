@@ -46,59 +46,13 @@ trace-cmd report "$f" >"$scratch/tc.txt" 2>/dev/null || fail "trace-cmd report f
 
 # the oracle's map, from trace-cmd's text alone: per cgroup, the memcg
 # stalls (begin .. end of one pid) by the cgroup at the begin, and begins
-python3 - "$scratch/tc.txt" >"$scratch/oracle" <<'EOF' || fail "the oracle failed"
-import re, sys
-from urllib.parse import unquote
-ev = re.compile(r"^\s*\S.*?-(\d+)\s+\[\d+\]\s+([\d.]+):\s+(\S+):\s*(.*)$")
-lines = [m.groups() for m in map(ev.match, open(sys.argv[1])) if m]
-def kv(rest):
-    return dict(x.split("=", 1) for x in rest.split() if "=" in x)
-# the start list; tasks an event placed before its end line keep the event's
-hier, listed, evented = None, {}, set()
-for pid, ts, name, rest in lines:
-    if name in ("print", "tracing_mark_write") or "mms1 cgtasks" in rest:
-        i = rest.find("mms1 cgtasks ")
-        if i < 0:
-            continue
-        f = kv(rest[i:])
-        hier = int(f["hier"])
-        if f.get("done") == "1":
-            break
-        for p in f["pids"].split(","):
-            if p:
-                listed[int(p)] = unquote(f["path"])
-    elif name == "task_newtask":
-        evented.add(int(kv(rest)["pid"]))
-    elif name == "cgroup_attach_task":
-        evented.add(int(kv(rest)["pid"]))
-cg = {p: c for p, c in listed.items() if p not in evented}
-into_cgroup = 0x200000000
+python3 - "$top_srcdir/tests/oracle" "$scratch/tc.txt" >"$scratch/oracle" <<'EOF' || fail "the oracle failed"
+import sys
+sys.path.insert(0, sys.argv[1])
+from cgmap import replay
 stalls, begins, opened = {}, {}, {}
-for pid, ts, name, rest in lines:
-    pid = int(pid)
-    if "mms1 cgtasks " in rest:
-        f = kv(rest[rest.find("mms1 cgtasks "):])
-        if "pids" in f:
-            for p in f["pids"].split(","):
-                if p and int(p) not in evented:
-                    cg[int(p)] = unquote(f["path"])
-    elif name == "task_newtask":
-        f = kv(rest)
-        child = int(f["pid"])
-        evented.add(child)
-        flags = int(f.get("clone_flags", "0"), 16)
-        c = None if flags & into_cgroup else cg.get(pid)
-        if c is None:
-            cg.pop(child, None)
-        else:
-            cg[child] = c
-    elif name == "cgroup_attach_task":
-        f = kv(rest)
-        if int(f["dst_root"]) == hier:
-            evented.add(int(f["pid"]))
-            cg[int(f["pid"])] = f["dst_path"]
-    elif name == "mm_vmscan_memcg_reclaim_begin":
-        c = cg.get(pid)
+for pid, ts, name, rest, c in replay(sys.argv[2]):
+    if name == "mm_vmscan_memcg_reclaim_begin":
         begins[c] = begins.get(c, 0) + 1
         opened[pid] = c
     elif name == "mm_vmscan_memcg_reclaim_end" and pid in opened:

@@ -20,51 +20,14 @@ trace-cmd report "$f" >"$scratch/tc.txt" 2>/dev/null || fail "trace-cmd report f
 
 # the oracle: per cgroup path, the direct and memcg reclaim begins of the
 # tasks in it at the begin ("-" unknown)
-python3 - "$scratch/tc.txt" >"$scratch/oracle" <<'EOF' || fail "the oracle failed"
-import re, sys
-from urllib.parse import unquote
-ev = re.compile(r"^\s*\S.*?-(\d+)\s+\[\d+\]\s+([\d.]+):\s+(\S+):\s*(.*)$")
-lines = [m.groups() for m in map(ev.match, open(sys.argv[1])) if m]
-def kv(rest):
-    return dict(x.split("=", 1) for x in rest.split() if "=" in x)
-hier, listed, evented = None, {}, set()
-for pid, ts, name, rest in lines:
-    if "mms1 cgtasks " in rest:
-        f = kv(rest[rest.find("mms1 cgtasks "):])
-        hier = int(f["hier"])
-        if f.get("done") == "1":
-            break
-        for p in f.get("pids", "").split(","):
-            if p:
-                listed[int(p)] = unquote(f["path"])
-    elif name in ("task_newtask", "cgroup_attach_task"):
-        evented.add(int(kv(rest)["pid"]))
-cg = {p: c for p, c in listed.items() if p not in evented}
-into_cgroup = 0x200000000
+python3 - "$top_srcdir/tests/oracle" "$scratch/tc.txt" >"$scratch/oracle" <<'EOF' || fail "the oracle failed"
+import sys
+sys.path.insert(0, sys.argv[1])
+from cgmap import replay
 begins = {}
-for pid, ts, name, rest in lines:
-    pid = int(pid)
-    if "mms1 cgtasks " in rest:
-        f = kv(rest[rest.find("mms1 cgtasks "):])
-        for p in f.get("pids", "").split(","):
-            if p and int(p) not in evented:
-                cg[int(p)] = unquote(f["path"])
-    elif name == "task_newtask":
-        f = kv(rest)
-        child = int(f["pid"])
-        evented.add(child)
-        c = None if int(f.get("clone_flags", "0"), 16) & into_cgroup else cg.get(pid)
-        if c is None:
-            cg.pop(child, None)
-        else:
-            cg[child] = c
-    elif name == "cgroup_attach_task":
-        f = kv(rest)
-        if int(f["dst_root"]) == hier:
-            evented.add(int(f["pid"]))
-            cg[int(f["pid"])] = f["dst_path"]
-    elif name in ("mm_vmscan_direct_reclaim_begin", "mm_vmscan_memcg_reclaim_begin"):
-        c = cg.get(pid) or "-"
+for pid, ts, name, rest, c in replay(sys.argv[2]):
+    if name in ("mm_vmscan_direct_reclaim_begin", "mm_vmscan_memcg_reclaim_begin"):
+        c = c or "-"
         begins[c] = begins.get(c, 0) + 1
 for c in sorted(begins):
     print(c, begins[c])
