@@ -73,7 +73,7 @@ cat "$scratch/kernel"
 	fail "report --format json failed"
 "$MMSCOPE" report --section memcg "$out" >"$scratch/r.txt" || fail "report failed"
 cat "$scratch/r.txt"
-python3 - "$scratch/r.json" "$scratch/kernel" "$scratch/r.txt" "$root_rel" <<'PY' || fail "the report disagrees with the kernel's files"
+python3 - "$scratch/r.json" "$scratch/kernel" "$scratch/r.txt" "$root_rel" "$(nproc)" "$(getconf PAGESIZE)" <<'PY' ||
 import json, sys
 rep = json.load(open(sys.argv[1]))["memcg"]
 root = sys.argv[4]
@@ -93,7 +93,18 @@ for line in open(sys.argv[2]):
         continue
     check(path + " failcnt", c["failcnt"]["last"], int(failcnt))
     check(path + " peak", c["peak_bytes"], int(peak))
-    check(path + " usage (last set)", c["usage_last_bytes"], int(usage))
+    # usage is not settled when the workload exits: each CPU keeps a stock
+    # of pre-charged pages (MEMCG_CHARGE_BATCH, 64) that the kernel
+    # drains later, so the file read after the run may be lower than the
+    # last set by up to that (CI under ASan: 130 pages less, 2 CPUs)
+    stock = int(sys.argv[5]) * 64 * int(sys.argv[6])
+    got, want = c["usage_last_bytes"], int(usage)
+    if got is None or not (want <= got <= want + stock):
+        bad.append("%s usage (last set): report %s, kernel %s (+ at most %d in per-CPU stock)" %
+                   (path, got, want, stock))
+    else:
+        print("ok: %s usage (last set) = %s, kernel %s (+ at most %d in per-CPU stock)" %
+              (path, got, want, stock))
     check(path + " oom_kill", c["events_oom_kill"]["last"], int(oomk))
     # the text: the changes over the run (new cgroups: from 0)
     # a path longer than its column is on a line of its own
@@ -125,5 +136,6 @@ for b in bad:
     print("FAIL: " + b)
 sys.exit(1 if bad else 0)
 PY
+	fail "the report disagrees with the kernel's files"
 awk 'length > 72 { bad = 1 } END { exit bad }' "$scratch/r.txt" || fail "text wider than 72 columns"
 finish
