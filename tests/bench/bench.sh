@@ -110,7 +110,12 @@ make_mixed() { # SIZE FILE
 		--max-size "$1" --duration 900
 	rc=$?
 	stop_loops
-	rmdir "$cg" 2>/dev/null
+	# the killed reader may not have left the cgroup yet (rmdir: busy)
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		rmdir "$cg" 2>/dev/null && break
+		sleep 0.3
+	done
+	[ -d "$cg" ] && echo "bench: could not remove $cg" >&2
 	[ $rc -eq 0 ] && mv "$2.tmp" "$2"
 }
 
