@@ -95,15 +95,18 @@ for line in open(sys.argv[2]):
     check(path + " peak", c["peak_bytes"], int(peak))
     # usage is not settled when the workload exits: each CPU keeps a stock
     # of pre-charged pages (MEMCG_CHARGE_BATCH, 64) that the kernel
-    # drains later, so the file read after the run may be lower than the
-    # last set by up to that (CI under ASan: 130 pages less, 2 CPUs)
-    stock = int(sys.argv[5]) * 64 * int(sys.argv[6])
+    # drains later, and the tasks that just exited give back their kernel
+    # stacks and slab objects after an RCU grace period, so the file read
+    # after the run may be lower than the last set by up to the stock
+    # plus 1 MiB (CI under ASan saw 130 pages less, 2 CPUs: 2 beyond the
+    # stock). A wrong figure is off by MiBs: big held 24 MiB.
+    stock = int(sys.argv[5]) * 64 * int(sys.argv[6]) + (1 << 20)
     got, want = c["usage_last_bytes"], int(usage)
     if got is None or not (want <= got <= want + stock):
-        bad.append("%s usage (last set): report %s, kernel %s (+ at most %d in per-CPU stock)" %
+        bad.append("%s usage (last set): report %s, kernel %s (+ at most %d in per-CPU stock and deferred frees)" %
                    (path, got, want, stock))
     else:
-        print("ok: %s usage (last set) = %s, kernel %s (+ at most %d in per-CPU stock)" %
+        print("ok: %s usage (last set) = %s, kernel %s (+ at most %d in per-CPU stock and deferred frees)" %
               (path, got, want, stock))
     check(path + " oom_kill", c["events_oom_kill"]["last"], int(oomk))
     # the text: the changes over the run (new cgroups: from 0)
