@@ -1239,7 +1239,7 @@ struct analysis *analysis_run_files(const char *const *paths, int n, const char 
 	if (!c)
 		goto fail;
 	while ((r = td_set_cursor_next(c, &ev, err)) > 0) {
-		if (td_set_cursor_file(c) > 0 && ev.event)	/* file 0's format of the id */
+		if (ev.event && ev.event->tep != a->tep)	/* file 0's format of the id */
 			ev.event = tep_find_event(a->tep, ev.event->id);
 		if (analysis_cg_pre(a, &ev))
 			continue;

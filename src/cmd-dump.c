@@ -464,7 +464,11 @@ static int dump_run(struct td_set *set, struct dump_opts *o)
 	struct td_set_cursor *cur;
 	struct inputs_cgroup *cg = NULL;
 	struct dump_out out = { 0 };
-	struct event_formatter **fmts = NULL;	/* one per file, on first use */
+	/* one per formats' tep, on first use: file 0's serves every part
+	 * decoded with its formats, told each part's task names */
+	struct event_formatter **fmts = NULL;
+	struct tep_handle **fmt_tep = NULL;
+	int nfmts = 0, names_of = -1;
 	struct trace_seq s;
 	struct td_event ev;
 	char *err = NULL;
@@ -519,6 +523,7 @@ static int dump_run(struct td_set *set, struct dump_opts *o)
 	out.buf = xmalloc(out.cap);
 	trace_seq_init(&s);
 	fmts = xcalloc((size_t)td_set_nfiles(set) + 1, sizeof(*fmts));
+	fmt_tep = xcalloc((size_t)td_set_nfiles(set) + 1, sizeof(*fmt_tep));
 	while ((got = td_set_cursor_next(cur, &ev, &err)) > 0) {
 		int fi;
 
@@ -547,19 +552,33 @@ static int dump_run(struct td_set *set, struct dump_opts *o)
 		if (ev.missed)
 			print_lost(&out, &ev);
 		fi = td_set_cursor_file(cur);
-		if (!fmts[fi])
-			fmts[fi] = event_formatter_new(td_tep(td_set_file(set, fi)));
-		print_event(&out, td_set_file(set, fi), fmts[fi], &s, &ev);
+		{
+			struct tep_handle *ft = td_set_cursor_formats(cur);
+			int k = 0;
+
+			while (k < nfmts && fmt_tep[k] != ft)
+				k++;
+			if (k == nfmts) {
+				fmt_tep[nfmts] = ft;
+				fmts[nfmts++] = event_formatter_new(ft);
+			}
+			if (fi != names_of) {	/* a file's first event (or again) */
+				event_formatter_set_names(fmts[k], td_set_cursor_names(cur));
+				names_of = fi;
+			}
+			print_event(&out, td_set_file(set, fi), fmts[k], &s, &ev);
+		}
 	}
 	out_flush(&out);
 	free(out.buf);
 	trace_seq_destroy(&s);
-	for (int i = 0; i < td_set_nfiles(set); i++) {
+	for (int i = 0; i < nfmts; i++) {
 		if (getenv("MMSCOPE_FAST_FORMAT_REPORT"))
 			event_formatter_report(fmts[i], stderr);
 		event_formatter_free(fmts[i]);
 	}
 	free(fmts);
+	free(fmt_tep);
 	if (got < 0) {
 		/* what was printed is right; say where the file went bad */
 		r = td_set_nfiles(set) > 1 ? error("%s", err) : error("%s: %s", o->file, err);
@@ -598,6 +617,7 @@ static int cmd_dump(int argc, char **argv)
 		r = r ? r : EXIT_ERROR;
 	} else if (!r) {
 		o.file = o.in.rec[0].name;
+		td_set_keep_names(set);	/* each part's tasks as it named them */
 		r = dump_run(set, &o);
 	}
 	td_set_close(set);

@@ -117,6 +117,7 @@ struct event_fast {
 	size_t last;		/* the last entry found */
 	int disabled;		/* MMSCOPE_FAST_FORMAT=0 */
 	int pid_off;		/* common_pid's place; -1 ask tep_data_pid, -2 not yet */
+	struct tep_handle *names;	/* tasks named from here (NULL: tep) */
 	struct comm_memo comms[64];
 };
 
@@ -545,13 +546,19 @@ void event_fast_free(struct event_fast *ef)
 	free(ef);
 }
 
+void event_fast_set_names(struct event_fast *ef, struct tep_handle *names)
+{
+	ef->names = names;
+	memset(ef->comms, 0, sizeof(ef->comms));	/* names of the old one */
+}
+
 const char *event_fast_comm(struct event_fast *ef, int pid)
 {
 	struct comm_memo *c = &ef->comms[(unsigned)pid % 64];
 
 	if (c->pid != pid || !c->comm) {
 		c->pid = pid;
-		c->comm = tep_data_comm_from_pid(ef->tep, pid);
+		c->comm = tep_data_comm_from_pid(ef->names ? ef->names : ef->tep, pid);
 	}
 	return c->comm;
 }

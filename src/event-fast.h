@@ -43,6 +43,9 @@ int event_fast_line(struct event_fast *ef, char *out, struct td_event *ev);
 int event_fast_enabled(const struct event_fast *ef);
 
 /* tep_data_pid() without the field lookup each time. */
+/* Tasks named from names' saved cmdlines from now on (NULL: the
+ * formats' own tep); forgets the names memo. */
+void event_fast_set_names(struct event_fast *ef, struct tep_handle *names);
 int event_fast_pid(struct event_fast *ef, struct td_event *ev);
 
 /* tep_data_comm_from_pid(), the recent answers remembered. */

@@ -167,6 +167,13 @@ struct event_formatter *event_formatter_new(struct tep_handle *tep)
 	return f;
 }
 
+void event_formatter_set_names(struct event_formatter *f, struct tep_handle *names)
+{
+	event_fast_set_names(f->fast, names);
+	if (f->prefixes)	/* their text holds the old names */
+		memset(f->prefixes, 0, PREFIX_CPUS * sizeof(*f->prefixes));
+}
+
 void event_formatter_free(struct event_formatter *f)
 {
 	if (!f)

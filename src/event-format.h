@@ -21,6 +21,13 @@
 struct event_formatter;
 struct event_formatter *event_formatter_new(struct tep_handle *tep);
 void event_formatter_free(struct event_formatter *f);
+/*
+ * The tasks of the events formatted from now on are named from names'
+ * saved cmdlines (NULL: the formatter's tep): a part of a set decoded
+ * with the first part's formats keeps its own names (a pid reused in a
+ * day-long run). names must outlive its use.
+ */
+void event_formatter_set_names(struct event_formatter *f, struct tep_handle *names);
 
 /* Resets s and writes the line (no newline) into it, NUL-terminated.
  * buffer_name prefixes the line ("NAME: ") unless NULL or "". */

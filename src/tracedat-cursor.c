@@ -52,6 +52,7 @@ struct stream {
 
 struct td_cursor {
 	struct td_file *tf;
+	const struct td_file *fmt;	/* whose formats (tf, or its fmt_from) */
 	struct stream *streams;
 	int nstreams;
 	int *heap;		/* stream indexes, ordered by (ts, buffer, cpu) */
@@ -471,6 +472,7 @@ static struct td_cursor *cursor_create(struct td_file *tf, int buffer, int start
 	int total = 0, readahead;
 
 	c->tf = tf;
+	c->fmt = tf->fmt_from ? tf->fmt_from : tf;
 	c->hdr_size = 8 + tf->long_size;
 	/*
 	 * Own page walk where the page header is 8 + 8 bytes, as on every
@@ -486,7 +488,7 @@ static struct td_cursor *cursor_create(struct td_file *tf, int buffer, int start
 	c->streams = xcalloc((size_t)total + 1, sizeof(*c->streams));
 	c->heap = xcalloc((size_t)total + 1, sizeof(int));
 	{
-		struct tep_event **evs = tep_list_events(tf->tep, TEP_EVENT_SORT_ID);
+		struct tep_event **evs = tep_list_events(c->fmt->tep, TEP_EVENT_SORT_ID);
 
 		/* ids in the data are 16 bits; others can never be looked up */
 		for (int i = 0; evs && evs[i]; i++)
@@ -591,10 +593,10 @@ int td_cursor_next(struct td_cursor *c, struct td_event *ev, char **err)
 	 * An id whose format was in the file but did not parse cannot be
 	 * decoded; printing it as unknown would hide a damaged file.
 	 */
-	if (!ev->event && td_bad_id(c->tf, td_le16(s->data)))
+	if (!ev->event && td_bad_id(c->fmt, td_le16(s->data)))
 		return set_err(err, "cpu %d: no format for event id %u (%d event format%s in the file did not parse)",
-			       s->cpu, td_le16(s->data), c->tf->bad_formats,
-			       c->tf->bad_formats == 1 ? "" : "s");
+			       s->cpu, td_le16(s->data), c->fmt->bad_formats,
+			       c->fmt->bad_formats == 1 ? "" : "s");
 	/*
 	 * libtraceevent reads fields at their offsets without checking the
 	 * record's size: an ftrace:print shorter than 16 bytes (its text
@@ -923,6 +925,52 @@ int td_index_build_at(struct td_index *ix, uint64_t ts, char **err)
 		is->e[is->n++] = best;
 		ix->total++;
 	}
+	rc = 0;
+out:
+	free(units);
+	td_cursor_free(c);
+	return rc;
+}
+
+int td_last_ts(struct td_file *tf, uint64_t *ts, char **err)
+{
+	struct td_cursor *c = cursor_create(tf, -1, 0, err);
+	struct td_page_pos *units = NULL;
+	uint64_t off = (unsigned long long)tf->ts_offset, last = 0;
+	int rc = -1;
+
+	if (!c)
+		return -1;
+	for (int i = 0; i < c->nstreams; i++) {
+		struct stream *s = &c->streams[i];
+		size_t n;
+
+		free(units);
+		units = NULL;
+		if (td_pages_chunks(s->pages, &units, &n, err))
+			goto out;
+		/* from the last unit back to the first that holds an event,
+		 * then every event from there to the stream's end */
+		for (size_t u = n; u-- > 0;) {
+			uint64_t pages = u + 1 < n ? units[u + 1].page - units[u].page : UINT64_MAX;
+			struct td_page_pos pos;
+			uint64_t t;
+			int r = probe_unit(c, s, &units[u], pages, &t, &pos, err);
+
+			if (r < 0)
+				goto out;
+			if (!r)
+				continue;
+			do {
+				if (s->ts + off > last)
+					last = s->ts + off;
+			} while ((r = stream_advance(c, s, err)) > 0);
+			if (r < 0)
+				goto out;
+			break;
+		}
+	}
+	*ts = last;
 	rc = 0;
 out:
 	free(units);

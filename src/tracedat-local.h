@@ -67,6 +67,11 @@ struct td_file {
 	 * the formats, printk and cmdlines (never) */
 	unsigned int meta_deferred;	/* 1 << enum td_meta */
 	uint64_t kallsyms_off;
+	uint64_t meta_off[TD_META_COUNT];	/* where each deferred one is */
+	unsigned int meta_loaded;	/* deferred, then td_meta_load()ed */
+	/* the file whose formats decode this one's events (td_use_formats_of):
+	 * a part of a set, opened without its own */
+	const struct td_file *fmt_from;
 	struct td_skipped {		/* the formats it skipped (names in meta[]) */
 		const char *system, *name;
 		size_t name_len;

@@ -455,6 +455,7 @@ static int defer_section(struct td_file *tf, int mi, uint64_t off)
 	    (mi != TD_META_KALLSYMS && tf->want != td_want_none))
 		return 0;
 	tf->meta_deferred |= 1u << mi;
+	tf->meta_off[mi] = off;
 	if (mi == TD_META_KALLSYMS)
 		tf->kallsyms_off = off;
 	return 1;
@@ -1077,6 +1078,36 @@ int td_bad_formats(const struct td_file *tf, const char **first)
 	if (first)
 		*first = tf->first_bad_format;
 	return tf->bad_formats;
+}
+
+int td_meta_load(struct td_file *tf, enum td_meta m, char **err)
+{
+	if (tf->have_meta[m] || !(tf->meta_deferred & (1u << m)))
+		return 0;
+	if (td_read_section(tf, tf->meta_off[m], (uint16_t)(TD_SEC_HEADER_INFO + m),
+			    &tf->meta[m], err))
+		return -1;
+	tf->have_meta[m] = 1;
+	tf->meta_deferred &= ~(1u << m);
+	tf->meta_loaded |= 1u << m;
+	if (m == TD_META_KALLSYMS)
+		tf->kallsyms_off = 0;
+	return 0;
+}
+
+void td_meta_unload(struct td_file *tf, enum td_meta m)
+{
+	if (!(tf->meta_loaded & (1u << m)))
+		return;
+	tf->meta_loaded &= ~(1u << m);
+	strbuf_release(&tf->meta[m]);
+	tf->have_meta[m] = 0;
+	tf->meta_deferred |= 1u << m;
+}
+
+void td_use_formats_of(struct td_file *tf, const struct td_file *from)
+{
+	tf->fmt_from = from;
 }
 
 const void *td_meta(const struct td_file *tf, enum td_meta m, size_t *len)

@@ -81,6 +81,34 @@ const char *td_meta_value(const char *meta, const char *key);
 /* Number of event formats that libtraceevent could not parse. */
 int td_bad_formats(const struct td_file *tf, const char **first);
 
+/*
+ * A section td_open_only() left unread (td_want_none: formats, printk,
+ * cmdlines; any want: kallsyms) read now, for td_meta(). 0 (also when
+ * the file has none), or -1 with *err. td_meta_unload() gives such a
+ * section's memory back (a no-op for the others).
+ */
+int td_meta_load(struct td_file *tf, enum td_meta m, char **err);
+void td_meta_unload(struct td_file *tf, enum td_meta m);
+/*
+ * The events of tf decoded with from's formats (ids, names and fields):
+ * for a part of a set opened with td_want_none whose format sections
+ * are byte for byte those of from (tracedat-set.c checks). from must
+ * outlive tf's cursors.
+ */
+void td_use_formats_of(struct td_file *tf, const struct td_file *from);
+
+/*
+ * Saved cmdlines text ("PID COMM" lines) into tep's task names; seen
+ * (zeroed at first, freed with free(seen->h)) keeps each pair from being
+ * registered twice over several calls (the parts of a set), or NULL.
+ */
+struct td_names_seen {
+	uint64_t *h;
+	size_t n, cap;
+};
+void td_parse_cmdlines(struct tep_handle *tep, const char *text, size_t len,
+		       struct td_names_seen *seen);
+
 /* The raw metadata payload (identical in v6 and v7), for re-encoding. */
 const void *td_meta(const struct td_file *tf, enum td_meta m, size_t *len);
 /* All CPUSTAT text, concatenated in file order (trace-cmd layout), or NULL. */
@@ -156,6 +184,10 @@ void td_cursor_free(struct td_cursor *c);
 /* The time stamp of the first event (0 when none): what relative times
  * count from. Reads one page per CPU. 0, or -1 with *err. */
 int td_first_ts(struct td_file *tf, uint64_t *ts, char **err);
+/* The time stamp of the last event (0 when none): per CPU, the last
+ * chunk that holds events is read (chunk headers walked to it). A file
+ * of a set that ends before a window is skipped on this. 0, or -1. */
+int td_last_ts(struct td_file *tf, uint64_t *ts, char **err);
 /* How far c has read, summed over its streams (see td_pages_progress). */
 void td_cursor_progress(const struct td_cursor *c, uint64_t *done, uint64_t *total);
 

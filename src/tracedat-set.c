@@ -214,9 +214,15 @@ int td_set_group(const char *const *paths, int n, int *group, int *ngroups, char
 /* ---- the set ---- */
 
 struct set_file {
-	struct td_file *tf;
+	struct td_file *tf;	/* file 0: opened with the set's want; the
+				 * others with td_want_none, decoded with
+				 * file 0's formats (own: their own, opened
+				 * whole, when their formats' bytes differ) */
+	int own;
 	struct td_index *ix;	/* for starts at a time, built on first need */
 	int ix_tried;
+	int last_known;		/* last: its last event's time (td_last_ts) */
+	uint64_t last;
 	const char *path;
 	uint64_t start;
 	int taken;		/* td_set_take: the caller closes it */
@@ -225,6 +231,7 @@ struct set_file {
 struct td_set {
 	struct set_file *f;
 	int n;
+	int keep_names;		/* td_set_keep_names */
 };
 
 static int start_cmp(const void *x, const void *y)
@@ -265,9 +272,68 @@ static int same_file(const char *a, const char *b)
 	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
+/* 1 when section m of a and b holds the same bytes (read for this, then
+ * given back), 0 not, -1 with *err when one does not read. */
+static int same_section(struct td_file *a, struct td_file *b, enum td_meta m, char **err)
+{
+	const void *pa, *pb;
+	size_t la = 0, lb = 0;
+	int r;
+
+	if (td_meta_load(a, m, err) || td_meta_load(b, m, err))
+		return -1;
+	pa = td_meta(a, m, &la);
+	pb = td_meta(b, m, &lb);
+	r = la == lb && (!la || !memcmp(pa, pb, la));
+	td_meta_unload(b, m);
+	return r;
+}
+
+/*
+ * File i (opened with td_want_none) decoded with file 0's formats when
+ * its format sections are file 0's byte for byte, as every part of one
+ * run's are: its own formats are never parsed (a part of a day's run
+ * costs its options, not 15 ms of formats). Otherwise it is opened whole
+ * and must have file 0's ids and names (same_formats), and keeps them.
+ */
+static int bind_formats(struct td_set *s, int i, td_want_fn want, char **err)
+{
+	struct set_file *sf = &s->f[i];
+	struct td_file *tf;
+	int a = same_section(s->f[0].tf, sf->tf, TD_META_FTRACE, err), b;
+
+	if (a < 0 || (b = same_section(s->f[0].tf, sf->tf, TD_META_EVENTS, err)) < 0)
+		return -1;
+	if (a && b) {
+		td_use_formats_of(sf->tf, s->f[0].tf);
+		return 0;
+	}
+	tf = td_open_only(sf->path, want, err);
+	if (!tf)
+		return -1;
+	if (!same_formats(td_tep_nosyms(s->f[0].tf), td_tep_nosyms(tf))) {
+		td_close(tf);
+		return set_err(err, "its event formats differ from %s's: not one recording",
+			       s->f[0].path);
+	}
+	td_close(sf->tf);
+	sf->tf = tf;
+	sf->own = 1;
+	return 0;
+}
+
 struct td_set *td_set_open(const char *const *paths, int n, char **err)
 {
 	return td_set_open_only(paths, n, NULL, err);
+}
+
+/* Prefixes *err with path. */
+static void err_path(const char *path, char **err)
+{
+	char *e = *err;
+
+	*err = xasprintf("%s: %s", path, e ? e : "cannot read");
+	free(e);
 }
 
 struct td_set *td_set_open_only(const char *const *paths, int n, td_want_fn want, char **err)
@@ -288,15 +354,14 @@ struct td_set *td_set_open_only(const char *const *paths, int n, td_want_fn want
 			}
 	s = xcalloc(1, sizeof(*s));
 	s->f = xcalloc((size_t)n, sizeof(*s->f));
+	/* each file's options and metadata: the order and the grouping
+	 * need no more (the first in time is opened whole below) */
 	for (int i = 0; i < n; i++) {
 		s->f[i].path = paths[i];
-		s->f[i].tf = td_open_only(paths[i], want, err);
+		s->f[i].tf = td_open_only(paths[i], n == 1 ? want : td_want_none, err);
 		s->n = i + 1;
 		if (!s->f[i].tf) {
-			char *e = *err;
-
-			*err = xasprintf("%s: %s", paths[i], e ? e : "cannot read");
-			free(e);
+			err_path(paths[i], err);
 			goto fail;
 		}
 		s->f[i].start = meta_u64(td_private(s->f[i].tf), "start_realtime_ns");
@@ -332,15 +397,20 @@ struct td_set *td_set_open_only(const char *const *paths, int n, td_want_fn want
 	if (ng < 0)
 		goto fail;
 	qsort(s->f, (size_t)n, sizeof(*s->f), start_cmp);
+	td_close(s->f[0].tf);
+	s->f[0].tf = td_open_only(s->f[0].path, want, err);
+	if (!s->f[0].tf) {
+		err_path(s->f[0].path, err);
+		goto fail;
+	}
 	for (int i = 1; i < n; i++) {
-		if (!same_formats(td_tep_nosyms(s->f[0].tf), td_tep_nosyms(s->f[i].tf))) {
-			set_err(err, "%s: its event formats differ from %s's: not one recording",
-				s->f[i].path, s->f[0].path);
-			goto fail;
-		}
 		if (!same_buffers(s->f[0].tf, s->f[i].tf)) {
 			set_err(err, "%s: its buffers differ from %s's: not one recording",
 				s->f[i].path, s->f[0].path);
+			goto fail;
+		}
+		if (bind_formats(s, i, want, err)) {
+			err_path(s->f[i].path, err);
 			goto fail;
 		}
 	}
@@ -365,7 +435,8 @@ void td_set_close(struct td_set *s)
 {
 	if (!s)
 		return;
-	for (int i = 0; i < s->n; i++) {
+	/* the parts first: their cursors read file 0's formats */
+	for (int i = s->n; i-- > 0;) {
 		td_index_free(s->f[i].ix);
 		if (s->f[i].tf && !s->f[i].taken)
 			td_close(s->f[i].tf);
@@ -383,30 +454,51 @@ struct td_file *td_set_take(struct td_set *s, int i)
 	return s->f[i].tf;
 }
 
+void td_set_keep_names(struct td_set *s) { s->keep_names = 1; }
+
+/* A part's saved cmdlines, read for this and given back: (text, len). */
+static const char *cmdlines_text(struct td_file *tf, size_t *len)
+{
+	const char *p;
+
+	if (td_meta_load(tf, TD_META_CMDLINES, NULL))
+		return NULL;	/* unreadable: its tasks go unnamed */
+	p = td_meta(tf, TD_META_CMDLINES, len);
+	if (!p || *len <= 8)	/* u64 size, then the text */
+		return NULL;
+	*len -= 8;
+	return p + 8;
+}
+
 void td_set_share_cmdlines(struct td_set *s)
 {
-	for (int i = 1; i < s->n; i++) {
-		size_t len;
-		const char *p = td_meta(s->f[i].tf, TD_META_CMDLINES, &len);
-		char *text;
+	struct td_names_seen seen = { 0 };
+	size_t len;
+	const char *text;
 
-		if (!p || len <= 8)	/* u64 size, then the text */
-			continue;
-		text = xmalloc(len - 8 + 1);
-		memcpy(text, p + 8, len - 8);
-		text[len - 8] = '\0';
-		tep_parse_saved_cmdlines(td_tep_nosyms(s->f[0].tf), text);
-		free(text);
+	if (s->n < 2)
+		return;
+	/* file 0's own are in its tep: only their pairs are noted */
+	if ((text = cmdlines_text(s->f[0].tf, &len)))
+		td_parse_cmdlines(NULL, text, len, &seen);
+	for (int i = 1; i < s->n; i++) {
+		if ((text = cmdlines_text(s->f[i].tf, &len)))
+			td_parse_cmdlines(td_tep_nosyms(s->f[0].tf), text, len, &seen);
+		td_meta_unload(s->f[i].tf, TD_META_CMDLINES);
 	}
+	free(seen.h);
 }
 
 /* ---- the merging cursor ---- */
 
 struct cur_file {
 	struct td_cursor *c;
-	struct td_event head;
-	int has;		/* head holds the next event */
+	struct td_event head;	/* the next event, when has (not for the
+				 * file of the event returned last: that
+				 * one went to the caller) */
+	int has;		/* events remain */
 	uint64_t first;		/* the first event's time (opened, with events) */
+	struct tep_handle *names;	/* keep_names: its saved cmdlines */
 };
 
 struct td_set_cursor {
@@ -420,18 +512,47 @@ struct td_set_cursor {
 				 * would otherwise be 144 looks per event) */
 	int last;		/* the file of the event returned last, or -1 */
 	uint64_t emitted;	/* its time */
+	/* the last file's events go straight to the caller while they come
+	 * before limit: every other file's next event, and the first of
+	 * the file started last (the next one starts once that is reached) */
+	uint64_t limit;
 	int any;
 };
 
 /* Among several files, an error names the file (one: the caller does). */
 static void name_err(const struct td_set *s, int j, char **err)
 {
-	char *e = *err;
-
 	if (s->n < 2)
 		return;
-	*err = xasprintf("%s: %s", s->f[j].path, e ? e : "cannot read");
-	free(e);
+	err_path(s->f[j].path, err);
+}
+
+/* The tasks' names of file j, when the reader formats each file's
+ * events with its own (td_set_keep_names): file 0's tep has them; a
+ * part's are read into a tep of their own while it is read. */
+static void open_names(struct td_set_cursor *c, int j)
+{
+	struct set_file *sf = &c->s->f[j];
+	size_t len;
+	const char *text;
+
+	if (!c->s->keep_names || !j || sf->own)
+		return;
+	c->f[j].names = tep_alloc();
+	if (c->f[j].names && (text = cmdlines_text(sf->tf, &len)))
+		td_parse_cmdlines(c->f[j].names, text, len, NULL);
+	td_meta_unload(sf->tf, TD_META_CMDLINES);
+}
+
+/* File j read to its end: its cursor and names go. */
+static void close_file(struct cur_file *f)
+{
+	f->has = 0;
+	td_cursor_free(f->c);
+	f->c = NULL;
+	if (f->names)
+		tep_free(f->names);
+	f->names = NULL;
 }
 
 /* Starts file j: its cursor (at since) and its first event. */
@@ -442,6 +563,19 @@ static int open_file(struct td_set_cursor *c, int j, char **err)
 	struct cur_file *f = &c->f[j];
 	int r;
 
+	if (c->since && c->s->n > 1) {
+		/* a part that ends before since: not started (one chunk a
+		 * CPU read, not a search of its chunks and a seek) */
+		if (!sf->last_known) {
+			if (td_last_ts(tf, &sf->last, err))
+				goto bad;
+			sf->last_known = 1;
+		}
+		if (sf->last < c->since) {
+			f->has = 0;
+			return 0;
+		}
+	}
 	if (c->since) {
 		if (!sf->ix_tried) {
 			sf->ix_tried = 1;
@@ -464,14 +598,15 @@ static int open_file(struct td_set_cursor *c, int j, char **err)
 	f->has = r > 0;
 	f->first = f->has ? f->head.ts : 0;
 	if (!f->has) {
-		td_cursor_free(f->c);
-		f->c = NULL;
+		close_file(f);
 	} else if (c->any && f->head.ts < c->emitted) {
 		set_err(err, "%s: its first event (%llu ns) comes before events already read "
 			"from %s (%llu ns): not one recording in time order", c->s->f[j].path,
 			(unsigned long long)f->head.ts, c->s->f[c->last].path,
 			(unsigned long long)c->emitted);
 		return -1;
+	} else {
+		open_names(c, j);
 	}
 	return 0;
 bad:
@@ -499,17 +634,22 @@ int td_set_cursor_next(struct td_set_cursor *c, struct td_event *ev, char **err)
 	int k;
 
 	if (c->last >= 0 && (f = &c->f[c->last])->has) {
-		int r = td_cursor_next(f->c, &f->head, err);
+		/* straight into the caller's event: most come from the file
+		 * of the last one, before any other file's next */
+		int r = td_cursor_next(f->c, ev, err);
 
 		if (r < 0) {
 			name_err(c->s, c->last, err);
 			return -1;
 		}
-		if (!r) {
-			f->has = 0;
-			td_cursor_free(f->c);
-			f->c = NULL;
+		if (r && ev->ts < c->limit) {
+			c->emitted = ev->ts;
+			return 1;
 		}
+		if (r)
+			f->head = *ev;
+		else
+			close_file(f);
 	}
 	while (c->done < c->opened && !c->f[c->done].has)
 		c->done++;
@@ -541,17 +681,41 @@ int td_set_cursor_next(struct td_set_cursor *c, struct td_event *ev, char **err)
 	c->last = k;
 	c->emitted = ev->ts;
 	c->any = 1;
+	/* strictly before every other head (a tie goes to the lower file,
+	 * as the scan above does) and the last started file's first */
+	c->limit = UINT64_MAX;
+	for (int i = c->done; i < c->opened; i++)
+		if (i != k && c->f[i].has && c->f[i].head.ts < c->limit)
+			c->limit = c->f[i].head.ts;
+	if (c->opened < c->s->n && c->f[c->opened - 1].first < c->limit)
+		c->limit = c->f[c->opened - 1].first;
 	return 1;
 }
 
 int td_set_cursor_file(const struct td_set_cursor *c) { return c->last; }
+
+struct tep_handle *td_set_cursor_names(const struct td_set_cursor *c)
+{
+	if (c->last < 0)
+		return NULL;
+	if (c->f[c->last].names)
+		return c->f[c->last].names;
+	return td_tep(c->s->f[c->s->f[c->last].own ? c->last : 0].tf);
+}
+
+struct tep_handle *td_set_cursor_formats(const struct td_set_cursor *c)
+{
+	if (c->last < 0)
+		return NULL;
+	return td_tep(c->s->f[c->s->f[c->last].own ? c->last : 0].tf);
+}
 
 void td_set_cursor_free(struct td_set_cursor *c)
 {
 	if (!c)
 		return;
 	for (int i = 0; i < c->s->n; i++)
-		td_cursor_free(c->f[i].c);
+		close_file(&c->f[i]);
 	free(c->f);
 	free(c);
 }

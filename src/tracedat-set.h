@@ -5,16 +5,21 @@
  * each with switch_output=N in its metadata), or files a user names as
  * one recording.
  *
- * A set is opened whole (td_set_open): the files are ordered by their
- * start_realtime_ns, and refused unless every file has the first's event
- * formats and buffers. Its cursor merges the files' cursors by time stamp,
- * so the events come out as they would from one file holding them all
- * (at a switch the recorder reads the CPUs one after the other, so two
- * files may overlap by microseconds across CPUs; each CPU's events go on
- * from one file into the next). Every event's format is its own file's
- * (the same id in every file: checked on opening); names of tasks come from each
- * file's own saved command lines. At most the files overlapping the
- * time reached, and the next, are open as cursors at once.
+ * Opening a set (td_set_open) reads each file's options and metadata:
+ * the files are ordered by their start_realtime_ns, and refused unless
+ * every file has the first's event formats and buffers. Only the first
+ * file's formats are parsed: a part whose format sections are the
+ * first's byte for byte (every part of one run) is decoded with them, so
+ * a day's 144 parts cost their options, not 144 format parses; a part
+ * whose bytes differ is opened whole, must have the first's ids and
+ * names, and keeps its own formats. Its cursor merges the files' cursors
+ * by time stamp, so the events come out as they would from one file
+ * holding them all (at a switch the recorder reads the CPUs one after
+ * the other, so two files may overlap by microseconds across CPUs; each
+ * CPU's events go on from one file into the next). At most the files
+ * overlapping the time reached, and the next, are open as cursors at
+ * once, and a file read to its end gives its cursor back: memory does
+ * not grow with the parts.
  *
  * Which files are one recording (td_set_group): files whose metadata
  * carry the same run_id= (every file one `mmscope record` writes: the
@@ -69,6 +74,10 @@ struct td_file *td_set_take(struct td_set *s, int i);
  * for readers that format every event with file 0's formats. */
 void td_set_share_cmdlines(struct td_set *s);
 
+/* Each file's own task names kept for td_set_cursor_names (dump: a pid
+ * reused over a day's run is named in each part as that part saw it).
+ * Before the set's cursors are made. */
+void td_set_keep_names(struct td_set *s);
 struct td_set_cursor;
 /*
  * Every event of every file, in time order (buffer < 0: all buffers).
@@ -85,14 +94,20 @@ struct td_set_cursor *td_set_cursor_new(struct td_set *s, uint64_t since, unsign
 int td_set_first_ts(struct td_set *s, uint64_t *ts, char **err);
 /*
  * 1 with *ev filled (valid until the next call; ev->event is the format
- * in its own file, td_set_cursor_file, whose id is the same event in every
- * file: checked on opening), 0 at the end, -1 with *err (a file's bad data;
+ * of td_set_cursor_formats, whose id is the same event in every file:
+ * checked on opening), 0 at the end, -1 with *err (a file's bad data;
  * a file whose first event comes before events already returned from
  * an earlier one: not one recording in time order).
  */
 int td_set_cursor_next(struct td_set_cursor *c, struct td_event *ev, char **err);
 /* The file of the last event returned (an index for td_set_file). */
 int td_set_cursor_file(const struct td_set_cursor *c);
+/* The tep whose formats the last event has (ev->event's: file 0's, or
+ * its own file's when that one's formats differ), and the tep that names
+ * its tasks (its own file's saved cmdlines with td_set_keep_names, else
+ * the formats' tep). Valid until the next td_set_cursor_next. */
+struct tep_handle *td_set_cursor_formats(const struct td_set_cursor *c);
+struct tep_handle *td_set_cursor_names(const struct td_set_cursor *c);
 void td_set_cursor_free(struct td_set_cursor *c);
 
 #endif

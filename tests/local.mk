@@ -239,8 +239,8 @@ EXTRA_DIST += tests/record/stacks-report.sh
 # several files (record --switch-output's) as one recording: dump,
 # export, tui, compare; live after the other live tests, and on files
 # made by tests/compare/mkrec
-TESTS += tests/record/switch-read.sh tests/cli/multifile.sh tests/cli/recordings.sh
-EXTRA_DIST += tests/record/switch-read.sh tests/cli/multifile.sh tests/cli/recordings.sh
+TESTS += tests/record/switch-read.sh tests/cli/multifile.sh tests/cli/recordings.sh tests/cli/set-parts.sh
+EXTRA_DIST += tests/record/switch-read.sh tests/cli/multifile.sh tests/cli/recordings.sh tests/cli/set-parts.sh
 tests/record/switch-read.log: tests/record/stacktrace.log
 
 # kernel matrix: every scenario of tests/vm/scenarios on every kernel

@@ -7,6 +7,10 @@
  * page starts when the time delta would not fit in 27 bits.
  *   usage: mkrec OUT.dat < lines
  * MKREC_META, if set, is the file's mmscope metadata (key=value lines).
+ * MKREC_PID sets the events' pid (4242), MKREC_CMDLINES the saved
+ * cmdlines text ("PID COMM" lines), MKREC_PRINT_ID the print event's id
+ * (5) and MKREC_FORMAT_TAIL text added after its format (the same event
+ * in other bytes): for tests of several files as one recording.
  */
 #include "config.h"
 #include "tracedat-write.h"
@@ -47,14 +51,21 @@ static void page_open(struct pages *p, unsigned long long ts)
 	p->last_ts = ts;
 }
 
+static int env_int(const char *name, int dflt)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? atoi(v) : dflt;
+}
+
 static void add_print(struct pages *p, unsigned long long ts, const char *text)
 {
 	size_t tlen = strlen(text) + 1, dlen = 16 + tlen, alen = (dlen + 3) & ~(size_t)3;
 	size_t need = 4 + (alen > 112 ? 4 : 0) + alen;
 	unsigned char *e;
 	unsigned int hdr, word;
-	unsigned short type = 5;
-	int pid = 4242;
+	unsigned short type = (unsigned short)env_int("MKREC_PRINT_ID", 5);
+	int pid = env_int("MKREC_PID", 4242);
 
 	if (!p->n || ts - p->last_ts >= (1ull << 27) || p->len + need > PAGE - 16)
 		page_open(p, ts);
@@ -89,7 +100,7 @@ static int next_page(void *ctx, void *page, char **err)
 
 int main(int argc, char **argv)
 {
-	struct strbuf hi = STRBUF_INIT, ft = STRBUF_INIT, line = STRBUF_INIT;
+	struct strbuf hi = STRBUF_INIT, ft = STRBUF_INIT, line = STRBUF_INIT, cl = STRBUF_INIT;
 	struct pages p = { 0 };
 	struct tw_cpu cpu;
 	struct tw_buffer buf = { "", "local", PAGE, 1, &cpu };
@@ -113,9 +124,22 @@ int main(int argc, char **argv)
 	}
 	page_close(&p);
 	synth_header_info(&hi);
-	strbuf_add_u32(&ft, 1);
-	strbuf_add_u64(&ft, strlen(synth_print_format));
-	strbuf_addstr(&ft, synth_print_format);
+	{
+		/* the print format, with its id and tail as asked */
+		struct strbuf fmt = STRBUF_INIT;
+		const char *id = strstr(synth_print_format, "ID: 5\n");
+		const char *tail = getenv("MKREC_FORMAT_TAIL");
+
+		strbuf_add(&fmt, synth_print_format, (size_t)(id - synth_print_format));
+		strbuf_addf(&fmt, "ID: %d\n", env_int("MKREC_PRINT_ID", 5));
+		strbuf_addstr(&fmt, id + 6);
+		if (tail)
+			strbuf_addstr(&fmt, tail);
+		strbuf_add_u32(&ft, 1);
+		strbuf_add_u64(&ft, fmt.len);
+		strbuf_add(&ft, fmt.buf, fmt.len);
+		strbuf_release(&fmt);
+	}
 	cpu.next = next_page;
 	cpu.ctx = &p;
 	synth_input(&in, &hi, NULL, 1, PAGE);
@@ -124,6 +148,14 @@ int main(int argc, char **argv)
 	in.buffers = &buf;
 	in.nbuffers = 1;
 	in.private_meta = getenv("MKREC_META");	/* key=value lines, or none */
+	if (getenv("MKREC_CMDLINES")) {	/* u64 size, then the text */
+		const char *t = getenv("MKREC_CMDLINES");
+
+		strbuf_add_u64(&cl, strlen(t));
+		strbuf_addstr(&cl, t);
+		in.meta[TD_META_CMDLINES] = cl.buf;
+		in.meta_len[TD_META_CMDLINES] = cl.len;
+	}
 	tw_opts_default(&o);
 	fd = open(argv[1], O_RDWR | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0 || tw_write(fd, &in, &o, &res, &err)) {
@@ -135,5 +167,6 @@ int main(int argc, char **argv)
 	strbuf_release(&hi);
 	strbuf_release(&ft);
 	strbuf_release(&line);
+	strbuf_release(&cl);
 	return 0;
 }

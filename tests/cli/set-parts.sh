@@ -1,0 +1,82 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# How the parts of one recording are opened (tracedat-set.h): only the
+# first part's formats are parsed, and a part whose format sections are
+# the first's byte for byte is decoded with them. Checked here on parts
+# made by tests/compare/mkrec: each part keeps its own task names in
+# dump (a pid reused over a day is named as its part saw it: trace-cmd,
+# reading each part alone, is the oracle); a part whose format text
+# differs in bytes but not in ids and names is read with its own formats
+# (the same lines); a part whose print event has another id is refused
+# with one line; report and dump agree with the old whole-part reading
+# on a window that skips the first part.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+mkrec=$top_builddir/tests/compare/mkrec
+[ -x "$mkrec" ] || skip "tests/compare/mkrec not built"
+command -v trace-cmd >/dev/null || skip "trace-cmd not installed"
+
+# seg FILE N START_NS T0 T1...: part N of run r, one print per time
+seg() {
+	f=$1 n=$2 start=$3; shift 3
+	for t in "$@"; do echo "$t part $n at $t"; done |
+		MKREC_META="$(printf 'mmscope=test\nrun_id=feed%s\nstart_realtime_ns=%s\nswitch_output=%s\ncpustat=window\n' \
+			"${RUN:-1}" "$start" "$n")" "$mkrec" "$f" || fail "mkrec $f"
+}
+# the task of each printed line: "COMM-PID" of dump's and trace-cmd's lines
+tasks() { sed -n 's/^ *\([^ ]*-[0-9]*\) .*part \([0-9]*\) at.*/\2 \1/p'; }
+
+# 1. one pid, named alpha in part 1 and beta in part 2
+mkdir "$scratch/names"
+MKREC_CMDLINES="4242 alpha
+7 other" seg "$scratch/names/r-1.dat" 1 1000 1000000000 1100000000
+MKREC_CMDLINES="4242 beta" seg "$scratch/names/r-2.dat" 2 2000 1200000000 1300000000
+"$MMSCOPE" dump "$scratch/names" >"$scratch/dump" 2>"$scratch/e" || fail "dump: $(cat "$scratch/e")"
+tasks <"$scratch/dump" >"$scratch/got"
+for n in 1 2; do trace-cmd report "$scratch/names/r-$n.dat" 2>/dev/null; done | tasks >"$scratch/want"
+[ "$(wc -l <"$scratch/want")" = 4 ] || fail "trace-cmd: $(cat "$scratch/want")"
+cmp -s "$scratch/got" "$scratch/want" &&
+	ok "dump DIR: each part's events named from its own cmdlines, as trace-cmd names them ($(sort -u "$scratch/got" | cut -d' ' -f2 | tr '\n' ' '))" ||
+	fail "dump DIR names: got '$(cat "$scratch/got")', trace-cmd '$(cat "$scratch/want")'"
+
+# 2. part 2's print format in other bytes (a blank line after it), the
+# same id and name: read with its own formats, the same lines
+mkdir "$scratch/tail"
+seg "$scratch/tail/r-1.dat" 1 1000 1000000000 1100000000
+MKREC_FORMAT_TAIL='
+' seg "$scratch/tail/r-2.dat" 2 2000 1200000000 1300000000
+"$MMSCOPE" dump "$scratch/tail" >"$scratch/dump2" 2>"$scratch/e" || fail "dump, other bytes: $(cat "$scratch/e")"
+sed 's/.*part \([0-9]*\) at \([0-9]*\).*/\1 \2/' "$scratch/dump2" | tr '\n' ' ' >"$scratch/got"
+[ "$(cat "$scratch/got")" = "1 1000000000 1 1100000000 2 1200000000 2 1300000000 " ] &&
+	ok "a part whose format text differs in bytes only: read, 4 events in order" ||
+	fail "format bytes differ: '$(cat "$scratch/got")'"
+[ "$("$MMSCOPE" report -s header -f json "$scratch/tail" | sed -n 's/^ *"events": \([0-9]*\),$/\1/p')" = 4 ] &&
+	ok "report of it: 4 events" || fail "report of a part with other format bytes"
+
+# 3. part 2's print event under another id: not one recording
+mkdir "$scratch/ids"
+seg "$scratch/ids/r-1.dat" 1 1000 1000000000
+MKREC_PRINT_ID=6 seg "$scratch/ids/r-2.dat" 2 2000 1200000000
+for cmd in dump report; do
+	"$MMSCOPE" $cmd "$scratch/ids" >/dev/null 2>"$scratch/e"
+	rc=$?
+	[ $rc -eq 1 ] && [ "$(wc -l <"$scratch/e")" = 1 ] &&
+		grep -q 'r-2.dat: its event formats differ from .*r-1.dat.s: not one recording' "$scratch/e" &&
+		ok "$cmd: a part with another id for the event refused: $(cat "$scratch/e")" ||
+		fail "$cmd of parts with other ids: exit $rc: $(cat "$scratch/e")"
+done
+
+# 4. a window after the first part ends: the first part is skipped on
+# its last event's time; the lines are the part-2 events in the window
+"$MMSCOPE" dump --since 0.2 --until 0.3 "$scratch/names" >"$scratch/w" 2>"$scratch/e" ||
+	fail "dump window: $(cat "$scratch/e")"
+[ "$(tasks <"$scratch/w" | tr '\n' ' ')" = "2 beta-4242 2 beta-4242 " ] &&
+	ok "dump --since 0.2 --until 0.3: part 2's two events, named by part 2" ||
+	fail "dump window: $(cat "$scratch/w")"
+"$MMSCOPE" dump --since 0.1 --until 0.1 "$scratch/names" >"$scratch/w" 2>"$scratch/e" ||
+	fail "dump window at part 1's last event: $(cat "$scratch/e")"
+[ "$(tasks <"$scratch/w" | tr '\n' ' ')" = "1 alpha-4242 " ] &&
+	ok "dump --since 0.1 --until 0.1: part 1's last event (since = its time: not skipped)" ||
+	fail "dump window at part 1's last event: '$(cat "$scratch/w")'"
+finish
