@@ -898,6 +898,30 @@ int td_index_build_at(struct td_index *ix, uint64_t ts, char **err)
 		if (td_pages_chunks(s->pages, &units, &n, err))
 			goto out;
 		hi = n;
+		/* the ends first: a file of a set that starts after ts, or
+		 * ends before it, costs one unit rather than log2(n) */
+		if (n > 2) {
+			struct ix_entry e;
+			int r = probe_unit(c, s, &units[0], units[1].page - units[0].page,
+					   &e.ts, &e.pos, err);
+
+			if (r < 0)
+				goto out;
+			if (r > 0 && e.ts >= ts) {
+				hi = 0;
+			} else if (r > 0) {
+				best = e;
+				have = 1;
+				lo = 1;
+				r = probe_unit(c, s, &units[n - 1], UINT64_MAX, &e.ts, &e.pos, err);
+				if (r < 0)
+					goto out;
+				if (r > 0 && e.ts < ts) {
+					best = e;
+					lo = hi = n;
+				}
+			}
+		}
 		while (lo < hi) {
 			size_t mid = lo + (hi - lo) / 2;
 			uint64_t pages = mid + 1 < n ? units[mid + 1].page - units[mid].page : UINT64_MAX;
