@@ -1220,7 +1220,8 @@ struct analysis *analysis_run_files(const char *const *paths, int n, const char 
 	if (analysis_bind(a, td_tep_nosyms(a->tf), err))
 		goto fail;
 	analysis_syms_on_stack(a);
-	td_set_share_cmdlines(set);	/* into a->tep: file 0's */
+	if (td_set_share_cmdlines(set, err))	/* into a->tep: file 0's */
+		goto fail;
 	clock_gettime(CLOCK_MONOTONIC, &ts0);
 	analysis_cg_prescan(a);
 	/* a window counts from the set's first event; the set's cursor

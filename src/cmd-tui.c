@@ -206,8 +206,9 @@ static int cmd_tui(int argc, char **argv)
 	} else if (!(o.set = td_set_open(o.paths, o.npaths, &err))) {
 		r = error("%s", err ? err : "cannot read");
 		goto out;
-	} else {
-		td_set_share_cmdlines(o.set);	/* the events view formats with file 0's */
+	} else if (td_set_share_cmdlines(o.set, &err)) {	/* the events view formats with file 0's */
+		r = error("%s", err ? err : "cannot read");
+		goto out;
 	}
 	if (tui_run(tf, &o, &err) < 0) {
 		r = tf ? error("%s: %s", in.rec[0].name, err ? err : "cannot run the TUI") :

@@ -4,6 +4,7 @@
  */
 #include "config.h"
 #include "tracedat-set.h"
+#include "tracedat-local.h"
 #include "util.h"
 
 #include <errno.h>
@@ -456,37 +457,61 @@ struct td_file *td_set_take(struct td_set *s, int i)
 
 void td_set_keep_names(struct td_set *s) { s->keep_names = 1; }
 
-/* A part's saved cmdlines, read for this and given back: (text, len). */
-static const char *cmdlines_text(struct td_file *tf, size_t *len)
+/*
+ * A part's saved cmdlines, read for this (td_meta_unload gives them
+ * back): *text NULL when it has none. 0, or -1 with *err: a section that
+ * does not read, or whose size word is not its length, refuses the
+ * recording as opening the part whole did.
+ */
+static int cmdlines_text(struct td_file *tf, const char **text, size_t *len, char **err)
 {
 	const char *p;
+	uint64_t n;
 
-	if (td_meta_load(tf, TD_META_CMDLINES, NULL))
-		return NULL;	/* unreadable: its tasks go unnamed */
+	*text = NULL;
+	if (td_meta_load(tf, TD_META_CMDLINES, err))
+		return -1;
 	p = td_meta(tf, TD_META_CMDLINES, len);
-	if (!p || *len <= 8)	/* u64 size, then the text */
-		return NULL;
+	if (!p || !*len)
+		return 0;
+	if (*len < 8)
+		return set_err(err, "saved cmdlines: truncated size");
+	n = td_le64(p);
+	if (n != *len - 8)
+		return set_err(err, "saved cmdlines claim %llu bytes, the section holds %zu",
+			       (unsigned long long)n, *len - 8);
 	*len -= 8;
-	return p + 8;
+	*text = p + 8;
+	return 0;
 }
 
-void td_set_share_cmdlines(struct td_set *s)
+int td_set_share_cmdlines(struct td_set *s, char **err)
 {
 	struct td_names_seen seen = { 0 };
 	size_t len;
 	const char *text;
+	int r = 0;
 
 	if (s->n < 2)
-		return;
+		return 0;
 	/* file 0's own are in its tep: only their pairs are noted */
-	if ((text = cmdlines_text(s->f[0].tf, &len)))
+	if (cmdlines_text(s->f[0].tf, &text, &len, err)) {
+		err_path(s->f[0].path, err);
+		return -1;
+	}
+	if (text)
 		td_parse_cmdlines(NULL, text, len, &seen);
-	for (int i = 1; i < s->n; i++) {
-		if ((text = cmdlines_text(s->f[i].tf, &len)))
+	for (int i = 1; i < s->n && !r; i++) {
+		if (cmdlines_text(s->f[i].tf, &text, &len, err)) {
+			err_path(s->f[i].path, err);
+			r = -1;
+		} else if (text) {
 			td_parse_cmdlines(td_tep_nosyms(s->f[0].tf), text, len, &seen);
+		}
 		td_meta_unload(s->f[i].tf, TD_META_CMDLINES);
 	}
 	free(seen.h);
+	return r;
 }
 
 /* ---- the merging cursor ---- */
@@ -530,18 +555,23 @@ static void name_err(const struct td_set *s, int j, char **err)
 /* The tasks' names of file j, when the reader formats each file's
  * events with its own (td_set_keep_names): file 0's tep has them; a
  * part's are read into a tep of their own while it is read. */
-static void open_names(struct td_set_cursor *c, int j)
+static int open_names(struct td_set_cursor *c, int j, char **err)
 {
 	struct set_file *sf = &c->s->f[j];
 	size_t len;
 	const char *text;
+	int r;
 
 	if (!c->s->keep_names || !j || sf->own)
-		return;
+		return 0;
 	c->f[j].names = tep_alloc();
-	if (c->f[j].names && (text = cmdlines_text(sf->tf, &len)))
+	if (!c->f[j].names)
+		return set_err(err, "out of memory");
+	r = cmdlines_text(sf->tf, &text, &len, err);
+	if (!r && text)
 		td_parse_cmdlines(c->f[j].names, text, len, NULL);
 	td_meta_unload(sf->tf, TD_META_CMDLINES);
+	return r;
 }
 
 /* File j read to its end: its cursor and names go. */
@@ -605,8 +635,8 @@ static int open_file(struct td_set_cursor *c, int j, char **err)
 			(unsigned long long)f->head.ts, c->s->f[c->last].path,
 			(unsigned long long)c->emitted);
 		return -1;
-	} else {
-		open_names(c, j);
+	} else if (open_names(c, j, err)) {
+		goto bad;
 	}
 	return 0;
 bad:

@@ -8,8 +8,8 @@
 # dump (a pid reused over a day is named as its part saw it: trace-cmd,
 # reading each part alone, is the oracle); a part whose format text
 # differs in bytes but not in ids and names is read with its own formats
-# (the same lines); a part whose print event has another id is refused
-# with one line; report and dump agree with the old whole-part reading
+# (the same lines); a part whose print event has another id, or whose
+# saved cmdlines are damaged, is refused with one line; report and dump agree with the old whole-part reading
 # on a window that skips the first part.
 . "${top_srcdir:-.}/tests/lib.sh"
 
@@ -65,6 +65,20 @@ for cmd in dump report; do
 		grep -q 'r-2.dat: its event formats differ from .*r-1.dat.s: not one recording' "$scratch/e" &&
 		ok "$cmd: a part with another id for the event refused: $(cat "$scratch/e")" ||
 		fail "$cmd of parts with other ids: exit $rc: $(cat "$scratch/e")"
+done
+
+# 3b. part 2's saved cmdlines damaged (their size word): refused with
+# one line naming the part, as when each part was opened whole
+mkdir "$scratch/badcl"
+MKREC_CMDLINES="4242 alpha" seg "$scratch/badcl/r-1.dat" 1 1000 1000000000
+MKREC_CMDLINES="4242 beta" MKREC_CMDLINES_BAD=1 seg "$scratch/badcl/r-2.dat" 2 2000 1200000000
+for cmd in dump report; do
+	"$MMSCOPE" $cmd "$scratch/badcl" >/dev/null 2>"$scratch/e"
+	rc=$?
+	[ $rc -eq 1 ] && [ "$(wc -l <"$scratch/e")" = 1 ] &&
+		grep -q 'r-2.dat: saved cmdlines claim 14 bytes, the section holds 9' "$scratch/e" &&
+		ok "$cmd: a part with damaged saved cmdlines refused: $(cat "$scratch/e")" ||
+		fail "$cmd of a part with damaged cmdlines: exit $rc: $(cat "$scratch/e")"
 done
 
 # 4. a window after the first part ends: the first part is skipped on

@@ -10,7 +10,8 @@
  * MKREC_PID sets the events' pid (4242), MKREC_CMDLINES the saved
  * cmdlines text ("PID COMM" lines), MKREC_PRINT_ID the print event's id
  * (5) and MKREC_FORMAT_TAIL text added after its format (the same event
- * in other bytes): for tests of several files as one recording.
+ * in other bytes), MKREC_CMDLINES_BAD a cmdlines size word 5 too large:
+ * for tests of several files as one recording.
  */
 #include "config.h"
 #include "tracedat-write.h"
@@ -151,7 +152,8 @@ int main(int argc, char **argv)
 	if (getenv("MKREC_CMDLINES")) {	/* u64 size, then the text */
 		const char *t = getenv("MKREC_CMDLINES");
 
-		strbuf_add_u64(&cl, strlen(t));
+		/* MKREC_CMDLINES_BAD: a size word that is not the text's */
+		strbuf_add_u64(&cl, strlen(t) + (getenv("MKREC_CMDLINES_BAD") ? 5 : 0));
 		strbuf_addstr(&cl, t);
 		in.meta[TD_META_CMDLINES] = cl.buf;
 		in.meta_len[TD_META_CMDLINES] = cl.len;
