@@ -45,6 +45,11 @@ struct hnode {
 	 * was not an idle wait (the request was pending at it) */
 	uint64_t kc_sleep_ts, kc_req_before_sleep;
 	uint64_t kc_wake_ts;
+	/* proactive compaction: whether kcompactd's state (on a request or
+	 * not) is known (from its first wake or sleep on, not after lost
+	 * events until the next), a pass running and since when */
+	int kc_known, kc_pro;
+	uint64_t kc_pro_start;
 	/* watermarks: the main zone (most managed pages in the set), the
 	 * candidate of the set being read (wm_new, wm_managed), and the
 	 * node's managed pages summed over that set's zone lines */
@@ -354,10 +359,22 @@ static void handoff_kc_store(struct hnode *n)
 	n->kcs[n->nkcs++] = n->kc;
 }
 
+/* kcompactd's sleep (or a wake, if that sleep was lost) ends a proactive
+ * pass: compact_node() returns and kcompactd loops back to its wait. */
+static void handoff_pro_end(struct hnode *n, uint64_t ts)
+{
+	if (n->kc_pro && ts > n->kc_pro_start)
+		n->st.kc_pro_ns += ts - n->kc_pro_start;
+	n->kc_pro = 0;
+}
+
 static void handoff_kcompactd_wake(struct handoff_model *m, struct hnode *n,
 				   const struct record *r)
 {
 	struct kcompactd_episode *kc = &n->kc;
+
+	handoff_pro_end(n, r->ts);
+	n->kc_known = 1;
 
 	if (n->kc_busy) {	/* woken again before its sleep was seen */
 		if (r->ts > n->kc_wake_ts)
@@ -406,6 +423,8 @@ static void handoff_kcompactd_wake(struct handoff_model *m, struct hnode *n,
 
 static void handoff_kcompactd_sleep(struct hnode *n, const struct record *r)
 {
+	handoff_pro_end(n, r->ts);
+	n->kc_known = 1;
 	n->st.kcompactd_pid = r->pid;
 	n->st.kc_sleeps++;
 	n->kc_sleep_ts = r->ts;
@@ -576,22 +595,48 @@ static void handoff_sample_end(struct handoff_model *m, uint64_t seq)
 	}
 }
 
-static void handoff_compact_end(struct handoff_model *m, const struct record *r)
+static struct hnode *handoff_kcompactd_node(struct handoff_model *m, int pid)
 {
 	for (int i = 0; i < m->norder; i++) {
 		struct hnode *n = m->nodes[m->order[i]];
 
-		if (n->st.kcompactd_pid != r->pid)
-			continue;
-		n->st.kc_runs++;
-		if (r->crun.status == 8)	/* COMPACT_SUCCESS */
-			n->st.kc_runs_success++;
-		if (n->kc_busy) {
-			n->kc.runs++;
-			n->kc.success += r->crun.status == 8;
-			n->kc.last_status = r->crun.status;
-		}
+		if (n->st.kcompactd_pid == pid)
+			return n;
+	}
+	return NULL;
+}
+
+/* A compaction run by kcompactd outside a request is proactive: the
+ * first one after its sleep starts a pass (compact_node runs one per
+ * zone). While its state is unknown the run is left unclassified. */
+static void handoff_compact_begin(struct handoff_model *m, const struct record *r)
+{
+	struct hnode *n = handoff_kcompactd_node(m, r->pid);
+
+	if (!n || n->kc_busy || n->kc_pro || !n->kc_known)
 		return;
+	n->kc_pro = 1;
+	n->kc_pro_start = r->ts;
+	n->st.kc_pro_passes++;
+}
+
+static void handoff_compact_end(struct handoff_model *m, const struct record *r)
+{
+	struct hnode *n = handoff_kcompactd_node(m, r->pid);
+
+	if (!n)
+		return;
+	n->st.kc_runs++;
+	if (r->crun.status == 8)	/* COMPACT_SUCCESS */
+		n->st.kc_runs_success++;
+	if (n->kc_busy) {
+		n->kc.runs++;
+		n->kc.success += r->crun.status == 8;
+		n->kc.last_status = r->crun.status;
+	} else if (n->kc_pro) {
+		n->st.kc_pro_runs++;
+	} else {
+		n->st.kc_runs_unclassified++;
 	}
 }
 
@@ -604,6 +649,8 @@ static void handoff_lost(struct handoff_model *m)
 			n->cur.flags |= HF_LOST;
 		if (n->pend_open)
 			n->pend.flags |= HF_LOST;
+		/* a lost wake or sleep: is kcompactd on a request? */
+		n->kc_known = 0;
 	}
 }
 
@@ -708,6 +755,9 @@ void handoff_model_add(struct handoff_model *m, const struct record *r)
 	case REC_COMPACT_TRY:
 		handoff_stall(m);
 		break;
+	case REC_COMPACT_BEGIN:
+		handoff_compact_begin(m, r);
+		break;
 	case REC_COMPACT_END:
 		handoff_compact_end(m, r);
 		break;
@@ -758,6 +808,7 @@ void handoff_model_finish(struct handoff_model *m, uint64_t end_ts)
 			handoff_kc_store(n);
 		}
 		n->kc_busy = 0;
+		handoff_pro_end(n, end_ts);	/* a pass open at the end */
 	}
 	m->min_deadline = 0;
 }

@@ -18,8 +18,15 @@
  *   NOT_NEEDED  order-0 episode, nothing to hand off;
  *   OPEN     the recording ended first.
  * kcompactd wakes are counted as woken (after a wakeup event), pickups,
- * and proactive (order <= 0, e.g. -1 after a compaction_proactiveness
- * write), which are never handoffs.
+ * and of order <= 0 (kc_proactive; none on 6.12+, where the order -1
+ * wakeup of a compaction_proactiveness write runs proactive compaction
+ * without a wake), which are never handoffs.
+ *
+ * Proactive compaction (kcompactd's timeout or that write, then
+ * compact_node() over the node's zones) emits no kcompactd_wake: it shows
+ * as mm_compaction_begin/end by kcompactd outside a kcompactd_wake ..
+ * kcompactd_sleep request. A pass runs from its first begin to the next
+ * kcompactd_sleep, which kcompactd emits as it loops back to its wait.
  *
  * Watermarks come from zone samples: in each complete sample set, the
  * zone with most managed pages of the node (the main zone; the current
@@ -127,6 +134,12 @@ struct handoff_node_stats {
 	uint64_t kc_sleeps;
 	uint64_t kc_busy_ns;		/* kcompactd_wake .. next sleep */
 	uint64_t kc_runs, kc_runs_success;	/* compaction runs by kcompactd */
+	/* proactive compaction: passes (compact_node, first begin .. next
+	 * sleep), the compaction runs (end events) and time in them; runs
+	 * begun while it was unknown whether kcompactd was on a request
+	 * (after lost events, until its next wake or sleep) are neither */
+	uint64_t kc_pro_passes, kc_pro_runs, kc_pro_ns;
+	uint64_t kc_runs_unclassified;
 	uint64_t stalls_kc_asleep;
 	/* 7.x: balance_pgdat runs that reclaimed nothing (kswapd_reclaim_fail),
 	 * the highest failure count seen (-1: none), and resets of the count

@@ -406,8 +406,19 @@ static void json_node(struct report_ctx *rc, struct json_writer *j, const struct
 	json_u64_or_null(j, "kcompactd_proactive", n->kc_proactive, kcd);
 	json_u64_or_null(j, "kcompactd_sleeps", n->kc_sleeps, kcd);
 	json_u64_or_null(j, "kcompactd_busy_ns", n->kc_busy_ns, kcd);
-	json_u64_or_null(j, "kcompactd_runs", n->kc_runs, kcd);
-	json_u64_or_null(j, "kcompactd_runs_success", n->kc_runs_success, kcd);
+	json_u64_or_null(j, "kcompactd_runs", n->kc_runs, kcd && report_has_compaction(rc));
+	json_u64_or_null(j, "kcompactd_runs_success", n->kc_runs_success,
+			 kcd && report_has_compaction(rc));
+	/* proactive compaction emits no kcompactd_wake (kcompactd_proactive
+	 * counts wakes of order <= 0): passes, their runs and time */
+	json_u64_or_null(j, "kcompactd_proactive_passes", n->kc_pro_passes,
+			 report_has_kc_proactive(rc));
+	json_u64_or_null(j, "kcompactd_proactive_runs", n->kc_pro_runs,
+			 report_has_kc_proactive(rc));
+	json_u64_or_null(j, "kcompactd_proactive_ns", n->kc_pro_ns,
+			 report_has_kc_proactive(rc));
+	json_u64_or_null(j, "kcompactd_runs_unclassified", n->kc_runs_unclassified,
+			 report_has_kc_proactive(rc));
 	json_u64_or_null(j, "wakeup_kcompactd", n->kc_wakeups, kcd);
 	json_u64_or_null(j, "wakeup_kcompactd_by_kswapd", n->kc_wakeups_kswapd, kcd);
 	json_u64_or_null(j, "wakeup_kcompactd_proactive", n->kc_wakeups_proactive, kcd);

@@ -86,6 +86,25 @@ static void handoff_wmarks(struct report_ctx *rc, const struct handoff_node_stat
 			    (long long)n->wm_last.free_blocks);
 }
 
+/* Proactive compaction: kcompactd compacting outside its requests. */
+static void handoff_proactive(struct report_ctx *rc, const struct handoff_node_stats *n)
+{
+	char line[192];
+
+	if (!report_has_kc_proactive(rc)) {
+		report_line(rc, "proactive   - (needs kcompactd_sleep and compaction_begin/end)");
+		return;
+	}
+	snprintf(line, sizeof(line), "%llu pass%s, %llu runs, %.3f s (no "
+		 "kcompactd_wake)", ULL(n->kc_pro_passes),
+		 n->kc_pro_passes == 1 ? "" : "es", ULL(n->kc_pro_runs),
+		 (double)n->kc_pro_ns / 1e9);
+	report_wrap(rc, "proactive   ", line);
+	if (n->kc_runs_unclassified)
+		report_line(rc, "            %llu kcompactd runs unclassified (lost events)",
+			    ULL(n->kc_runs_unclassified));
+}
+
 static void handoff_counts(struct report_ctx *rc, const struct handoff_node_stats *n)
 {
 	char orders[160] = "";
@@ -110,14 +129,23 @@ static void handoff_counts(struct report_ctx *rc, const struct handoff_node_stat
 		report_line(rc, "kswapd      not recorded (mmscope record -g kswapd)");
 	}
 	if (report_has_kcompactd(rc)) {
-		report_line(rc, "kcompactd   %llu wakes (woken %llu, pickup %llu, proactive "
+		char runs[64] = "- runs";
+		char line[192];
+
+		if (report_has_compaction(rc))
+			snprintf(runs, sizeof(runs), "%llu runs (%llu success)",
+				 ULL(n->kc_runs), ULL(n->kc_runs_success));
+		/* wakes by how they came; proactive compaction has none */
+		report_line(rc, "kcompactd   %llu wakes (woken %llu, pickup %llu, order<=0 "
 			    "%llu), %llu sleeps", ULL(n->kc_wakes), ULL(n->kc_woken),
 			    ULL(n->kc_pickup), ULL(n->kc_proactive), ULL(n->kc_sleeps));
-		report_line(rc, "            busy %.3f s, %llu runs (%llu success); "
-			    "wakeup_kcompactd %llu", (double)n->kc_busy_ns / 1e9,
-			    ULL(n->kc_runs), ULL(n->kc_runs_success), ULL(n->kc_wakeups));
+		snprintf(line, sizeof(line), "busy %.3f s, %s; "
+			 "wakeup_kcompactd %llu", (double)n->kc_busy_ns / 1e9, runs,
+			 ULL(n->kc_wakeups));
+		report_wrap(rc, "            ", line);
 		report_line(rc, "            (by kswapd %llu, by writes of vm.compaction_proactiveness %llu)",
 			    ULL(n->kc_wakeups_kswapd), ULL(n->kc_wakeups_proactive));
+		handoff_proactive(rc, n);
 	} else {
 		report_line(rc, "kcompactd   not recorded (mmscope record -g compaction)");
 	}

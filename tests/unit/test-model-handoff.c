@@ -2,7 +2,8 @@
 /*
  * Handoff model on hand-built record sequences: a kswapd episode handed
  * off by a wakeup event, by a 500 ms timeout pickup, not at all; order-0
- * episodes; proactive (order -1) kcompactd wakes; long episodes;
+ * episodes; proactive (order -1) kcompactd wakes; proactive passes
+ * (compaction by kcompactd without a wake); long episodes;
  * re-wakeups; stalls while kcompactd slept; lost events inside an
  * episode; a wake without a sleep at the end of the file; two nodes;
  * watermarks from zone samples, and no samples at all; memory hotplug
@@ -293,6 +294,62 @@ static void test_no_handoff_and_proactive(void)
 	is_int(handoff_model_node(m, 0)->flags_count[0], 1, "none: flag counted");
 }
 
+static void crun(enum rec_type type, uint64_t t, int pid, int status)
+{
+	struct record r = { .type = type, .ts = t * MS, .pid = pid };
+
+	r.crun.status = status;
+	feed(&r);
+}
+
+/* Proactive compaction emits no kcompactd_wake: compaction runs by
+ * kcompactd outside its requests, one pass per compact_node() (one run
+ * per zone) up to the next kcompactd_sleep. */
+static void test_proactive_passes(void)
+{
+	const struct handoff_node_stats *st;
+
+	fresh();
+	crun(REC_COMPACT_BEGIN, 1, KCD0, 0);	/* kcompactd not yet known */
+	crun(REC_COMPACT_END, 2, KCD0, 1);
+	kcd(REC_KCOMPACTD_SLEEP, 10, 0, 0, KCD0);
+	/* a pass on the 500 ms timeout: two zones */
+	crun(REC_COMPACT_BEGIN, 510, KCD0, 0);
+	crun(REC_COMPACT_END, 511, KCD0, 1);
+	crun(REC_COMPACT_BEGIN, 512, KCD0, 0);
+	crun(REC_COMPACT_END, 600, KCD0, 1);
+	crun(REC_COMPACT_BEGIN, 550, 900, 0);	/* another task's run */
+	crun(REC_COMPACT_END, 560, 900, 1);
+	kcd(REC_KCOMPACTD_SLEEP, 601, 0, 0, KCD0);
+	/* a request: its runs are not proactive */
+	kcd(REC_KCOMPACTD_WAKE, 700, 0, 9, KCD0);
+	crun(REC_COMPACT_BEGIN, 701, KCD0, 0);
+	crun(REC_COMPACT_END, 710, KCD0, 8);
+	kcd(REC_KCOMPACTD_SLEEP, 720, 0, 0, KCD0);
+	/* a write of the sysctl, then a pass (no wake event) */
+	kcd(REC_WAKEUP_KCOMPACTD, 800, 0, -1, 901);
+	crun(REC_COMPACT_BEGIN, 801, KCD0, 0);
+	crun(REC_COMPACT_END, 802, KCD0, 1);
+	kcd(REC_KCOMPACTD_SLEEP, 900, 0, 0, KCD0);
+	/* events lost: the next run cannot be told, until a sleep */
+	feed(&(struct record){ .type = REC_LOST, .ts = 1000 * MS });
+	crun(REC_COMPACT_BEGIN, 1001, KCD0, 0);
+	crun(REC_COMPACT_END, 1002, KCD0, 1);
+	kcd(REC_KCOMPACTD_SLEEP, 1100, 0, 0, KCD0);
+	/* a pass still running at the end */
+	crun(REC_COMPACT_BEGIN, 1500, KCD0, 0);
+	handoff_model_finish(m, 1600 * MS);
+	st = handoff_model_node(m, 0);
+	is_int(st->kc_pro_passes, 3, "proactive: three passes (timeout, sysctl, at end)");
+	is_int(st->kc_pro_runs, 3, "proactive: their ended runs (two zones, one)");
+	is_int(st->kc_pro_ns, (91 + 99 + 100) * MS, "proactive: first begin to sleep or end");
+	is_int(st->kc_runs_unclassified, 1, "proactive: the run after lost events");
+	is_int(st->kc_runs, 5, "proactive: kcompactd's runs once known, all kinds");
+	is_int(st->kc_proactive, 0, "proactive: no wake of order <= 0");
+	is_int(st->kc_wakes, 1, "proactive: the request's wake only");
+	is_int(handoff_model_kc(m, 0, 0)->runs, 1, "proactive: the request's run");
+}
+
 static void test_order0_long_rewake(void)
 {
 	fresh();
@@ -545,6 +602,7 @@ int main(void)
 	test_pickup_after_sysctl_proactive();
 	test_episode_order();
 	test_no_handoff_and_proactive();
+	test_proactive_passes();
 	test_order0_long_rewake();
 	test_stall_lost_at_end();
 	test_pending_at_end();

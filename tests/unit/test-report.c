@@ -643,7 +643,8 @@ int main(void)
 	build();
 	report_opts_default(&o);
 	o.sections = 1u << report_section_find("handoff") | 1u << report_section_find("stalls") |
-		     1u << report_section_find("consistency");
+		     1u << report_section_find("consistency") |
+		     1u << report_section_find("summary");
 	report_render(a, &o, &sb);
 	if (getenv("MMSCOPE_TEST_SHOW"))
 		fputs(sb.buf, stdout);
@@ -663,12 +664,22 @@ int main(void)
 	ok(strstr(sb.buf, "direct reclaims          1  = allocstall_*                    1 agree") != NULL,
 	   "consistency: direct reclaims agree");
 	ok(strstr(sb.buf, "stall") != NULL, "stall flag shown");
+	/* no compaction begin/end fed: kcompactd's runs and its proactive
+	 * passes (runs outside its wakes) cannot be told, not 0 */
+	ok(strstr(sb.buf, "busy 0.159 s, - runs; wakeup_kcompactd 1") != NULL,
+	   "kcompactd runs unknown without compaction begin/end");
+	ok(strstr(sb.buf, "proactive   - (needs kcompactd_sleep and compaction_begin/end)")
+	   != NULL, "proactive passes unknown without compaction begin/end");
+	ok(strstr(sb.buf, "kcompactd   1 woken, 1 pickup, - proactive passes; 4 sleeps")
+	   != NULL, "summary: proactive passes unknown");
 	ok(max_width(sb.buf) <= 72, "72 columns");
 	strbuf_reset(&sb);
 	o.format = RF_JSON;
 	o.sections = 0;
 	report_render(a, &o, &sb);
 	ok(sb.buf[0] == '{' && strstr(sb.buf, "\"handoff\": \"pickup\""), "json episodes");
+	ok(strstr(sb.buf, "\"kcompactd_proactive_passes\": null") &&
+	   strstr(sb.buf, "\"kcompactd_runs\": null"), "json: proactive passes, runs null");
 	strbuf_release(&sb);
 	analysis_free(a);
 	test_hotplug_and_gauge();
