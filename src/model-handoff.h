@@ -29,10 +29,11 @@
  * kcompactd_sleep, which kcompactd emits as it loops back to its wait.
  *
  * Watermarks come from zone samples: in each complete sample set, the
- * zone with most managed pages of the node (the main zone; the current
- * one wins a tie). Each snapshot keeps its zone, its time and the
- * watermarks in force then, since memory hotplug (or a balloon) can
- * change both the watermarks and which zone is the largest mid-run.
+ * zone the watermark views show (wmark_zone_closer below: where the
+ * pressure was). Each snapshot keeps its zone, its time and the
+ * watermarks in force then, since that zone can change mid-run (another
+ * zone comes closer to its high watermark) and memory hotplug (or a
+ * balloon) changes the watermarks.
  *
  * Pure C, no I/O, O(1) per record (O(nodes) when a pickup window closes).
  */
@@ -58,7 +59,33 @@ enum handoff_kind {
 
 enum wmark_state { WM_UNKNOWN, WM_BELOW_MIN, WM_MIN_LOW, WM_LOW_HIGH, WM_ABOVE_HIGH };
 
+/*
+ * The one rule for which zone of a node the watermark views show (this
+ * model's snapshots and so the report's handoff section, the TUI lanes
+ * and the plot, through model-lanes): the zone whose free pages came
+ * closest to its high watermark, i.e. the lowest free/high of its
+ * samples so far, which is where allocations and reclaim went on (the
+ * largest zone is often an idle DMA32 beside a busy Normal); on a tie
+ * the one with more managed pages, then the one seen first. A zone with
+ * no managed pages (an empty Movable or an unpopulated zone) is never
+ * shown; one whose line lacks managed= (-1) can be.
+ */
+struct wmark_zone_rank {
+	int has_ratio;		/* a sample with a high watermark above 0 */
+	double lowest;		/* lowest free/high seen */
+	int64_t managed;	/* of the latest sample */
+};
+
+/* Whether a zone line can be shown at all (managed pages not 0). */
+static inline int wmark_zone_eligible(int64_t managed) { return managed != 0; }
+/* Counts one sample of the zone into its rank. */
+void wmark_zone_rank_add(struct wmark_zone_rank *z, int64_t free, int64_t high,
+			 int64_t managed);
+/* a is to be shown rather than b (strictly: a tie keeps b, seen first). */
+int wmark_zone_closer(const struct wmark_zone_rank *a, const struct wmark_zone_rank *b);
+
 #define HANDOFF_MAX_ZCHG 4
+#define HANDOFF_MAX_ZONES 8	/* per node (MAX_NR_ZONES is at most 6) */
 
 struct wmark_snap {
 	enum wmark_state state;
@@ -149,10 +176,12 @@ struct handoff_node_stats {
 	uint64_t flags_count[6];	/* per flag bit */
 	int kswapd_pid, kcompactd_pid;
 	int has_wmarks;
+	int zones;			/* zones ranked (managed pages not 0) */
 	struct wmark_snap wm_first, wm_last, wm_lowest;
 	/* Memory hotplug: the node's managed pages (all its zones) in the
-	 * first and last complete sample set, the sets where the sum moved,
-	 * and the changes of main zone (the first HANDOFF_MAX_ZCHG kept). */
+	 * first and last complete sample set, the sets where the sum moved;
+	 * and the changes of the zone shown (the first HANDOFF_MAX_ZCHG
+	 * kept): another zone came closer to its high watermark. */
 	int64_t managed_first, managed_last;
 	uint32_t managed_changes;
 	uint32_t zone_changes;

@@ -321,7 +321,7 @@ static void json_wmark(struct report_ctx *rc, struct json_writer *j, const char 
 }
 
 /* Memory hotplug seen in the zone samples: the node's managed pages and
- * the changes of main zone. */
+ * the changes of the zone shown. */
 static void json_hotplug(struct report_ctx *rc, struct json_writer *j,
 			 const struct handoff_node_stats *n)
 {
@@ -330,8 +330,10 @@ static void json_hotplug(struct report_ctx *rc, struct json_writer *j,
 	json_s64(j, "managed_first", n->managed_first);
 	json_s64(j, "managed_last", n->managed_last);
 	json_u64(j, "managed_changes", n->managed_changes);
-	json_u64(j, "main_zone_changes", n->zone_changes);
-	json_array(j, "main_zone_change_list");
+	/* the zone shown is no longer the largest (main) one: new names */
+	json_s64(j, "zones", n->zones);
+	json_u64(j, "shown_zone_changes", n->zone_changes);
+	json_array(j, "shown_zone_change_list");
 	for (uint32_t z = 0; z < nz; z++) {
 		json_object(j, NULL);
 		json_fixed(j, "t", report_rel_s(rc, n->zchg[z].ts), 6);
