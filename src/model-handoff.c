@@ -45,11 +45,19 @@ struct hnode {
 	 * was not an idle wait (the request was pending at it) */
 	uint64_t kc_sleep_ts, kc_req_before_sleep;
 	uint64_t kc_wake_ts;
-	/* watermarks: the main zone (most managed pages in the set), the
-	 * candidate of the set being read (wm_new, wm_managed), and the
-	 * node's managed pages summed over that set's zone lines */
-	char wm_zone[16];
-	int64_t wm_managed, set_managed;
+	/* proactive compaction: whether kcompactd's state (on a request or
+	 * not) is known (from its first wake or sleep on, not after lost
+	 * events until the next), a pass running and since when */
+	int kc_known, kc_pro;
+	uint64_t kc_pro_start;
+	/* watermarks: every zone's rank (wmark_zone_closer), in the order
+	 * first seen; the zone lines of the set being read, and the node's
+	 * managed pages summed over them; the snapshot of the zone shown */
+	struct { char zone[16]; struct wmark_zone_rank rank; } zr[HANDOFF_MAX_ZONES];
+	int nzr;
+	struct wmark_snap set[HANDOFF_MAX_ZONES];
+	int nset;
+	int64_t set_managed;
 	uint64_t wm_seq;
 	int wm_pending;
 	struct wmark_snap wm_new, wm_cur;
@@ -354,10 +362,22 @@ static void handoff_kc_store(struct hnode *n)
 	n->kcs[n->nkcs++] = n->kc;
 }
 
+/* kcompactd's sleep (or a wake, if that sleep was lost) ends a proactive
+ * pass: compact_node() returns and kcompactd loops back to its wait. */
+static void handoff_pro_end(struct hnode *n, uint64_t ts)
+{
+	if (n->kc_pro && ts > n->kc_pro_start)
+		n->st.kc_pro_ns += ts - n->kc_pro_start;
+	n->kc_pro = 0;
+}
+
 static void handoff_kcompactd_wake(struct handoff_model *m, struct hnode *n,
 				   const struct record *r)
 {
 	struct kcompactd_episode *kc = &n->kc;
+
+	handoff_pro_end(n, r->ts);
+	n->kc_known = 1;
 
 	if (n->kc_busy) {	/* woken again before its sleep was seen */
 		if (r->ts > n->kc_wake_ts)
@@ -406,6 +426,8 @@ static void handoff_kcompactd_wake(struct handoff_model *m, struct hnode *n,
 
 static void handoff_kcompactd_sleep(struct hnode *n, const struct record *r)
 {
+	handoff_pro_end(n, r->ts);
+	n->kc_known = 1;
 	n->st.kcompactd_pid = r->pid;
 	n->st.kc_sleeps++;
 	n->kc_sleep_ts = r->ts;
@@ -437,32 +459,110 @@ static void handoff_stall(struct handoff_model *m)
 	}
 }
 
+void wmark_zone_rank_add(struct wmark_zone_rank *z, int64_t free, int64_t high,
+			 int64_t managed)
+{
+	z->managed = managed;
+	if (high > 0 && free >= 0) {
+		double ratio = (double)free / (double)high;
+
+		if (!z->has_ratio || ratio < z->lowest)
+			z->lowest = ratio;
+		z->has_ratio = 1;
+	}
+}
+
+int wmark_zone_closer(const struct wmark_zone_rank *a, const struct wmark_zone_rank *b)
+{
+	if (a->has_ratio != b->has_ratio)
+		return a->has_ratio;
+	if (a->has_ratio && a->lowest != b->lowest)
+		return a->lowest < b->lowest;
+	return a->managed > b->managed;
+}
+
+static struct wmark_zone_rank *handoff_zone_rank(struct hnode *n, const char *zone)
+{
+	int i;
+
+	for (i = 0; i < n->nzr; i++)
+		if (!strcmp(n->zr[i].zone, zone))
+			return &n->zr[i].rank;
+	if (i == HANDOFF_MAX_ZONES)
+		return NULL;
+	n->nzr++;
+	snprintf(n->zr[i].zone, sizeof(n->zr[i].zone), "%s", zone);
+	return &n->zr[i].rank;
+}
+
 static void handoff_zone(struct hnode *n, const struct record *r)
 {
-	/* a new set: its zones compete afresh, so a main zone that shrinks
-	 * (offlined memory) keeps its samples until another zone is larger */
-	if (!n->wm_pending || n->wm_seq != r->zone.seq) {
-		n->wm_managed = INT64_MIN;	/* a line without managed= still counts */
+	const char *zone = r->zone.zone ? r->zone.zone : "";
+	struct wmark_zone_rank *rank;
+	struct wmark_snap *w;
+	int i;
+
+	if (!n->wm_pending || n->wm_seq != r->zone.seq) {	/* a new set */
+		n->nset = 0;
 		n->set_managed = 0;
 	}
 	n->wm_seq = r->zone.seq;
 	n->wm_pending = 1;
 	if (r->zone.managed > 0)
 		n->set_managed += r->zone.managed;
-	if (r->zone.managed < n->wm_managed ||
-	    (r->zone.managed == n->wm_managed && strcmp(n->wm_zone, r->zone.zone)))
+	/* ranked from every sample, as the lanes see them; shown only from
+	 * a complete set (handoff_sample_end) */
+	if (!wmark_zone_eligible(r->zone.managed) || !(rank = handoff_zone_rank(n, zone)))
 		return;
-	n->wm_managed = r->zone.managed;
-	snprintf(n->wm_new.zone, sizeof(n->wm_new.zone), "%s", r->zone.zone);
-	n->wm_new.ts = r->ts;
-	n->wm_new.managed = r->zone.managed;
-	n->wm_new.free = r->zone.free;
-	n->wm_new.min = r->zone.min;
-	n->wm_new.low = r->zone.low;
-	n->wm_new.high = r->zone.high;
-	n->wm_new.free_blocks = r->zone.free_blocks;
-	n->wm_new.state = wmark_classify(r->zone.free, r->zone.min, r->zone.low,
-					 r->zone.high);
+	wmark_zone_rank_add(rank, r->zone.free, r->zone.high, r->zone.managed);
+	n->st.zones = n->nzr;
+	for (i = 0; i < n->nset && strcmp(n->set[i].zone, zone); i++)
+		;
+	if (i == n->nset)
+		n->nset++;
+	w = &n->set[i];
+	memset(w, 0, sizeof(*w));
+	snprintf(w->zone, sizeof(w->zone), "%s", zone);
+	w->ts = r->ts;
+	w->managed = r->zone.managed;
+	w->free = r->zone.free;
+	w->min = r->zone.min;
+	w->low = r->zone.low;
+	w->high = r->zone.high;
+	w->free_blocks = r->zone.free_blocks;
+	w->state = wmark_classify(r->zone.free, r->zone.min, r->zone.low, r->zone.high);
+}
+
+/* The set's line of the zone to show (wmark_zone_closer); 0 if none. */
+static int handoff_pick_zone(struct hnode *n)
+{
+	const struct wmark_zone_rank *best = NULL;
+	int bi = -1;
+
+	for (int z = 0; z < n->nzr; z++) {
+		for (int i = 0; i < n->nset; i++) {
+			if (strcmp(n->set[i].zone, n->zr[z].zone))
+				continue;
+			if (!best || wmark_zone_closer(&n->zr[z].rank, best)) {
+				best = &n->zr[z].rank;
+				bi = i;
+			}
+			break;
+		}
+	}
+	if (bi < 0)
+		return 0;
+	n->wm_new = n->set[bi];
+	return 1;
+}
+
+/* a is lower than b: by free pages in the same zone, else (the zone
+ * shown changed) by free pages against the high watermark */
+static int wmark_lower(const struct wmark_snap *a, const struct wmark_snap *b)
+{
+	if (strcmp(a->zone, b->zone) && a->high > 0 && b->high > 0)
+		return (double)a->free / (double)a->high < (double)b->free / (double)b->high;
+	return a->free < b->free;
 }
 
 static void handoff_buddy(struct hnode *n, const struct record *r)
@@ -485,7 +585,7 @@ static void handoff_buddy(struct hnode *n, const struct record *r)
 	memcpy(n->bd_free[i], r->buddy.free, sizeof(n->bd_free[i]));
 }
 
-/* The set's buddyinfo line of the main zone goes with its watermarks. */
+/* The set's buddyinfo line of the zone shown goes with its watermarks. */
 static void handoff_commit_buddy(struct hnode *n, uint64_t seq)
 {
 	for (int i = 0; i < n->nbd && n->bd_seq == seq; i++) {
@@ -509,7 +609,7 @@ int64_t wmark_blocks_from(const struct wmark_snap *w, int order)
 }
 
 /* Before a complete set replaces the current snapshot: did the node's
- * managed pages or its main zone change (memory hotplug, a balloon)? */
+ * managed pages change (memory hotplug, a balloon), or the zone shown? */
 static void handoff_hotplug(struct hnode *n)
 {
 	struct handoff_node_stats *st = &n->st;
@@ -546,6 +646,8 @@ static void handoff_sample_end(struct handoff_model *m, uint64_t seq)
 			continue;
 		}
 		n->wm_pending = 0;
+		if (!handoff_pick_zone(n))
+			continue;	/* only empty zones in the set */
 		/* a set without buddyinfo keeps the last one, of the same zone */
 		if (strcmp(n->wm_new.zone, n->wm_cur.zone))
 			n->wm_cur.norders = 0;
@@ -554,7 +656,6 @@ static void handoff_sample_end(struct handoff_model *m, uint64_t seq)
 		if (n->st.has_wmarks)
 			handoff_hotplug(n);
 		n->wm_cur = n->wm_new;
-		snprintf(n->wm_zone, sizeof(n->wm_zone), "%s", n->wm_cur.zone);
 		handoff_commit_buddy(n, seq);
 		if (!n->st.has_wmarks) {
 			n->st.wm_first = n->wm_cur;
@@ -564,34 +665,60 @@ static void handoff_sample_end(struct handoff_model *m, uint64_t seq)
 		n->st.has_wmarks = 1;
 		n->st.managed_last = n->set_managed;
 		n->st.wm_last = n->wm_cur;
-		if (n->wm_cur.free < n->st.wm_lowest.free)
+		if (wmark_lower(&n->wm_cur, &n->st.wm_lowest))
 			n->st.wm_lowest = n->wm_cur;
 		if (!n->cur_open)
 			continue;
 		if (n->cur.wm_start.state == WM_UNKNOWN)
 			n->cur.wm_start = n->wm_cur;
-		if (n->cur.wm_low.state == WM_UNKNOWN || n->wm_cur.free < n->cur.wm_low.free)
+		if (n->cur.wm_low.state == WM_UNKNOWN || wmark_lower(&n->wm_cur, &n->cur.wm_low))
 			n->cur.wm_low = n->wm_cur;
 		n->cur.wm_end = n->wm_cur;	/* the last one before the sleep */
 	}
 }
 
-static void handoff_compact_end(struct handoff_model *m, const struct record *r)
+static struct hnode *handoff_kcompactd_node(struct handoff_model *m, int pid)
 {
 	for (int i = 0; i < m->norder; i++) {
 		struct hnode *n = m->nodes[m->order[i]];
 
-		if (n->st.kcompactd_pid != r->pid)
-			continue;
-		n->st.kc_runs++;
-		if (r->crun.status == 8)	/* COMPACT_SUCCESS */
-			n->st.kc_runs_success++;
-		if (n->kc_busy) {
-			n->kc.runs++;
-			n->kc.success += r->crun.status == 8;
-			n->kc.last_status = r->crun.status;
-		}
+		if (n->st.kcompactd_pid == pid)
+			return n;
+	}
+	return NULL;
+}
+
+/* A compaction run by kcompactd outside a request is proactive: the
+ * first one after its sleep starts a pass (compact_node runs one per
+ * zone). While its state is unknown the run is left unclassified. */
+static void handoff_compact_begin(struct handoff_model *m, const struct record *r)
+{
+	struct hnode *n = handoff_kcompactd_node(m, r->pid);
+
+	if (!n || n->kc_busy || n->kc_pro || !n->kc_known)
 		return;
+	n->kc_pro = 1;
+	n->kc_pro_start = r->ts;
+	n->st.kc_pro_passes++;
+}
+
+static void handoff_compact_end(struct handoff_model *m, const struct record *r)
+{
+	struct hnode *n = handoff_kcompactd_node(m, r->pid);
+
+	if (!n)
+		return;
+	n->st.kc_runs++;
+	if (r->crun.status == 8)	/* COMPACT_SUCCESS */
+		n->st.kc_runs_success++;
+	if (n->kc_busy) {
+		n->kc.runs++;
+		n->kc.success += r->crun.status == 8;
+		n->kc.last_status = r->crun.status;
+	} else if (n->kc_pro) {
+		n->st.kc_pro_runs++;
+	} else {
+		n->st.kc_runs_unclassified++;
 	}
 }
 
@@ -604,6 +731,8 @@ static void handoff_lost(struct handoff_model *m)
 			n->cur.flags |= HF_LOST;
 		if (n->pend_open)
 			n->pend.flags |= HF_LOST;
+		/* a lost wake or sleep: is kcompactd on a request? */
+		n->kc_known = 0;
 	}
 }
 
@@ -708,6 +837,9 @@ void handoff_model_add(struct handoff_model *m, const struct record *r)
 	case REC_COMPACT_TRY:
 		handoff_stall(m);
 		break;
+	case REC_COMPACT_BEGIN:
+		handoff_compact_begin(m, r);
+		break;
 	case REC_COMPACT_END:
 		handoff_compact_end(m, r);
 		break;
@@ -758,6 +890,7 @@ void handoff_model_finish(struct handoff_model *m, uint64_t end_ts)
 			handoff_kc_store(n);
 		}
 		n->kc_busy = 0;
+		handoff_pro_end(n, end_ts);	/* a pass open at the end */
 	}
 	m->min_deadline = 0;
 }

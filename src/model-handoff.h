@@ -18,14 +18,22 @@
  *   NOT_NEEDED  order-0 episode, nothing to hand off;
  *   OPEN     the recording ended first.
  * kcompactd wakes are counted as woken (after a wakeup event), pickups,
- * and proactive (order <= 0, e.g. -1 after a compaction_proactiveness
- * write), which are never handoffs.
+ * and of order <= 0 (kc_proactive; none on 6.12+, where the order -1
+ * wakeup of a compaction_proactiveness write runs proactive compaction
+ * without a wake), which are never handoffs.
+ *
+ * Proactive compaction (kcompactd's timeout or that write, then
+ * compact_node() over the node's zones) emits no kcompactd_wake: it shows
+ * as mm_compaction_begin/end by kcompactd outside a kcompactd_wake ..
+ * kcompactd_sleep request. A pass runs from its first begin to the next
+ * kcompactd_sleep, which kcompactd emits as it loops back to its wait.
  *
  * Watermarks come from zone samples: in each complete sample set, the
- * zone with most managed pages of the node (the main zone; the current
- * one wins a tie). Each snapshot keeps its zone, its time and the
- * watermarks in force then, since memory hotplug (or a balloon) can
- * change both the watermarks and which zone is the largest mid-run.
+ * zone the watermark views show (wmark_zone_closer below: where the
+ * pressure was). Each snapshot keeps its zone, its time and the
+ * watermarks in force then, since that zone can change mid-run (another
+ * zone comes closer to its high watermark) and memory hotplug (or a
+ * balloon) changes the watermarks.
  *
  * Pure C, no I/O, O(1) per record (O(nodes) when a pickup window closes).
  */
@@ -51,7 +59,33 @@ enum handoff_kind {
 
 enum wmark_state { WM_UNKNOWN, WM_BELOW_MIN, WM_MIN_LOW, WM_LOW_HIGH, WM_ABOVE_HIGH };
 
+/*
+ * The one rule for which zone of a node the watermark views show (this
+ * model's snapshots and so the report's handoff section, the TUI lanes
+ * and the plot, through model-lanes): the zone whose free pages came
+ * closest to its high watermark, i.e. the lowest free/high of its
+ * samples so far, which is where allocations and reclaim went on (the
+ * largest zone is often an idle DMA32 beside a busy Normal); on a tie
+ * the one with more managed pages, then the one seen first. A zone with
+ * no managed pages (an empty Movable or an unpopulated zone) is never
+ * shown; one whose line lacks managed= (-1) can be.
+ */
+struct wmark_zone_rank {
+	int has_ratio;		/* a sample with a high watermark above 0 */
+	double lowest;		/* lowest free/high seen */
+	int64_t managed;	/* of the latest sample */
+};
+
+/* Whether a zone line can be shown at all (managed pages not 0). */
+static inline int wmark_zone_eligible(int64_t managed) { return managed != 0; }
+/* Counts one sample of the zone into its rank. */
+void wmark_zone_rank_add(struct wmark_zone_rank *z, int64_t free, int64_t high,
+			 int64_t managed);
+/* a is to be shown rather than b (strictly: a tie keeps b, seen first). */
+int wmark_zone_closer(const struct wmark_zone_rank *a, const struct wmark_zone_rank *b);
+
 #define HANDOFF_MAX_ZCHG 4
+#define HANDOFF_MAX_ZONES 8	/* per node (MAX_NR_ZONES is at most 6) */
 
 struct wmark_snap {
 	enum wmark_state state;
@@ -127,6 +161,12 @@ struct handoff_node_stats {
 	uint64_t kc_sleeps;
 	uint64_t kc_busy_ns;		/* kcompactd_wake .. next sleep */
 	uint64_t kc_runs, kc_runs_success;	/* compaction runs by kcompactd */
+	/* proactive compaction: passes (compact_node, first begin .. next
+	 * sleep), the compaction runs (end events) and time in them; runs
+	 * begun while it was unknown whether kcompactd was on a request
+	 * (after lost events, until its next wake or sleep) are neither */
+	uint64_t kc_pro_passes, kc_pro_runs, kc_pro_ns;
+	uint64_t kc_runs_unclassified;
 	uint64_t stalls_kc_asleep;
 	/* 7.x: balance_pgdat runs that reclaimed nothing (kswapd_reclaim_fail),
 	 * the highest failure count seen (-1: none), and resets of the count
@@ -136,10 +176,12 @@ struct handoff_node_stats {
 	uint64_t flags_count[6];	/* per flag bit */
 	int kswapd_pid, kcompactd_pid;
 	int has_wmarks;
+	int zones;			/* zones ranked (managed pages not 0) */
 	struct wmark_snap wm_first, wm_last, wm_lowest;
 	/* Memory hotplug: the node's managed pages (all its zones) in the
-	 * first and last complete sample set, the sets where the sum moved,
-	 * and the changes of main zone (the first HANDOFF_MAX_ZCHG kept). */
+	 * first and last complete sample set, the sets where the sum moved;
+	 * and the changes of the zone shown (the first HANDOFF_MAX_ZCHG
+	 * kept): another zone came closer to its high watermark. */
 	int64_t managed_first, managed_last;
 	uint32_t managed_changes;
 	uint32_t zone_changes;

@@ -8,13 +8,14 @@
  * last "finished" check, else 0; stalls without a node go to node 0.
  *
  * Watermark samples are kept per zone; each node shows the zone that
- * came closest to its high watermark (the handoff model follows the
- * largest zone, which on a small machine is often an idle DMA32). Past
+ * came closest to its high watermark, by the rule the handoff model's
+ * snapshots follow too (wmark_zone_closer in model-handoff.h). Past
  * LANES_MAX_SAMPLES every other sample is dropped and the stride doubles,
  * so memory stays bounded.
  */
 #include "config.h"
 #include "model-lanes.h"
+#include "model-handoff.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -34,11 +35,9 @@ struct open_span {
 
 struct zone_track {
 	char zone[16];
-	int64_t managed;
+	struct wmark_zone_rank rank;	/* which zone to show */
 	struct wm_sample *samples;
 	int nsamples, alloc, stride, skip;
-	double lowest;		/* lowest free/high seen */
-	int has_ratio;		/* a sample with a high watermark above 0 */
 };
 
 struct lanes {
@@ -208,16 +207,6 @@ static int lanes_is_kcompactd(const struct lanes *l, int pid)
 	return 0;
 }
 
-/* a is closer to its watermarks than b (the one to show) */
-static int zone_closer(const struct zone_track *a, const struct zone_track *b)
-{
-	if (a->has_ratio != b->has_ratio)
-		return a->has_ratio;
-	if (a->has_ratio && a->lowest != b->lowest)
-		return a->lowest < b->lowest;
-	return a->managed > b->managed;
-}
-
 static struct zone_track *lanes_zone_track(struct lanes *l, int nid, const char *zone)
 {
 	int i;
@@ -239,19 +228,12 @@ static void lanes_zone(struct lanes *l, const struct record *r)
 	int nid = (int)(n - l->node);
 	struct zone_track *z, *best = NULL;
 
-	if (r->zone.managed <= 0)	/* an empty zone (Movable, unpopulated) */
+	if (!wmark_zone_eligible(r->zone.managed))	/* empty (Movable, unpopulated) */
 		return;
 	z = lanes_zone_track(l, nid, r->zone.zone ? r->zone.zone : "");
 	if (!z)
 		return;
-	z->managed = r->zone.managed;
-	if (r->zone.high > 0 && r->zone.free >= 0) {
-		double ratio = (double)r->zone.free / (double)r->zone.high;
-
-		if (!z->has_ratio || ratio < z->lowest)
-			z->lowest = ratio;
-		z->has_ratio = 1;
-	}
+	wmark_zone_rank_add(&z->rank, r->zone.free, r->zone.high, r->zone.managed);
 	if (++z->skip >= z->stride) {
 		z->skip = 0;
 		if (z->nsamples == LANES_MAX_SAMPLES) {
@@ -268,7 +250,8 @@ static void lanes_zone(struct lanes *l, const struct record *r)
 								r->zone.low, r->zone.high };
 	}
 	for (int i = 0; i < l->nzones[nid]; i++)
-		if (l->zones[nid][i].nsamples && (!best || zone_closer(&l->zones[nid][i], best)))
+		if (l->zones[nid][i].nsamples &&
+		    (!best || wmark_zone_closer(&l->zones[nid][i].rank, &best->rank)))
 			best = &l->zones[nid][i];
 	n->zones_sampled = 0;
 	for (int i = 0; i < l->nzones[nid]; i++)
@@ -277,7 +260,7 @@ static void lanes_zone(struct lanes *l, const struct record *r)
 		n->samples = best->samples;
 		n->nsamples = best->nsamples;
 		n->zone = best->zone;
-		n->zone_managed = best->managed;
+		n->zone_managed = best->rank.managed;
 	}
 }
 

@@ -76,7 +76,7 @@ struct lanes_node {
 	int nsamples;
 	const char *zone;
 	int64_t zone_managed;
-	int zones_sampled;	/* zones of the node with samples (managed > 0) */
+	int zones_sampled;	/* zones of the node with samples (managed not 0) */
 };
 
 struct lanes;

@@ -321,7 +321,7 @@ static void json_wmark(struct report_ctx *rc, struct json_writer *j, const char 
 }
 
 /* Memory hotplug seen in the zone samples: the node's managed pages and
- * the changes of main zone. */
+ * the changes of the zone shown. */
 static void json_hotplug(struct report_ctx *rc, struct json_writer *j,
 			 const struct handoff_node_stats *n)
 {
@@ -330,8 +330,10 @@ static void json_hotplug(struct report_ctx *rc, struct json_writer *j,
 	json_s64(j, "managed_first", n->managed_first);
 	json_s64(j, "managed_last", n->managed_last);
 	json_u64(j, "managed_changes", n->managed_changes);
-	json_u64(j, "main_zone_changes", n->zone_changes);
-	json_array(j, "main_zone_change_list");
+	/* the zone shown is no longer the largest (main) one: new names */
+	json_s64(j, "zones", n->zones);
+	json_u64(j, "shown_zone_changes", n->zone_changes);
+	json_array(j, "shown_zone_change_list");
 	for (uint32_t z = 0; z < nz; z++) {
 		json_object(j, NULL);
 		json_fixed(j, "t", report_rel_s(rc, n->zchg[z].ts), 6);
@@ -406,8 +408,19 @@ static void json_node(struct report_ctx *rc, struct json_writer *j, const struct
 	json_u64_or_null(j, "kcompactd_proactive", n->kc_proactive, kcd);
 	json_u64_or_null(j, "kcompactd_sleeps", n->kc_sleeps, kcd);
 	json_u64_or_null(j, "kcompactd_busy_ns", n->kc_busy_ns, kcd);
-	json_u64_or_null(j, "kcompactd_runs", n->kc_runs, kcd);
-	json_u64_or_null(j, "kcompactd_runs_success", n->kc_runs_success, kcd);
+	json_u64_or_null(j, "kcompactd_runs", n->kc_runs, kcd && report_has_compaction(rc));
+	json_u64_or_null(j, "kcompactd_runs_success", n->kc_runs_success,
+			 kcd && report_has_compaction(rc));
+	/* proactive compaction emits no kcompactd_wake (kcompactd_proactive
+	 * counts wakes of order <= 0): passes, their runs and time */
+	json_u64_or_null(j, "kcompactd_proactive_passes", n->kc_pro_passes,
+			 report_has_kc_proactive(rc));
+	json_u64_or_null(j, "kcompactd_proactive_runs", n->kc_pro_runs,
+			 report_has_kc_proactive(rc));
+	json_u64_or_null(j, "kcompactd_proactive_ns", n->kc_pro_ns,
+			 report_has_kc_proactive(rc));
+	json_u64_or_null(j, "kcompactd_runs_unclassified", n->kc_runs_unclassified,
+			 report_has_kc_proactive(rc));
 	json_u64_or_null(j, "wakeup_kcompactd", n->kc_wakeups, kcd);
 	json_u64_or_null(j, "wakeup_kcompactd_by_kswapd", n->kc_wakeups_kswapd, kcd);
 	json_u64_or_null(j, "wakeup_kcompactd_proactive", n->kc_wakeups_proactive, kcd);

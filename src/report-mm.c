@@ -42,28 +42,37 @@ static void handoff_wmark_row(struct report_ctx *rc, const char *what, const str
 		    (long long)w->low, (long long)w->high, wmark_state_name(w->state));
 }
 
-/* Managed pages that moved and main zones that changed between sets. */
+/* Which zone the rows are of (the rule of wmark_zone_closer, which the
+ * TUI and plot follow too), managed pages that moved, and the changes
+ * of the zone shown between sets. */
 static void handoff_hotplug(struct report_ctx *rc, const struct handoff_node_stats *n)
 {
 	uint32_t nz = n->zone_changes < HANDOFF_MAX_ZCHG ? n->zone_changes : HANDOFF_MAX_ZCHG;
 
-	if (!n->managed_changes && !n->zone_changes)
-		return;
-	report_line(rc, "hotplug     node managed pages %lld -> %lld (moved %u times)",
-		    (long long)n->managed_first, (long long)n->managed_last,
-		    n->managed_changes);
+	if (n->zones > 1)
+		report_line(rc, "zone        of the node's %d, the one closest to its high "
+			    "watermark", n->zones);
+	if (n->managed_changes)
+		report_line(rc, "hotplug     node managed pages %lld -> %lld (moved %u "
+			    "times)", (long long)n->managed_first,
+			    (long long)n->managed_last, n->managed_changes);
 	for (uint32_t i = 0; i < nz; i++)
-		report_line(rc, "            main zone %s (%lld) -> %s (%lld) at %.3f s",
-			    n->zchg[i].from, (long long)n->zchg[i].from_managed, n->zchg[i].to,
+		report_line(rc, "%-11s %s (%lld) -> %s (%lld) at %.3f s",
+			    i ? "" : "zone shown", n->zchg[i].from,
+			    (long long)n->zchg[i].from_managed, n->zchg[i].to,
 			    (long long)n->zchg[i].to_managed, report_rel_s(rc, n->zchg[i].ts));
 	if (n->zone_changes > nz)
-		report_line(rc, "            (%u more main zone changes)", n->zone_changes - nz);
+		report_line(rc, "            (%u more changes of the zone shown)",
+			    n->zone_changes - nz);
 }
 
 static void handoff_wmarks(struct report_ctx *rc, const struct handoff_node_stats *n)
 {
 	if (!n->has_wmarks) {
-		report_line(rc, "watermarks  no zone samples");
+		/* zone lines of a set whose end never came (lost, or the
+		 * recording cut) are not shown: the set may be partial */
+		report_line(rc, n->zones ? "watermarks  no complete zone sample set" :
+			    "watermarks  no zone samples");
 		return;
 	}
 	report_line(rc, "%-11s %7s %-7s %8s %7s %7s %7s %s", "watermarks", "t s", "zone",
@@ -84,6 +93,25 @@ static void handoff_wmarks(struct report_ctx *rc, const struct handoff_node_stat
 		report_line(rc, "free_blocks first %lld, last %lld (whole pageblocks, "
 			    "defrag_mode)", (long long)n->wm_first.free_blocks,
 			    (long long)n->wm_last.free_blocks);
+}
+
+/* Proactive compaction: kcompactd compacting outside its requests. */
+static void handoff_proactive(struct report_ctx *rc, const struct handoff_node_stats *n)
+{
+	char line[192];
+
+	if (!report_has_kc_proactive(rc)) {
+		report_line(rc, "proactive   - (needs kcompactd_sleep and compaction_begin/end)");
+		return;
+	}
+	snprintf(line, sizeof(line), "%llu pass%s, %llu runs, %.3f s (no "
+		 "kcompactd_wake)", ULL(n->kc_pro_passes),
+		 n->kc_pro_passes == 1 ? "" : "es", ULL(n->kc_pro_runs),
+		 (double)n->kc_pro_ns / 1e9);
+	report_wrap(rc, "proactive   ", line);
+	if (n->kc_runs_unclassified)
+		report_line(rc, "            %llu kcompactd runs unclassified (lost events)",
+			    ULL(n->kc_runs_unclassified));
 }
 
 static void handoff_counts(struct report_ctx *rc, const struct handoff_node_stats *n)
@@ -110,14 +138,23 @@ static void handoff_counts(struct report_ctx *rc, const struct handoff_node_stat
 		report_line(rc, "kswapd      not recorded (mmscope record -g kswapd)");
 	}
 	if (report_has_kcompactd(rc)) {
-		report_line(rc, "kcompactd   %llu wakes (woken %llu, pickup %llu, proactive "
+		char runs[64] = "- runs";
+		char line[192];
+
+		if (report_has_compaction(rc))
+			snprintf(runs, sizeof(runs), "%llu runs (%llu success)",
+				 ULL(n->kc_runs), ULL(n->kc_runs_success));
+		/* wakes by how they came; proactive compaction has none */
+		report_line(rc, "kcompactd   %llu wakes (woken %llu, pickup %llu, order<=0 "
 			    "%llu), %llu sleeps", ULL(n->kc_wakes), ULL(n->kc_woken),
 			    ULL(n->kc_pickup), ULL(n->kc_proactive), ULL(n->kc_sleeps));
-		report_line(rc, "            busy %.3f s, %llu runs (%llu success); "
-			    "wakeup_kcompactd %llu", (double)n->kc_busy_ns / 1e9,
-			    ULL(n->kc_runs), ULL(n->kc_runs_success), ULL(n->kc_wakeups));
+		snprintf(line, sizeof(line), "busy %.3f s, %s; "
+			 "wakeup_kcompactd %llu", (double)n->kc_busy_ns / 1e9, runs,
+			 ULL(n->kc_wakeups));
+		report_wrap(rc, "            ", line);
 		report_line(rc, "            (by kswapd %llu, by writes of vm.compaction_proactiveness %llu)",
 			    ULL(n->kc_wakeups_kswapd), ULL(n->kc_wakeups_proactive));
+		handoff_proactive(rc, n);
 	} else {
 		report_line(rc, "kcompactd   not recorded (mmscope record -g compaction)");
 	}
@@ -144,7 +181,7 @@ static const char *pages_col(char *buf, size_t len, int traced, uint64_t v)
 	return buf;
 }
 
-/* Which zone the wmark/low/sleep columns are of: the main zone, named,
+/* Which zone the wmark/low/sleep columns are of: the zone shown, named,
  * with the times it changed. */
 static void handoff_episode_legend(struct report_ctx *rc, const struct handoff_node_stats *n)
 {
@@ -156,8 +193,8 @@ static void handoff_episode_legend(struct report_ctx *rc, const struct handoff_n
 		report_line(rc, "wmark/low/sleep: %s's free pages against its min/low/high",
 			    n->wm_first.zone);
 	} else {
-		report_line(rc, "wmark/low/sleep: the main zone's free pages against its "
-			    "min/low/high");
+		report_line(rc, "wmark/low/sleep: the zone shown's free pages against "
+			    "its min/low/high");
 		for (uint32_t z = 0; z < nz; z++)
 			report_line(rc, "  %s until %.3f s", n->zchg[z].from,
 				    report_rel_s(rc, n->zchg[z].ts));

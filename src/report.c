@@ -223,6 +223,14 @@ int report_has_compaction(const struct report_ctx *rc)
 	       analysis_traced(rc->a, REC_COMPACT_END, -1);
 }
 
+int report_has_kc_proactive(const struct report_ctx *rc)
+{
+	/* a proactive pass is compaction by kcompactd outside its
+	 * kcompactd_wake .. kcompactd_sleep requests: all four are needed */
+	return report_has_kcompactd(rc) && report_has_compaction(rc) &&
+	       analysis_traced(rc->a, REC_KCOMPACTD_SLEEP, -1);
+}
+
 const char *report_stall_entries(const struct report_ctx *rc)
 {
 	int rec = analysis_traced(rc->a, REC_RECLAIM_BEGIN, RK_DIRECT);
@@ -544,6 +552,7 @@ static void report_summary_handoff(struct report_ctx *rc)
 {
 	const struct handoff_model *hm = analysis_handoff(rc->a);
 	uint64_t eps = 0, wakes = 0, ho = 0, none = 0, kcw = 0, kcp = 0, kcpro = 0, kcs = 0;
+	char pro[24] = "-";
 	uint64_t stalls = 0, flagged = 0;
 
 	for (int i = 0; i < handoff_model_nnodes(hm); i++) {
@@ -555,7 +564,7 @@ static void report_summary_handoff(struct report_ctx *rc)
 		none += n->ho_none;
 		kcw += n->kc_woken;
 		kcp += n->kc_pickup;
-		kcpro += n->kc_proactive;
+		kcpro += n->kc_pro_passes;
 		kcs += n->kc_sleeps;
 		stalls += n->stalls_kc_asleep;
 		for (int b = 0; b < 6; b++)
@@ -570,11 +579,18 @@ static void report_summary_handoff(struct report_ctx *rc)
 			    "re-balances)", (unsigned long long)wakes, wakes == 1 ? "" : "s");
 	} else
 		report_line(rc, "kswapd      not recorded (mmscope record -g kswapd)");
-	if (report_has_kcompactd(rc))
-		report_line(rc, "kcompactd   %llu woken, %llu timeout pickups, %llu proactive; "
-			    "%llu sleeps", (unsigned long long)kcw, (unsigned long long)kcp,
-			    (unsigned long long)kcpro, (unsigned long long)kcs);
-	else
+	if (report_has_kc_proactive(rc))
+		snprintf(pro, sizeof(pro), "%llu", (unsigned long long)kcpro);
+	/* proactive compaction emits no kcompactd_wake: passes, not wakes */
+	if (report_has_kcompactd(rc)) {
+		char line[160];
+
+		snprintf(line, sizeof(line), "%llu woken, %llu pickup%s, %s proactive "
+			 "passes; %llu sleeps", (unsigned long long)kcw,
+			 (unsigned long long)kcp, kcp == 1 ? "" : "s", pro,
+			 (unsigned long long)kcs);
+		report_wrap(rc, "kcompactd   ", line);
+	} else
 		report_line(rc, "kcompactd   not recorded (mmscope record -g compaction)");
 	if (report_stall_entries(rc))
 		report_line(rc, "stalls      %llu %s entries while kcompactd slept",

@@ -93,6 +93,8 @@ unsigned long report_order_kb(const struct report_ctx *rc, int order);
 int report_has_kswapd(const struct report_ctx *rc);
 int report_has_kcompactd(const struct report_ctx *rc);
 int report_has_compaction(const struct report_ctx *rc);
+/* kcompactd wake and sleep and compaction begin/end: proactive passes */
+int report_has_kc_proactive(const struct report_ctx *rc);
 
 /* Consistency rows with "not traced" decided; returns their number. */
 int report_consistency_rows(struct report_ctx *rc, struct consistency_row *rows,

@@ -2,7 +2,8 @@
 /*
  * Handoff model on hand-built record sequences: a kswapd episode handed
  * off by a wakeup event, by a 500 ms timeout pickup, not at all; order-0
- * episodes; proactive (order -1) kcompactd wakes; long episodes;
+ * episodes; proactive (order -1) kcompactd wakes; proactive passes
+ * (compaction by kcompactd without a wake); long episodes;
  * re-wakeups; stalls while kcompactd slept; lost events inside an
  * episode; a wake without a sleep at the end of the file; two nodes;
  * watermarks from zone samples, and no samples at all; memory hotplug
@@ -293,6 +294,62 @@ static void test_no_handoff_and_proactive(void)
 	is_int(handoff_model_node(m, 0)->flags_count[0], 1, "none: flag counted");
 }
 
+static void crun(enum rec_type type, uint64_t t, int pid, int status)
+{
+	struct record r = { .type = type, .ts = t * MS, .pid = pid };
+
+	r.crun.status = status;
+	feed(&r);
+}
+
+/* Proactive compaction emits no kcompactd_wake: compaction runs by
+ * kcompactd outside its requests, one pass per compact_node() (one run
+ * per zone) up to the next kcompactd_sleep. */
+static void test_proactive_passes(void)
+{
+	const struct handoff_node_stats *st;
+
+	fresh();
+	crun(REC_COMPACT_BEGIN, 1, KCD0, 0);	/* kcompactd not yet known */
+	crun(REC_COMPACT_END, 2, KCD0, 1);
+	kcd(REC_KCOMPACTD_SLEEP, 10, 0, 0, KCD0);
+	/* a pass on the 500 ms timeout: two zones */
+	crun(REC_COMPACT_BEGIN, 510, KCD0, 0);
+	crun(REC_COMPACT_END, 511, KCD0, 1);
+	crun(REC_COMPACT_BEGIN, 512, KCD0, 0);
+	crun(REC_COMPACT_END, 600, KCD0, 1);
+	crun(REC_COMPACT_BEGIN, 550, 900, 0);	/* another task's run */
+	crun(REC_COMPACT_END, 560, 900, 1);
+	kcd(REC_KCOMPACTD_SLEEP, 601, 0, 0, KCD0);
+	/* a request: its runs are not proactive */
+	kcd(REC_KCOMPACTD_WAKE, 700, 0, 9, KCD0);
+	crun(REC_COMPACT_BEGIN, 701, KCD0, 0);
+	crun(REC_COMPACT_END, 710, KCD0, 8);
+	kcd(REC_KCOMPACTD_SLEEP, 720, 0, 0, KCD0);
+	/* a write of the sysctl, then a pass (no wake event) */
+	kcd(REC_WAKEUP_KCOMPACTD, 800, 0, -1, 901);
+	crun(REC_COMPACT_BEGIN, 801, KCD0, 0);
+	crun(REC_COMPACT_END, 802, KCD0, 1);
+	kcd(REC_KCOMPACTD_SLEEP, 900, 0, 0, KCD0);
+	/* events lost: the next run cannot be told, until a sleep */
+	feed(&(struct record){ .type = REC_LOST, .ts = 1000 * MS });
+	crun(REC_COMPACT_BEGIN, 1001, KCD0, 0);
+	crun(REC_COMPACT_END, 1002, KCD0, 1);
+	kcd(REC_KCOMPACTD_SLEEP, 1100, 0, 0, KCD0);
+	/* a pass still running at the end */
+	crun(REC_COMPACT_BEGIN, 1500, KCD0, 0);
+	handoff_model_finish(m, 1600 * MS);
+	st = handoff_model_node(m, 0);
+	is_int(st->kc_pro_passes, 3, "proactive: three passes (timeout, sysctl, at end)");
+	is_int(st->kc_pro_runs, 3, "proactive: their ended runs (two zones, one)");
+	is_int(st->kc_pro_ns, (91 + 99 + 100) * MS, "proactive: first begin to sleep or end");
+	is_int(st->kc_runs_unclassified, 1, "proactive: the run after lost events");
+	is_int(st->kc_runs, 5, "proactive: kcompactd's runs once known, all kinds");
+	is_int(st->kc_proactive, 0, "proactive: no wake of order <= 0");
+	is_int(st->kc_wakes, 1, "proactive: the request's wake only");
+	is_int(handoff_model_kc(m, 0, 0)->runs, 1, "proactive: the request's run");
+}
+
 static void test_order0_long_rewake(void)
 {
 	fresh();
@@ -441,8 +498,10 @@ static void set_end(uint64_t t, uint64_t seq)
 	feed(&e);
 }
 
-/* DMA32 is the largest zone, then memory is onlined into Normal, which
- * grows past it; later Normal is partly offlined and shrinks. */
+/* DMA32 is the largest zone and the closest to its high watermark, then
+ * memory is onlined into Normal, which grows past it and comes closer to
+ * its own; later Normal is partly offlined and shrinks. The zone shown
+ * is the one closest to its high watermark (wmark_zone_closer). */
 static void test_hotplug(void)
 {
 	const struct handoff_node_stats *st;
@@ -450,7 +509,7 @@ static void test_hotplug(void)
 	fresh();
 	zline(0, 0, "DMA", 4000, 3000, 10);
 	zline(0, 0, "DMA32", 800000, 772915, 4000);
-	zline(0, 0, "Normal", 100000, 90000, 500);
+	zline(0, 0, "Normal", 100000, 99000, 500);	/* 132 x high: DMA32 129 */
 	set_end(0, 0);
 	kswapd(REC_KSWAPD_WAKE, 10, 0, 0);
 	/* Normal grows past DMA32: its watermarks are larger too */
@@ -458,11 +517,11 @@ static void test_hotplug(void)
 	zline(20, 1, "Normal", 1000000, 4831, 6000);
 	set_end(20, 1);
 	kswapd(REC_KSWAPD_SLEEP, 30, 0, 0);
-	/* a tie keeps the current main zone whatever the order of lines */
+	/* a tie of managed pages: Normal has been closer to its high */
 	zline(40, 2, "DMA32", 1000000, 700000, 4000);
 	zline(40, 2, "Normal", 1000000, 50000, 7000);
 	set_end(40, 2);
-	/* Normal shrinks (offlined) but stays the largest: still sampled */
+	/* Normal shrinks (offlined), DMA32 larger: Normal still shown */
 	zline(60, 3, "DMA32", 800000, 700000, 4000);
 	zline(60, 3, "Normal", 900000, 172588, 5000);
 	set_end(60, 3);
@@ -477,19 +536,60 @@ static void test_hotplug(void)
 	is_int(st->wm_lowest.state, WM_BELOW_MIN, "hotplug: lowest judged against its own");
 	is_int((int)(st->wm_lowest.ts / MS), 20, "hotplug: time of the lowest");
 	is_str(st->wm_last.zone, "Normal", "hotplug: last in Normal");
-	is_int(st->wm_last.free, 172588, "hotplug: a shrunk main zone is still sampled");
+	is_int(st->wm_last.free, 172588, "hotplug: a shrunk zone shown is still sampled");
 	is_int(st->wm_last.high, 7500, "hotplug: last's own high");
 	is_int(st->wm_last.managed, 900000, "hotplug: last's managed pages");
 	is_int(st->managed_first, 904000, "hotplug: node's managed pages first");
 	is_int(st->managed_last, 1700000, "hotplug: node's managed pages last");
 	is_int(st->managed_changes, 3, "hotplug: sets where managed moved");
-	is_int(st->zone_changes, 1, "hotplug: one change of main zone (ties keep it)");
+	is_int(st->zone_changes, 1, "hotplug: one change of the zone shown");
 	is_str(st->zchg[0].from, "DMA32", "hotplug: from DMA32");
 	is_str(st->zchg[0].to, "Normal", "hotplug: to Normal");
-	is_int((int)(st->zchg[0].ts / MS), 20, "hotplug: when the main zone changed");
+	is_int((int)(st->zchg[0].ts / MS), 20, "hotplug: when the zone shown changed");
 	is_str(ep(0, 0)->wm_start.zone, "DMA32", "hotplug: episode starts in DMA32");
 	is_str(ep(0, 0)->wm_low.zone, "Normal", "hotplug: its lowest in Normal");
 	is_int(ep(0, 0)->wm_low.min, 6000, "hotplug: with Normal's min then");
+}
+
+/* The zone shown is the one whose free pages came closest to its high
+ * watermark, not the largest (an idle DMA32 beside a busy Normal); an
+ * empty zone (managed 0) never, whatever its free/high. */
+static void test_zone_closest(void)
+{
+	const struct handoff_node_stats *st;
+
+	fresh();
+	zline(0, 0, "DMA32", 700000, 600000, 4000);	/* 100 x its high */
+	zline(0, 0, "Normal", 300000, 60000, 2000);	/* 20 x */
+	zline(0, 0, "Movable", 0, 0, 0);
+	set_end(0, 0);
+	zline(10, 1, "DMA32", 700000, 6000, 4000);	/* 1 x: now DMA32 */
+	zline(10, 1, "Normal", 300000, 50000, 2000);
+	zline(10, 1, "Movable", 0, 0, 0);
+	set_end(10, 1);
+	zline(20, 2, "DMA32", 700000, 600000, 4000);	/* lowest so far counts */
+	zline(20, 2, "Normal", 300000, 4000, 2000);	/* 1.33 x */
+	set_end(20, 2);
+	handoff_model_finish(m, 100 * MS);
+	st = handoff_model_node(m, 0);
+	is_str(st->wm_first.zone, "Normal", "closest: Normal first, not the larger DMA32");
+	is_str(st->wm_last.zone, "DMA32", "closest: DMA32 once it came closer");
+	is_int(st->wm_last.free, 600000, "closest: its last sample");
+	is_str(st->wm_lowest.zone, "DMA32", "closest: lowest against the high watermark");
+	is_int(st->zone_changes, 1, "closest: one change, never to the empty Movable");
+	{
+		struct wmark_zone_rank a = { 0 }, b = { 0 };
+
+		wmark_zone_rank_add(&a, 100, 0, 5);	/* no high watermark */
+		wmark_zone_rank_add(&b, 100, 50, 1);
+		ok(wmark_zone_closer(&b, &a) && !wmark_zone_closer(&a, &b),
+		   "closest: a zone with a high watermark before one without");
+		wmark_zone_rank_add(&a, 100, 50, 5);
+		ok(wmark_zone_closer(&a, &b) && !wmark_zone_closer(&b, &a),
+		   "closest: a tie goes to the larger zone");
+		ok(!wmark_zone_eligible(0) && wmark_zone_eligible(-1),
+		   "closest: empty zones never, unknown managed pages may");
+	}
 }
 
 /* A zone line without managed= (-1) is still the node's only zone. */
@@ -545,12 +645,14 @@ int main(void)
 	test_pickup_after_sysctl_proactive();
 	test_episode_order();
 	test_no_handoff_and_proactive();
+	test_proactive_passes();
 	test_order0_long_rewake();
 	test_stall_lost_at_end();
 	test_pending_at_end();
 	test_two_nodes();
 	test_watermarks();
 	test_hotplug();
+	test_zone_closest();
 	test_no_managed();
 	test_no_samples();
 	test_balance_end();

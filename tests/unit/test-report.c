@@ -4,7 +4,7 @@
  * off by a wakeup and by a timeout pickup, one not handed off, zone
  * samples with watermarks, a vmstat sample pair and direct reclaim. Checks
  * the handoff table, the flags, the consistency rows, the 72-column
- * limit and valid-looking JSON. Then memory hotplug (the main zone
+ * limit and valid-looking JSON. Then memory hotplug (the zone shown
  * changes mid-run) and a memcg gauge that peaks and falls back: every
  * watermark value names its zone and its own watermarks, the gauge its
  * peak and limit. Issue 32: Direct pages scanned without
@@ -204,7 +204,7 @@ static void test_hotplug_and_gauge(void)
 
 	a = analysis_new_empty(NULL);
 	zone_line(0, 0, "DMA32", 800000, 772915, 4000);
-	zone_line(0, 0, "Normal", 100000, 90000, 500);
+	zone_line(0, 0, "Normal", 100000, 99000, 500);	/* farther from its high */
 	memcg_set(0, 0, 0);
 	rec(REC_KSWAPD_WAKE, 100, 40, 0, 0);
 	zone_line(1000, 1, "DMA32", 800000, 700000, 4000);
@@ -227,8 +227,10 @@ static void test_hotplug_and_gauge(void)
 	ok(strstr(sb.buf, "  last        2.000 Normal    172588    6400    8000    9600 >high") != NULL,
 	   "hotplug: last with the last watermarks");
 	ok(strstr(sb.buf, "hotplug     node managed pages 900000 -> 1800000 (moved 1 times)") &&
-	   strstr(sb.buf, "main zone DMA32 (800000) -> Normal (1000000) at 1.000 s"),
-	   "hotplug: managed pages before -> after and the change of main zone");
+	   strstr(sb.buf, "zone shown  DMA32 (800000) -> Normal (1000000) at 1.000 s"),
+	   "hotplug: managed pages before -> after and the change of the zone shown");
+	ok(strstr(sb.buf, "zone        of the node's 2, the one closest to its high "
+		  "watermark\n") != NULL, "the rule of the zone shown named");
 	ok(strstr(sb.buf, "  DMA32 until 1.000 s\n  Normal after") != NULL,
 	   "hotplug: the episode legend names the zones");
 	ok(strstr(sb.buf, "usage                      0 -> 40960 (+40960)\n"
@@ -239,8 +241,8 @@ static void test_hotplug_and_gauge(void)
 	o.format = RF_JSON;
 	o.sections = 0;
 	report_render(a, &o, &sb);
-	ok(strstr(sb.buf, "\"zone\": \"Normal\"") && strstr(sb.buf, "\"main_zone_changes\": 1"),
-	   "json: zone per watermark, main zone changes");
+	ok(strstr(sb.buf, "\"zone\": \"Normal\"") && strstr(sb.buf, "\"shown_zone_changes\": 1") &&
+	   strstr(sb.buf, "\"zones\": 2"), "json: zone per watermark, changes of the zone shown");
 	ok(strstr(sb.buf, "\"peak\": 1073741824") && strstr(sb.buf, "\"limit\": 2147483648"),
 	   "json: gauge peak and limit");
 	strbuf_release(&sb);
@@ -643,7 +645,8 @@ int main(void)
 	build();
 	report_opts_default(&o);
 	o.sections = 1u << report_section_find("handoff") | 1u << report_section_find("stalls") |
-		     1u << report_section_find("consistency");
+		     1u << report_section_find("consistency") |
+		     1u << report_section_find("summary");
 	report_render(a, &o, &sb);
 	if (getenv("MMSCOPE_TEST_SHOW"))
 		fputs(sb.buf, stdout);
@@ -663,12 +666,22 @@ int main(void)
 	ok(strstr(sb.buf, "direct reclaims          1  = allocstall_*                    1 agree") != NULL,
 	   "consistency: direct reclaims agree");
 	ok(strstr(sb.buf, "stall") != NULL, "stall flag shown");
+	/* no compaction begin/end fed: kcompactd's runs and its proactive
+	 * passes (runs outside its wakes) cannot be told, not 0 */
+	ok(strstr(sb.buf, "busy 0.159 s, - runs; wakeup_kcompactd 1") != NULL,
+	   "kcompactd runs unknown without compaction begin/end");
+	ok(strstr(sb.buf, "proactive   - (needs kcompactd_sleep and compaction_begin/end)")
+	   != NULL, "proactive passes unknown without compaction begin/end");
+	ok(strstr(sb.buf, "kcompactd   1 woken, 1 pickup, - proactive passes; 4 sleeps")
+	   != NULL, "summary: proactive passes unknown");
 	ok(max_width(sb.buf) <= 72, "72 columns");
 	strbuf_reset(&sb);
 	o.format = RF_JSON;
 	o.sections = 0;
 	report_render(a, &o, &sb);
 	ok(sb.buf[0] == '{' && strstr(sb.buf, "\"handoff\": \"pickup\""), "json episodes");
+	ok(strstr(sb.buf, "\"kcompactd_proactive_passes\": null") &&
+	   strstr(sb.buf, "\"kcompactd_runs\": null"), "json: proactive passes, runs null");
 	strbuf_release(&sb);
 	analysis_free(a);
 	test_hotplug_and_gauge();
