@@ -1511,12 +1511,9 @@ const char *analysis_untraced_word(const struct analysis *a, enum rec_type type,
 
 int analysis_event_enabled(const struct analysis *a, const char *system, const char *event)
 {
-	char key[256];
-
-	if (!a->enabled)
-		return 0;
-	snprintf(key, sizeof(key), ",%s:%s,", system, event);
-	return strstr(a->enabled, key) != NULL;
+	/* the one decision; was events= alone, so a trace-cmd record file
+	 * with the oom formats it was asked for printed "not recorded" */
+	return analysis_event_state(a, system, event) == TRACED_YES;
 }
 
 uint64_t analysis_event_count(const struct analysis *a, const char *system,

@@ -316,8 +316,7 @@ int analysis_traced(const struct analysis *a, enum rec_type type, int kind);
 /* "not recorded", or "not known" (TRACED_UNKNOWN) for a line that says
  * why a figure is missing. */
 const char *analysis_untraced_word(const struct analysis *a, enum rec_type type, int kind);
-/* 1 only when mmscope's own metadata says the event was enabled: a
- * trace-cmd file carries every format, enabled or not. */
+/* analysis_event_state() == TRACED_YES (kept for its callers' names) */
 int analysis_event_enabled(const struct analysis *a, const char *system, const char *event);
 /* Event count per type: the recording's tracepoints with their counts. */
 uint64_t analysis_event_count(const struct analysis *a, const char *system,
