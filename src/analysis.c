@@ -579,8 +579,17 @@ static void analysis_private(struct analysis *a, struct analysis_info *in, const
 			snprintf(in->clock, sizeof(in->clock), "%.31s", line + 6);
 		else if (!strncmp(line, "probe_set=", 10))
 			snprintf(a->probe_set, sizeof(a->probe_set), "%.31s", line + 10);
-		else if (!strncmp(line, "probe_reason=", 13))
+		else if (!strncmp(line, "probe_reason=", 13)) {
 			snprintf(a->probe_reason, sizeof(a->probe_reason), "%.255s", line + 13);
+			/* mmscope before 6f7d664 wrote an empty reason (every
+			 * probe installed) as the bytes of an uninitialized
+			 * buffer; the reasons it writes are ASCII text */
+			for (const unsigned char *c = (const unsigned char *)a->probe_reason; *c; c++)
+				if (*c < 0x20 || *c > 0x7e) {
+					a->probe_reason[0] = '\0';
+					break;
+				}
+		}
 		else if (!strncmp(line, "probes=", 7)) {
 			a->probes_swap = strstr(line, "mmscope_swap_") != NULL;
 			in->has_probes = line[7] != '\0';

@@ -122,8 +122,8 @@ TESTS += tests/report/stop.sh
 EXTRA_DIST += tests/report/stop.sh
 # issue 32.14 on a real recording: a kswapd request left during proactive
 # compaction, picked up as kcompactd goes back to sleep
-TESTS += tests/report/handoff-pickup.sh tests/report/traced.sh
-EXTRA_DIST += tests/report/handoff-pickup.sh tests/report/traced.sh
+TESTS += tests/report/handoff-pickup.sh tests/report/traced.sh tests/report/meta-text.sh
+EXTRA_DIST += tests/report/handoff-pickup.sh tests/report/traced.sh tests/report/meta-text.sh
 EXTRA_DIST += tests/report/golden.sh tests/report/swap.sh tests/oracle/truth.sh tests/report/run.sh tests/report/formats.sh \
 	tests/report/wall-time.sh tests/report/window-header.sh tests/report/direct-memcg.sh \
 	tests/oracle/truth.py tests/oracle/scope.sh tests/oracle/scope.py tests/data/report tests/data/swap tests/data/kernels tests/data/dump
