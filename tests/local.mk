@@ -149,9 +149,9 @@ EXTRA_DIST += tests/tui/golden.sh tests/tui/errors.sh tests/tui/tmux.sh tests/tu
 
 # the command line and the man pages
 TESTS += tests/cli/docs.sh tests/cli/usage.sh tests/cli/sections.sh tests/cli/stdin.sh \
-	tests/cli/sudo.sh tests/cli/recover-next.sh
+	tests/cli/sudo.sh tests/cli/recover-next.sh tests/cli/cgroups-opts.sh
 EXTRA_DIST += tests/cli/docs.sh tests/cli/usage.sh tests/cli/sections.sh tests/cli/stdin.sh \
-	tests/cli/sudo.sh tests/cli/recover-next.sh
+	tests/cli/sudo.sh tests/cli/recover-next.sh tests/cli/cgroups-opts.sh
 # packaging: the bash completion in bash, the installed man pages' version,
 # debian/ against install-deps.sh and configure.ac
 TESTS += tests/cli/completion.sh tests/cli/man-version.sh tests/cli/debian.sh tests/cli/repo-docs.sh \
