@@ -82,6 +82,7 @@ struct analysis {
 	int probes_swap;		/* probes= names swap probes: 1, 0; -1 no key */
 	uint64_t types_seen;		/* bit per enum rec_type fed */
 	char *enabled;			/* mmscope metadata events=, ",a:b,c:d," */
+	int fmt_systems;		/* systems the file has formats of (td) */
 	char *probe_missed;		/* probe_missed=: "sys:ev=N|?,..."; NULL: none */
 	int cpustat_window;		/* cpustat=window: stats from the last dump */
 	int want_syms;			/* stacks may be in it: name their frames */
@@ -578,8 +579,17 @@ static void analysis_private(struct analysis *a, struct analysis_info *in, const
 			snprintf(in->clock, sizeof(in->clock), "%.31s", line + 6);
 		else if (!strncmp(line, "probe_set=", 10))
 			snprintf(a->probe_set, sizeof(a->probe_set), "%.31s", line + 10);
-		else if (!strncmp(line, "probe_reason=", 13))
+		else if (!strncmp(line, "probe_reason=", 13)) {
 			snprintf(a->probe_reason, sizeof(a->probe_reason), "%.255s", line + 13);
+			/* mmscope before 6f7d664 wrote an empty reason (every
+			 * probe installed) as the bytes of an uninitialized
+			 * buffer; the reasons it writes are ASCII text */
+			for (const unsigned char *c = (const unsigned char *)a->probe_reason; *c; c++)
+				if (*c < 0x20 || *c > 0x7e) {
+					a->probe_reason[0] = '\0';
+					break;
+				}
+		}
 		else if (!strncmp(line, "probes=", 7)) {
 			a->probes_swap = strstr(line, "mmscope_swap_") != NULL;
 			in->has_probes = line[7] != '\0';
@@ -1020,6 +1030,7 @@ static int analysis_bind(struct analysis *a, struct tep_handle *tep, char **err)
 	struct tep_event **evs;
 
 	a->tep = tep;
+	a->fmt_systems = a->tf ? td_format_systems(a->tf) : 0;
 	swapclust_model_set_kernel(a->swapclust, a->info.kernel);
 	consistency_model_set_kernel(a->consistency, a->info.kernel);
 	a->ps = parser_set_new(tep);
@@ -1435,45 +1446,84 @@ long long analysis_probe_unreturned(const struct analysis *a, const char *family
 	return sum;
 }
 
-int analysis_has_event(const struct analysis *a, const char *system, const char *event)
+/*
+ * A trace-cmd file has no list of what was enabled (no option says it;
+ * CPUSTAT is per CPU, not per event). What it does say: trace-cmd record
+ * writes the formats its -e globs name (a whole system for "-e vmscan"),
+ * so there a format is an enabled event; extract (and a recorder that
+ * saves every format) writes all of the kernel's ~100 systems, and there
+ * only an event's own records show it was on. The number of systems
+ * tells the two apart: no one names this many with -e.
+ */
+#define ALL_FORMATS_SYSTEMS 32
+
+int analysis_event_state(const struct analysis *a, const char *system, const char *event)
 {
 	/* records fed by hand: traced if records of the kind its parser
 	 * emits were fed (families.c names each event's parser) */
 	if (!a->tep) {
 		const struct parser *p = parser_lookup(system, event);
 
-		return !p || (p->rec < 64 && (a->types_seen & (1ULL << p->rec)));
+		return !p || (p->rec < 64 && (a->types_seen & (1ULL << p->rec))) ?
+			       TRACED_YES : TRACED_NO;
 	}
+	/* mmscope's own list of what it enabled is authoritative */
 	if (a->enabled) {
 		char key[256];
 
 		snprintf(key, sizeof(key), ",%s:%s,", system, event);
-		return strstr(a->enabled, key) != NULL;
+		return strstr(a->enabled, key) ? TRACED_YES : TRACED_NO;
 	}
+	if (analysis_event_count(a, system, event))
+		return TRACED_YES;
 	/* formats the reader skipped (no parser reads them) count too */
-	return a->tf ? td_has_format(a->tf, system, event)
-		     : tep_find_event_by_name(a->tep, system, event) != NULL;
+	if (!(a->tf ? td_has_format(a->tf, system, event)
+		    : tep_find_event_by_name(a->tep, system, event) != NULL))
+		return TRACED_NO;
+	return a->tf && a->fmt_systems >= ALL_FORMATS_SYSTEMS ? TRACED_UNKNOWN : TRACED_YES;
+}
+
+int analysis_has_event(const struct analysis *a, const char *system, const char *event)
+{
+	return analysis_event_state(a, system, event) == TRACED_YES;
+}
+
+int analysis_traced_state(const struct analysis *a, enum rec_type type, int kind)
+{
+	int state = TRACED_NO;
+
+	for (int i = 0; i < event_nfamilies; i++)
+		for (const struct parser *p = event_families[i].parsers; p && p->system; p++) {
+			int s;
+
+			if (p->rec != type || (kind >= 0 && p->kind != kind) ||
+			    strchr(p->system, '*'))
+				continue;
+			s = analysis_event_state(a, p->system, p->event);
+			if (s == TRACED_YES)
+				return TRACED_YES;
+			if (s == TRACED_UNKNOWN)
+				state = TRACED_UNKNOWN;
+		}
+	return state;
 }
 
 int analysis_traced(const struct analysis *a, enum rec_type type, int kind)
 {
-	for (int i = 0; i < event_nfamilies; i++)
-		for (const struct parser *p = event_families[i].parsers; p && p->system; p++)
-			if (p->rec == type && (kind < 0 || p->kind == kind) &&
-			    strchr(p->system, '*') == NULL &&
-			    analysis_has_event(a, p->system, p->event))
-				return 1;
-	return 0;
+	return analysis_traced_state(a, type, kind) == TRACED_YES;
+}
+
+const char *analysis_untraced_word(const struct analysis *a, enum rec_type type, int kind)
+{
+	return analysis_traced_state(a, type, kind) == TRACED_UNKNOWN ? "not known"
+								      : "not recorded";
 }
 
 int analysis_event_enabled(const struct analysis *a, const char *system, const char *event)
 {
-	char key[256];
-
-	if (!a->enabled)
-		return 0;
-	snprintf(key, sizeof(key), ",%s:%s,", system, event);
-	return strstr(a->enabled, key) != NULL;
+	/* the one decision; was events= alone, so a trace-cmd record file
+	 * with the oom formats it was asked for printed "not recorded" */
+	return analysis_event_state(a, system, event) == TRACED_YES;
 }
 
 uint64_t analysis_event_count(const struct analysis *a, const char *system,

@@ -293,14 +293,30 @@ long long analysis_probe_missed(const struct analysis *a, const char *family,
  */
 long long analysis_probe_unreturned(const struct analysis *a, const char *family,
 				    char *names, size_t len);
-/* Whether the recording has this event type (enabled when recording). */
+/*
+ * Whether the recording traced system:event, so that none of it means
+ * none happened: TRACED_YES (mmscope's events= list names it; in a
+ * trace-cmd file, it has records, or the file holds only the formats
+ * trace-cmd record was asked for and this is one), TRACED_NO (not
+ * enabled, or no format: its figures are unknown) or TRACED_UNKNOWN (a
+ * trace-cmd file with every format and no record of it: enabled and
+ * quiet, or never enabled; its figures are unknown too). One place
+ * decides; front ends print a 0 only for TRACED_YES.
+ */
+enum traced_state { TRACED_NO = 0, TRACED_YES = 1, TRACED_UNKNOWN = 2 };
+int analysis_event_state(const struct analysis *a, const char *system, const char *event);
+/* analysis_event_state() == TRACED_YES */
 int analysis_has_event(const struct analysis *a, const char *system, const char *event);
-/* Whether the recording traced an event whose parser emits records of
- * this type (and parser kind, e.g. RK_DIRECT; -1: any): front ends ask
- * this instead of naming tracepoints. */
+/* The same over the events whose parser emits records of this type (and
+ * parser kind, e.g. RK_DIRECT; -1: any): YES if one is, else UNKNOWN if
+ * one is, else NO. Front ends ask this instead of naming tracepoints. */
+int analysis_traced_state(const struct analysis *a, enum rec_type type, int kind);
+/* analysis_traced_state() == TRACED_YES */
 int analysis_traced(const struct analysis *a, enum rec_type type, int kind);
-/* 1 only when mmscope's own metadata says the event was enabled: a
- * trace-cmd file carries every format, enabled or not. */
+/* "not recorded", or "not known" (TRACED_UNKNOWN) for a line that says
+ * why a figure is missing. */
+const char *analysis_untraced_word(const struct analysis *a, enum rec_type type, int kind);
+/* analysis_event_state() == TRACED_YES (kept for its callers' names) */
 int analysis_event_enabled(const struct analysis *a, const char *system, const char *event);
 /* Event count per type: the recording's tracepoints with their counts. */
 uint64_t analysis_event_count(const struct analysis *a, const char *system,

@@ -108,14 +108,30 @@ int parse_interval(const struct cmd_entry *cmd, const char *arg, unsigned *ms)
 	return 0;
 }
 
-int parse_cgroups_max(const struct cmd_entry *cmd, const char *arg, int *n)
+int parse_cgroups_opt(const struct cmd_entry *cmd, int max, const char *arg,
+		      const char **root, int *n)
 {
 	unsigned long long v;
 
+	if (!max) {
+		/* the sampler resolves ROOT (missing: a missing source); an
+		 * empty one names nothing to resolve */
+		if (!*arg)
+			return usage_error(cmd, "bad --cgroups '' (a memory cgroup directory)");
+		*root = arg;
+		return 0;
+	}
 	if (parse_ull(arg, &v) || v < 1 || v > SAMPLER_CGROUPS_MAX_MAX)
 		return usage_error(cmd, "bad --cgroups-max '%s' (1..%d)", arg,
 				   SAMPLER_CGROUPS_MAX_MAX);
 	*n = (int)v;
+	return 0;
+}
+
+int check_cgroups_opts(const struct cmd_entry *cmd, const char *root, int n)
+{
+	if (n && !root)
+		return usage_error(cmd, "--cgroups-max needs --cgroups");
 	return 0;
 }
 

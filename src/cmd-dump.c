@@ -61,6 +61,24 @@ struct dump_opts {
 	int sel_all;		/* -e names only exclusions */
 };
 
+/* The length of the valid UTF-8 sequence at s (at most n bytes), or 0. */
+static int meta_utf8_len(const char *str, int n)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	int len = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
+
+	if (s[0] > 0xf4 || !len || len > n)
+		return 0;
+	for (int i = 1; i < len; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	/* overlong, surrogate and beyond-U+10FFFF forms */
+	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] > 0x9f) ||
+	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] > 0x8f))
+		return 0;
+	return len;
+}
+
 static int add_list(const char *s, long **out, int *n, long max)
 {
 	char *copy = xstrdup(s), *tok, *save = NULL;
@@ -419,8 +437,26 @@ static int print_info(struct td_file *tf)
 		const char *nl = strchr(s, '\n');
 		int n = nl ? (int)(nl - s) : (int)strlen(s);
 
-		if (n)
-			printf("  %.*s\n", n, s);
+		if (n) {
+			/* as text: a byte that is not (an older recorder wrote
+			 * an uninitialized probe_reason=) is shown as \xNN,
+			 * never sent to the terminal */
+			fputs("  ", stdout);
+			for (int i = 0; i < n; i++) {
+				unsigned char c = (unsigned char)s[i];
+				int u = c >= 0x80 ? meta_utf8_len(s + i, n - i) : 0;
+
+				if (u > 0) {
+					fwrite(s + i, 1, (size_t)u, stdout);
+					i += u - 1;
+				} else if (c < 0x20 || c >= 0x7f) {
+					printf("\\x%02x", c);
+				} else {
+					putchar(c);
+				}
+			}
+			putchar('\n');
+		}
 		s += n + (nl ? 1 : 0);
 	}
 	return EXIT_OK;

@@ -246,10 +246,9 @@ static int record_opts_parse(const struct cmd_entry *cmd, int live, int whole, i
 			o->cgroup = optarg;
 			break;
 		case OPT_CGROUPS:
-			o->cgroups = optarg;
-			break;
 		case OPT_CGROUPS_MAX:
-			if (parse_cgroups_max(cmd, optarg, &o->cgroups_max))
+			if (parse_cgroups_opt(cmd, c == OPT_CGROUPS_MAX, optarg, &o->cgroups,
+					      &o->cgroups_max))
 				return EXIT_USAGE;
 			break;
 		case OPT_SPOOL:
@@ -336,8 +335,8 @@ static int record_opts_parse(const struct cmd_entry *cmd, int live, int whole, i
 	 * on the whole */
 	if (o->config && !whole)
 		return 0;
-	if (o->cgroups_max && !o->cgroups)
-		return usage_error(cmd, "--cgroups-max needs --cgroups");
+	if (check_cgroups_opts(cmd, o->cgroups, o->cgroups_max))
+		return EXIT_USAGE;
 	if (o->ntriggers && !o->flight)
 		return usage_error(cmd, "--trigger needs --flight-recorder");
 	for (int i = 0; i < o->ntriggers; i++) {

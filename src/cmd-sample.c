@@ -97,10 +97,9 @@ static int sample_parse_opts(int argc, char **argv, struct sample_opts *o)
 			o->to_stdout = 1;
 			break;
 		case OPT_CGROUPS:
-			o->cgroups = optarg;
-			break;
 		case OPT_CGROUPS_MAX:
-			if (parse_cgroups_max(cmd, optarg, &o->cgroups_max))
+			if (parse_cgroups_opt(cmd, c == OPT_CGROUPS_MAX, optarg, &o->cgroups,
+					      &o->cgroups_max))
 				return EXIT_USAGE;
 			break;
 		case 'h':
@@ -111,6 +110,8 @@ static int sample_parse_opts(int argc, char **argv, struct sample_opts *o)
 	}
 	if (optind != argc)
 		return usage_error(cmd, "unexpected argument '%s'", argv[optind]);
+	if (check_cgroups_opts(cmd, o->cgroups, o->cgroups_max))
+		return EXIT_USAGE;
 	return 0;
 }
 

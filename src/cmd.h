@@ -73,8 +73,13 @@ int parse_compression(const struct cmd_entry *cmd, const char *name,
  * set the value, or print the usage error and return EXIT_USAGE. */
 int parse_interval(const struct cmd_entry *cmd, const char *arg, unsigned *ms);
 int parse_duration(const struct cmd_entry *cmd, const char *arg, uint64_t *ns);
-/* --cgroups-max N (1 to SAMPLER_CGROUPS_MAX_MAX) of record and sample. */
-int parse_cgroups_max(const struct cmd_entry *cmd, const char *arg, int *n);
+/* --cgroups ROOT (max 0: not empty) and --cgroups-max N (max 1: 1 to
+ * SAMPLER_CGROUPS_MAX_MAX), the sampler's options of record and sample,
+ * parsed here for both: 0, or EXIT_USAGE with the usage error printed.
+ * check_cgroups_opts, after the options: --cgroups-max needs --cgroups. */
+int parse_cgroups_opt(const struct cmd_entry *cmd, int max, const char *arg,
+		      const char **root, int *n);
+int check_cgroups_opts(const struct cmd_entry *cmd, const char *root, int n);
 /* --jobs N (1 to 1024), the same for compare and export: 0, or EXIT_USAGE
  * with the usage error printed. */
 int parse_jobs(const struct cmd_entry *cmd, const char *arg, int *jobs);

@@ -406,7 +406,8 @@ static void json_node(struct report_ctx *rc, struct json_writer *j, const struct
 	json_u64_or_null(j, "kcompactd_woken", n->kc_woken, kcd);
 	json_u64_or_null(j, "kcompactd_pickup", n->kc_pickup, kcd);
 	json_u64_or_null(j, "kcompactd_proactive", n->kc_proactive, kcd);
-	json_u64_or_null(j, "kcompactd_sleeps", n->kc_sleeps, kcd);
+	json_u64_or_null(j, "kcompactd_sleeps", n->kc_sleeps,
+			 analysis_traced(rc->a, REC_KCOMPACTD_SLEEP, -1));
 	json_u64_or_null(j, "kcompactd_busy_ns", n->kc_busy_ns, kcd);
 	json_u64_or_null(j, "kcompactd_runs", n->kc_runs, kcd && report_has_compaction(rc));
 	json_u64_or_null(j, "kcompactd_runs_success", n->kc_runs_success,
@@ -514,7 +515,12 @@ void report_json_stalls(struct report_ctx *rc)
 		int seen = k >= RK_KSWAPD || analysis_traced(rc->a, REC_RECLAIM_BEGIN, k);
 
 		json_object(j, reclaim_kind_name(k));
-		json_bool(j, "recorded", seen);
+		/* null: a trace-cmd file that cannot tell (analysis.h) */
+		if (k < RK_KSWAPD &&
+		    analysis_traced_state(rc->a, REC_RECLAIM_BEGIN, k) == TRACED_UNKNOWN)
+			json_null(j, "recorded");
+		else
+			json_bool(j, "recorded", seen);
 		json_u64_or_null(j, "begins", ks->begins, seen);
 		json_u64_or_null(j, "ends", ks->ends, seen);
 		json_u64_or_null(j, "open_at_end", ks->open_at_end, seen);

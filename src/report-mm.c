@@ -101,7 +101,7 @@ static void handoff_proactive(struct report_ctx *rc, const struct handoff_node_s
 	char line[192];
 
 	if (!report_has_kc_proactive(rc)) {
-		report_line(rc, "proactive   - (needs kcompactd_sleep and compaction_begin/end)");
+		report_line(rc, "proactive   - (needs kcompactd_wake/sleep, compaction_begin/end)");
 		return;
 	}
 	snprintf(line, sizeof(line), "%llu pass%s, %llu runs, %.3f s (no "
@@ -135,7 +135,8 @@ static void handoff_counts(struct report_ctx *rc, const struct handoff_node_stat
 			    "%llu, open %llu", ULL(n->ho_wakeup), ULL(n->ho_pickup),
 			    ULL(n->ho_none), ULL(n->ho_not_needed), ULL(n->ho_open));
 	} else {
-		report_line(rc, "kswapd      not recorded (mmscope record -g kswapd)");
+		report_line(rc, "kswapd      %s (mmscope record -g kswapd)",
+			    analysis_untraced_word(rc->a, REC_KSWAPD_WAKE, -1));
 	}
 	if (report_has_kcompactd(rc)) {
 		char runs[64] = "- runs";
@@ -155,8 +156,15 @@ static void handoff_counts(struct report_ctx *rc, const struct handoff_node_stat
 		report_line(rc, "            (by kswapd %llu, by writes of vm.compaction_proactiveness %llu)",
 			    ULL(n->kc_wakeups_kswapd), ULL(n->kc_wakeups_proactive));
 		handoff_proactive(rc, n);
+	} else if (analysis_traced(rc->a, REC_KCOMPACTD_SLEEP, -1)) {
+		/* the sleeps are counted even where the wakes cannot be */
+		report_line(rc, "kcompactd   wakes %s, %llu sleeps",
+			    analysis_untraced_word(rc->a, REC_KCOMPACTD_WAKE, -1),
+			    ULL(n->kc_sleeps));
+		handoff_proactive(rc, n);
 	} else {
-		report_line(rc, "kcompactd   not recorded (mmscope record -g compaction)");
+		report_line(rc, "kcompactd   %s (mmscope record -g compaction)",
+			    analysis_untraced_word(rc->a, REC_KCOMPACTD_WAKE, -1));
 	}
 	if (report_stall_entries(rc))
 		report_line(rc, "stalls      %llu %s entries while kcompactd slept",
@@ -328,14 +336,15 @@ static void stalls_latency(struct report_ctx *rc, const struct reclaim_model *rm
 {
 	/* reclaim_end without nr_reclaimed: "-", not the 0 it reads as */
 	int no_rec = report_not_measured(rc, "pages reclaimed per reclaim");
-	char none[80] = "", unrec[80] = "";
+	char none[80] = "", unrec[80] = "", unknown[80] = "";
 	int traced = 0;
 
 	/* The kinds with begin/end events: none seen is "0 stalls" only when
 	 * the events were recorded; otherwise the table could not have them. */
 	for (int k = RK_DIRECT; k < RK_KSWAPD; k++) {
 		const struct reclaim_kind_stats *ks = reclaim_model_kind(rm, k);
-		char *l = analysis_traced(rc->a, REC_RECLAIM_BEGIN, k) ? none : unrec;
+		int st = analysis_traced_state(rc->a, REC_RECLAIM_BEGIN, k);
+		char *l = st == TRACED_YES ? none : st == TRACED_UNKNOWN ? unknown : unrec;
 
 		traced += l == none;
 		if (!ks->begins && !ks->ends)
@@ -343,8 +352,8 @@ static void stalls_latency(struct report_ctx *rc, const struct reclaim_model *rm
 				 reclaim_kind_name(k));
 	}
 	if (!traced) {
-		report_line(rc, "not recorded: no reclaim begin/end events (mmscope record "
-			    "-g reclaim)");
+		report_line(rc, "%s: no reclaim begin/end events (mmscope record "
+			    "-g reclaim)", analysis_untraced_word(rc->a, REC_RECLAIM_BEGIN, -1));
 		return;
 	}
 	report_line(rc, "kind       count   p50 ms   p90 ms   p99 ms   max ms  "
@@ -373,6 +382,8 @@ static void stalls_latency(struct report_ctx *rc, const struct reclaim_model *rm
 		report_line(rc, "%s: 0 stalls", none);
 	if (*unrec)
 		report_line(rc, "%s: not recorded", unrec);
+	if (*unknown)
+		report_line(rc, "%s: not known whether recorded", unknown);
 }
 
 static void stalls_histogram(struct report_ctx *rc, const struct reclaim_kind_stats *ks,
@@ -645,8 +656,8 @@ void report_text_compaction(struct report_ctx *rc)
 
 	report_title(rc, "Compaction");
 	if (!report_has_compaction(rc)) {
-		report_line(rc, "not recorded: no compaction events (mmscope record -g "
-			    "compaction)");
+		report_line(rc, "%s: no compaction events (mmscope record -g "
+			    "compaction)", analysis_untraced_word(rc->a, REC_COMPACT_BEGIN, -1));
 		compaction_extfrag(rc, cs);
 		return;
 	}

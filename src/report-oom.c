@@ -36,6 +36,14 @@ static int recorded(const struct report_ctx *rc)
 	       analysis_event_enabled(rc->a, "oom", "mark_victim");
 }
 
+/* Why there is no oom line: a trace-cmd file with every format cannot
+ * tell an oom group left off from one with nothing to report. */
+static const char *untraced(const struct report_ctx *rc)
+{
+	return analysis_event_state(rc->a, "oom", "mark_victim") == TRACED_UNKNOWN ?
+		       "not known" : "not recorded";
+}
+
 /* A figure or "-". */
 static const char *num(char *buf, size_t len, int64_t v, int known)
 {
@@ -63,7 +71,7 @@ void report_summary_oom(struct report_ctx *rc)
 	size_t at;
 
 	if (!m || !recorded(rc)) {
-		report_line(rc, "%-11s not recorded (mmscope record -g oom)", "oom");
+		report_line(rc, "%-11s %s (mmscope record -g oom)", "oom", untraced(rc));
 		return;
 	}
 	at = (size_t)snprintf(buf, sizeof(buf), "%d kill%s", n, n == 1 ? "" : "s");
@@ -92,7 +100,7 @@ void report_text_oom(struct report_ctx *rc)
 
 	report_title(rc, "OOM kills");
 	if (!m || !recorded(rc)) {	/* one line, like every section */
-		report_line(rc, "oom: not recorded in this file (mmscope record -g oom)");
+		report_line(rc, "oom: %s in this file (mmscope record -g oom)", untraced(rc));
 		return;
 	}
 	d = counters_model_delta(analysis_counters(rc->a), "oom_kill", &found);

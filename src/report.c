@@ -578,7 +578,8 @@ static void report_summary_handoff(struct report_ctx *rc)
 		report_line(rc, "            %llu kswapd_wake event%s (episode starts and "
 			    "re-balances)", (unsigned long long)wakes, wakes == 1 ? "" : "s");
 	} else
-		report_line(rc, "kswapd      not recorded (mmscope record -g kswapd)");
+		report_line(rc, "kswapd      %s (mmscope record -g kswapd)",
+			    analysis_untraced_word(rc->a, REC_KSWAPD_WAKE, -1));
 	if (report_has_kc_proactive(rc))
 		snprintf(pro, sizeof(pro), "%llu", (unsigned long long)kcpro);
 	/* proactive compaction emits no kcompactd_wake: passes, not wakes */
@@ -590,8 +591,14 @@ static void report_summary_handoff(struct report_ctx *rc)
 			 (unsigned long long)kcp, kcp == 1 ? "" : "s", pro,
 			 (unsigned long long)kcs);
 		report_wrap(rc, "kcompactd   ", line);
-	} else
-		report_line(rc, "kcompactd   not recorded (mmscope record -g compaction)");
+	} else if (analysis_traced(rc->a, REC_KCOMPACTD_SLEEP, -1))
+		/* the sleeps are counted even where the wakes cannot be */
+		report_line(rc, "kcompactd   wakes %s, %llu sleeps",
+			    analysis_untraced_word(rc->a, REC_KCOMPACTD_WAKE, -1),
+			    (unsigned long long)kcs);
+	else
+		report_line(rc, "kcompactd   %s (mmscope record -g compaction)",
+			    analysis_untraced_word(rc->a, REC_KCOMPACTD_WAKE, -1));
 	if (report_stall_entries(rc))
 		report_line(rc, "stalls      %llu %s entries while kcompactd slept",
 			    (unsigned long long)stalls, report_stall_entries(rc));
@@ -667,7 +674,8 @@ static void report_summary_compaction(struct report_ctx *rc)
 			    "%llu direct", (unsigned long long)runs, (unsigned long long)ok,
 			    (unsigned long long)migrated, (unsigned long long)cs->direct_tries);
 	else
-		report_line(rc, "compaction  not recorded (mmscope record -g compaction)");
+		report_line(rc, "compaction  %s (mmscope record -g compaction)",
+			    analysis_untraced_word(rc->a, REC_COMPACT_BEGIN, -1));
 	if (cs->extfrag)
 		report_line(rc, "extfrag     %llu fragmenting fallbacks (%llu severe)",
 			    (unsigned long long)cs->extfrag,

@@ -917,6 +917,25 @@ int td_has_format(const struct td_file *tf, const char *system, const char *even
 	return 0;
 }
 
+int td_format_systems(const struct td_file *tf)
+{
+	int n = tep_get_events_count(tf->tep), nsys = 0;
+	const char **sys = xcalloc((size_t)n + (size_t)tf->nskipped + 1, sizeof(*sys));
+
+	for (int i = 0; i < n + tf->nskipped; i++) {
+		const struct tep_event *ev = i < n ? tep_get_event(tf->tep, i) : NULL;
+		const char *s = i < n ? (ev ? ev->system : NULL) : tf->skipped[i - n].system;
+		int j = 0;
+
+		while (s && j < nsys && strcmp(sys[j], s))
+			j++;
+		if (s && j == nsys)
+			sys[nsys++] = s;
+	}
+	free(sys);
+	return nsys;
+}
+
 struct td_file *td_open(const char *path, char **err)
 {
 	return td_open_only(path, NULL, err);

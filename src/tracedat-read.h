@@ -54,6 +54,9 @@ struct td_file *td_open_only(const char *path, td_want_fn want, char **err);
 int td_want_none(const char *system, const char *event);
 /* 1 when the file holds a format for system:event, parsed or skipped. */
 int td_has_format(const struct td_file *tf, const char *system, const char *event);
+/* How many systems the file holds formats of, parsed or skipped: trace-cmd
+ * record writes those its -e globs name, extract every system (~100). */
+int td_format_systems(const struct td_file *tf);
 void td_close(struct td_file *tf);
 
 const char *td_path(const struct td_file *tf);

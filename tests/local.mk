@@ -125,9 +125,11 @@ EXTRA_DIST += tests/report/stop.sh
 TESTS += tests/report/handoff-pickup.sh
 TESTS += tests/report/handoff-proactive.sh
 TESTS += tests/report/handoff-zone.sh
+TESTS += tests/report/traced.sh tests/report/meta-text.sh
 EXTRA_DIST += tests/report/handoff-pickup.sh
 EXTRA_DIST += tests/report/handoff-proactive.sh
 EXTRA_DIST += tests/report/handoff-zone.sh
+EXTRA_DIST += tests/report/traced.sh tests/report/meta-text.sh
 EXTRA_DIST += tests/report/golden.sh tests/report/swap.sh tests/oracle/truth.sh tests/report/run.sh tests/report/formats.sh \
 	tests/report/wall-time.sh tests/report/window-header.sh tests/report/direct-memcg.sh \
 	tests/oracle/truth.py tests/oracle/scope.sh tests/oracle/scope.py tests/data/report tests/data/swap tests/data/kernels tests/data/dump
@@ -153,9 +155,9 @@ EXTRA_DIST += tests/tui/golden.sh tests/tui/errors.sh tests/tui/tmux.sh tests/tu
 
 # the command line and the man pages
 TESTS += tests/cli/docs.sh tests/cli/usage.sh tests/cli/sections.sh tests/cli/stdin.sh \
-	tests/cli/sudo.sh tests/cli/recover-next.sh
+	tests/cli/sudo.sh tests/cli/recover-next.sh tests/cli/cgroups-opts.sh
 EXTRA_DIST += tests/cli/docs.sh tests/cli/usage.sh tests/cli/sections.sh tests/cli/stdin.sh \
-	tests/cli/sudo.sh tests/cli/recover-next.sh
+	tests/cli/sudo.sh tests/cli/recover-next.sh tests/cli/cgroups-opts.sh
 # packaging: the bash completion in bash, the installed man pages' version,
 # debian/ against install-deps.sh and configure.ac
 TESTS += tests/cli/completion.sh tests/cli/man-version.sh tests/cli/debian.sh tests/cli/repo-docs.sh \

@@ -670,7 +670,7 @@ int main(void)
 	 * passes (runs outside its wakes) cannot be told, not 0 */
 	ok(strstr(sb.buf, "busy 0.159 s, - runs; wakeup_kcompactd 1") != NULL,
 	   "kcompactd runs unknown without compaction begin/end");
-	ok(strstr(sb.buf, "proactive   - (needs kcompactd_sleep and compaction_begin/end)")
+	ok(strstr(sb.buf, "proactive   - (needs kcompactd_wake/sleep, compaction_begin/end)")
 	   != NULL, "proactive passes unknown without compaction begin/end");
 	ok(strstr(sb.buf, "kcompactd   1 woken, 1 pickup, - proactive passes; 4 sleeps")
 	   != NULL, "summary: proactive passes unknown");

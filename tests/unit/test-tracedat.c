@@ -14,6 +14,7 @@
 #include "synth.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -244,6 +245,47 @@ static void check_truncated(const char *path)
 	free(buf);
 }
 
+/* Only mm formats parsed, the rest skipped (as analysis opens files). */
+static int want_mm(const char *system, const char *event)
+{
+	(void)event;
+	return !strcmp(system, "vmscan") || !strcmp(system, "compaction");
+}
+
+/*
+ * td_format_systems on real files, parsed and skipped formats alike:
+ * analysis_event_state takes a file with formats of 32 systems or more
+ * for one that holds every format (trace-cmd extract), where a format
+ * proves nothing. samples/ were made with extract on 6.18 (101 systems,
+ * samples/README.md); mmscope writes the systems it enabled.
+ */
+static void check_format_systems(void)
+{
+	static const struct { const char *file; int lo, hi; } files[] = {
+		{ "samples/compaction-6.18.dat", 90, 200 },
+		{ "samples/memcg-swap-6.18.dat", 90, 200 },
+		{ "tests/data/report/quiet-6.18.dat", 1, 31 },
+		{ "tests/data/report/global-pressure-reclaim-6.1.dat", 1, 31 },
+	};
+	const char *src = getenv("top_srcdir");
+
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
+		char *path = xasprintf("%s/%s", src ? src : ".", files[i].file), *err = NULL;
+		struct td_file *all = td_open(path, &err), *some;
+		int n = all ? td_format_systems(all) : -1;
+
+		ok(n >= files[i].lo && n <= files[i].hi, "%s: formats of %d systems (%d..%d)",
+		   files[i].file, n, files[i].lo, files[i].hi);
+		some = td_open_only(path, want_mm, &err);
+		ok(some && td_format_systems(some) == n,
+		   "%s: the same count with the formats skipped", files[i].file);
+		td_close(all);
+		td_close(some);
+		free(err);
+		free(path);
+	}
+}
+
 int main(void)
 {
 	static const struct { int version; enum codec_id codec; const char *name; } cases[] = {
@@ -269,5 +311,6 @@ int main(void)
 	}
 	check_truncated(path);	/* the last one written: v6 */
 	unlink(path);
+	check_format_systems();
 	return tap_done();
 }
