@@ -226,10 +226,13 @@ static int load_chunk(struct td_pages *p, char **err)
 	if (usize > p->dirty)
 		p->dirty = usize;	/* before: a failed decompression writes too */
 	if (codec_decompress(p->codec, p->cbuf, csize, p->buf, usize, err)) {
-		char *inner = *err;
+		/* err may be NULL: an index built for a seek asks no reason */
+		char *inner = err ? *err : NULL;
 
-		*err = NULL;
-		set_err(err, "cpu %d: %s", p->cpu, inner);
+		if (err) {
+			*err = NULL;
+			set_err(err, "cpu %d: %s", p->cpu, inner);
+		}
 		free(inner);
 		return -1;
 	}

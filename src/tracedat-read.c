@@ -429,10 +429,13 @@ int td_read_section(struct td_file *tf, uint64_t off, uint16_t want,
 	}
 	strbuf_grow(out, usize);
 	if (codec_decompress(tf->codec, cbuf, csize, out->buf, usize, err)) {
-		char *inner = *err;
+		/* err may be NULL: the kallsyms read on first need ask none */
+		char *inner = err ? *err : NULL;
 
-		*err = NULL;
-		set_err(err, "section %u: %s", id, inner);
+		if (err) {
+			*err = NULL;
+			set_err(err, "section %u: %s", id, inner);
+		}
 		free(inner);
 		free(cbuf);
 		return -1;

@@ -331,8 +331,11 @@ struct td_set *td_set_open(const char *const *paths, int n, char **err)
 /* Prefixes *err with path. */
 static void err_path(const char *path, char **err)
 {
-	char *e = *err;
+	char *e;
 
+	if (!err)
+		return;
+	e = *err;
 	*err = xasprintf("%s: %s", path, e ? e : "cannot read");
 	free(e);
 }

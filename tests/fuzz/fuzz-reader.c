@@ -8,7 +8,10 @@
  * what `mmscope report` does with the same file: analysis_run() (parsers
  * bound to the file's formats, every event through its parser, the
  * records through every model) and the report rendered as text and as
- * JSON into a strbuf that is thrown away.
+ * JSON into a strbuf that is thrown away. Last, the same bytes twice as
+ * one recording (tracedat-set.c: a part decoded with the first's
+ * formats, the saved cmdlines shared and kept per part, the merge, a
+ * window that skips on each part's last event): every event twice.
  *
  * td_open() takes a path, so each input is written to one memfd that is
  * reused for the whole run and opened through /proc/self/fd. Nothing
@@ -17,6 +20,7 @@
 #define _GNU_SOURCE
 #include "config.h"
 #include "tracedat-read.h"
+#include "tracedat-set.h"
 #include "analysis.h"
 #include "report.h"
 #include "util.h"
@@ -30,8 +34,8 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 
-static int memfd = -1;
-static char path[64];
+static int memfd = -1, memfd2 = -1;
+static char path[64], path2[64];
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -43,6 +47,12 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		abort();
 	}
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", memfd);
+	memfd2 = memfd_create("fuzz-reader-2", MFD_CLOEXEC);
+	if (memfd2 < 0) {
+		perror("memfd_create");
+		abort();
+	}
+	snprintf(path2, sizeof(path2), "/proc/self/fd/%d", memfd2);
 	/* hostile format text makes libtraceevent chatty; keep the log clean */
 	tep_set_loglevel(TEP_LOG_NONE);
 	return 0;
@@ -135,7 +145,7 @@ static void check_seek(struct td_cursor *c, uint64_t ts, int oracle, int n)
  * event picked by the input's size, and a second cursor starts at another
  * through an index built by td_index_build (or none).
  */
-static void walk_events(struct td_file *tf, size_t size)
+static long walk_events(struct td_file *tf, size_t size)
 {
 	struct td_cursor *c;
 	struct td_index *ix, *ix2;
@@ -149,7 +159,7 @@ static void walk_events(struct td_file *tf, size_t size)
 	c = td_cursor_new(tf, -1, &err);
 	if (!c) {
 		free(err);
-		return;
+		return -1;
 	}
 	ix = td_index_new(tf, (unsigned)(size % 3));
 	if (ix && td_cursor_set_index(c, ix, &err)) {
@@ -226,6 +236,7 @@ static void walk_events(struct td_file *tf, size_t size)
 	free(err);
 	td_index_free(ix2);
 	td_index_free(ix);
+	return r == 0 ? (long)n : -1;
 }
 
 /* FNV-1a of a page, for comparing a seek's page with the full pass's. */
@@ -305,6 +316,88 @@ static void walk_pages(struct td_file *tf, size_t size)
 
 /* What `mmscope report` does: the analysis, then every section as text
  * (at a width taken from the input's size, so wrapping varies) and JSON. */
+/* Writes data to fd from offset 0, the old contents gone. */
+static void fill(int fd, const uint8_t *data, size_t size)
+{
+	size_t done = 0;
+
+	if (ftruncate(fd, 0))
+		abort();
+	while (done < size) {
+		ssize_t r = pwrite(fd, data + done, size - done, (off_t)done);
+
+		if (r <= 0)
+			abort();
+		done += (size_t)r;
+	}
+}
+
+/* The input twice as one recording; single: the events of a clean pass
+ * over it alone, or -1. */
+static void walk_set(const uint8_t *data, size_t size, long single)
+{
+	const char *paths[2] = { path, path2 };
+	struct td_set *set;
+	struct td_set_cursor *c;
+	struct td_event ev;
+	char *err = NULL;
+	long n = 0, w = 0;
+	uint64_t first = 0, since;
+	int r;
+
+	fill(memfd2, data, size);
+	set = td_set_open(paths, 2, &err);
+	if (!set) {
+		if (!err || !*err)	/* a refusal always says why */
+			abort();
+		free(err);
+		return;
+	}
+	if (size % 2)
+		td_set_keep_names(set);
+	if (td_set_share_cmdlines(set, &err)) {
+		if (!err || !*err)
+			abort();
+		goto out;
+	}
+	c = td_set_cursor_new(set, 0, 0, &err);
+	while (c && (r = td_set_cursor_next(c, &ev, &err)) > 0) {
+		struct tep_handle *names = td_set_cursor_names(c), *fmts = td_set_cursor_formats(c);
+
+		if (!names || !fmts)
+			abort();
+		/* what dump does: the pid by the formats, the name by the part */
+		(void)tep_data_comm_from_pid(names, tep_data_pid(fmts, &ev.record));
+		if (n++ == (long)(size % 977))
+			first = ev.ts;
+	}
+	if (c && r < 0 && (!err || !*err))
+		abort();
+	/* both copies read cleanly: each event twice */
+	if (c && r == 0 && single >= 0 && n != 2 * single)
+		abort();
+	td_set_cursor_free(c);
+	free(err);
+	err = NULL;
+	/* a window from an event's time: the parts that end before it are
+	 * skipped on their last event's time, none of what follows lost */
+	since = first ? first : 1;
+	c = td_set_cursor_new(set, since, 0, &err);
+	while (c && (r = td_set_cursor_next(c, &ev, &err)) > 0) {
+		if (ev.ts < since)
+			abort();
+		w++;
+	}
+	if (c && r < 0 && (!err || !*err))
+		abort();
+	if (c && r == 0 && single >= 0 && w > n)
+		abort();
+	td_set_cursor_free(c);
+out:
+	free(err);
+	td_set_close(set);
+}
+
 static void walk_analysis(size_t size)
 {
 	struct analysis_opts ao;
@@ -342,17 +435,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct td_file *tf;
 	char *err = NULL;
-	size_t done = 0;
+	long single;
 
-	if (ftruncate(memfd, 0))
-		abort();
-	while (done < size) {
-		ssize_t r = pwrite(memfd, data + done, size - done, (off_t)done);
-
-		if (r <= 0)
-			abort();
-		done += (size_t)r;
-	}
+	fill(memfd, data, size);
 	tf = td_open(path, &err);
 	if (!tf) {
 		/* the contract: a failed open always says why */
@@ -361,7 +446,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(err);
 		return 0;
 	}
-	walk_events(tf, size);
+	single = walk_events(tf, size);
 	walk_pages(tf, size);
 	/* the accessors front ends use */
 	for (int m = 0; m < TD_META_COUNT; m++) {
@@ -371,5 +456,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	td_close(tf);
 	walk_analysis(size);
+	walk_set(data, size, single);
 	return 0;
 }
