@@ -23,6 +23,8 @@
 # waited for, over the whole run (start-up and the final write included)
 # and in a steady window while recording (the guest scenario says how).
 # A rotating run's parts are counted as one recording (dump --stat DIR).
+# events/s is over trace_s, the time tracing was on (the guest polls it),
+# SECS when the guest did not say.
 set -u
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
@@ -90,14 +92,14 @@ fi
 echo "guest kernel: $(cat "$OUT/uname-r.txt")"
 echo
 
-# one row per run: tool rep secs events lost run_cpu_s win_s win_cpu_s file_B rec_cpu_s
+# one row per run: tool rep secs events lost run_cpu_s win_s win_cpu_s file_B rec_cpu_s trace_s
 : >"$TMP/rows"
 : >"$TMP/parts"
 while read -r line; do
-	tool='' rep='' secs='' cpu_ticks='' hz='' win_s='' win_cpu_s='' rec_cpu_s=0 file=''
+	tool='' rep='' secs='' cpu_ticks='' hz='' win_s='' win_cpu_s='' rec_cpu_s=0 trace_s='' file=''
 	for kv in $line; do
 		case $kv in
-		tool=* | rep=* | secs=* | cpu_ticks=* | hz=* | win_s=* | win_cpu_s=* | rec_cpu_s=* | file=*)
+		tool=* | rep=* | secs=* | cpu_ticks=* | hz=* | win_s=* | win_cpu_s=* | rec_cpu_s=* | trace_s=* | file=*)
 			eval "${kv%%=*}=\${kv#*=}" ;;
 		esac
 	done
@@ -114,19 +116,20 @@ while read -r line; do
 	else
 		size=$(stat -c %s "$OUT/$file" 2>/dev/null || echo 0)
 	fi
-	echo "$tool $rep $secs ${ev:-0} ${lost:-0} $(awk -v t="$cpu_ticks" -v h="$hz" 'BEGIN { print t / h }') $win_s $win_cpu_s $size $rec_cpu_s" >>"$TMP/rows"
+	echo "$tool $rep $secs ${ev:-0} ${lost:-0} $(awk -v t="$cpu_ticks" -v h="$hz" 'BEGIN { print t / h }') $win_s $win_cpu_s $size $rec_cpu_s ${trace_s:-$secs}" >>"$TMP/rows"
 done <"$OUT/bench.txt"
 
 awk '
 BEGIN {
-	printf "%-14s %3s %10s %9s %6s %8s %8s %9s %8s %9s %10s\n", "tool", "rep", "events",
-		"events/s", "lost", "run_cpu", "rec_cpu", "ns/ev_rec", "steady_%", "ns/ev_stdy", "file_B"
+	printf "%-14s %3s %10s %9s %6s %8s %8s %9s %8s %9s %10s %7s\n", "tool", "rep", "events",
+		"events/s", "lost", "run_cpu", "rec_cpu", "ns/ev_rec", "steady_%", "ns/ev_stdy", "file_B",
+		"trace_s"
 }
 {
-	t = $1; ev = $4; secs = $3; rate = ev / secs
+	t = $1; ev = $4; secs = $11 > 0 ? $11 : $3; rate = ev / secs
 	wev = rate * $7			# events in the steady window, at the run rate
-	printf "%-14s %3d %10d %9.0f %6d %8.2f %8.2f %9.0f %7.1f%% %10.0f %10d\n", t, $2, ev, rate,
-		$5, $6, $10, ev ? 1e9 * $10 / ev : 0, 100 * $8 / $7, wev ? 1e9 * $8 / wev : 0, $9
+	printf "%-14s %3d %10d %9.0f %6d %8.2f %8.2f %9.0f %7.1f%% %10.0f %10d %7.1f\n", t, $2, ev, rate,
+		$5, $6, $10, ev ? 1e9 * $10 / ev : 0, 100 * $8 / $7, wev ? 1e9 * $8 / wev : 0, $9, secs
 	E[t] += ev; S[t] += secs; L[t] += $5; C[t] += $6; W[t] += $8; WE[t] += wev; R[t] += $10
 	if (!(t in seen)) { seen[t] = 1; order[++n] = t }
 }

@@ -23,8 +23,12 @@
 # out their one final write.
 #
 # For every run it writes a line to $OUT/bench.txt:
-#   tool=T rep=N secs=S cpu_ticks=C hz=H win_s=W win_cpu_s=X rec_cpu_s=R file=F
+#   tool=T rep=N secs=S cpu_ticks=C hz=H win_s=W win_cpu_s=X rec_cpu_s=R
+#   trace_s=D file=F
 # (F a directory of parts for mmscope-rotate)
+# trace_s: from the events and tracing on until they were off again (to
+# 0.1 s, as polled here): what was recorded, which is not always SECS
+# (mmscope checks --duration between the parts it writes).
 # cpu_ticks: user+system of the recorder and of every process it waited
 # for (trace-cmd's per-CPU readers), from the stat of the shell that ran
 # it (cutime+cstime): the whole run, with start-up (both read kallsyms,
@@ -129,13 +133,14 @@ measure() {
 	root=$!
 	n=0
 	while ! enabled && [ $n -lt 600 ]; do sleep 0.1; n=$((n + 1)); done
+	uon=$(up)
 	sleep 1
 	a=$(tree_ns $root) ua=$(up)
 	sleep $((SECS - 3))
 	b=$(tree_ns $root) ub=$(up)
 	# trace-cmd's per-CPU readers are reaped by trace-cmd before it writes
 	# its output file: from then on their CPU is its cutime+cstime
-	rec=""
+	rec="" uoff=""
 	if [ "$1" = trace-cmd ]; then
 		# until trace-cmd exits (kill -0 would go on: root stays a zombie)
 		while :; do
@@ -144,10 +149,18 @@ measure() {
 				'$4 == root && $2 == "(trace-cmd)" { print $16 + $17 }')
 			[ -n "$r" ] || break
 			rec=$r
+			[ -n "$uoff" ] || enabled || uoff=$(up)
 			sleep 0.1
 		done
 		rec=$(awk -v t="${rec:-0}" -v h="$HZ" 'BEGIN { printf "%.3f", t / h }')
+	else
+		# mmscope removes its instance once every page is read,
+		# before it writes its file
+		n=0
+		while enabled && [ $n -lt 1200 ]; do sleep 0.1; n=$((n + 1)); done
+		uoff=$(up)
 	fi
+	[ -n "$uoff" ] || uoff=$(up)
 	wait $root || true
 	churn_stop
 	cat /tmp/rec.log
@@ -164,9 +177,10 @@ measure() {
 		cp "$3" "$OUT/$dest"
 		rm -f "$3"
 	fi
+	trs=$(awk -v a="$uon" -v b="$uoff" 'BEGIN { printf "%.1f", b - a }')
 	win=$(awk -v a="$ua" -v b="$ub" 'BEGIN { printf "%.2f", b - a }')
 	wcpu=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
-	echo "tool=$1 rep=$2 secs=$SECS cpu_ticks=$(ticks < /tmp/stat) hz=$HZ win_s=$win win_cpu_s=$wcpu rec_cpu_s=${rec:-0} file=$dest" >> "$OUT/bench.txt"
+	echo "tool=$1 rep=$2 secs=$SECS cpu_ticks=$(ticks < /tmp/stat) hz=$HZ win_s=$win win_cpu_s=$wcpu rec_cpu_s=${rec:-0} trace_s=$trs file=$dest" >> "$OUT/bench.txt"
 }
 
 rep=1
