@@ -171,3 +171,6 @@ if [ -s "$TMP/parts" ]; then
 	echo "rotation (--switch-output $RB_ROTATE), counted as one recording:"
 	sed 's/^/  /' "$TMP/parts"
 fi
+if [ -s "$OUT/kallsyms.txt" ]; then
+	echo "reading /proc/kallsyms once in the guest (cat): $(sed -n 's/^kallsyms_cpu_s=//p' "$OUT/kallsyms.txt") s CPU"
+fi

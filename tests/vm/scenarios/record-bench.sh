@@ -43,7 +43,9 @@
 # misses what trace-cmd reads after it: its readers block until the ring
 # is buffer_percent (50%) full, so at a low event rate they read little
 # or nothing before the end. The files are copied to $OUT; events and
-# losses are counted on the host from them.
+# losses are counted on the host from them. $OUT/kallsyms.txt: the CPU
+# (s) of reading /proc/kallsyms once with cat, which both recorders do at
+# start-up and mmscope again for every part it starts.
 # Needs: mmscope, anon-touch, trace-cmd (run-vm.sh --binary).
 # vm-mem: 1024
 # vm-timeout: 900
@@ -110,7 +112,7 @@ tree_ns() {
 # enabled: 0 when some kmem:mm_page_alloc enable file (top level or an
 # instance) says 1 and that buffer's tracing_on too
 enabled() {
-	for f in $T/events/kmem/mm_page_alloc/enable $T/instances/*/events/kmem/mm_page_alloc/enable; do
+	for f in "$T"/events/kmem/mm_page_alloc/enable "$T"/instances/*/events/kmem/mm_page_alloc/enable; do
 		[ -r "$f" ] || continue
 		read -r v < "$f" || continue
 		[ "$v" = 1 ] || continue
@@ -182,6 +184,10 @@ measure() {
 	wcpu=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
 	echo "tool=$1 rep=$2 secs=$SECS cpu_ticks=$(ticks < /tmp/stat) hz=$HZ win_s=$win win_cpu_s=$wcpu rec_cpu_s=${rec:-0} trace_s=$trs file=$dest" >> "$OUT/bench.txt"
 }
+
+# cat's CPU (the shell's cutime+cstime once it has waited for it)
+sh -c 'cat /proc/kallsyms > /dev/null; cat /proc/$$/stat' |
+	awk -v h="$HZ" '{ printf "kallsyms_cpu_s=%.2f\n", ($16 + $17) / h }' > "$OUT/kallsyms.txt"
 
 rep=1
 while [ $rep -le "$REPS" ]; do
