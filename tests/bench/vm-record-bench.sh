@@ -37,6 +37,8 @@ command -v qemu-system-x86_64 >/dev/null || { echo "vm-record-bench: needs qemu-
 if [ -z "${MMSCOPE_VM_CACHE:-}" ] && [ -d /var/cache/mmscope-vm ]; then
 	export MMSCOPE_VM_CACHE=/var/cache/mmscope-vm
 fi
+RB_ROTATE=${RB_ROTATE:-3M}
+[[ $RB_ROTATE =~ ^([0-9]+[KMG]?|off)$ ]] || { echo "vm-record-bench: RB_ROTATE is a size (512K, 3M) or off" >&2; exit 2; }
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/vm-record-bench.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 OUT=${RB_KEEP:-$TMP/out}
@@ -64,8 +66,6 @@ echo "vm-record-bench: kernel $KERNEL under qemu TCG, -smp 2 -m 1024, icount shi
 echo "host load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 t0=$(date +%s)
 RB_SECS=${RB_SECS:-12} RB_REPS=${RB_REPS:-2} RB_WORKERS=${RB_WORKERS:-2}
-RB_ROTATE=${RB_ROTATE:-3M}
-[[ $RB_ROTATE =~ ^([0-9]+[KMG]?|off)$ ]] || { echo "vm-record-bench: RB_ROTATE is a size (512K, 3M) or off" >&2; exit 2; }
 TOOLS=4
 [ "$RB_ROTATE" = off ] && TOOLS=3
 # run-vm.sh passes no environment into the guest: bake the settings in
@@ -168,7 +168,7 @@ END {
 	}
 }' "$TMP/rows"
 if [ -s "$TMP/parts" ]; then
-	echo "rotation (--switch-output $RB_ROTATE), counted as one recording:"
+	echo "mmscope-rotate (--switch-output), the parts counted as one recording:"
 	sed 's/^/  /' "$TMP/parts"
 fi
 if [ -s "$OUT/kallsyms.txt" ]; then
