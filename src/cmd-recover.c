@@ -12,6 +12,7 @@
 #include "cmd.h"
 #include "collector.h"
 #include "spool.h"
+#include "tracedat-read.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -207,6 +208,48 @@ static char *recovered_meta(const char *dir, char **err)
 	return strbuf_detach(&sb, NULL);
 }
 
+/* 1 when value key is the same line in both metadata texts (and set) */
+static int same_value(const char *a, const char *b, const char *key)
+{
+	const char *va = a ? td_meta_value(a, key) : NULL, *vb = b ? td_meta_value(b, key) : NULL;
+	size_t la, lb;
+
+	if (!va || !vb)
+		return 0;
+	la = strcspn(va, "\n");
+	lb = strcspn(vb, "\n");
+	return la && la == lb && !memcmp(va, vb, la);
+}
+
+/*
+ * The output exists already. A recorder killed after it renamed a
+ * finished part into place and before it removed that part's spool
+ * leaves both: the file is whole (parts appear only complete) and is this
+ * spool's part when it has the spool's run id and part number. Then
+ * there is nothing to recover, and the dead recorder's ring (the next
+ * part's pages) must be left to that part's spool. 1: that case, said;
+ * 0: another file (refused by the caller unless --force).
+ */
+static int written_already(const struct recover_opts *o)
+{
+	size_t n;
+	char *meta = spool_read_meta(o->spool, "mmscope", &n), *err = NULL;
+	struct td_file *tf = td_open_only(o->out, td_want_none, &err);
+	int same = tf && same_value(meta, td_private(tf), "run_id") &&
+		   same_value(meta, td_private(tf), "switch_output");
+
+	if (same)
+		printf("%s: already written from this spool before the recorder died (the same "
+		       "run id and part %.*s): nothing to recover%s\n", o->out,
+		       (int)strcspn(td_meta_value(meta, "switch_output"), "\n"),
+		       td_meta_value(meta, "switch_output"),
+		       o->remove ? "; the spool is removed" : "; --remove removes the spool");
+	td_close(tf);
+	free(err);
+	free(meta);
+	return same;
+}
+
 static int cmd_recover(int argc, char **argv)
 {
 	struct recover_opts o = { 0 };
@@ -233,6 +276,17 @@ static int cmd_recover(int argc, char **argv)
 	}
 	if (!spool_is_spool(o.spool))
 		return error("%s: not an mmscope spool directory (no layout file)", o.spool);
+	/* before the ring is taken: it may be another spool's */
+	if (!o.force && access(o.out, F_OK) == 0) {
+		if (!written_already(&o))
+			return error("%s: already exists (use --force to replace it)", o.out);
+		if (o.remove && spool_remove(o.spool, &err)) {
+			r = error("%s", err);
+			free(err);
+			return r;
+		}
+		return EXIT_OK;
+	}
 	if (!o.no_ring && drain_ring(o.spool))
 		return EXIT_ERROR;
 	/* the room the recorder set aside is for this file */

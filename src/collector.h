@@ -76,6 +76,9 @@ const char *collector_clock(const struct collector *c);
 /* Writes header_info, ftrace, events, kallsyms, printk, trace_clock
  * into the spool. */
 int collector_snapshot_meta(struct collector *c, struct spool *s, char **err);
+/* Snapshots reuse the kallsyms text read before while /proc/modules is
+ * the same (--switch-output, the flight recorder: a snapshot per file). */
+void collector_keep_kallsyms(struct collector *c);
 /* saved_cmdlines and per-CPU stats (CPUSTAT text) into the spool. */
 int collector_snapshot_late(struct collector *c, struct spool *s, char **err);
 

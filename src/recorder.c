@@ -555,7 +555,10 @@ static void record_loop(struct recorder *r)
 				wait_ms = POLL_MS;
 			if (wait_ms < POLL_FAST_MS)
 				wait_ms = POLL_FAST_MS;
+			/* not when --duration is up: the stop below ends the
+			 * file (a switch first cost a whole part more) */
 			if (r->seg && r->stop == STOP_NONE &&
+			    !(r->o->duration_ns && now - r->t0_ns >= r->o->duration_ns) &&
 			    ((r->o->sw.size && spool_bytes(r->spool) >= r->o->sw.size) ||
 			     (r->o->sw.time_ns && now - r->seg_start_ns >= r->o->sw.time_ns)))
 				switch_segment(r);
@@ -681,6 +684,8 @@ static int record_setup(struct recorder *r)
 		free(err);
 		return co.filter_refused ? -2 : -1;	/* a refused filter is bad input */
 	}
+	if (r->o->switch_on || r->o->flight)	/* a snapshot for every file */
+		collector_keep_kallsyms(r->col);
 	warn_missing_extra(r->o, collector_missing(r->col));
 	if (collector_probes(r->col)->unverified)	/* one line: why no probes */
 		warning("no swap/zswap kprobes: %s", collector_probes(r->col)->reason);

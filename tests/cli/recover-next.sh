@@ -41,4 +41,43 @@ st=$?
 [ "$st" = 2 ] && [ -d "$new" ] && grep -q 'no output file given' "$scratch/err" &&
 	ok "a .spool.new with pages is not taken for an unused one (exit 2 without -o, kept)" ||
 	fail "recover --remove of a .spool.new with pages: exit $st: $(cat "$scratch/err")"
+
+# a recorder killed after it renamed part 3 into place and before it
+# removed part 3's spool: the part is whole; recover says there is
+# nothing to recover (and leaves the dead recorder's ring alone: it holds
+# the next part's pages), --remove removes the spool; a file of another
+# run or part at the output is refused as before, with --force to replace
+mkrec=$top_builddir/tests/compare/mkrec
+if [ -x "$mkrec" ]; then
+	sp=$scratch/run/r-3.dat.spool
+	leftover "$sp" 4096
+	printf 'mmscope=test\nrun_id=0123456789abcdef0123456789abcdef\nswitch_output=3\n' >"$sp/meta.mmscope"
+	mkfile() {	# mkfile RUN_ID PART
+		echo "1000 x" | MKREC_META="$(printf 'mmscope=test\nrun_id=%s\nstart_realtime_ns=1\nswitch_output=%s\n' "$1" "$2")" \
+			"$mkrec" "$scratch/run/r-3.dat" || fail "mkrec"
+	}
+	mkfile 0123456789abcdef0123456789abcdef 3
+	"$MMSCOPE" recover "$sp" -o "$scratch/run/r-3.dat" >"$scratch/out" 2>"$scratch/err"
+	st=$?
+	[ "$st" = 0 ] && [ -d "$sp" ] &&
+		grep -q 'r-3.dat: already written from this spool before the recorder died (the same run id and part 3): nothing to recover; --remove removes the spool$' "$scratch/out" &&
+		ok "recover of a part already written from the spool: exit 0, said, the spool kept" ||
+		fail "recover of a written part: exit $st: $(cat "$scratch/out" "$scratch/err")"
+	"$MMSCOPE" recover --remove "$sp" -o "$scratch/run/r-3.dat" >"$scratch/out" 2>"$scratch/err"
+	st=$?
+	[ "$st" = 0 ] && [ ! -e "$sp" ] && grep -q 'the spool is removed$' "$scratch/out" &&
+		ok "recover --remove of it: the spool removed, the part kept" ||
+		fail "recover --remove of a written part: exit $st: $(cat "$scratch/out" "$scratch/err")"
+	leftover "$sp" 4096
+	printf 'mmscope=test\nrun_id=0123456789abcdef0123456789abcdef\nswitch_output=3\n' >"$sp/meta.mmscope"
+	for other in "0123456789abcdef0123456789abcdef 4" "fedcba9876543210fedcba9876543210 3"; do
+		mkfile $other
+		"$MMSCOPE" recover "$sp" -o "$scratch/run/r-3.dat" >"$scratch/out" 2>"$scratch/err"
+		st=$?
+		[ "$st" = 1 ] && [ "$(wc -l <"$scratch/err")" = 1 ] &&
+			grep -q 'r-3.dat: already exists (use --force to replace it)' "$scratch/err" &&
+			ok "recover onto a file of another run or part ($other): refused, exit 1" ||
+			fail "recover onto another file ($other): exit $st: $(cat "$scratch/out" "$scratch/err")"
+	done
+fi
 finish

@@ -104,6 +104,12 @@ for f in $(ls "$scratch" | grep '^sw-[0-9]*\.dat$' | sort -t- -k2 -n); do
 			fail "$f: overlaps the previous file:$bad"
 	fi
 	cp "$scratch/span" "$scratch/prev"
+	# the kallsyms each file carries (read once and kept while
+	# /proc/modules stays the same): this machine's symbols, every file
+	ksyms=$(trace-cmd dump --kallsyms "$scratch/$f" 2>/dev/null | grep -c '^[0-9a-f]\{8,\} . ')
+	[ "$ksyms" -gt 1000 ] && [ "$ksyms" = "$(grep -c . /proc/kallsyms)" ] &&
+		ok "$f: its kallsyms are /proc/kallsyms' $ksyms lines" ||
+		fail "$f: $ksyms kallsyms lines, /proc/kallsyms has $(grep -c . /proc/kallsyms)"
 done
 (cd "$scratch" && ls sw-*.dat | sort -t- -k2 -n | tail -1) >"$scratch/last"
 [ "$(cat "$scratch/last")" = "sw-$((written + 1)).dat" ] && ok "the newest files are kept" ||
