@@ -17,11 +17,12 @@
 #include "model.h"
 
 enum compact_runner {
-	CR_KCOMPACTD,	/* kcompactd on a request (after kcompactd_wake) */
-	CR_PROACTIVE,	/* kcompactd on its own (timeout, proactiveness) */
+	CR_KCOMPACTD,	/* kcompactd on a request (kcompactd_wake .. sleep) */
+	CR_PROACTIVE,	/* kcompactd on its own (after its sleep, no wake) */
 	CR_DIRECT,	/* an allocating task (try_to_compact_pages) */
 	CR_KHUGEPAGED,
 	CR_MANUAL,	/* anything else: compact_memory, sysfs per node */
+	CR_KC_UNCLASSIFIED, /* kcompactd, no wake or sleep seen before */
 	CR_NR
 };
 

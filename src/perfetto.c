@@ -318,6 +318,7 @@ static const char *kind_slice_name(int kind)
 		"kswapd reclaim", "other reclaim",
 		"kcompactd compaction", "proactive compaction", "direct compaction",
 		"khugepaged compaction", "manual compaction",
+		"kcompactd compaction (unclassified)",
 	};
 
 	return kind >= 0 && kind < RK_NR + CR_NR ? names[kind] : "?";

@@ -590,25 +590,31 @@ void report_json_compaction(struct report_ctx *rc)
 
 	json_object(j, "compaction");
 	json_bool(j, "recorded", seen);
+	/* kcompactd on a request or proactive: told apart by its wakes and
+	 * sleeps only; without both, its runs are all kc_unknown and these
+	 * two are null, not 0 */
+	int split = seen && report_has_kc_proactive(rc);
+
 	json_object(j, "runners");
 	for (int i = 0; i < CR_NR; i++) {
 		const struct compact_runner_stats *r = &cs->runner[i];
+		int known = i == CR_KCOMPACTD || i == CR_PROACTIVE ? split : seen;
 
 		json_object(j, compact_runner_name(i));
-		json_u64_or_null(j, "runs", r->runs, seen);
-		json_u64_or_null(j, "open_at_end", r->open_at_end, seen);
-		json_hist(j, &r->dur, seen);
+		json_u64_or_null(j, "runs", r->runs, known);
+		json_u64_or_null(j, "open_at_end", r->open_at_end, known);
+		json_hist(j, &r->dur, known);
 		json_object(j, "status");
 		for (int s = 0; s < COMPACT_NSTATUS; s++)
 			if (r->status[s])
 				json_u64(j, compact_status_name(s), r->status[s]);
 		json_close(j);
-		json_u64(j, "migrate_scanned", r->migrate_scanned);
-		json_u64(j, "migrate_taken", r->migrate_taken);
-		json_u64(j, "free_scanned", r->free_scanned);
-		json_u64(j, "free_taken", r->free_taken);
-		json_u64(j, "migrated", r->migrated);
-		json_u64(j, "failed", r->failed);
+		json_u64_or_null(j, "migrate_scanned", r->migrate_scanned, known);
+		json_u64_or_null(j, "migrate_taken", r->migrate_taken, known);
+		json_u64_or_null(j, "free_scanned", r->free_scanned, known);
+		json_u64_or_null(j, "free_taken", r->free_taken, known);
+		json_u64_or_null(j, "migrated", r->migrated, known);
+		json_u64_or_null(j, "failed", r->failed, known);
 		json_close(j);
 	}
 	json_close(j);

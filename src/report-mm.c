@@ -564,6 +564,10 @@ static void compaction_runners(struct report_ctx *rc, const struct compact_stats
 			report_line(rc, "           %llu isolated pages not migrated, %llu runs "
 				    "open at the end", ULL(r->failed), ULL(r->open_at_end));
 	}
+	/* which kcompactd runs were on a request and which proactive only
+	 * its wakes and sleeps tell: without them no 0 for either */
+	if (!report_has_kc_proactive(rc))
+		report_line(rc, "kcompactd and proactive - (needs kcompactd_wake/sleep)");
 }
 
 /* The kernel's own count of failed migrations beside the runs' pages not
