@@ -378,6 +378,50 @@ const struct compact_stats *compaction_model_stats(const struct compaction_model
 	return &m->st;
 }
 
+enum compact_runner compact_runner_shown(enum compact_runner r, int split_known)
+{
+	return !split_known && (r == CR_KCOMPACTD || r == CR_PROACTIVE) ?
+	       CR_KC_UNCLASSIFIED : r;
+}
+
+static void hist_fold(struct hist *to, const struct hist *from)
+{
+	if (!from->count)
+		return;
+	if (!to->count || from->min < to->min)
+		to->min = from->min;
+	if (from->max > to->max)
+		to->max = from->max;
+	to->count += from->count;
+	to->sum += from->sum;
+	for (int i = 0; i < HIST_NBUCKETS; i++)
+		to->b[i] += from->b[i];
+}
+
+void compact_stats_fold_kcompactd(struct compact_stats *st)
+{
+	struct compact_runner_stats *to = &st->runner[CR_KC_UNCLASSIFIED];
+
+	for (int k = CR_KCOMPACTD; k <= CR_PROACTIVE; k++) {
+		struct compact_runner_stats *r = &st->runner[k];
+
+		to->runs += r->runs;
+		to->open_at_end += r->open_at_end;
+		hist_fold(&to->dur, &r->dur);
+		for (int s = 0; s < COMPACT_NSTATUS; s++)
+			to->status[s] += r->status[s];
+		to->migrate_scanned += r->migrate_scanned;
+		to->migrate_taken += r->migrate_taken;
+		to->free_scanned += r->free_scanned;
+		to->free_taken += r->free_taken;
+		to->migrated += r->migrated;
+		to->failed += r->failed;
+		to->finished += r->finished;
+		memset(r, 0, sizeof(*r));
+		hist_init(&r->dur);
+	}
+}
+
 const char *compact_runner_name(enum compact_runner r)
 {
 	static const char *const names[CR_NR] = {

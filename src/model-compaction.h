@@ -97,6 +97,13 @@ int compaction_model_zone_name(const struct compaction_model *m, uint64_t start,
 int compaction_model_nruns(const struct compaction_model *m, uint64_t *dropped);
 const struct compact_run *compaction_model_run(const struct compaction_model *m, int i);
 
+/* Without kcompactd's wakes and sleeps both recorded (a trace-cmd extract
+ * file cannot vouch for them) which of its runs were on a request and
+ * which proactive cannot be told: split_known 0 shows either runner as
+ * CR_KC_UNCLASSIFIED, and the fold moves both into it (a copy's). */
+enum compact_runner compact_runner_shown(enum compact_runner r, int split_known);
+void compact_stats_fold_kcompactd(struct compact_stats *st);
+
 const char *compact_runner_name(enum compact_runner r);
 const char *compact_status_name(int status);
 const char *migratetype_name(int mt);

@@ -13,6 +13,7 @@
 #include "run-stop.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 /* Flight files only: what the ring overwrote before the window (not in
  * "lost"), the window in which every CPU has data, and where each CPU's
@@ -583,7 +584,8 @@ void report_json_stalls(struct report_ctx *rc)
 void report_json_compaction(struct report_ctx *rc)
 {
 	struct json_writer *j = rc->jw;
-	const struct compact_stats *cs = compaction_model_stats(analysis_compaction(rc->a));
+	struct compact_stats *fold;
+	const struct compact_stats *cs = report_compact_stats(rc, &fold);
 
 	int seen = analysis_traced(rc->a, REC_COMPACT_BEGIN, -1) &&
 		   analysis_traced(rc->a, REC_COMPACT_END, -1);
@@ -660,6 +662,7 @@ void report_json_compaction(struct report_ctx *rc)
 	json_u64(j, "extfrag_ownership", cs->extfrag_ownership);
 	json_u64(j, "unattributed_scans", cs->unattributed_scans);
 	json_close(j);
+	free(fold);
 }
 
 static void json_orders(struct json_writer *j, const char *key, const struct frag_snapshot *s)

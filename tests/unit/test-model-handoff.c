@@ -370,6 +370,22 @@ static void test_proactive_passes(void)
 	is_int(cruns(CR_MANUAL), 1, "compaction: another task's run");
 	is_int(compaction_model_stats(cm)->runner[CR_PROACTIVE].open_at_end, 1,
 	       "compaction: the pass open at the end");
+	/* where kcompactd's wakes or sleeps were not recorded: one kc_unknown */
+	{
+		struct compact_stats fold = *compaction_model_stats(cm);
+
+		compact_stats_fold_kcompactd(&fold);
+		is_int(fold.runner[CR_KC_UNCLASSIFIED].runs, 6, "fold: 3 + 1 + 2 kcompactd runs");
+		is_int(fold.runner[CR_KC_UNCLASSIFIED].dur.count, 6, "fold: their durations");
+		is_int(fold.runner[CR_KC_UNCLASSIFIED].open_at_end, 1, "fold: the open pass");
+		is_int(fold.runner[CR_PROACTIVE].runs + fold.runner[CR_KCOMPACTD].runs, 0,
+		       "fold: no request or proactive run left");
+		is_int(fold.runner[CR_MANUAL].runs, 1, "fold: others untouched");
+		is_int(compact_runner_shown(CR_PROACTIVE, 0), CR_KC_UNCLASSIFIED,
+		       "shown: proactive unknown without wakes/sleeps");
+		is_int(compact_runner_shown(CR_KCOMPACTD, 1), CR_KCOMPACTD, "shown: with them");
+		is_int(compact_runner_shown(CR_DIRECT, 0), CR_DIRECT, "shown: direct as is");
+	}
 }
 
 /* A kcompactd_wake of order <= 0 (6.12+ emit none) starts a request
