@@ -406,15 +406,17 @@ static void json_node(struct report_ctx *rc, struct json_writer *j, const struct
 	json_u64_or_null(j, "kcompactd_wakes", n->kc_wakes, kcd);
 	json_u64_or_null(j, "kcompactd_woken", n->kc_woken, kcd);
 	json_u64_or_null(j, "kcompactd_pickup", n->kc_pickup, kcd);
-	json_u64_or_null(j, "kcompactd_proactive", n->kc_proactive, kcd);
+	/* wakes of order <= 0 (the text's order<=0; once named proactive,
+	 * which they are not: proactive compaction emits no wake) */
+	json_u64_or_null(j, "kcompactd_order0", n->kc_proactive, kcd);
 	json_u64_or_null(j, "kcompactd_sleeps", n->kc_sleeps,
 			 analysis_traced(rc->a, REC_KCOMPACTD_SLEEP, -1));
 	json_u64_or_null(j, "kcompactd_busy_ns", n->kc_busy_ns, kcd);
 	json_u64_or_null(j, "kcompactd_runs", n->kc_runs, kcd && report_has_compaction(rc));
 	json_u64_or_null(j, "kcompactd_runs_success", n->kc_runs_success,
 			 kcd && report_has_compaction(rc));
-	/* proactive compaction emits no kcompactd_wake (kcompactd_proactive
-	 * counts wakes of order <= 0): passes, their runs and time */
+	/* proactive compaction emits no kcompactd_wake: passes, their runs
+	 * and time */
 	json_u64_or_null(j, "kcompactd_proactive_passes", n->kc_pro_passes,
 			 report_has_kc_proactive(rc));
 	json_u64_or_null(j, "kcompactd_proactive_runs", n->kc_pro_runs,
