@@ -11,6 +11,9 @@
 # its own: a pass is kcompactd's first compaction_begin outside a
 # kcompactd_wake .. kcompactd_sleep request, up to its next sleep; its
 # runs are the compaction_end events inside; its time is begin to sleep.
+# The compaction section's runners and the export's compaction_runs must
+# count the same proactive runs, and those in kcompactd_wake .. sleep as
+# kcompactd's (any wake order); an extract file shows them unknown.
 . "$(dirname "$0")/../lib.sh"
 
 f=$top_srcdir/tests/data/report/proactive-handoff-7.2.dat
@@ -83,6 +86,14 @@ grep -q "^proactive   $passes passes, $runs runs, " "$scratch/t" &&
 	fail "text: no 'proactive   $passes passes, $runs runs': $(grep -A3 '^kcompactd' "$scratch/t")"
 "$MMSCOPE" report "$f" | grep -q "^kcompactd .* $passes proactive passes; " ||
 	fail "summary: not $passes proactive passes"
+
+# the export's compaction_runs: the same runs by runner
+"$MMSCOPE" export -o "$scratch/x" "$f" > /dev/null 2>&1 || fail "export failed"
+got=$(awk -F, 'NR > 1 { n[$2]++ } END { printf "%d %d %d", n["proactive"],
+	n["kcompactd"], n["kc_unknown"] }' "$scratch/x/compaction_runs.csv")
+[ "$got" = "$runs $reqruns $unknown" ] &&
+	ok "export: proactive, kcompactd, kc_unknown runs $got" ||
+	fail "export: proactive, kcompactd, kc_unknown runs $got, trace-cmd $runs $reqruns $unknown"
 
 # an extract file (samples/compaction-6.18.dat) holds compaction runs but
 # cannot vouch for kcompactd_wake: kcompactd's runs on a request and its
