@@ -616,6 +616,7 @@ static void export_stalls(struct ex_ctx *x)
 	const struct compaction_model *cm = analysis_compaction(x->a);
 	const struct cgmap *map = analysis_cgmap(x->a);
 	struct ex_out *o = &x->out[TB_STALLS];
+	int split;
 
 	for (int i = 0; i < reclaim_model_nstalls(rm, NULL); i++) {
 		const struct reclaim_stall *s = reclaim_model_stall(rm, i);
@@ -635,11 +636,15 @@ static void export_stalls(struct ex_ctx *x)
 		row_end(o);
 	}
 	o = &x->out[TB_COMPACTION];
+	/* kcompactd on a request or proactive: only where its wakes and
+	 * sleeps were both recorded, else kc_unknown (the report's rule) */
+	split = analysis_traced(x->a, REC_KCOMPACTD_WAKE, -1) &&
+		analysis_traced(x->a, REC_KCOMPACTD_SLEEP, -1);
 	for (int i = 0; i < compaction_model_nruns(cm, NULL); i++) {
 		const struct compact_run *c = compaction_model_run(cm, i);
 
 		row_begin(o, x->id);
-		put_str(o, compact_runner_name(c->runner));
+		put_str(o, compact_runner_name(compact_runner_shown(c->runner, split)));
 		put_s64(o, c->pid);
 		put_str_or_null(o, analysis_comm(x->a, c->pid) ? analysis_comm(x->a, c->pid) : c->comm);
 		put_u64(o, rel(x, c->begin));

@@ -433,9 +433,17 @@ static void rule_kc_asleep_stalls(const struct analysis *a, const struct finding
 		evidence(f, "mm_vmscan_direct_reclaim_begin, mm_compaction_try_to_compact_pages, "
 			 "mm_compaction_kcompactd_sleep", "handoff",
 			 "%llu stall entries while kcompactd slept", ULL(n->stalls_kc_asleep));
-		evidence(f, "mm_compaction_kcompactd_wake", "handoff",
-			 "kcompactd woken %llu, pickups %llu, %llu runs", ULL(n->kc_woken),
-			 ULL(n->kc_pickup), ULL(n->kc_runs));
+		/* its runs are counted from compaction_begin/end: without
+		 * them unknown, not 0 */
+		if (has_compaction(a))
+			evidence(f, "mm_compaction_kcompactd_wake, mm_compaction_begin/end",
+				 "handoff", "kcompactd woken %llu, pickups %llu, %llu runs",
+				 ULL(n->kc_woken), ULL(n->kc_pickup), ULL(n->kc_runs));
+		else
+			evidence(f, "mm_compaction_kcompactd_wake", "handoff",
+				 "kcompactd woken %llu, pickups %llu, runs - (compaction "
+				 "%s)", ULL(n->kc_woken), ULL(n->kc_pickup),
+				 analysis_untraced_word(a, REC_COMPACT_BEGIN, -1));
 		mechanism(f, "allocating tasks entered direct reclaim or compaction while "
 			  "the node's kcompactd slept: nobody compacted in the background "
 			  "ahead of them");

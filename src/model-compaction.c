@@ -2,7 +2,10 @@
 /*
  * Compaction model (see model-compaction.h). The runner of a compaction
  * run is decided at its begin from the task: a kcompactd task (known from
- * its wake/sleep records) on a request or on its own, a task that called
+ * its wake/sleep records or its name) between a kcompactd_wake and its
+ * kcompactd_sleep (a request), after its sleep (proactive: compact_node
+ * emits no wake), or unclassified while neither was seen since the start
+ * or lost events (the handoff model's rule, so both agree), a task that called
  * try_to_compact_pages within the last second (direct), khugepaged by
  * comm, else manual. Scanner and migration records go to the run open on
  * the same task.
@@ -20,7 +23,8 @@
 
 struct cpid {
 	int is_kcompactd;
-	int kc_on_request;
+	int kc_known;		/* a wake or sleep seen since the start/a loss */
+	int kc_on_request;	/* after kcompactd_wake, before its sleep */
 	int run_open;
 	enum compact_runner runner;
 	uint64_t begin_ts, zone_start;
@@ -81,6 +85,8 @@ static struct compact_zone_stats *compaction_zone(struct compaction_model *m,
 
 static enum compact_runner compaction_runner(const struct cpid *p, uint64_t ts)
 {
+	if (p->is_kcompactd && !p->kc_known)
+		return CR_KC_UNCLASSIFIED;
 	if (p->is_kcompactd)
 		return p->kc_on_request ? CR_KCOMPACTD : CR_PROACTIVE;
 	if (p->is_khugepaged)
@@ -96,6 +102,9 @@ static void compaction_begin(struct compaction_model *m, const struct record *r)
 
 	if (r->comm && !strcmp(r->comm, "khugepaged"))
 		p->is_khugepaged = 1;
+	/* kcompactd's threads are named kcompactd<node> (kcompactd_run) */
+	if (r->comm && !strncmp(r->comm, "kcompactd", 9))
+		p->is_kcompactd = 1;
 	if (r->comm)
 		snprintf(p->comm, sizeof(p->comm), "%s", r->comm);
 	if (p->run_open)
@@ -181,11 +190,22 @@ static void compaction_kcompactd(struct compaction_model *m, const struct record
 	struct cpid *p = pidmap_add(&m->pids, r->pid);
 
 	p->is_kcompactd = 1;
+	p->kc_known = 1;
+	/* any wake is a request served by kcompactd_do_work(), whatever its
+	 * order (one <= 0 is no proactive pass: those emit no wake) */
 	if (r->type == REC_KCOMPACTD_WAKE) {
-		p->kc_on_request = r->wake.order > 0;
+		p->kc_on_request = 1;
 		p->kc_order = r->wake.order;
 	} else
 		p->kc_on_request = 0;
+}
+
+/* Lost events: a kcompactd's wake or sleep may be among them. */
+static void compaction_lost(struct compaction_model *m)
+{
+	for (unsigned i = 0; i < m->pids.cap; i++)
+		if (m->pids.keys[i] >= 0)
+			((struct cpid *)PIDMAP_VAL(&m->pids, i))->kc_known = 0;
 }
 
 static void compaction_extfrag(struct compaction_model *m, const struct record *r)
@@ -295,6 +315,9 @@ void compaction_model_add(struct compaction_model *m, const struct record *r)
 	case REC_KCOMPACTD_SLEEP:
 		compaction_kcompactd(m, r);
 		break;
+	case REC_LOST:
+		compaction_lost(m);
+		break;
 	case REC_COMPACT_TRY:
 		st->direct_tries++;
 		if (r->ctry.order >= 0 && r->ctry.order < REC_MAX_ORDERS)
@@ -355,10 +378,55 @@ const struct compact_stats *compaction_model_stats(const struct compaction_model
 	return &m->st;
 }
 
+enum compact_runner compact_runner_shown(enum compact_runner r, int split_known)
+{
+	return !split_known && (r == CR_KCOMPACTD || r == CR_PROACTIVE) ?
+	       CR_KC_UNCLASSIFIED : r;
+}
+
+static void hist_fold(struct hist *to, const struct hist *from)
+{
+	if (!from->count)
+		return;
+	if (!to->count || from->min < to->min)
+		to->min = from->min;
+	if (from->max > to->max)
+		to->max = from->max;
+	to->count += from->count;
+	to->sum += from->sum;
+	for (int i = 0; i < HIST_NBUCKETS; i++)
+		to->b[i] += from->b[i];
+}
+
+void compact_stats_fold_kcompactd(struct compact_stats *st)
+{
+	struct compact_runner_stats *to = &st->runner[CR_KC_UNCLASSIFIED];
+
+	for (int k = CR_KCOMPACTD; k <= CR_PROACTIVE; k++) {
+		struct compact_runner_stats *r = &st->runner[k];
+
+		to->runs += r->runs;
+		to->open_at_end += r->open_at_end;
+		hist_fold(&to->dur, &r->dur);
+		for (int s = 0; s < COMPACT_NSTATUS; s++)
+			to->status[s] += r->status[s];
+		to->migrate_scanned += r->migrate_scanned;
+		to->migrate_taken += r->migrate_taken;
+		to->free_scanned += r->free_scanned;
+		to->free_taken += r->free_taken;
+		to->migrated += r->migrated;
+		to->failed += r->failed;
+		to->finished += r->finished;
+		memset(r, 0, sizeof(*r));
+		hist_init(&r->dur);
+	}
+}
+
 const char *compact_runner_name(enum compact_runner r)
 {
 	static const char *const names[CR_NR] = {
 		"kcompactd", "proactive", "direct", "khugepaged", "manual",
+		"kc_unknown",
 	};
 
 	return (unsigned)r < CR_NR ? names[r] : "?";

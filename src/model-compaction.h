@@ -17,11 +17,12 @@
 #include "model.h"
 
 enum compact_runner {
-	CR_KCOMPACTD,	/* kcompactd on a request (after kcompactd_wake) */
-	CR_PROACTIVE,	/* kcompactd on its own (timeout, proactiveness) */
+	CR_KCOMPACTD,	/* kcompactd on a request (kcompactd_wake .. sleep) */
+	CR_PROACTIVE,	/* kcompactd on its own (after its sleep, no wake) */
 	CR_DIRECT,	/* an allocating task (try_to_compact_pages) */
 	CR_KHUGEPAGED,
 	CR_MANUAL,	/* anything else: compact_memory, sysfs per node */
+	CR_KC_UNCLASSIFIED, /* kcompactd, no wake or sleep seen before */
 	CR_NR
 };
 
@@ -95,6 +96,13 @@ int compaction_model_zone_name(const struct compaction_model *m, uint64_t start,
  * most COMPACT_MAX_RUNS; *dropped, if not NULL, gets those beyond). */
 int compaction_model_nruns(const struct compaction_model *m, uint64_t *dropped);
 const struct compact_run *compaction_model_run(const struct compaction_model *m, int i);
+
+/* Without kcompactd's wakes and sleeps both recorded (a trace-cmd extract
+ * file cannot vouch for them) which of its runs were on a request and
+ * which proactive cannot be told: split_known 0 shows either runner as
+ * CR_KC_UNCLASSIFIED, and the fold moves both into it (a copy's). */
+enum compact_runner compact_runner_shown(enum compact_runner r, int split_known);
+void compact_stats_fold_kcompactd(struct compact_stats *st);
 
 const char *compact_runner_name(enum compact_runner r);
 const char *compact_status_name(int status);

@@ -396,7 +396,7 @@ static void handoff_kcompactd_wake(struct handoff_model *m, struct hnode *n,
 	kc->last_status = -1;
 	if (r->wake.order <= 0) {
 		n->st.kc_proactive++;
-		kc->via = KC_PROACTIVE;
+		kc->via = KC_ORDER0;
 	} else if (n->kc_wakeup_pending) {
 		n->st.kc_woken++;
 		kc->via = KC_WOKEN;
@@ -938,7 +938,7 @@ const struct kcompactd_episode *handoff_model_kc(const struct handoff_model *m, 
 
 const char *kc_via_name(enum kc_via v)
 {
-	static const char *const names[] = { "woken", "pickup", "proactive" };
+	static const char *const names[] = { "woken", "pickup", "order<=0" };
 
 	return (unsigned)v < 3 ? names[v] : "?";
 }

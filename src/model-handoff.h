@@ -133,7 +133,9 @@ struct kswapd_episode {
 	struct wmark_snap wm_start, wm_low, wm_end;	/* wake, lowest, sleep */
 };
 
-enum kc_via { KC_WOKEN, KC_PICKUP, KC_PROACTIVE };
+/* how a request came; KC_ORDER0: a wake of order <= 0, which 6.12+ never
+ * emit (proactive compaction emits no wake at all: see kc_pro_passes) */
+enum kc_via { KC_WOKEN, KC_PICKUP, KC_ORDER0 };
 
 /* kcompactd running a request: mm_compaction_kcompactd_wake .. next sleep. */
 struct kcompactd_episode {

@@ -109,6 +109,7 @@ struct interns {
 
 struct pf {
 	const struct analysis *a;
+	int kc_split;	/* kcompactd's wakes and sleeps both recorded */
 	const struct analysis_info *info;
 	struct ptrack *tr;
 	int ntr, atr;
@@ -318,9 +319,17 @@ static const char *kind_slice_name(int kind)
 		"kswapd reclaim", "other reclaim",
 		"kcompactd compaction", "proactive compaction", "direct compaction",
 		"khugepaged compaction", "manual compaction",
+		"kcompactd compaction (unclassified)",
 	};
 
 	return kind >= 0 && kind < RK_NR + CR_NR ? names[kind] : "?";
+}
+
+/* A run's runner as the report shows it: kcompactd on a request or
+ * proactive only where its wakes and sleeps were both recorded. */
+static enum compact_runner run_runner(const struct pf *p, const struct compact_run *r)
+{
+	return compact_runner_shown(r->runner, p->kc_split);
 }
 
 /* Whether pid is a node's kcompactd (its runs go on the node's tracks). */
@@ -446,7 +455,8 @@ static void gather_stalls(struct pf *p)
 	}
 	for (int i = 0; i < nr; i++) {
 		const struct compact_run *r = compaction_model_run(cm, i);
-		int k = RK_NR + ((unsigned)r->runner < CR_NR ? (int)r->runner : CR_MANUAL);
+		enum compact_runner cr = run_runner(p, r);
+		int k = RK_NR + ((unsigned)cr < CR_NR ? (int)cr : CR_MANUAL);
 		uint32_t t;
 
 		if (is_kcompactd(p->a, r->pid))
@@ -966,7 +976,7 @@ static void args_run(struct pf *p, const struct pev *e)
 	const struct compact_run *r = compaction_model_run(analysis_compaction(p->a),
 							   (int)e->ref);
 
-	arg_s(p, "runner", compact_runner_name(r->runner));
+	arg_s(p, "runner", compact_runner_name(run_runner(p, r)));
 	if (r->order >= 0)
 		arg_i(p, "order", r->order);
 	arg_s(p, "status", compact_status_name(r->status));
@@ -1068,8 +1078,8 @@ static const char *slice_name(struct pf *p, const struct pev *e, char *buf, size
 		return kind_slice_name(e->sub);
 	case S_KRUN:
 		snprintf(buf, len, "compaction run (%s)",
-			 compact_runner_name(compaction_model_run(analysis_compaction(p->a),
-								  (int)e->ref)->runner));
+			 compact_runner_name(run_runner(p,
+				compaction_model_run(analysis_compaction(p->a), (int)e->ref))));
 		return buf;
 	case S_STALL:
 		return kind_slice_name(e->sub);
@@ -1186,6 +1196,8 @@ int perfetto_write(int fd, const struct analysis *a, struct perfetto_stats *st, 
 		st = &dummy;
 	memset(st, 0, sizeof(*st));
 	p.a = a;
+	p.kc_split = analysis_traced(a, REC_KCOMPACTD_WAKE, -1) &&
+		     analysis_traced(a, REC_KCOMPACTD_SLEEP, -1);
 	p.info = analysis_info(a);
 	p.fd = fd;
 	p.st = st;

@@ -13,6 +13,7 @@
 #include "run-stop.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 /* Flight files only: what the ring overwrote before the window (not in
  * "lost"), the window in which every CPU has data, and where each CPU's
@@ -405,15 +406,17 @@ static void json_node(struct report_ctx *rc, struct json_writer *j, const struct
 	json_u64_or_null(j, "kcompactd_wakes", n->kc_wakes, kcd);
 	json_u64_or_null(j, "kcompactd_woken", n->kc_woken, kcd);
 	json_u64_or_null(j, "kcompactd_pickup", n->kc_pickup, kcd);
-	json_u64_or_null(j, "kcompactd_proactive", n->kc_proactive, kcd);
+	/* wakes of order <= 0 (the text's order<=0; once named proactive,
+	 * which they are not: proactive compaction emits no wake) */
+	json_u64_or_null(j, "kcompactd_order0", n->kc_proactive, kcd);
 	json_u64_or_null(j, "kcompactd_sleeps", n->kc_sleeps,
 			 analysis_traced(rc->a, REC_KCOMPACTD_SLEEP, -1));
 	json_u64_or_null(j, "kcompactd_busy_ns", n->kc_busy_ns, kcd);
 	json_u64_or_null(j, "kcompactd_runs", n->kc_runs, kcd && report_has_compaction(rc));
 	json_u64_or_null(j, "kcompactd_runs_success", n->kc_runs_success,
 			 kcd && report_has_compaction(rc));
-	/* proactive compaction emits no kcompactd_wake (kcompactd_proactive
-	 * counts wakes of order <= 0): passes, their runs and time */
+	/* proactive compaction emits no kcompactd_wake: passes, their runs
+	 * and time */
 	json_u64_or_null(j, "kcompactd_proactive_passes", n->kc_pro_passes,
 			 report_has_kc_proactive(rc));
 	json_u64_or_null(j, "kcompactd_proactive_runs", n->kc_pro_runs,
@@ -583,32 +586,39 @@ void report_json_stalls(struct report_ctx *rc)
 void report_json_compaction(struct report_ctx *rc)
 {
 	struct json_writer *j = rc->jw;
-	const struct compact_stats *cs = compaction_model_stats(analysis_compaction(rc->a));
+	struct compact_stats *fold;
+	const struct compact_stats *cs = report_compact_stats(rc, &fold);
 
 	int seen = analysis_traced(rc->a, REC_COMPACT_BEGIN, -1) &&
 		   analysis_traced(rc->a, REC_COMPACT_END, -1);
 
 	json_object(j, "compaction");
 	json_bool(j, "recorded", seen);
+	/* kcompactd on a request or proactive: told apart by its wakes and
+	 * sleeps only; without both, its runs are all kc_unknown and these
+	 * two are null, not 0 */
+	int split = seen && report_has_kc_proactive(rc);
+
 	json_object(j, "runners");
 	for (int i = 0; i < CR_NR; i++) {
 		const struct compact_runner_stats *r = &cs->runner[i];
+		int known = i == CR_KCOMPACTD || i == CR_PROACTIVE ? split : seen;
 
 		json_object(j, compact_runner_name(i));
-		json_u64_or_null(j, "runs", r->runs, seen);
-		json_u64_or_null(j, "open_at_end", r->open_at_end, seen);
-		json_hist(j, &r->dur, seen);
+		json_u64_or_null(j, "runs", r->runs, known);
+		json_u64_or_null(j, "open_at_end", r->open_at_end, known);
+		json_hist(j, &r->dur, known);
 		json_object(j, "status");
 		for (int s = 0; s < COMPACT_NSTATUS; s++)
 			if (r->status[s])
 				json_u64(j, compact_status_name(s), r->status[s]);
 		json_close(j);
-		json_u64(j, "migrate_scanned", r->migrate_scanned);
-		json_u64(j, "migrate_taken", r->migrate_taken);
-		json_u64(j, "free_scanned", r->free_scanned);
-		json_u64(j, "free_taken", r->free_taken);
-		json_u64(j, "migrated", r->migrated);
-		json_u64(j, "failed", r->failed);
+		json_u64_or_null(j, "migrate_scanned", r->migrate_scanned, known);
+		json_u64_or_null(j, "migrate_taken", r->migrate_taken, known);
+		json_u64_or_null(j, "free_scanned", r->free_scanned, known);
+		json_u64_or_null(j, "free_taken", r->free_taken, known);
+		json_u64_or_null(j, "migrated", r->migrated, known);
+		json_u64_or_null(j, "failed", r->failed, known);
 		json_close(j);
 	}
 	json_close(j);
@@ -654,6 +664,7 @@ void report_json_compaction(struct report_ctx *rc)
 	json_u64(j, "extfrag_ownership", cs->extfrag_ownership);
 	json_u64(j, "unattributed_scans", cs->unattributed_scans);
 	json_close(j);
+	free(fold);
 }
 
 static void json_orders(struct json_writer *j, const char *key, const struct frag_snapshot *s)

@@ -14,6 +14,7 @@
 #include "report-cgroups.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define ULL(x) ((unsigned long long)(x))
@@ -564,6 +565,10 @@ static void compaction_runners(struct report_ctx *rc, const struct compact_stats
 			report_line(rc, "           %llu isolated pages not migrated, %llu runs "
 				    "open at the end", ULL(r->failed), ULL(r->open_at_end));
 	}
+	/* which kcompactd runs were on a request and which proactive only
+	 * its wakes and sleeps tell: without them no 0 for either */
+	if (!report_has_kc_proactive(rc))
+		report_line(rc, "kcompactd and proactive - (needs kcompactd_wake/sleep)");
 }
 
 /* The kernel's own count of failed migrations beside the runs' pages not
@@ -652,13 +657,15 @@ static void compaction_extfrag(struct report_ctx *rc, const struct compact_stats
 
 void report_text_compaction(struct report_ctx *rc)
 {
-	const struct compact_stats *cs = compaction_model_stats(analysis_compaction(rc->a));
+	struct compact_stats *fold;
+	const struct compact_stats *cs = report_compact_stats(rc, &fold);
 
 	report_title(rc, "Compaction");
 	if (!report_has_compaction(rc)) {
 		report_line(rc, "%s: no compaction events (mmscope record -g "
 			    "compaction)", analysis_untraced_word(rc->a, REC_COMPACT_BEGIN, -1));
 		compaction_extfrag(rc, cs);
+		free(fold);
 		return;
 	}
 	compaction_runners(rc, cs);
@@ -668,4 +675,5 @@ void report_text_compaction(struct report_ctx *rc)
 		report_line(rc, "%llu scanner events outside any run seen begin",
 			    ULL(cs->unattributed_scans));
 	compaction_extfrag(rc, cs);
+	free(fold);
 }

@@ -231,6 +231,20 @@ int report_has_kc_proactive(const struct report_ctx *rc)
 	       analysis_traced(rc->a, REC_KCOMPACTD_SLEEP, -1);
 }
 
+const struct compact_stats *report_compact_stats(const struct report_ctx *rc,
+						 struct compact_stats **to_free)
+{
+	const struct compact_stats *cs = compaction_model_stats(analysis_compaction(rc->a));
+
+	*to_free = NULL;
+	if (report_has_kc_proactive(rc))
+		return cs;
+	*to_free = xmalloc(sizeof(**to_free));
+	**to_free = *cs;
+	compact_stats_fold_kcompactd(*to_free);
+	return *to_free;
+}
+
 const char *report_stall_entries(const struct report_ctx *rc)
 {
 	int rec = analysis_traced(rc->a, REC_RECLAIM_BEGIN, RK_DIRECT);

@@ -95,6 +95,11 @@ int report_has_kcompactd(const struct report_ctx *rc);
 int report_has_compaction(const struct report_ctx *rc);
 /* kcompactd wake and sleep and compaction begin/end: proactive passes */
 int report_has_kc_proactive(const struct report_ctx *rc);
+/* The compaction stats as shown: without kcompactd's wakes and sleeps its
+ * request and proactive runs folded into kc_unknown (*to_free, freed by
+ * the caller, holds that copy; NULL when the model's own are shown). */
+const struct compact_stats *report_compact_stats(const struct report_ctx *rc,
+						 struct compact_stats **to_free);
 
 /* Consistency rows with "not traced" decided; returns their number. */
 int report_consistency_rows(struct report_ctx *rc, struct consistency_row *rows,

@@ -3,7 +3,7 @@
  * Findings over hand-built analyses (no file): each severity threshold of
  * mmscope-report(1)'s FINDINGS on both of its sides (stall p99 and max,
  * the share of kswapd sleeps without a handoff, stalls while kcompactd
- * slept, memcg passes that escalated past DEF_PRIORITY, a task's frees
+ * slept (kcompactd's runs '-' without compaction events), memcg passes that escalated past DEF_PRIORITY, a task's frees
  * that moved cluster), counts equal to the models' figures, the order critical >
  * warning > info, and an analysis without records yields no finding and
  * lists the rules it cannot run.
@@ -144,6 +144,11 @@ static void test_handoff(void)
 	ok(f && f->count == n->stalls_kc_asleep && f->count == FIND_KC_STALLS_WARN &&
 	   f->severity == FSEV_WARNING, "FIND_KC_STALLS_WARN stalls while kcompactd slept: warning");
 	ok(f && !f->has_t_start && !f->has_t_end, "kcompactd stalls: times not known");
+	/* no compaction_begin/end here: kcompactd's runs are unknown, not 0 */
+	ok(f && f->nev >= 2 && !strstr(f->ev[1].figure, "0 runs") &&
+	   strstr(f->ev[1].figure, "runs - (compaction not "),
+	   "kcompactd runs without compaction events: '-': %s", f && f->nev >= 2 ?
+	   f->ev[1].figure : "no evidence");
 	findings_free(fs);
 	analysis_free(a);
 

@@ -7,9 +7,12 @@
  * re-wakeups; stalls while kcompactd slept; lost events inside an
  * episode; a wake without a sleep at the end of the file; two nodes;
  * watermarks from zone samples, and no samples at all; memory hotplug
- * (managed pages change, the largest zone switches mid-run).
+ * (managed pages change, the largest zone switches mid-run). The
+ * compaction model is fed the same records: its kcompactd and proactive
+ * runners must agree with the handoff's requests and passes.
  */
 #include "config.h"
+#include "model-compaction.h"
 #include "model-handoff.h"
 #include "sample-rec.h"
 #include "tap.h"
@@ -23,10 +26,12 @@
 #define KCD1 37
 
 static struct handoff_model *m;
+static struct compaction_model *cm;
 
 static void feed(struct record *r)
 {
 	handoff_model_add(m, r);
+	compaction_model_add(cm, r);
 }
 
 static void wakeup_kswapd(uint64_t t, int nid, int order)
@@ -101,6 +106,13 @@ static void fresh(void)
 {
 	handoff_model_free(m);
 	m = handoff_model_new(NULL);
+	compaction_model_free(cm);
+	cm = compaction_model_new();
+}
+
+static uint64_t cruns(enum compact_runner r)
+{
+	return compaction_model_stats(cm)->runner[r].runs;
 }
 
 static const struct kswapd_episode *ep(int node, int e)
@@ -289,14 +301,15 @@ static void test_no_handoff_and_proactive(void)
 	is_int(ep(0, 0)->handoff, HO_NONE, "none: no handoff after order-2 episode");
 	ok(ep(0, 0)->flags & HF_NO_HANDOFF, "none: flagged no-handoff");
 	is_int(handoff_model_node(m, 0)->kc_proactive, 1, "none: proactive wake counted");
-	ok(handoff_model_kc(m, 0, 0)->via == KC_PROACTIVE && !handoff_model_kc(m, 0, 0)->for_kswapd,
+	ok(handoff_model_kc(m, 0, 0)->via == KC_ORDER0 && !handoff_model_kc(m, 0, 0)->for_kswapd,
 	   "none: proactive request serves no kswapd episode");
 	is_int(handoff_model_node(m, 0)->flags_count[0], 1, "none: flag counted");
 }
 
 static void crun(enum rec_type type, uint64_t t, int pid, int status)
 {
-	struct record r = { .type = type, .ts = t * MS, .pid = pid };
+	struct record r = { .type = type, .ts = t * MS, .pid = pid,
+			    .comm = pid == KCD0 ? "kcompactd0" : "a.out" };
 
 	r.crun.status = status;
 	feed(&r);
@@ -348,6 +361,54 @@ static void test_proactive_passes(void)
 	is_int(st->kc_proactive, 0, "proactive: no wake of order <= 0");
 	is_int(st->kc_wakes, 1, "proactive: the request's wake only");
 	is_int(handoff_model_kc(m, 0, 0)->runs, 1, "proactive: the request's run");
+	/* the compaction section's runners: the same runs */
+	compaction_model_finish(cm, 1600 * MS);
+	is_int(cruns(CR_PROACTIVE), st->kc_pro_runs, "compaction: proactive runs as handoff");
+	is_int(cruns(CR_KCOMPACTD), 1, "compaction: the request's run");
+	is_int(cruns(CR_KC_UNCLASSIFIED), 2,
+	       "compaction: kcompactd (by name) before its state was known, after a loss");
+	is_int(cruns(CR_MANUAL), 1, "compaction: another task's run");
+	is_int(compaction_model_stats(cm)->runner[CR_PROACTIVE].open_at_end, 1,
+	       "compaction: the pass open at the end");
+	/* where kcompactd's wakes or sleeps were not recorded: one kc_unknown */
+	{
+		struct compact_stats fold = *compaction_model_stats(cm);
+
+		compact_stats_fold_kcompactd(&fold);
+		is_int(fold.runner[CR_KC_UNCLASSIFIED].runs, 6, "fold: 3 + 1 + 2 kcompactd runs");
+		is_int(fold.runner[CR_KC_UNCLASSIFIED].dur.count, 6, "fold: their durations");
+		is_int(fold.runner[CR_KC_UNCLASSIFIED].open_at_end, 1, "fold: the open pass");
+		is_int(fold.runner[CR_PROACTIVE].runs + fold.runner[CR_KCOMPACTD].runs, 0,
+		       "fold: no request or proactive run left");
+		is_int(fold.runner[CR_MANUAL].runs, 1, "fold: others untouched");
+		is_int(compact_runner_shown(CR_PROACTIVE, 0), CR_KC_UNCLASSIFIED,
+		       "shown: proactive unknown without wakes/sleeps");
+		is_int(compact_runner_shown(CR_KCOMPACTD, 1), CR_KCOMPACTD, "shown: with them");
+		is_int(compact_runner_shown(CR_DIRECT, 0), CR_DIRECT, "shown: direct as is");
+	}
+}
+
+/* A kcompactd_wake of order <= 0 (6.12+ emit none) starts a request
+ * served by kcompactd_do_work(): its runs are no proactive pass, in
+ * either model. */
+static void test_order0_wake_runs(void)
+{
+	fresh();
+	kcd(REC_KCOMPACTD_SLEEP, 0, 0, 0, KCD0);
+	kcd(REC_KCOMPACTD_WAKE, 100, 0, 0, KCD0);
+	crun(REC_COMPACT_BEGIN, 101, KCD0, 0);
+	crun(REC_COMPACT_END, 102, KCD0, 5);
+	kcd(REC_KCOMPACTD_SLEEP, 110, 0, 0, KCD0);
+	handoff_model_finish(m, 200 * MS);
+	compaction_model_finish(cm, 200 * MS);
+	is_int(handoff_model_node(m, 0)->kc_proactive, 1, "order0 wake: an order<=0 wake");
+	is_int(handoff_model_node(m, 0)->kc_pro_runs, 0, "order0 wake: no proactive run");
+	is_int(cruns(CR_PROACTIVE), 0, "order0 wake: compaction, no proactive run");
+	is_int(cruns(CR_KCOMPACTD), 1, "order0 wake: compaction, kcompactd's run");
+	/* the request's "via" in text, JSON, CSV and Perfetto: what it is */
+	is_int(handoff_model_kc(m, 0, 0)->via, KC_ORDER0, "order0 wake: via order<=0");
+	is_str(kc_via_name(handoff_model_kc(m, 0, 0)->via), "order<=0",
+	       "order0 wake: named order<=0, not proactive");
 }
 
 static void test_order0_long_rewake(void)
@@ -646,6 +707,7 @@ int main(void)
 	test_episode_order();
 	test_no_handoff_and_proactive();
 	test_proactive_passes();
+	test_order0_wake_runs();
 	test_order0_long_rewake();
 	test_stall_lost_at_end();
 	test_pending_at_end();
@@ -657,5 +719,6 @@ int main(void)
 	test_no_samples();
 	test_balance_end();
 	handoff_model_free(m);
+	compaction_model_free(cm);
 	return tap_done();
 }
