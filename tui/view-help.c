@@ -17,7 +17,7 @@ static const char *const view_help_legend[] = {
 	"  kswapd     K  kswapd awake (wake to sleep); * where an episode is flagged",
 	"  handoff    > kswapd woke kcompactd   ~ kcompactd picked the request up",
 	"             x slept with an order>0 request and no handoff",
-	"  kcompactd  C  kcompactd awake on a request, c proactive or timeout run",
+	"  kcompactd  C  kcompactd awake on a request, c woken with order<=0",
 	"  reclaim    R  direct/memcg reclaim stalls (digits: tasks stalled at once)",
 	"  compact    D  direct or manual compaction runs",
 	"  oom        !  an OOM kill",

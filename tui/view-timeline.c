@@ -381,7 +381,7 @@ static void tl_describe(const struct tui_state *st, int nid, enum lane_id k,
 		break;
 	case LANE_KCOMPACTD:
 		snprintf(buf, (size_t)len, "kcompactd%d awake %s at %s, %s", nid, dur, at,
-			 s->kind ? "on a request" : "proactive or timeout");
+			 s->kind ? "on a request" : "woken with order<=0 (no request)");
 		break;
 	case LANE_RECLAIM:
 		snprintf(buf, (size_t)len, "%s reclaim stall of %s-%d: %s at %s, order %d",
