@@ -85,6 +85,16 @@ struct codec *codec_new(enum codec_id id, int level)
 	return c;
 }
 
+void codec_trim(struct codec *c)
+{
+	if (!c)
+		return;
+#ifdef HAVE_ZSTD
+	ZSTD_freeDCtx(c->dctx);
+	c->dctx = NULL;
+#endif
+}
+
 void codec_free(struct codec *c)
 {
 	if (!c)

@@ -24,6 +24,9 @@ int codec_default_level(enum codec_id id);
 struct codec;	/* reusable (de)compression context */
 struct codec *codec_new(enum codec_id id, int level);
 void codec_free(struct codec *c);
+/* The decompression context's memory given back (its window: up to a
+ * chunk, ~0.2-1 MB); made again on the next use. */
+void codec_trim(struct codec *c);
 
 /*
  * Decompress src into exactly usize bytes at dst. Any other outcome

@@ -1127,6 +1127,11 @@ void td_meta_unload(struct td_file *tf, enum td_meta m)
 	tf->meta_deferred |= 1u << m;
 }
 
+void td_trim(struct td_file *tf)
+{
+	codec_trim(tf->codec);
+}
+
 void td_use_formats_of(struct td_file *tf, const struct td_file *from)
 {
 	tf->fmt_from = from;

@@ -417,6 +417,7 @@ struct td_set *td_set_open_only(const char *const *paths, int n, td_want_fn want
 			err_path(s->f[i].path, err);
 			goto fail;
 		}
+		td_trim(s->f[i].tf);	/* its formats' window */
 	}
 	return s;
 fail:
@@ -512,6 +513,7 @@ int td_set_share_cmdlines(struct td_set *s, char **err)
 			td_parse_cmdlines(td_tep_nosyms(s->f[0].tf), text, len, &seen);
 		}
 		td_meta_unload(s->f[i].tf, TD_META_CMDLINES);
+		td_trim(s->f[i].tf);
 	}
 	free(seen.h);
 	return r;
@@ -578,10 +580,14 @@ static int open_names(struct td_set_cursor *c, int j, char **err)
 }
 
 /* File j read to its end: its cursor and names go. */
-static void close_file(struct cur_file *f)
+static void close_file(struct cur_file *f, struct td_file *tf)
 {
 	f->has = 0;
-	td_cursor_free(f->c);
+	if (f->c) {
+		td_cursor_free(f->c);
+		if (tf)
+			td_trim(tf);	/* file 0's serves the analysis: kept */
+	}
 	f->c = NULL;
 	if (f->names)
 		tep_free(f->names);
@@ -606,6 +612,7 @@ static int open_file(struct td_set_cursor *c, int j, char **err)
 		}
 		if (sf->last < c->since) {
 			f->has = 0;
+			td_trim(tf);
 			return 0;
 		}
 	}
@@ -631,7 +638,7 @@ static int open_file(struct td_set_cursor *c, int j, char **err)
 	f->has = r > 0;
 	f->first = f->has ? f->head.ts : 0;
 	if (!f->has) {
-		close_file(f);
+		close_file(f, j ? tf : NULL);
 	} else if (c->any && f->head.ts < c->emitted) {
 		set_err(err, "%s: its first event (%llu ns) comes before events already read "
 			"from %s (%llu ns): not one recording in time order", c->s->f[j].path,
@@ -682,7 +689,7 @@ int td_set_cursor_next(struct td_set_cursor *c, struct td_event *ev, char **err)
 		if (r)
 			f->head = *ev;
 		else
-			close_file(f);
+			close_file(f, c->last ? c->s->f[c->last].tf : NULL);
 	}
 	while (c->done < c->opened && !c->f[c->done].has)
 		c->done++;
@@ -748,7 +755,7 @@ void td_set_cursor_free(struct td_set_cursor *c)
 	if (!c)
 		return;
 	for (int i = 0; i < c->s->n; i++)
-		close_file(&c->f[i]);
+		close_file(&c->f[i], i ? c->s->f[i].tf : NULL);
 	free(c->f);
 	free(c);
 }

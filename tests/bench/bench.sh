@@ -188,10 +188,26 @@ make_long() { # SIZE FILE
 
 # run NAME CMD...: one timed run, stdout to /dev/null; appends
 # "NAME wall user sys rss_kb" to $TMP/runs (nothing if the command failed)
+# run NAME COMMAND...: its wall, user and system seconds and peak RSS
+# (KB) into $TMP/runs. GNU time counts CPU in 10 ms steps, as large as a
+# window of a set or a small file's whole report: python's getrusage of
+# the child counts microseconds (GNU time where python3 is missing).
 run() {
 	local name=$1
 	shift
-	if "$TIME" -f '%e %U %S %M' -o "$TMP/t" "$@" >/dev/null 2>"$TMP/err"; then
+	if command -v python3 >/dev/null; then
+		python3 -c '
+import resource, subprocess, sys, time
+t0 = time.monotonic()
+rc = subprocess.call(sys.argv[2:], stdout=subprocess.DEVNULL)
+wall = time.monotonic() - t0
+u = resource.getrusage(resource.RUSAGE_CHILDREN)
+open(sys.argv[1], "w").write("%.4f %.4f %.4f %d\n" % (wall, u.ru_utime, u.ru_stime, u.ru_maxrss))
+sys.exit(rc)' "$TMP/t" "$@" >/dev/null 2>"$TMP/err"
+	else
+		"$TIME" -f '%e %U %S %M' -o "$TMP/t" "$@" >/dev/null 2>"$TMP/err"
+	fi
+	if [ $? -eq 0 ]; then
 		echo "$name $(tail -1 "$TMP/t")" >>"$TMP/runs"
 	else
 		echo "  ($name failed: $(head -c 300 "$TMP/err"))" >&2
