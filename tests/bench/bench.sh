@@ -186,29 +186,19 @@ make_long() { # SIZE FILE
 	churn "$1" "$2" 1 0.15 1800 "paced churn with kmem:mm_page_alloc/free beside the default groups (minutes)"
 }
 
-# run NAME CMD...: one timed run, stdout to /dev/null; appends
-# "NAME wall user sys rss_kb" to $TMP/runs (nothing if the command failed)
 # run NAME COMMAND...: its wall, user and system seconds and peak RSS
 # (KB) into $TMP/runs. GNU time counts CPU in 10 ms steps, as large as a
-# window of a set or a small file's whole report: python's getrusage of
-# the child counts microseconds (GNU time where python3 is missing).
+# window of a set or a small file's whole report: the times are bash's
+# (milliseconds, GNU time's own ~1 ms included), the peak RSS GNU time's
+# (a wrapper that forks itself would count its own image: exec keeps the
+# old image's peak in the child's maxrss).
 run() {
-	local name=$1
+	local name=$1 t rc
 	shift
-	if command -v python3 >/dev/null; then
-		python3 -c '
-import resource, subprocess, sys, time
-t0 = time.monotonic()
-rc = subprocess.call(sys.argv[2:], stdout=subprocess.DEVNULL)
-wall = time.monotonic() - t0
-u = resource.getrusage(resource.RUSAGE_CHILDREN)
-open(sys.argv[1], "w").write("%.4f %.4f %.4f %d\n" % (wall, u.ru_utime, u.ru_stime, u.ru_maxrss))
-sys.exit(rc)' "$TMP/t" "$@" >/dev/null 2>"$TMP/err"
-	else
-		"$TIME" -f '%e %U %S %M' -o "$TMP/t" "$@" >/dev/null 2>"$TMP/err"
-	fi
-	if [ $? -eq 0 ]; then
-		echo "$name $(tail -1 "$TMP/t")" >>"$TMP/runs"
+	t=$( { TIMEFORMAT='%3R %3U %3S'; time "$TIME" -f '%M' -o "$TMP/t" "$@" >/dev/null 2>"$TMP/err"; } 2>&1 )
+	rc=$?
+	if [ $rc -eq 0 ] && [ -s "$TMP/t" ]; then
+		echo "$name $t $(tail -1 "$TMP/t")" >>"$TMP/runs"
 	else
 		echo "  ($name failed: $(head -c 300 "$TMP/err"))" >&2
 	fi
@@ -463,7 +453,7 @@ if [ -n "${BENCH_SCALE-1}" ]; then
 				if (!(k in cpu) || e <= 0)
 					continue
 				pe = 1e9 * cpu[k] / e
-				printf "%-6d %11d %8.2f %8.2f %12.1f %12.1f %9.1f\n", n, e, wall[k], cpu[k],
+				printf "%-6d %11d %8.3f %8.3f %12.1f %12.1f %9.1f\n", n, e, wall[k], cpu[k],
 					1e9 * wall[k] / e, pe, rss[k] / 1024
 				if (!lo || pe < lo) lo = pe
 				if (pe > hi) hi = pe
@@ -480,7 +470,7 @@ if [ -n "${BENCH_SCALE-1}" ]; then
 			if ("set-window" in cpu && full in cpu && cpu[full] > 0 && evs["events-16"] > 0) {
 				f = evw / evs["events-16"]
 				pc = 100 * cpu["set-window"] / cpu[full]
-				printf "report --since %s --until %s over the 16 parts: f = %.1f%% of the events; %.2f s CPU = %.1f%% of a full pass, window/full %.2f f; target <= f + 3%%: %s\n",
+				printf "report --since %s --until %s over the 16 parts: f = %.1f%% of the events; %.3f s CPU = %.1f%% of a full pass, window/full %.2f f; target <= f + 3%%: %s\n",
 					ws, we, 100 * f, cpu["set-window"], pc, (f > 0 ? pc / (100 * f) : 0),
 					(pc <= 100 * f + 3 ? "MET" : "NOT MET")
 			}
