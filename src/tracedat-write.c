@@ -17,6 +17,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -300,8 +301,92 @@ static int copy_buffer(struct out *o, const struct tw_buffer *b,
 
 /* ---- version 7 ---- */
 
+/*
+ * The last large section compressed, kept for the next file: a
+ * --switch-output recorder writes the same kallsyms (5 MB of text, kept
+ * while /proc/modules is the same) into every part, and compressing them
+ * was a large share of a part's fixed cost (~0.6 s of CPU a part in the
+ * TCG guest bench). Found again by section, codec, level, length and a
+ * 64-bit hash of the bytes; one entry, shared by the threads that write.
+ */
+#define SECTION_MEMO_MIN ((size_t)1 << 20)
+static pthread_mutex_t section_memo_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned long section_memo_hits;
+static struct {
+	uint16_t id;
+	int codec, level;
+	size_t n;
+	uint64_t hash;
+	struct strbuf z;
+} section_memo;
+
+static uint64_t bytes_hash(const void *p, size_t n)
+{
+	const uint8_t *b = p;
+	uint64_t h = 1469598103934665603ULL ^ n;
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+
+		memcpy(&w, b + i, 8);
+		h = (h ^ w) * 0x100000001b3ULL;
+		h ^= h >> 29;
+	}
+	for (; i < n; i++)
+		h = (h ^ b[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+/* The compressed bytes of p into z: from the memo when it holds them. */
+static int compress_section(uint16_t id, const struct tw_opts *opt, struct codec *codec,
+			    const void *p, size_t n, struct strbuf *z, char **err)
+{
+	uint64_t h = 0;
+	int hit = 0;
+
+	if (n >= SECTION_MEMO_MIN) {
+		h = bytes_hash(p, n);
+		pthread_mutex_lock(&section_memo_lock);
+		if (section_memo.z.len && section_memo.id == id &&
+		    section_memo.codec == (int)opt->codec && section_memo.level == opt->level &&
+		    section_memo.n == n && section_memo.hash == h) {
+			strbuf_add(z, section_memo.z.buf, section_memo.z.len);
+			section_memo_hits++;
+			hit = 1;
+		}
+		pthread_mutex_unlock(&section_memo_lock);
+		if (hit)
+			return 0;
+	}
+	if (codec_compress(codec, p, n, z, err))
+		return -1;
+	if (n >= SECTION_MEMO_MIN) {
+		pthread_mutex_lock(&section_memo_lock);
+		section_memo.id = id;
+		section_memo.codec = (int)opt->codec;
+		section_memo.level = opt->level;
+		section_memo.n = n;
+		section_memo.hash = h;
+		strbuf_reset(&section_memo.z);
+		strbuf_add(&section_memo.z, z->buf, z->len);
+		pthread_mutex_unlock(&section_memo_lock);
+	}
+	return 0;
+}
+
+unsigned long tw_section_memo_hits(void)
+{
+	unsigned long n;
+
+	pthread_mutex_lock(&section_memo_lock);
+	n = section_memo_hits;
+	pthread_mutex_unlock(&section_memo_lock);
+	return n;
+}
+
 static int v7_section(struct out *o, uint16_t id, const void *p, size_t n,
-		      struct codec *codec, char **err)
+		      const struct tw_opts *opt, struct codec *codec, char **err)
 {
 	uint64_t at = out_pos(o);
 
@@ -312,7 +397,7 @@ static int v7_section(struct out *o, uint16_t id, const void *p, size_t n,
 	if (codec) {
 		struct strbuf z = STRBUF_INIT;
 
-		if (codec_compress(codec, p, n, &z, err)) {
+		if (compress_section(id, opt, codec, p, n, &z, err)) {
 			strbuf_release(&z);
 			return -1;
 		}
@@ -362,7 +447,7 @@ static int write_v7(struct out *o, const struct tw_input *in,
 		strbuf_add_u16(&opts, (uint16_t)(TD_SEC_HEADER_INFO + m));
 		strbuf_add_u32(&opts, 8);
 		strbuf_add_u64(&opts, out_pos(o));
-		if (v7_section(o, (uint16_t)(TD_SEC_HEADER_INFO + m), p, n, codec, err))
+		if (v7_section(o, (uint16_t)(TD_SEC_HEADER_INFO + m), p, n, opt, codec, err))
 			goto out;
 	}
 	common_options(&opts, in);

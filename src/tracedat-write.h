@@ -67,4 +67,8 @@ struct tw_result {
 int tw_write(int fd, const struct tw_input *in, const struct tw_opts *o,
 	     struct tw_result *res, char **err);
 
+/* Sections of 1 MB or more whose compressed bytes came from the memo of
+ * the last one compressed (the kallsyms of every --switch-output part):
+ * for tests. */
+unsigned long tw_section_memo_hits(void);
 #endif

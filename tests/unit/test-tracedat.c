@@ -78,6 +78,9 @@ static int next_page(void *ctx, void *page, char **err)
 	return 1;
 }
 
+/* a kallsyms section for the files written (empty: none) */
+static struct strbuf test_kallsyms = STRBUF_INIT;
+
 static void build_meta(struct strbuf *hi, struct strbuf *ev)
 {
 	const char *formats[] = { synth_test_format };
@@ -137,6 +140,10 @@ static int write_file(const char *path, int version, enum codec_id codec)
 	build_meta(&hi, &ev);
 	synth_input(&in, &hi, &ev, 2, PAGE);
 	in.private_meta = "mmscope=test\nkernel=6.18.0\n";
+	if (test_kallsyms.len) {
+		in.meta[TD_META_KALLSYMS] = test_kallsyms.buf;
+		in.meta_len[TD_META_KALLSYMS] = test_kallsyms.len;
+	}
 	in.cpustat = cpustat;
 	in.cpustat_len = sizeof(cpustat) - 1;
 	in.buffers = bufs;
@@ -286,6 +293,66 @@ static void check_format_systems(void)
 	}
 }
 
+/*
+ * The memo of the last large section compressed (tracedat-write.c): the
+ * same 2 MB kallsyms written into a second file comes from it, byte for
+ * byte what compressing gives; one byte changed is compressed again,
+ * never the old bytes. Each file reads back its own kallsyms.
+ */
+static int kallsyms_is(const char *path, const struct strbuf *want)
+{
+	char *err = NULL;
+	struct td_file *tf = td_open(path, &err);
+	size_t len = 0;
+	const void *p = tf ? td_meta(tf, TD_META_KALLSYMS, &len) : NULL;
+	int same = p && len == want->len && !memcmp(p, want->buf, len);
+
+	td_close(tf);
+	free(err);
+	return same;
+}
+
+static int file_bytes(const char *path, struct strbuf *sb)
+{
+	strbuf_reset(sb);
+	return read_file(path, sb);
+}
+
+static void check_section_memo(const char *path)
+{
+	struct strbuf text = STRBUF_INIT, a = STRBUF_INIT, b = STRBUF_INIT;
+	unsigned long hits;
+
+	if (!codec_available(CODEC_ZSTD)) {
+		ok(1, "# SKIP zstd not built in");
+		return;
+	}
+	for (int i = 0; i < 60000; i++)
+		strbuf_addf(&text, "ffffffff81%06x T a_kernel_function_%d\n", i * 16, i);
+	strbuf_add_u32(&test_kallsyms, (uint32_t)text.len);
+	strbuf_add(&test_kallsyms, text.buf, text.len);
+	ok(test_kallsyms.len >= (1u << 20), "memo: a kallsyms section of %zu bytes",
+	   test_kallsyms.len);
+	write_file(path, 7, CODEC_ZSTD);
+	file_bytes(path, &a);
+	hits = tw_section_memo_hits();
+	write_file(path, 7, CODEC_ZSTD);
+	file_bytes(path, &b);
+	ok(tw_section_memo_hits() == hits + 1, "memo: the second file's kallsyms from the memo");
+	ok(a.len && a.len == b.len && !memcmp(a.buf, b.buf, a.len),
+	   "memo: the second file is byte for byte the first");
+	ok(kallsyms_is(path, &test_kallsyms), "memo: it reads back its kallsyms");
+	test_kallsyms.buf[test_kallsyms.len / 2] ^= 1;	/* one byte of a name */
+	hits = tw_section_memo_hits();
+	write_file(path, 7, CODEC_ZSTD);
+	ok(tw_section_memo_hits() == hits, "memo: one byte changed: compressed again");
+	ok(kallsyms_is(path, &test_kallsyms), "memo: the changed kallsyms read back, not the old");
+	strbuf_release(&test_kallsyms);
+	strbuf_release(&text);
+	strbuf_release(&a);
+	strbuf_release(&b);
+}
+
 int main(void)
 {
 	static const struct { int version; enum codec_id codec; const char *name; } cases[] = {
@@ -310,6 +377,7 @@ int main(void)
 		check_file(path, cases[i].name);
 	}
 	check_truncated(path);	/* the last one written: v6 */
+	check_section_memo(path);
 	unlink(path);
 	check_format_systems();
 	return tap_done();
