@@ -857,9 +857,12 @@ int spool_remove(const char *dir, char **err)
 
 		if (!strcmp(n, ".") || !strcmp(n, ".."))
 			continue;
-		/* only what a spool holds: never recurse, never follow */
-		if (strcmp(n, "layout") && strcmp(n, "reserve") && strncmp(n, "meta.", 5) &&
-		    strncmp(n, ".meta.", 6) && strncmp(n, "cpu", 3)) {
+		/* only what a spool holds: never recurse, never follow (a
+		 * recorder killed while it wrote the layout leaves its
+		 * temporary, .layout.tmp, as one killed in a meta write
+		 * leaves .meta.NAME.tmp) */
+		if (strcmp(n, "layout") && strcmp(n, ".layout.tmp") && strcmp(n, "reserve") &&
+		    strncmp(n, "meta.", 5) && strncmp(n, ".meta.", 6) && strncmp(n, "cpu", 3)) {
 			r = set_err(err, "%s: unexpected file '%s' in the spool, left in place", dir, n);
 			continue;
 		}

@@ -34,6 +34,15 @@ st=$?
 	ok "recover --remove: the unused spool removed, exit 0" ||
 	fail "recover --remove $new: exit $st, $(cat "$scratch/out" "$scratch/err"), $(ls "$scratch/run")"
 
+# killed while the layout was being written: only its temporary there
+mkdir "$new"
+printf 'mmscope-spool 1\n' >"$new/.layout.tmp"
+"$MMSCOPE" recover --remove "$new" >"$scratch/out" 2>"$scratch/err"
+st=$?
+[ "$st" = 0 ] && [ ! -e "$new" ] &&
+	ok "recover --remove: a next spool killed while its layout was written (.layout.tmp), removed" ||
+	fail "recover --remove of a spool with .layout.tmp: exit $st: $(cat "$scratch/out" "$scratch/err")"
+
 # pages in it: not an unused one; without -o, the usual usage error
 leftover "$new" 4096
 "$MMSCOPE" recover --remove "$new" >"$scratch/out" 2>"$scratch/err"
