@@ -436,10 +436,20 @@ static void json_node(struct report_ctx *rc, struct json_writer *j, const struct
 		json_wmark(rc, j, "wmark_last", &n->wm_last);
 		json_hotplug(rc, j, n);
 	}
-	json_array(j, "kswapd_episodes");
-	for (int e = 0; e < handoff_model_nepisodes(hm, i); e++)
-		json_episode(rc, j, handoff_model_episode(hm, i, e));
-	json_close(j);
+	/* lists of what was not recorded are null, not empty */
+	if (!ks) {
+		json_null(j, "kswapd_episodes");
+	} else {
+		json_array(j, "kswapd_episodes");
+		for (int e = 0; e < handoff_model_nepisodes(hm, i); e++)
+			json_episode(rc, j, handoff_model_episode(hm, i, e));
+		json_close(j);
+	}
+	if (!kcd) {
+		json_null(j, "kcompactd_requests");
+		json_close(j);
+		return;
+	}
 	json_array(j, "kcompactd_requests");
 	for (int e = 0; e < handoff_model_nkc(hm, i); e++) {
 		const struct kcompactd_episode *kc = handoff_model_kc(hm, i, e);

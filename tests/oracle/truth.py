@@ -443,7 +443,7 @@ def check(path, mmscope):
     labels = handoffs(evs, end_ts)
     for nd in rep.get('handoff', []):
         got = labels.get(nd['nid'], [])
-        want_eps = [e['handoff'] for e in nd.get('kswapd_episodes', [])]
+        want_eps = [e['handoff'] for e in (nd.get('kswapd_episodes') or [])]
         have = [lab for _, lab in got]
         # null: "kswapd not recorded", true only when trace-cmd sees none
         if nd['episodes'] is None and not have:

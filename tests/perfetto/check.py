@@ -206,16 +206,16 @@ def main():
     for node in report.get("handoff") or []:
         nn = "node %d" % node["nid"]
         eps = sum(counts.get(u, 0) for u in child(nn, "kswapd"))
-        expect(nn + " kswapd episodes", eps, len(node["kswapd_episodes"]))
+        expect(nn + " kswapd episodes", eps, len(node["kswapd_episodes"] or []))
         if node["episodes"] is not None:
             expect(nn + " kswapd episodes (all)", eps, node["episodes"])
         req = sum(counts.get(u, 0) for u in child(nn, "kcompactd requests"))
-        expect(nn + " kcompactd requests", req, len(node["kcompactd_requests"]))
+        expect(nn + " kcompactd requests", req, len(node["kcompactd_requests"] or []))
         runs = sum(counts.get(u, 0) for u in child(nn, "kcompactd runs"))
         expect(nn + " kcompactd runs", runs, node["kcompactd_runs"] or 0)
         # a flow per handoff that reached a request kcompactd ran for kswapd
-        ho = sum(1 for e in node["kswapd_episodes"] if e["handoff"] in ("wakeup", "pickup"))
-        served = sum(1 for k in node["kcompactd_requests"] if k["for_kswapd"])
+        ho = sum(1 for e in (node["kswapd_episodes"] or []) if e["handoff"] in ("wakeup", "pickup"))
+        served = sum(1 for k in (node["kcompactd_requests"] or []) if k["for_kswapd"])
         want_flows += min(ho, served)
 
     expect("handoff flows", len(flows_out), want_flows)
