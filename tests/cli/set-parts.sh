@@ -54,32 +54,32 @@ sed 's/.*part \([0-9]*\) at \([0-9]*\).*/\1 \2/' "$scratch/dump2" | tr '\n' ' ' 
 [ "$("$MMSCOPE" report -s header -f json "$scratch/tail" | sed -n 's/^ *"events": \([0-9]*\),$/\1/p')" = 4 ] &&
 	ok "report of it: 4 events" || fail "report of a part with other format bytes"
 
+# refused_both DIR PATTERN WHAT: dump and report of DIR refuse it in one
+# line matching PATTERN, exit 1
+refused_both() {
+	for cmd in dump report; do
+		"$MMSCOPE" $cmd "$1" >/dev/null 2>"$scratch/e"
+		rc=$?
+		[ $rc -eq 1 ] && [ "$(wc -l <"$scratch/e")" = 1 ] && grep -q "$2" "$scratch/e" &&
+			ok "$cmd: $3 refused: $(cat "$scratch/e")" ||
+			fail "$cmd, $3: exit $rc: $(cat "$scratch/e")"
+	done
+}
+
 # 3. part 2's print event under another id: not one recording
 mkdir "$scratch/ids"
 seg "$scratch/ids/r-1.dat" 1 1000 1000000000
 MKREC_PRINT_ID=6 seg "$scratch/ids/r-2.dat" 2 2000 1200000000
-for cmd in dump report; do
-	"$MMSCOPE" $cmd "$scratch/ids" >/dev/null 2>"$scratch/e"
-	rc=$?
-	[ $rc -eq 1 ] && [ "$(wc -l <"$scratch/e")" = 1 ] &&
-		grep -q 'r-2.dat: its event formats differ from .*r-1.dat.s: not one recording' "$scratch/e" &&
-		ok "$cmd: a part with another id for the event refused: $(cat "$scratch/e")" ||
-		fail "$cmd of parts with other ids: exit $rc: $(cat "$scratch/e")"
-done
+refused_both "$scratch/ids" 'r-2.dat: its event formats differ from .*r-1.dat.s: not one recording' \
+	"a part with another id for the event"
 
 # 3b. part 2's saved cmdlines damaged (their size word): refused with
 # one line naming the part, as when each part was opened whole
 mkdir "$scratch/badcl"
 MKREC_CMDLINES="4242 alpha" seg "$scratch/badcl/r-1.dat" 1 1000 1000000000
 MKREC_CMDLINES="4242 beta" MKREC_CMDLINES_BAD=1 seg "$scratch/badcl/r-2.dat" 2 2000 1200000000
-for cmd in dump report; do
-	"$MMSCOPE" $cmd "$scratch/badcl" >/dev/null 2>"$scratch/e"
-	rc=$?
-	[ $rc -eq 1 ] && [ "$(wc -l <"$scratch/e")" = 1 ] &&
-		grep -q 'r-2.dat: saved cmdlines claim 14 bytes, the section holds 9' "$scratch/e" &&
-		ok "$cmd: a part with damaged saved cmdlines refused: $(cat "$scratch/e")" ||
-		fail "$cmd of a part with damaged cmdlines: exit $rc: $(cat "$scratch/e")"
-done
+refused_both "$scratch/badcl" 'r-2.dat: saved cmdlines claim 14 bytes, the section holds 9' \
+	"a part with damaged saved cmdlines"
 
 # 4. a window after the first part ends: the first part is skipped on
 # its last event's time; the lines are the part-2 events in the window
