@@ -40,7 +40,7 @@ bad, checked = [], {"episodes": 0, "orders": 0, "stalls": 0}
 
 got = {r[0]: num(r[1]) for r in rows(episodes)}
 for rid, rep in reports.items():
-    want = sum(len(n["kswapd_episodes"]) for n in rep["handoff"])
+    want = sum(len(n["kswapd_episodes"] or []) for n in rep["handoff"])
     if got.get(rid) != want:
         bad.append("%s episodes: db %s, report %s" % (rid, got.get(rid), want))
     checked["episodes"] += 1
