@@ -23,6 +23,19 @@ mkdir -p "$out"
 rc=0
 bash "$HERE/check-scenario.sh" "$KERNEL" cgroups --out "$out" \
 	>"$scratch/vm.log" 2>&1 || rc=$?
+# 3: the guest left no status (its kernel died under TCG: a panic "in
+# interrupt" about once in 30 runs here, before any check), the lab's
+# failure, not mmscope's: tried once more, as check-matrix.sh does, and
+# the first try's oops is shown
+if [ "$rc" -eq 3 ]; then
+	echo "the guest gave no status; its log, then one more try:" >&2
+	sed 's/^/  | /' "$scratch/vm.log" >&2
+	rm -rf "$out"
+	mkdir -p "$out"
+	rc=0
+	bash "$HERE/check-scenario.sh" "$KERNEL" cgroups --out "$out" \
+		>"$scratch/vm.log" 2>&1 || rc=$?
+fi
 [ -s "$out/rec.dat" ] && [ -s "$out/pids" ] || {
 	tail -20 "$scratch/vm.log" >&2
 	[ "$rc" -eq 77 ] && skip "no guest: $(tail -1 "$scratch/vm.log")"

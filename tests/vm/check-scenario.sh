@@ -115,6 +115,15 @@ if [ $RUN = 1 ]; then
 		{ tail -3 "$tmp/run-vm.log" || true; } | sed 's/^/    | /'
 		echo "    last lines of the console:"
 		{ tail -8 "$OUT/console.log" 2>/dev/null || true; } | tr -d '\r' | sed 's/^/    | /'
+		# a guest kernel that died says where at its first oops line
+		# (the tail above is only the panic's register dump)
+		oops=$(grep -n -m1 -E 'BUG:|Oops|general protection fault|Unable to handle|kernel BUG' \
+			"$OUT/console.log" 2>/dev/null | cut -d: -f1)
+		if [ -n "$oops" ]; then
+			echo "    the guest kernel's first oops:"
+			sed -n "${oops},$((oops + 30))p" "$OUT/console.log" | tr -d '\r' |
+				grep -v -E '^\[ *[0-9.]+\] (R[A-Z0-9]{1,2}|FS|CS|CR2|PKRU|DR[0-9]):' | sed 's/^/    | /'
+		fi
 		# 125: the guest left no status at all; the lab, not mmscope's
 		# checks, failed (check-matrix.sh tries such a case once more).
 		[ $rc = 125 ] && exit 3
