@@ -103,6 +103,7 @@ mmscope_SOURCES += \
 	src/record-preflight.c src/record-preflight.h \
 	src/recorder.c src/recorder.h src/recorder-local.h \
 	src/recorder-flight.c src/recorder-meta.c \
+	src/part-writer.c src/part-writer.h \
 	src/export-write.c src/export-write.h \
 	src/cmd-record.c src/cmd-report.c src/cmd-compare.c src/cmd-tui.c \
 	src/cmd-dump.c src/cmd-convert.c src/cmd-recover.c src/cmd-sample.c \

@@ -16,6 +16,7 @@
 
 #include "recorder.h"
 #include "collector.h"
+#include "part-writer.h"
 #include "spool.h"
 #include "trigger.h"
 #include "trigger-watch.h"
@@ -64,6 +65,7 @@ struct recorder {
 	uint64_t *last_overrun;	/* per CPU, at the last ring check */
 	/* --switch-output: the file being recorded (FILE-seg.dat) */
 	int seg, files, switching, switch_failed;
+	struct part_writer pw;	/* the part before, written meanwhile */
 	/* per CPU, the pages and the events a full disk kept out of the
 	 * files finished before this one, and their bytes of pages: the
 	 * summary's figures are the whole run's */

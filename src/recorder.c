@@ -417,7 +417,6 @@ static void switch_segment(struct recorder *r)
 {
 	struct spool *old = r->spool, *ns;
 	char *old_dir = r->spool_dir, *old_path = r->seg_path, *path, *dir, *err = NULL;
-	struct spool_result res;
 
 	rec_take_sample(r);		/* the old file's last set, at its end */
 	move_pages(r, COLLECTOR_READ_PARTIAL);
@@ -498,32 +497,55 @@ static void switch_segment(struct recorder *r)
 		r->done_unkept[cpu] += spool_cpu_lost(old, cpu);
 	}
 	r->done_bytes += spool_bytes(old);
-	if (spool_write_file(old_dir, old_path, r->o->force, &r->o->w, &res, &err)) {
-		int full = errno == ENOSPC || errno == EDQUOT;
-
+	/* the loop goes on reading while a thread writes the part */
+	if (part_writer_start(&r->pw, old, old_dir, old_path, r->o->force, &r->o->w, &err)) {
 		error("%s: %s; that part of the recording is kept in %s: run 'mmscope recover %s "
-		      "-o FILE' with FILE on a filesystem with room", old_path, err, old_dir, old_dir);
+		      "-o FILE'", old_path, err, old_dir, old_dir);
 		free(err);
-		rec_set_stop(r, full ? STOP_DISK_FULL : STOP_ERROR, xasprintf("switching from %s", old_path));
+		rec_set_stop(r, STOP_ERROR, xasprintf("switching from %s", old_path));
 		r->switch_failed = 1;
 		spool_close(old);
 		free(old_dir);
 		free(old_path);
-		return;
 	}
-	spool_close(old);
-	spool_remove(old_dir, NULL);
+}
+
+/*
+ * Take back the part the writer thread was given (waiting for it): say
+ * it is written and delete the oldest parts beyond --switch-max-files,
+ * or say why it is not and stop, its spool kept. Returns -1 on a failed
+ * write.
+ */
+static int reap_part(struct recorder *r)
+{
+	struct spool_result res;
+	char *path = NULL, *dir = NULL, *err = NULL;
+
+	if (!r->pw.busy)
+		return 0;
+	if (part_writer_reap(&r->pw, &res, &path, &dir, &err)) {
+		int full = errno == ENOSPC || errno == EDQUOT;
+
+		error("%s: %s; that part of the recording is kept in %s: run 'mmscope recover %s "
+		      "-o FILE' with FILE on a filesystem with room", path, err, dir, dir);
+		free(err);
+		rec_set_stop(r, full ? STOP_DISK_FULL : STOP_ERROR, xasprintf("switching from %s", path));
+		r->switch_failed = 1;
+		free(dir);
+		free(path);
+		return -1;
+	}
 	if (!r->o->quiet)
 		fprintf(stderr, "%smmscope: wrote %s (%llu pages, %llu bytes)\n",
-			r->progress ? "\n" : "", old_path, (unsigned long long)res.pages,
+			r->progress ? "\n" : "", path, (unsigned long long)res.pages,
 			(unsigned long long)res.bytes);
-	if (switch_output_written(&r->o->sw, old_path, &err)) {
+	if (switch_output_written(&r->o->sw, path, &err)) {
 		warning("%s", err);
 		free(err);
 	}
 	r->files++;
-	free(old_dir);
-	free(old_path);
+	free(path);
+	return 0;
 }
 
 static void record_loop(struct recorder *r)
@@ -557,7 +579,11 @@ static void record_loop(struct recorder *r)
 				wait_ms = POLL_FAST_MS;
 			/* not when --duration is up: the stop below ends the
 			 * file (a switch first cost a whole part more) */
-			if (r->seg && r->stop == STOP_NONE &&
+			if (part_writer_ready(&r->pw))
+				reap_part(r);
+			/* while the part before is being written, this one
+			 * grows: the loop never waits for the writer */
+			if (r->seg && r->stop == STOP_NONE && !r->pw.busy &&
 			    !(r->o->duration_ns && now - r->t0_ns >= r->o->duration_ns) &&
 			    ((r->o->sw.size && spool_bytes(r->spool) >= r->o->sw.size) ||
 			     (r->o->sw.time_ns && now - r->seg_start_ns >= r->o->sw.time_ns)))
@@ -803,6 +829,7 @@ static int record_finish(struct recorder *r)
 	}
 	rec_take_sample(r);
 	collector_stop(r->col);
+	reap_part(r);		/* tracing is off: waiting loses nothing */
 	if (r->o->flight) {
 		collector_stats(r->col, r->stats);
 		note_read_faults(r);
@@ -872,6 +899,7 @@ static int record_finish(struct recorder *r)
 
 static void record_cleanup(struct recorder *r)
 {
+	reap_part(r);	/* an error path that did not finish */
 	if (r->go_fd >= 0)
 		close(r->go_fd);	/* a child that never got to run exits */
 	r->go_fd = -1;

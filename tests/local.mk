@@ -322,8 +322,10 @@ EXTRA_DIST += tests/bench/bench.sh tests/bench/README.md tests/bench/record-benc
 # counters whole; restarts go on after the files of an earlier run; a
 # full disk at the start and in the middle of a file; no memory for a
 # read of the ring
-TESTS += tests/record/files.sh tests/record/diskfull.sh tests/record/nomem.sh tests/record/kill-switch.sh
-EXTRA_DIST += tests/record/files.sh tests/record/diskfull.sh tests/record/nomem.sh tests/record/kill-switch.sh
+TESTS += tests/record/files.sh tests/record/diskfull.sh tests/record/nomem.sh tests/record/kill-switch.sh \
+	tests/record/switch-writer.sh
+EXTRA_DIST += tests/record/files.sh tests/record/diskfull.sh tests/record/nomem.sh tests/record/kill-switch.sh \
+	tests/record/switch-writer.sh
 tests/record/files.log: tests/record/stacks-report.log
 tests/record/diskfull.log: tests/record/files.log
 tests/record/nomem.log: tests/record/diskfull.log

@@ -173,3 +173,19 @@ instances_left() {
 		kill -0 "$pid" 2>/dev/null || echo "$i"
 	done
 }
+
+# events FILE: "CPU COUNT" per CPU, every event trace-cmd shows
+events() {
+	trace-cmd report "$1" 2>/dev/null | awk '
+		/^CPU:?[0-9]+ \[/ { next }
+		match($0, /\[[0-9]+\] +[0-9]+\.[0-9]+:/) {
+			s = substr($0, RSTART + 1); sub(/\].*/, "", s); n[s + 0]++ }
+		END { for (c in n) print c, n[c] }' | sort -n
+}
+# read_events FILE: "CPU COUNT" per CPU, the file's CPU stats (CPUSTAT)
+# as the kernel gave them at its end, counted from the file's start
+read_events() {
+	trace-cmd report --stat "$1" 2>/dev/null | awk '
+		/^CPU:? *[0-9]+/ { c = $0; gsub(/[^0-9]/, "", c) }
+		/^read events:/ && $3 > 0 { print c, $3 }' | sort -n
+}

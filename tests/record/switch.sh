@@ -33,14 +33,6 @@ load() {
 	done
 }
 
-# events FILE: "CPU COUNT" per CPU, every event trace-cmd shows
-events() {
-	trace-cmd report "$1" 2>/dev/null | awk '
-		/^CPU:?[0-9]+ \[/ { next }
-		match($0, /\[[0-9]+\] +[0-9]+\.[0-9]+:/) {
-			s = substr($0, RSTART + 1); sub(/\].*/, "", s); n[s + 0]++ }
-		END { for (c in n) print c, n[c] }' | sort -n
-}
 # span FILE: "CPU FIRST LAST MAXGAP" per CPU: its first and last time
 # stamps and the longest time between two of its events in the file
 span() {
@@ -51,14 +43,6 @@ span() {
 			else if (s - hi[c] > gap[c]) gap[c] = s - hi[c]
 			hi[c] = s }
 		END { for (c in lo) print c, lo[c], hi[c], gap[c] + 0 }' | sort -n
-}
-
-# read_events FILE: "CPU COUNT" per CPU, the file's CPU stats (CPUSTAT)
-# as the kernel gave them at its end, counted from the file's start
-read_events() {
-	trace-cmd report --stat "$1" 2>/dev/null | awk '
-		/^CPU:? *[0-9]+/ { c = $0; gsub(/[^0-9]/, "", c) }
-		/^read events:/ && $3 > 0 { print c, $3 }' | sort -n
 }
 
 out="$scratch/sw.dat"

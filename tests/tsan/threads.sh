@@ -6,7 +6,8 @@
 # (recordings analysed on worker threads, each with its own reader and
 # models) and the read-ahead threads (MMSCOPE_THREADS=1: one inflating
 # thread per compressed CPU stream, on any number of CPUs), on the real
-# recordings in samples/ and tests/data/report/. Any ThreadSanitizer
+# recordings in samples/ and tests/data/report/, and record
+# --switch-output's part writer thread (as root). Any ThreadSanitizer
 # report fails, as does a run whose output differs from one on a single
 # thread. A race shows only when two threads meet at it: the same small
 # recording on both workers ends them together (a formatter cache that
@@ -97,6 +98,26 @@ cmp -s "$scratch/compare-all.out" "$scratch/compare-ra.out" ||
 # shellcheck disable=SC2086
 tsan export-ra env MMSCOPE_THREADS=1 "$MMSCOPE" export -j 2 -o "$scratch/xra" $all
 diff -r "$scratch/x1" "$scratch/xra" >/dev/null || fail "export -j 2 with read-ahead differs from -j 1"
+
+# record --switch-output: each finished part written by the part writer
+# thread while the loop reads the next (src/part-writer.h); the delay
+# keeps a write going across several of the loop's reads. Live: as root
+# on a kernel with tracefs (CI's case), else said and left out.
+if [ "$(id -u)" = 0 ] && { [ -e /sys/kernel/tracing/trace ] ||
+	mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null; }; then
+	mkdir "$scratch/sw"
+	(end=$(($(date +%s) + 4)); while [ "$(date +%s)" -lt "$end" ]; do
+		head -c 20000000 /dev/zero | cat >/dev/null; done) &
+	tsan record-switch env MMSCOPE_TEST_PART_DELAY_MS=300 "$MMSCOPE" record -q \
+		--switch-output 256K --interval 200 --duration 4 -o "$scratch/sw/p.dat" \
+		-e kmem:mm_page_alloc -e kmem:mm_page_free
+	wait
+	parts=$(ls "$scratch/sw" | grep -c '^p-[0-9]*\.dat$')
+	[ "$parts" -ge 2 ] || fail "record-switch: $parts part(s), want 2 or more"
+	ls "$scratch/sw" | grep -q spool && fail "record-switch: a spool is left"
+else
+	echo "record --switch-output under ThreadSanitizer left out: not root, or no tracefs"
+fi
 
 [ "$fails" -eq 0 ] && ok "$n runs under ThreadSanitizer, no report"
 finish
