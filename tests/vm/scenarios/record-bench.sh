@@ -89,9 +89,11 @@ churn_stop() {
 # ticks: utime+stime+cutime+cstime of a stat line
 ticks() { awk '{ print $14 + $15 + $16 + $17 }'; }
 
-# tree_ns ROOT: schedstat run time (ns) of ROOT and all its descendants
+# tree_ns ROOT: schedstat run time (ns) of ROOT and all its descendants,
+# every thread of each (/proc/PID/schedstat is the main thread's alone;
+# mmscope writes --switch-output parts on a thread of its own)
 tree_ns() {
-	{ cat /proc/[0-9]*/stat 2>/dev/null || true; } | awk -v root="$1" '
+	for p in $({ cat /proc/[0-9]*/stat 2>/dev/null || true; } | awk -v root="$1" '
 	{ pp[$1] = $4; all[$1] = 1 }
 	END {
 		in_tree[root] = 1
@@ -100,13 +102,10 @@ tree_ns() {
 			for (p in all)
 				if (!(p in in_tree) && (pp[p] in in_tree)) { in_tree[p] = 1; changed = 1 }
 		} while (changed)
-		for (p in in_tree) {
-			f = "/proc/" p "/schedstat"
-			if ((getline line < f) > 0) { split(line, a, " "); ns += a[1] }
-			close(f)
-		}
-		printf "%.0f\n", ns
-	}'
+		for (p in in_tree) print p
+	}'); do
+		cat /proc/"$p"/task/*/schedstat 2>/dev/null || true
+	done | awk '{ ns += $1 } END { printf "%.0f\n", ns }'
 }
 
 # enabled: 0 when some kmem:mm_page_alloc enable file (top level or an
