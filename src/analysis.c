@@ -1181,7 +1181,7 @@ struct analysis *analysis_run_files(const char *const *paths, int n, const char 
 	struct td_set_cursor *c;
 	struct td_event ev;
 	struct analysis *a;
-	uint64_t first = 0;
+	uint64_t first = 0, since;
 	int r;
 
 	if (n == 1)
@@ -1231,10 +1231,6 @@ struct analysis *analysis_run_files(const char *const *paths, int n, const char 
 	if (analysis_bind(a, td_tep_nosyms(a->tf), err))
 		goto fail;
 	analysis_syms_on_stack(a);
-	if (td_set_share_cmdlines(set, err))	/* into a->tep: file 0's */
-		goto fail;
-	clock_gettime(CLOCK_MONOTONIC, &ts0);
-	analysis_cg_prescan(a);
 	/* a window counts from the set's first event; the set's cursor
 	 * starts in the file that holds --since, through its chunk index */
 	if (a->windowed && td_set_first_ts(set, &first, err))
@@ -1244,10 +1240,14 @@ struct analysis *analysis_run_files(const char *const *paths, int n, const char 
 			*bad_scope = 1;	/* since after until, no wall clock */
 		goto fail;
 	}
+	since = a->windowed && a->since > first && !a->cg_meta ? a->since : 0;
+	if (td_set_share_cmdlines(set, since, err))	/* into a->tep: file 0's */
+		goto fail;
+	clock_gettime(CLOCK_MONOTONIC, &ts0);
+	analysis_cg_prescan(a);
 	/* every file's events merged in time order through the same parsers
 	 * and models, as from one file */
-	c = td_set_cursor_new(set, a->windowed && a->since > first && !a->cg_meta ? a->since : 0,
-			      0, err);
+	c = td_set_cursor_new(set, since, 0, err);
 	if (!c)
 		goto fail;
 	while ((r = td_set_cursor_next(c, &ev, err)) > 0) {

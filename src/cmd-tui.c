@@ -206,7 +206,7 @@ static int cmd_tui(int argc, char **argv)
 	} else if (!(o.set = td_set_open(o.paths, o.npaths, &err))) {
 		r = error("%s", err ? err : "cannot read");
 		goto out;
-	} else if (td_set_share_cmdlines(o.set, &err)) {	/* the events view formats with file 0's */
+	} else if (td_set_share_cmdlines(o.set, 0, &err)) {	/* the events view formats with file 0's */
 		r = error("%s", err ? err : "cannot read");
 		goto out;
 	}

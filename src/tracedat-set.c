@@ -212,6 +212,46 @@ int td_set_group(const char *const *paths, int n, int *group, int *ngroups, char
 	return r;
 }
 
+/*
+ * A --switch-output part that a switch ended (stop_reason=switch-output)
+ * read the trace clock with the wall clock (its last wall_segments pair)
+ * after its last read of the rings: none of its events is later than
+ * that trace time, known without decompressing anything. 1 and *end, or
+ * 0 (another part, no clocks, malformed: td_last_ts must tell).
+ */
+static int part_end_bound(const char *meta, uint64_t *end)
+{
+	const char *why = meta ? td_meta_value(meta, "stop_reason") : NULL;
+	const char *v = meta ? td_meta_value(meta, "wall_segments") : NULL;
+	const char *last, *p;
+	unsigned long long f[4];
+	size_t len;
+	int n = 0;
+
+	if (!why || strcspn(why, "\n") != 13 || strncmp(why, "switch-output", 13) || !v)
+		return 0;
+	len = strcspn(v, "\n");
+	for (last = p = v; p < v + len; p++)
+		if (*p == ',')
+			last = p + 1;
+	/* TA:RA:TB:RB, each a decimal number */
+	for (p = last; n < 4; n++) {
+		char *e;
+
+		if (*p < '0' || *p > '9')
+			return 0;
+		errno = 0;
+		f[n] = strtoull(p, &e, 10);
+		if (errno || e > v + len || (n < 3 && *e != ':'))
+			return 0;
+		p = e + 1;
+	}
+	if (p - 1 != v + len || f[2] < f[0])
+		return 0;
+	*end = f[2];
+	return 1;
+}
+
 /* ---- the set ---- */
 
 struct set_file {
@@ -224,6 +264,8 @@ struct set_file {
 	int ix_tried;
 	int last_known;		/* last: its last event's time (td_last_ts) */
 	uint64_t last;
+	int end_known;		/* end: no event of it is later (part_end_bound) */
+	uint64_t end;
 	const char *path;
 	uint64_t start;
 	int taken;		/* td_set_take: the caller closes it */
@@ -369,6 +411,7 @@ struct td_set *td_set_open_only(const char *const *paths, int n, td_want_fn want
 			goto fail;
 		}
 		s->f[i].start = meta_u64(td_private(s->f[i].tf), "start_realtime_ns");
+		s->f[i].end_known = part_end_bound(td_private(s->f[i].tf), &s->f[i].end);
 		if (n > 1 && !s->f[i].start) {
 			set_err(err, "%s: no start_realtime_ns in its metadata: cannot order it "
 				"among the other files (not an mmscope recording?)", paths[i]);
@@ -489,7 +532,7 @@ static int cmdlines_text(struct td_file *tf, const char **text, size_t *len, cha
 	return 0;
 }
 
-int td_set_share_cmdlines(struct td_set *s, char **err)
+int td_set_share_cmdlines(struct td_set *s, uint64_t since, char **err)
 {
 	struct td_names_seen seen = { 0 };
 	size_t len;
@@ -506,6 +549,8 @@ int td_set_share_cmdlines(struct td_set *s, char **err)
 	if (text)
 		td_parse_cmdlines(NULL, text, len, &seen);
 	for (int i = 1; i < s->n && !r; i++) {
+		if (since && s->f[i].end_known && s->f[i].end < since)
+			continue;	/* over before the window: its names are not the window's */
 		if (cmdlines_text(s->f[i].tf, &text, &len, err)) {
 			err_path(s->f[i].path, err);
 			r = -1;
@@ -603,8 +648,14 @@ static int open_file(struct td_set_cursor *c, int j, char **err)
 	int r;
 
 	if (c->since && c->s->n > 1) {
-		/* a part that ends before since: not started (one chunk a
-		 * CPU read, not a search of its chunks and a seek) */
+		/* a part that ends before since: not started (its end from
+		 * its metadata, else one chunk a CPU read; not a search of
+		 * its chunks and a seek) */
+		if (sf->end_known && sf->end < c->since) {
+			f->has = 0;
+			td_trim(tf);
+			return 0;
+		}
 		if (!sf->last_known) {
 			if (td_last_ts(tf, &sf->last, err))
 				goto bad;
@@ -762,10 +813,33 @@ void td_set_cursor_free(struct td_set_cursor *c)
 
 int td_set_first_ts(struct td_set *s, uint64_t *ts, char **err)
 {
-	struct td_set_cursor *c = td_set_cursor_new(s, 0, 0, err);
+	struct td_set_cursor *c;
 	struct td_event ev;
 	int r;
 
+	/*
+	 * A first part a switch ended: a later part holds only events
+	 * committed after that switch's read of the rings, and the kernel
+	 * reserves and commits an event with preemption off, so none of
+	 * them was stamped before the first part's first event (a part
+	 * spans a second or 64 KiB of pages at least). Its first event is
+	 * the set's, and no other part is opened to learn that.
+	 */
+	if (s->n > 1 && s->f[0].end_known) {
+		struct td_cursor *one = td_cursor_new(s->f[0].tf, -1, err);
+
+		if (!one)
+			return -1;
+		r = td_cursor_next(one, &ev, err);
+		td_cursor_free(one);
+		if (r < 0)
+			return -1;
+		if (r > 0) {
+			*ts = ev.ts;
+			return 0;
+		}
+	}
+	c = td_set_cursor_new(s, 0, 0, err);
 	if (!c)
 		return -1;
 	r = td_set_cursor_next(c, &ev, err);

@@ -71,9 +71,12 @@ struct td_file *td_set_file(const struct td_set *s, int i);
 struct td_file *td_set_take(struct td_set *s, int i);
 /* The task names of every file's saved cmdlines added to file 0's (a pid
  * both know keeps the first file's name unless a later one renames it):
- * for readers that format every event with file 0's formats. 0, or -1
- * with *err naming the file whose saved cmdlines do not read. */
-int td_set_share_cmdlines(struct td_set *s, char **err);
+ * for readers that format every event with file 0's formats. since (a
+ * trace time, 0: all): a part known to end before it (a switch ended it,
+ * and its clocks say when) gives none: a window names its tasks as the
+ * parts it reads saw them, and does not read the others. 0, or -1 with
+ * *err naming the file whose saved cmdlines do not read. */
+int td_set_share_cmdlines(struct td_set *s, uint64_t since, char **err);
 
 /* Each file's own task names kept for td_set_cursor_names (dump: a pid
  * reused over a day's run is named in each part as that part saw it).

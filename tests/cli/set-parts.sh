@@ -17,12 +17,13 @@ mkrec=$top_builddir/tests/compare/mkrec
 [ -x "$mkrec" ] || skip "tests/compare/mkrec not built"
 command -v trace-cmd >/dev/null || skip "trace-cmd not installed"
 
-# seg FILE N START_NS T0 T1...: part N of run r, one print per time
+# seg FILE N START_NS T0 T1...: part N of run r, one print per time (END1:
+# more metadata lines)
 seg() {
 	f=$1 n=$2 start=$3; shift 3
 	for t in "$@"; do echo "$t part $n at $t"; done |
-		MKREC_META="$(printf 'mmscope=test\nrun_id=feed%s\nstart_realtime_ns=%s\nswitch_output=%s\ncpustat=window\n' \
-			"${RUN:-1}" "$start" "$n")" "$mkrec" "$f" || fail "mkrec $f"
+		MKREC_META="$(printf 'mmscope=test\nrun_id=feed%s\nstart_realtime_ns=%s\nswitch_output=%s\ncpustat=window\n%s' \
+			"${RUN:-1}" "$start" "$n" "${END1:-}")" "$mkrec" "$f" || fail "mkrec $f"
 }
 # the task of each printed line: "COMM-PID" of dump's and trace-cmd's lines
 tasks() { sed -n 's/^ *\([^ ]*-[0-9]*\) .*part \([0-9]*\) at.*/\2 \1/p'; }
@@ -93,4 +94,37 @@ refused_both "$scratch/badcl" 'r-2.dat: saved cmdlines claim 14 bytes, the secti
 [ "$(tasks <"$scratch/w" | tr '\n' ' ')" = "1 alpha-4242 " ] &&
 	ok "dump --since 0.1 --until 0.1: part 1's last event (since = its time: not skipped)" ||
 	fail "dump window at part 1's last event: '$(cat "$scratch/w")'"
+
+# 5. parts a switch ended (stop_reason=switch-output) say in their clocks
+# (the last wall_segments pair, read after the part's last read of the
+# rings) when they end: a window after part 2 reads nothing of it, so
+# its damaged saved cmdlines are not met there, while a whole pass
+# refuses them. The set's first event is part 1's, without opening the
+# others.
+mkdir "$scratch/ended"
+MKREC_CMDLINES="4242 alpha" seg "$scratch/ended/r-1.dat" 1 1000 1000000000 1100000000
+MKREC_CMDLINES="4242 gamma" MKREC_CMDLINES_BAD=1 seg "$scratch/ended/r-2.dat" 2 2000 1150000000 1200000000
+MKREC_CMDLINES="4242 beta" seg "$scratch/ended/r-3.dat" 3 3000 1300000000 1400000000
+"$MMSCOPE" report -s header -f json --since 0.3 "$scratch/ended" >/dev/null 2>&1 &&
+	fail "parts without an end in their clocks: part 2's damaged cmdlines were not read by a window"
+# the same parts, ended by switches (the fixture's metadata as the recorder writes it)
+mkdir "$scratch/ended2"
+END1='stop_reason=switch-output
+wall_segments=900000000:1000:1120000000:221000
+' MKREC_CMDLINES="4242 alpha" seg "$scratch/ended2/r-1.dat" 1 1000 1000000000 1100000000
+END1='stop_reason=switch-output
+wall_segments=1120000000:5000:1250000000:135000
+' MKREC_CMDLINES="4242 gamma" MKREC_CMDLINES_BAD=1 seg "$scratch/ended2/r-2.dat" 2 2000 1150000000 1200000000
+MKREC_CMDLINES="4242 beta" seg "$scratch/ended2/r-3.dat" 3 3000 1300000000 1400000000
+got=$("$MMSCOPE" report -s header -f json --since 0.3 "$scratch/ended2" 2>"$scratch/e" |
+	sed -n 's/^ *"events": \([0-9]*\),$/\1/p')
+[ "$got" = 2 ] && ok "report --since 0.3 over parts ended by switches: part 3's 2 events, part 2 not read" ||
+	fail "report window over ended parts: '$got' events: $(cat "$scratch/e")"
+"$MMSCOPE" dump --since 0.3 "$scratch/ended2" >"$scratch/w" 2>"$scratch/e" || fail "dump window over ended parts: $(cat "$scratch/e")"
+[ "$(tasks <"$scratch/w" | tr '\n' ' ')" = "3 beta-4242 3 beta-4242 " ] &&
+	ok "dump --since 0.3 over ended parts: part 3's two events, named by part 3" ||
+	fail "dump window over ended parts: '$(cat "$scratch/w")'"
+"$MMSCOPE" report -s header "$scratch/ended2" >/dev/null 2>"$scratch/e" &&
+	fail "a whole pass read part 2's damaged cmdlines without refusing them" ||
+	ok "a whole pass still refuses part 2: $(cat "$scratch/e")"
 finish
