@@ -76,6 +76,7 @@ struct collector {
 	 * a flight dump's stats count from there, its window's, not the run's */
 	struct collector_cpustat *base;
 	struct cmdlines names;	/* every task name seen at a snapshot */
+	struct strbuf names_text;	/* the cmdlines text of the last snapshot */
 	/* splices of the ring that failed for lack of memory (the pages were
 	 * then read with read(2) into c->page), and injected failures left
 	 * (MMSCOPE_TEST_SPLICE_ENOMEM, MMSCOPE_TEST_READ_ENOMEM: tests) */
@@ -976,22 +977,24 @@ static void stats_since(const char *text, const struct collector_cpustat *base,
 	}
 }
 
-int collector_snapshot_late(struct collector *c, struct spool *s, char **err)
+static int snapshot_late(struct collector *c, struct spool *s, int names_again, char **err)
 {
 	struct strbuf sb = STRBUF_INIT, st = STRBUF_INIT;
-	char *p = xasprintf("%s/saved_cmdlines", c->tracefs);
 	int r = -1;
 
 	/* saved_cmdlines, plus every live task's name and the names earlier
 	 * snapshots saw (cmdlines.h): the kernel's 128 forget most tasks */
-	read_file(p, &st);
-	free(p);
-	cmdlines_update(&c->names, st.buf, st.len, "/proc", &sb);
-	strbuf_reset(&st);
-	p = strbuf_detach(&sb, NULL);
-	strbuf_add_u64(&sb, strlen(p ? p : ""));
-	strbuf_addstr(&sb, p ? p : "");
-	free(p);
+	if (!names_again || !c->names_text.buf) {
+		char *p = xasprintf("%s/saved_cmdlines", c->tracefs);
+
+		read_file(p, &st);
+		free(p);
+		strbuf_reset(&c->names_text);
+		cmdlines_update(&c->names, st.buf, st.len, "/proc", &c->names_text);
+		strbuf_reset(&st);
+	}
+	strbuf_add_u64(&sb, c->names_text.len);
+	strbuf_add(&sb, c->names_text.buf ? c->names_text.buf : "", c->names_text.len);
 	if (put(s, "cmdlines", &sb, err))
 		goto out;
 	strbuf_reset(&sb);
@@ -1010,6 +1013,16 @@ out:
 	strbuf_release(&sb);
 	strbuf_release(&st);
 	return r;
+}
+
+int collector_snapshot_late(struct collector *c, struct spool *s, char **err)
+{
+	return snapshot_late(c, s, 0, err);
+}
+
+int collector_snapshot_late_names_again(struct collector *c, struct spool *s, char **err)
+{
+	return snapshot_late(c, s, 1, err);
 }
 
 /* ---- running ---- */
@@ -1462,6 +1475,7 @@ void collector_close(struct collector *c)
 		probes_remove(c->tracefs, &c->probes);
 	probe_result_release(&c->probes);
 	cmdlines_release(&c->names);
+	strbuf_release(&c->names_text);
 	strbuf_release(&c->syms);
 	strbuf_release(&c->syms_modules);
 	strbuf_release(&c->groups);

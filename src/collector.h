@@ -81,6 +81,11 @@ int collector_snapshot_meta(struct collector *c, struct spool *s, char **err);
 void collector_keep_kallsyms(struct collector *c);
 /* saved_cmdlines and per-CPU stats (CPUSTAT text) into the spool. */
 int collector_snapshot_late(struct collector *c, struct spool *s, char **err);
+/* The same with the task names of the snapshot just before (no second
+ * read of saved_cmdlines and scan of /proc): a --switch-output switch
+ * names the finished file's tasks from the next file's first snapshot,
+ * taken moments before and after the finished file's last read. */
+int collector_snapshot_late_names_again(struct collector *c, struct spool *s, char **err);
 
 int collector_start(struct collector *c, char **err);
 int collector_stop(struct collector *c);

@@ -463,8 +463,9 @@ static void switch_segment(struct recorder *r)
 		return;
 	}
 	free(tmp);
-	/* the boundary: no page is read between these and the last read */
-	if (collector_snapshot_late(r->col, old, &err)) {
+	/* the boundary: no page is read between these and the last read;
+	 * the names are the next spool's, read just now (after that read) */
+	if (collector_snapshot_late_names_again(r->col, old, &err)) {
 		warning("%s", err);
 		free(err);
 		err = NULL;
