@@ -410,8 +410,9 @@ static long move_pages(struct recorder *r, enum collector_read_mode mode)
  * current file; its metadata and per-CPU stats are taken at that point
  * and the stats restart there, so every event is in exactly one file;
  * the next spool gets its own metadata and a sample set at its start;
- * then the finished file is written and the oldest beyond
- * --switch-max-files deleted. Tracing never stops.
+ * then the finished file goes to the part writer's thread, and
+ * reap_part says it is written and deletes the oldest beyond
+ * --switch-max-files. Tracing and the reading never stop.
  */
 static void switch_segment(struct recorder *r)
 {
@@ -528,7 +529,7 @@ static int reap_part(struct recorder *r)
 		int full = errno == ENOSPC || errno == EDQUOT;
 
 		error("%s: %s; that part of the recording is kept in %s: run 'mmscope recover %s "
-		      "-o FILE' with FILE on a filesystem with room", path, err, dir, dir);
+		      "-o FILE'%s", path, err, dir, dir, full ? " with FILE on a filesystem with room" : "");
 		free(err);
 		rec_set_stop(r, full ? STOP_DISK_FULL : STOP_ERROR, xasprintf("switching from %s", path));
 		r->switch_failed = 1;
@@ -836,10 +837,6 @@ static int record_finish(struct recorder *r)
 		note_read_faults(r);
 		return EXIT_OK;
 	}
-	if (r->switch_failed) {	/* the message is out; the spools are kept */
-		collector_stats(r->col, r->stats);
-		return EXIT_ERROR;
-	}
 	if (r->stop != STOP_DISK_FULL && r->stop != STOP_MAX_SIZE)
 		move_pages(r, COLLECTOR_READ_FLUSH);
 	r->cpu_read_ns = self_cpu_ns();	/* every page is in the spool */
@@ -859,6 +856,13 @@ static int record_finish(struct recorder *r)
 	note_read_faults(r);
 	collector_close(r->col);
 	r->col = NULL;
+	/* a part could not be written (said, its spool kept): the one being
+	 * recorded is kept whole as well, the rings read into it to the end */
+	if (r->switch_failed) {
+		fprintf(stderr, "mmscope: the part being recorded is kept too, in %s: run "
+			"'mmscope recover %s -o %s'\n", r->spool_dir, r->spool_dir, out);
+		return EXIT_ERROR;
+	}
 	if (spool_write_file(r->spool_dir, out, r->o->force, &r->o->w, &res, &err)) {
 		error("%s: %s; the recording is kept in %s: run 'mmscope recover %s -o FILE' "
 		      "with FILE on a filesystem with room", out, err, r->spool_dir,

@@ -329,6 +329,8 @@ EXTRA_DIST += tests/record/files.sh tests/record/diskfull.sh tests/record/nomem.
 tests/record/files.log: tests/record/stacks-report.log
 tests/record/diskfull.log: tests/record/files.log
 tests/record/nomem.log: tests/record/diskfull.log
+tests/record/kill-switch.log: tests/record/nomem.log
+tests/record/switch-writer.log: tests/record/kill-switch.log
 
 # --cgroups (issue 34): the memcgs model on hand-built sets
 check_PROGRAMS += tests/unit/test-model-memcgs
@@ -338,4 +340,5 @@ EXTRA_PROGRAMS += tests/bench/sampler-bench
 EXTRA_DIST += tests/bench/cgroups-bench.sh
 # live: record --cgroups on this host's v1 memcgs, held to the kernel's files
 TESTS += tests/record/cgroups-sample.sh
+tests/record/cgroups-sample.log: tests/record/switch-writer.log
 EXTRA_DIST += tests/record/cgroups-sample.sh
