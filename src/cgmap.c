@@ -2,6 +2,7 @@
 /* Tasks to memory cgroups (see cgmap.h). */
 #include "config.h"
 #include "cgmap.h"
+#include "fnv.h"
 #include "pidmap.h"
 #include "util.h"
 
@@ -56,11 +57,7 @@ void cgmap_free(struct cgmap *m)
 
 static unsigned cg_hash(const char *s)
 {
-	unsigned h = 2166136261u;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
+	return fnv32_str(FNV32_BASIS, s);
 }
 
 static void cg_rehash(struct cgmap *m)

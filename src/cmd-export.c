@@ -17,6 +17,7 @@
 #include "findings.h"
 #include "analysis.h"
 #include "cmd.h"
+#include "fnv.h"
 #include "inputs.h"
 #include "tracedat-set.h"
 #include "json.h"
@@ -393,16 +394,6 @@ static uint64_t rel(const struct ex_ctx *x, uint64_t ts)
 	return ts >= x->t0 ? ts - x->t0 : 0;
 }
 
-/* FNV-1a, 64 bits */
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-	const unsigned char *c = p;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ c[i]) * 0x100000001b3ULL;
-	return h;
-}
-
 /*
  * The recording's id: a hash of what identifies it whatever its file is
  * called or where it lies (host, kernel, clock, the first and last event
@@ -411,17 +402,17 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
  */
 static void recording_id(const struct analysis_info *in, char id[17])
 {
-	uint64_t h = 0xcbf29ce484222325ULL, v[3] = { in->first_ts, in->last_ts, in->events };
+	uint64_t h = FNV64_BASIS, v[3] = { in->first_ts, in->last_ts, in->events };
 
-	h = fnv(h, in->host, strlen(in->host) + 1);
-	h = fnv(h, in->kernel, strlen(in->kernel) + 1);
-	h = fnv(h, in->clock, strlen(in->clock) + 1);
+	h = fnv64_bytes(h, in->host, strlen(in->host) + 1);
+	h = fnv64_bytes(h, in->kernel, strlen(in->kernel) + 1);
+	h = fnv64_bytes(h, in->clock, strlen(in->clock) + 1);
 	for (int i = 0; i < 3; i++) {
 		unsigned char b[8];
 
 		for (int k = 0; k < 8; k++)
 			b[k] = (unsigned char)(v[i] >> (8 * k));
-		h = fnv(h, b, 8);
+		h = fnv64_bytes(h, b, 8);
 	}
 	snprintf(id, 17, "%016llx", (unsigned long long)h);
 }

@@ -4,7 +4,7 @@
 
 # basics: allocation, errors, strings, JSON
 libmmscope_a_SOURCES += \
-	src/util.c src/util.h \
+	src/util.c src/util.h src/fnv.h \
 	src/json.c src/json.h \
 	src/pb-write.c src/pb-write.h \
 	src/hist.c src/hist.h \

@@ -8,6 +8,7 @@
  */
 #include "config.h"
 #include "model-counters.h"
+#include "fnv.h"
 #include "util.h"
 
 #include <stdint.h>
@@ -46,14 +47,7 @@ void counters_model_free(struct counters_model *m)
 
 static unsigned counters_hash(enum sample_source s, const char *inst, const char *key)
 {
-	unsigned h = 2166136261u ^ (unsigned)s;
-
-	for (; *inst; inst++)
-		h = (h ^ (unsigned char)*inst) * 16777619u;
-	h = (h ^ '/') * 16777619u;
-	for (; *key; key++)
-		h = (h ^ (unsigned char)*key) * 16777619u;
-	return h;
+	return fnv32_str(fnv32_str(fnv32_str(FNV32_BASIS ^ (unsigned)s, inst), "/"), key);
 }
 
 static int counters_slot(const struct counters_model *m, enum sample_source s,

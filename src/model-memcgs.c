@@ -5,6 +5,7 @@
  */
 #include "config.h"
 #include "model-memcgs.h"
+#include "fnv.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -69,11 +70,7 @@ struct memcgs_model {
 
 static unsigned path_hash(const char *s)
 {
-	unsigned h = 2166136261u;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
+	return fnv32_str(FNV32_BASIS, s);
 }
 
 struct memcgs_model *memcgs_model_new(void)

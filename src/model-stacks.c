@@ -8,6 +8,7 @@
  */
 #include "config.h"
 #include "model-stacks.h"
+#include "fnv.h"
 #include "pidmap.h"
 #include "util.h"
 
@@ -81,11 +82,10 @@ static void stacks_free(struct stacks_model *m)
 
 static uint64_t stack_hash(const uint64_t *a, int n)
 {
-	uint64_t h = 1469598103934665603ULL ^ (uint64_t)n;
+	uint64_t h = FNV64_BASIS ^ (uint64_t)n;
 
 	for (int i = 0; i < n; i++) {
-		h ^= a[i];
-		h *= 1099511628211ULL;
+		h = fnv64_word(h, a[i]);
 		h ^= h >> 29;
 	}
 	return h;

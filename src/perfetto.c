@@ -14,6 +14,7 @@
 #include "perfetto.h"
 #include "analysis.h"
 #include "findings.h"
+#include "fnv.h"
 #include "model-oom.h"
 #include "model-phases.h"
 #include "model-series.h"
@@ -707,11 +708,7 @@ static const struct kstack *stall_stack(struct pf *p, enum stack_kind k, int pid
 
 static uint64_t str_hash(const char *s)
 {
-	uint64_t h = 1469598103934665603ull;	/* FNV-1a */
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
+	return fnv64_str(FNV64_BASIS, s);
 }
 
 static void interns_grow(struct interns *t)

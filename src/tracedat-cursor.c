@@ -14,6 +14,7 @@
  */
 #include "config.h"
 #include "tracedat-local.h"
+#include "fnv.h"
 
 #include <kbuffer.h>
 #include <limits.h>
@@ -678,9 +679,9 @@ void td_index_free(struct td_index *ix)
 /* A hash of what the positions in an index depend on. */
 static uint64_t layout_hash(const struct td_file *tf)
 {
-	uint64_t h = 1469598103934665603ull;
+	uint64_t h = FNV64_BASIS;
 
-#define MIX(v) (h = (h ^ (uint64_t)(v)) * 1099511628211ull)
+#define MIX(v) (h = fnv64_word(h, (uint64_t)(v)))
 	MIX(tf->nbuffers);
 	MIX(tf->ts_offset);
 	MIX(tf->size);

@@ -7,6 +7,7 @@
 #include "config.h"
 #include "tracedat-local.h"
 #include "event-stack.h"
+#include "fnv.h"
 
 #include <ctype.h>
 #include <limits.h>
@@ -626,15 +627,13 @@ void td_parse_cmdlines(struct tep_handle *tep, const char *text, size_t len,
 		if (digits && pid <= INT32_MAX && name > c && name < nl) {
 			size_t n = (size_t)(nl - name);
 			char small[256], *comm = n < sizeof(small) ? small : xmalloc(n + 1);
-			uint64_t h = 1469598103934665603ULL;
+			uint64_t h = 0;
 
 			memcpy(comm, name, n);
 			comm[n] = '\0';
-			if (seen) {
-				for (size_t k = 0; k < n; k++)
-					h = (h ^ (unsigned char)comm[k]) * 1099511628211ULL;
-				h ^= (uint64_t)pid * 0x9e3779b97f4a7c15ULL;
-			}
+			if (seen)
+				h = fnv64_bytes(FNV64_BASIS, comm, n) ^
+				    (uint64_t)pid * 0x9e3779b97f4a7c15ULL;
 			if ((!seen || !names_seen(seen, h)) && tep)
 				tep_register_comm(tep, comm, (int)pid);
 			if (comm != small)

@@ -14,6 +14,7 @@
  */
 #include "config.h"
 #include "tracedat-write.h"
+#include "fnv.h"
 #include "util.h"
 
 #include <errno.h>
@@ -323,19 +324,17 @@ static struct {
 static uint64_t bytes_hash(const void *p, size_t n)
 {
 	const uint8_t *b = p;
-	uint64_t h = 1469598103934665603ULL ^ n;
+	uint64_t h = FNV64_BASIS ^ n;
 	size_t i = 0;
 
 	for (; i + 8 <= n; i += 8) {
 		uint64_t w;
 
 		memcpy(&w, b + i, 8);
-		h = (h ^ w) * 0x100000001b3ULL;
+		h = fnv64_word(h, w);
 		h ^= h >> 29;
 	}
-	for (; i < n; i++)
-		h = (h ^ b[i]) * 0x100000001b3ULL;
-	return h;
+	return fnv64_bytes(h, b + i, n - i);
 }
 
 /* The compressed bytes of p into z: from the memo when it holds them. */
