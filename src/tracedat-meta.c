@@ -543,7 +543,7 @@ static int text_section(struct td_file *tf, enum td_meta m, int wide,
 		return set_err(err, "%s: truncated size", what);
 	n = wide ? td_le64(sb->buf) : td_le32(sb->buf);
 	if (n > sb->len - hl)
-		return set_err(err, "%s claims %llu bytes, section has %zu", what,
+		return set_err(err, "%s: the size word says %llu bytes, the section holds %zu", what,
 			       (unsigned long long)n, sb->len - hl);
 	if (n)
 		*text = sb->buf + hl;	/* the strbuf keeps a NUL after len */
@@ -551,6 +551,18 @@ static int text_section(struct td_file *tf, enum td_meta m, int wide,
 	if (n && n != sb->len - hl)
 		return set_err(err, "%s: %zu stray bytes after the text", what,
 			       (size_t)(sb->len - hl - n));
+	return 0;
+}
+
+int td_cmdlines_text(struct td_file *tf, const char **text, size_t *len, char **err)
+{
+	*text = NULL;
+	*len = 0;
+	if (td_meta_load(tf, TD_META_CMDLINES, err) ||
+	    text_section(tf, TD_META_CMDLINES, 1, text, "saved cmdlines", err))
+		return -1;
+	if (*text)
+		*len = tf->meta[TD_META_CMDLINES].len - 8;
 	return 0;
 }
 

@@ -114,6 +114,10 @@ struct td_names_seen {
 };
 void td_parse_cmdlines(struct tep_handle *tep, const char *text, size_t len,
 		       struct td_names_seen *seen);
+/* The saved cmdlines text of tf (read now if td_open_only left it:
+ * td_meta_unload gives it back), its size word checked as opening the
+ * file whole checks it: *text NULL when it has none. 0, or -1 with *err. */
+int td_cmdlines_text(struct td_file *tf, const char **text, size_t *len, char **err);
 
 /* The raw metadata payload (identical in v6 and v7), for re-encoding. */
 const void *td_meta(const struct td_file *tf, enum td_meta m, size_t *len);

@@ -504,34 +504,6 @@ struct td_file *td_set_take(struct td_set *s, int i)
 
 void td_set_keep_names(struct td_set *s) { s->keep_names = 1; }
 
-/*
- * A part's saved cmdlines, read for this (td_meta_unload gives them
- * back): *text NULL when it has none. 0, or -1 with *err: a section that
- * does not read, or whose size word is not its length, refuses the
- * recording as opening the part whole did.
- */
-static int cmdlines_text(struct td_file *tf, const char **text, size_t *len, char **err)
-{
-	const char *p;
-	uint64_t n;
-
-	*text = NULL;
-	if (td_meta_load(tf, TD_META_CMDLINES, err))
-		return -1;
-	p = td_meta(tf, TD_META_CMDLINES, len);
-	if (!p || !*len)
-		return 0;
-	if (*len < 8)
-		return set_err(err, "saved cmdlines: truncated size");
-	n = td_le64(p);
-	if (n != *len - 8)
-		return set_err(err, "saved cmdlines claim %llu bytes, the section holds %zu",
-			       (unsigned long long)n, *len - 8);
-	*len -= 8;
-	*text = p + 8;
-	return 0;
-}
-
 int td_set_share_cmdlines(struct td_set *s, uint64_t since, char **err)
 {
 	struct td_names_seen seen = { 0 };
@@ -542,7 +514,7 @@ int td_set_share_cmdlines(struct td_set *s, uint64_t since, char **err)
 	if (s->n < 2)
 		return 0;
 	/* file 0's own are in its tep: only their pairs are noted */
-	if (cmdlines_text(s->f[0].tf, &text, &len, err)) {
+	if (td_cmdlines_text(s->f[0].tf, &text, &len, err)) {
 		err_path(s->f[0].path, err);
 		return -1;
 	}
@@ -551,7 +523,7 @@ int td_set_share_cmdlines(struct td_set *s, uint64_t since, char **err)
 	for (int i = 1; i < s->n && !r; i++) {
 		if (since && s->f[i].end_known && s->f[i].end < since)
 			continue;	/* over before the window: its names are not the window's */
-		if (cmdlines_text(s->f[i].tf, &text, &len, err)) {
+		if (td_cmdlines_text(s->f[i].tf, &text, &len, err)) {
 			err_path(s->f[i].path, err);
 			r = -1;
 		} else if (text) {
@@ -617,7 +589,7 @@ static int open_names(struct td_set_cursor *c, int j, char **err)
 	c->f[j].names = tep_alloc();
 	if (!c->f[j].names)
 		return set_err(err, "out of memory");
-	r = cmdlines_text(sf->tf, &text, &len, err);
+	r = td_cmdlines_text(sf->tf, &text, &len, err);
 	if (!r && text)
 		td_parse_cmdlines(c->f[j].names, text, len, NULL);
 	td_meta_unload(sf->tf, TD_META_CMDLINES);

@@ -79,7 +79,7 @@ refused_both "$scratch/ids" 'r-2.dat: its event formats differ from .*r-1.dat.s:
 mkdir "$scratch/badcl"
 MKREC_CMDLINES="4242 alpha" seg "$scratch/badcl/r-1.dat" 1 1000 1000000000
 MKREC_CMDLINES="4242 beta" MKREC_CMDLINES_BAD=1 seg "$scratch/badcl/r-2.dat" 2 2000 1200000000
-refused_both "$scratch/badcl" 'r-2.dat: saved cmdlines claim 14 bytes, the section holds 9' \
+refused_both "$scratch/badcl" 'r-2.dat: saved cmdlines: the size word says 14 bytes, the section holds 9' \
 	"a part with damaged saved cmdlines"
 
 # 4. a window after the first part ends: the first part is skipped on

@@ -64,17 +64,26 @@ wait_handover() {
 	return 1
 }
 
+# start DIR BASE DELAY_MS SIZE DURATION [ARG...]: under the background load,
+# a recorder of --switch-output SIZE into $scratch/DIR/BASE.dat whose part
+# writes each wait DELAY_MS longer; its pid in rec
+start() {
+	d=$scratch/$1 base=$2 delay=$3 size=$4 dur=$5
+	shift 5
+	mkdir "$d"
+	loadbg
+	MMSCOPE_TEST_PART_DELAY_MS=$delay "$MMSCOPE" record "$@" --switch-output "$size" \
+		--interval 200 --duration "$dur" -o "$d/$base.dat" $EV 2>"$scratch/err" &
+	rec=$!
+	LIVE_PIDS="$LIVE_PIDS $rec"
+}
+
 # 1. a slow write does not stop the reading: while part 1's write waits,
 # part 2's spool grows (a loop that wrote the part itself would add
 # nothing for 5 s). Whether events are lost meanwhile depends on the
 # machine's load (a busy CI starves the loop too), so the losses are
 # shown, not held: the test holds what does not depend on it.
-mkdir "$scratch/slow"
-loadbg
-MMSCOPE_TEST_PART_DELAY_MS=5000 "$MMSCOPE" record --switch-output 512K --interval 200 \
-	--duration 9 -o "$scratch/slow/s.dat" $EV 2>"$scratch/err" &
-rec=$!
-LIVE_PIDS="$LIVE_PIDS $rec"
+start slow s 5000 512K 9
 if wait_handover "$scratch/slow" s; then
 	sleep 0.5
 	b0=$(spool_bytes "$scratch/slow/s-2.dat.spool")
@@ -105,12 +114,7 @@ for f in "$scratch"/slow/s-*.dat; do
 done
 
 # 2. SIGTERM while part 1 is written: it is finished, and the last one
-mkdir "$scratch/term"
-loadbg
-MMSCOPE_TEST_PART_DELAY_MS=3000 "$MMSCOPE" record --switch-output 256K --interval 200 \
-	--duration 60 -o "$scratch/term/t.dat" $EV 2>"$scratch/err" &
-rec=$!
-LIVE_PIDS="$LIVE_PIDS $rec"
+start term t 3000 256K 60
 if wait_handover "$scratch/term" t; then
 	kill -TERM "$rec"
 	wait "$rec"
@@ -134,12 +138,7 @@ fi
 
 # 3. SIGKILL while part 1 is written: its spool stays; recover leaves the
 # ring to part 2's spool
-mkdir "$scratch/kill"
-loadbg
-MMSCOPE_TEST_PART_DELAY_MS=5000 "$MMSCOPE" record -q --switch-output 256K --interval 200 \
-	--duration 60 -o "$scratch/kill/k.dat" $EV 2>"$scratch/err" &
-rec=$!
-LIVE_PIDS="$LIVE_PIDS $rec"
+start kill k 5000 256K 60 -q
 if wait_handover "$scratch/kill" k; then
 	sleep 0.5
 	kill -KILL "$rec"
@@ -176,12 +175,7 @@ fi
 # recorded is kept whole too (the rings read into it to the end), and
 # the parts written, the two spools recovered, hold every event the
 # kernel gave the recorder
-mkdir "$scratch/fail"
-loadbg
-MMSCOPE_TEST_PART_DELAY_MS=3000 "$MMSCOPE" record --switch-output 256K --interval 200 \
-	--duration 60 -o "$scratch/fail/f.dat" $EV 2>"$scratch/err" &
-rec=$!
-LIVE_PIDS="$LIVE_PIDS $rec"
+start fail f 3000 256K 60
 if wait_handover "$scratch/fail" f; then
 	mkdir "$scratch/fail/f-1.dat"
 	wait "$rec"
