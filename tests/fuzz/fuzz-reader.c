@@ -355,7 +355,9 @@ static void walk_set(const uint8_t *data, size_t size, long single)
 	}
 	if (size % 2)
 		td_set_keep_names(set);
-	if (td_set_share_cmdlines(set, &err)) {
+	/* a window's share (parts a switch ended before it give no names)
+	 * on some inputs, every part's on the others */
+	if (td_set_share_cmdlines(set, size % 3 ? 0 : (uint64_t)size * 1000, &err)) {
 		if (!err || !*err)
 			abort();
 		goto out;

@@ -15,6 +15,7 @@
  * full pass reads. Also under MMSCOPE_KBUFFER=1 and MMSCOPE_THREADS=0.
  */
 #include "config.h"
+#include "fnv.h"
 #include "tracedat-read.h"
 #include "tracedat-write.h"
 #include "util.h"
@@ -43,12 +44,7 @@ struct pass {
 
 static uint64_t fnv(const void *p, size_t n)
 {
-	const unsigned char *b = p;
-	uint64_t h = 1469598103934665603ull;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ b[i]) * 1099511628211ull;
-	return h;
+	return fnv64_bytes(FNV64_BASIS, p, n);
 }
 
 static void rec_of(struct rec *r, const struct td_event *ev)
