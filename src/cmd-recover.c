@@ -134,14 +134,13 @@ static int drain_ring(const char *dir)
 	size_t n;
 	char *inst = spool_read_meta(dir, "instance", &n), *err = NULL;
 	char *meta = spool_read_meta(dir, "mmscope", &n);
-	const char *why = meta ? td_meta_value(meta, "stop_reason") : NULL;
 	struct spool *s;
 	long taken;
 
 	/* a --switch-output part the recorder had finished (killed while a
 	 * thread wrote it): its pages are all here, and what the ring holds
 	 * is the next part's, for that part's spool */
-	if (inst && why && strcspn(why, "\n") == 13 && !strncmp(why, "switch-output", 13)) {
+	if (inst && td_meta_is(meta, "stop_reason", "switch-output")) {
 		printf("%s: a finished part (stop_reason=switch-output): the ring is left to the "
 		       "next part's spool\n", dir);
 		free(inst);

@@ -1079,6 +1079,14 @@ const char *td_meta_value(const char *meta, const char *key)
 	return NULL;
 }
 
+int td_meta_is(const char *meta, const char *key, const char *value)
+{
+	const char *s = meta ? td_meta_value(meta, key) : NULL;
+	size_t n = strlen(value);
+
+	return s && !strncmp(s, value, n) && (s[n] == '\n' || !s[n]);
+}
+
 int td_meta_u64(const char *meta, const char *key, uint64_t *v)
 {
 	const char *s = td_meta_value(meta, key);

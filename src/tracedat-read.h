@@ -81,6 +81,8 @@ int td_meta_u64(const char *meta, const char *key, uint64_t *v);
 /* The value of the first "key=..." line of such metadata: a pointer into
  * it (up to its '\n' or the end), or NULL. */
 const char *td_meta_value(const char *meta, const char *key);
+/* 1 when meta (may be NULL) has key=value, the whole line */
+int td_meta_is(const char *meta, const char *key, const char *value);
 /* Number of event formats that libtraceevent could not parse. */
 int td_bad_formats(const struct td_file *tf, const char **first);
 

@@ -4,6 +4,7 @@
  */
 #include "config.h"
 #include "tracedat-set.h"
+#include "wall-map.h"
 #include "tracedat-local.h"
 #include "util.h"
 
@@ -221,35 +222,21 @@ int td_set_group(const char *const *paths, int n, int *group, int *ngroups, char
  */
 static int part_end_bound(const char *meta, uint64_t *end)
 {
-	const char *why = meta ? td_meta_value(meta, "stop_reason") : NULL;
-	const char *v = meta ? td_meta_value(meta, "wall_segments") : NULL;
-	const char *last, *p;
-	unsigned long long f[4];
-	size_t len;
-	int n = 0;
+	struct wall_map m = { 0 };
+	int known = 0;
 
-	if (!why || strcspn(why, "\n") != 13 || strncmp(why, "switch-output", 13) || !v)
+	if (!td_meta_is(meta, "stop_reason", "switch-output"))
 		return 0;
-	len = strcspn(v, "\n");
-	for (last = p = v; p < v + len; p++)
-		if (*p == ',')
-			last = p + 1;
-	/* TA:RA:TB:RB, each a decimal number */
-	for (p = last; n < 4; n++) {
-		char *e;
-
-		if (*p < '0' || *p > '9')
-			return 0;
-		errno = 0;
-		f[n] = strtoull(p, &e, 10);
-		if (errno || e > v + len || (n < 3 && *e != ':'))
-			return 0;
-		p = e + 1;
+	/* checked 1: its own wall_segments read (not the start pair alone) */
+	if (!wall_map_add_meta(&m, meta) && m.checked == 1 && m.n) {
+		*end = 0;
+		for (int i = 0; i < m.n; i++)
+			if (m.seg[i].tb > *end)
+				*end = m.seg[i].tb;
+		known = 1;
 	}
-	if (p - 1 != v + len || f[2] < f[0])
-		return 0;
-	*end = f[2];
-	return 1;
+	wall_map_free(&m);
+	return known;
 }
 
 /* ---- the set ---- */
