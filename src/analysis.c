@@ -845,16 +845,22 @@ static struct td_cursor *analysis_window_cursor(struct analysis *a, char **err)
 	return td_cursor_new_at(a->tf, -1, a->index, a->since, err);
 }
 
-/* An event before the window of a recording with the tasks' cgroups
- * (read from its start): parsed for the map only. 1 when it was one. */
-static int analysis_cg_pre(struct analysis *a, const struct td_event *ev)
+/*
+ * An event before the window: 1 when it was one, and it is left out. The
+ * cursor starts at the window, so these are a recording with the tasks'
+ * cgroups, read from its start (its events that carry the map are parsed
+ * for the map only), or a stream whose time went backwards after the
+ * seek (a damaged file: the seek's suffix is not a window).
+ */
+static int analysis_before_window(struct analysis *a, const struct td_event *ev)
 {
-	if (!a->windowed || !a->cg_meta || ev->ts >= a->since)
+	if (!a->windowed || ev->ts >= a->since)
 		return 0;
 	/* only the events that carry the map: other parsers may pair events
 	 * (the probes' entries and returns) and must start at the window */
-	if (ev->event && (ev->event->id == a->cg_ids[0] || ev->event->id == a->cg_ids[1] ||
-			  ev->event->id == a->cg_ids[2])) {
+	if (a->cg_meta && ev->event &&
+	    (ev->event->id == a->cg_ids[0] || ev->event->id == a->cg_ids[1] ||
+	     ev->event->id == a->cg_ids[2])) {
 		a->cg_pre = 1;
 		parser_set_parse(a->ps, ev->event, (struct tep_record *)&ev->record, ev->ts,
 				 ev->cpu, analysis_sink, a);
@@ -973,7 +979,7 @@ static int analysis_stream(struct analysis *a, char **err)
 	if (a->opts.progress)
 		analysis_progress(a, c);
 	while ((r = td_cursor_next(c, &ev, err)) > 0) {
-		if (analysis_cg_pre(a, &ev))
+		if (analysis_before_window(a, &ev))
 			continue;
 		a->seen_ts = ev.ts;
 		if (analysis_window_past(a, &ev))
@@ -1253,7 +1259,7 @@ struct analysis *analysis_run_files(const char *const *paths, int n, const char 
 	while ((r = td_set_cursor_next(c, &ev, err)) > 0) {
 		if (ev.event && ev.event->tep != a->tep)	/* file 0's format of the id */
 			ev.event = tep_find_event(a->tep, ev.event->id);
-		if (analysis_cg_pre(a, &ev))
+		if (analysis_before_window(a, &ev))
 			continue;
 		a->seen_ts = ev.ts;
 		if (analysis_window_past(a, &ev))

@@ -678,7 +678,8 @@ struct td_set_cursor *td_set_cursor_new(struct td_set *s, uint64_t since, unsign
 	return c;
 }
 
-int td_set_cursor_next(struct td_set_cursor *c, struct td_event *ev, char **err)
+/* The merge's next event, td_set_cursor_next without the window's start. */
+static int set_cursor_step(struct td_set_cursor *c, struct td_event *ev, char **err)
 {
 	struct cur_file *f;
 	int k;
@@ -740,6 +741,18 @@ int td_set_cursor_next(struct td_set_cursor *c, struct td_event *ev, char **err)
 	if (c->opened < c->s->n && c->f[c->opened - 1].first < c->limit)
 		c->limit = c->f[c->opened - 1].first;
 	return 1;
+}
+
+int td_set_cursor_next(struct td_set_cursor *c, struct td_event *ev, char **err)
+{
+	int r;
+
+	/* the seeks put each stream at since, but a stream whose time goes
+	 * backwards after it (a damaged file) brings earlier events again:
+	 * none is handed out, so a window holds only its own */
+	while ((r = set_cursor_step(c, ev, err)) > 0 && ev->ts < c->since)
+		;
+	return r;
 }
 
 int td_set_cursor_file(const struct td_set_cursor *c) { return c->last; }

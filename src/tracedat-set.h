@@ -85,7 +85,8 @@ void td_set_keep_names(struct td_set *s);
 struct td_set_cursor;
 /*
  * Every event of every file, in time order (buffer < 0: all buffers).
- * since > 0: from the first event at or after it, each file's cursor
+ * since > 0: only events at or after it (none earlier, even from a
+ * stream whose time goes backwards), each file's cursor
  * started through a page index, made on the first such start of the file
  * and kept by the set for the next: every > 0, a page in `every`
  * (td_index_build: for many seeks, as the TUI's); 0, what this seek
