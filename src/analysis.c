@@ -20,6 +20,7 @@
 #include "model-stacks.h"
 #include "parsers.h"
 #include "pidmap.h"
+#include "probes.h"
 #include "tracedat-read.h"
 #include "tracedat-set.h"
 #include "util.h"
@@ -1359,6 +1360,13 @@ const void *analysis_model(const struct analysis *a, const struct model_ops *ops
 }
 const char *analysis_probe_set(const struct analysis *a) { return a->probe_set; }
 const char *analysis_probe_reason(const struct analysis *a) { return a->probe_reason; }
+
+int analysis_zswap_wb_upper_bound(const struct analysis *a)
+{
+	const struct probe_set *set = probe_set_find(a->probe_set);
+
+	return set && set->wb_zero_includes_freed;
+}
 int analysis_probes_swap(const struct analysis *a) { return a->probes_swap; }
 
 const char *analysis_private_meta(const struct analysis *a)

@@ -265,6 +265,10 @@ const struct model_ops *const *analysis_models(void);
 /* The recording's probe_set= and probe_reason= ("" when not recorded). */
 const char *analysis_probe_set(const struct analysis *a);
 const char *analysis_probe_reason(const struct analysis *a);
+/* 1 when the recording's probe set counts a zswap entry freed before its
+ * writeback as written back too (5.10, 6.1: probes.h wb_zero_includes_freed),
+ * so the writeback probe gives an upper bound; 0 otherwise. */
+int analysis_zswap_wb_upper_bound(const struct analysis *a);
 /* mmscope's own metadata of the recording (key=value lines; of the first
  * file of a set), for td_meta_value(): "" when none (trace-cmd, live). */
 const char *analysis_private_meta(const struct analysis *a);

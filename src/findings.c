@@ -693,6 +693,7 @@ static void rule_zswap_writeback(const struct analysis *a, const struct finding_
 	const struct zswap_model *m = analysis_zswap(a);
 	int n = zswap_model_npoints(m);
 	const struct zsw_point *fp = zswap_model_point(m, 0), *lp = zswap_model_point(m, n - 1);
+	const struct zsw_counter *dc = zswap_model_counter(m, "written_back_pages");
 	uint64_t wb;
 	int64_t stored = -1;
 	struct finding *f;
@@ -703,7 +704,16 @@ static void rule_zswap_writeback(const struct analysis *a, const struct finding_
 		wb = (uint64_t)(lp->zswpwb - fp->zswpwb);
 		if (fp->zswpout >= 0 && lp->zswpout >= 0)
 			stored = lp->zswpout - fp->zswpout;
-	} else if (zswap_model_has_probes(m) && zswap_model_probe_ok(m, ZSWAP_OP_WB)) {
+	} else if (dc && dc->seen && dc->first >= 0 && dc->last >= 0) {
+		/* before 5.19: debugfs written_back_pages, exact on every kernel */
+		if (dc->last <= dc->first)
+			return;
+		wb = (uint64_t)(dc->last - dc->first);
+		if (zswap_model_has_probes(m))
+			stored = (int64_t)zswap_model_probe_ok(m, ZSWAP_OP_STORE);
+	} else if (zswap_model_has_probes(m) && zswap_model_probe_ok(m, ZSWAP_OP_WB) &&
+		   !analysis_zswap_wb_upper_bound(a)) {
+		/* 5.10/6.1's probe counts freed entries too: no count from it */
 		wb = zswap_model_probe_ok(m, ZSWAP_OP_WB);
 		stored = (int64_t)zswap_model_probe_ok(m, ZSWAP_OP_STORE);
 	} else {
@@ -723,6 +733,12 @@ static void rule_zswap_writeback(const struct analysis *a, const struct finding_
 			evidence(f, "vmstat pswpout", "zswap", "pswpout %+lld",
 				 (long long)(lp->pswpout - fp->pswpout));
 		zswap_times(a, m, offsetof(struct zsw_point, zswpwb), f);
+	} else if (dc && dc->seen && dc->first >= 0 && dc->last >= 0) {
+		evidence(f, "zswap debugfs", "zswap", "written_back_pages +%llu", ULL(wb));
+		if (stored >= 0)
+			evidence(f, "zswap store probe", "zswap", "stores %lld ok",
+				 (long long)stored);
+		zswap_times(a, m, offsetof(struct zsw_point, written_back), f);
 	} else {
 		evidence(f, "zswap writeback probe", "zswap", "writebacks %llu ok",
 			 ULL(wb));

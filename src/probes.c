@@ -121,11 +121,11 @@ static const struct probe_def defs_7x[] = {
  * were checked against that kernel's BTF and symbols; it has no kprobes).
  */
 const struct probe_set probe_sets[] = {
-	{ "7.x", defs_7x, (int)ARRAY_SIZE(defs_7x), "7.2 7.3" },
-	{ "6.18", defs_618, (int)ARRAY_SIZE(defs_618), "6.18" },
-	{ "6.12", defs_612, (int)ARRAY_SIZE(defs_612), "6.12" },
-	{ "6.1", defs_61, (int)ARRAY_SIZE(defs_61), "6.1" },
-	{ "5.10", defs_510, (int)ARRAY_SIZE(defs_510), "5.10" },
+	{ "7.x", defs_7x, (int)ARRAY_SIZE(defs_7x), "7.2 7.3", 0 },
+	{ "6.18", defs_618, (int)ARRAY_SIZE(defs_618), "6.18", 0 },
+	{ "6.12", defs_612, (int)ARRAY_SIZE(defs_612), "6.12", 0 },
+	{ "6.1", defs_61, (int)ARRAY_SIZE(defs_61), "6.1", 1 },
+	{ "5.10", defs_510, (int)ARRAY_SIZE(defs_510), "5.10", 1 },
 };
 const int probe_nsets = (int)ARRAY_SIZE(probe_sets);
 

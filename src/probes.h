@@ -40,6 +40,15 @@ struct probe_set {
 	 * type), unless the user forces one.
 	 */
 	const char *verified;
+	/*
+	 * 1 where zswap_writeback_entry returns 0 both when it wrote the page
+	 * back and when the entry had been freed (invalidated) before it got
+	 * to it (5.10, 6.1: "entry was invalidated ... return 0"): its 0
+	 * returns are at least the writebacks, and debugfs written_back_pages
+	 * counts the writebacks alone. Seen in check-vm: 5.10, 12 returns of
+	 * 0 for 11 pages written back.
+	 */
+	int wb_zero_includes_freed;
 };
 
 extern const struct probe_set probe_sets[];

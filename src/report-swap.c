@@ -744,9 +744,15 @@ static void zswap_probes(struct report_ctx *rc, const struct zswap_model *m)
 		report_probe_missed(rc, "zswap", "  lost: ");
 	for (int i = 0; i < ZSWAP_OP_NR; i++) {
 		uint64_t ok = zswap_model_probe_ok(m, i), no = zswap_model_probe_fail(m, i);
+		int upper = i == ZSWAP_OP_WB && analysis_zswap_wb_upper_bound(rc->a);
 
 		report_line(rc, "  %-10s %9llu: %9llu %s (%.1f%%), %llu not", op[i],
-			    ULL(ok + no), ULL(ok), okw[i], pct(ok, ok + no), ULL(no));
+			    ULL(ok + no), ULL(ok), upper ? "returned 0" : okw[i],
+			    pct(ok, ok + no), ULL(no));
+		if (upper && ok)	/* probes.h: wb_zero_includes_freed */
+			report_wrap(rc, "    ", "returned 0: written back, or its entry was "
+				    "freed before it could be (this kernel returns 0 for "
+				    "both); written_back_pages counts the writebacks alone");
 	}
 }
 
@@ -1040,12 +1046,25 @@ void report_json_zswap(struct report_ctx *rc)
 		json_s64_or_null(j, "zswpwb", l->zswpwb - f->zswpwb,
 				 f->zswpwb >= 0 && l->zswpwb >= 0);
 	}
+	{	/* debugfs, as the text's line: the exact writebacks, 5.19 or not */
+		const struct zsw_counter *wb = zswap_model_counter(m, "written_back_pages");
+
+		json_s64_or_null(j, "written_back_pages", wb ? wb->last - wb->first : 0,
+				 wb && wb->seen && wb->first >= 0 && wb->last >= 0);
+	}
 	for (int i = 0; i < ZSWAP_OP_NR; i++) {	/* null without the zswap kprobes */
+		int upper = i == ZSWAP_OP_WB && analysis_zswap_wb_upper_bound(rc->a);
+
 		snprintf(key, sizeof(key), "%s_ok", op[i]);
-		json_u64_or_null(j, key, zswap_model_probe_ok(m, i), zswap_model_has_probes(m));
+		json_u64_or_null(j, key, zswap_model_probe_ok(m, i),
+				 zswap_model_has_probes(m) && !upper);
 		snprintf(key, sizeof(key), "%s_not", op[i]);
 		json_u64_or_null(j, key, zswap_model_probe_fail(m, i), zswap_model_has_probes(m));
 	}
+	/* 5.10, 6.1: the writeback probe's 0 returns, freed entries included
+	 * (writebacks_ok is null there); null elsewhere */
+	json_u64_or_null(j, "writebacks_ok_or_freed", zswap_model_probe_ok(m, ZSWAP_OP_WB),
+			 zswap_model_has_probes(m) && analysis_zswap_wb_upper_bound(rc->a));
 	json_array(j, "series");
 	for (int i = 0; i < n; i++) {	/* absolute values; null: no such counter */
 		const struct zsw_point *p = zswap_model_point(m, i);

@@ -59,7 +59,11 @@ def section_figure(rep, f):
         return d['runs'] - d['status'].get('success', 0)
     if fid == 'zswap-writeback':
         z = rep['zswap']
-        return z['zswpwb'] if z.get('zswpwb') is not None else z['writebacks_ok']
+        if z.get('zswpwb') is not None:
+            return z['zswpwb']
+        if z.get('written_back_pages') is not None:
+            return z['written_back_pages']
+        return z['writebacks_ok']
     if fid == 'zswap-reject':
         s = rep['zswap']['series']
         return s[-1]['rejects'] - s[0]['rejects']
@@ -93,7 +97,7 @@ def expected_present(rep):
     if (rep['swap'].get('free_scatter') or {}).get('switches'):
         want.append(('swap-free-scattered', None))
     z = rep['zswap']
-    if z.get('zswpwb'):
+    if z.get('zswpwb') or (z.get('zswpwb') is None and z.get('written_back_pages')):
         want.append(('zswap-writeback', None))
     return want
 
