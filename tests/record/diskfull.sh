@@ -37,19 +37,17 @@ umount "$LIVE_MOUNT"
 
 # ---- in the middle of a file, with a COMMAND ----
 mount -t tmpfs -o size=24M tmpfs "$LIVE_MOUNT" || fail "cannot mount a 24 MiB tmpfs"
-(
-	end=$(($(date +%s) + 20))
-	while [ "$(date +%s)" -lt "$end" ]; do
-		head -c 100000000 /dev/zero | cat >/dev/null
-	done
-) &
-load=$!
-LIVE_PIDS="$LIVE_PIDS $load"
+# loaded until the recorder stops (the disk filled), up to 90 s: how fast
+# the load fills it varies tenfold (lib-live.sh, copy_load_until)
 # shellcheck disable=SC2086
-"$MMSCOPE" record $EV --interval 200 --duration 20 -o "$LIVE_MOUNT/m.dat" -- sleep 60 \
-	2>"$scratch/m.err"
+"$MMSCOPE" record $EV --interval 200 --duration 120 -o "$LIVE_MOUNT/m.dat" -- sleep 300 \
+	2>"$scratch/m.err" &
+rec=$!
+LIVE_PIDS="$LIVE_PIDS $rec"
+copy_load_until 90 grep -q '^mmscope: stopped' "$scratch/m.err"
+kill -INT "$rec" 2>/dev/null
+wait "$rec"
 rc=$?
-kill "$load" 2>/dev/null
 cat "$scratch/m.err"
 [ $rc -eq 3 ] && grep -q '^mmscope: the recording is incomplete: the filesystem filled' \
 	"$scratch/m.err" && ok "full mid-file: exit 3, and the line that says why" ||

@@ -189,3 +189,19 @@ read_events() {
 		/^CPU:? *[0-9]+/ { c = $0; gsub(/[^0-9]/, "", c) }
 		/^read events:/ && $3 > 0 { print c, $3 }' | sort -n
 }
+
+# copy_load_until SECONDS CMD [ARGS]: page allocations and frees (zeros
+# copied through a pipe, and the processes that copy them) until CMD
+# succeeds or SECONDS pass; CMD's status at the end. The events a second
+# this makes vary tenfold between runs on the same machine (CI: 15,000/s
+# in one run, 160,000/s in the next), so a test that needs files written
+# or a disk filled loads until that happened, not for a fixed time.
+copy_load_until() {
+	_until=$(($(date +%s) + $1))
+	shift
+	while [ "$(date +%s)" -lt "$_until" ]; do
+		"$@" && return 0
+		head -c 100000000 /dev/zero | cat >/dev/null
+	done
+	"$@"
+}

@@ -20,20 +20,16 @@
 live_require trace-cmd
 EV="-e kmem:mm_page_alloc -e kmem:mm_page_free"
 
-load() {
-	end=$(($(date +%s) + $1))
-	while [ "$(date +%s)" -lt "$end" ]; do
-		head -c 100000000 /dev/zero | cat >/dev/null
-	done
-}
-
 mkdir "$scratch/seg"
+# two switches (three parts), then SIGINT; loaded until then, up to 60 s
+switched() { [ "$(grep -c '^mmscope: wrote ' "$scratch/err")" -ge 2 ]; }
 # shellcheck disable=SC2086
-"$MMSCOPE" record --switch-output 1M --interval 200 --duration 4 -o "$scratch/seg/run.dat" \
+"$MMSCOPE" record --switch-output 1M --interval 200 --duration 90 -o "$scratch/seg/run.dat" \
 	$EV 2>"$scratch/err" &
 rec=$!
 LIVE_PIDS="$LIVE_PIDS $rec"
-load 3
+copy_load_until 60 switched
+kill -INT "$rec"
 wait "$rec" || { cat "$scratch/err"; fail "record --switch-output 1M exited $?"; }
 files=$(ls "$scratch/seg" | grep '^run-[0-9]*\.dat$' | sort -t- -k2 -n | sed "s|^|$scratch/seg/|")
 n=$(echo "$files" | wc -l)

@@ -25,14 +25,6 @@ for args in "--switch-output 10" "--switch-output 2M --switch-max-files 0" \
 		ok "'$args': exit 2: $(head -1 "$scratch/bad")" || fail "'$args': exit $rc"
 done
 
-# load SECONDS: copying through pipes allocates and frees pages
-load() {
-	end=$(($(date +%s) + $1))
-	while [ "$(date +%s)" -lt "$end" ]; do
-		head -c 100000000 /dev/zero | cat >/dev/null
-	done
-}
-
 # span FILE: "CPU FIRST LAST MAXGAP" per CPU: its first and last time
 # stamps and the longest time between two of its events in the file
 span() {
@@ -46,19 +38,22 @@ span() {
 }
 
 out="$scratch/sw.dat"
+# three switches, then SIGINT (exit 0); loaded until then, up to 60 s
+switched() { [ "$(grep -c '^mmscope: wrote ' "$scratch/err")" -ge 3 ]; }
 # shellcheck disable=SC2086
-"$MMSCOPE" record --switch-output 2M --switch-max-files 3 --interval 200 --duration 6 \
+"$MMSCOPE" record --switch-output 2M --switch-max-files 3 --interval 200 --duration 90 \
 	-o "$out" $EV 2>"$scratch/err" &
 rec=$!
 LIVE_PIDS="$LIVE_PIDS $rec"
-load 5
+copy_load_until 60 switched
+kill -INT "$rec"
 wait "$rec"
 rc=$?
 tail -3 "$scratch/err"
 [ $rc -eq 0 ] || fail "record --switch-output exited $rc"
 written=$(grep -c '^mmscope: wrote ' "$scratch/err")
 kept=$(ls "$scratch" | grep -c '^sw-[0-9]*\.dat$')
-[ "$written" -ge 3 ] || fail "only $((written + 1)) files written in 6 s: no switches?"
+[ "$written" -ge 3 ] || fail "only $((written + 1)) files written in 60 s of load: no switches?"
 [ "$kept" -ge 1 ] && [ "$kept" -le 3 ] && ok "$((written + 1)) files written, $kept kept" ||
 	fail "$kept files kept (want 1..3)"
 ls "$scratch" | grep -q 'spool' && fail "a spool is left: $(ls "$scratch" | grep spool)"
@@ -103,12 +98,15 @@ done
 rm -f "$scratch"/sw-*.dat
 mkdir "$scratch/all"
 out="$scratch/all/all.dat"
+# two switches (three files), then SIGINT
+switched2() { [ "$(grep -c '^mmscope: wrote ' "$scratch/err")" -ge 2 ]; }
 # shellcheck disable=SC2086
-"$MMSCOPE" record --switch-output 1M --interval 200 --duration 4 -o "$out" $EV \
+"$MMSCOPE" record --switch-output 1M --interval 200 --duration 90 -o "$out" $EV \
 	2>"$scratch/err" &
 rec=$!
 LIVE_PIDS="$LIVE_PIDS $rec"
-load 3
+copy_load_until 60 switched2
+kill -INT "$rec"
 wait "$rec" || fail "record --switch-output 1M exited $?"
 n=$(ls "$scratch/all" | grep -c '^all-[0-9]*\.dat$')
 [ "$n" -ge 3 ] || fail "only $n files"
@@ -161,11 +159,13 @@ LIVE_MOUNT="$scratch/small"
 mkdir "$LIVE_MOUNT"
 if mount -t tmpfs -o size=12M tmpfs "$LIVE_MOUNT"; then
 	# shellcheck disable=SC2086
-	"$MMSCOPE" record --switch-output 1M --interval 200 --duration 6 -o "$LIVE_MOUNT/x.dat" \
+	"$MMSCOPE" record --switch-output 1M --interval 200 --duration 90 -o "$LIVE_MOUNT/x.dat" \
 		$EV 2>"$scratch/err" &
 	rec=$!
 	LIVE_PIDS="$LIVE_PIDS $rec"
-	load 5
+	# until it stops on the full disk (the stop line), up to 60 s
+	copy_load_until 60 grep -q '^mmscope: stopped' "$scratch/err"
+	kill -INT "$rec" 2>/dev/null
 	wait "$rec"
 	rc=$?
 	grep -q '^mmscope: stopped: filesystem full: ' "$scratch/err" &&
