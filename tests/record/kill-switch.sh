@@ -15,10 +15,10 @@
 live_require trace-cmd
 EV="-e kmem:mm_page_alloc -e kmem:mm_page_free"
 
-load() {	# load SECONDS: page allocations
+load() {	# load SECONDS: page allocations (lib-live.sh)
 	end=$(($(date +%s) + $1))
 	while [ "$(date +%s)" -lt "$end" ]; do
-		head -c 100000000 /dev/zero | cat >/dev/null
+		churn_round
 	done
 }
 # vmkeys FILE: the vmstat keys of the file's first sample set
@@ -59,7 +59,7 @@ while [ ! -e "$scratch/run/ks-2.dat" ] && [ $i -lt 30 ]; do
 	i=$((i + 1))
 done
 [ -e "$scratch/run/ks-2.dat" ] || { kill -KILL "$pid"; fail "no second part after 30 s: $(ls "$scratch/run" | tr '\n' ' ')"; finish; }
-head -c 50000000 /dev/zero | cat >/dev/null
+churn_round
 kill -KILL "$pid"
 wait "$pid" 2>/dev/null
 ls "$scratch/run"

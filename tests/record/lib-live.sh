@@ -49,6 +49,7 @@ LIVE_TRACEFS_MOUNTED=0
 LIVE_CG_V2=0
 LIVE_CG2_ENABLED=""
 LIVE_BEFORE=" "
+LIVE_CHURN="$( [ -d /dev/shm ] && echo /dev/shm || echo "${TMPDIR:-/tmp}")/mmscope-test-$$-churn"
 
 live_cleanup() {
 	rc=$?
@@ -56,6 +57,7 @@ live_cleanup() {
 	for p in $LIVE_PIDS; do
 		kill -KILL "$p" 2>/dev/null
 	done
+	rm -f "$LIVE_CHURN".*	# a churn_round's file, when it was killed
 	# instances left by recorders this test killed on purpose
 	for p in $LIVE_PIDS; do
 		[ -d "$TRACEFS/instances/mmscope-$p" ] && rmdir "$TRACEFS/instances/mmscope-$p"
@@ -190,11 +192,23 @@ read_events() {
 		/^read events:/ && $3 > 0 { print c, $3 }' | sort -n
 }
 
-# copy_load_until SECONDS CMD [ARGS]: page allocations and frees (zeros
-# copied through a pipe, and the processes that copy them) until CMD
-# succeeds or SECONDS pass; CMD's status at the end. The events a second
-# this makes vary tenfold between runs on the same machine (CI: 15,000/s
-# in one run, 160,000/s in the next), so a test that needs files written
+# churn_round: page allocations and frees that do not depend on how the
+# scheduler places the load: 100 MB of zeros written to a file on tmpfs
+# (/dev/shm) and removed, about 50,000 kmem events, then 0.2 s of rest
+# (about 150,000 events/s, what the recorder tests were made with). A
+# pipe (head | cat) reuses its pages when writer and reader run on two
+# idle CPUs: measured here, 4,657 events for 500 MB through one pipe on
+# an idle machine, 257,505 through two at once; CI's idle runs made
+# 15,000 events/s with it where a busy machine made 160,000.
+churn_round() {
+	_f=$(mktemp "$LIVE_CHURN.XXXXXX") || return 1
+	head -c 100000000 /dev/zero >"$_f"
+	rm -f "$_f"
+	sleep 0.2
+}
+
+# copy_load_until SECONDS CMD [ARGS]: churn_round until CMD succeeds or
+# SECONDS pass; CMD's status at the end. A test that needs files written
 # or a disk filled loads until that happened, not for a fixed time.
 copy_load_until() {
 	_t0=$(date +%s)
@@ -202,11 +216,11 @@ copy_load_until() {
 	shift
 	while [ "$(date +%s)" -lt "$_until" ]; do
 		"$@" && { _st=0; break; }
-		head -c 100000000 /dev/zero | cat >/dev/null
+		churn_round
 		_rounds=$((_rounds + 1))
 	done
 	[ $_st -eq 0 ] || { "$@"; _st=$?; }
-	# how fast this machine copied, for a log that asks why it was slow
+	# how fast this machine loaded, for a log that asks why it was slow
 	echo "load: $_rounds rounds of 100 MB in $(($(date +%s) - _t0)) s ($*: status $_st)"
 	return $_st
 }

@@ -22,7 +22,7 @@ EV="-g none -e kmem:mm_page_alloc -e kmem:mm_page_free"
 load() {
 	end=$(($(date +%s) + $1))
 	while [ "$(date +%s)" -lt "$end" ]; do
-		head -c 100000000 /dev/zero | cat >/dev/null
+		churn_round
 	done
 }
 # events FILE: "CPU COUNT" per CPU, every event trace-cmd shows

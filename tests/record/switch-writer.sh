@@ -28,14 +28,14 @@
 live_require trace-cmd
 EV="-e kmem:mm_page_alloc -e kmem:mm_page_free"
 
-load() {	# load SECONDS: copying through pipes allocates and frees pages
+load() {	# load SECONDS: page allocations and frees (lib-live.sh)
 	end=$(($(date +%s) + $1))
 	while [ "$(date +%s)" -lt "$end" ]; do
-		head -c 100000000 /dev/zero | cat >/dev/null
+		churn_round
 	done
 }
 # loadbg: load in the background until load_stop
-loadbg() { (while :; do head -c 100000000 /dev/zero | cat >/dev/null; done) & LOADPID=$!; }
+loadbg() { (while :; do churn_round; done) & LOADPID=$!; }
 load_stop() { kill "$LOADPID" 2>/dev/null; wait "$LOADPID" 2>/dev/null; }
 # exact FILE: its events per CPU are the kernel's read events since it began
 exact() {
