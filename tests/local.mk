@@ -342,3 +342,9 @@ EXTRA_DIST += tests/bench/cgroups-bench.sh
 TESTS += tests/record/cgroups-sample.sh
 tests/record/cgroups-sample.log: tests/record/switch-writer.log
 EXTRA_DIST += tests/record/cgroups-sample.sh
+
+# The test list, one per line: .ci/run's distcheck runs it less its
+# slowest tests (the two make checks before it ran those).
+print-tests:
+	@for t in $(TESTS); do echo "$$t"; done
+.PHONY: print-tests
