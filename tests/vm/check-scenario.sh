@@ -101,7 +101,7 @@ if [ $RUN = 1 ]; then
 	tmo=$(sed -n 's/^#[[:space:]]*vm-timeout:[[:space:]]*//p' "$SCRIPT" | head -1)
 	smp=$(sed -n 's/^#[[:space:]]*vm-smp:[[:space:]]*//p' "$SCRIPT" | head -1)
 	rc=0
-	"$HERE/run-vm.sh" "$KERNEL" "$SCRIPT" "$OUT" --mem "${mem:-512}" --timeout "${tmo:-300}" --smp "${smp:-2}" \
+	"$HERE/run-vm.sh" "$KERNEL" "$SCRIPT" "$OUT" --mem "${mem:-512}" --timeout "${tmo:-300}" ${smp:+--smp "$smp"} \
 		"${bins[@]}" --file "$HERE/scenario-lib.sh:/usr/local/lib/scenario-lib.sh" \
 		>"$tmp/run-vm.log" 2>&1 || rc=$?
 	case $rc in
