@@ -45,6 +45,10 @@ struct analysis_scope {
 	int pid;		/* > 0: only this task's event-derived figures */
 	const char *comm;	/* non-NULL: only tasks of this name */
 	const char *cgroup;	/* non-NULL: only tasks of this cgroup */
+	/* --run N: run N (1 ...) of a host's history, in time order. The
+	 * input layer's (inputs.h), which picks the run: the analysis of
+	 * one recording never reads it. 0: every run. */
+	int run;
 };
 
 /* "T" or "@T" (seconds, >= 0, decimals allowed), or a wall-clock time

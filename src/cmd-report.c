@@ -8,6 +8,7 @@
 #include "analysis.h"
 #include "cmd.h"
 #include "inputs.h"
+#include "report-history.h"
 #include "output-file.h"
 #include "report.h"
 #include "util.h"
@@ -178,10 +179,125 @@ static int report_output(const struct report_cmd_opts *o, const struct strbuf *o
 	return EXIT_OK;
 }
 
+/* The analysis of a selected run, or NULL with the error printed and
+ * *r the exit status. */
+static struct analysis *report_analysis(const struct inputs *in, const struct inputs_sel *sel,
+					const struct analysis_opts *ao, int *r)
+{
+	const struct input_rec *rec = &in->rec[in->hist.run[sel->run].in];
+	char *err = NULL;
+	int bad = 0;
+	struct analysis *a = inputs_run_analysis(in, sel, ao, &err, &bad);
+
+	if (a)
+		return a;
+	/* a set names its file in the error; one file is named here */
+	if (rec->n == 1)
+		error("%s: %s", rec->name, err ? err : "cannot read");
+	else
+		error("%s", err ? err : "cannot read");
+	*r = bad ? EXIT_USAGE : EXIT_ERROR;
+	free(err);
+	return NULL;
+}
+
+/* Out now, or into the -o buffer. */
+static void emit(struct strbuf *sink, struct strbuf *out)
+{
+	if (sink)
+		strbuf_add(sink, out->buf ? out->buf : "", out->len);
+	else
+		fwrite(out->buf ? out->buf : "", 1, out->len, stdout);
+	strbuf_reset(out);
+}
+
 /*
- * Each recording the arguments name, read once and rendered: several
- * one after another, each under a line naming it (text), or as a JSON
- * array; never merged (inputs.h).
+ * One host's history: its runs the scope selects, in time order. A
+ * history of one run is that run's report, as ever. Of several: the
+ * history (runs, gaps, how each began and ended), each run's report, and
+ * the runs' sums over time (text); {"history": ..., "runs": [...]}
+ * (JSON); one page (HTML).
+ */
+static int report_host(const struct inputs *in, int host, const struct report_cmd_opts *o,
+		       const struct analysis_opts *ao, struct strbuf *sink)
+{
+	struct inputs_sel *sel = NULL;
+	struct history_sum *sum;
+	struct strbuf out = STRBUF_INIT, runs = STRBUF_INIT;
+	int nsel = 0, bad = 0, r = 0, multi = in->hist.host_n[host] > 1;
+	char *err = NULL;
+
+	if (inputs_select(in, host, &sel, &nsel, &err, &bad)) {
+		r = bad ? usage_error(&cmd_report_entry, "%s", err) : error("%s", err);
+		free(err);
+		return r;
+	}
+	sum = xcalloc((size_t)nsel + 1, sizeof(*sum));
+	if (multi && o->r.format == RF_TEXT) {
+		history_text(in, host, sel, nsel, &out);
+		emit(sink, &out);
+	}
+	for (int k = 0; k < nsel && !r; k++) {
+		struct analysis *a = report_analysis(in, &sel[k], ao, &r);
+
+		if (!a)
+			break;
+		if (getenv("MMSCOPE_REPORT_TIMING"))
+			report_timing(in->rec[in->hist.run[sel[k].run].in].name, analysis_info(a));
+		history_sum_of(a, &sum[k]);
+		if (multi && o->r.format == RF_TEXT) {
+			if (k)
+				strbuf_addch(&out, '\n');
+			history_gap_text(in, sel[k].run, &out);
+			history_run_title(in, sel[k].run, &out);
+		}
+		report_render(a, &o->r, &out);
+		analysis_free(a);
+		if (multi && o->r.format == RF_JSON) {
+			if (out.len && out.buf[out.len - 1] == '\n')
+				out.len--;
+			strbuf_addstr(&runs, k ? ",\n" : "");
+			strbuf_add(&runs, out.buf ? out.buf : "", out.len);
+			strbuf_reset(&out);
+		} else {
+			emit(sink, &out);
+		}
+	}
+	if (!r && multi && o->r.format == RF_TEXT) {
+		strbuf_addch(&out, '\n');
+		history_totals_text(in, host, sel, nsel, sum, &out);
+		emit(sink, &out);
+	}
+	if (!r && multi && o->r.format == RF_JSON) {
+		struct json_writer j;
+
+		/* the history's object, then the runs' reports as they are */
+		json_begin(&j, &out, JSON_ROOT_FLUSH);
+		history_json(&j, in, host, sel, nsel, sum);
+		json_end(&j);
+		while (out.len && out.buf[out.len - 1] == '\n')
+			out.len--;
+		if (out.len && out.buf[out.len - 1] == '}')	/* the root's close */
+			out.len--;
+		while (out.len && out.buf[out.len - 1] == '\n')
+			out.len--;
+		strbuf_addstr(&out, ",\n\"runs\": [\n");
+		strbuf_add(&out, runs.buf ? runs.buf : "", runs.len);
+		strbuf_addstr(&out, "\n]\n}\n");
+		emit(sink, &out);
+	}
+	strbuf_release(&out);
+	strbuf_release(&runs);
+	free(sum);
+	free(sel);
+	return r;
+}
+
+/*
+ * The histories the arguments name (inputs.h), one after another: each
+ * under a line naming it (text), or as a JSON array; never merged. A
+ * directory of several hosts is refused, and so is more than one history
+ * on one HTML page.
  */
 static int cmd_report_run(int argc, char **argv)
 {
@@ -189,6 +305,7 @@ static int cmd_report_run(int argc, char **argv)
 	struct analysis_opts ao;
 	struct inputs in;
 	struct strbuf all = STRBUF_INIT;	/* everything, with -o */
+	struct strbuf line = STRBUF_INIT;
 	char *err = NULL;
 	int r = report_parse_opts(argc, argv, &o), many;
 
@@ -204,56 +321,47 @@ static int cmd_report_run(int argc, char **argv)
 		inputs_release(&in);
 		return r;
 	}
-	many = in.nrec > 1;
-	/* one page is one recording: several pages in one file are no page */
-	if (many && o.r.format == RF_HTML && inputs_one(&in, &err)) {
-		r = usage_error(&cmd_report_entry, "--format html: %s", err);
+	if (inputs_check_dirs(&in, &err) ||
+	    ((o.r.format == RF_HTML || o.scope.run) && inputs_one(&in, &err))) {
+		/* one page is one history: several in one file are no page */
+		error("%s%s", o.r.format == RF_HTML ? "--format html: " :
+		      o.scope.run ? "--run: " : "", err);
+		r = EXIT_USAGE;
 		free(err);
 		inputs_release(&in);
 		return r;
 	}
+	many = in.hist.nhost > 1;
 	analysis_opts_default(&ao);
-	/* without -o each recording goes out as soon as it is read */
+	/* without -o each run goes out as soon as it is read */
 	struct strbuf *sink = o.out ? &all : NULL;
-	struct strbuf head = STRBUF_INIT;
 
-	if (many && o.r.format == RF_JSON)
-		strbuf_addstr(sink ? sink : &head, "[\n");
-	for (int i = 0; i < in.nrec && !r; i++) {
-		struct strbuf out = STRBUF_INIT;
-		int bad = 0;
-		struct analysis *a = inputs_analysis(&in, i, &ao, &err, &bad);
-
-		if (!a) {
-			/* a set names its file in the error; one file is named here */
-			if (in.rec[i].n == 1)
-				error("%s: %s", in.rec[i].name, err ? err : "cannot read");
-			else
-				error("%s", err ? err : "cannot read");
-			r = bad ? EXIT_USAGE : EXIT_ERROR;
-			free(err);
-			break;
-		}
-		if (getenv("MMSCOPE_REPORT_TIMING"))
-			report_timing(in.rec[i].name, analysis_info(a));
-		strbuf_add(&out, head.buf ? head.buf : "", head.len);
-		strbuf_reset(&head);
-		if (many && o.r.format == RF_TEXT)
-			strbuf_addf(&out, "%s=== recording %d of %d: %s\n\n", i ? "\n" : "", i + 1,
-				    in.nrec, in.rec[i].name);
-		report_render(a, &o.r, &out);
-		if (many && o.r.format == RF_JSON && out.len && out.buf[out.len - 1] == '\n')
-			out.len--;	/* the array's comma goes after it */
-		if (many && o.r.format == RF_JSON)
-			strbuf_addstr(&out, i + 1 < in.nrec ? ",\n" : "\n]\n");
-		if (sink)
-			strbuf_add(sink, out.buf ? out.buf : "", out.len);
-		else
-			fwrite(out.buf ? out.buf : "", 1, out.len, stdout);
-		strbuf_release(&out);
-		analysis_free(a);
+	if (many && o.r.format == RF_JSON) {
+		strbuf_addstr(&line, "[\n");
+		emit(sink, &line);
 	}
-	strbuf_release(&head);
+	for (int h = 0; h < in.hist.nhost && !r; h++) {
+		const struct history_run *hr = &in.hist.run[in.hist.host_first[h]];
+
+		if (many && o.r.format == RF_TEXT) {
+			strbuf_addf(&line, "%s=== recording %d of %d: %s\n\n", h ? "\n" : "", h + 1,
+				    in.hist.nhost, in.hist.host_n[h] > 1 ?
+				    hr->host_name : in.rec[hr->in].name);
+			emit(sink, &line);
+		}
+		if (many && o.r.format == RF_JSON) {
+			/* the array's comma right after each history's object */
+			r = report_host(&in, h, &o, &ao, &line);
+			while (line.len && line.buf[line.len - 1] == '\n')
+				line.len--;
+			strbuf_addstr(&line, h + 1 < in.hist.nhost ? ",\n" : "\n]\n");
+			if (!r)
+				emit(sink, &line);
+		} else {
+			r = report_host(&in, h, &o, &ao, sink);
+		}
+	}
+	strbuf_release(&line);
 	inputs_release(&in);
 	if (!r && sink)
 		r = report_output(&o, &all);	/* nothing is written on an error */

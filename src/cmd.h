@@ -94,14 +94,15 @@ int parse_jobs(const struct cmd_entry *cmd, const char *arg, int *jobs);
  */
 enum {
 	SCOPE_OPT_SINCE = 0x1000, SCOPE_OPT_UNTIL, SCOPE_OPT_PID, SCOPE_OPT_COMM,
-	SCOPE_OPT_CGROUP,
+	SCOPE_OPT_CGROUP, SCOPE_OPT_RUN,
 };
 #define SCOPE_LONGOPTS \
 	{ "since", required_argument, NULL, SCOPE_OPT_SINCE }, \
 	{ "until", required_argument, NULL, SCOPE_OPT_UNTIL }, \
 	{ "pid", required_argument, NULL, SCOPE_OPT_PID }, \
 	{ "comm", required_argument, NULL, SCOPE_OPT_COMM }, \
-	{ "cgroup", required_argument, NULL, SCOPE_OPT_CGROUP }
+	{ "cgroup", required_argument, NULL, SCOPE_OPT_CGROUP }, \
+	{ "run", required_argument, NULL, SCOPE_OPT_RUN }
 #define SCOPE_USAGE \
 "      --since T        only from T: seconds from the first event, as times\n" \
 "                       print, @T a trace time stamp (as trace-cmd prints),\n" \
@@ -112,7 +113,9 @@ enum {
 "                       this task only (counters and kswapd stay global)\n" \
 "      --comm NAME      the same for the tasks of this name\n" \
 "      --cgroup PATH    the same for a cgroup's tasks (refused when the\n" \
-"                       recording cannot tell them)\n"
+"                       recording cannot tell them)\n" \
+"      --run N          only run N of a host's history (runs in time order,\n" \
+"                       from 1; the history's list gives them)\n"
 struct analysis_scope;
 struct analysis_time;
 int parse_scope(const struct cmd_entry *cmd, int opt, const char *arg,

@@ -18,79 +18,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* ---- the scope options ---- */
-
-static int scope_time(const char *name, const char *arg, struct analysis_time *t)
-{
-	if (analysis_time_parse(arg, t)) {
-		error("bad --%s time '%s' (seconds from the first event, @seconds of "
-		      "trace time, or YYYY-MM-DDTHH:MM:SS[.F][Z|+HH:MM])", name, arg);
-		return EXIT_USAGE;
-	}
-	return 0;
-}
-
-int parse_scope(const struct cmd_entry *cmd, int opt, const char *arg,
-		struct analysis_scope *s)
-{
-	unsigned long long v;
-
-	switch (opt) {
-	case SCOPE_OPT_SINCE:
-		return scope_time("since", arg, &s->since);
-	case SCOPE_OPT_UNTIL:
-		return scope_time("until", arg, &s->until);
-	case SCOPE_OPT_PID:
-		if (parse_ull(arg, &v) || !v || v > (1ULL << 30))
-			return usage_error(cmd, "bad --pid '%s' (a task id)", arg);
-		s->pid = (int)v;
-		return 0;
-	case SCOPE_OPT_COMM:
-		if (!*arg || strlen(arg) > 15)
-			return usage_error(cmd, "bad --comm '%s' (a task name, 1 to 15 characters)",
-					   arg);
-		s->comm = arg;
-		return 0;
-	case SCOPE_OPT_CGROUP:
-		if (!*arg)
-			return usage_error(cmd, "bad --cgroup '' (a cgroup path)");
-		s->cgroup = arg;
-		return 0;
-	default:
-		return -1;
-	}
-}
-
-int check_scope(const struct cmd_entry *cmd, const struct analysis_scope *s)
-{
-	char *err = NULL;
-
-	(void)cmd;
-	if (!analysis_scope_check(s, &err))
-		return 0;
-	error("%s", err);
-	free(err);
-	return EXIT_USAGE;
-}
-
-int scope_or_bad_option(const struct cmd_entry *cmd, int opt, const char *arg,
-			struct analysis_scope *s, int argc, char **argv)
-{
-	int r = parse_scope(cmd, opt, arg, s);
-
-	return r >= 0 ? r : bad_option(cmd, argc, argv);
-}
-
-int inputs_args_check(const struct cmd_entry *cmd, char *const *args, int nargs)
-{
-	if (nargs < 1)
-		return usage_error(cmd, "no recording given");
-	for (int i = 0; nargs > 1 && i < nargs; i++)
-		if (!strcmp(args[i], "-"))
-			return usage_error(cmd, "'-' (standard input) only alone");
-	return 0;
-}
-
 /* ---- arguments into files, files into recordings ---- */
 
 void inputs_init(struct inputs *in)
@@ -140,17 +67,94 @@ static int expand_dir(const char *dir, char ***paths, int *n, char **err)
 	return 0;
 }
 
+/* A file's start_realtime_ns (0 when none): files of one recording in
+ * the order td_set_open reads them. */
+static uint64_t meta_start(const char *meta)
+{
+	uint64_t v;
+
+	return meta && !td_meta_u64(meta, "start_realtime_ns", &v) ? v : 0;
+}
+
+/* Its first and last event: 1, or 0 when a file does not read (its
+ * error comes when the recording is read) or holds none. */
+static int read_span(const char *first, const char *last, uint64_t *a, uint64_t *b)
+{
+	struct td_file *tf;
+	char *e = NULL;
+	int ok;
+
+	tf = td_open_only(first, td_want_none, &e);
+	ok = tf && !td_first_ts(tf, a, &e);
+	if (ok && strcmp(first, last)) {
+		td_close(tf);
+		tf = td_open_only(last, td_want_none, &e);
+		ok = tf != NULL;
+	}
+	ok = ok && !td_last_ts(tf, b, &e) && *b >= *a && (*a || *b);
+	td_close(tf);
+	free(e);
+	return ok;
+}
+
+/* rec's files ordered by their start (argument order among equals) */
+static void order_files(struct input_rec *rec, const char *const *meta_of, const int *idx)
+{
+	/* insertion sort: a recording's files are few or already in order */
+	int *k = xcalloc((size_t)rec->n + 1, sizeof(*k));
+
+	for (int i = 0; i < rec->n; i++)
+		k[i] = idx[i];
+	for (int i = 1; i < rec->n; i++) {
+		char *p = rec->paths[i];
+		int ki = k[i], j = i;
+
+		while (j > 0 && meta_start(meta_of[k[j - 1]]) > meta_start(meta_of[ki])) {
+			rec->paths[j] = rec->paths[j - 1];
+			k[j] = k[j - 1];
+			j--;
+		}
+		rec->paths[j] = p;
+		k[j] = ki;
+	}
+	rec->first_meta = meta_of[k[0]] ? xstrdup(meta_of[k[0]]) : NULL;
+	rec->last_meta = meta_of[k[rec->n - 1]] ? xstrdup(meta_of[k[rec->n - 1]]) : NULL;
+	free(k);
+}
+
+static int build_history(struct inputs *in, char **err)
+{
+	in->hin = xcalloc((size_t)in->nrec + 1, sizeof(*in->hin));
+	for (int g = 0; g < in->nrec; g++) {
+		struct input_rec *rec = &in->rec[g];
+
+		rec->has_span = read_span(rec->paths[0], rec->paths[rec->n - 1], &rec->first_ts,
+					  &rec->last_ts);
+		in->hin[g] = (struct history_in){
+			.name = rec->name, .paths = (const char *const *)rec->paths,
+			.npaths = rec->n, .first_meta = rec->first_meta,
+			.last_meta = rec->last_meta, .has_span = rec->has_span,
+			.first_ts = rec->first_ts, .last_ts = rec->last_ts,
+		};
+	}
+	return history_build(in->hin, in->nrec, &in->hist, err);
+}
+
 int inputs_open(struct inputs *in, char *const *args, int nargs, char **err)
 {
-	char **paths = NULL;
-	int *from = NULL, *group = NULL;	/* from[i]: the argument of paths[i] */
+	char **paths = NULL, **meta = NULL;
+	int *from = NULL, *group = NULL, *idx = NULL;	/* from[i]: the argument of paths[i] */
 	struct stat *id = NULL;
 	int n = 0, ng = 0, r = -1;
 
+	in->args = xcalloc((size_t)nargs + 1, sizeof(*in->args));
+	in->arg_dir = xcalloc((size_t)nargs + 1, sizeof(*in->arg_dir));
+	in->nargs = nargs;
 	for (int i = 0; i < nargs; i++) {
 		struct stat st;
 		int before = n;
 
+		in->args[i] = xstrdup(args[i]);
 		if (!strcmp(args[i], "-")) {
 			if (in->stdin_used || input_file_open(&in->in, "-", err))
 				goto out;
@@ -160,6 +164,7 @@ int inputs_open(struct inputs *in, char *const *args, int nargs, char **err)
 			set_err(err, "%s: %s", args[i], strerror(errno));
 			goto out;
 		} else if (S_ISDIR(st.st_mode)) {
+			in->arg_dir[i] = 1;
 			if (expand_dir(args[i], &paths, &n, err))
 				goto out;
 		} else {
@@ -181,11 +186,17 @@ int inputs_open(struct inputs *in, char *const *args, int nargs, char **err)
 				goto out;
 			}
 	}
+	/* every file's metadata read once, one file open at a time */
+	meta = xcalloc((size_t)n + 1, sizeof(*meta));
+	for (int i = 0; i < n; i++)
+		meta[i] = td_set_read_meta(paths[i]);
 	group = xcalloc((size_t)n + 1, sizeof(*group));
-	if (td_set_group((const char *const *)paths, n, group, &ng, err))
+	if (td_set_group_meta((const char *const *)paths, (const char *const *)meta, n, group, &ng,
+			      err))
 		goto out;
 	in->rec = xcalloc((size_t)ng + 1, sizeof(*in->rec));
 	in->nrec = ng;
+	idx = xcalloc((size_t)n + 1, sizeof(*idx));
 	for (int g = 0; g < ng; g++) {
 		struct input_rec *rec = &in->rec[g];
 		int arg = -1, whole = 1;
@@ -194,11 +205,14 @@ int inputs_open(struct inputs *in, char *const *args, int nargs, char **err)
 		for (int i = 0; i < n; i++) {
 			if (group[i] != g)
 				continue;
+			idx[rec->n] = i;
 			rec->paths[rec->n++] = xstrdup(paths[i]);
 			if (arg < 0)
 				arg = from[i];
 			whole &= from[i] == arg;
 		}
+		rec->arg = arg;
+		order_files(rec, (const char *const *)meta, idx);
 		/* what messages and reports call it: the argument when it is
 		 * all of one (a directory of one run), else its first file */
 		for (int i = 0; whole && i < n; i++)
@@ -211,13 +225,18 @@ int inputs_open(struct inputs *in, char *const *args, int nargs, char **err)
 			rec->name = xasprintf("%s (%d files)", whole ? args[arg] : rec->paths[0],
 					      rec->n);
 	}
-	r = 0;
+	r = build_history(in, err);
 out:
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		free(paths[i]);
+		if (meta)
+			free(meta[i]);
+	}
 	free(paths);
+	free(meta);
 	free(from);
 	free(group);
+	free(idx);
 	free(id);
 	return r;
 }
@@ -229,41 +248,116 @@ void inputs_release(struct inputs *in)
 			free(in->rec[i].paths[k]);
 		free(in->rec[i].paths);
 		free(in->rec[i].name);
+		free(in->rec[i].first_meta);
+		free(in->rec[i].last_meta);
 	}
 	free(in->rec);
 	in->rec = NULL;
 	in->nrec = 0;
+	history_free(&in->hist);
+	free(in->hin);
+	in->hin = NULL;
+	for (int i = 0; i < in->nargs; i++)
+		free(in->args[i]);
+	free(in->args);
+	free(in->arg_dir);
+	in->args = NULL;
+	in->arg_dir = NULL;
+	in->nargs = 0;
 	if (in->stdin_used)
 		input_file_release(&in->in);
 	in->stdin_used = 0;
 }
 
-int inputs_one(const struct inputs *in, char **err)
+/* ---- one history, or the runs of several listed ---- */
+
+/* "WHAT: the recordings of N hosts, not one history:" then every run of
+ * the hosts among recordings for which keep(rec) holds, a line each. */
+static int refuse_hosts(const struct inputs *in, const char *what, const unsigned char *keep,
+			char **err)
 {
 	struct strbuf sb = STRBUF_INIT;
+	int hosts = 0, r;
+
+	for (int h = 0; h < in->hist.nhost; h++)
+		for (int k = 0; k < in->hist.host_n[h]; k++)
+			if (keep[in->hist.run[in->hist.host_first[h] + k].in]) {
+				hosts++;
+				break;
+			}
+	strbuf_addf(&sb, "%s: the recordings of %d hosts (or boots that cannot be told "
+		    "apart), not one history; give one host's files:", what, hosts);
+	for (int h = 0, shown = 0; h < in->hist.nhost; h++) {
+		int any = 0;
+
+		for (int k = 0; k < in->hist.host_n[h]; k++) {
+			int i = in->hist.host_first[h] + k;
+
+			if (!keep[in->hist.run[i].in])
+				continue;
+			if (!any++)
+				shown++;
+			strbuf_addf(&sb, "\n  host %d of %d, ", shown, hosts);
+			history_line(&in->hist, in->hin, i, &sb);
+		}
+	}
+	r = set_err(err, "%s", sb.buf);
+	strbuf_release(&sb);
+	return r;
+}
+
+int inputs_one(const struct inputs *in, char **err)
+{
+	unsigned char *keep;
 	int r;
 
-	if (in->nrec == 1)
+	if (in->hist.nhost <= 1)
 		return 0;
-	for (int i = 0; i < in->nrec && i < 4; i++)
-		strbuf_addf(&sb, "%s%s", i ? "; " : "", in->rec[i].name);
-	if (in->nrec > 4)
-		strbuf_addf(&sb, "; %d more", in->nrec - 4);
-	r = set_err(err, "%d different recordings, not one (%s): give the files of one",
-		    in->nrec, sb.buf ? sb.buf : "");
-	strbuf_release(&sb);
+	keep = xcalloc((size_t)in->nrec + 1, 1);
+	memset(keep, 1, (size_t)in->nrec);
+	r = refuse_hosts(in, in->nargs == 1 ? in->args[0] : "the arguments", keep, err);
+	free(keep);
+	return r;
+}
+
+int inputs_check_dirs(const struct inputs *in, char **err)
+{
+	unsigned char *keep = xcalloc((size_t)in->nrec + 1, 1);
+	int r = 0;
+
+	for (int a = 0; a < in->nargs && !r; a++) {
+		int host = -1, many = 0;
+
+		if (!in->arg_dir[a])
+			continue;
+		memset(keep, 0, (size_t)in->nrec);
+		for (int k = 0; k < in->hist.nrun; k++) {
+			const struct history_run *hr = &in->hist.run[k];
+
+			if (in->rec[hr->in].arg != a)
+				continue;
+			keep[hr->in] = 1;
+			many |= host >= 0 && hr->host != host;
+			host = hr->host;
+		}
+		if (many)
+			r = refuse_hosts(in, in->args[a], keep, err);
+	}
+	free(keep);
 	return r;
 }
 
 /* ---- reading a recording ---- */
 
-struct analysis *inputs_analysis(const struct inputs *in, int i, const struct analysis_opts *o,
-				 char **err, int *bad_scope)
+/* Recording i read with scope (its name as the reports call it). */
+static struct analysis *analysis_of(const struct inputs *in, int i,
+				    const struct analysis_scope *scope,
+				    const struct analysis_opts *o, char **err, int *bad_scope)
 {
 	const struct input_rec *rec = &in->rec[i];
 	struct analysis_opts ao = *o;
 
-	ao.scope = in->scope;
+	ao.scope = *scope;
 	if (rec->n == 1) {
 		ao.name = rec->name;
 		return analysis_run_scoped(rec->paths[0], &ao, err, bad_scope);
@@ -275,6 +369,164 @@ struct analysis *inputs_analysis(const struct inputs *in, int i, const struct an
 
 	free(base);
 	return a;
+}
+
+struct analysis *inputs_analysis(const struct inputs *in, int i, const struct analysis_opts *o,
+				 char **err, int *bad_scope)
+{
+	return analysis_of(in, i, &in->scope, o, err, bad_scope);
+}
+
+struct analysis *inputs_run_analysis(const struct inputs *in, const struct inputs_sel *sel,
+				     const struct analysis_opts *o, char **err, int *bad_scope)
+{
+	return analysis_of(in, in->hist.run[sel->run].in, &sel->scope, o, err, bad_scope);
+}
+
+/* ---- the runs a scope selects ---- */
+
+/* The history time of its host's first event (the zero of relative
+ * times over several runs). */
+static int64_t history_zero(const struct history *h, int host)
+{
+	int64_t z = INT64_MAX;
+
+	for (int k = 0; k < h->host_n[host]; k++) {
+		const struct history_run *r = &h->run[h->host_first[host] + k];
+
+		if (r->has_span && history_time(r, r->first_ts) < z)
+			z = history_time(r, r->first_ts);
+	}
+	return z == INT64_MAX ? 0 : z;
+}
+
+/* One edge of the window for run r: 1 and *ts (trace ns) or *wall (Unix
+ * ns, *is_wall 1); 0 when the edge is not set. */
+static int edge_of(const struct analysis_time *t, const struct history_run *r, int64_t zero,
+		   uint64_t *ts, int *is_wall)
+{
+	*is_wall = 0;
+	if (!t->set)
+		return 0;
+	if (t->wall) {
+		*is_wall = 1;
+		*ts = t->ns;
+	} else if (t->abs) {
+		*ts = t->ns;
+	} else {
+		int64_t v = zero + (int64_t)t->ns - r->offset;
+
+		*ts = v > 0 ? (uint64_t)v : 0;
+	}
+	return 1;
+}
+
+/* Whether the window touches run r, and whether it covers it whole. */
+static int window_touches(const struct analysis_scope *s, const struct history_run *r,
+			  int64_t zero, int *whole)
+{
+	uint64_t v, lo, hi;
+	int w, in = 1;
+
+	*whole = 1;
+	if (edge_of(&s->since, r, zero, &v, &w)) {
+		lo = w ? r->wall_first : r->first_ts;
+		hi = w ? r->wall_last : r->last_ts;
+		if (w && !r->has_wall)	/* its own analysis says why it cannot */
+			return 1;
+		in &= v <= hi;
+		*whole &= v <= lo;
+	}
+	if (edge_of(&s->until, r, zero, &v, &w)) {
+		lo = w ? r->wall_first : r->first_ts;
+		hi = w ? r->wall_last : r->last_ts;
+		if (w && !r->has_wall)
+			return 1;
+		in &= v >= lo;
+		*whole &= v >= hi;
+	}
+	return in && r->has_span;
+}
+
+/* Where a window that touches no run fell, for the error. */
+static int window_missed(const struct inputs *in, int host, char **err)
+{
+	const struct history *h = &in->hist;
+	struct strbuf sb = STRBUF_INIT;
+	int r;
+
+	strbuf_addstr(&sb, "the window (--since/--until) holds no run of the history; its runs:");
+	for (int k = 0; k < h->host_n[host]; k++) {
+		strbuf_addstr(&sb, "\n  ");
+		history_line(h, in->hin, h->host_first[host] + k, &sb);
+	}
+	r = set_err(err, "%s", sb.buf);
+	strbuf_release(&sb);
+	return r;
+}
+
+int inputs_select(const struct inputs *in, int host, struct inputs_sel **sel, int *n,
+		  char **err, int *bad_scope)
+{
+	const struct history *h = &in->hist;
+	const struct analysis_scope *s = &in->scope;
+	int first = h->host_first[host], nrun = h->host_n[host];
+	int64_t zero = history_zero(h, host);
+
+	*sel = NULL;
+	*n = 0;
+	if (bad_scope)
+		*bad_scope = 0;
+	if (s->run > nrun) {
+		if (bad_scope)
+			*bad_scope = 1;
+		return set_err(err, "--run %d: the history has %d run%s", s->run, nrun,
+			       nrun == 1 ? "" : "s");
+	}
+	*sel = xcalloc((size_t)nrun + 1, sizeof(**sel));
+	for (int k = 0; k < nrun; k++) {
+		const struct history_run *r = &h->run[first + k];
+		struct inputs_sel *o = &(*sel)[*n];
+		int whole = 1;
+
+		if (s->run ? s->run != k + 1 : r->rel == HIST_INSIDE)
+			continue;
+		o->run = first + k;
+		o->scope = *s;
+		o->scope.run = 0;
+		/* one run alone: the scope as given, as for one recording */
+		if (s->run || nrun == 1) {
+			o->whole = !s->since.set && !s->until.set;
+			(*n)++;
+			continue;
+		}
+		if (!window_touches(s, r, zero, &whole) &&
+		    (s->since.set || s->until.set || r->has_span))
+			continue;
+		o->whole = whole;
+		if (whole) {
+			o->scope.since.set = o->scope.until.set = 0;
+		} else {	/* relative edges in its own trace time */
+			struct analysis_time *t[2] = { &o->scope.since, &o->scope.until };
+
+			for (int e = 0; e < 2; e++)
+				if (t[e]->set && !t[e]->abs && !t[e]->wall) {
+					uint64_t v;
+					int w;
+
+					edge_of(t[e], r, zero, &v, &w);
+					t[e]->abs = 1;
+					t[e]->ns = v;
+				}
+		}
+		(*n)++;
+	}
+	if (!*n) {
+		free(*sel);
+		*sel = NULL;
+		return window_missed(in, host, err);
+	}
+	return 0;
 }
 
 struct td_set *inputs_set(const struct inputs *in, int i, char **err)
@@ -327,8 +579,9 @@ int inputs_set_window(const struct inputs *in, struct td_set *set, uint64_t *sin
 struct analysis *inputs_analysis_one(struct inputs *in, char *const *args, int nargs,
 				     const struct analysis_opts *o, char **err, int *status)
 {
+	struct inputs_sel *sel = NULL;
 	struct analysis *a;
-	int bad = 0;
+	int bad = 0, n = 0;
 
 	*status = EXIT_ERROR;
 	if (inputs_open(in, args, nargs, err))
@@ -337,13 +590,35 @@ struct analysis *inputs_analysis_one(struct inputs *in, char *const *args, int n
 		*status = EXIT_USAGE;
 		return NULL;
 	}
-	a = inputs_analysis(in, 0, o, err, &bad);
-	if (!a && in->rec[0].n == 1) {	/* name the file, as for a set the set does */
+	if (inputs_select(in, 0, &sel, &n, err, &bad)) {
+		if (bad)
+			*status = EXIT_USAGE;
+		return NULL;
+	}
+	if (n > 1) {
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_addf(&sb, "%d runs in this history: choose one with --run N", n);
+		for (int k = 0; k < in->hist.host_n[0]; k++) {
+			strbuf_addstr(&sb, "\n  ");
+			history_line(&in->hist, in->hin, k, &sb);
+		}
+		set_err(err, "%s", sb.buf);
+		strbuf_release(&sb);
+		free(sel);
+		*status = EXIT_USAGE;
+		return NULL;
+	}
+	a = inputs_run_analysis(in, &sel[0], o, err, &bad);
+	if (!a && in->rec[in->hist.run[sel[0].run].in].n == 1) {
+		/* name the file, as for a set the set does */
 		char *e = *err;
 
-		*err = xasprintf("%s: %s", in->rec[0].name, e ? e : "cannot read");
+		*err = xasprintf("%s: %s", in->rec[in->hist.run[sel[0].run].in].name,
+				 e ? e : "cannot read");
 		free(e);
 	}
+	free(sel);
 	if (!a && bad)
 		*status = EXIT_USAGE;
 	return a;

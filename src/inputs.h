@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * What a command reads: the recordings its arguments name, and the scope
- * (--since/--until, --pid/--comm/--cgroup) it reads them with. Every front
- * end that reads recordings (report, compare, dump, tui, export, plot)
- * takes its arguments here, so that they are read the same way:
+ * What a command reads: the recordings its arguments name, the host
+ * histories they make, and the scope (--since/--until, --pid/--comm/
+ * --cgroup, --run) it reads them with. Every front end that reads
+ * recordings (report, compare, dump, tui, export, plot, convert) takes its
+ * arguments here, so that they are read the same way:
  *
  * - FILE: a recording; "-" (alone): standard input (input-file.h); DIR:
  *   its *.dat files.
@@ -12,16 +13,24 @@
  *   parts; a flight-recorder file is one incident, a recording of its
  *   own); files without one by the older rule
  *   (switch_output=N and BASE-N.dat); any other file is a recording of
- *   its own (tracedat-set.h, td_set_group). Unrelated recordings are
- *   never merged: a front end that shows one recording shows them one
- *   after another, or refuses them (inputs_one).
- * - The files of one recording are read in time order as one td_set
- *   (inputs_set) or one analysis (inputs_analysis).
+ *   its own (tracedat-set.h, td_set_group). The files of one recording
+ *   are in time order (their start_realtime_ns).
+ * - The recordings are grouped into host histories (history.h): one
+ *   host's runs in time order with the gaps between them, incidents
+ *   inside a continuous run known as such. A front end walks a history's
+ *   runs in time order (in->hist.run[k], k from hist.host_first[h]);
+ *   unrelated hosts are never merged: a front end that shows one history
+ *   refuses several (inputs_one), listing every run with its files and
+ *   time range, and a directory holding several hosts is refused by every
+ *   front end but export (inputs_check_dirs).
+ * - The scope selects runs (inputs_select: --run N, and the runs a
+ *   window touches) and gives each its window in its own trace time;
+ *   relative times count from the history's first event.
  *
- * The scope is parsed and checked here (parse_scope, check_scope: the
- * wording of "--since is after --until" is analysis_scope_check's), and
- * resolved to trace time once per recording by analysis_window_resolve()
- * (analysis.h), for dump's cursor as for the models.
+ * Every analysis is made here (inputs_analysis, inputs_run_analysis,
+ * inputs_analysis_one): front ends never call analysis_run_* themselves.
+ * Readers of events (dump) get one stream of a history's runs in time
+ * order, scoped, with the gaps between runs (inputs_events).
  *
  * Nothing here prints: -1/NULL with *err, as the layers below.
  */
@@ -31,15 +40,23 @@
 #include <stdint.h>
 
 #include "analysis.h"
+#include "history.h"
 #include "input-file.h"
 
 struct cmd_entry;
 struct td_set;
 
 struct input_rec {
-	char **paths;		/* its files, in argument order; NULL-terminated */
+	char **paths;		/* its files, in time order; NULL-terminated */
 	int n;
 	char *name;		/* "FILE", or "FILE (N files)" */
+	int arg;		/* the argument that named its first file */
+	/* mmscope metadata of its first and last file (NULL: none) */
+	char *first_meta, *last_meta;
+	/* its first and last event, trace ns (has_span 0: none, or the
+	 * file did not read: the error comes when it is read) */
+	int has_span;
+	uint64_t first_ts, last_ts;
 };
 
 struct inputs {
@@ -51,6 +68,21 @@ struct inputs {
 	/* in: a file named twice is a recording named twice (export skips
 	 * the second as already in); else inputs_open refuses it */
 	int twice_ok;
+	/* the recordings' host histories (history.h): hist.run[k].in is
+	 * the index of its recording in rec[] */
+	struct history hist;
+	struct history_in *hin;
+	char **args;		/* the arguments, for messages */
+	int nargs;
+	unsigned char *arg_dir;	/* args[i] is a directory */
+};
+
+/* A run the scope selected (inputs_select): its window in its own trace
+ * time, or whole. */
+struct inputs_sel {
+	int run;		/* index in in->hist.run */
+	int whole;		/* the window covers it: read it all */
+	struct analysis_scope scope;	/* what its analysis reads it with */
 };
 
 /*
@@ -72,9 +104,28 @@ void inputs_init(struct inputs *in);
 int inputs_open(struct inputs *in, char *const *args, int nargs, char **err);
 void inputs_release(struct inputs *in);
 
-/* 0 when the arguments are one recording; else -1 with *err naming them
- * ("N recordings, not one: A; B; ..."). */
+/* 0 when the arguments are one host's history; else -1 with *err: a
+ * line saying so, then one line per run of every host (its files and
+ * time range). */
 int inputs_one(const struct inputs *in, char **err);
+/* 0 when every directory argument holds one host's history; else -1
+ * with *err as inputs_one's for the first that does not. */
+int inputs_check_dirs(const struct inputs *in, char **err);
+
+/*
+ * The runs of history host that the scope selects, in time order, into
+ * *sel (*n of them; free it): every run of the time line (incidents
+ * inside another run are not: their events are that run's), or run N of
+ * --run (any run, an incident too), each that the window (--since,
+ * --until) touches, with its window in its own trace time. 0, or -1
+ * with *err (--run past the last run; a window that holds no run: where
+ * it fell). *bad_scope 1 when the scope is at fault (exit 2).
+ */
+int inputs_select(const struct inputs *in, int host, struct inputs_sel **sel, int *n,
+		  char **err, int *bad_scope);
+/* The analysis of a selected run (its scope, o's options). */
+struct analysis *inputs_run_analysis(const struct inputs *in, const struct inputs_sel *sel,
+				     const struct analysis_opts *o, char **err, int *bad_scope);
 
 /* Recording i read through the models with o (its scope replaced by the
  * inputs' scope; o->name by the recording's name). *bad_scope as in

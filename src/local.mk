@@ -35,6 +35,7 @@ libmmscope_a_SOURCES += \
 	src/spool.c src/spool.h \
 	src/sampler.c src/sampler.h \
 	src/runctx.c src/runctx.h \
+	src/host-id.c src/host-id.h \
 	src/probes.c src/probes.h \
 	src/trigger.c src/trigger.h src/trigger-events.c src/trigger-events.h \
 	src/trigger-watch.c src/trigger-watch.h src/switch-output.c src/switch-output.h \
@@ -65,7 +66,9 @@ libmmscope_a_SOURCES += \
 	src/model-lanes.c src/model-lanes.h \
 	src/wall-map.c src/wall-map.h \
 	src/scope-time.c \
-	src/analysis.c src/analysis.h
+	src/analysis.c src/analysis.h \
+	src/history.c src/history.h \
+	src/inputs.c src/inputs.h
 
 # live: a running recorder's pages merged in time order (tui --live)
 libmmscope_a_SOURCES += \
@@ -78,6 +81,7 @@ libmmscope_a_SOURCES += \
 	src/report-mm.c src/report-counters.c src/report-json.c src/report-swap.c \
 	src/report-khugepaged.c src/report-khugepaged.h \
 	src/report-oom.c src/report-oom.h \
+	src/report-history.c src/report-history.h \
 	src/report-stacks.c src/report-stacks.h \
 	src/report-run.c src/report-run.h
 # findings: a model over the models, and its report section
@@ -99,7 +103,7 @@ libmmscope_a_SOURCES += \
 
 # the command: one file per subcommand
 mmscope_SOURCES += \
-	src/main.c src/cmd.h src/cli.c src/inputs.c src/inputs.h \
+	src/main.c src/cmd.h src/cli.c src/cli-scope.c \
 	src/record-preflight.c src/record-preflight.h \
 	src/recorder.c src/recorder.h src/recorder-local.h \
 	src/recorder-flight.c src/recorder-meta.c \

@@ -5,6 +5,7 @@
  */
 #include "config.h"
 #include "recorder-local.h"
+#include "host-id.h"
 #include "probes.h"
 #include "sampler.h"
 #include "util.h"
@@ -44,10 +45,17 @@ static void private_meta(struct recorder *r, struct strbuf *sb)
 {
 	const struct probe_result *pr = collector_probes(r->col);
 	struct utsname u;
+	struct host_id id;
 
 	strbuf_addf(sb, "mmscope=%s\n", PACKAGE_VERSION);
 	if (!uname(&u))
 		strbuf_addf(sb, "kernel=%s\nhost=%s\n", u.release, u.nodename);
+	/* who recorded: a host's runs are told by these, not by its name */
+	host_id_read(&id);
+	if (id.machine[0])
+		strbuf_addf(sb, "machine_id=%s\n", id.machine);
+	if (id.boot[0])
+		strbuf_addf(sb, "boot_id=%s\n", id.boot);
 	strbuf_addf(sb, "clock=%s\n", collector_clock(r->col));
 	strbuf_addf(sb, "start_realtime_ns=%llu\n", (unsigned long long)r->start_real_ns);
 	strbuf_addf(sb, "%s%s%s", r->run_id[0] ? "run_id=" : "", r->run_id, r->run_id[0] ? "\n" : "");

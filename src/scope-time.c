@@ -179,29 +179,11 @@ void analysis_wall_format(const struct analysis_info *in, uint64_t ts, int digit
 			  char *buf, size_t len)
 {
 	uint64_t ns;
-	time_t t;
-	struct tm tm;
-	char frac[16] = "";
-	unsigned long long div = 1;
 
-	if (analysis_wall_ns(in, ts, &ns)) {
+	if (analysis_wall_ns(in, ts, &ns))
 		snprintf(buf, len, "-");
-		return;
-	}
-	t = (time_t)(ns / 1000000000ull);
-	if (!gmtime_r(&t, &tm)) {
-		snprintf(buf, len, "-");
-		return;
-	}
-	if (digits > 9)
-		digits = 9;
-	for (int i = digits; i < 9; i++)
-		div *= 10;
-	if (digits > 0)
-		snprintf(frac, sizeof(frac), ".%0*llu", digits,
-			 (unsigned long long)(ns % 1000000000ull) / div);
-	snprintf(buf, len, "%04d-%02d-%02dT%02d:%02d:%02d%sZ", tm.tm_year + 1900, tm.tm_mon + 1,
-		 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, frac);
+	else
+		wall_ns_format(ns, digits, buf, len);
 }
 
 int analysis_scope_inverted(const struct analysis_scope *s)

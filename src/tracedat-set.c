@@ -198,19 +198,30 @@ int td_set_group(const char *const *paths, int n, int *group, int *ngroups, char
 	 * metadata is kept (a file's kallsyms alone are ~7 MB: 24 files
 	 * open at once took 170 MB before any was read).
 	 */
-	for (int i = 0; i < n; i++) {
-		char *e = NULL;
-		struct td_file *tf = td_open_only(paths[i], td_want_none, &e);
-
-		free(e);	/* not readable: a group of its own */
-		priv[i] = tf && td_private(tf) ? xstrdup(td_private(tf)) : NULL;
-		td_close(tf);
-	}
-	r = group_core(paths, (const char **)priv, n, group, ngroups, 1, err);
+	for (int i = 0; i < n; i++)
+		priv[i] = td_set_read_meta(paths[i]);
+	r = td_set_group_meta(paths, (const char *const *)priv, n, group, ngroups, err);
 	for (int i = 0; i < n; i++)
 		free(priv[i]);
 	free(priv);
 	return r;
+}
+
+char *td_set_read_meta(const char *path)
+{
+	char *e = NULL, *priv;
+	struct td_file *tf = td_open_only(path, td_want_none, &e);
+
+	free(e);	/* not readable: a group of its own */
+	priv = tf && td_private(tf) ? xstrdup(td_private(tf)) : NULL;
+	td_close(tf);
+	return priv;
+}
+
+int td_set_group_meta(const char *const *paths, const char *const *priv, int n, int *group,
+		      int *ngroups, char **err)
+{
+	return group_core(paths, priv, n, group, ngroups, 1, err);
 }
 
 /*

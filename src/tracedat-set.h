@@ -48,6 +48,12 @@
  * segment named otherwise than BASE-N.EXT for its N).
  */
 int td_set_group(const char *const *paths, int n, int *group, int *ngroups, char **err);
+/* The same from each file's private metadata already read (priv[i]: NULL
+ * for none): td_set_read_meta() reads it (a copy to free; NULL when the
+ * file has none or does not open). */
+int td_set_group_meta(const char *const *paths, const char *const *priv, int n, int *group,
+		      int *ngroups, char **err);
+char *td_set_read_meta(const char *path);
 
 struct td_set;
 

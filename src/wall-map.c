@@ -10,6 +10,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -383,4 +384,26 @@ enum wall_map_miss wall_map_trace(const struct wall_map *m, uint64_t real, uint6
 	else
 		*ts = s->rb == s->ra ? s->ta : lerp(real, s->ra, s->rb, s->ta, s->tb);
 	return WALL_MAP_OK;
+}
+
+void wall_ns_format(uint64_t ns, int digits, char *buf, size_t len)
+{
+	time_t t = (time_t)(ns / 1000000000ull);
+	struct tm tm;
+	char frac[16] = "";
+	unsigned long long div = 1;
+
+	if (!gmtime_r(&t, &tm)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	if (digits > 9)
+		digits = 9;
+	for (int i = digits; i < 9; i++)
+		div *= 10;
+	if (digits > 0)
+		snprintf(frac, sizeof(frac), ".%0*llu", digits,
+			 (unsigned long long)(ns % 1000000000ull) / div);
+	snprintf(buf, len, "%04d-%02d-%02dT%02d:%02d:%02d%sZ", tm.tm_year + 1900, tm.tm_mon + 1,
+		 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, frac);
 }

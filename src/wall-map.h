@@ -117,4 +117,8 @@ enum wall_map_miss {
 enum wall_map_miss wall_map_trace(const struct wall_map *m, uint64_t real_ns, uint64_t *ts,
 				  int *step);
 
+/* Unix ns as UTC "YYYY-MM-DDTHH:MM:SS[.F]Z" with digits decimals (0-9);
+ * "-" when it cannot be shown. */
+void wall_ns_format(uint64_t ns, int digits, char *buf, size_t len);
+
 #endif

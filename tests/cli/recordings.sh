@@ -1,46 +1,69 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# Recordings, not files (src/inputs.h): a directory holding two unrelated
-# real recordings is two recordings to report (text and JSON), compare,
-# export and tui alike, never one merged; the files of one run are one
-# recording, grouped by the run_id= record writes into each of them, or
-# without one by the --switch-output naming (switch_output=N, BASE-N.dat).
+# Recordings, not files, and hosts, not recordings (src/inputs.h,
+# src/history.h): two unrelated real recordings (two boots of two VMs
+# both called "vm", no machine id) are two hosts: a directory holding
+# both is refused by report (text and JSON), tui and dump, with one line
+# per run giving its files and time range; named as two files, report
+# gives two reports; compare and export take them as two runs, never one
+# merged. The files of one run are one recording, grouped by the run_id=
+# record writes into each of them, or without one by the --switch-output
+# naming (switch_output=N, BASE-N.dat).
 . "${top_srcdir:-.}/tests/lib.sh"
 
 command -v python3 >/dev/null || skip "python3 not installed"
 mkrec=$top_builddir/tests/compare/mkrec
 [ -x "$mkrec" ] || skip "tests/compare/mkrec not built"
 
-# two real recordings of one kernel, 2.9 hours apart
+# two real recordings of one kernel, 2.9 hours apart, of two boots
 mkdir "$scratch/two"
 cp "$top_srcdir/tests/data/report/oom-6.18.dat" "$top_srcdir/tests/data/report/run-memcg-6.18.dat" \
 	"$scratch/two/"
 
-"$MMSCOPE" report "$scratch/two" >"$scratch/text" 2>"$scratch/e" || fail "report DIR: $(cat "$scratch/e")"
+# refused_dir CMD...: exit 2, a first line saying why, then a line per
+# run with its file and wall-clock range
+refused_dir() {
+	"$MMSCOPE" "$@" >/dev/null 2>"$scratch/e"
+	rc=$?
+	[ $rc -eq 2 ] && [ "$(wc -l <"$scratch/e")" = 3 ] &&
+		head -1 "$scratch/e" | grep -q "^error: .*/two: the recordings of 2 hosts" &&
+		grep -q '^  host 1 of 2, run 1: .*/two/oom-6.18.dat, 2026-12-01T07:07:24Z .. 2026-12-01T07:07:25Z (host vm)$' "$scratch/e" &&
+		grep -q '^  host 2 of 2, run 1: .*/two/run-memcg-6.18.dat, 2026-12-01T09:59:17Z .. 2026-12-01T09:59:20Z (host vm)$' "$scratch/e" &&
+		ok "$1 DIR of two hosts: refused, a line per run" || fail "$1 DIR: exit $rc: $(cat "$scratch/e")"
+}
+refused_dir report "$scratch/two"
+refused_dir report -f json "$scratch/two"
+MMSCOPE_TUI_HEADLESS=1 MMSCOPE_TUI_KEYS=q refused_dir tui "$scratch/two"
+refused_dir dump --stat "$scratch/two"
+
+"$MMSCOPE" report "$scratch/two/oom-6.18.dat" "$scratch/two/run-memcg-6.18.dat" >"$scratch/text" \
+	2>"$scratch/e" || fail "report FILE FILE: $(cat "$scratch/e")"
 n=$(grep -c '^mmscope report: ' "$scratch/text")
-[ "$n" = 2 ] && ok "report DIR (text): two reports" || fail "report DIR (text): $n reports"
+[ "$n" = 2 ] && ok "report FILE FILE of two hosts (text): two reports" ||
+	fail "report FILE FILE (text): $n reports"
 grep -q '^=== recording 1 of 2: .*/two/oom-6.18.dat$' "$scratch/text" &&
 	grep -q '^=== recording 2 of 2: .*/two/run-memcg-6.18.dat$' "$scratch/text" &&
-	ok "report DIR (text): a line names each recording" ||
-	fail "report DIR (text): $(grep '^===' "$scratch/text")"
+	ok "report FILE FILE (text): a line names each recording" ||
+	fail "report FILE FILE (text): $(grep '^===' "$scratch/text")"
 # the spans are each recording's own, not one from the first's start to
 # the other's end
 grep -q '^span      3715.271820 .. 3715.591454 s (0.320 s)' "$scratch/text" &&
 	grep -q '^span      1475.142728 .. 1478.366667 s (3.224 s)' "$scratch/text" &&
-	ok "report DIR (text): each recording's own span" ||
-	fail "report DIR (text): spans $(grep '^span' "$scratch/text")"
+	ok "report FILE FILE (text): each recording's own span" ||
+	fail "report FILE FILE (text): spans $(grep '^span' "$scratch/text")"
+grep -q '^History' "$scratch/text" && fail "report FILE FILE: a history of two hosts' runs"
 
-"$MMSCOPE" report -f json "$scratch/two" >"$scratch/json" 2>"$scratch/e" ||
-	fail "report -f json DIR: $(cat "$scratch/e")"
+"$MMSCOPE" report -f json "$scratch/two/oom-6.18.dat" "$scratch/two/run-memcg-6.18.dat" \
+	>"$scratch/json" 2>"$scratch/e" || fail "report -f json FILE FILE: $(cat "$scratch/e")"
 got=$(python3 - "$scratch/json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 print(type(d).__name__, len(d), " ".join(str(r["header"]["events"]) for r in d))
 PY
 )
-[ "$got" = "list 2 180 638" ] && ok "report -f json DIR: an array of two reports (180 and 638 events)" ||
-	fail "report -f json DIR: '$got'"
+[ "$got" = "list 2 180 638" ] && ok "report -f json FILE FILE: an array of two reports (180 and 638 events)" ||
+	fail "report -f json FILE FILE: '$got'"
 # one recording stays one object
 "$MMSCOPE" report -f json "$scratch/two/oom-6.18.dat" | python3 -c \
 	'import json,sys; d=json.load(sys.stdin); sys.exit(not isinstance(d, dict))' &&
@@ -55,16 +78,6 @@ grep -q '"runs": 2' "$scratch/cmp" && ok "compare A=DIR: two runs" ||
 rows=$(($(wc -l <"$scratch/ex/recordings.csv") - 1))
 [ "$rows" = 2 ] && ok "export DIR: two recordings" || fail "export DIR: $rows recordings"
 
-MMSCOPE_TUI_HEADLESS=1 MMSCOPE_TUI_KEYS=q "$MMSCOPE" tui "$scratch/two" >/dev/null 2>"$scratch/e"
-rc=$?
-[ $rc -eq 2 ] && [ "$(wc -l <"$scratch/e")" = 1 ] && grep -q "2 different recordings" "$scratch/e" &&
-	grep -q "oom-6.18.dat; .*run-memcg-6.18.dat" "$scratch/e" &&
-	ok "tui DIR: refused, naming both: $(cat "$scratch/e")" || fail "tui DIR: exit $rc: $(cat "$scratch/e")"
-"$MMSCOPE" dump --stat "$scratch/two" >/dev/null 2>"$scratch/e"
-rc=$?
-[ $rc -eq 2 ] && grep -q "2 different recordings" "$scratch/e" && ok "dump DIR: refused" ||
-	fail "dump DIR: exit $rc: $(cat "$scratch/e")"
-
 # seg FILE N START_NS RUN_ID T...: part N of a run (RUN_ID "": none)
 seg() {
 	f=$1 n=$2 start=$3 id=$4; shift 4
@@ -78,7 +91,9 @@ recs() {	# the recordings export finds in ARGS
 	"$MMSCOPE" export -o "$scratch/x" "$@" 2>"$scratch/e" || { echo "error"; return; }
 	echo $(($(wc -l <"$scratch/x/recordings.csv") - 1))
 }
-heads() { "$MMSCOPE" report -s header "$@" 2>"$scratch/e" | grep -c '^mmscope report: '; }
+# the reports of a directory's files named one by one (files of no host
+# are each a history of their own: a directory of them is refused)
+heads() { "$MMSCOPE" report -s header "$1"/*.dat 2>"$scratch/e" | grep -c '^mmscope report: '; }
 
 # a --switch-output set without run ids (older files): one recording
 mkdir "$scratch/old"

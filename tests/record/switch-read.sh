@@ -253,17 +253,19 @@ for cmd in "dump" "dump --stat" "report" "export -o $scratch/ex2"; do
 	[ $rc -ne 0 ] && [ "$(wc -l <"$scratch/e")" = 1 ] && grep -q 'is missing' "$scratch/e" &&
 		ok "$cmd FIRST LAST: exit $rc: $(cat "$scratch/e")" || fail "$cmd FIRST LAST: exit $rc: $(cat "$scratch/e")"
 done
-# another run beside a part: two recordings, never one (report shows
-# both, dump refuses, compare and export count two); the part renamed is
+# another host's run beside a part: two histories, never one (report
+# and dump refuse the directory, a line per run; report shows both when
+# named one by one; compare and export count two); the part renamed is
 # still its run's (placed by its run id, not its name)
 mkdir "$scratch/two"
 cp "$first" "$scratch/two/a-$(basename "$first" | sed 's/^run-//')"
 cp "$top_srcdir/tests/data/report/oom-6.18.dat" "$scratch/two/"
 "$MMSCOPE" dump "$scratch/two" >/dev/null 2>"$scratch/e"
 rc=$?
-[ $rc -eq 2 ] && [ "$(wc -l <"$scratch/e")" = 1 ] && grep -q 'different recordings' "$scratch/e" &&
-	ok "dump DIR of two runs: exit $rc" || fail "dump DIR of two runs: exit $rc: $(cat "$scratch/e")"
-got=$("$MMSCOPE" report -s header "$scratch/two" 2>"$scratch/e" | grep -c '^mmscope report: ')
+[ $rc -eq 2 ] && [ "$(wc -l <"$scratch/e")" = 3 ] && grep -q 'the recordings of 2 hosts' "$scratch/e" &&
+	ok "dump DIR of two hosts' runs: exit $rc, a line per run" ||
+	fail "dump DIR of two runs: exit $rc: $(cat "$scratch/e")"
+got=$("$MMSCOPE" report -s header "$scratch/two"/*.dat 2>"$scratch/e" | grep -c '^mmscope report: ')
 [ "$got" = 2 ] && ok "report DIR of two runs: two reports" || fail "report DIR of two runs: $got: $(cat "$scratch/e")"
 got=$(runs A="$scratch/two")
 [ "$got" = "2 " ] && ok "compare A=DIR of two runs: two runs" || fail "compare A=DIR of two runs: '$got' runs"
