@@ -33,12 +33,14 @@ TESTS += tests/unit/test-doctor-zswap
 # the recording format: reader against hand-built files, real formats,
 # seeks, the live merge; trace-cmd and kbuffer as independent readers
 check_PROGRAMS += tests/unit/test-tracedat tests/unit/test-formats tests/unit/test-seek \
-	tests/unit/test-live-merge tests/unit/test-kallsyms tests/unit/test-wall-map
+	tests/unit/test-live-merge tests/unit/test-kallsyms tests/unit/test-wall-map \
+	tests/unit/test-history
 tests_unit_test_tracedat_SOURCES = tests/unit/test-tracedat.c $(SYNTH)
 tests_unit_test_formats_SOURCES = tests/unit/test-formats.c $(SYNTH)
 tests_unit_test_seek_SOURCES = tests/unit/test-seek.c $(SYNTH)
 TESTS += tests/unit/test-tracedat tests/unit/test-formats tests/unit/test-seek \
-	tests/unit/test-live-merge tests/unit/test-kallsyms tests/unit/test-wall-map
+	tests/unit/test-live-merge tests/unit/test-kallsyms tests/unit/test-wall-map \
+	tests/unit/test-history
 TESTS += tests/oracle/trace-cmd.sh tests/oracle/kbuffer.sh tests/oracle/fast-format.sh \
 	tests/oracle/dump-scope.sh
 EXTRA_DIST += tests/oracle/trace-cmd.sh tests/oracle/kbuffer.sh tests/oracle/fast-format.sh \
