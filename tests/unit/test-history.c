@@ -185,8 +185,8 @@ int main(void)
 
 		ok(rc && err && strstr(err, "cannot be put in one time line") &&
 		   strstr(err, "\n  w (") && strstr(err, "\n  nowall ("),
-		   "a boot without the wall clock: refused, each run named (%s)",
-		   err ? err : "no error");
+		   "a boot without the wall clock: refused, each run named (%.*s)",
+		   err ? (int)strcspn(err, "\n") : 8, err ? err : "no error");
 	}
 	free(err);
 
