@@ -8,6 +8,7 @@
 #include "analysis.h"
 #include "cmd.h"
 #include "inputs.h"
+#include "report-history.h"
 #include "tracedat-set.h"
 #include "event-format.h"
 #include "util.h"
@@ -24,7 +25,9 @@ static const char dump_usage[] =
 "Print the events of a recording, one line per event, in time order.\n"
 "The parts of one switch-output run (one run id), named or in a\n"
 "directory, are one recording: their events in time order, counted\n"
-"together. Files of different recordings are refused.\n"
+"together. The runs of one host (its history: restarts, incidents) are\n"
+"printed one after another in time order, each under a line naming it,\n"
+"with the gap between them; other hosts' files are refused.\n"
 "\n"
 "  -e, --event SYSTEM[:EVENT]  only these events (repeat, or separate with ',');\n"
 "                              !SYSTEM[:EVENT] leaves those out (e.g.\n"
@@ -39,6 +42,7 @@ static const char dump_usage[] =
 "                              as printed here and by trace-cmd, or a\n"
 "                              wall-clock time 2026-12-01T14:32:05Z\n"
 "      --until T               stop after T (same forms)\n"
+"      --run N                 only run N of a host's history (time order)\n"
 "      --stat                  print event counts and lost events instead\n"
 "      --info                  print what the file says about itself instead\n"
 "                              (version, buffers, clock, kernel, mmscope metadata)\n"
@@ -55,7 +59,6 @@ struct dump_opts {
 	int ncpus;
 	long *pids;
 	int npids;
-	uint64_t since, until;	/* resolved: trace time */
 	int stat;
 	int info;
 	int sel_all;		/* -e names only exclusions */
@@ -123,6 +126,7 @@ static int dump_parse_opts(int argc, char **argv, struct dump_opts *o)
 		{ "since", required_argument, NULL, SCOPE_OPT_SINCE },
 		{ "until", required_argument, NULL, SCOPE_OPT_UNTIL },
 		{ "cgroup", required_argument, NULL, SCOPE_OPT_CGROUP },
+		{ "run", required_argument, NULL, SCOPE_OPT_RUN },
 		{ "stat", no_argument, NULL, OPT_STAT },
 		{ "info", no_argument, NULL, OPT_INFO },
 		{ "help", no_argument, NULL, 'h' },
@@ -132,7 +136,6 @@ static int dump_parse_opts(int argc, char **argv, struct dump_opts *o)
 	long *cpus = NULL;
 	int c;
 
-	o->until = UINT64_MAX;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "e:h", longopts, NULL)) != -1) {
 		switch (c) {
@@ -159,6 +162,7 @@ static int dump_parse_opts(int argc, char **argv, struct dump_opts *o)
 		case SCOPE_OPT_SINCE:
 		case SCOPE_OPT_UNTIL:
 		case SCOPE_OPT_CGROUP:
+		case SCOPE_OPT_RUN:
 			if ((c = parse_scope(cmd, c, optarg, &o->in.scope)))
 				return c;
 			break;
@@ -233,8 +237,6 @@ static unsigned char *select_events(struct tep_handle *tep,
 static int keep_event(const struct dump_opts *o, const unsigned char *sel,
 		      struct tep_handle *tep, struct td_event *ev)
 {
-	if (ev->ts < o->since)
-		return 0;
 	if (sel && ev->event && ev->event->id >= 0 && ev->event->id < 65536 &&
 	    !sel[ev->event->id])
 		return 0;
@@ -462,43 +464,18 @@ static int print_info(struct td_file *tf)
 	return EXIT_OK;
 }
 
-/*
- * A cursor at --since (the window resolved by the input layer: relative
- * times count from the set's first event); a later start is found by a
- * binary search over each file's chunks (td_index_build_at), not by
- * reading what comes before.
- */
-static struct td_set_cursor *dump_cursor(struct td_set *set, struct dump_opts *o, int *r)
+static int dump_run(const struct inputs_sel *run, struct dump_opts *o)
 {
-	struct td_set_cursor *cur;
-	char *err = NULL;
-
-	if (inputs_set_window(&o->in, set, &o->since, &o->until, &err)) {
-		error("%s", err);
-		free(err);
-		*r = EXIT_USAGE;
-		return NULL;
-	}
-	/* one seek: each file's chunks searched for since (every 0) */
-	cur = td_set_cursor_new(set, o->since, 0, &err);
-	if (cur)
-		return cur;
-	*r = error("%s: %s", o->file, err ? err : "cannot read");
-	free(err);
-	return NULL;
-}
-
-static int dump_run(struct td_set *set, struct dump_opts *o)
-{
-	struct td_file *tf = td_set_file(set, 0);
-	struct tep_handle *tep = td_tep(tf);
+	struct inputs_events *st = NULL;
+	struct td_set *set;
+	struct td_file *tf;
+	struct tep_handle *tep;
 	unsigned char *sel = NULL;
 	unsigned long long *per_id = NULL, unknown = 0, total = 0;
 	unsigned long long *cpu_events = NULL;
 	long long *cpu_missed = NULL;
 	int *cpu_unknown = NULL, ncpus = 0, r = EXIT_OK;
 	struct td_set_cursor *cur;
-	struct inputs_cgroup *cg = NULL;
 	struct dump_out out = { 0 };
 	/* one per formats' tep, on first use: file 0's serves every part
 	 * decoded with its formats, told each part's task names */
@@ -508,14 +485,25 @@ static int dump_run(struct td_set *set, struct dump_opts *o)
 	struct trace_seq s;
 	struct td_event ev;
 	char *err = NULL;
-	int got;
+	int got, bad = 0;
 
+	st = inputs_events_open(&o->in, run, !o->info, &err, &bad);
+	if (!st) {
+		r = error("%s", err ? err : "cannot read");
+		free(err);
+		return bad ? EXIT_USAGE : r;
+	}
+	set = inputs_events_set(st);
+	tf = td_set_file(set, 0);
+	tep = td_tep(tf);
+	cur = inputs_events_cursor(st);
 	if (o->info) {
 		for (int i = 0; i < td_set_nfiles(set); i++) {
 			if (i)
 				putchar('\n');
 			print_info(td_set_file(set, i));
 		}
+		inputs_events_close(st);
 		return EXIT_OK;
 	}
 	if (o->nevents) {
@@ -527,6 +515,7 @@ static int dump_run(struct td_set *set, struct dump_opts *o)
 			o->sel_all &= o->events[i][0] == '!';
 		if (missing) {
 			free(sel);
+			inputs_events_close(st);
 			return error("%s: no event matches '%s' in this recording",
 				     o->file, missing);
 		}
@@ -541,38 +530,21 @@ static int dump_run(struct td_set *set, struct dump_opts *o)
 		cpu_missed = xcalloc((size_t)ncpus + 1, sizeof(*cpu_missed));
 		cpu_unknown = xcalloc((size_t)ncpus + 1, sizeof(*cpu_unknown));
 	}
-	cg = inputs_cgroup_new(&o->in, set, &err);
-	if (!cg && err) {	/* as the analysis refuses it: a usage error */
-		error("%s: %s", o->file, err);
-		r = EXIT_USAGE;
-		goto out;
-	}
-	/* the tasks' cgroups: followed from the start, whatever the window */
-	cur = cg ? td_set_cursor_new(set, 0, 0, &err) : dump_cursor(set, o, &r);
-	if (!cur) {
-		if (cg)
-			r = error("%s: %s", o->file, err ? err : "cannot read");
-		goto out;
-	}
 	out.tty = isatty(STDOUT_FILENO);
 	out.cap = DUMP_OUT_CAP;
 	out.buf = xmalloc(out.cap);
 	trace_seq_init(&s);
 	fmts = xcalloc((size_t)td_set_nfiles(set) + 1, sizeof(*fmts));
 	fmt_tep = xcalloc((size_t)td_set_nfiles(set) + 1, sizeof(*fmt_tep));
-	while ((got = td_set_cursor_next(cur, &ev, &err)) > 0) {
+	while ((got = inputs_events_next(st, &ev, &err)) > 0) {
 		int fi;
 
-		if (ev.ts > o->until)
-			break;
 		if (o->stat && ev.missed && ev.cpu < ncpus) {
 			if (ev.missed < 0)
 				cpu_unknown[ev.cpu] = 1;
 			else
 				cpu_missed[ev.cpu] += ev.missed;
 		}
-		if (cg && !inputs_cgroup_keep(cg, &ev))
-			continue;
 		if (!keep_event(o, sel, tep, &ev))
 			continue;
 		if (o->stat) {
@@ -622,9 +594,7 @@ static int dump_run(struct td_set *set, struct dump_opts *o)
 		print_stat(set, per_id, unknown, total, cpu_events, cpu_missed,
 			   cpu_unknown, ncpus);
 	}
-	td_set_cursor_free(cur);
-out:
-	inputs_cgroup_free(cg);
+	inputs_events_close(st);
 	free(err);
 	free(sel);
 	free(per_id);
@@ -634,29 +604,57 @@ out:
 	return r;
 }
 
+/*
+ * The runs of the history the arguments name, in time order: a history
+ * of one run is dumped as ever; of several, each run's events under a
+ * line naming it, with the gap before it (not recorded) said between.
+ */
+static int dump_history(struct dump_opts *o)
+{
+	struct inputs_sel *sel = NULL;
+	struct strbuf line = STRBUF_INIT;
+	char *err = NULL;
+	int n = 0, bad = 0, r = 0, multi = o->in.hist.host_n[0] > 1;
+
+	if (inputs_select(&o->in, 0, &sel, &n, &err, &bad)) {
+		r = bad ? usage_error(&cmd_dump_entry, "%s", err) : error("%s", err);
+		free(err);
+		return r;
+	}
+	for (int k = 0; k < n && !r; k++) {
+		o->file = o->in.rec[o->in.hist.run[sel[k].run].in].name;
+		if (multi) {
+			strbuf_reset(&line);
+			if (k)
+				history_gap_line(&o->in, sel[k].run, &line);
+			history_run_line(&o->in, sel[k].run, &line);
+			fputs(line.buf, stdout);
+		}
+		r = dump_run(&sel[k], o);
+	}
+	strbuf_release(&line);
+	free(sel);
+	return r;
+}
+
 static int cmd_dump(int argc, char **argv)
 {
 	struct dump_opts o = { 0 };
-	struct td_set *set = NULL;
 	char *err = NULL;
 	int r;
 
 	inputs_init(&o.in);
 	r = dump_parse_opts(argc, argv, &o);
-	if (r < 0)
+	if (r < 0) {
 		r = show_help(&cmd_dump_entry);
-	else if (!r && (inputs_open(&o.in, o.files, o.nfiles, &err) ||
-			(inputs_one(&o.in, &err) && (r = EXIT_USAGE)) ||
-			!(set = inputs_set(&o.in, 0, &err)))) {
+	} else if (!r && (inputs_open(&o.in, o.files, o.nfiles, &err) ||
+			  (inputs_one(&o.in, &err) && (r = EXIT_USAGE)))) {
 		error("%s", err ? err : "cannot read");
 		free(err);
 		r = r ? r : EXIT_ERROR;
 	} else if (!r) {
-		o.file = o.in.rec[0].name;
-		td_set_keep_names(set);	/* each part's tasks as it named them */
-		r = dump_run(set, &o);
+		r = dump_history(&o);
 	}
-	td_set_close(set);
 	inputs_release(&o.in);
 	for (int i = 0; i < o.nevents; i++)
 		free(o.events[i]);

@@ -547,10 +547,10 @@ struct td_set *inputs_set(const struct inputs *in, int i, char **err)
 	return td_set_of(tf);
 }
 
-int inputs_set_window(const struct inputs *in, struct td_set *set, uint64_t *since,
+/* The window of scope s over set in trace time (see inputs_set_window). */
+static int set_window(const struct analysis_scope *s, struct td_set *set, uint64_t *since,
 		      uint64_t *until, char **err)
 {
-	const struct analysis_scope *s = &in->scope;
 	struct wall_map wall = { 0 };
 	uint64_t first = 0;
 	int r;
@@ -574,6 +574,100 @@ int inputs_set_window(const struct inputs *in, struct td_set *set, uint64_t *sin
 	if (!s->since.set)
 		*since = 0;
 	return r;
+}
+
+int inputs_set_window(const struct inputs *in, struct td_set *set, uint64_t *since,
+		      uint64_t *until, char **err)
+{
+	return set_window(&in->scope, set, since, until, err);
+}
+
+/* ---- the events of a run ---- */
+
+struct inputs_events {
+	struct td_set *set;
+	struct td_set_cursor *cur;
+	struct inputs_cgroup *cg;
+	uint64_t since, until;
+};
+
+struct inputs_events *inputs_events_open(const struct inputs *in, const struct inputs_sel *sel,
+					 int keep_names, char **err, int *bad_scope)
+{
+	struct inputs_events *s = xcalloc(1, sizeof(*s));
+	int rec = in->hist.run[sel->run].in;
+
+	*bad_scope = 0;
+	s->set = inputs_set(in, rec, err);
+	if (!s->set)
+		goto fail;
+	if (keep_names)
+		td_set_keep_names(s->set);	/* each part's tasks as it named them */
+	if (set_window(&sel->scope, s->set, &s->since, &s->until, err)) {
+		*bad_scope = 1;
+		goto fail;
+	}
+	if (sel->scope.cgroup) {
+		s->cg = inputs_cgroup_new(&sel->scope, s->set, err);
+		if (!s->cg) {	/* the recording cannot tell: the scope's fault */
+			char *e = *err;
+
+			*err = xasprintf("%s: %s", in->rec[rec].name, e ? e : "no cgroup data");
+			free(e);
+			*bad_scope = 1;
+			goto fail;
+		}
+	}
+	/* the tasks' cgroups are followed from the start, whatever the
+	 * window; else one seek to since (each file's chunks searched) */
+	s->cur = td_set_cursor_new(s->set, s->cg ? 0 : s->since, 0, err);
+	if (!s->cur) {
+		char *e = *err;
+
+		*err = xasprintf("%s: %s", in->rec[rec].name, e ? e : "cannot read");
+		free(e);
+		goto fail;
+	}
+	return s;
+fail:
+	inputs_events_close(s);
+	return NULL;
+}
+
+struct td_set *inputs_events_set(const struct inputs_events *s)
+{
+	return s->set;
+}
+
+struct td_set_cursor *inputs_events_cursor(const struct inputs_events *s)
+{
+	return s->cur;
+}
+
+int inputs_events_next(struct inputs_events *s, struct td_event *ev, char **err)
+{
+	int got;
+
+	while ((got = td_set_cursor_next(s->cur, ev, err)) > 0) {
+		if (ev->ts > s->until)
+			return 0;
+		if (s->cg && !inputs_cgroup_keep(s->cg, ev))
+			continue;
+		if (ev->ts < s->since)
+			continue;
+		return 1;
+	}
+	return got;
+}
+
+void inputs_events_close(struct inputs_events *s)
+{
+	if (!s)
+		return;
+	td_set_cursor_free(s->cur);
+	inputs_cgroup_free(s->cg);
+	td_set_close(s->set);
+	free(s);
 }
 
 struct analysis *inputs_analysis_one(struct inputs *in, char *const *args, int nargs,
@@ -661,7 +755,7 @@ static void inputs_cgroup_sink(void *ctx, const struct record *r)
 	cgmap_add(ctx, r);
 }
 
-struct inputs_cgroup *inputs_cgroup_new(const struct inputs *in, struct td_set *set,
+struct inputs_cgroup *inputs_cgroup_new(const struct analysis_scope *scope, struct td_set *set,
 					char **err)
 {
 	static const char *const ev[3][2] = {
@@ -672,17 +766,17 @@ struct inputs_cgroup *inputs_cgroup_new(const struct inputs *in, struct td_set *
 	struct inputs_cgroup *c;
 
 	*err = NULL;
-	if (!in->scope.cgroup)
+	if (!scope->cgroup)
 		return NULL;
 	if (!meta || !td_meta_value(meta, "cgroup_tasks")) {
-		analysis_cgroup_refused(in->scope.cgroup, err);
+		analysis_cgroup_refused(scope->cgroup, err);
 		return NULL;
 	}
 	c = xcalloc(1, sizeof(*c));
 	c->tep = td_tep(tf);
 	c->ps = parser_set_new(c->tep);
 	c->map = cgmap_new();
-	cgmap_scope_path(in->scope.cgroup, c->scope, (int)sizeof(c->scope));
+	cgmap_scope_path(scope->cgroup, c->scope, (int)sizeof(c->scope));
 	analysis_cgroup_prescan(tf, c->tep, c->map);
 	for (int i = 0; i < 3; i++) {
 		struct tep_event *e = tep_find_event_by_name(c->tep, ev[i][0], ev[i][1]);

@@ -140,6 +140,27 @@ int inputs_set_window(const struct inputs *in, struct td_set *set, uint64_t *sin
 		      uint64_t *until, char **err);
 
 /*
+ * The events of a selected run (inputs_select) for readers of events
+ * (dump): its files as one set in time order, only those in its window
+ * and, with --cgroup, of the cgroup's tasks (followed from the run's
+ * start, whatever the window: the analysis follows them so). keep_names:
+ * each part's tasks named as that part saw them (td_set_keep_names).
+ * NULL with *err (*bad_scope 1: the scope's fault, a --cgroup the run
+ * cannot answer, a wall-clock time it cannot map).
+ */
+struct inputs_events;
+struct inputs_events *inputs_events_open(const struct inputs *in, const struct inputs_sel *sel,
+					 int keep_names, char **err, int *bad_scope);
+/* 1 with *ev (as td_set_cursor_next's), 0 at the window's or run's end,
+ * -1 with *err. */
+int inputs_events_next(struct inputs_events *s, struct td_event *ev, char **err);
+/* The run's set, and its cursor (for td_set_cursor_file, _formats,
+ * _names of the last event). */
+struct td_set *inputs_events_set(const struct inputs_events *s);
+struct td_set_cursor *inputs_events_cursor(const struct inputs_events *s);
+void inputs_events_close(struct inputs_events *s);
+
+/*
  * For a front end that shows exactly one recording (plot, tui): args and
  * the scope into one analysis, or NULL with *err (one line) and *status
  * the exit code (EXIT_USAGE for a bad scope or several recordings,
@@ -150,16 +171,16 @@ struct analysis *inputs_analysis_one(struct inputs *in, char *const *args, int n
 				     const struct analysis_opts *o, char **err, int *status);
 
 /*
- * --cgroup for the readers of events (dump): the tasks' cgroups followed
- * through set's events as the analysis follows them (src/cgmap.h).
- * inputs_cgroup_new: NULL with *err NULL when in's scope has no --cgroup,
+ * --cgroup for the readers of events (inputs_events): the tasks' cgroups
+ * followed through set's events as the analysis follows them (src/cgmap.h).
+ * inputs_cgroup_new: NULL with *err NULL when the scope has no --cgroup,
  * NULL with *err when the recording has no cgroup data. Feed it every
  * event from the recording's start, in time order; inputs_cgroup_keep
  * is 1 when the event's task (its common pid) is in the cgroup or below
  * it at that moment.
  */
 struct inputs_cgroup;
-struct inputs_cgroup *inputs_cgroup_new(const struct inputs *in, struct td_set *set,
+struct inputs_cgroup *inputs_cgroup_new(const struct analysis_scope *scope, struct td_set *set,
 					char **err);
 int inputs_cgroup_keep(struct inputs_cgroup *c, const struct td_event *ev);
 void inputs_cgroup_free(struct inputs_cgroup *c);

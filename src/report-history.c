@@ -171,7 +171,7 @@ static void gap_row(const struct inputs *in, int i, struct strbuf *out)
 			    hrun(in, i)->began == HIST_BEGAN_REBOOT ? ", a reboot" : "");
 }
 
-void history_gap_text(const struct inputs *in, int i, struct strbuf *out)
+void history_gap_line(const struct inputs *in, int i, struct strbuf *out)
 {
 	char a[40], b[40], len[40];
 	int p = history_prev(&in->hist, i);
@@ -183,7 +183,16 @@ void history_gap_text(const struct inputs *in, int i, struct strbuf *out)
 	ended_text(in, p, out);
 	strbuf_addf(out, "; run %d began: ", run_no(in, i));
 	began_text(in, i, out);
-	strbuf_addstr(out, "\n\n");
+	strbuf_addch(out, '\n');
+}
+
+void history_gap_text(const struct inputs *in, int i, struct strbuf *out)
+{
+	size_t before = out->len;
+
+	history_gap_line(in, i, out);
+	if (out->len > before)
+		strbuf_addch(out, '\n');
 }
 
 static int sel_has(const struct inputs_sel *sel, int nsel, int i)
@@ -268,14 +277,20 @@ void history_text(const struct inputs *in, int host, const struct inputs_sel *se
 	strbuf_addch(out, '\n');
 }
 
-void history_run_title(const struct inputs *in, int i, struct strbuf *out)
+void history_run_line(const struct inputs *in, int i, struct strbuf *out)
 {
 	const struct history_run *r = hrun(in, i);
 
 	strbuf_addf(out, "=== run %d of %d: %s (began: ", run_no(in, i),
 		    in->hist.host_n[r->host], in->rec[r->in].name);
 	began_text(in, i, out);
-	strbuf_addstr(out, ")\n\n");
+	strbuf_addstr(out, ")\n");
+}
+
+void history_run_title(const struct inputs *in, int i, struct strbuf *out)
+{
+	history_run_line(in, i, out);
+	strbuf_addch(out, '\n');
 }
 
 /* ---- the sums ---- */

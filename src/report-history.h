@@ -42,10 +42,15 @@ void history_sum_of(const struct analysis *a, struct history_sum *s);
  * the scope selected; the others are listed as left out). */
 void history_text(const struct inputs *in, int host, const struct inputs_sel *sel, int nsel,
 		  struct strbuf *out);
-/* "=== run K of N: NAME (began ...)" before a run's report. */
+/* "=== run K of N: NAME (began: ...)" before a run's report (title:
+ * with a blank line after it; line: without, as dump prints it). */
 void history_run_title(const struct inputs *in, int run, struct strbuf *out);
-/* The gap line between two selected runs (nothing when none). */
+void history_run_line(const struct inputs *in, int run, struct strbuf *out);
+/* "--- not recorded for 1.3 s, A .. B: run 1 ended: ...; run 2 began:
+ * ..." before run (nothing when no gap is before it); text: with a blank
+ * line after it. */
 void history_gap_text(const struct inputs *in, int run, struct strbuf *out);
+void history_gap_line(const struct inputs *in, int run, struct strbuf *out);
 /* The sums per run and over the time line, at the end. */
 void history_totals_text(const struct inputs *in, int host, const struct inputs_sel *sel,
 			 int nsel, const struct history_sum *sum, struct strbuf *out);

@@ -7,7 +7,10 @@
 # whose time stamps fall in the window, and "-e '!ftrace:print'" exactly
 # its lines but the print events (the counter samples), alone and in a
 # window. Edges are cut in a gap of 3 us or more between printed time
-# stamps (both print microseconds, rounded).
+# stamps (both print microseconds, rounded). With --cgroup (the tasks'
+# cgroups followed from the start) the window holds too: the lines of
+# "dump --cgroup C" from --since on, and the memcg reclaim ends among
+# them are the stalls report counts in that window and cgroup.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 command -v trace-cmd >/dev/null || skip "trace-cmd is not installed"
@@ -79,4 +82,24 @@ for f in "$top_srcdir/tests/data/report/global-pressure-reclaim-6.12.dat" \
 		ok "$name: -e vmscan -e '!vmscan:mm_vmscan_lru_isolate': $a lines" ||
 		fail "$name: -e vmscan with an exclusion: $(wc -l <"$scratch/got") lines, want $a"
 done
+
+# --cgroup and --since together (the window was once left out there)
+f=$top_srcdir/tests/data/cgroups/cgroups-6.18.dat
+first=$("$MMSCOPE" dump "$f" | head -1 | awk "$ts_awk"' { printf "%.0f\n", ts() }')
+since_us=$((first + 800000))
+"$MMSCOPE" dump --cgroup /mmscope-cg/b "$f" >"$scratch/all" || fail "dump --cgroup"
+awk "$ts_awk"' ts() >= lo' lo="$since_us" "$scratch/all" >"$scratch/want"
+"$MMSCOPE" dump --cgroup /mmscope-cg/b --since 0.8 "$f" >"$scratch/got" || fail "dump --cgroup --since"
+n=$(wc -l <"$scratch/want")
+[ "$n" -gt 10 ] && [ "$n" -lt "$(wc -l <"$scratch/all")" ] && cmp -s "$scratch/want" "$scratch/got" &&
+	ok "dump --cgroup --since 0.8: the $n lines of dump --cgroup from 0.8 s on" ||
+	fail "dump --cgroup --since 0.8: $(wc -l <"$scratch/got") lines, want $n of $(wc -l <"$scratch/all")"
+ends=$(grep -c 'mm_vmscan_memcg_reclaim_end:' "$scratch/got")
+stalls=$("$MMSCOPE" report -f json -s stalls --cgroup /mmscope-cg/b --since 0.8 "$f" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print(d["stalls"]["memcg"]["count"])' 2>/dev/null)
+[ -n "$stalls" ] && [ "$ends" -ge "$stalls" ] && [ "$ends" -le $((stalls + 1)) ] &&
+	ok "dump --cgroup --since: $ends memcg reclaim ends, report counts $stalls stalls" ||
+	fail "dump --cgroup --since: $ends ends, report '$stalls' stalls"
 finish
