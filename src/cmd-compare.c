@@ -383,12 +383,18 @@ static char *column_name_of(const char *path)
 }
 
 /*
- * The recordings of FILE|DIR[,...] (the input layer's grouping: one run
- * id, or one --switch-output run, is one recording) appended to *paths
- * (its file, or its name for several) and *files (NULL, or its files).
+ * The runs of FILE|DIR[,...] (the input layer's grouping: one run id, or
+ * one --switch-output run, is one recording; a host's runs in time
+ * order; an incident inside a continuous run is that run's, not a run
+ * of its own) appended to *refs: the inputs and the recording of each.
  */
-static int compare_expand(struct inputs *in, const char *list, char ***paths, size_t *n,
-			  char ***files[], char **err)
+struct run_ref {
+	const struct inputs *in;
+	int rec;
+};
+
+static int compare_expand(struct inputs *in, const char *list, struct run_ref **refs, size_t *n,
+			  char **err)
 {
 	char *copy = xstrdup(list), *save = NULL, **args = NULL;
 	int nargs = 0, r;
@@ -398,19 +404,11 @@ static int compare_expand(struct inputs *in, const char *list, char ***paths, si
 		args[nargs++] = f;
 	}
 	r = inputs_open(in, args, nargs, err);
-	for (int i = 0; !r && i < in->nrec; i++) {
-		const struct input_rec *rec = &in->rec[i];
-		char **fl = NULL;
-
-		if (rec->n > 1) {
-			fl = xcalloc((size_t)rec->n + 1, sizeof(*fl));
-			for (int k = 0; k < rec->n; k++)
-				fl[k] = xstrdup(rec->paths[k]);
-		}
-		*paths = xreallocarray(*paths, *n + 1, sizeof(**paths));
-		*files = xreallocarray(*files, *n + 1, sizeof(**files));
-		(*paths)[*n] = xstrdup(rec->n > 1 ? rec->name : rec->paths[0]);
-		(*files)[(*n)++] = fl;
+	for (int k = 0; !r && k < in->hist.nrun; k++) {
+		if (in->hist.run[k].rel == HIST_INSIDE)
+			continue;
+		*refs = xreallocarray(*refs, *n + 1, sizeof(**refs));
+		(*refs)[(*n)++] = (struct run_ref){ in, in->hist.run[k].in };
 	}
 	free(args);
 	free(copy);
@@ -421,13 +419,14 @@ static int compare_load_columns(struct ct_table *t, struct compare_opts *o)
 {
 	struct inputs *ins = xcalloc((size_t)o->nspecs + 1, sizeof(*ins));
 	struct compare_job *jobs = NULL;
-	size_t *colof = NULL, njobs = 0, npaths = 0;
-	char **paths = NULL, *err = NULL, ***files = NULL;
+	struct run_ref *refs = NULL;
+	size_t *colof = NULL, njobs = 0, nrefs = 0;
+	char *err = NULL;
 	int r = EXIT_OK;
 
 	for (int i = 0; i < o->nspecs && r == EXIT_OK; i++) {
 		const char *spec = o->specs[i], *eq = strchr(spec, '='), *list;
-		size_t col, before = npaths;
+		size_t col, before = nrefs;
 		char *name;
 		struct stat st;
 
@@ -445,25 +444,31 @@ static int compare_load_columns(struct ct_table *t, struct compare_opts *o)
 		}
 		col = ct_add_column(t, name);
 		free(name);
-		if (compare_expand(&ins[i], list, &paths, &npaths, &files, &err)) {
+		inputs_init(&ins[i]);
+		if (compare_expand(&ins[i], list, &refs, &nrefs, &err)) {
 			r = error("%s", err);
 			free(err);
 			break;
 		}
-		if (npaths == before) {
+		if (nrefs == before) {
 			r = usage_error(&cmd_compare_entry, "'%s' names no file", spec);
 			break;
 		}
-		colof = xreallocarray(colof, npaths, sizeof(*colof));
-		for (size_t k = before; k < npaths; k++)
+		colof = xreallocarray(colof, nrefs, sizeof(*colof));
+		for (size_t k = before; k < nrefs; k++)
 			colof[k] = col;
 	}
 	if (r == EXIT_OK) {
-		njobs = npaths;
+		njobs = nrefs;
 		jobs = xcalloc(njobs ? njobs : 1, sizeof(*jobs));
 		for (size_t k = 0; k < njobs; k++) {
-			jobs[k].path = paths[k], jobs[k].phase = o->phase;
-			jobs[k].files = files[k];
+			const struct input_rec *rec = &refs[k].in->rec[refs[k].rec];
+
+			/* a file, or the name of one run's files */
+			jobs[k].path = rec->n > 1 ? rec->name : rec->paths[0];
+			jobs[k].in = refs[k].in;
+			jobs[k].rec = refs[k].rec;
+			jobs[k].phase = o->phase;
 			jobs[k].sc.scope = o->scope;
 		}
 		compare_load_runs(jobs, njobs, o->jobs);
@@ -487,14 +492,7 @@ static int compare_load_columns(struct ct_table *t, struct compare_opts *o)
 		strbuf_release(&jobs[k].settings);
 		free(jobs[k].err);
 	}
-	for (size_t k = 0; k < npaths; k++) {
-		free(paths[k]);
-		for (size_t i = 0; files && files[k] && files[k][i]; i++)
-			free(files[k][i]);
-		free(files ? files[k] : NULL);
-	}
-	free(paths);
-	free(files);
+	free(refs);
 	free(colof);
 	free(jobs);
 	for (int i = 0; i < o->nspecs; i++)

@@ -541,7 +541,7 @@ static void load_describe_scope(const struct analysis_info *in, struct compare_s
 	}
 }
 
-static int load_recording(const char *path, char *const *files, const char *phase,
+static int load_recording(const struct inputs *in, int rec, const char *phase,
 			  struct compare_scope *sc, struct metric_values *out,
 			  struct strbuf *settings, char **err)
 {
@@ -566,16 +566,8 @@ static int load_recording(const char *path, char *const *files, const char *phas
 		sc->bad = 0;
 		sc->note[0] = '\0';
 	}
-	if (files) {	/* the parts of one --switch-output run */
-		int n = 0;
-
-		while (files[n])
-			n++;
-		a = analysis_run_files((const char *const *)files, n, NULL, &ao, err,
-				       sc ? &sc->bad : NULL);
-	} else {
-		a = analysis_run_scoped(path, &ao, err, sc ? &sc->bad : NULL);
-	}
+	/* the scope is the job's own: the input layer reads the recording */
+	a = inputs_analysis_as(in, rec, &ao, err, sc ? &sc->bad : NULL);
 	if (a && sc && analysis_scope_any(&sc->scope))
 		load_describe_scope(analysis_info(a), sc);
 	if (a && phase && !analysis_phase_found(a)) {
@@ -734,33 +726,29 @@ static int is_recording(const char *path, char **err)
 	return n == sizeof(buf) && !memcmp(buf, magic, sizeof(buf));
 }
 
-int compare_load_run(const char *path, const char *phase, struct compare_scope *sc,
-		     struct metric_values *out, struct strbuf *settings, char **err)
+/* One job: a recording through the models, or a metrics file. */
+static int load_job(struct compare_job *j)
 {
+	const char *path = j->in->rec[j->rec].paths[0];
 	struct strbuf sb = STRBUF_INIT;
-	int r = is_recording(path, err);
+	int r = is_recording(path, &j->err);
 
 	if (r < 0)
 		return -1;
 	if (r)
-		return load_recording(path, NULL, phase, sc, out, settings, err);
-	if (phase)
-		return set_err(err, "--phase: a metrics file has no phases");
+		return load_recording(j->in, j->rec, j->phase, &j->sc, &j->mv, &j->settings,
+				      &j->err);
+	if (j->phase)
+		return set_err(&j->err, "--phase: a metrics file has no phases");
 	if (read_file(path, &sb))
-		return set_err(err, "%s", strerror(errno));
+		return set_err(&j->err, "%s", strerror(errno));
 	if (memchr(sb.buf, '\0', sb.len)) {
 		strbuf_release(&sb);
-		return set_err(err, "neither a recording (trace.dat) nor a metrics file");
+		return set_err(&j->err, "neither a recording (trace.dat) nor a metrics file");
 	}
-	r = compare_load_metrics_text(sb.buf ? sb.buf : "", out, err);
+	r = compare_load_metrics_text(sb.buf ? sb.buf : "", &j->mv, &j->err);
 	strbuf_release(&sb);
 	return r;
-}
-
-int compare_load_files(char *const *files, const char *phase, struct compare_scope *sc,
-		       struct metric_values *out, struct strbuf *settings, char **err)
-{
-	return load_recording(files[0], files, phase, sc, out, settings, err);
 }
 
 struct load_pool {
@@ -774,16 +762,13 @@ struct load_pool {
  * file that went away): the order in which the workers take them. */
 static uint64_t job_bytes(const struct compare_job *j)
 {
+	const struct input_rec *rec = &j->in->rec[j->rec];
 	struct stat st;
 	uint64_t sum = 0;
 
-	if (j->files) {
-		for (char *const *f = j->files; *f; f++)
-			if (!stat(*f, &st))
-				sum += (uint64_t)st.st_size;
-	} else if (j->path && !stat(j->path, &st)) {
-		sum = (uint64_t)st.st_size;
-	}
+	for (int f = 0; f < rec->n; f++)
+		if (!stat(rec->paths[f], &st))
+			sum += (uint64_t)st.st_size;
 	return sum;
 }
 
@@ -813,9 +798,7 @@ static void *load_worker(void *arg)
 		pthread_mutex_unlock(&p->lock);
 		if (!j)
 			return NULL;
-		j->rc = j->files ? compare_load_files(j->files, j->phase, &j->sc, &j->mv,
-						      &j->settings, &j->err) :
-			compare_load_run(j->path, j->phase, &j->sc, &j->mv, &j->settings, &j->err);
+		j->rc = load_job(j);
 	}
 }
 

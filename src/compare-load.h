@@ -1,18 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Loading the metrics of one run for "mmscope compare". The only entry
- * point is compare_load_run(): recordings go through the analysis driver
- * (src/analysis.h), metrics files through a small text reader.
+ * Loading the metrics of one run for "mmscope compare". The entry point
+ * is compare_load_runs(): recordings go through the input layer
+ * (src/inputs.h) to the analysis driver, metrics files through a small
+ * text reader.
  */
 #ifndef MMSCOPE_COMPARE_LOAD_H
 #define MMSCOPE_COMPARE_LOAD_H
 
 #include "analysis.h"
+#include "inputs.h"
 #include "metrics.h"
 #include "util.h"
 
 /*
- * Append the metrics of the run stored at path to *out. path is either
+ * A job appends the metrics of the run it names to its mv. That is either
  *  - a recording (trace.dat): counter deltas between the first and the
  *    last complete "mms1" sample sets (see mmscope-samples(5)) become
  *    counter metrics through metrics_compute(), and the models give the
@@ -38,15 +40,11 @@ struct compare_scope {
 	char note[256];
 };
 
-/* sc and settings may be NULL (the whole recording; no context wanted). */
-int compare_load_run(const char *path, const char *phase, struct compare_scope *sc,
-		     struct metric_values *out, struct strbuf *settings, char **err);
-
 /* One run to load: filled by compare_load_runs(). */
 struct compare_job {
-	const char *path;		/* in: the file, or the name of files */
-	char *const *files;		/* in: NULL, or (NULL-terminated) the
-					 * files of one --switch-output run */
+	const char *path;		/* in: what messages call it */
+	const struct inputs *in;	/* in: the recording: in->rec[rec] (a */
+	int rec;			/* metrics file is one of its own) */
 	const char *phase;		/* in: NULL, or the phase to compare */
 	struct compare_scope sc;	/* in: scope; out: bad, note */
 	struct metric_values mv;	/* out: the run's metrics */
@@ -57,17 +55,13 @@ struct compare_job {
 };
 
 /*
- * Load n runs with compare_load_run() on up to threads worker threads
+ * Load n runs (each a recording through the input layer, or a metrics
+ * file) on up to threads worker threads
  * (0: one per online CPU, never more than n). Each worker analyses one
  * recording at a time, so memory is bounded per worker by what one
  * analysis needs. The results do not depend on the number of threads.
  */
 void compare_load_runs(struct compare_job *jobs, size_t n, int threads);
-
-/* The same for several files of one run: the models read them as one
- * recording (analysis_run_files); no scope (an error with sc->bad set). */
-int compare_load_files(char *const *files, const char *phase, struct compare_scope *sc,
-		       struct metric_values *out, struct strbuf *settings, char **err);
 
 
 /* The same for a metrics file already in memory (for tests). */

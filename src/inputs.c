@@ -377,6 +377,12 @@ struct analysis *inputs_analysis(const struct inputs *in, int i, const struct an
 	return analysis_of(in, i, &in->scope, o, err, bad_scope);
 }
 
+struct analysis *inputs_analysis_as(const struct inputs *in, int i, const struct analysis_opts *o,
+				    char **err, int *bad_scope)
+{
+	return analysis_of(in, i, &o->scope, o, err, bad_scope);
+}
+
 struct analysis *inputs_run_analysis(const struct inputs *in, const struct inputs_sel *sel,
 				     const struct analysis_opts *o, char **err, int *bad_scope)
 {

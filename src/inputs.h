@@ -123,6 +123,10 @@ int inputs_check_dirs(const struct inputs *in, char **err);
  */
 int inputs_select(const struct inputs *in, int host, struct inputs_sel **sel, int *n,
 		  char **err, int *bad_scope);
+/* Recording i read with o's own scope (compare's per-job scope), not
+ * the inputs'. */
+struct analysis *inputs_analysis_as(const struct inputs *in, int i, const struct analysis_opts *o,
+				    char **err, int *bad_scope);
 /* The analysis of a selected run (its scope, o's options). */
 struct analysis *inputs_run_analysis(const struct inputs *in, const struct inputs_sel *sel,
 				     const struct analysis_opts *o, char **err, int *bad_scope);
