@@ -117,6 +117,15 @@ static void order_files(struct input_rec *rec, const char *const *meta_of, const
 		rec->paths[j] = p;
 		k[j] = ki;
 	}
+	/* each file's part number (switch_output=N; 0: not a part) */
+	rec->part = xcalloc((size_t)rec->n + 1, sizeof(*rec->part));
+	for (int i = 0; i < rec->n; i++) {
+		uint64_t v;
+
+		if (meta_of[k[i]] && !td_meta_u64(meta_of[k[i]], "switch_output", &v) &&
+		    v < 1000000000)
+			rec->part[i] = (int)v;
+	}
 	rec->first_meta = meta_of[k[0]] ? xstrdup(meta_of[k[0]]) : NULL;
 	rec->last_meta = meta_of[k[rec->n - 1]] ? xstrdup(meta_of[k[rec->n - 1]]) : NULL;
 	free(k);
@@ -250,6 +259,7 @@ void inputs_release(struct inputs *in)
 		free(in->rec[i].name);
 		free(in->rec[i].first_meta);
 		free(in->rec[i].last_meta);
+		free(in->rec[i].part);
 	}
 	free(in->rec);
 	in->rec = NULL;
@@ -375,6 +385,31 @@ struct analysis *inputs_analysis(const struct inputs *in, int i, const struct an
 				 char **err, int *bad_scope)
 {
 	return analysis_of(in, i, &in->scope, o, err, bad_scope);
+}
+
+struct analysis *inputs_files_analysis(const struct inputs *in, const struct inputs_sel *sel,
+				       int from, int to, const struct analysis_opts *o, char **err,
+				       int *bad_scope)
+{
+	int i = in->hist.run[sel->run].in;
+	const struct input_rec *rec = &in->rec[i];
+	struct analysis_opts ao = *o;
+	struct analysis *a;
+	char *name;
+
+	if (from <= 0 && to >= rec->n)
+		return analysis_of(in, i, &sel->scope, o, err, bad_scope);
+	ao.scope = sel->scope;
+	if (to - from == 1) {
+		ao.name = rec->paths[from];
+		return analysis_run_scoped(rec->paths[from], &ao, err, bad_scope);
+	}
+	name = xasprintf("%s, parts %d..%d", rec->paths[from], rec->part[from],
+			 rec->part[to - 1]);
+	a = analysis_run_files((const char *const *)rec->paths + from, to - from, name, &ao, err,
+			       bad_scope);
+	free(name);
+	return a;
 }
 
 struct analysis *inputs_analysis_as(const struct inputs *in, int i, const struct analysis_opts *o,
