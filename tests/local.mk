@@ -251,6 +251,13 @@ TESTS += tests/record/switch-read.sh tests/cli/multifile.sh tests/cli/recordings
 EXTRA_DIST += tests/record/switch-read.sh tests/cli/multifile.sh tests/cli/recordings.sh tests/cli/set-parts.sh
 tests/record/switch-read.log: tests/record/stacktrace.log
 
+# host histories: a host's runs as one time line in every front end
+# (history.sh), on copies of real recordings moved in time by
+# tests/history/mkhist
+check_PROGRAMS += tests/history/mkhist
+TESTS += tests/history/history.sh
+EXTRA_DIST += tests/history/history.sh tests/history/lib.sh
+
 # kernel matrix: every scenario of tests/vm/scenarios on every kernel
 # under qemu TCG, VM_JOBS VMs at a time; one "PASS:/FAIL:/SKIP: KERNEL
 # SCENARIO (N s)" line per case. Not part of `make check` (needs qemu, root
