@@ -21,13 +21,13 @@ mk_history "$h"
 "$MMSCOPE" report "$h" >"$scratch/text" 2>"$scratch/e" || fail "report DIR: $(cat "$scratch/e")"
 grep -q '^History of host vm: 4 runs, 2 gaps, 1 incident inside a run$' "$scratch/text" &&
 	ok "report: the history's title" || fail "report: $(head -1 "$scratch/text")"
-grep -q '^     began: start; ended: a signal (SIGTERM)$' "$scratch/text" &&
-	grep -q '^     began: restart; ended: recovered by mmscope recover$' "$scratch/text" &&
-	grep -q '^     began: restart after recover; ended: the command exited$' "$scratch/text" &&
+grep -q '^run 1     began: start; ended: a signal (SIGTERM)$' "$scratch/text" &&
+	grep -q '^run 2     began: restart; ended: recovered by mmscope recover$' "$scratch/text" &&
+	grep -q '^run 4     began: restart after recover; ended: the command exited$' "$scratch/text" &&
 	ok "report: how each run began and ended" || fail "report: began/ended: $(grep began "$scratch/text")"
-[ "$(grep -c '^     not recorded: 9.7 s (' "$scratch/text")" = 2 ] &&
+[ "$(grep -c '^gap       not recorded: 9.7 s (' "$scratch/text")" = 2 ] &&
 	ok "report: two gaps of 9.7 s, not recorded" || fail "report: gaps: $(grep 'not recorded' "$scratch/text")"
-grep -q '^     an incident inside run 2: its events are that run.s, not counted again$' "$scratch/text" &&
+grep -q '^run 3     an incident inside run 2: its events are that run.s, not$' "$scratch/text" &&
 	ok "report: the incident inside run 2" || fail "report: no incident line"
 [ "$(grep -c '^mmscope report: ' "$scratch/text")" = 3 ] &&
 	grep -q '^=== run 1 of 4: .*svc-1.dat (began: start)$' "$scratch/text" &&
@@ -65,6 +65,22 @@ PY
 	ok "report -f json: totals = the runs' figures (3 kills, 105 stalls), the incident inside run 2 not reported, gaps 9.68 s" ||
 	fail "report -f json: '$got'"
 
+# --- report, HTML: one page, every run under its heading, ids unique
+"$MMSCOPE" report -f html -o "$scratch/h.html" "$h" 2>"$scratch/e" || fail "report -f html: $(cat "$scratch/e")"
+got=$(python3 - "$scratch/h.html" <<'PY'
+import collections, re, sys
+t = open(sys.argv[1]).read()
+ids = collections.Counter(re.findall(r' id="([^"]+)"', t))
+dups = [k for k, v in ids.items() if v > 1]
+runs = re.findall(r'<h2>run (\d) of 4: ', t)
+print(len(dups), " ".join(runs), 'id="history"' in t, 'id="totals"' in t,
+      t.count("not recorded for 9.7 s"), t.count("<h2>mmscope report: svc-"))
+PY
+)
+[ "$got" = "0 1 2 4 True True 2 3" ] &&
+	ok "report -f html: one page: the history, runs 1, 2 and 4 with the gaps before them, the sums; ids unique" ||
+	fail "report -f html: '$got'"
+
 # --- --run and windows across runs
 "$MMSCOPE" report -s header --run 3 "$h" >"$scratch/r3" || fail "report --run 3"
 grep -q '^=== run 3 of 4: .*flight-1.dat (began: ' "$scratch/r3" &&
@@ -72,7 +88,7 @@ grep -q '^=== run 3 of 4: .*flight-1.dat (began: ' "$scratch/r3" &&
 	ok "report --run 3: the incident alone" || fail "report --run 3: $(grep '^===' "$scratch/r3")"
 "$MMSCOPE" report -s header --since 10 --until 15 "$h" >"$scratch/w" || fail "report --since 10 --until 15"
 grep -q '^=== run 2 of 4: .*svc-2.dat' "$scratch/w" && [ "$(grep -c '^mmscope report: ' "$scratch/w")" = 1 ] &&
-	grep -q '^not reported below: runs 1, 3, 4 (outside the window)$' "$scratch/w" &&
+	grep -q '^left out  runs 1, 3, 4 (outside the window)$' "$scratch/w" &&
 	ok "report --since 10 --until 15: run 2 only (seconds from the history's first event)" ||
 	fail "report window across runs: $(grep '^===\|^not reported' "$scratch/w")"
 "$MMSCOPE" report -s header --since 10.1 --until 20.1 "$h" >"$scratch/w2" || fail "report --since 10.1"
