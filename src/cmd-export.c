@@ -1571,6 +1571,30 @@ static int plan_jobs(const struct inputs *in, const struct export_opts *o,
 					"skipped\n", rec->name, seen->r[held].id, o->dir);
 				continue;
 			}
+			/* an incident partly inside what the directory holds: its
+			 * own part, as the history would place it */
+			if (who.incident && in->hist.run[sel[k].run].rel != HIST_PARTLY &&
+			    !sel[k].scope.since.set && !sel[k].scope.until.set) {
+				uint64_t a, b;
+				int pieces = export_seen_uncovered(seen, &who, &a, &b);
+
+				if (!pieces) {
+					fprintf(stderr, "%s: an incident inside recordings already in "
+						"%s, skipped\n", rec->name, o->dir);
+					continue;
+				}
+				if (pieces == 1 && (a > who.start_ns || b < who.end_ns)) {
+					struct inputs_sel part = sel[k];
+
+					part.whole = 0;
+					part.scope.since = (struct analysis_time){ 1, 1, 0, a };
+					part.scope.until = (struct analysis_time){ 1, 1, 0, b };
+					fprintf(stderr, "%s: an incident partly inside recordings already "
+						"in %s: its own part only\n", rec->name, o->dir);
+					add_job(jobs, &n, in, &part, 0, rec->n);
+					continue;
+				}
+			}
 			/* a window's rows are its own recording: no parts to share */
 			if (!who.parts || !*who.run_id || sel[k].scope.since.set ||
 			    sel[k].scope.until.set) {

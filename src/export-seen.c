@@ -256,3 +256,45 @@ int export_seen_holding(const struct export_seen *s, const struct seen_rec *r)
 	}
 	return -1;
 }
+
+int export_seen_uncovered(const struct export_seen *s, const struct seen_rec *r, uint64_t *a,
+			  uint64_t *b)
+{
+	uint64_t lo = r->start_ns, hi = r->end_ns;
+	int pieces = 0, moved = 1;
+
+	if (!r->has_span || !*r->boot)
+		return 1;
+	/* the covering spans, taken as they reach lo (any order) */
+	while (moved && lo <= hi) {
+		uint64_t next = UINT64_MAX;
+
+		moved = 0;
+		for (int i = 0; i < s->n; i++) {
+			const struct seen_rec *x = &s->r[i];
+
+			if (x->incident || !x->has_span || strcmp(x->host, r->host) ||
+			    strcmp(x->boot, r->boot) || x->end_ns < lo || x->start_ns > hi)
+				continue;
+			if (x->start_ns <= lo) {	/* covers lo: skip past it */
+				lo = x->end_ns + 1;
+				moved = 1;
+			} else if (x->start_ns < next) {
+				next = x->start_ns;
+			}
+		}
+		if (!moved && next != UINT64_MAX && lo <= hi) {	/* a piece before next */
+			if (!pieces++) {
+				*a = lo;
+				*b = next - 1;
+			}
+			lo = next;
+			moved = 1;
+		}
+	}
+	if (lo <= hi && !pieces++) {
+		*a = lo;
+		*b = hi;
+	}
+	return pieces;
+}

@@ -53,5 +53,10 @@ int export_seen_missing(const struct export_seen *s, const struct seen_rec *r, i
 /* A recording of r's host and boot, not an incident, whose span holds
  * r's: its index, or -1. */
 int export_seen_holding(const struct export_seen *s, const struct seen_rec *r);
+/* r's span less those of the recordings of its host and boot that are
+ * not incidents: the pieces left (0; 1: *a .. *b, trace ns inclusive; 2
+ * or more), as history.h places an incident partly inside runs. */
+int export_seen_uncovered(const struct export_seen *s, const struct seen_rec *r, uint64_t *a,
+			  uint64_t *b);
 
 #endif

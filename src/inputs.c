@@ -506,6 +506,34 @@ static int window_missed(const struct inputs *in, int host, char **err)
 	return r;
 }
 
+/* An incident partly inside a run: its own part as an abs window, within
+ * the scope's window where that is in trace time. 0: nothing left. */
+static int partly_window(struct inputs_sel *o, const struct history_run *r, int64_t zero)
+{
+	struct analysis_time *t[2] = { &o->scope.since, &o->scope.until };
+	uint64_t lo = r->clip_first, hi = r->clip_last, v;
+	int w;
+
+	for (int e = 0; e < 2; e++) {
+		if (!edge_of(t[e], r, zero, &v, &w) || w)
+			continue;	/* a wall-clock edge: the analysis maps it */
+		if (!e && v > lo)
+			lo = v;
+		if (e && v < hi)
+			hi = v;
+	}
+	if (lo > hi)
+		return 0;
+	for (int e = 0; e < 2; e++)
+		if (!t[e]->set || !t[e]->wall) {
+			t[e]->set = t[e]->abs = 1;
+			t[e]->wall = 0;
+			t[e]->ns = e ? hi : lo;
+		}
+	o->whole = 0;
+	return 1;
+}
+
 int inputs_select(const struct inputs *in, int host, struct inputs_sel **sel, int *n,
 		  char **err, int *bad_scope)
 {
@@ -544,6 +572,14 @@ int inputs_select(const struct inputs *in, int host, struct inputs_sel **sel, in
 		if (!window_touches(s, r, zero, &whole) &&
 		    (s->since.set || s->until.set || r->has_span))
 			continue;
+		if (r->rel == HIST_PARTLY && !partly_window(o, r, zero)) {
+			memset(o, 0, sizeof(*o));
+			continue;
+		}
+		if (r->rel == HIST_PARTLY) {	/* its own part, within the window */
+			(*n)++;
+			continue;
+		}
 		o->whole = whole;
 		if (whole) {
 			o->scope.since.set = o->scope.until.set = 0;

@@ -176,6 +176,26 @@ static void gap_edge(const struct history_run *r, int end, char *buf, size_t len
 		snprintf(buf, len, "@%.3f", (double)(end ? r->last_ts : r->first_ts) / 1e9);
 }
 
+/* An incident's own part (HIST_PARTLY) on the wall clock, else in trace
+ * time. */
+static void clip_cells(const struct history_run *r, char *a, char *b, size_t n)
+{
+	/* the offset of its wall clock against its trace clock at its start */
+	if (r->has_wall && r->has_span) {
+		int64_t d = (int64_t)r->wall_first - (int64_t)r->first_ts;
+		char w[40];
+
+		wall_ns_format((uint64_t)((int64_t)r->clip_first + d), 1, w, sizeof(w));
+		snprintf(a, n, "%s", strlen(w) > 11 ? w + 11 : w);
+		wall_ns_format((uint64_t)((int64_t)r->clip_last + d), 1, w, sizeof(w));
+		snprintf(b, n, "%s", strlen(w) > 11 ? w + 11 : w);
+		a[strcspn(a, "Z")] = b[strcspn(b, "Z")] = '\0';
+	} else {
+		snprintf(a, n, "@%.6f", (double)r->clip_first / 1e9);
+		snprintf(b, n, "@%.6f", (double)r->clip_last / 1e9);
+	}
+}
+
 /* The gap before run i: 1 with its length and edges, else 0. */
 static int gap_cells(const struct inputs *in, int i, char *len, char *a, char *b, size_t n)
 {
@@ -242,6 +262,7 @@ void history_text(const struct inputs *in, int host, const struct inputs_sel *se
 {
 	const struct history *h = &in->hist;
 	int first = h->host_first[host], n = h->host_n[host], gaps = 0, inside = 0, boots = 0;
+	int partly = 0;
 	const struct history_run *r0 = hrun(in, first);
 	struct strbuf left = STRBUF_INIT, line = STRBUF_INIT;
 
@@ -250,6 +271,7 @@ void history_text(const struct inputs *in, int host, const struct inputs_sel *se
 
 		gaps += history_gap_before(h, first + k, &a, &b);
 		inside += hrun(in, first + k)->rel == HIST_INSIDE;
+		partly += hrun(in, first + k)->rel == HIST_PARTLY;
 		if (hrun(in, first + k)->began == HIST_BEGAN_REBOOT)
 			boots++;
 	}
@@ -258,6 +280,8 @@ void history_text(const struct inputs *in, int host, const struct inputs_sel *se
 		    gaps == 1 ? "" : "s");
 	if (inside)
 		strbuf_addf(out, ", %d incident%s inside a run", inside, inside == 1 ? "" : "s");
+	if (partly)
+		strbuf_addf(out, ", %d partly", partly);
 	strbuf_addstr(out, "\n------------------------------------------------------------------------\n");
 	if (r0->machine_id[0])
 		strbuf_addf(out, "machine   %s\n", r0->machine_id);
@@ -306,6 +330,13 @@ void history_text(const struct inputs *in, int host, const struct inputs_sel *se
 			if (r->rel == HIST_OVERLAP)
 				strbuf_addf(&line, "; overlaps run %d: what both recorded is in both "
 					    "runs' figures", run_no(in, r->other));
+			if (r->rel == HIST_PARTLY) {
+				char a[64], b[64];
+
+				clip_cells(r, a, b, sizeof(a));
+				strbuf_addf(&line, "; partly inside run %d: its own part is %s .. "
+					    "%s, the rest that run's", run_no(in, r->other), a, b);
+			}
 		}
 		wrapped(out, label, line.buf ? line.buf : "");
 		if (!sel_has(sel, nsel, i))
@@ -463,7 +494,10 @@ void history_json(struct json_writer *j, const struct inputs *in, int host,
 		json_close(j);
 		json_str(j, "kind", r->flight ? "incident" : "run");
 		json_str(j, "relation", r->rel == HIST_INSIDE ? "inside" :
-			 r->rel == HIST_OVERLAP ? "overlap" : "timeline");
+			 r->rel == HIST_OVERLAP ? "overlap" :
+			 r->rel == HIST_PARTLY ? "partly" : "timeline");
+		json_u64_or_null(j, "own_first_ns", r->clip_first, r->rel == HIST_PARTLY);
+		json_u64_or_null(j, "own_last_ns", r->clip_last, r->rel == HIST_PARTLY);
 		if (r->other >= 0)
 			json_u64(j, "other_run", (uint64_t)run_no(in, r->other));
 		else

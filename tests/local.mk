@@ -257,6 +257,10 @@ tests/record/switch-read.log: tests/record/stacktrace.log
 check_PROGRAMS += tests/history/mkhist
 TESTS += tests/history/history.sh
 EXTRA_DIST += tests/history/history.sh tests/history/lib.sh
+# live: a service's restarts, a kill and recover, a flight recorder beside
+TESTS += tests/record/history.sh
+EXTRA_DIST += tests/record/history.sh
+tests/record/history.log: tests/record/switch-read.log
 
 # kernel matrix: every scenario of tests/vm/scenarios on every kernel
 # under qemu TCG, VM_JOBS VMs at a time; one "PASS:/FAIL:/SKIP: KERNEL

@@ -136,6 +136,35 @@ PY
 		fail "convert DIR: sequences runs gaps '$got'"
 fi
 
+# --- an incident partly inside run 2 (its ring began 0.1 s before it, in
+# the gap): only its part outside the run is its own
+p=$scratch/p
+mkdir "$p"
+cp "$h"/svc-*.dat "$p/"
+# 9.9 s: its first 0.1 s before run 2's first event
+"$mkhist" "$HIST_SRC" "$p/flight-1.dat" 9900000000 9900000000 machine_id=$HIST_MACHINE \
+	boot_id=$HIST_BOOT run_id=dddddddddddddddddddddddddddddddd mode=flight-recorder \
+	trigger_name=oom stop_reason=trigger:oom || fail "mkhist partly"
+"$MMSCOPE" report -f json "$p" >"$scratch/pj" 2>"$scratch/e" || fail "report partly: $(cat "$scratch/e")"
+got=$(python3 - "$scratch/pj" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+h = d["history"]
+inc = [r for r in h["runs"] if r["kind"] == "incident"][0]
+own = (inc["own_last_ns"] - inc["own_first_ns"]) / 1e9
+print(inc["relation"], inc["other_run"], inc["reported"], "%.2f" % own, h["totals"]["oom_kills"],
+      len(d["runs"]))
+PY
+)
+[ "$got" = "partly 3 True 0.10 3 4" ] &&
+	ok "an incident partly inside a run: its own 0.10 s reported, the kill the run's (3 in all)" ||
+	fail "partly: '$got'"
+"$MMSCOPE" export -o "$scratch/px" "$p" 2>"$scratch/e" || fail "export partly: $(cat "$scratch/e")"
+"$MMSCOPE" export -o "$scratch/px" "$p/flight-1.dat" 2>>"$scratch/e" || fail "export partly again"
+rows=$(($(wc -l <"$scratch/px/oom_kills.csv") - 1))
+[ "$rows" = 3 ] && ok "export: 3 OOM kill rows, the incident's own part adds none" ||
+	fail "export partly: $rows kill rows: $(cat "$scratch/e")"
+
 # --- another machine's run beside them: refused, a line per run
 hist_copy "$h/other.dat" 30 machine_id=00000000000000000000000000000001
 "$MMSCOPE" report "$h" >/dev/null 2>"$scratch/e"
