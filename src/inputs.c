@@ -97,37 +97,43 @@ static int read_span(const char *first, const char *last, uint64_t *a, uint64_t 
 	return ok;
 }
 
-/* rec's files ordered by their start (argument order among equals) */
+struct file_key {
+	uint64_t start;
+	int pos;	/* among the recording's files, as named */
+	int idx;	/* into the metadata */
+	char *path;
+};
+
+static int file_key_cmp(const void *x, const void *y)
+{
+	const struct file_key *a = x, *b = y;
+
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	return a->pos - b->pos;
+}
+
+/* rec's files ordered by their start (the order named among equals), as
+ * td_set_open reads them; a week of one-minute parts is 10,080 files */
 static void order_files(struct input_rec *rec, const char *const *meta_of, const int *idx)
 {
-	/* insertion sort: a recording's files are few or already in order */
-	int *k = xcalloc((size_t)rec->n + 1, sizeof(*k));
+	struct file_key *k = xcalloc((size_t)rec->n + 1, sizeof(*k));
 
 	for (int i = 0; i < rec->n; i++)
-		k[i] = idx[i];
-	for (int i = 1; i < rec->n; i++) {
-		char *p = rec->paths[i];
-		int ki = k[i], j = i;
-
-		while (j > 0 && meta_start(meta_of[k[j - 1]]) > meta_start(meta_of[ki])) {
-			rec->paths[j] = rec->paths[j - 1];
-			k[j] = k[j - 1];
-			j--;
-		}
-		rec->paths[j] = p;
-		k[j] = ki;
-	}
+		k[i] = (struct file_key){ meta_start(meta_of[idx[i]]), i, idx[i], rec->paths[i] };
+	qsort(k, (size_t)rec->n, sizeof(*k), file_key_cmp);
 	/* each file's part number (switch_output=N; 0: not a part) */
 	rec->part = xcalloc((size_t)rec->n + 1, sizeof(*rec->part));
 	for (int i = 0; i < rec->n; i++) {
 		uint64_t v;
 
-		if (meta_of[k[i]] && !td_meta_u64(meta_of[k[i]], "switch_output", &v) &&
+		rec->paths[i] = k[i].path;
+		if (meta_of[k[i].idx] && !td_meta_u64(meta_of[k[i].idx], "switch_output", &v) &&
 		    v < 1000000000)
 			rec->part[i] = (int)v;
 	}
-	rec->first_meta = meta_of[k[0]] ? xstrdup(meta_of[k[0]]) : NULL;
-	rec->last_meta = meta_of[k[rec->n - 1]] ? xstrdup(meta_of[k[rec->n - 1]]) : NULL;
+	rec->first_meta = meta_of[k[0].idx] ? xstrdup(meta_of[k[0].idx]) : NULL;
+	rec->last_meta = meta_of[k[rec->n - 1].idx] ? xstrdup(meta_of[k[rec->n - 1].idx]) : NULL;
 	free(k);
 }
 

@@ -16,6 +16,14 @@
  * moved by TRACE_SHIFT_NS (a page with an absolute time stamp, an event of
  * type 29, would not move: refused). MKHIST_NOCHECK=1 skips that (the
  * scale benchmark's thousands of copies of one checked part).
+ *
+ *   mkhist --parts N --every SECONDS IN BASE [KEY=VALUE...]
+ *
+ * writes BASE-1.dat .. BASE-N.dat, the parts of one --switch-output run:
+ * part k is IN moved by (k - 1) * SECONDS on both clocks, with
+ * switch_output=k and stop_reason=switch-output (the last: signal),
+ * all in one process (the writer compresses the kallsyms they share
+ * once), the first one checked.
  */
 #include "config.h"
 #include "tracedat-read.h"
@@ -160,30 +168,19 @@ static int check(const char *a, const char *b, int64_t t)
 	return bad;
 }
 
-int main(int argc, char **argv)
+/* One copy: 0, or 1 with the error printed. */
+static int copy_one(struct td_file *tf, const char *in_path, const char *out, int64_t t,
+		    int64_t w, char **kv, int nkv, int checked)
 {
 	struct tw_input in = { 0 };
 	struct tw_opts wo;
 	struct tw_result res;
 	struct tw_buffer *bufs;
 	struct src *srcs;
-	struct td_file *tf;
 	char *err = NULL, *meta, *clock_text = NULL;
-	int64_t t, w;
 	size_t n = 0, cpustat_len;
-	int fd;
+	int fd, r = 0;
 
-	if (argc < 5) {
-		fprintf(stderr, "usage: mkhist IN OUT TRACE_SHIFT_NS WALL_SHIFT_NS [KEY=VALUE...]\n");
-		return 2;
-	}
-	t = strtoll(argv[3], NULL, 10);
-	w = strtoll(argv[4], NULL, 10);
-	tf = td_open(argv[1], &err);
-	if (!tf) {
-		fprintf(stderr, "mkhist: %s: %s\n", argv[1], err);
-		return 1;
-	}
 	for (int m = 0; m < TD_META_COUNT; m++)
 		in.meta[m] = td_meta(tf, (enum td_meta)m, &in.meta_len[m]);
 	in.page_size = td_page_size(tf);
@@ -193,7 +190,7 @@ int main(int argc, char **argv)
 	in.version = td_tracer_version(tf);
 	in.cpustat = td_cpustat_text(tf, &cpustat_len);
 	in.cpustat_len = cpustat_len;
-	meta = new_meta(td_private(tf), t, w, argv + 5, argc - 5);
+	meta = new_meta(td_private(tf), t, w, kv, nkv);
 	in.private_meta = meta;
 	bufs = xcalloc((size_t)td_nbuffers(tf) + 1, sizeof(*bufs));
 	for (int b = 0; b < td_nbuffers(tf); b++)
@@ -219,8 +216,9 @@ int main(int argc, char **argv)
 			s->shift = t;
 			s->pages = td_pages_open(tf, b, cpu, &err);
 			if (!s->pages) {
-				fprintf(stderr, "mkhist: %s: %s\n", argv[1], err);
-				return 1;
+				fprintf(stderr, "mkhist: %s: %s\n", in_path, err);
+				r = 1;
+				goto out;
 			}
 			bufs[b].cpus[cpu].next = next_page;
 			bufs[b].cpus[cpu].ctx = s;
@@ -229,13 +227,15 @@ int main(int argc, char **argv)
 	in.buffers = bufs;
 	in.nbuffers = td_nbuffers(tf);
 	tw_opts_default(&wo);
-	fd = open(argv[2], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0 || tw_write(fd, &in, &wo, &res, &err) || close(fd)) {
-		fprintf(stderr, "mkhist: %s: %s\n", argv[2], err ? err : "cannot write");
-		return 1;
+		fprintf(stderr, "mkhist: %s: %s\n", out, err ? err : "cannot write");
+		r = 1;
+		goto out;
 	}
-	if (!getenv("MKHIST_NOCHECK") && check(argv[1], argv[2], t))
-		return 1;
+	if (checked && !getenv("MKHIST_NOCHECK") && check(in_path, out, t))
+		r = 1;
+out:
 	for (size_t i = 0; i < n; i++)
 		td_pages_close(srcs[i].pages);
 	for (int b = 0; b < td_nbuffers(tf); b++)
@@ -244,6 +244,62 @@ int main(int argc, char **argv)
 	free(srcs);
 	free(meta);
 	free(clock_text);
+	free(err);
+	return r;
+}
+
+int main(int argc, char **argv)
+{
+	struct td_file *tf;
+	char *err = NULL;
+	int r = 0;
+
+	if (argc >= 6 && !strcmp(argv[1], "--parts") && !strcmp(argv[3], "--every")) {
+		long parts = strtol(argv[2], NULL, 10);
+		int64_t every = (int64_t)(strtod(argv[4], NULL) * 1e9);
+		int nkv = argc - 7;
+		char **kv = xcalloc((size_t)(nkv > 0 ? nkv : 0) + 3, sizeof(*kv));
+
+		if (argc < 7 || parts < 1 || every <= 0) {
+			fprintf(stderr, "usage: mkhist --parts N --every SECONDS IN BASE [KEY=VALUE...]\n");
+			return 2;
+		}
+		tf = td_open(argv[5], &err);
+		if (!tf) {
+			fprintf(stderr, "mkhist: %s: %s\n", argv[5], err);
+			return 1;
+		}
+		for (int i = 0; i < nkv; i++)
+			kv[i] = argv[7 + i];
+		for (long k = 1; k <= parts && !r; k++) {
+			char *out = xasprintf("%s-%ld.dat", argv[6], k);
+			char *part = xasprintf("switch_output=%ld", k);
+			int n = nkv;
+
+			kv[n++] = part;
+			/* the run's parts end at a switch, the last by a signal */
+			kv[n++] = k < parts ? (char *)"stop_reason=switch-output" :
+				  (char *)"stop_reason=signal";
+			r = copy_one(tf, argv[5], out, (k - 1) * every, (k - 1) * every, kv, n, k == 1);
+			free(part);
+			free(out);
+		}
+		free(kv);
+		td_close(tf);
+		return r;
+	}
+	if (argc < 5) {
+		fprintf(stderr, "usage: mkhist IN OUT TRACE_SHIFT_NS WALL_SHIFT_NS [KEY=VALUE...]\n"
+			"       mkhist --parts N --every SECONDS IN BASE [KEY=VALUE...]\n");
+		return 2;
+	}
+	tf = td_open(argv[1], &err);
+	if (!tf) {
+		fprintf(stderr, "mkhist: %s: %s\n", argv[1], err);
+		return 1;
+	}
+	r = copy_one(tf, argv[1], argv[2], strtoll(argv[3], NULL, 10), strtoll(argv[4], NULL, 10),
+		     argv + 5, argc - 5, 1);
 	td_close(tf);
-	return 0;
+	return r;
 }
