@@ -461,12 +461,13 @@ static void put_value(struct ex_out *o, const struct run_value *v)
 	put_s64_or_null(o, v->v, v->known);
 }
 
-/* The command's outcome and its memcg: null where not recorded. */
-static void run_cols(struct ex_out *o, const struct run_model *m)
+/* The command's outcome (its line, else the metadata's: meta) and its
+ * memcg: null where not recorded. */
+static void run_cols(struct ex_out *o, const struct run_model *m, const char *meta)
 {
 	static const struct run_outcome no_outcome;
 	static const struct run_memcg no_memcg;
-	const struct run_outcome *r = m ? run_model_outcome(m) : &no_outcome;
+	const struct run_outcome *r = m ? run_model_outcome_meta(m, meta) : &no_outcome;
 	const struct run_memcg *g = m ? run_model_memcg(m) : &no_memcg;
 
 	if (r->known && r->argc > 0) {
@@ -544,7 +545,7 @@ static void export_recording(struct ex_ctx *x, const char *name)
 	put_u64(o, in->events);
 	put_s64_or_null(o, in->lost, !in->lost_unknown);
 	put_u64(o, in->sample_sets);
-	run_cols(o, analysis_model(x->a, &run_model_ops));
+	run_cols(o, analysis_model(x->a, &run_model_ops), analysis_last_meta(x->a));
 	put_str(o, PACKAGE_VERSION);
 	put_s64_or_null(o, (int64_t)from, in->windowed);
 	put_s64_or_null(o, (int64_t)in->last_ts, in->windowed);

@@ -11,6 +11,7 @@
 #include "config.h"
 #include "cmd.h"
 #include "collector.h"
+#include "run-stop.h"
 #include "spool.h"
 #include "tracedat-read.h"
 #include "util.h"
@@ -174,9 +175,14 @@ static int drain_ring(const char *dir)
 /*
  * The spool's mmscope metadata made true for the recovered file: its
  * stop_reason and stop_detail become stop_reason=recovered with what the
- * spool said as the detail, and cpu_end_ns gives per CPU the trace time
- * of its last event ('-': none), the data having ended where the
- * recorder died rather than at a stop. NULL when the spool has none.
+ * spool said as the detail, and as spool_stop_reason and
+ * spool_stop_detail ("running": killed while recording; a stop with
+ * spool_state=stopping: killed while it stopped, e.g. after the SIGTERM
+ * it was stopping on), and cpu_end_ns gives per CPU the trace time of
+ * its last event ('-': none), the data having ended where the recorder
+ * died rather than at a stop. The spool's command_* keys stay: the
+ * command's outcome when the recorder had reaped it, else
+ * command_state=running. NULL when the spool has none.
  */
 static char *recovered_meta(const char *dir, char **err)
 {
@@ -198,13 +204,17 @@ static char *recovered_meta(const char *dir, char **err)
 			said = line + 12;
 		else if (!strncmp(line, "stop_detail=", 12))
 			detail = line + 12;
-		else if (strncmp(line, "cpu_end_ns=", 11))
+		else if (strncmp(line, "cpu_end_ns=", 11) && strncmp(line, "spool_stop_", 11))
 			strbuf_addf(&sb, "%s\n", line);
 	}
 	strbuf_addstr(&sb, "stop_reason=recovered\n");
 	strbuf_addf(&sb, "stop_detail=from the spool of a recorder that did not finish "
 		    "(it said: %s%s%s)\n", said ? said : "-", detail ? "; " : "",
 		    detail ? detail : "");
+	if (said)
+		strbuf_addf(&sb, "spool_stop_reason=%s\n", said);
+	if (detail)
+		strbuf_addf(&sb, "spool_stop_detail=%s\n", detail);
 	strbuf_addstr(&sb, "cpu_end_ns=");
 	for (int cpu = 0; cpu < ncpus; cpu++) {
 		uint64_t ns;
@@ -259,6 +269,30 @@ static int written_already(const struct recover_opts *o)
 	free(err);
 	free(meta);
 	return same;
+}
+
+/* How the recorder ended and what became of its COMMAND, in a line each
+ * (the report's words). */
+static void say_ending(const char *out, const char *meta)
+{
+	struct run_stop st;
+	const struct run_stop_command *c = &st.cmd;
+	struct run_ending e;
+
+	run_stop_parse(&st, meta);
+	run_stop_ending_of(&st, &e);
+	if (run_stop_text(&st, 0))
+		printf("%s: %s\n", out, run_stop_text(&st, 0));
+	if (c->known && c->state && !strcmp(c->state, "ended"))
+		printf("%s: the command's outcome was recorded before the recorder died\n", out);
+	else if (c->known && c->pid.known)
+		printf("%s: the command (pid %lld) was running when the spool was last written: its "
+		       "outcome is unknown%s\n", out, (long long)c->pid.v,
+		       e.ended_command == 0 ? ", and mmscope did not end it" :
+		       ", and mmscope may have begun to end it");
+	else if (c->known)
+		printf("%s: the command's outcome is unknown\n", out);
+	run_stop_release(&st);
 }
 
 static int cmd_recover(int argc, char **argv)
@@ -317,11 +351,12 @@ static int cmd_recover(int argc, char **argv)
 		free(err);
 		return r;
 	}
-	free(meta);
 	printf("%s: %llu pages from %d CPUs", o.out, (unsigned long long)res.pages, res.ncpus);
 	if (res.bad_pages)
 		printf(", %llu incomplete pages skipped", (unsigned long long)res.bad_pages);
 	printf(", %llu bytes\n", (unsigned long long)res.bytes);
+	say_ending(o.out, meta);
+	free(meta);
 	if (o.remove && spool_remove(o.spool, &err)) {
 		warning("%s", err);
 		free(err);

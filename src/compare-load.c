@@ -238,7 +238,7 @@ static void load_stalls(const struct analysis *a, struct metric_values *out)
 static void load_run(const struct analysis *a, struct metric_values *out)
 {
 	const struct run_model *m = analysis_model(a, &run_model_ops);
-	const struct run_outcome *oc = m ? run_model_outcome(m) : NULL;
+	const struct run_outcome *oc = m ? run_model_outcome_meta(m, analysis_last_meta(a)) : NULL;
 	const struct run_memcg *mc = m ? run_model_memcg(m) : NULL;
 	static const struct { const char *name; size_t off; double scale; } mrows[] = {
 		{ "memcg-scan-anon", offsetof(struct run_memcg, scan_anon), 1 },
@@ -415,7 +415,7 @@ static void load_phase_duration(const struct analysis *a, const char *phase,
 static void load_command(const struct analysis *a, struct metric_values *out)
 {
 	const struct run_model *m = analysis_model(a, &run_model_ops);
-	const struct run_outcome *oc = m ? run_model_outcome(m) : NULL;
+	const struct run_outcome *oc = m ? run_model_outcome_meta(m, analysis_last_meta(a)) : NULL;
 	struct strbuf sb = STRBUF_INIT;
 
 	if (!oc || !oc->known || oc->argc <= 0 || out->command)

@@ -36,6 +36,7 @@ struct recorder {
 	struct rusage child_ru;	/* from wait4 */
 	uint64_t child_start_ns, child_end_ns;	/* released, reaped (mono) */
 	int child_stopped;	/* stop_child signalled it */
+	int spool_read_all;	/* the end: every page is in the spool */
 	int go_fd;		/* write end of the pipe that starts the child */
 	enum recorder_stop stop;
 	char *stop_detail;
@@ -94,6 +95,9 @@ uint64_t rec_clock_ns(clockid_t id);
 void rec_take_sample(struct recorder *r);
 /* the run's context (src/runctx.h) at "start" or "end" */
 void rec_write_context(struct recorder *r, const char *phase);
+/* what is known of the COMMAND now (its outcome once reaped) */
+struct runctx_outcome;
+void rec_command_outcome(const struct recorder *r, struct runctx_outcome *out);
 /* the run stops (the first reason wins); detail is taken, may be NULL */
 void rec_set_stop(struct recorder *r, enum recorder_stop why, char *detail);
 

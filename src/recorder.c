@@ -163,20 +163,40 @@ void rec_write_context(struct recorder *r, const char *phase)
 	runctx_emit("", phase, sampler_sets(r->sampler), marker_emit, &fd);
 }
 
+void rec_command_outcome(const struct recorder *r, struct runctx_outcome *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->argv = r->o->command;
+	out->pid = r->child > 0 ? r->child : 0;
+	out->reaped = r->child_done;
+	out->status = r->child_status;
+	out->ru = r->child_ru;
+	out->elapsed_ns = r->child_done ? r->child_end_ns - r->child_start_ns : 0;
+	out->stopped_by_recorder = r->child_stopped;
+}
+
+/* The outcome line into the trace. A full disk or --max-size stopped the
+ * reading of the ring: the line is then only in the metadata, where
+ * rec_write_private_meta puts the same facts. */
 static void write_outcome(struct recorder *r)
 {
-	struct runctx_outcome out = { 0 };
+	struct runctx_outcome out;
 	int fd = collector_marker_fd(r->col);
 
 	if (!r->o->command || r->child <= 0)
 		return;
-	out.argv = r->o->command;
-	out.reaped = r->child_done;
-	out.status = r->child_status;
-	out.ru = r->child_ru;
-	out.elapsed_ns = r->child_end_ns - r->child_start_ns;
-	out.stopped_by_recorder = r->child_stopped;
+	rec_command_outcome(r, &out);
 	runctx_emit_outcome(&out, sampler_sets(r->sampler), marker_emit, &fd);
+}
+
+/* The stop is known (and, once reaped, the command's outcome): the
+ * spool's metadata says so before the last pages are read, so that a
+ * recorder killed while it stops leaves a spool that says why it was
+ * stopping. */
+static void stop_meta(struct recorder *r)
+{
+	if (!r->o->flight && r->spool)
+		rec_write_private_meta(r, r->spool, NULL);	/* written again at the end */
 }
 
 /* ---- the command ---- */
@@ -823,6 +843,7 @@ static int record_finish(struct recorder *r)
 
 	rec_write_context(r, "end");
 	write_outcome(r);
+	stop_meta(r);
 	if (r->bracket) {	/* stopped within a post-trigger time: write what it has */
 		rec_flight_end(r, 0);
 		collector_stats(r->col, r->stats);
@@ -840,6 +861,7 @@ static int record_finish(struct recorder *r)
 	if (r->stop != STOP_DISK_FULL && r->stop != STOP_MAX_SIZE)
 		move_pages(r, COLLECTOR_READ_FLUSH);
 	r->cpu_read_ns = self_cpu_ns();	/* every page is in the spool */
+	r->spool_read_all = 1;
 	collector_stats(r->col, r->stats);
 	/* a full disk: what the ring still holds is in no file: lost */
 	if (r->stop == STOP_DISK_FULL)
@@ -1066,8 +1088,22 @@ int recorder_run(struct recorder_opts *o, enum recorder_stop *stop)
 		goto out;
 	}
 	record_loop(&r);
+	if (r.child > 0 && !r.child_done)
+		stop_meta(&r);	/* stop_child may wait 5 s */
 	stop_child(&r);
 	ret = record_finish(&r);
+	if (r.child > 0 && r.child_done && r.child_stopped && !o->quiet) {
+		if (WIFSIGNALED(r.child_status))
+			fprintf(stderr, "mmscope: '%s' was still running at the stop: mmscope ended "
+				"it (killed by signal %d after %.1f s)\n", o->command[0],
+				WTERMSIG(r.child_status),
+				(double)(r.child_end_ns - r.child_start_ns) / 1e9);
+		else
+			fprintf(stderr, "mmscope: '%s' was still running at the stop: mmscope ended "
+				"it (exit %d after %.1f s)\n", o->command[0],
+				WEXITSTATUS(r.child_status),
+				(double)(r.child_end_ns - r.child_start_ns) / 1e9);
+	}
 	if (r.child > 0 && r.child_done && r.stop == STOP_COMMAND) {
 		int cs = command_exit_status(r.child_status);
 

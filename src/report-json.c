@@ -72,6 +72,7 @@ static void json_stop(struct report_ctx *rc)
 {
 	struct json_writer *j = rc->jw;
 	struct run_stop st;
+	struct run_ending e;
 
 	run_stop_parse2(&st, analysis_private_meta(rc->a), analysis_last_meta(rc->a));
 	if (st.has_trigger) {
@@ -109,6 +110,30 @@ static void json_stop(struct report_ctx *rc)
 		json_str(j, "recorded", st.reason);
 		json_str_or_null(j, "detail", st.detail);
 		json_str(j, "text", run_stop_text(&st, 0));
+		/* run_stop_ending(): null where the file does not say */
+		run_stop_ending_of(&st, &e);
+		if (e.complete >= 0)
+			json_bool(j, "complete", e.complete);
+		else
+			json_null(j, "complete");
+		if (e.command >= 0)
+			json_bool(j, "command", e.command);
+		else
+			json_null(j, "command");
+		if (e.ended_command >= 0)
+			json_bool(j, "ended_command", e.ended_command);
+		else
+			json_null(j, "ended_command");
+		if (st.spool_reason) {	/* a recovered file: what its spool said */
+			json_object(j, "spool");
+			json_str_or_null(j, "reason", st.spool_stop);
+			json_str(j, "recorded", st.spool_reason);
+			json_str_or_null(j, "detail", st.spool_detail);
+			json_str_or_null(j, "state", st.spool_state);
+			json_close(j);
+		} else {
+			json_null(j, "spool");
+		}
 		if (st.ncpu) {	/* a recovered file: where each CPU's data ends */
 			json_array(j, "cpu_end_s");
 			for (int i = 0; i < st.ncpu; i++)
