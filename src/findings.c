@@ -489,8 +489,9 @@ static void stall_rule(const struct analysis *a, const struct finding_rule *r,
 	p99 = hist_percentile(&ks->lat, 99);
 	sev = ks->lat.max >= (uint64_t)FIND_STALL_CRIT_MS * 1000000 ? FSEV_CRITICAL :
 	      p99 >= (uint64_t)FIND_STALL_WARN_MS * 1000000 ? FSEV_WARNING : FSEV_INFO;
-	f = add(fs, r, sev, ks->lat.count, "stalls");
-	summary(f, "%llu stalls, p99 %.1f ms, max %.1f ms", ULL(ks->lat.count),
+	/* the stalls section's count (a part's cut stalls in it too) */
+	f = add(fs, r, sev, reclaim_stalls(ks), "stalls");
+	summary(f, "%llu stalls, p99 %.1f ms, max %.1f ms", ULL(reclaim_stalls(ks)),
 		(double)p99 / 1e6, (double)ks->lat.max / 1e6);
 	ns = reclaim_model_nstalls(rm, &dropped);
 	for (int i = 0; i < ns; i++) {
@@ -508,7 +509,7 @@ static void stall_rule(const struct analysis *a, const struct finding_rule *r,
 	evidence(f, k == RK_DIRECT ? "mm_vmscan_direct_reclaim_begin/end" :
 		 "mm_vmscan_memcg_reclaim_begin/end", "stalls",
 		 "p99 %.3f ms, max %.3f ms, total %.3f s", (double)p99 / 1e6,
-		 (double)ks->lat.max / 1e6, (double)ks->lat.sum / 1e9);
+		 (double)ks->lat.max / 1e6, (double)reclaim_stall_ns(ks) / 1e9);
 	if (!not_measured(a, "pages reclaimed per reclaim"))
 		evidence(f, "nr_reclaimed of the end events", "stalls", "%llu pages reclaimed",
 			 ULL(ks->nr_reclaimed));

@@ -102,8 +102,8 @@ TESTS += tests/unit/test-model-handoff tests/unit/test-model-reclaim \
 	tests/unit/test-model-consistency tests/unit/test-model-swapclust \
 	tests/unit/test-model-zswap tests/unit/test-model-counters tests/unit/test-triggers \
 	tests/unit/test-model-64k
-check_PROGRAMS += tests/unit/test-model-stacks
-TESTS += tests/unit/test-model-stacks
+check_PROGRAMS += tests/unit/test-model-stacks tests/unit/test-model-parts
+TESTS += tests/unit/test-model-stacks tests/unit/test-model-parts
 # tasks to memory cgroups: the cgtasks lines, the recorder's list, the map
 check_PROGRAMS += tests/unit/test-cgmap
 TESTS += tests/unit/test-cgmap
