@@ -248,6 +248,11 @@ EXTRA_DIST += tests/record/stacks-report.sh
 TESTS += tests/record/switch-read.sh tests/cli/multifile.sh tests/cli/recordings.sh tests/cli/set-parts.sh
 EXTRA_DIST += tests/record/switch-read.sh tests/cli/multifile.sh tests/cli/recordings.sh tests/cli/set-parts.sh
 tests/record/switch-read.log: tests/record/stacktrace.log
+# the parts of a run add up to the run (issue 40): live, and the list of
+# the report's figures that are sums over time (parts-sum.py --list)
+TESTS += tests/record/parts-sum.sh
+EXTRA_DIST += tests/record/parts-sum.sh tests/record/parts-sum.py
+tests/record/parts-sum.log: tests/record/switch-read.log
 
 # kernel matrix: every scenario of tests/vm/scenarios on every kernel
 # under qemu TCG, VM_JOBS VMs at a time; one "PASS:/FAIL:/SKIP: KERNEL
