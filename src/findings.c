@@ -462,14 +462,17 @@ static void stall_cgroup(const struct analysis *a, struct finding *f)
 	for (int i = 0; i < cgroups_model_nrows(cm); i++) {
 		const struct cgroups_row *row = cgroups_model_row(cm, i);
 
-		if (row->id >= 0 && row->lat[RK_MEMCG] &&
-		    (!best || row->lat[RK_MEMCG]->sum > best->lat[RK_MEMCG]->sum))
+		/* the section's figures (a part's cut stalls too) */
+		if (row->id >= 0 && cgroups_row_stalls(row, RK_MEMCG) &&
+		    (!best || cgroups_row_stall_ns(row, RK_MEMCG) >
+			      cgroups_row_stall_ns(best, RK_MEMCG)))
 			best = row;
 	}
 	if (best)
 		evidence(f, "the tasks' memory cgroups (record -g tasks)", "cgroups",
 			 "cgroup %s: %llu stalls, %.3f ms", cgmap_path(analysis_cgmap(a), best->id),
-			 ULL(best->lat[RK_MEMCG]->count), (double)best->lat[RK_MEMCG]->sum / 1e6);
+			 ULL(cgroups_row_stalls(best, RK_MEMCG)),
+			 (double)cgroups_row_stall_ns(best, RK_MEMCG) / 1e6);
 }
 
 static void stall_rule(const struct analysis *a, const struct finding_rule *r,
