@@ -1086,6 +1086,36 @@ static int analysis_scope_start(struct analysis *a, char **err)
 	return 0;
 }
 
+/*
+ * Parts of a --switch-output run (model.h, bounds): the run was cut
+ * before the first file at its switch_from_ns, after the last at its
+ * switch_cut_ns (mmscope-recording(5)). Not for a window (--since,
+ * --until, --phase): a window has its own rule for what spans its ends.
+ */
+static void analysis_part_bounds(struct analysis *a, const char *first, const char *last)
+{
+	uint64_t from = 0, cut = 0;
+
+	if (a->windowed || a->opts.phase)
+		return;
+	if (td_meta_u64(first, "switch_from_ns", &from))
+		from = 0;
+	if (td_meta_u64(last, "switch_cut_ns", &cut))
+		cut = 0;
+	analysis_set_part_bounds(a, from, cut);
+}
+
+void analysis_set_part_bounds(struct analysis *a, uint64_t from, uint64_t cut)
+{
+	if (!from && !cut)
+		return;
+	a->info.part_from_ts = from;
+	a->info.part_cut_ts = cut;
+	for (size_t i = 0; models[i]; i++)
+		if (models[i]->bounds)
+			models[i]->bounds(a->model[i], from, cut);
+}
+
 struct analysis *analysis_run(const char *path, const struct analysis_opts *o, char **err)
 {
 	return analysis_run_scoped(path, o, err, NULL);
@@ -1166,6 +1196,7 @@ struct analysis *analysis_run_scoped(const char *path, const struct analysis_opt
 	if (analysis_bind(a, td_tep_nosyms(a->tf), err))
 		goto fail;
 	analysis_syms_on_stack(a);
+	analysis_part_bounds(a, td_private(a->tf), td_private(a->tf));
 	clock_gettime(CLOCK_MONOTONIC, &ts0);
 	analysis_cg_prescan(a);
 	if (analysis_stream(a, err)) {
@@ -1247,6 +1278,7 @@ struct analysis *analysis_run_files(const char *const *paths, int n, const char 
 			*bad_scope = 1;	/* since after until, no wall clock */
 		goto fail;
 	}
+	analysis_part_bounds(a, td_private(a->tf), a->last_meta);
 	since = a->windowed && a->since > first && !a->cg_meta ? a->since : 0;
 	if (td_set_share_cmdlines(set, since, err))	/* into a->tep: file 0's */
 		goto fail;

@@ -1278,8 +1278,9 @@ static void export_cgroups(struct ex_ctx *x)
 			const struct hist *h = r->lat[k];
 			int some = kind[k] && h && h->count;
 
-			put_s64_or_null(o, h ? (int64_t)h->count : 0, kind[k]);
-			put_s64_or_null(o, h ? (int64_t)h->sum : 0, kind[k]);
+			/* as the report counts them (a part's cut stalls too) */
+			put_s64_or_null(o, (int64_t)cgroups_row_stalls(r, k), kind[k]);
+			put_s64_or_null(o, cgroups_row_stall_ns(r, k), kind[k]);
 			put_s64_or_null(o, some ? (int64_t)hist_percentile(h, 99) : 0, some);
 			put_s64_or_null(o, some ? (int64_t)h->max : 0, some);
 		}

@@ -75,6 +75,10 @@ struct recorder {
 	uint64_t splice_nomem, read_nomem, plain_pages;
 	char *seg_path;
 	uint64_t seg_start_ns;
+	/* the trace time the switch before this file cut the run at (its
+	 * switch_from_ns), and the one cutting this file (switch_cut_ns,
+	 * while its metadata is written at the switch); 0: none */
+	uint64_t seg_from_ns, seg_cut_ns;
 	int ring_warned;
 	struct trigger_watch *watch;	/* event triggers' instance, or NULL */
 	char *cgroup_dir;		/* --cgroup resolved, for memcg triggers */

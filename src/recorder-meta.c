@@ -122,7 +122,12 @@ static void private_meta(struct recorder *r, struct strbuf *sb)
 			    (unsigned long long)trigger_watch_dropped(r->watch));
 	if (r->seg) {	/* cpustat=window: stats count from the file's start */
 		strbuf_addf(sb, "switch_output=%d\ncpustat=window\n", r->seg);
+		if (r->seg_from_ns)	/* where the run was cut before this part */
+			strbuf_addf(sb, "switch_from_ns=%llu\n", (unsigned long long)r->seg_from_ns);
 		if (r->switching) {
+			if (r->seg_cut_ns)	/* and after it */
+				strbuf_addf(sb, "switch_cut_ns=%llu\n",
+					    (unsigned long long)r->seg_cut_ns);
 			strbuf_addstr(sb, "stop_reason=switch-output\n");
 			return;
 		}

@@ -130,7 +130,10 @@ static void handoff_counts(struct report_ctx *rc, const struct handoff_node_stat
 		report_line(rc, "kswapd      %llu episode%s (%llu kswapd_wake event%s), "
 			    "awake %.3f s", ULL(n->episodes), n->episodes == 1 ? "" : "s",
 			    ULL(n->kswapd_wakes), n->kswapd_wakes == 1 ? "" : "s",
-			    (double)n->awake_ns / 1e9);
+			    (double)handoff_awake_ns(n) / 1e9);
+		if (n->kswapd_continued)	/* a part of a run */
+			report_line(rc, "            and awake from the part before: slept "
+				    "%.3f s into this one", (double)n->awake_continued_ns / 1e9);
 		report_line(rc, "            wakeup_kswapd %llu%s", ULL(n->wakeup_kswapd), orders);
 		report_line(rc, "handoff     wakeup %llu, pickup %llu, none %llu, not needed "
 			    "%llu, open %llu", ULL(n->ho_wakeup), ULL(n->ho_pickup),
@@ -370,14 +373,24 @@ static void stalls_latency(struct report_ctx *rc, const struct reclaim_model *rm
 		else
 			snprintf(rec, sizeof(rec), "%llu", ULL(ks->nr_reclaimed));
 		report_line(rc, "%-9s %6llu %8.3f %8.3f %8.3f %8.3f %8.3f %9s",
-			    reclaim_kind_name(k), ULL(ks->lat.count),
+			    reclaim_kind_name(k), ULL(reclaim_stalls(ks)),
 			    ms(hist_percentile(&ks->lat, 50)), ms(hist_percentile(&ks->lat, 90)),
 			    ms(hist_percentile(&ks->lat, 99)), ms(ks->lat.max),
-			    (double)ks->lat.sum / 1e9, rec);
+			    (double)reclaim_stall_ns(ks) / 1e9, rec);
 		if (ks->open_at_end || ks->unpaired_ends)
 			report_line(rc, "          (%llu still open at the end, %llu ends "
 				    "without a begin)", ULL(ks->open_at_end),
 				    ULL(ks->unpaired_ends));
+		/* a part of a run: what spans its cuts (PARTS OF A RUN) */
+		if (ks->cut)
+			report_line(rc, "          (%llu cut at this part's end: counted, "
+				    "%.3f s up to it)", ULL(ks->cut), (double)ks->cut_ns / 1e9);
+		if (ks->continued)
+			report_line(rc, "          (%llu begun in the part before: %.3f s "
+				    "in this one)", ULL(ks->continued),
+				    (double)ks->continued_ns / 1e9);
+		if (ks->cut || ks->continued)
+			report_line(rc, "          (percentiles, max: complete stalls only)");
 	}
 	if (*none)
 		report_line(rc, "%s: 0 stalls", none);
@@ -506,7 +519,8 @@ static void stalls_tasks(struct report_ctx *rc, const struct reclaim_model *rm)
 			report_cgroup_tail(rc, t[i].cgroup - 1, tail, 10);
 		report_line(rc, "  %7d %-16.16s %-7s %6llu %9.3f %9.3f%s%s", t[i].pid,
 			    t[i].comm[0] ? t[i].comm : "?", reclaim_kind_name(t[i].kind),
-			    ULL(t[i].count), ms(t[i].total_ns), ms(t[i].max_ns), cg ? " " : "",
+			    ULL(t[i].count), (double)t[i].total_ns / 1e6, ms(t[i].max_ns),
+			    cg ? " " : "",
 			    tail);
 	}
 }
@@ -537,7 +551,7 @@ static void compaction_runners(struct report_ctx *rc, const struct compact_stats
 	uint64_t any = 0;
 
 	for (int i = 0; i < CR_NR; i++)
-		any += cs->runner[i].runs + cs->runner[i].open_at_end;
+		any += cs->runner[i].runs + cs->runner[i].open_at_end + cs->runner[i].cut;
 	if (!any) {
 		report_line(rc, "no compaction runs (mm_compaction_begin/end)");
 		return;
@@ -548,7 +562,7 @@ static void compaction_runners(struct report_ctx *rc, const struct compact_stats
 		const struct compact_runner_stats *r = &cs->runner[i];
 		uint64_t other = r->runs - r->status[8] - r->status[5];
 
-		if (!r->runs && !r->open_at_end)
+		if (!r->runs && !r->open_at_end && !r->cut)
 			continue;
 		report_line(rc, "%-10s %5llu %8.3f %8.3f %7llu %8llu %6llu %9llu",
 			    compact_runner_name(i), ULL(r->runs), ms(hist_percentile(&r->dur, 50)),
@@ -564,6 +578,14 @@ static void compaction_runners(struct report_ctx *rc, const struct compact_stats
 		if (r->failed || r->open_at_end)
 			report_line(rc, "           %llu isolated pages not migrated, %llu runs "
 				    "open at the end", ULL(r->failed), ULL(r->open_at_end));
+		/* a part of a run (PARTS OF A RUN) */
+		if (r->cut)
+			report_line(rc, "           %llu cut at this part's end, %.3f ms up to it",
+				    ULL(r->cut), (double)r->cut_ns / 1e6);
+		if (r->continued)
+			report_line(rc, "           %llu ended here, begun in the part before: "
+				    "%.3f ms here", ULL(r->continued),
+				    (double)r->continued_ns / 1e6);
 	}
 	/* which kcompactd runs were on a request and which proactive only
 	 * its wakes and sleeps tell: without them no 0 for either */

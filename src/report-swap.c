@@ -975,6 +975,10 @@ void report_json_swap(struct report_ctx *rc)
 			json_swap_order(rc, m, o);
 	}
 	json_close(j);
+	/* results whose order was at an entry before the recording: with
+	 * the orders' attempts, every result (PARTS OF A RUN) */
+	json_u64_or_null(j, "results_order_unknown", swapclust_model_results_no_order(m),
+			 swapclust_model_has_results(m));
 	json_close(j);
 }
 

@@ -646,7 +646,7 @@ static void report_summary_reclaim(struct report_ctx *rc)
 		n = snprintf(text, sizeof(text), "%-11s %llu reclaims, p99 %.3f ms, max %.3f ms",
 			     kinds[i] == RK_DIRECT ? "direct" :
 			     kinds[i] == RK_MEMCG ? "memcg" : "node",
-			     (unsigned long long)ks->lat.count,
+			     (unsigned long long)reclaim_stalls(ks),
 			     (double)hist_percentile(&ks->lat, 99) / 1e6,
 			     (double)ks->lat.max / 1e6);
 		/* the pages on a line of their own where they would pass the

@@ -104,8 +104,8 @@ TESTS += tests/unit/test-model-handoff tests/unit/test-model-reclaim \
 	tests/unit/test-model-consistency tests/unit/test-model-swapclust \
 	tests/unit/test-model-zswap tests/unit/test-model-counters tests/unit/test-triggers \
 	tests/unit/test-model-64k
-check_PROGRAMS += tests/unit/test-model-stacks
-TESTS += tests/unit/test-model-stacks
+check_PROGRAMS += tests/unit/test-model-stacks tests/unit/test-model-parts
+TESTS += tests/unit/test-model-stacks tests/unit/test-model-parts
 # tasks to memory cgroups: the cgtasks lines, the recorder's list, the map
 check_PROGRAMS += tests/unit/test-cgmap
 TESTS += tests/unit/test-cgmap
@@ -254,6 +254,11 @@ EXTRA_DIST += tests/record/stacks-report.sh
 TESTS += tests/record/switch-read.sh tests/cli/multifile.sh tests/cli/recordings.sh tests/cli/set-parts.sh
 EXTRA_DIST += tests/record/switch-read.sh tests/cli/multifile.sh tests/cli/recordings.sh tests/cli/set-parts.sh
 tests/record/switch-read.log: tests/record/stacktrace.log
+# the parts of a run add up to the run (issue 40): live, and the list of
+# the report's figures that are sums over time (parts-sum.py --list)
+TESTS += tests/record/parts-sum.sh
+EXTRA_DIST += tests/record/parts-sum.sh tests/record/parts-sum.py
+tests/record/parts-sum.log: tests/record/switch-read.log
 
 # host histories: a host's runs as one time line in every front end
 # (history.sh), on copies of real recordings moved in time by
