@@ -1285,6 +1285,8 @@ static void finding_cell(const struct ct_table *t, size_t c, const struct fkey *
 	case FS_FOUND:
 		break;
 	}
+	long long one = 1;	/* "1 kill", "-/1 kill": 1 when every count is */
+
 	strbuf_addf(sb, "%s ", finding_severity_name(f->severity));
 	for (size_t r = 0; r < t->nruns[c]; r++) {
 		size_t i;
@@ -1293,13 +1295,16 @@ static void finding_cell(const struct ct_table *t, size_t c, const struct fkey *
 			;
 		if (r)
 			strbuf_addch(sb, '/');
-		if (i < f->n)
+		if (i < f->n) {
 			strbuf_addf(sb, "%llu", (unsigned long long)f->count[i]);
-		else
+			if (f->count[i] != 1)
+				one = 2;
+		} else {
 			strbuf_addch(sb, '-');
+		}
 	}
 	if (f->unit[0])
-		strbuf_addf(sb, " %s", f->unit);
+		strbuf_addf(sb, " %.*s", unit_len(one, f->unit), f->unit);
 }
 
 static int finding_differs(const struct ct_table *t, const struct fkey *k)
