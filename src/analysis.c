@@ -1283,6 +1283,16 @@ static void analysis_end_pass(struct analysis *a, const struct timespec *t0,
 				       "in a gap between events";
 }
 
+/* The formats a parser reads, and mmscope's own probes: an entry probe
+ * no parser reads ("store" beside "store_r" on 5.10 and 6.1) is still
+ * counted, for the hits its return probe missed
+ * (analysis_probe_unreturned). */
+static int analysis_wants_format(const char *system, const char *event)
+{
+	return parser_wants_event(system, event) ||
+	       (system && !strncmp(system, "mmscope_", 8));
+}
+
 /*
  * Only the formats a parser reads: a trace-cmd file holds every format
  * of the kernel (2323 on 6.18) and parsing them is most of a small
@@ -1293,7 +1303,7 @@ static td_want_fn analysis_formats(void)
 {
 	const char *env = getenv("MMSCOPE_ALL_FORMATS");
 
-	return env && !strcmp(env, "1") ? NULL : parser_wants_event;
+	return env && !strcmp(env, "1") ? NULL : analysis_wants_format;
 }
 
 struct analysis *analysis_run_scoped(const char *path, const struct analysis_opts *o,

@@ -122,8 +122,8 @@ TESTS += tests/unit/test-report tests/report/golden.sh tests/report/swap.sh \
 	tests/report/wall-time.sh tests/report/window-header.sh tests/report/direct-memcg.sh
 TESTS += tests/report/stop.sh
 EXTRA_DIST += tests/report/stop.sh
-TESTS += tests/report/scope-unmatched.sh tests/report/plurals.sh
-EXTRA_DIST += tests/report/scope-unmatched.sh tests/report/plurals.sh
+TESTS += tests/report/scope-unmatched.sh tests/report/plurals.sh tests/report/probe-floor.sh
+EXTRA_DIST += tests/report/scope-unmatched.sh tests/report/plurals.sh tests/report/probe-floor.sh
 # issue 32.14 on a real recording: a kswapd request left during proactive
 # compaction, picked up as kcompactd goes back to sleep
 TESTS += tests/report/handoff-pickup.sh
