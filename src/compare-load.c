@@ -20,6 +20,7 @@
 #include "model-oom.h"
 #include "model-reclaim.h"
 #include "model-phases.h"
+#include "tracedat-read.h"
 #include "hist.h"
 #include "tracedat-set.h"
 #include "util.h"
@@ -259,7 +260,17 @@ static void load_run(const struct analysis *a, struct metric_values *out)
 		  1.0 / (1 << 20) },
 	};
 
-	if (oc && oc->known) {
+	/* --phase: the command's wait4 figures are the whole run's, which
+	 * beside the phase's own duration would read as the phase's; the
+	 * memcg's sampled rows below are the phase's sets */
+	if (analysis_phase_found(a)) {
+		const char *cmd = td_meta_value(analysis_private_meta(a), "command");
+
+		if ((oc && oc->known) || (cmd && *cmd))
+			metric_values_note(out, "phase-duration", "Duration Elapsed, User and "
+					   "System and Max RSS, the command's (wait4), are the "
+					   "whole run's: left out with --phase");
+	} else if (oc && oc->known) {
 		if (oc->elapsed_us.known)
 			metric_values_add(out, "duration-elapsed", (double)oc->elapsed_us.v / 1e6);
 		if (oc->user_us.known)
