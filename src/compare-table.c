@@ -1072,16 +1072,56 @@ static int testable(const struct ct_table *t, const struct ct_row *row, size_t c
 	       row->cells[c].n >= 2;
 }
 
+/* The row called name, NULL if the table has none. */
+static const struct ct_row *row_named(const struct ct_table *t, const char *name)
+{
+	for (size_t r = 0; r < t->nrows; r++)
+		if (!strcmp(t->rows[r].mi.name, name))
+			return &t->rows[r];
+	return NULL;
+}
+
+/* Whether column c of row has a value (not absent, not n/a). */
+static int has_value(const struct ct_row *row, size_t c)
+{
+	return row->cells[c].n > 0 && !isnan(stats_mean(row->cells[c].v, row->cells[c].n));
+}
+
+/*
+ * A count of failures whose rate of attempts the table has
+ * (metrics_rate_of): the gate holds the rate instead. When the count
+ * would have failed column c and the rate cannot be held there (a side
+ * made no attempts: no rate), a line saying so.
+ */
+static void rate_instead(const struct ct_table *t, const struct ct_row *row,
+			 const struct ct_row *rate, size_t c, struct strbuf *notes)
+{
+	char a[64], b[64], head[512], text[512];
+	int ra = has_value(rate, 0), rc = has_value(rate, c);
+
+	if (ra && rc)
+		return;		/* the rate's own row is held */
+	plain_fmt(a, sizeof(a), stats_mean(row->cells[0].v, row->cells[0].n));
+	plain_fmt(b, sizeof(b), stats_mean(row->cells[c].v, row->cells[c].n));
+	snprintf(head, sizeof(head), "  %s, %s:", row->mi.plain_label, t->cols[c]);
+	snprintf(text, sizeof(text), "%s -> %s %s; %s has no %s (no attempts)", a, b,
+		 row->mi.unit, !ra && !rc ? "neither column" : !ra ? t->cols[0] : t->cols[c],
+		 rate->mi.plain_label);
+	add_wrapped(notes, head, 6, 72, text);
+}
+
 size_t ct_regressions(const struct ct_table *t, const struct ct_opts *o, double pct,
 		      struct strbuf *out, size_t *tested)
 {
 	size_t n = 0;
-	char a[64], b[64], pv[32], head[512], text[512];
-	struct strbuf one = STRBUF_INIT;
+	char a[64], b[64], pv[32], head[512], text[512], rname[128];
+	struct strbuf one = STRBUF_INIT, notes = STRBUF_INIT;
 
 	*tested = 0;
 	for (size_t r = 0; r < t->nrows; r++) {
 		const struct ct_row *row = &t->rows[r];
+		const char *rn = metrics_rate_of(row->mi.name, rname, sizeof(rname));
+		const struct ct_row *rate = rn ? row_named(t, rn) : NULL;
 		int any = 0;
 
 		for (size_t c = 1; c < t->ncols; c++) {
@@ -1093,6 +1133,10 @@ size_t ct_regressions(const struct ct_table *t, const struct ct_opts *o, double 
 			worse = regression_pct(t, row, c, o->alpha, &p);
 			if (isnan(worse) || worse <= pct)
 				continue;
+			if (rate) {	/* the rate row is gated in its place */
+				rate_instead(t, row, rate, c, &notes);
+				continue;
+			}
 			if (!n++) {
 				snprintf(text, sizeof(text), "(Welch's t-test p < %g, worse than "
 					 "the baseline by more than %g%%):", o->alpha, pct);
@@ -1116,6 +1160,14 @@ size_t ct_regressions(const struct ct_table *t, const struct ct_opts *o, double 
 		}
 		*tested += any;
 	}
+	if (notes.len) {
+		strbuf_addch(out, '\n');
+		add_wrapped(out, "Not gated", 2, 72, "(counts of failures are held as their "
+			    "rates of attempts; a side that made no attempts, its size or THP "
+			    "off, has no rate to hold):");
+		strbuf_add(out, notes.buf, notes.len);
+	}
+	strbuf_release(&notes);
 	/* the columns the gate could not test, and why */
 	for (size_t c = 0; c < t->ncols; c++) {
 		if (*tested && (t->nruns[c] >= 2 || !c))

@@ -287,6 +287,26 @@ for f in p-base p-new nochange-base nochange-new; do cp "$data/$f.txt" "$scratch
 	"b=$data/p-new.txt,$scratch/p-new-2.txt" >"$scratch/p.out"
 [ $? -eq 3 ] && grep -q "p=0.0497$" "$scratch/p.out" && ! grep -q "p=0.05$" "$scratch/p.out" &&
 	ok "gate: p=0.0497 printed below alpha 0.05" || fail "gate: p: $(cat "$scratch/p.out")"
+# a count of failures is gated as its rate of attempts (issue 44 item 5):
+# 64kB mTHP never (no attempts, fallback 0) against always (3400 of
+# 16320 faults fell back) is no regression of "fault fallback 0 -> 3400"
+# but a rate the baseline has none of, said so; a worse rate fails
+never="never=$data/mthp-never-1.txt,$data/mthp-never-2.txt"
+always="always=$data/mthp-always-1.txt,$data/mthp-always-2.txt"
+worse="worse=$data/mthp-worse-1.txt,$data/mthp-worse-2.txt"
+"$MMSCOPE" compare --fail-on-regression "$never" "$always" >"$scratch/rate.out" 2>&1
+rc=$?
+tr -s ' \n' '  ' <"$scratch/rate.out" >"$scratch/rate.flat"
+[ $rc -eq 0 ] && ! grep -q '^Regressions' "$scratch/rate.out" &&
+	grep -q 'mTHP 64kB fault fallback, always: 0 -> 3399.50 events; never has no mTHP 64kB fault fallback % (no attempts)' "$scratch/rate.flat" &&
+	ok "gate: a fallback count from a baseline without attempts is not gated, said so" ||
+	fail "gate: never -> always: exit $rc, $(cat "$scratch/rate.out")"
+"$MMSCOPE" compare --fail-on-regression "$always" "$worse" >"$scratch/rate.out" 2>&1
+rc=$?
+[ $rc -eq 3 ] && grep -q '^  mTHP 64kB fault fallback %, worse: 20.83 -> 31.37 %' "$scratch/rate.out" &&
+	! grep -q '^  mTHP 64kB fault fallback, worse' "$scratch/rate.out" &&
+	ok "gate: a worse fallback rate fails, as the rate" ||
+	fail "gate: always -> worse: exit $rc, $(cat "$scratch/rate.out")"
 # no star on a change that prints as none (+0.0%), in either dialect
 nc="a=$data/nochange-base.txt,$scratch/nochange-base-2.txt b=$data/nochange-new.txt,$scratch/nochange-new-2.txt"
 # shellcheck disable=SC2086 # two words
