@@ -384,16 +384,39 @@ static int is_mean_stat(const struct ct_stat *s)
 	return s->kind == CT_MEAN || s->kind == CT_AMEAN || s->kind == CT_HMEAN;
 }
 
-/* Change of v against base, in the dialect's convention; NAN = n/a. */
-static double change_pct(const struct ct_stat *s, int hib, enum ct_dialect d,
+/* A unit that counts things (an average below one of them is next to
+ * nothing), as opposed to times, sizes in MiB and percentages. */
+static int count_unit(const char *unit)
+{
+	static const char *const counts[] = { "events", "pages", "folios", "clusters",
+					      "objects", "KiB" };
+
+	for (size_t i = 0; unit && i < ARRAY_SIZE(counts); i++)
+		if (!strcmp(unit, counts[i]))
+			return 1;
+	return 0;
+}
+
+int ct_practical(double pct)
+{
+	/* as the plain table prints it, one decimal: -0.96% is "-1.0%" */
+	return !isnan(pct) && fabs(pct) >= CT_PRACTICAL_PCT - 0.05;
+}
+
+/* Change of v against base, in the dialect's convention; NAN = n/a (a
+ * zero base, or a count's base below one: see CT_PRACTICAL_PCT). */
+static double change_pct(const struct ct_stat *s, const struct ct_row *row, enum ct_dialect d,
 			 double v, double base)
 {
-	int better_higher;
+	int hib = row->higher_is_better, better_higher;
 
 	if (isnan(v) || isnan(base))
 		return NAN;
 	if (base == 0)
 		return v == 0 ? 0 : NAN;
+	if (fabs(base) < 1 && v != base && count_unit(row->mi.unit) &&
+	    s->kind != CT_COEFFVAR && s->kind != CT_SAMPLES)
+		return NAN;
 	if (d == CT_PLAIN)
 		return (v - base) * 100 / base;
 	if (s->kind == CT_STDDEV || s->kind == CT_COEFFVAR)
@@ -428,7 +451,7 @@ double ct_change_pct(const struct ct_stat *s, const struct ct_row *row, size_t c
 {
 	if (!row->cells[c].n || !row->cells[0].n)
 		return NAN;
-	return change_pct(s, row->higher_is_better, d, ct_stat_value(s, row, c, d),
+	return change_pct(s, row, d, ct_stat_value(s, row, c, d),
 			  ct_stat_value(s, row, 0, d));
 }
 
@@ -589,7 +612,7 @@ static void mmtests_cell(const struct ct_table *t, const struct ct_row *row, siz
 		return;
 	}
 	base = row->cells[0].n ? ct_stat_value(s, row, 0, o->dialect) : NAN;
-	pct = change_pct(s, row->higher_is_better, o->dialect, v, base);
+	pct = change_pct(s, row, o->dialect, v, base);
 	sig = is_mean_stat(s) ? significant(t, row, c, o->alpha) : -1;
 	if (isnan(pct))
 		strbuf_addf(out, " (%8s)", "n/a");
@@ -597,8 +620,8 @@ static void mmtests_cell(const struct ct_table *t, const struct ct_row *row, siz
 		char buf[64];
 
 		fmt_pct(buf, sizeof(buf), 7, 0, pct == 0 ? 0.0 : pct);
-		if (prints_zero(buf))
-			sig = 0;
+		if (prints_zero(buf) || !ct_practical(pct))
+			sig = 0;	/* below the practical threshold: no mark */
 		strbuf_addf(out, "%s%s%s", sig > 0 ? " *" : " (", buf, sig > 0 ? "%*" : "%)");
 	}
 }
@@ -847,8 +870,8 @@ static void plain_pct(struct strbuf *out, double pct, int sig)
 	else if (snprintf(buf, sizeof(buf), "%+.1f%%", pct == 0 ? 0.0 : pct) > PLAIN_PW &&
 		 snprintf(buf, sizeof(buf), "%+.0f%%", pct) > PLAIN_PW)
 		snprintf(buf, sizeof(buf), "%+.0e%%", pct);
-	if (!isnan(pct) && prints_zero(buf))
-		sig = 0;
+	if (!isnan(pct) && (prints_zero(buf) || !ct_practical(pct)))
+		sig = 0;	/* below the practical threshold: no mark */
 	strbuf_addf(out, " %*s%c", PLAIN_PW, buf, sig > 0 ? '*' : ' ');
 }
 
@@ -873,7 +896,7 @@ static void plain_cell(const struct ct_table *t, const struct ct_row *row, size_
 		return;
 	}
 	base = row->cells[0].n ? ct_stat_value(s, row, 0, CT_PLAIN) : NAN;
-	plain_pct(out, change_pct(s, row->higher_is_better, CT_PLAIN, v, base),
+	plain_pct(out, change_pct(s, row, CT_PLAIN, v, base),
 		  is_mean_stat(s) ? significant(t, row, c, o->alpha) : -1);
 }
 
@@ -1488,7 +1511,7 @@ static void json_cell(const struct ct_table *t, const struct ct_row *row, size_t
 		json_object_inline(j, name);
 		json_g(j, "value", v);
 		json_g(j, "change_pct",
-		       c ? change_pct(s, row->higher_is_better, o->dialect, v, base) : 0);
+		       c ? change_pct(s, row, o->dialect, v, base) : 0);
 		json_close(j);
 	}
 	json_close(j);
