@@ -218,7 +218,8 @@ EXTRA_DIST += tests/record/lib-live.sh tests/record/live-swap.sh tests/record/si
 	tests/record/service.sh tests/record/stacktrace.sh
 # tasks to memory cgroups against trace-cmd (issue 34): live, and on the
 # recording in tests/data/cgroups
-TESTS += tests/record/cgroups.sh tests/report/cgroups.sh
+TESTS += tests/record/cgroups.sh tests/report/cgroups.sh tests/tui/memcg-scope.sh
+EXTRA_DIST += tests/tui/memcg-scope.sh
 EXTRA_DIST += tests/record/cgroups.sh tests/record/lib-cgroups.sh tests/report/cgroups.sh \
 	tests/data/cgroups
 
