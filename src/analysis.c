@@ -1101,6 +1101,13 @@ static int analysis_scope_start(struct analysis *a, char **err)
 
 /* pid's name as the report gives it: the tasks family's, else the
  * cmdlines'; NULL when neither knows it. */
+static const char *analysis_task_name(const struct analysis *a, int pid);
+
+const char *analysis_task_comm(const struct analysis *a, int pid)
+{
+	return a ? analysis_task_name(a, pid) : NULL;
+}
+
 static const char *analysis_task_name(const struct analysis *a, int pid)
 {
 	const char *c = analysis_comm(a, pid);

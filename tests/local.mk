@@ -220,6 +220,8 @@ EXTRA_DIST += tests/record/lib-live.sh tests/record/live-swap.sh tests/record/si
 # recording in tests/data/cgroups
 TESTS += tests/record/cgroups.sh tests/report/cgroups.sh tests/tui/memcg-scope.sh
 EXTRA_DIST += tests/tui/memcg-scope.sh
+TESTS += tests/tui/tabs.sh tests/tui/set-names.sh
+EXTRA_DIST += tests/tui/tabs.sh tests/tui/set-names.sh
 EXTRA_DIST += tests/record/cgroups.sh tests/record/lib-cgroups.sh tests/report/cgroups.sh \
 	tests/data/cgroups
 
@@ -347,6 +349,8 @@ EXTRA_DIST += tests/bench/cgroups-bench.sh
 TESTS += tests/record/cgroups-sample.sh
 tests/record/cgroups-sample.log: tests/record/switch-writer.log
 EXTRA_DIST += tests/record/cgroups-sample.sh
+# live: a --switch-output set's task names in the TUI (after the others)
+tests/tui/set-names.log: tests/record/cgroups-sample.log
 
 # The test list, one per line: .ci/run's distcheck runs it less its
 # slowest tests (the two make checks before it ran those).
