@@ -340,6 +340,10 @@ uint64_t analysis_event_count(const struct analysis *a, const char *system,
  * than the cmdlines' (which say "<...>" for the pids saved_cmdlines
  * forgot, and hold only the last name a pid had). */
 const char *analysis_comm(const struct analysis *a, int pid);
+/* pid's name: analysis_comm()'s, else the recording's saved cmdlines'
+ * (every file's of a set: the recorder's snapshots name the tasks that
+ * began before it); NULL when neither knows the pid. */
+const char *analysis_task_comm(const struct analysis *a, int pid);
 /* The tasks' memory cgroups (src/cgmap.h) as the stream left them: the
  * records' cgroup tags are ids of this map (record.cgroup - 1). Never
  * NULL; cgmap_recorded() 0: the recording holds no cgroup data. */

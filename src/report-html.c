@@ -71,6 +71,7 @@ struct html_conv {
 	int headings;
 	size_t table_col;	/* value column of the open table, 0: none */
 	int pre;		/* a <pre> is open */
+	int sev;		/* it is a finding's (class crit, warn, info) */
 };
 
 static void conv_close(struct html_conv *c)
@@ -81,6 +82,7 @@ static void conv_close(struct html_conv *c)
 		strbuf_addstr(c->out, "</pre>\n");
 	c->table_col = 0;
 	c->pre = 0;
+	c->sev = 0;
 }
 
 static void conv_heading(struct html_conv *c, const char *s, size_t n)
@@ -103,6 +105,18 @@ struct text_line {
 	const char *s;
 	size_t n;
 };
+
+/* The findings section's line that opens a finding ("crit oom-kill
+ * ..."): its box's class by severity, NULL for any other line. */
+static const char *finding_sev_class(const struct text_line *l)
+{
+	static const char *const sev[] = { "crit", "warn", "info" };
+
+	for (size_t k = 0; k < ARRAY_SIZE(sev); k++)
+		if (l->n > 5 && !strncmp(l->s, sev[k], 4) && l->s[4] == ' ' && l->s[5] != ' ')
+			return sev[k];
+	return NULL;
+}
 
 /* A "label  value" row and the continuation lines under its value. */
 static size_t conv_kv(struct html_conv *c, const struct text_line *l, size_t nl, size_t i,
@@ -405,8 +419,18 @@ void report_html_text(struct strbuf *out, const char *id, const char *text, size
 			conv_close(&c);
 		} else if ((v = conv_table(&c, l, nl, i))) {
 			i += v - 1;
+		} else if (c.id && !strcmp(c.id, "findings") && finding_sev_class(&l[i])) {
+			/* a finding: its own box, coloured by its severity */
+			conv_close(&c);
+			strbuf_addf(out, "<pre class=\"%s\">", finding_sev_class(&l[i]));
+			c.pre = c.sev = 1;
+			html_escape_n(out, l[i].s, l[i].n);
 		} else {
 			if (c.table_col)
+				conv_close(&c);
+			/* after a finding's box, what is not its indented
+			 * detail is a plain block */
+			if (c.pre && c.sev && l[i].n && l[i].s[0] != ' ')
 				conv_close(&c);
 			strbuf_addstr(out, c.pre ? "\n" : "<pre>");
 			c.pre = 1;

@@ -55,8 +55,9 @@ static void handoff_hotplug(struct report_ctx *rc, const struct handoff_node_sta
 			    "watermark", n->zones);
 	if (n->managed_changes)
 		report_line(rc, "hotplug     node managed pages %lld -> %lld (moved %u "
-			    "times)", (long long)n->managed_first,
-			    (long long)n->managed_last, n->managed_changes);
+			    "time%s)", (long long)n->managed_first,
+			    (long long)n->managed_last, n->managed_changes,
+			    plural(n->managed_changes));
 	for (uint32_t i = 0; i < nz; i++)
 		report_line(rc, "%-11s %s (%lld) -> %s (%lld) at %.3f s",
 			    i ? "" : "zone shown", n->zchg[i].from,
@@ -147,12 +148,13 @@ static void handoff_counts(struct report_ctx *rc, const struct handoff_node_stat
 		char line[192];
 
 		if (report_has_compaction(rc))
-			snprintf(runs, sizeof(runs), "%llu runs (%llu success)",
-				 ULL(n->kc_runs), ULL(n->kc_runs_success));
+			snprintf(runs, sizeof(runs), "%llu run%s (%llu success)",
+				 ULL(n->kc_runs), plural(n->kc_runs), ULL(n->kc_runs_success));
 		/* wakes by how they came; proactive compaction has none */
-		report_line(rc, "kcompactd   %llu wakes (woken %llu, pickup %llu, order<=0 "
-			    "%llu), %llu sleeps", ULL(n->kc_wakes), ULL(n->kc_woken),
-			    ULL(n->kc_pickup), ULL(n->kc_proactive), ULL(n->kc_sleeps));
+		report_line(rc, "kcompactd   %llu wake%s (woken %llu, pickup %llu, order<=0 "
+			    "%llu), %llu sleep%s", ULL(n->kc_wakes), plural(n->kc_wakes),
+			    ULL(n->kc_woken), ULL(n->kc_pickup), ULL(n->kc_proactive),
+			    ULL(n->kc_sleeps), plural(n->kc_sleeps));
 		snprintf(line, sizeof(line), "busy %.3f s, %s; "
 			 "wakeup_kcompactd %llu", (double)n->kc_busy_ns / 1e9, runs,
 			 ULL(n->kc_wakeups));
@@ -629,11 +631,12 @@ static void compaction_results(struct report_ctx *rc, const struct compact_stats
 		if (compaction_model_zone_name(analysis_compaction(rc->a),
 					       cs->zones[z].zone_start, cs->zones[z].zone_end,
 					       name, sizeof(name)))
-			report_line(rc, "zone %s: %llu runs,%s", name, ULL(cs->zones[z].runs),
-				    buf);
+			report_line(rc, "zone %s: %llu run%s,%s", name, ULL(cs->zones[z].runs),
+				    plural(cs->zones[z].runs), buf);
 		else
-			report_line(rc, "zone pfn %#llx: %llu runs,%s",
-				    ULL(cs->zones[z].zone_start), ULL(cs->zones[z].runs), buf);
+			report_line(rc, "zone pfn %#llx: %llu run%s,%s",
+				    ULL(cs->zones[z].zone_start), ULL(cs->zones[z].runs),
+				    plural(cs->zones[z].runs), buf);
 	}
 	for (int o = 1; o < REC_MAX_ORDERS; o++) {
 		const struct compact_order_stats *os = &cs->by_order[o];

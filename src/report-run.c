@@ -429,13 +429,14 @@ static void text_swap(struct report_ctx *rc, const struct run_model *m)
 		item(&sb, "discard_max", V("discard_max_bytes"), "\001B");
 		cl = V("clusters");
 		if (strcmp(cl, "-"))
-			strbuf_addf(&sb, ", %s\001clusters of\001%s\001pages", cl,
-				    val(m, "swap.cluster_pages"));
+			strbuf_addf(&sb, ", %s\001cluster%s of\001%s\001pages", cl,
+				    plural(strtoull(cl, NULL, 10)), val(m, "swap.cluster_pages"));
 		else if (derived_clusters(rc, V("size_kb")) > 0)
 			/* an older mmscope did not say: the swap section's
 			 * cluster size (THP counters, or the recording) */
-			strbuf_addf(&sb, ", %lld\001clusters of\001%d\001pages (by the swap "
+			strbuf_addf(&sb, ", %lld\001cluster%s of\001%d\001pages (by the swap "
 				    "section)", derived_clusters(rc, V("size_kb")),
+				    plural((unsigned long long)derived_clusters(rc, V("size_kb"))),
 				    swapclust_model_cluster_size(analysis_swapclust(rc->a)));
 		else
 			strbuf_addstr(&sb, ", clusters -");

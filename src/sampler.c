@@ -1319,10 +1319,22 @@ static char *mcg_ids(const struct sampler *s, const char *dir)
 			break;
 		}
 	}
+	/* one slash between names: a root given as "/" or with a
+	 * trailing slash made "//child" */
+	char *rel = xstrdup(p), *o = rel;
+
+	for (const char *q = p; *q; q++)
+		if (!(*q == '/' && o > rel && o[-1] == '/'))
+			*o++ = *q;
+	if (o - rel > 1 && o[-1] == '/')
+		o--;
+	*o = '\0';
 	strbuf_addstr(&sb, "path=");
-	if (!*p)
+	if (!*rel || !strcmp(rel, "/"))
 		strbuf_addstr(&sb, "/");
-	runctx_encode(p, &sb);
+	else
+		runctx_encode(rel, &sb);
+	free(rel);
 	return strbuf_detach(&sb, NULL);
 }
 

@@ -126,6 +126,8 @@ EXTRA_DIST += tests/report/stop.sh
 # command's outcome through the metadata
 check_PROGRAMS += tests/unit/test-run-stop
 TESTS += tests/unit/test-run-stop
+TESTS += tests/report/scope-unmatched.sh tests/report/plurals.sh tests/report/probe-floor.sh
+EXTRA_DIST += tests/report/scope-unmatched.sh tests/report/plurals.sh tests/report/probe-floor.sh
 # issue 32.14 on a real recording: a kswapd request left during proactive
 # compaction, picked up as kcompactd goes back to sleep
 TESTS += tests/report/handoff-pickup.sh
@@ -220,7 +222,10 @@ EXTRA_DIST += tests/record/lib-live.sh tests/record/live-swap.sh tests/record/si
 	tests/record/service.sh tests/record/stacktrace.sh
 # tasks to memory cgroups against trace-cmd (issue 34): live, and on the
 # recording in tests/data/cgroups
-TESTS += tests/record/cgroups.sh tests/report/cgroups.sh
+TESTS += tests/record/cgroups.sh tests/report/cgroups.sh tests/tui/memcg-scope.sh
+EXTRA_DIST += tests/tui/memcg-scope.sh
+TESTS += tests/tui/tabs.sh tests/tui/set-names.sh
+EXTRA_DIST += tests/tui/tabs.sh tests/tui/set-names.sh
 EXTRA_DIST += tests/record/cgroups.sh tests/record/lib-cgroups.sh tests/report/cgroups.sh \
 	tests/data/cgroups
 
@@ -364,6 +369,8 @@ EXTRA_DIST += tests/bench/cgroups-bench.sh
 TESTS += tests/record/cgroups-sample.sh
 tests/record/cgroups-sample.log: tests/record/switch-writer.log
 EXTRA_DIST += tests/record/cgroups-sample.sh
+# live: a --switch-output set's task names in the TUI (after the others)
+tests/tui/set-names.log: tests/record/cgroups-sample.log
 
 # The test list, one per line: .ci/run's distcheck runs it less its
 # slowest tests (the two make checks before it ran those).

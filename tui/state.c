@@ -395,25 +395,46 @@ unsigned tui_click(struct tui_state *st, int y, int x)
 	return TUI_HANDLED;
 }
 
+/*
+ * The top bar: " mmscope FILE ", the tabs, "?help" at the right. The
+ * tabs come first: every one is drawn whole. The file's name gives way
+ * first (cut with '~', then left out), then the tabs but the current
+ * one shrink to their keys.
+ */
 static void tui_build_title(struct tui_state *st, struct canvas *c)
 {
 	const char *base = st->path ? strrchr(st->path, '/') : NULL;
-	int x;
+	char tabs[VIEW_HELP][32], keys[VIEW_HELP][16], name[64];
+	int x, full = 0, shortw = 0, avail = c->cols - 6, brief, room;
 
 	base = base ? base + 1 : st->path ? st->path : "";
-	canvas_fill_row(c, 0, ' ', AT_TITLE);
-	x = canvas_printf(c, 0, 0, AT_TITLE, " mmscope %s ", base);
 	for (int i = 0; i < VIEW_HELP; i++) {
-		char tab[32], kb[16];
+		char kb[16];
 		const char *key = tui_key_name(tui_view_keys[i], kb, sizeof(kb));
+
+		snprintf(tabs[i], sizeof(tabs[i]), "%s %s", key, tui_view(i)->name);
+		snprintf(keys[i], sizeof(keys[i]), "%s", key);
+		full += 1 + (int)strlen(tabs[i]);
+		shortw += 1 + (int)strlen(i == st->view ? tabs[i] : keys[i]);
+	}
+	/* " mmscope " and a space before ?help at least */
+	brief = full + 10 > avail;
+	room = avail - (brief ? shortw : full) - 10;
+	if ((int)strlen(base) <= room - 1)
+		snprintf(name, sizeof(name), "%s ", base);
+	else if (room >= 8)
+		snprintf(name, sizeof(name), "%.*s~ ", room - 2, base);
+	else
+		name[0] = '\0';
+	canvas_fill_row(c, 0, ' ', AT_TITLE);
+	x = canvas_printf(c, 0, 0, AT_TITLE, " mmscope %s", name);
+	for (int i = 0; i < VIEW_HELP; i++) {
 		int cur = i == st->view;
 
-		snprintf(tab, sizeof(tab), "%s %s", key, tui_view(i)->name);
-		if (x + (int)strlen(tab) + 2 > c->cols - 6)
-			snprintf(tab, sizeof(tab), "%s", key);
 		x += canvas_put(c, 0, x, AT_TITLE, " ");
 		st->tab_x[i][0] = x;
-		x += canvas_put(c, 0, x, cur ? AT_TAB : AT_TITLE, tab);
+		x += canvas_put(c, 0, x, cur ? AT_TAB : AT_TITLE,
+				brief && !cur ? keys[i] : tabs[i]);
 		st->tab_x[i][1] = x;
 	}
 	canvas_put(c, 0, c->cols - 6, st->view == VIEW_HELP ? AT_TAB : AT_TITLE, " ?help");

@@ -132,9 +132,10 @@ static void view_findings_build(struct tui_state *st, struct canvas *body)
 
 	y++;
 	canvas_printf(body, y++, 0, AT_HEADER, "%s: %s", f->rule->id, f->summary);
-	canvas_printf(body, y++, 0, AT_NORMAL, "count %llu %s (%s section)",
-		      (unsigned long long)f->count, f->count_unit ? f->count_unit : "",
-		      f->rule->section);
+	canvas_printf(body, y++, 0, AT_NORMAL, "count %llu %.*s (%s section)",
+		      (unsigned long long)f->count,
+		      unit_len((long long)f->count, f->count_unit ? f->count_unit : ""),
+		      f->count_unit ? f->count_unit : "", f->rule->section);
 	for (int e = 0; e < f->nev && y < body->rows; e++) {
 		char ev[360];
 

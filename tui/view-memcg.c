@@ -2,7 +2,7 @@
 /*
  * View 7, memcg: one memory cgroup of record --cgroups at a time (Up and
  * Down choose it, widest first as the report's memcg section lists
- * them): at the cursor its usage, limit and high; over time on the shared
+ * them), or record --cgroup's one cgroup: at the cursor its usage, limit and high; over time on the shared
  * axis its usage as a chart, with the limit and high as lines where they
  * were sampled. From the memcgs model's points (thinned to a bound: a
  * point then holds the largest usage of the sets it stands for).
@@ -55,6 +55,12 @@ static const struct memcg_info *mv_selected(const struct tui_state *st, int *idx
 	int *order;
 
 	*n = m ? memcgs_model_count(m) : 0;
+	if (!*n && m && memcgs_model_single(m)) {
+		/* record --cgroup PATH: its one cgroup */
+		*n = 1;
+		*idx = 0;
+		return memcgs_model_single(m);
+	}
 	if (!*n)
 		return NULL;
 	if (p->sel >= *n)
@@ -253,11 +259,15 @@ static void view_memcg_build(struct tui_state *st, struct canvas *body)
 		canvas_put(body, 0, 0, AT_HEADER, "memcg");
 		canvas_wrap(body, 2, 0, body->cols, body->rows - 2, AT_DIM,
 			    "Needs the samples of mmscope record --cgroups ROOT (every memory "
-			    "cgroup under ROOT); this recording has none.");
+			    "cgroup under ROOT) or --cgroup PATH (one); this recording has "
+			    "neither.");
 		return;
 	}
-	canvas_printf(body, y++, 0, AT_HEADER, "memcg %d/%d %s  (Up/Down: another)", idx + 1, n,
-		      g->path);
+	if (g == memcgs_model_single(mv_model(st)))
+		canvas_printf(body, y++, 0, AT_HEADER, "memcg %s  (record --cgroup)", g->path);
+	else
+		canvas_printf(body, y++, 0, AT_HEADER, "memcg %d/%d %s  (Up/Down: another)",
+			      idx + 1, n, g->path);
 	p = mv_at(g, st->cursor);
 	canvas_printf(body, y++, 0, AT_NORMAL, "at %s s: usage %s, limit %s, high %s",
 		      tui_fmt_ts(st, st->cursor, ts, sizeof(ts)),

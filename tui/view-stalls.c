@@ -167,7 +167,7 @@ static void st_build_tasks(const struct tui_state *st, struct canvas *body, int 
 	for (int i = 0; i < tasks->ntasks && i < ST_TOP_TASKS && y < body->rows; i++, y++) {
 		const struct st_task *t = &tasks->tasks[i];
 		char name[64];
-		const char *c = st->data ? analysis_comm(st->data->an, t->pid) : NULL;
+		const char *c = st->data ? analysis_task_comm(st->data->an, t->pid) : NULL;
 
 		snprintf(name, sizeof(name), "%s-%d", c ? c :
 			 st->tep ? tep_data_comm_from_pid(st->tep, t->pid) : "?", t->pid);

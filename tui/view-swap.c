@@ -232,8 +232,9 @@ static void view_swap_build(struct tui_state *st, struct canvas *body)
 		int maprows = body->rows / 2 - 2;
 
 		canvas_printf(body, y++, 0, AT_HEADER,
-			      "swap device %d/%d %s: %d clusters of %d slots at %s s", *dev + 1, ndev,
+			      "swap device %d/%d %s: %d cluster%s of %d slots at %s s", *dev + 1, ndev,
 			      d->name[0] ? d->name : "(unnamed)", d->nclusters,
+			      plural((unsigned)d->nclusters),
 			      swapclust_model_cluster_size(m), tui_fmt_ts(st, st->cursor, ts, sizeof(ts)));
 		view_swap_counts(st, body, y++, d);
 		y += view_swap_detail_note(st, body, y, m, d);

@@ -338,7 +338,7 @@ static void tl_build_cursor(struct tui_state *st, struct canvas *body, const str
 
 static const char *tl_comm(const struct tui_state *st, int pid)
 {
-	const char *c = st->data ? analysis_comm(st->data->an, pid) : NULL;
+	const char *c = st->data ? analysis_task_comm(st->data->an, pid) : NULL;
 
 	return c ? c : st->tep ? tep_data_comm_from_pid(st->tep, pid) : "?";
 }

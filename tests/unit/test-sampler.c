@@ -463,6 +463,21 @@ static void test_cgroups(const char *root)
 	sink_reset(&k);
 	sampler_free(s);
 
+	/* --cgroups / (issue 44 item 4): the hierarchy's root and its
+	 * children with one slash between names, not "//t" */
+	put(root, "/sys/fs/cgroup/memory/memory.usage_in_bytes", "5000\n");
+	put(root, "/sys/fs/cgroup/memory/memory.stat", "cache 0\nrss 0\n");
+	o.cgroups = "/";
+	s = sampler_new(&o);
+	sampler_run(s, collect, &k);
+	ok(find_line(&k, "mms1 memcgs 0 path=/ usage=5000 ") &&
+	   find_line(&k, "mms1 memcgs 0 path=/t usage=1000 ") &&
+	   find_line(&k, "mms1 memcgs 0 path=/t/my%20app usage=50 ") &&
+	   !find_line(&k, "mms1 memcgs 0 path=//"),
+	   "--cgroups /: the root '/', its children '/t', '/t/my%%20app', never '//'");
+	sink_reset(&k);
+	sampler_free(s);
+
 	o.cgroups = "nosuch";
 	s = sampler_new(&o);
 	sampler_run(s, collect, &k);

@@ -920,7 +920,7 @@ static void test_findings(void)
 	   "the OOM kill is listed first, critical, at 0.260880 s");
 	ok(canvas_has(&c, "info     memcg-reclaim-stalls") && canvas_has(&c, "0.265578"),
 	   "the memcg stalls are listed with their span");
-	ok(canvas_has(&c, "count 1 kills (oom section)"), "the selected one's count");
+	ok(canvas_has(&c, "count 1 kill (oom section)"), "the selected one's count");
 	tui_apply(&st, ACT_ENTER);
 	is_int(st.view, VIEW_TIMELINE, "Enter on oom-kill: the timeline");
 	ok(st.cursor == tui_t0(&st) + fs->f[0].t_start_ns, "at the kill's time");
