@@ -447,6 +447,11 @@ static int64_t history_zero(const struct history *h, int host)
 	return z == INT64_MAX ? 0 : z;
 }
 
+int64_t inputs_history_zero(const struct inputs *in, int host)
+{
+	return history_zero(&in->hist, host);
+}
+
 /* One edge of the window for run r: 1 and *ts (trace ns) or *wall (Unix
  * ns, *is_wall 1); 0 when the edge is not set. */
 static int edge_of(const struct analysis_time *t, const struct history_run *r, int64_t zero,

@@ -130,6 +130,9 @@ int inputs_select(const struct inputs *in, int host, struct inputs_sel **sel, in
 struct analysis *inputs_files_analysis(const struct inputs *in, const struct inputs_sel *sel,
 				       int from, int to, const struct analysis_opts *o, char **err,
 				       int *bad_scope);
+/* The history time of host's first event: the zero from which relative
+ * times (--since 5, a front end's "5 s") count over its runs. */
+int64_t inputs_history_zero(const struct inputs *in, int host);
 /* Recording i read with o's own scope (compare's per-job scope), not
  * the inputs'. */
 struct analysis *inputs_analysis_as(const struct inputs *in, int i, const struct analysis_opts *o,

@@ -155,11 +155,14 @@ EXTRA_DIST += tests/compare/golden.sh tests/compare/data tests/data/compare \
 	tests/compare/phase-live.sh
 
 # tui: view builders without curses, golden screens from the headless
-# mode, errors, and the real binary in tmux
-check_PROGRAMS += tests/unit/test-tui-views
+# mode, errors, and the real binary in tmux; a host's history of several
+# runs made from a real recording by tests/tui/rehost
+check_PROGRAMS += tests/unit/test-tui-views tests/tui/rehost
 tests_unit_test_tui_views_SOURCES = tests/unit/test-tui-views.c $(TUI_CORE)
-TESTS += tests/unit/test-tui-views tests/tui/golden.sh tests/tui/errors.sh tests/tui/tmux.sh tests/tui/memcg-lane.sh
-EXTRA_DIST += tests/tui/golden.sh tests/tui/errors.sh tests/tui/tmux.sh tests/tui/memcg-lane.sh
+TESTS += tests/unit/test-tui-views tests/tui/golden.sh tests/tui/errors.sh tests/tui/tmux.sh \
+	tests/tui/memcg-lane.sh tests/tui/history.sh
+EXTRA_DIST += tests/tui/golden.sh tests/tui/errors.sh tests/tui/tmux.sh tests/tui/memcg-lane.sh \
+	tests/tui/history.sh
 
 # the command line and the man pages
 TESTS += tests/cli/docs.sh tests/cli/usage.sh tests/cli/sections.sh tests/cli/stdin.sh \
