@@ -17,6 +17,7 @@
 #include "util.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -271,6 +272,49 @@ static int written_already(const struct recover_opts *o)
 	return same;
 }
 
+/*
+ * A part's spool the recorder was removing when it died: the part is
+ * written and whole, and the spool's layout (the first file removed) is
+ * gone, perhaps the rest too. Nothing to recover: 1 with *r the status
+ * (its remains removed with --remove); 0: not that case.
+ */
+static int half_removed(const struct recover_opts *o, int *r)
+{
+	char *err = NULL;
+	struct td_file *tf;
+	struct stat st;
+
+	if (stat(o->spool, &st) || !S_ISDIR(st.st_mode) || access(o->out, F_OK))
+		return 0;
+	tf = td_open_only(o->out, td_want_none, &err);
+	free(err);
+	if (!tf)
+		return 0;
+	td_close(tf);
+	printf("%s: a spool being removed when the recorder died (no layout left); %s is "
+	       "written and whole: nothing to recover%s\n", o->spool, o->out,
+	       o->remove ? "; the rest of the spool is removed" : "; --remove removes it");
+	*r = EXIT_OK;
+	if (o->remove) {
+		DIR *d = opendir(o->spool);
+		struct dirent *e;
+
+		while (d && (e = readdir(d)))
+			if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+				char *f = xasprintf("%s/%s", o->spool, e->d_name);
+
+				if (unlink(f))
+					*r = error("%s: %s", f, strerror(errno));
+				free(f);
+			}
+		if (d)
+			closedir(d);
+		if (!*r && rmdir(o->spool))
+			*r = error("%s: %s", o->spool, strerror(errno));
+	}
+	return 1;
+}
+
 /* How the recorder ended and what became of its COMMAND, in a line each
  * (the report's words). */
 static void say_ending(const char *out, const char *meta)
@@ -319,6 +363,8 @@ static int cmd_recover(int argc, char **argv)
 		printf("%s: the unused spool of a next part (no events): removed\n", o.spool);
 		return EXIT_OK;
 	}
+	if (!spool_is_spool(o.spool) && half_removed(&o, &r))
+		return r;
 	if (!spool_is_spool(o.spool))
 		return error("%s: not an mmscope spool directory (no layout file)", o.spool);
 	/* before the ring is taken: it may be another spool's */

@@ -263,8 +263,10 @@ int export_seen_uncovered(const struct export_seen *s, const struct seen_rec *r,
 	uint64_t lo = r->start_ns, hi = r->end_ns;
 	int pieces = 0, moved = 1;
 
+	*a = lo;
+	*b = hi;
 	if (!r->has_span || !*r->boot)
-		return 1;
+		return 1;	/* not placed: all of it its own */
 	/* the covering spans, taken as they reach lo (any order) */
 	while (moved && lo <= hi) {
 		uint64_t next = UINT64_MAX;
