@@ -1385,6 +1385,25 @@ fail:
 	return NULL;
 }
 
+/* The trace time a ms before the start (start_trace_ns) of the last file
+ * of set that starts at or before ts, whose list of the tasks' cgroups
+ * (mms1 cgtasks, written just after that start) places every task from
+ * there on; 0 (read from the start) when no file says where it starts. */
+static uint64_t part_start_before(struct td_set *set, uint64_t ts)
+{
+	uint64_t best = 0, v;
+
+	for (int i = 0; i < td_set_nfiles(set); i++) {
+		const char *m = td_set_private(set, i);
+
+		if (!m || td_meta_u64(m, "start_trace_ns", &v) || !v || !td_meta_value(m, "cgroup_tasks"))
+			return 0;	/* a part that cannot say: from the start */
+		if (v <= ts && v > best)
+			best = v;
+	}
+	return best > 1000000 ? best - 1000000 : 0;
+}
+
 struct analysis *analysis_run_files(const char *const *paths, int n, const char *name,
 				    const struct analysis_opts *o, char **err, int *bad_scope)
 {
@@ -1401,7 +1420,7 @@ struct analysis *analysis_run_files(const char *const *paths, int n, const char 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	/* ordered by start_realtime_ns, same formats and buffers, the
 	 * segments of one recording with none missing (tracedat-set.h) */
-	set = td_set_open_only(paths, n, analysis_formats(), err);
+	set = td_set_open_meta(paths, o->file_metas, n, analysis_formats(), err);
 	if (!set)
 		return NULL;
 	a = analysis_new_empty(o);
@@ -1409,7 +1428,7 @@ struct analysis *analysis_run_files(const char *const *paths, int n, const char 
 	a->multi_name = xasprintf("%s (%d files)", name ? name : td_path(a->tf), n);
 	a->opts.name = a->multi_name;
 	{	/* how the run ended is the last file's to say */
-		const char *m = td_private(td_set_file(set, n - 1));
+		const char *m = td_set_private(set, n - 1);
 
 		a->last_meta = xstrdup(m ? m : "");
 	}
@@ -1417,23 +1436,10 @@ struct analysis *analysis_run_files(const char *const *paths, int n, const char 
 	/* the wall clock over every file (each one's reads from its start) */
 	wall_map_free(&a->info.wall);
 	for (int i = 0; i < n; i++)
-		if (wall_map_add_meta(&a->info.wall, td_private(td_set_file(set, i))))
+		if (wall_map_add_meta(&a->info.wall, td_set_private(set, i)))
 			break;
 	wall_map_finish(&a->info.wall);
 	a->info.has_wall = wall_map_n(&a->info.wall) > 0;
-	/* every file's losses, as its own CPU stats give them */
-	for (int i = 1; i < n; i++) {
-		struct td_file *tf = td_set_file(set, i);
-
-		for (int b = 0; b < td_nbuffers(tf); b++) {
-			const struct td_buffer *buf = td_buffer(tf, b);
-
-			for (int k = 0; k < buf->ncpus; k++)
-				if (buf->stats[k].present)
-					a->info.cpustat_lost += buf->stats[k].dropped +
-								(a->info.flight ? 0 : buf->stats[k].overrun);
-		}
-	}
 	if (analysis_scope_start(a, err)) {
 		if (bad_scope)
 			*bad_scope = 1;
@@ -1453,7 +1459,13 @@ struct analysis *analysis_run_files(const char *const *paths, int n, const char 
 		goto fail;
 	}
 	analysis_part_bounds(a, td_private(a->tf), a->last_meta);
-	since = a->windowed && a->since > first && !a->cg_meta ? a->since : 0;
+	since = a->windowed && a->since > first ? a->since : 0;
+	/* the tasks' cgroups are followed from a list of them: each part of
+	 * a run starts with one, so from the start of the part that holds
+	 * since (a ms early: its first events may come a few us before its
+	 * start pair), not from the run's */
+	if (since && a->cg_meta)
+		since = part_start_before(set, since);
 	if (td_set_share_cmdlines(set, since, err))	/* into a->tep: file 0's */
 		goto fail;
 	clock_gettime(CLOCK_MONOTONIC, &ts0);
@@ -1475,6 +1487,12 @@ struct analysis *analysis_run_files(const char *const *paths, int n, const char 
 	}
 	analysis_read_to_end(a, r);
 	td_set_cursor_free(c);
+	{	/* the losses of every file read, as its own CPU stats give
+		 * them (a window reads only its parts) */
+		int nread;
+
+		a->info.cpustat_lost += (uint64_t)td_set_lost(set, &nread);
+	}
 	if (r < 0)
 		goto fail;
 	analysis_end_pass(a, &t0, &ts0);

@@ -96,6 +96,10 @@ int analysis_scope_any(const struct analysis_scope *s);
 
 struct analysis_opts {
 	struct handoff_params handoff;
+	/* analysis_run_files: each file's mmscope metadata as the caller
+	 * (the input layer) read it, so that a set of many files is not
+	 * opened again to learn it; NULL: read here. */
+	const char *const *file_metas;
 	/* Window and tasks (see above); zeroed: the whole recording. */
 	struct analysis_scope scope;
 	/* Called for every record after the models (tests, debugging), also

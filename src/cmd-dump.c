@@ -350,8 +350,9 @@ static void print_stat(struct td_set *set, unsigned long long *per_id,
 	for (int i = 0; i < td_set_nfiles(set); i++) {
 		struct td_file *tf = td_set_file(set, i);
 
-		printf("file: %s (trace.dat v%d, %s)\n", td_path(tf), td_version(tf),
-		       td_compression(tf));
+		if (tf)
+			printf("file: %s (trace.dat v%d, %s)\n", td_path(tf), td_version(tf),
+			       td_compression(tf));
 	}
 	for (int id = 0; id < 65536; id++) {
 		struct tep_event *e;
@@ -387,7 +388,7 @@ static void print_stat(struct td_set *set, unsigned long long *per_id,
 			struct td_file *tf = td_set_file(set, i);
 			int here = 0, known = 0;
 
-			for (int b = 0; b < td_nbuffers(tf); b++) {
+			for (int b = 0; tf && b < td_nbuffers(tf); b++) {
 				const struct td_buffer *buf = td_buffer(tf, b);
 
 				here |= cpu < buf->ncpus;
@@ -499,9 +500,16 @@ static int dump_run(const struct inputs_sel *run, struct dump_opts *o)
 	cur = inputs_events_cursor(st);
 	if (o->info) {
 		for (int i = 0; i < td_set_nfiles(set); i++) {
+			char *e = NULL;
+			struct td_file *f = td_set_open_file(set, i, &e);
+
 			if (i)
 				putchar('\n');
-			print_info(td_set_file(set, i));
+			if (f)
+				print_info(f);
+			else
+				printf("%s\n", e ? e : "a file that cannot be read");
+			free(e);
 		}
 		inputs_events_close(st);
 		return EXIT_OK;
@@ -520,10 +528,15 @@ static int dump_run(const struct inputs_sel *run, struct dump_opts *o)
 				     o->file, missing);
 		}
 	}
-	for (int i = 0; i < td_set_nfiles(set); i++)
-		for (int b = 0; b < td_nbuffers(td_set_file(set, i)); b++)
-			if (td_buffer(td_set_file(set, i), b)->ncpus > ncpus)
-				ncpus = td_buffer(td_set_file(set, i), b)->ncpus;
+	/* the parts share file 0's buffers (checked as they open), each of
+	 * as many CPUs as when it was written */
+	for (int i = 0; i < td_set_nfiles(set); i++) {
+		struct td_file *f = td_set_file(set, i);
+
+		for (int b = 0; f && b < td_nbuffers(f); b++)
+			if (td_buffer(f, b)->ncpus > ncpus)
+				ncpus = td_buffer(f, b)->ncpus;
+	}
 	if (o->stat) {
 		per_id = xcalloc(65536, sizeof(*per_id));
 		cpu_events = xcalloc((size_t)ncpus + 1, sizeof(*cpu_events));

@@ -54,6 +54,12 @@ static int expand_dir(const char *dir, char ***paths, int *n, char **err)
 		if (l < 5 || strcmp(de->d_name + l - 4, ".dat") || de->d_name[0] == '.')
 			continue;
 		p = xasprintf("%s%s%s", dir, len && dir[len - 1] == '/' ? "" : "/", de->d_name);
+		/* the directory's word when it has one (a stat a file: 10,080 of
+		 * them in a week's parts); a symlink or unknown: stat */
+		if (de->d_type == DT_REG) {
+			add_path(paths, n, p);
+			continue;
+		}
 		if (stat(p, &st) || !S_ISREG(st.st_mode)) {
 			free(p);
 			continue;
@@ -104,6 +110,7 @@ struct file_key {
 	char *path;
 };
 
+
 static int file_key_cmp(const void *x, const void *y)
 {
 	const struct file_key *a = x, *b = y;
@@ -115,7 +122,7 @@ static int file_key_cmp(const void *x, const void *y)
 
 /* rec's files ordered by their start (the order named among equals), as
  * td_set_open reads them; a week of one-minute parts is 10,080 files */
-static void order_files(struct input_rec *rec, const char *const *meta_of, const int *idx)
+static void order_files(struct input_rec *rec, char **meta_of, const int *idx)
 {
 	struct file_key *k = xcalloc((size_t)rec->n + 1, sizeof(*k));
 
@@ -134,6 +141,13 @@ static void order_files(struct input_rec *rec, const char *const *meta_of, const
 	}
 	rec->first_meta = meta_of[k[0].idx] ? xstrdup(meta_of[k[0].idx]) : NULL;
 	rec->last_meta = meta_of[k[rec->n - 1].idx] ? xstrdup(meta_of[k[rec->n - 1].idx]) : NULL;
+	/* every file's, taken: a recording of many files is not opened again
+	 * to learn it (analysis_opts.file_metas) */
+	rec->meta = xcalloc((size_t)rec->n + 1, sizeof(*rec->meta));
+	for (int i = 0; i < rec->n; i++) {
+		rec->meta[i] = meta_of[k[i].idx];
+		meta_of[k[i].idx] = NULL;
+	}
 	free(k);
 }
 
@@ -207,7 +221,7 @@ int inputs_open(struct inputs *in, char *const *args, int nargs, char **err)
 		meta[i] = td_set_read_meta(paths[i]);
 	group = xcalloc((size_t)n + 1, sizeof(*group));
 	if (td_set_group_meta((const char *const *)paths, (const char *const *)meta, n, group, &ng,
-			      err))
+			      !in->twice_ok, err))
 		goto out;
 	in->rec = xcalloc((size_t)ng + 1, sizeof(*in->rec));
 	in->nrec = ng;
@@ -227,7 +241,7 @@ int inputs_open(struct inputs *in, char *const *args, int nargs, char **err)
 			whole &= from[i] == arg;
 		}
 		rec->arg = arg;
-		order_files(rec, (const char *const *)meta, idx);
+		order_files(rec, meta, idx);
 		/* what messages and reports call it: the argument when it is
 		 * all of one (a directory of one run), else its first file */
 		for (int i = 0; whole && i < n; i++)
@@ -266,6 +280,9 @@ void inputs_release(struct inputs *in)
 		free(in->rec[i].first_meta);
 		free(in->rec[i].last_meta);
 		free(in->rec[i].part);
+		for (int k = 0; k < in->rec[i].n && in->rec[i].meta; k++)
+			free(in->rec[i].meta[k]);
+		free(in->rec[i].meta);
 	}
 	free(in->rec);
 	in->rec = NULL;
@@ -380,8 +397,10 @@ static struct analysis *analysis_of(const struct inputs *in, int i,
 	}
 	/* the name without its " (N files)": analysis_run_files adds it */
 	char *base = xasprintf("%.*s", (int)(strrchr(rec->name, '(') - rec->name - 1), rec->name);
-	struct analysis *a = analysis_run_files((const char *const *)rec->paths, rec->n, base, &ao,
-						err, bad_scope);
+	struct analysis *a;
+
+	ao.file_metas = (const char *const *)rec->meta;
+	a = analysis_run_files((const char *const *)rec->paths, rec->n, base, &ao, err, bad_scope);
 
 	free(base);
 	return a;
@@ -412,6 +431,7 @@ struct analysis *inputs_files_analysis(const struct inputs *in, const struct inp
 	}
 	name = xasprintf("%s, parts %d..%d", rec->paths[from], rec->part[from],
 			 rec->part[to - 1]);
+	ao.file_metas = rec->meta ? (const char *const *)rec->meta + from : NULL;
 	a = analysis_run_files((const char *const *)rec->paths + from, to - from, name, &ao, err,
 			       bad_scope);
 	free(name);
@@ -654,7 +674,7 @@ static int set_window(const struct analysis_scope *s, struct td_set *set, uint64
 		return -1;
 	/* the wall clock over every file of the set */
 	for (int i = 0; i < td_set_nfiles(set); i++)
-		if (wall_map_add_meta(&wall, td_private(td_set_file(set, i))))
+		if (wall_map_add_meta(&wall, td_set_private(set, i)))
 			break;
 	wall_map_finish(&wall);
 	r = analysis_window_resolve(s, first, &wall, since, until, err);

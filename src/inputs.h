@@ -52,6 +52,7 @@ struct input_rec {
 	char *name;		/* "FILE", or "FILE (N files)" */
 	int arg;		/* the argument that named its first file */
 	int *part;		/* each file's part number (switch_output=N; 0 none) */
+	char **meta;		/* each file's mmscope metadata (NULL: none) */
 	/* mmscope metadata of its first and last file (NULL: none) */
 	char *first_meta, *last_meta;
 	/* its first and last event, trace ns (has_span 0: none, or the

@@ -16,6 +16,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#define RC_WINDOW (16u << 10)
+#define RC_SMALL 4096u
+static __thread uint8_t rc_window[RC_WINDOW];
+
 int td_pread(struct td_file *tf, uint64_t off, void *buf, size_t n,
 	     const char *what, char **err)
 {
@@ -25,6 +29,26 @@ int td_pread(struct td_file *tf, uint64_t off, void *buf, size_t n,
 		return set_err(err, "truncated: %s at offset %llu needs %zu bytes, file has %llu",
 			       what, (unsigned long long)off, n,
 			       (unsigned long long)tf->size);
+	if (tf->rc_on && n <= RC_SMALL) {
+		if (!tf->rc || off < tf->rc_off || off + n > tf->rc_off + tf->rc_len) {
+			uint64_t at = off & ~(uint64_t)(RC_SMALL - 1);
+			size_t len = tf->size - at < RC_WINDOW ? (size_t)(tf->size - at) : RC_WINDOW;
+
+			if (!tf->rc)	/* the thread's: a file is opened by one */
+				tf->rc = rc_window;
+			tf->rc_len = 0;	/* until it is read whole */
+			tf->rc_on = 0;
+			if (td_pread(tf, at, tf->rc, len, what, err)) {
+				tf->rc_on = 1;
+				return -1;
+			}
+			tf->rc_on = 1;
+			tf->rc_off = at;
+			tf->rc_len = len;
+		}
+		memcpy(buf, tf->rc + (off - tf->rc_off), n);
+		return 0;
+	}
 	while (done < n) {
 		ssize_t r = pread(tf->fd, (char *)buf + done, n - done,
 				  (off_t)(off + done));
@@ -981,6 +1005,7 @@ struct td_file *td_open_only(const char *path, td_want_fn want, char **err)
 		goto fail;
 	}
 	tf->size = (uint64_t)st.st_size;
+	tf->rc_on = 1;
 	if (read_header(tf, &pos, err))
 		goto fail;
 	if (tf->version >= 7) {
@@ -1001,6 +1026,9 @@ struct td_file *td_open_only(const char *path, td_want_fn want, char **err)
 	if (td_parse_meta(tf, err))
 		goto fail;
 	td_parse_cpustats(tf);
+	/* opened: readers of other threads may read it now */
+	tf->rc_on = 0;
+	tf->rc = NULL;
 	return tf;
 fail:
 	td_close(tf);

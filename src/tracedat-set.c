@@ -89,7 +89,7 @@ static int int_cmp(const void *x, const void *y)
  * a segment not named BASE-N.EXT is an error (it cannot be placed).
  */
 static int group_core(const char *const *paths, const char *const *priv, int n,
-		      int *group, int *ngroups, int strict, char **err)
+		      int *group, int *ngroups, int strict, int twice_checked, char **err)
 {
 	struct seg_info *si = xcalloc((size_t)n, sizeof(*si));
 	int *nums = xcalloc((size_t)n, sizeof(*nums));
@@ -116,7 +116,8 @@ static int group_core(const char *const *paths, const char *const *priv, int n,
 			if (!si[i].run_id_len)
 				si[i].run_id = NULL;
 		}
-		if (si[i].num > 0 && !stat(paths[i], &st)) {	/* a part twice */
+		/* a part twice (unless the caller's own check was of every file) */
+		if (si[i].num > 0 && !twice_checked && !stat(paths[i], &st)) {
 			si[i].dev = st.st_dev;
 			si[i].ino = st.st_ino;
 			for (int k = 0; k < i; k++)
@@ -200,7 +201,7 @@ int td_set_group(const char *const *paths, int n, int *group, int *ngroups, char
 	 */
 	for (int i = 0; i < n; i++)
 		priv[i] = td_set_read_meta(paths[i]);
-	r = td_set_group_meta(paths, (const char *const *)priv, n, group, ngroups, err);
+	r = td_set_group_meta(paths, (const char *const *)priv, n, group, ngroups, 0, err);
 	for (int i = 0; i < n; i++)
 		free(priv[i]);
 	free(priv);
@@ -219,9 +220,9 @@ char *td_set_read_meta(const char *path)
 }
 
 int td_set_group_meta(const char *const *paths, const char *const *priv, int n, int *group,
-		      int *ngroups, char **err)
+		      int *ngroups, int twice_checked, char **err)
 {
-	return group_core(paths, priv, n, group, ngroups, 1, err);
+	return group_core(paths, priv, n, group, ngroups, 1, twice_checked, err);
 }
 
 /*
@@ -267,12 +268,32 @@ struct set_file {
 	const char *path;
 	uint64_t start;
 	int taken;		/* td_set_take: the caller closes it */
+	/* a set of many files (lazy): its metadata, kept while the file is
+	 * closed; the file opened and checked against file 0 when a cursor
+	 * or a caller needs it, closed again once read to its end */
+	char *meta;
+	int meta_borrowed;	/* td_set_open_meta's: the caller's */
+	int checked;		/* opened and checked once */
+	long long lost;		/* its CPU stats' dropped + overrun, once checked */
 };
+
+/* Sets of more files than this open each of them when it is needed, not
+ * all at once (MMSCOPE_SET_LAZY=1: always, 0: never, for the tests): a
+ * week of one-minute parts is 10,080 files, 56 KB and a descriptor each
+ * open. */
+#define SET_EAGER_MAX 64
 
 struct td_set {
 	struct set_file *f;
 	int n;
 	int keep_names;		/* td_set_keep_names */
+	int lazy;
+	td_want_fn want;
+	/* td_set_share_cmdlines on a lazy set: each file's names added to
+	 * file 0's when it is opened (a part that ends before since: none) */
+	int share;
+	uint64_t share_since;
+	struct td_names_seen seen;
 };
 
 static int start_cmp(const void *x, const void *y)
@@ -374,7 +395,92 @@ static void err_path(const char *path, char **err)
 	free(e);
 }
 
+/* File i's private metadata, open or not. */
+static const char *set_meta(const struct td_set *s, int i)
+{
+	return s->f[i].meta ? s->f[i].meta : td_private(s->f[i].tf);
+}
+
+/* File i (i > 0), opened: of file 0's buffers, decoded with its formats
+ * (or its own, when only their bytes differ), its names shared when the
+ * set shares them, its losses noted. 0, or -1 with *err naming it. */
+static int file_check(struct td_set *s, int i, char **err)
+{
+	struct set_file *sf = &s->f[i];
+	int opened = 0;
+
+	if (sf->tf && sf->checked)
+		return 0;
+	if (!sf->tf) {
+		sf->tf = td_open_only(sf->path, td_want_none, err);
+		if (!sf->tf) {
+			err_path(sf->path, err);
+			return -1;
+		}
+		opened = 1;
+	}
+	if (!same_buffers(s->f[0].tf, sf->tf)) {
+		set_err(err, "%s: its buffers differ from %s's: not one recording", sf->path,
+			s->f[0].path);
+		goto bad;
+	}
+	if (bind_formats(s, i, s->want, err)) {
+		err_path(sf->path, err);
+		goto bad;
+	}
+	if (!sf->checked) {
+		sf->checked = 1;
+		for (int b = 0; b < td_nbuffers(sf->tf); b++)
+			for (int k = 0; k < td_buffer(sf->tf, b)->ncpus; k++) {
+				const struct td_buffer *buf = td_buffer(sf->tf, b);
+
+				if (buf->stats[k].present)
+					sf->lost += (long long)(buf->stats[k].dropped +
+								buf->stats[k].overrun);
+			}
+		if (s->share && !(s->share_since && sf->end_known && sf->end < s->share_since)) {
+			const char *text;
+			size_t len;
+
+			if (td_cmdlines_text(sf->tf, &text, &len, err)) {
+				err_path(sf->path, err);
+				goto bad;
+			}
+			if (text)
+				td_parse_cmdlines(td_tep_nosyms(s->f[0].tf), text, len, &s->seen);
+			td_meta_unload(sf->tf, TD_META_CMDLINES);
+		}
+	}
+	td_trim(sf->tf);	/* its formats' window */
+	return 0;
+bad:
+	if (opened || s->lazy) {
+		td_close(sf->tf);
+		sf->tf = NULL;
+	}
+	return -1;
+}
+
+/* A lazy set's file j read to its end: closed (its metadata stays). */
+static void file_done(struct td_set *s, int j)
+{
+	if (s->lazy && j > 0 && s->f[j].tf && !s->f[j].taken) {
+		td_index_free(s->f[j].ix);	/* of this open of it */
+		s->f[j].ix = NULL;
+		s->f[j].ix_tried = 0;
+		td_close(s->f[j].tf);
+		s->f[j].tf = NULL;
+		s->f[j].own = 0;
+	}
+}
+
 struct td_set *td_set_open_only(const char *const *paths, int n, td_want_fn want, char **err)
+{
+	return td_set_open_meta(paths, NULL, n, want, err);
+}
+
+struct td_set *td_set_open_meta(const char *const *paths, const char *const *metas, int n,
+				td_want_fn want, char **err)
 {
 	struct td_set *s;
 	const char **priv;
@@ -389,7 +495,7 @@ struct td_set *td_set_open_only(const char *const *paths, int n, td_want_fn want
 	struct stat *id = xcalloc((size_t)n, sizeof(*id));
 	unsigned char *known = xcalloc((size_t)n, 1);
 
-	for (int i = 0; i < n; i++)	/* one that fails: its error comes when it is opened */
+	for (int i = 0; i < n && !metas; i++)	/* one that fails: its error comes when it is opened */
 		known[i] = !stat(paths[i], &id[i]);
 	for (int i = 0; i < n; i++)
 		for (int k = 0; k < i && known[i]; k++)
@@ -403,18 +509,44 @@ struct td_set *td_set_open_only(const char *const *paths, int n, td_want_fn want
 	free(known);
 	s = xcalloc(1, sizeof(*s));
 	s->f = xcalloc((size_t)n, sizeof(*s->f));
+	s->want = want;
+	{	/* MMSCOPE_SET_LAZY=1 or 0: the one way or the other (tests) */
+		const char *e = getenv("MMSCOPE_SET_LAZY");
+
+		s->lazy = n > 1 && (e && *e ? !strcmp(e, "1") : n > SET_EAGER_MAX);
+	}
 	/* each file's options and metadata: the order and the grouping
 	 * need no more (the first in time is opened whole below) */
 	for (int i = 0; i < n; i++) {
 		s->f[i].path = paths[i];
-		s->f[i].tf = td_open_only(paths[i], n == 1 ? want : td_want_none, err);
 		s->n = i + 1;
+		if (s->lazy && metas && metas[i]) {	/* read already: not opened again */
+			s->f[i].meta = (char *)metas[i];	/* the caller's, kept meanwhile */
+			s->f[i].meta_borrowed = 1;
+			s->f[i].start = meta_u64(s->f[i].meta, "start_realtime_ns");
+			s->f[i].end_known = part_end_bound(s->f[i].meta, &s->f[i].end);
+			if (!s->f[i].start) {
+				set_err(err, "%s: no start_realtime_ns in its metadata: cannot "
+					"order it among the other files (not an mmscope "
+					"recording?)", paths[i]);
+				goto fail;
+			}
+			continue;
+		}
+		s->f[i].tf = td_open_only(paths[i], n == 1 ? want : td_want_none, err);
 		if (!s->f[i].tf) {
 			err_path(paths[i], err);
 			goto fail;
 		}
-		s->f[i].start = meta_u64(td_private(s->f[i].tf), "start_realtime_ns");
-		s->f[i].end_known = part_end_bound(td_private(s->f[i].tf), &s->f[i].end);
+		if (s->lazy) {	/* its metadata kept, the file closed */
+			const char *m = td_private(s->f[i].tf);
+
+			s->f[i].meta = xstrdup(m ? m : "");
+			td_close(s->f[i].tf);
+			s->f[i].tf = NULL;
+		}
+		s->f[i].start = meta_u64(set_meta(s, i), "start_realtime_ns");
+		s->f[i].end_known = part_end_bound(set_meta(s, i), &s->f[i].end);
 		if (n > 1 && !s->f[i].start) {
 			set_err(err, "%s: no start_realtime_ns in its metadata: cannot order it "
 				"among the other files (not an mmscope recording?)", paths[i]);
@@ -427,8 +559,8 @@ struct td_set *td_set_open_only(const char *const *paths, int n, td_want_fn want
 	priv = xcalloc((size_t)n, sizeof(*priv));
 	group = xcalloc((size_t)n, sizeof(*group));
 	for (int i = 0; i < n; i++)
-		priv[i] = td_private(s->f[i].tf);
-	if (group_core(paths, priv, n, group, &ng, 0, err))
+		priv[i] = set_meta(s, i);
+	if (group_core(paths, priv, n, group, &ng, 0, metas != NULL, err))
 		ng = -1;
 	for (int i = 0; i < n && ng > 1; i++)
 		seg |= meta_u64(priv[i], "switch_output") > 0 || td_meta_value(priv[i], "run_id");
@@ -447,24 +579,16 @@ struct td_set *td_set_open_only(const char *const *paths, int n, td_want_fn want
 	if (ng < 0)
 		goto fail;
 	qsort(s->f, (size_t)n, sizeof(*s->f), start_cmp);
-	td_close(s->f[0].tf);
+	if (s->f[0].tf)
+		td_close(s->f[0].tf);
 	s->f[0].tf = td_open_only(s->f[0].path, want, err);
 	if (!s->f[0].tf) {
 		err_path(s->f[0].path, err);
 		goto fail;
 	}
-	for (int i = 1; i < n; i++) {
-		if (!same_buffers(s->f[0].tf, s->f[i].tf)) {
-			set_err(err, "%s: its buffers differ from %s's: not one recording",
-				s->f[i].path, s->f[0].path);
+	for (int i = 1; i < n && !s->lazy; i++)
+		if (file_check(s, i, err))
 			goto fail;
-		}
-		if (bind_formats(s, i, want, err)) {
-			err_path(s->f[i].path, err);
-			goto fail;
-		}
-		td_trim(s->f[i].tf);	/* its formats' window */
-	}
 	return s;
 fail:
 	td_set_close(s);
@@ -491,13 +615,52 @@ void td_set_close(struct td_set *s)
 		td_index_free(s->f[i].ix);
 		if (s->f[i].tf && !s->f[i].taken)
 			td_close(s->f[i].tf);
+		if (!s->f[i].meta_borrowed)
+			free(s->f[i].meta);
 	}
+	free(s->seen.h);
 	free(s->f);
 	free(s);
 }
 
 int td_set_nfiles(const struct td_set *s) { return s->n; }
-struct td_file *td_set_file(const struct td_set *s, int i) { return s->f[i].tf; }
+struct td_file *td_set_file(const struct td_set *s, int i)
+{
+	char *err = NULL;
+
+	/* a lazy set's file opened for its caller; NULL when it no longer
+	 * opens (td_set_open_file says why) */
+	if (!s->f[i].tf && i > 0 && file_check((struct td_set *)s, i, &err)) {
+		free(err);
+		return NULL;
+	}
+	return s->f[i].tf;
+}
+
+struct td_file *td_set_open_file(struct td_set *s, int i, char **err)
+{
+	if (!s->f[i].tf && i > 0 && file_check(s, i, err))
+		return NULL;
+	return s->f[i].tf;
+}
+
+const char *td_set_private(const struct td_set *s, int i)
+{
+	return set_meta(s, i);
+}
+
+long long td_set_lost(const struct td_set *s, int *files)
+{
+	long long sum = 0;
+
+	*files = 0;
+	for (int i = 1; i < s->n; i++)
+		if (s->f[i].checked) {
+			sum += s->f[i].lost;
+			(*files)++;
+		}
+	return sum;
+}
 
 struct td_file *td_set_take(struct td_set *s, int i)
 {
@@ -520,6 +683,13 @@ int td_set_share_cmdlines(struct td_set *s, uint64_t since, char **err)
 	if (td_cmdlines_text(s->f[0].tf, &text, &len, err)) {
 		err_path(s->f[0].path, err);
 		return -1;
+	}
+	if (s->lazy) {	/* each file's when it is opened (file_check) */
+		if (text)
+			td_parse_cmdlines(NULL, text, len, &s->seen);
+		s->share = 1;
+		s->share_since = since;
+		return 0;
 	}
 	if (text)
 		td_parse_cmdlines(NULL, text, len, &seen);
@@ -628,9 +798,13 @@ static int open_file(struct td_set_cursor *c, int j, char **err)
 		 * its chunks and a seek) */
 		if (sf->end_known && sf->end < c->since) {
 			f->has = 0;
-			td_trim(tf);
+			if (tf)
+				td_trim(tf);
 			return 0;
 		}
+		if (j && file_check(c->s, j, err))
+			return -1;
+		tf = sf->tf;
 		if (!sf->last_known) {
 			if (td_last_ts(tf, &sf->last, err))
 				goto bad;
@@ -639,9 +813,13 @@ static int open_file(struct td_set_cursor *c, int j, char **err)
 		if (sf->last < c->since) {
 			f->has = 0;
 			td_trim(tf);
+			file_done(c->s, j);
 			return 0;
 		}
 	}
+	if (j && file_check(c->s, j, err))
+		return -1;
+	tf = sf->tf;
 	if (c->since) {
 		if (!sf->ix_tried) {
 			sf->ix_tried = 1;
@@ -665,6 +843,7 @@ static int open_file(struct td_set_cursor *c, int j, char **err)
 	f->first = f->has ? f->head.ts : 0;
 	if (!f->has) {
 		close_file(f, j ? tf : NULL);
+		file_done(c->s, j);
 	} else if (c->any && f->head.ts < c->emitted) {
 		set_err(err, "%s: its first event (%llu ns) comes before events already read "
 			"from %s (%llu ns): not one recording in time order", c->s->f[j].path,
@@ -713,10 +892,12 @@ static int set_cursor_step(struct td_set_cursor *c, struct td_event *ev, char **
 			c->emitted = ev->ts;
 			return 1;
 		}
-		if (r)
+		if (r) {
 			f->head = *ev;
-		else
+		} else {
 			close_file(f, c->last ? c->s->f[c->last].tf : NULL);
+			file_done(c->s, c->last);
+		}
 	}
 	while (c->done < c->opened && !c->f[c->done].has)
 		c->done++;

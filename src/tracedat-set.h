@@ -50,9 +50,10 @@
 int td_set_group(const char *const *paths, int n, int *group, int *ngroups, char **err);
 /* The same from each file's private metadata already read (priv[i]: NULL
  * for none): td_set_read_meta() reads it (a copy to free; NULL when the
- * file has none or does not open). */
+ * file has none or does not open). twice_checked: the caller refused a
+ * file named twice already (no stat of each part again). */
 int td_set_group_meta(const char *const *paths, const char *const *priv, int n, int *group,
-		      int *ngroups, char **err);
+		      int *ngroups, int twice_checked, char **err);
 char *td_set_read_meta(const char *path);
 
 struct td_set;
@@ -61,17 +62,37 @@ struct td_set;
  * Opens the files as one recording. With more than one file, every file
  * must carry start_realtime_ns (mmscope's metadata) and the first's
  * formats and buffers, and the segments among them must be of one
- * recording with no gap (td_set_group). NULL with *err.
+ * recording with no gap (td_set_group). NULL with *err. A set of more
+ * than 64 files (a week of one-minute parts: 10,080) keeps each file's
+ * metadata only and opens it, checked against the first, when a cursor
+ * reaches it or a caller asks for it (td_set_file), closing it again once
+ * read: a file that turns out not of the recording is then an error of
+ * the cursor's, and memory and descriptors do not grow with the parts.
  */
 struct td_set *td_set_open(const char *const *paths, int n, char **err);
 /* The same, each file opened with td_open_only(want). */
 struct td_set *td_set_open_only(const char *const *paths, int n, td_want_fn want, char **err);
+/* The same with each file's mmscope metadata read already (metas[i], as
+ * td_set_read_meta gives it; NULL: none given): a set of many files is
+ * then made without opening them, only the first in time; the texts are
+ * the caller's and must outlive the set. */
+struct td_set *td_set_open_meta(const char *const *paths, const char *const *metas, int n,
+				td_want_fn want, char **err);
 /* A set of one file already open (it becomes the set's). */
 struct td_set *td_set_of(struct td_file *tf);
 void td_set_close(struct td_set *s);
 int td_set_nfiles(const struct td_set *s);
 /* The files in time order; file 0's formats and buffers serve all. */
 struct td_file *td_set_file(const struct td_set *s, int i);
+/* The same with the reason when a file of a set of many (opened only
+ * when needed, see td_set_open) no longer opens. */
+struct td_file *td_set_open_file(struct td_set *s, int i, char **err);
+/* File i's mmscope metadata (td_private), without opening it. */
+const char *td_set_private(const struct td_set *s, int i);
+/* The events the files but the first lost (dropped and overrun in their
+ * CPU stats), over the files opened so far (*files of them): a window
+ * reads only the parts it needs. */
+long long td_set_lost(const struct td_set *s, int *files);
 /* Takes file i out of the set (the caller closes it; the set's cursors
  * must not be used on it afterwards). */
 struct td_file *td_set_take(struct td_set *s, int i);

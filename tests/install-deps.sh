@@ -23,9 +23,10 @@ BUILD="build-essential autoconf automake libtool pkg-config
 # SQLite), librsvg2-bin (plots rendered to PNG), time (tests/record/context.sh),
 # systemd (systemd-analyze verify of the service's unit), protobuf-compiler
 # (protoc decodes the Perfetto traces against Perfetto's schema), chromium
-# (the HTML pages rendered headless: tests/html/)
+# (the HTML pages rendered headless: tests/html/), strace (the files a
+# window of many parts opens: tests/history/set-lazy.sh)
 TEST="trace-cmd tmux groff-base python3 util-linux mount procps sqlite3 librsvg2-bin time systemd
-	protobuf-compiler chromium"
+	protobuf-compiler chromium strace"
 # .ci/run only: libFuzzer, the qemu kernel matrix (its arm64 guest: qemu's
 # aarch64 system emulator and a cross compiler for mmscope; the arm64
 # libraries come from tests/vm/fetch-sysroot.sh), kernel packages' keys,

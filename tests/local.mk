@@ -272,8 +272,8 @@ tests/record/parts-sum.log: tests/record/switch-read.log
 # (history.sh), on copies of real recordings moved in time by
 # tests/history/mkhist
 check_PROGRAMS += tests/history/mkhist
-TESTS += tests/history/history.sh
-EXTRA_DIST += tests/history/history.sh tests/history/lib.sh
+TESTS += tests/history/history.sh tests/history/set-lazy.sh
+EXTRA_DIST += tests/history/history.sh tests/history/lib.sh tests/history/set-lazy.sh
 # live: a service's restarts, a kill and recover, a flight recorder beside
 TESTS += tests/record/history.sh
 EXTRA_DIST += tests/record/history.sh
