@@ -346,7 +346,7 @@ bench: mmscope$(EXEEXT) tests/bench/td-walk$(EXEEXT) tests/bench/tui-bench$(EXEE
 		samples/workloads/anon-touch$(EXEEXT)
 	$(abs_top_srcdir)/tests/bench/bench.sh $(abs_top_builddir)
 EXTRA_DIST += tests/bench/bench.sh tests/bench/README.md tests/bench/record-bench.sh tests/bench/many.sh \
-	tests/bench/vm-record-bench.sh
+	tests/bench/vm-record-bench.sh tests/bench/history.sh
 
 # every file of a flight recorder and of --switch-output holds its
 # counters whole; restarts go on after the files of an earlier run; a

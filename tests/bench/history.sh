@@ -49,18 +49,19 @@ if [ "$(ls "$week" 2>/dev/null | grep -c '\.dat$')" != "$parts" ]; then
 fi
 load=$(cut -d' ' -f1-3 /proc/loadavg)
 
-# secs CMD...: wall seconds of CMD (output discarded); peak RSS in $rss_mb
+# secs CMD...: wall seconds of CMD (output discarded); rss: the peak RSS
+# of the last one, MB
 secs() {
 	/usr/bin/time -f '%e %M' -o "$dir/time" "$@" >/dev/null 2>"$dir/err" || {
 		echo "failed: $* ($(tail -1 "$dir/err"))" >&2; echo "-"; return; }
-	rss_mb=$(awk '{ printf "%.1f", $2 / 1024 }' "$dir/time")
 	cut -d' ' -f1 "$dir/time"
 }
+rss() { awk '{ printf "%.1f", $2 / 1024 }' "$dir/time"; }
 
 # a window in the middle of the week: 10 minutes from day 3.5
 from=$((parts * 60 / 2))
 win=$(secs "$mmscope" report --since $from --until $((from + 600)) "$week")
-win_rss=$rss_mb
+win_rss=$(rss)
 first=$((from / 60 + 1))
 files=""
 for k in $(seq "$first" $((first + 9))); do files="$files $week/week-$k.dat"; done
@@ -68,7 +69,7 @@ tc_win=$(secs sh -c "for f in $files; do trace-cmd report \$f; done")
 echo "10-minute window of the week: report $win s (RSS $win_rss MB); trace-cmd report of its 10 files $tc_win s"
 
 tui=$(MMSCOPE_TUI_HEADLESS=1 MMSCOPE_TUI_KEYS=q secs "$mmscope" tui "$week")
-echo "tui of the week, opened and quit: $tui s (RSS $rss_mb MB)"
+echo "tui of the week, opened and quit: $tui s (RSS $(rss) MB)"
 
 one=$(secs "$mmscope" report "$week/week-1.dat")
 tc_one=$(secs trace-cmd report "$week/week-1.dat")
@@ -78,10 +79,10 @@ dayfiles=$dir/day
 rm -rf "$dayfiles" && mkdir -p "$dayfiles"
 for k in $(seq 1 $((parts / 7))); do ln -s "$week/week-$k.dat" "$dayfiles/"; done
 day=$(secs "$mmscope" report "$dayfiles")
-day_rss=$rss_mb
+day_rss=$(rss)
 MMSCOPE_REPORT_TIMING=1 "$mmscope" report "$week" >/dev/null 2>"$dir/timing"
 wk=$(secs "$mmscope" report "$week")
-wk_rss=$rss_mb
+wk_rss=$(rss)
 events=$(sed -n 's/.*: \([0-9]*\) events in .*/\1/p' "$dir/timing" | head -1)
 echo "the week: report $wk s, $events events ($(awk -v e="${events:-0}" -v s="$wk" \
 	'BEGIN { if (s > 0) printf "%.0f", e / s; else print "-" }') events/s), RSS $wk_rss MB"

@@ -165,6 +165,19 @@ rows=$(($(wc -l <"$scratch/px/oom_kills.csv") - 1))
 [ "$rows" = 3 ] && ok "export: 3 OOM kill rows, the incident's own part adds none" ||
 	fail "export partly: $rows kill rows: $(cat "$scratch/e")"
 
+# --- a history longer than an hour: the TUI opens its last hour, says so
+l=$scratch/long
+mkdir -p "$l"
+"$mkhist" --parts 3 --every 1800 "$HIST_SRC" "$l/long" machine_id=$HIST_MACHINE \
+	boot_id=$HIST_BOOT >/dev/null || fail "mkhist --parts"
+MMSCOPE_TUI_HEADLESS=1 MMSCOPE_TUI_KEYS=q "$MMSCOPE" tui "$l" >"$scratch/lt" 2>"$scratch/e" </dev/null ||
+	fail "tui of a long history: $(cat "$scratch/e")"
+grep -q '^mmscope: 1.0 hours recorded: the TUI shows the last hour' "$scratch/e" &&
+	ok "tui: a 1.0-hour history opens on its last hour, and says so" || fail "tui long: '$(cat "$scratch/e")'"
+MMSCOPE_TUI_HEADLESS=1 MMSCOPE_TUI_KEYS=q "$MMSCOPE" tui --since 0 "$l" >/dev/null 2>"$scratch/e" </dev/null &&
+	! grep -q 'last hour' "$scratch/e" && ok "tui --since 0: all of it, no note" ||
+	fail "tui --since 0: '$(cat "$scratch/e")'"
+
 # --- another machine's run beside them: refused, a line per run
 hist_copy "$h/other.dat" 30 machine_id=00000000000000000000000000000001
 "$MMSCOPE" report "$h" >/dev/null 2>"$scratch/e"
