@@ -13,13 +13,19 @@ AM_TESTS_ENVIRONMENT = \
 	export LSAN_OPTIONS; \
 	MMSCOPE_SKIP_LIVE="$${MMSCOPE_SKIP_LIVE:-$(SKIP_LIVE)}"; export MMSCOPE_SKIP_LIVE; \
 	MAKE='$(MAKE)'; export MAKE;
-LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
+# Each test's wall time goes at the end of its log ("test time: 1.234 s",
+# tests/time-driver.sh around automake's drivers): make test-times lists
+# them, slowest first.
+LOG_DRIVER = $(SHELL) $(top_srcdir)/tests/time-driver.sh \
+	env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
+SH_LOG_DRIVER = $(SHELL) $(top_srcdir)/tests/time-driver.sh \
+	$(SHELL) $(top_srcdir)/build-aux/test-driver
 
 # Every test program links the library the same way (automake's LDADD
 # applies to each program without its own).
 LDADD = $(LIBMMSCOPE_LIBS)
 SYNTH = tests/unit/synth.c tests/unit/synth.h
-EXTRA_DIST += tests/lib.sh tests/lsan.supp tests/install-deps.sh \
+EXTRA_DIST += tests/lib.sh tests/lsan.supp tests/install-deps.sh tests/time-driver.sh \
 	tests/unit/tap.h tests/unit/sample-rec.h tests/unit/dir-names.h tests/unit/real-recordings.h \
 	tests/golden
 
@@ -350,3 +356,13 @@ EXTRA_DIST += tests/record/cgroups-sample.sh
 print-tests:
 	@for t in $(TESTS); do echo "$$t"; done
 .PHONY: print-tests
+
+# Each test's time in the last run here (the "test time:" line
+# tests/time-driver.sh appends to its log), slowest first: "WALL CPU TEST"
+# in seconds.
+test-times:
+	@for t in $(TESTS); do \
+	  l=$${t%.sh}.log; test -f "$$l" || continue; \
+	  sed -n 's|^test time: \([0-9.]*\) s (cpu \([0-9.?]*\) s)$$|\1 \2 '"$$t"'|p' "$$l" | tail -n 1; \
+	done | sort -k1,1 -n -r
+.PHONY: test-times

@@ -164,7 +164,19 @@ if [ $RUN = 1 ]; then
 		# matrix boots it once more, then calls it a SKIP); one that died
 		# while mmscope recorded is a FAIL.
 		phase=$(guest_phase)
-		echo "  guest fault: $phase: $(guest_fault_line)"
+		fault=$(guest_fault_line)
+		# killed at its timeout: did the guest's kernel still run? (the
+		# heartbeat /init prints every 10 s, against qemu's wall time)
+		if [ $rc = 124 ]; then
+			beat=$(tr -d '\r' <"$OUT/console.log" | sed -n 's/^mmscope-vm: alive uptime=\([0-9]*\).*/\1/p' | tail -n 1) || true
+			qw=$(sed -n 's/^qemu_wall_s=\([0-9]*\).*/\1/p' "$OUT/vm-timing.txt" 2>/dev/null) || true
+			if [ -n "$beat" ] && [ -n "$qw" ] && [ $((beat + 30)) -ge "$qw" ]; then
+				fault="timeout: the guest ran on (heartbeat at ${beat} s of ${qw} s); what the scenario ran did not end"
+			else
+				fault="timeout: the guest froze (last heartbeat at ${beat:-no} s of ${qw:-?} s in qemu): $fault"
+			fi
+		fi
+		echo "  guest fault: $phase: $fault"
 		case $rc:$phase in
 		124:mmscope|125:mmscope) exit 1 ;;
 		124:*|125:*) exit 3 ;;

@@ -175,6 +175,9 @@ if mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 out /out; then
 else
 	echo "mmscope-vm: 9p mount of 'out' failed; scenario output goes to the console"
 fi
+# a heartbeat on the console: a guest killed at its timeout shows whether
+# its kernel still ran (what the scenario ran did not end) or froze
+( while sleep 10; do read -r up _ < /proc/uptime; echo "mmscope-vm: alive uptime=$up"; done ) &
 read -r up _ < /proc/uptime
 echo "mmscope-vm: scenario start uptime=$up"
 if [ $ok9p = 1 ]; then
