@@ -254,14 +254,33 @@ static void sample_memcg_parse(const struct sample_line *sl, struct parse_ctx *p
 	sample_emit_counters(sl, pc, SRC_MEMCG, "path");
 }
 
+/* "//nc4a" -> "/nc4a", "/a/" -> "/a": a path as /proc/PID/cgroup gives
+ * it (record --cgroups / wrote the root's children with two slashes
+ * before 0.1.0's fix) */
+static void squeeze_slashes(char *s)
+{
+	char *o = s;
+
+	if (*s != '/')
+		return;		/* "(other cgroups)" */
+	for (const char *p = s; *p; p++)
+		if (!(*p == '/' && o > s && o[-1] == '/'))
+			*o++ = *p;
+	if (o - s > 1 && o[-1] == '/')
+		o--;
+	*o = '\0';
+}
+
 /* --cgroups: path= is percent-encoded (a cgroup's name may hold any
  * byte); the records carry it decoded ("(other cgroups)" for the sum of
  * those not sampled one by one, which no cgroup path can be). */
 static void sample_memcgs_parse(const struct sample_line *sl, struct parse_ctx *pc)
 {
 	for (int i = 0; i < sl->nkv; i++)
-		if (!strcmp(sl->kv[i].key, "path"))
+		if (!strcmp(sl->kv[i].key, "path")) {
 			sample_percent_decode((char *)sl->kv[i].val);
+			squeeze_slashes((char *)sl->kv[i].val);
+		}
 	sample_emit_counters(sl, pc, SRC_MEMCGS, "path");
 }
 

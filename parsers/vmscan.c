@@ -320,7 +320,8 @@ const struct parser vmscan_reclaim_parsers[] = {
 	  RK_SOFTLIMIT, rend_fields, 0, NULL, REC_RECLAIM_END },
 	{ "vmscan", "mm_vmscan_node_reclaim_end", vmscan_parse_rend, RK_NODE,
 	  rend_fields, 0, NULL, REC_RECLAIM_END },
-	{ "vmscan", "mm_vmscan_lru_isolate", vmscan_parse_isolate, 0, isolate_fields, 0,
+	/* with the task's name: kswapd is known by it (model-reclaim.h) */
+	{ "vmscan", "mm_vmscan_lru_isolate", vmscan_parse_isolate, 0, isolate_fields, 1,
 	  NULL, REC_LRU_ISOLATE },
 	{ "vmscan", "mm_vmscan_lru_shrink_inactive", vmscan_parse_shrink,
 	  REC_SHRINK_INACTIVE, shrink_fields, 0, NULL, REC_SHRINK_INACTIVE },

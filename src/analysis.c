@@ -107,6 +107,10 @@ struct analysis {
 	uint64_t seen_ts;	/* the last event the cursor gave */
 	uint64_t since, until;
 	struct pidmap task_sel;		/* pid -> signed char: 1 in scope, 2 not */
+	/* a task scope: its pid in any record (--pid), and the task records
+	 * per pid (uint64_t), for an error naming the tasks there were */
+	int scope_pid_seen;
+	struct pidmap task_recs;
 	struct pidmap pend_reclaim;	/* pid -> struct pend: open stall begun in the window */
 	struct pidmap pend_compact;	/* pid -> struct pend: open compaction run */
 	uint64_t pend_nodes;		/* kswapd episodes open, one bit per node < 64 */
@@ -196,6 +200,7 @@ struct analysis *analysis_new_empty(const struct analysis_opts *o)
 	pidmap_init(&a->cg_sel, 1);
 	pidmap_init(&a->cg_open, 1);
 	pidmap_init(&a->task_sel, 1);
+	pidmap_init(&a->task_recs, sizeof(uint64_t));
 	pidmap_init(&a->pend_reclaim, sizeof(struct pend));
 	pidmap_init(&a->pend_compact, sizeof(struct pend));
 	struct model_env env = { &a->opts.handoff, analysis_peer, a };
@@ -499,6 +504,14 @@ static void analysis_sink(void *ctx, const struct record *r)
 		tagged = *r;
 		tagged.cgroup = cgmap_of(a->cgmap, victim ? r->oom.victim : r->pid) + 1;
 		r = &tagged;
+	}
+	if (a->tasks && r->pid > 0 && !a->opts.scope.cgroup) {
+		uint64_t *n = pidmap_add(&a->task_recs, r->pid);
+
+		if (analysis_task_record(r->type))
+			++*n;
+		if (r->pid == a->opts.scope.pid)
+			a->scope_pid_seen = 1;
 	}
 	if (a->tasks && analysis_task_record(r->type)) {
 		int victim = r->type == REC_OOM && r->oom.kind == OOM_VICTIM && r->oom.victim > 0;
@@ -1086,6 +1099,185 @@ static int analysis_scope_start(struct analysis *a, char **err)
 	return 0;
 }
 
+/*
+ * Parts of a --switch-output run (model.h, bounds): the run was cut
+ * before the first file at its switch_from_ns, after the last at its
+ * switch_cut_ns (mmscope-recording(5)). Not for a window (--since,
+ * --until, --phase): a window has its own rule for what spans its ends.
+ */
+static void analysis_part_bounds(struct analysis *a, const char *first, const char *last)
+{
+	uint64_t from = 0, cut = 0;
+
+	if (a->windowed || a->opts.phase)
+		return;
+	if (td_meta_u64(first, "switch_from_ns", &from))
+		from = 0;
+	if (td_meta_u64(last, "switch_cut_ns", &cut))
+		cut = 0;
+	analysis_set_part_bounds(a, from, cut);
+}
+
+void analysis_set_part_bounds(struct analysis *a, uint64_t from, uint64_t cut)
+{
+	if (!from && !cut)
+		return;
+	a->info.part_from_ts = from;
+	a->info.part_cut_ts = cut;
+	for (size_t i = 0; models[i]; i++)
+		if (models[i]->bounds)
+			models[i]->bounds(a->model[i], from, cut);
+}
+
+/* pid's name as the report gives it: the tasks family's, else the
+ * cmdlines'; NULL when neither knows it. */
+static const char *analysis_task_name(const struct analysis *a, int pid);
+
+const char *analysis_task_comm(const struct analysis *a, int pid)
+{
+	return a ? analysis_task_name(a, pid) : NULL;
+}
+
+static const char *analysis_task_name(const struct analysis *a, int pid)
+{
+	const char *c = analysis_comm(a, pid);
+
+	if (c)
+		return c;
+	return a->tep && tep_is_pid_registered(a->tep, pid) ?
+	       tep_data_comm_from_pid(a->tep, pid) : NULL;
+}
+
+/* The tasks with the most task records (stalls, reclaim and compaction
+ * work, swap-outs, OOM kills), "4242 anon-touch, 4243 dd", at most max,
+ * and how many more; when no task has one, the tasks with events. */
+static void analysis_tasks_named(const struct analysis *a, struct strbuf *sb, int max)
+{
+	const struct pidmap *m = &a->task_recs;
+	uint64_t below = UINT64_MAX;
+	unsigned busy = 0;
+	int shown = 0, below_pid = 0;
+
+	for (unsigned i = 0; i < m->cap; i++)
+		busy += m->keys[i] >= 0 && *(const uint64_t *)PIDMAP_VAL(m, i) > 0;
+	if (!m->n) {
+		strbuf_addstr(sb, "no event of a task was read");
+		return;
+	}
+	strbuf_addstr(sb, busy ? "tasks with stalls, reclaim or compaction work: " :
+		      "no task stalled or reclaimed; tasks with events: ");
+	/* the next largest count after (below, below_pid), max times */
+	while (shown < max) {
+		uint64_t best = 0;
+		int bpid = 0;
+
+		for (unsigned i = 0; i < m->cap; i++) {
+			uint64_t v;
+			int pid = m->keys[i];
+
+			if (pid < 0)
+				continue;
+			v = *(const uint64_t *)PIDMAP_VAL(m, i);
+			if ((busy && !v) || v > below || (v == below && pid <= below_pid))
+				continue;	/* listed already */
+			if (!bpid || v > best || (v == best && pid < bpid)) {
+				best = v;
+				bpid = pid;
+			}
+		}
+		if (!bpid)
+			break;
+		{
+			const char *name = analysis_task_name(a, bpid);
+
+			strbuf_addf(sb, "%s%d%s%s", shown ? ", " : "", bpid, name ? " " : "",
+				    name ? name : "");
+		}
+		shown++;
+		below = best;
+		below_pid = bpid;
+	}
+	if ((unsigned)shown < (busy ? busy : m->n))
+		strbuf_addf(sb, " and %u more", (busy ? busy : m->n) - (unsigned)shown);
+}
+
+static int analysis_path_cmp(const void *x, const void *y)
+{
+	return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+/* The cgroups the recording's tasks were in, in path order ("/, /a,
+ * /a/b"), at most max. */
+static void analysis_cgroups_named(const struct analysis *a, struct strbuf *sb, int max)
+{
+	int n = cgmap_count(a->cgmap), held = 0;
+	const char **path = xcalloc((size_t)n + 1, sizeof(*path));
+
+	for (int id = 0; id < n; id++)
+		if (cgmap_tasks(a->cgmap, id))
+			path[held++] = cgmap_path(a->cgmap, id);
+	qsort(path, (size_t)held, sizeof(*path), analysis_path_cmp);
+	for (int i = 0; i < held && i < max; i++)
+		strbuf_addf(sb, "%s%s", i ? ", " : "", path[i]);
+	if (!held)
+		strbuf_addstr(sb, "no task was placed in a cgroup");
+	else if (held > max)
+		strbuf_addf(sb, " and %d more", held - max);
+	free(path);
+}
+
+/*
+ * A task scope that names nothing the recording has (a pid no record
+ * carries and the cmdlines do not know, a name no task had, a cgroup no
+ * task was in) is an error, not an empty report: -1 with *err naming
+ * what the recording has. A task that is there but did nothing the
+ * report counts is an empty report. A window's pass reads only the
+ * window, where a task of the recording may have had no event: --pid
+ * and --comm are checked on whole passes only; the cgroups' map is read
+ * from the start, so --cgroup is checked up to the window's end.
+ */
+static int analysis_scope_matched(struct analysis *a, char **err)
+{
+	const struct analysis_scope *s = &a->opts.scope;
+	struct strbuf sb = STRBUF_INIT;
+	int r = 0;
+
+	if (a->windowed) {
+		/* pid and name: not known from the window alone */
+	} else if (s->pid > 0 && !a->scope_pid_seen && !analysis_task_name(a, s->pid)) {
+		analysis_tasks_named(a, &sb, 5);
+		r = set_err(err, "--pid %d: no event in this recording is of that task (%s)",
+			    s->pid, sb.buf ? sb.buf : "");
+	} else if (s->comm && !a->info.scope_tasks &&
+		   !(a->tep && tep_data_pid_from_comm(a->tep, s->comm, NULL))) {
+		int named = 0;
+
+		for (unsigned i = 0; i < a->comms.cap && !named; i++)
+			named = a->comms.keys[i] >= 0 &&
+				!strcmp(PIDMAP_VAL(&a->comms, i), s->comm);
+		if (!named) {
+			analysis_tasks_named(a, &sb, 5);
+			r = set_err(err, "--comm %s: no task in this recording had that name (%s)",
+				    s->comm, sb.buf ? sb.buf : "");
+		}
+	}
+	if (!r && s->cgroup && cgmap_recorded(a->cgmap)) {
+		int n = cgmap_count(a->cgmap), found = 0;
+
+		for (int id = 0; id < n && !found; id++)
+			found = cgmap_under(a->cgmap, id, a->cg_scope);
+		if (!found) {
+			analysis_cgroups_named(a, &sb, 8);
+			r = set_err(err, "--cgroup %s: no task in this recording%s was in %s or "
+				    "below (its tasks were in %s)", s->cgroup,
+				    a->windowed ? " up to the window's end" : "", a->cg_scope,
+				    sb.buf ? sb.buf : "");
+		}
+	}
+	strbuf_release(&sb);
+	return r;
+}
+
 struct analysis *analysis_run(const char *path, const struct analysis_opts *o, char **err)
 {
 	return analysis_run_scoped(path, o, err, NULL);
@@ -1128,6 +1320,16 @@ static void analysis_end_pass(struct analysis *a, const struct timespec *t0,
 				       "in a gap between events";
 }
 
+/* The formats a parser reads, and mmscope's own probes: an entry probe
+ * no parser reads ("store" beside "store_r" on 5.10 and 6.1) is still
+ * counted, for the hits its return probe missed
+ * (analysis_probe_unreturned). */
+static int analysis_wants_format(const char *system, const char *event)
+{
+	return parser_wants_event(system, event) ||
+	       (system && !strncmp(system, "mmscope_", 8));
+}
+
 /*
  * Only the formats a parser reads: a trace-cmd file holds every format
  * of the kernel (2323 on 6.18) and parsing them is most of a small
@@ -1138,7 +1340,7 @@ static td_want_fn analysis_formats(void)
 {
 	const char *env = getenv("MMSCOPE_ALL_FORMATS");
 
-	return env && !strcmp(env, "1") ? NULL : parser_wants_event;
+	return env && !strcmp(env, "1") ? NULL : analysis_wants_format;
 }
 
 struct analysis *analysis_run_scoped(const char *path, const struct analysis_opts *o,
@@ -1166,6 +1368,7 @@ struct analysis *analysis_run_scoped(const char *path, const struct analysis_opt
 	if (analysis_bind(a, td_tep_nosyms(a->tf), err))
 		goto fail;
 	analysis_syms_on_stack(a);
+	analysis_part_bounds(a, td_private(a->tf), td_private(a->tf));
 	clock_gettime(CLOCK_MONOTONIC, &ts0);
 	analysis_cg_prescan(a);
 	if (analysis_stream(a, err)) {
@@ -1174,6 +1377,8 @@ struct analysis *analysis_run_scoped(const char *path, const struct analysis_opt
 		goto fail;
 	}
 	analysis_end_pass(a, &t0, &ts0);
+	if (analysis_scope_matched(a, err))
+		goto fail;
 	return a;
 fail:
 	analysis_free(a);
@@ -1247,6 +1452,7 @@ struct analysis *analysis_run_files(const char *const *paths, int n, const char 
 			*bad_scope = 1;	/* since after until, no wall clock */
 		goto fail;
 	}
+	analysis_part_bounds(a, td_private(a->tf), a->last_meta);
 	since = a->windowed && a->since > first && !a->cg_meta ? a->since : 0;
 	if (td_set_share_cmdlines(set, since, err))	/* into a->tep: file 0's */
 		goto fail;
@@ -1272,6 +1478,8 @@ struct analysis *analysis_run_files(const char *const *paths, int n, const char 
 	if (r < 0)
 		goto fail;
 	analysis_end_pass(a, &t0, &ts0);
+	if (analysis_scope_matched(a, err))
+		goto fail;
 	td_set_close(set);
 	return a;
 fail:
@@ -1301,6 +1509,7 @@ void analysis_free(struct analysis *a)
 	pidmap_release(&a->cg_sel);
 	pidmap_release(&a->cg_open);
 	pidmap_release(&a->task_sel);
+	pidmap_release(&a->task_recs);
 	pidmap_release(&a->pend_reclaim);
 	pidmap_release(&a->pend_compact);
 	if (a->tf)

@@ -182,6 +182,11 @@ struct analysis_info {
 	} *cpu;
 	uint64_t sample_lines, sample_sets, sample_gaps, sample_incomplete;
 	int has_samples;
+	/* A part of a --switch-output run (model.h, bounds): the trace times
+	 * the run was cut at before its first event and after its last (the
+	 * files' switch_from_ns and switch_cut_ns); 0: the run starts (ends)
+	 * in it, an older recording, or a window (not applied then). */
+	uint64_t part_from_ts, part_cut_ts;
 	/*
 	 * The scope (analysis_opts.scope), when one was asked for. The window
 	 * is [since_ts, until_ts] in trace time (first_ts stays the
@@ -335,6 +340,10 @@ uint64_t analysis_event_count(const struct analysis *a, const char *system,
  * than the cmdlines' (which say "<...>" for the pids saved_cmdlines
  * forgot, and hold only the last name a pid had). */
 const char *analysis_comm(const struct analysis *a, int pid);
+/* pid's name: analysis_comm()'s, else the recording's saved cmdlines'
+ * (every file's of a set: the recorder's snapshots name the tasks that
+ * began before it); NULL when neither knows the pid. */
+const char *analysis_task_comm(const struct analysis *a, int pid);
 /* The tasks' memory cgroups (src/cgmap.h) as the stream left them: the
  * records' cgroup tags are ids of this map (record.cgroup - 1). Never
  * NULL; cgmap_recorded() 0: the recording holds no cgroup data. */
@@ -357,6 +366,10 @@ const char *analysis_note(const struct analysis *a, int i);
  * and for front ends that build records themselves. */
 struct analysis *analysis_new_empty(const struct analysis_opts *o);
 void analysis_feed(struct analysis *a, const struct record *r);
+/* The records to be fed are a part of a run cut at from before them and
+ * at cut after them (0: none; model.h, bounds): before the first record.
+ * analysis_run* do it from the files' switch_from_ns and switch_cut_ns. */
+void analysis_set_part_bounds(struct analysis *a, uint64_t from, uint64_t cut);
 void analysis_finish(struct analysis *a, uint64_t end_ts);
 
 /*

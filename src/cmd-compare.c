@@ -76,6 +76,8 @@ static const char compare_usage[] =
 "      --comm NAME     stalls of the tasks of this name only\n"
 "      --cgroup PATH   stalls of a cgroup's tasks (refused when the\n"
 "                      recording cannot tell them)\n"
+"      --run N         only run N of each host's history (time order; an\n"
+"                      incident inside a run otherwise is not a run)\n"
 "  -h, --help          show this help\n";
 
 struct compare_opts {
@@ -386,15 +388,16 @@ static char *column_name_of(const char *path)
  * The runs of FILE|DIR[,...] (the input layer's grouping: one run id, or
  * one --switch-output run, is one recording; a host's runs in time
  * order; an incident inside a continuous run is that run's, not a run
- * of its own) appended to *refs: the inputs and the recording of each.
+ * of its own; with run, only run N of each host's history) appended to
+ * *refs: the inputs and the recording of each.
  */
 struct run_ref {
 	const struct inputs *in;
 	int rec;
 };
 
-static int compare_expand(struct inputs *in, const char *list, struct run_ref **refs, size_t *n,
-			  char **err)
+static int compare_expand(struct inputs *in, const char *list, int run, struct run_ref **refs,
+			  size_t *n, char **err)
 {
 	char *copy = xstrdup(list), *save = NULL, **args = NULL;
 	int nargs = 0, r;
@@ -405,7 +408,10 @@ static int compare_expand(struct inputs *in, const char *list, struct run_ref **
 	}
 	r = inputs_open(in, args, nargs, err);
 	for (int k = 0; !r && k < in->hist.nrun; k++) {
-		if (in->hist.run[k].rel == HIST_INSIDE)
+		int no = k - in->hist.host_first[in->hist.run[k].host] + 1;
+
+		/* --run N: run N of each host's history, whatever it is */
+		if (run ? no != run : in->hist.run[k].rel == HIST_INSIDE)
 			continue;
 		*refs = xreallocarray(*refs, *n + 1, sizeof(**refs));
 		(*refs)[(*n)++] = (struct run_ref){ in, in->hist.run[k].in };
@@ -445,7 +451,7 @@ static int compare_load_columns(struct ct_table *t, struct compare_opts *o)
 		col = ct_add_column(t, name);
 		free(name);
 		inputs_init(&ins[i]);
-		if (compare_expand(&ins[i], list, &refs, &nrefs, &err)) {
+		if (compare_expand(&ins[i], list, o->scope.run, &refs, &nrefs, &err)) {
 			r = error("%s", err);
 			free(err);
 			break;
@@ -470,6 +476,7 @@ static int compare_load_columns(struct ct_table *t, struct compare_opts *o)
 			jobs[k].rec = refs[k].rec;
 			jobs[k].phase = o->phase;
 			jobs[k].sc.scope = o->scope;
+			jobs[k].sc.scope.run = 0;	/* chosen above */
 		}
 		compare_load_runs(jobs, njobs, o->jobs);
 		for (size_t k = 0; k < njobs && r == EXIT_OK; k++) {

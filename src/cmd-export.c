@@ -19,6 +19,7 @@
 #include "cmd.h"
 #include "fnv.h"
 #include "inputs.h"
+#include "export-seen.h"
 #include "tracedat-set.h"
 #include "json.h"
 #include "export-write.h"
@@ -46,6 +47,8 @@ static const char export_usage[] =
 "DIR, appended to the tables already there (mmscope-export(5)). Each FILE\n"
 "is a recording, and a directory holds recordings; the files of one\n"
 "run of record's switch-output (BASE-1.dat, BASE-2.dat, ...) are one.\n"
+"Each event goes in once: a recording, part or incident the directory\n"
+"holds already is skipped (mmscope-export(5), EACH EVENT ONCE).\n"
 "\n"
 "  -o, --output DIR     the directory of the tables (created if missing)\n"
 "  -f, --format FMT     csv (default: a header line, then rows) or jsonl\n"
@@ -60,6 +63,7 @@ static const char export_usage[] =
 "      --cgroup PATH    only the work of the tasks in the memory cgroup\n"
 "                       PATH or below it at the time (recordings whose\n"
 "                       tasks' cgroups mmscope record listed)\n"
+"      --run N          only run N of a host's history (time order)\n"
 "      --schema DB      print CREATE TABLE statements for sqlite or\n"
 "                       clickhouse and exit\n"
 "  -h, --help           show this help\n";
@@ -107,6 +111,10 @@ static const struct ex_col recordings_cols[] = {
 	TN("trigger_name"), TN("trigger_kind"), RN("trigger_value"), RN("trigger_threshold"),
 	TN("trigger_unit"), IN("trigger_pid"), TN("trigger_comm"), IN("trigger_ns"),
 	IN("trigger_unix_ns"), TN("stop_reason"), TN("stop_then"), TN("stop_detail"),
+	/* its identity (export-seen.h): host, boot, run and parts, whatever
+	 * its files are called; an incident is a flight-recorder file */
+	TN("machine_id"), TN("boot_id"), TN("run_id"), IN("part_first"), IN("part_last"),
+	I("incident"),
 };
 static const struct ex_col kswapd_cols[] = {
 	T("recording_id"), I("node"), I("begin_ns"), I("duration_ns"), I("alloc_order"),
@@ -230,6 +238,7 @@ struct ex_out {
 struct ex_ctx {
 	struct ex_out out[TB_NR];
 	char id[17];
+	struct seen_rec who;	/* its identity (export-seen.h) */
 	uint64_t t0;		/* first event, ns */
 	const struct analysis *a;
 };
@@ -396,23 +405,51 @@ static uint64_t rel(const struct ex_ctx *x, uint64_t ts)
 
 /*
  * The recording's id: a hash of what identifies it whatever its file is
- * called or where it lies (host, kernel, clock, the first and last event
- * time and the number of events), so exporting the same recording again
- * gives the same id, on any machine.
+ * called or where it lies, so exporting the same recording again gives
+ * the same id, on any machine. A run mmscope record wrote: its host
+ * (machine id, else name), boot, run id and parts (export-seen.h), its
+ * first and last event when it has no parts (an incident), and a window
+ * when one was asked for; any other file: its host, kernel, clock, first
+ * and last event time and number of events.
  */
-static void recording_id(const struct analysis_info *in, char id[17])
+static void u64_bytes(uint64_t *h, uint64_t v)
 {
-	uint64_t h = FNV64_BASIS, v[3] = { in->first_ts, in->last_ts, in->events };
+	unsigned char b[8];
 
-	h = fnv64_bytes(h, in->host, strlen(in->host) + 1);
-	h = fnv64_bytes(h, in->kernel, strlen(in->kernel) + 1);
-	h = fnv64_bytes(h, in->clock, strlen(in->clock) + 1);
-	for (int i = 0; i < 3; i++) {
-		unsigned char b[8];
+	for (int k = 0; k < 8; k++)
+		b[k] = (unsigned char)(v >> (8 * k));
+	*h = fnv64_bytes(*h, b, 8);
+}
 
-		for (int k = 0; k < 8; k++)
-			b[k] = (unsigned char)(v[i] >> (8 * k));
-		h = fnv64_bytes(h, b, 8);
+static void recording_id(const struct analysis_info *in, const struct seen_rec *who,
+			 char id[17])
+{
+	uint64_t h = FNV64_BASIS;
+
+	if (*who->run_id) {
+		h = fnv64_bytes(h, "run", 4);
+		h = fnv64_bytes(h, who->host, strlen(who->host) + 1);
+		h = fnv64_bytes(h, who->boot, strlen(who->boot) + 1);
+		h = fnv64_bytes(h, who->run_id, strlen(who->run_id) + 1);
+		u64_bytes(&h, (uint64_t)who->part_first);
+		u64_bytes(&h, (uint64_t)who->part_last);
+		/* a run id without parts: a plain run's one file, or one of a
+		 * flight recorder's incidents, told apart by their time */
+		if (!who->parts) {
+			u64_bytes(&h, in->first_ts);
+			u64_bytes(&h, in->last_ts);
+		}
+		if (in->windowed) {
+			u64_bytes(&h, in->since_ts);
+			u64_bytes(&h, in->until_ts);
+		}
+	} else {
+		h = fnv64_bytes(h, in->host, strlen(in->host) + 1);
+		h = fnv64_bytes(h, in->kernel, strlen(in->kernel) + 1);
+		h = fnv64_bytes(h, in->clock, strlen(in->clock) + 1);
+		u64_bytes(&h, in->first_ts);
+		u64_bytes(&h, in->last_ts);
+		u64_bytes(&h, in->events);
 	}
 	snprintf(id, 17, "%016llx", (unsigned long long)h);
 }
@@ -424,12 +461,13 @@ static void put_value(struct ex_out *o, const struct run_value *v)
 	put_s64_or_null(o, v->v, v->known);
 }
 
-/* The command's outcome and its memcg: null where not recorded. */
-static void run_cols(struct ex_out *o, const struct run_model *m)
+/* The command's outcome (its line, else the metadata's: meta) and its
+ * memcg: null where not recorded. */
+static void run_cols(struct ex_out *o, const struct run_model *m, const char *meta)
 {
 	static const struct run_outcome no_outcome;
 	static const struct run_memcg no_memcg;
-	const struct run_outcome *r = m ? run_model_outcome(m) : &no_outcome;
+	const struct run_outcome *r = m ? run_model_outcome_meta(m, meta) : &no_outcome;
 	const struct run_memcg *g = m ? run_model_memcg(m) : &no_memcg;
 
 	if (r->known && r->argc > 0) {
@@ -507,7 +545,7 @@ static void export_recording(struct ex_ctx *x, const char *name)
 	put_u64(o, in->events);
 	put_s64_or_null(o, in->lost, !in->lost_unknown);
 	put_u64(o, in->sample_sets);
-	run_cols(o, analysis_model(x->a, &run_model_ops));
+	run_cols(o, analysis_model(x->a, &run_model_ops), analysis_last_meta(x->a));
 	put_str(o, PACKAGE_VERSION);
 	put_s64_or_null(o, (int64_t)from, in->windowed);
 	put_s64_or_null(o, (int64_t)in->last_ts, in->windowed);
@@ -529,6 +567,12 @@ static void export_recording(struct ex_ctx *x, const char *name)
 	put_s64_or_null(o, steps, steps >= 0);
 	put_s64_or_null(o, (int64_t)(after - in->first_ts), steps > 0);
 	export_stop(o, x->a);
+	put_str_or_null(o, x->who.host_machine ? x->who.host : NULL);
+	put_str_or_null(o, *x->who.boot ? x->who.boot : NULL);
+	put_str_or_null(o, *x->who.run_id ? x->who.run_id : NULL);
+	put_s64_or_null(o, x->who.part_first, x->who.parts);
+	put_s64_or_null(o, x->who.part_last, x->who.parts);
+	put_s64(o, x->who.incident);
 	row_end(o);
 }
 
@@ -1065,31 +1109,6 @@ static int check_file(const struct ex_table *t, enum ex_format fmt, struct ex_fi
 	return r;
 }
 
-/* Whether DIR's recordings table already holds this id. */
-static int already_exported(const struct ex_file *f, enum ex_format fmt, const char *id)
-{
-	char *line = NULL, pat[64];
-	size_t cap = 0;
-	ssize_t n;
-	FILE *fp;
-	int found = 0, quoted = 0;
-
-	if (!f->exists || !(fp = fopen(f->path, "r")))
-		return 0;
-	snprintf(pat, sizeof(pat), fmt == FMT_CSV ? "%s," : "{\"recording_id\": \"%s\"", id);
-	while (!found && (n = getline(&line, &cap, fp)) >= 0) {
-		/* a CSV row starts a line outside quotes: a quoted text field
-		 * (a command line) may hold newlines */
-		found = !quoted && !strncmp(line, pat, strlen(pat));
-		if (fmt == FMT_CSV)
-			for (ssize_t i = 0; i < n; i++)
-				quoted ^= line[i] == '"';
-	}
-	free(line);
-	fclose(fp);
-	return found;
-}
-
 /* ---- the schema as SQL ---- */
 
 static void print_schema(int clickhouse)
@@ -1147,6 +1166,7 @@ static int export_parse(int argc, char **argv, struct export_opts *o)
 		{ "since", required_argument, NULL, SCOPE_OPT_SINCE },
 		{ "until", required_argument, NULL, SCOPE_OPT_UNTIL },
 		{ "cgroup", required_argument, NULL, SCOPE_OPT_CGROUP },
+		{ "run", required_argument, NULL, SCOPE_OPT_RUN },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1176,6 +1196,7 @@ static int export_parse(int argc, char **argv, struct export_opts *o)
 		case SCOPE_OPT_SINCE:
 		case SCOPE_OPT_UNTIL:
 		case SCOPE_OPT_CGROUP:
+		case SCOPE_OPT_RUN:
 			if (parse_scope(cmd, c, optarg, &o->scope))
 				return EXIT_USAGE;
 			break;
@@ -1223,6 +1244,8 @@ static int export_parse(int argc, char **argv, struct export_opts *o)
 struct ex_job {
 	const struct inputs *in;	/* recording rec of the arguments */
 	int rec;
+	struct inputs_sel sel;		/* its run, and its scope */
+	int from, to;			/* its files [from, to) */
 	char *name;		/* as messages name it */
 	struct ex_ctx x;	/* its rows (x.a is freed once they are built) */
 	int rc;			/* -1: failed, err says why */
@@ -1255,8 +1278,9 @@ static void export_cgroups(struct ex_ctx *x)
 			const struct hist *h = r->lat[k];
 			int some = kind[k] && h && h->count;
 
-			put_s64_or_null(o, h ? (int64_t)h->count : 0, kind[k]);
-			put_s64_or_null(o, h ? (int64_t)h->sum : 0, kind[k]);
+			/* as the report counts them (a part's cut stalls too) */
+			put_s64_or_null(o, (int64_t)cgroups_row_stalls(r, k), kind[k]);
+			put_s64_or_null(o, cgroups_row_stall_ns(r, k), kind[k]);
 			put_s64_or_null(o, some ? (int64_t)hist_percentile(h, 99) : 0, some);
 			put_s64_or_null(o, some ? (int64_t)h->max : 0, some);
 		}
@@ -1277,8 +1301,11 @@ static void export_build(struct ex_job *j, const struct export_opts *o)
 	(void)o;	/* the scope is the inputs' */
 	analysis_opts_default(&ao);
 	ao.unnamed_frames = 1;	/* no table holds stacks */
-	a = inputs_analysis(j->in, j->rec, &ao, &err, NULL);
-	j->name = xstrdup(j->in->rec[j->rec].name);
+	a = inputs_files_analysis(j->in, &j->sel, j->from, j->to, &ao, &err, NULL);
+	j->name = j->from > 0 || j->to < j->in->rec[j->rec].n ?
+		  xasprintf("%s (parts %d..%d)", j->in->rec[j->rec].name,
+			    j->in->rec[j->rec].part[j->from], j->in->rec[j->rec].part[j->to - 1]) :
+		  xstrdup(j->in->rec[j->rec].name);
 	if (!a) {
 		/* a set's reader names the file at fault; one file is named here */
 		j->err = j->in->rec[j->rec].n > 1 ? xasprintf("%s", err ? err : "cannot read") :
@@ -1298,7 +1325,7 @@ static void export_build(struct ex_job *j, const struct export_opts *o)
 	}
 	j->x.a = a;
 	j->x.t0 = analysis_info(a)->first_ts;
-	recording_id(analysis_info(a), j->x.id);
+	recording_id(analysis_info(a), &j->x.who, j->x.id);
 	for (int i = 0; i < TB_NR; i++) {
 		j->x.out[i].fmt = o->fmt;
 		j->x.out[i].null = o->null;
@@ -1328,7 +1355,7 @@ static void export_build(struct ex_job *j, const struct export_opts *o)
 
 /* Appends a built job's rows. 0, 1 (skipped: already there) or -1. */
 static int export_commit(struct ex_job *j, const struct export_opts *o,
-			 struct ex_file *files, char **err)
+			 struct ex_file *files, struct export_seen *seen, char **err)
 {
 	int r = 0;
 
@@ -1337,7 +1364,7 @@ static int export_commit(struct ex_job *j, const struct export_opts *o,
 		j->err = NULL;
 		return -1;
 	}
-	if (already_exported(&files[TB_RECORDINGS], o->fmt, j->x.id)) {
+	if (export_seen_has_id(seen, j->x.id)) {
 		fprintf(stderr, "%s: recording %s is already in %s, skipped\n", j->name,
 			j->x.id, o->dir);
 		return 1;
@@ -1358,6 +1385,10 @@ static int export_commit(struct ex_job *j, const struct export_opts *o,
 	r = xw_append(o->dir, files, TB_NR, head, rows, TB_RECORDINGS, err);
 	for (int i = 0; i < TB_NR; i++)
 		strbuf_release(&heads[i]);
+	if (!r) {	/* in now: a later job of the same export sees it */
+		snprintf(j->x.who.id, sizeof(j->x.who.id), "%s", j->x.id);
+		export_seen_add(seen, &j->x.who);
+	}
 	return r;
 }
 
@@ -1407,7 +1438,7 @@ static void *export_worker(void *arg)
 
 /* Builds the jobs on threads and appends them in order; the status. */
 static int export_all(struct ex_job *jobs, int n, const struct export_opts *o,
-		      struct ex_file *files)
+		      struct ex_file *files, struct export_seen *seen)
 {
 	struct ex_pool p = { jobs, n, 0, 0, 0, o, PTHREAD_MUTEX_INITIALIZER,
 			     PTHREAD_COND_INITIALIZER };
@@ -1435,7 +1466,7 @@ static int export_all(struct ex_job *jobs, int n, const struct export_opts *o,
 				pthread_cond_wait(&p.cond, &p.lock);
 			pthread_mutex_unlock(&p.lock);
 		}
-		if (export_commit(&jobs[k], o, files, &err) < 0) {
+		if (export_commit(&jobs[k], o, files, seen, &err) < 0) {
 			status = error("%s", err ? err : jobs[k].in->rec[jobs[k].rec].name);
 			free(err);
 		}
@@ -1454,14 +1485,170 @@ static int export_all(struct ex_job *jobs, int n, const struct export_opts *o,
 	return status;
 }
 
+/* Its identity: host (machine id, else name), boot, run, parts. */
+static void run_identity(const struct inputs *in, int run, int from, int to, struct seen_rec *w)
+{
+	const struct history_run *r = &in->hist.run[run];
+	const struct input_rec *rec = &in->rec[r->in];
+
+	memset(w, 0, sizeof(*w));
+	w->host_machine = r->machine_id[0] != 0;
+	snprintf(w->host, sizeof(w->host), "%s", w->host_machine ? r->machine_id : r->host_name);
+	snprintf(w->boot, sizeof(w->boot), "%s", r->boot_id);
+	snprintf(w->run_id, sizeof(w->run_id), "%s", r->run_id);
+	w->parts = rec->part[from] > 0;
+	w->part_first = w->parts ? rec->part[from] : 0;
+	w->part_last = w->parts ? rec->part[to - 1] : 0;
+	w->incident = r->flight;
+	w->has_span = r->has_span;
+	w->start_ns = r->first_ts;
+	w->end_ns = r->last_ts;
+}
+
+static void add_job(struct ex_job **jobs, int *n, const struct inputs *in,
+		    const struct inputs_sel *sel, int from, int to)
+{
+	struct ex_job *j;
+
+	*jobs = xreallocarray(*jobs, (size_t)*n + 1, sizeof(**jobs));
+	j = &(*jobs)[(*n)++];
+	memset(j, 0, sizeof(*j));
+	j->in = in;
+	j->rec = in->hist.run[sel->run].in;
+	j->sel = *sel;
+	j->from = from;
+	j->to = to;
+	run_identity(in, sel->run, from, to, &j->x.who);
+}
+
+/* The index of part p among rec's files (in time order: part order). */
+static int file_of_part(const struct input_rec *rec, int p)
+{
+	for (int i = 0; i < rec->n; i++)
+		if (rec->part[i] == p)
+			return i;
+	return -1;
+}
+
+/*
+ * What to export: each host's runs the scope selects, in time order, less
+ * what the directory (seen) holds already: an incident inside a run of
+ * the same export, or inside a recording of the directory, is that run's;
+ * of a run whose parts went in before, the parts not in yet (as one
+ * recording per range). The jobs' count; *status on an error.
+ */
+static int plan_jobs(const struct inputs *in, const struct export_opts *o,
+		     const struct export_seen *seen, struct ex_job **jobs, int *status)
+{
+	int n = 0;
+
+	for (int h = 0; h < in->hist.nhost; h++) {
+		struct inputs_sel *sel = NULL;
+		int nsel = 0, bad = 0;
+		char *err = NULL;
+
+		if (inputs_select(in, h, &sel, &nsel, &err, &bad)) {
+			*status = bad ? EXIT_USAGE : error("%s", err);
+			if (bad)
+				error("%s", err);
+			free(err);
+			continue;
+		}
+		for (int k = 0; k < in->hist.host_n[h]; k++) {
+			const struct history_run *r = &in->hist.run[in->hist.host_first[h] + k];
+
+			if (r->rel == HIST_INSIDE && !in->scope.run)
+				fprintf(stderr, "%s: an incident inside %s: its events are exported "
+					"with it\n", in->rec[r->in].name,
+					in->rec[in->hist.run[r->other].in].name);
+		}
+		for (int k = 0; k < nsel; k++) {
+			const struct input_rec *rec = &in->rec[in->hist.run[sel[k].run].in];
+			struct seen_rec who;
+			int miss[64][2], nmiss, held;
+
+			run_identity(in, sel[k].run, 0, rec->n, &who);
+			if (who.incident && (held = export_seen_holding(seen, &who)) >= 0) {
+				fprintf(stderr, "%s: an incident inside recording %s already in %s, "
+					"skipped\n", rec->name, seen->r[held].id, o->dir);
+				continue;
+			}
+			/* an incident partly inside what the directory holds: its
+			 * own part, as the history would place it */
+			if (who.incident && in->hist.run[sel[k].run].rel != HIST_PARTLY &&
+			    !sel[k].scope.since.set && !sel[k].scope.until.set) {
+				uint64_t a, b;
+				int pieces = export_seen_uncovered(seen, &who, &a, &b);
+
+				if (!pieces) {
+					fprintf(stderr, "%s: an incident inside recordings already in "
+						"%s, skipped\n", rec->name, o->dir);
+					continue;
+				}
+				if (pieces == 1 && (a > who.start_ns || b < who.end_ns)) {
+					struct inputs_sel part = sel[k];
+
+					part.whole = 0;
+					part.scope.since = (struct analysis_time){ 1, 1, 0, a };
+					part.scope.until = (struct analysis_time){ 1, 1, 0, b };
+					fprintf(stderr, "%s: an incident partly inside recordings already "
+						"in %s: its own part only\n", rec->name, o->dir);
+					add_job(jobs, &n, in, &part, 0, rec->n);
+					continue;
+				}
+			}
+			/* a window's rows are its own recording: no parts to share */
+			if (!who.parts || !*who.run_id || sel[k].scope.since.set ||
+			    sel[k].scope.until.set) {
+				add_job(jobs, &n, in, &sel[k], 0, rec->n);
+				continue;
+			}
+			nmiss = export_seen_missing(seen, &who, who.part_first, who.part_last, miss,
+						    64);
+			if (!nmiss) {
+				fprintf(stderr, "%s: parts %d..%d of run %s are already in %s, "
+					"skipped\n", rec->name, who.part_first, who.part_last,
+					who.run_id, o->dir);
+				continue;
+			}
+			if (nmiss > 64) {	/* too scattered: part by part */
+				for (int f = 0; f < rec->n; f++) {
+					int one[1][2];
+
+					run_identity(in, sel[k].run, f, f + 1, &who);
+					if (export_seen_missing(seen, &who, rec->part[f], rec->part[f],
+								one, 1))
+						add_job(jobs, &n, in, &sel[k], f, f + 1);
+				}
+				continue;
+			}
+			for (int m = 0; m < nmiss; m++) {
+				int a = file_of_part(rec, miss[m][0]), b = file_of_part(rec, miss[m][1]);
+
+				if (a < 0 || b < a)
+					continue;
+				if (a > 0 || b + 1 < rec->n)
+					fprintf(stderr, "%s: parts %d..%d of run %s not in %s yet: "
+						"exporting those\n", rec->name, miss[m][0], miss[m][1],
+						who.run_id, o->dir);
+				add_job(jobs, &n, in, &sel[k], a, b + 1);
+			}
+		}
+		free(sel);
+	}
+	return n;
+}
+
 static int cmd_export_run(int argc, char **argv)
 {
 	struct export_opts o;
 	struct ex_file files[TB_NR];
 	char *err = NULL;
 	int r = export_parse(argc, argv, &o), status = EXIT_OK;
-	struct ex_job *jobs;
+	struct ex_job *jobs = NULL;
+	struct export_seen seen = { 0 };
 	struct inputs in;
+	int njobs;
 
 	if (r < 0)
 		return show_help(&cmd_export_entry);
@@ -1501,15 +1688,22 @@ static int cmd_export_run(int argc, char **argv)
 		free(err);
 		goto out;
 	}
-	jobs = xcalloc((size_t)in.nrec + 1, sizeof(*jobs));
-	for (int g = 0; g < in.nrec; g++) {
-		jobs[g].in = &in;
-		jobs[g].rec = g;
+	if (in.scope.run && inputs_one(&in, &err)) {
+		status = error("--run: %s", err);
+		free(err);
+		goto out;
 	}
-	if (export_all(jobs, in.nrec, &o, files) != EXIT_OK)
+	if (export_seen_load(&seen, files[TB_RECORDINGS].path, o.fmt == FMT_JSONL, &err)) {
+		status = error("%s", err);
+		free(err);
+		goto out;
+	}
+	njobs = plan_jobs(&in, &o, &seen, &jobs, &status);
+	if (njobs > 0 && export_all(jobs, njobs, &o, files, &seen) != EXIT_OK)
 		status = EXIT_ERROR;
 	free(jobs);
 out:
+	export_seen_free(&seen);
 	xw_close(lock);
 	for (int i = 0; i < TB_NR; i++)
 		free(files[i].path);

@@ -12,6 +12,7 @@
 #include "analysis.h"
 #include "cmd.h"
 #include "inputs.h"
+#include "report-history.h"
 #include "model-oom.h"
 #include "output-file.h"
 #include "plot.h"
@@ -137,24 +138,27 @@ static int plot_parse_opts(int argc, char **argv, struct plot_opts *o)
 
 /* ---- the input ---- */
 
-/* All of plot's input: the shared input layer (inputs.h) into exactly one
- * analysis; several recordings are refused there in one line. */
-static struct analysis *plot_input(char **args, int nargs, const struct analysis_scope *scope,
-				   struct inputs *in, int *status)
+/* All of plot's input: the shared input layer (inputs.h), one host's
+ * history; its runs the scope selects into *sel. Several hosts are
+ * refused there, with a line per run. */
+static int plot_input(char **args, int nargs, const struct analysis_scope *scope,
+		      struct inputs *in, struct inputs_sel **sel, int *nsel)
 {
-	struct analysis_opts ao;
-	struct analysis *a;
 	char *err = NULL;
+	int bad = 0, r = EXIT_OK;
 
 	inputs_init(in);
-	in->scope = *scope;	/* what inputs_analysis reads the recording with */
-	analysis_opts_default(&ao);
-	a = inputs_analysis_one(in, args, nargs, &ao, &err, status);
-	if (!a) {
+	in->scope = *scope;
+	if (inputs_open(in, args, nargs, &err))
+		r = EXIT_ERROR;
+	else if (inputs_one(in, &err))
+		r = EXIT_USAGE;
+	else if (inputs_select(in, 0, sel, nsel, &err, &bad))
+		r = bad ? EXIT_USAGE : EXIT_ERROR;
+	if (r)
 		error("%s", err ? err : "cannot read");
-		free(err);
-	}
-	return a;
+	free(err);
+	return r;
 }
 
 /* ---- the picture ---- */
@@ -168,20 +172,21 @@ static const char *base_name(const char *path)
 
 /* The title, and under it what the picture covers: the window, the
  * tasks of a scope, and the OOM kills that are marked. */
-static void plot_title(struct plot *p)
+static void plot_title(struct plot *p, const char *run)
 {
 	const struct analysis_info *in = analysis_info(p->a);
 	const struct oom_model *om = analysis_model(p->a, &oom_model_ops);
 	struct strbuf t = STRBUF_INIT;
 
-	strbuf_addf(&t, "%s: kernel %s, host %s, ", base_name(in->path ? in->path : "-"),
+	strbuf_addf(&t, "%s%s: kernel %s, host %s, ", run ? run : "",
+		    base_name(in->path ? in->path : "-"),
 		    in->kernel[0] ? in->kernel : "unknown", in->host[0] ? in->host : "unknown");
 	if (in->windowed)
 		strbuf_addf(&t, "window %.3f .. %.3f s", (double)(p->t0 - in->first_ts) / 1e9,
 			    (double)(p->t1 - in->first_ts) / 1e9);
 	else
 		strbuf_addf(&t, "%.1f s", (double)(in->last_ts - in->first_ts) / 1e9);
-	plot_text(p, PLOT_W / 2, 30, "middle", 18, "font-weight=\"bold\"", t.buf);
+	plot_text(p, PLOT_W / 2, p->y + 30, "middle", 18, "font-weight=\"bold\"", t.buf);
 	strbuf_reset(&t);
 	strbuf_addstr(&t, "mmscope plot");
 	if (in->task_scoped) {
@@ -221,8 +226,9 @@ static void plot_title(struct plot *p)
 		strbuf_addf(&t, "; stopped: %s", run_stop_text(&st, 1));
 	}
 	run_stop_release(&st);
-	plot_text(p, PLOT_W / 2, 52, "middle", 12, "fill=\"#606060\"", t.buf);
+	plot_text(p, PLOT_W / 2, p->y + 52, "middle", 12, "fill=\"#606060\"", t.buf);
 	strbuf_release(&t);
+	p->y += 70;
 }
 
 static int write_svg(const struct plot_opts *o, const struct strbuf *svg)
@@ -261,59 +267,104 @@ static int write_svg(const struct plot_opts *o, const struct strbuf *svg)
 	return EXIT_OK;
 }
 
+/* One run's title and charts at p->y; the status. */
+static int plot_run(const struct plot_opts *o, struct inputs *in, const struct inputs_sel *sel,
+		    int multi, struct plot *p)
+{
+	const struct analysis_info *info;
+	struct analysis_opts ao;
+	struct analysis *a;
+	char *err = NULL, run[64];
+	int bad = 0, r = EXIT_OK;
+	const struct history_run *hr = &in->hist.run[sel->run];
+
+	analysis_opts_default(&ao);
+	a = inputs_run_analysis(in, sel, &ao, &err, &bad);
+	if (!a) {
+		const struct input_rec *rec = &in->rec[hr->in];
+
+		r = rec->n == 1 ? error("%s: %s", rec->name, err ? err : "cannot read") :
+				  error("%s", err ? err : "cannot read");
+		free(err);
+		return bad ? EXIT_USAGE : r;
+	}
+	info = analysis_info(a);
+	if (info->windowed && !info->events) {
+		r = error("%s: no event in the window (%s): nothing to draw",
+			  base_name(info->path ? info->path : "-"),
+			  info->empty_window ? info->empty_window : "empty");
+		analysis_free(a);
+		return r;
+	}
+	/* the x axis is the window the models saw: its events' span */
+	p->a = a;
+	p->first = info->first_ts;
+	p->t0 = info->windowed && info->since_ts > info->first_ts ? info->since_ts :
+		info->first_ts;
+	p->t1 = info->windowed && info->until_ts < info->last_ts ? info->until_ts : info->last_ts;
+	if (p->t1 < p->t0)
+		p->t1 = p->t0;
+	snprintf(run, sizeof(run), "run %d of %d, ",
+		 sel->run - in->hist.host_first[hr->host] + 1, in->hist.host_n[hr->host]);
+	plot_title(p, multi ? run : NULL);
+	for (int c = 0; c < plot_ncharts; c++)
+		if (o->what & (1u << c))
+			plot_charts[c].draw(p);
+	analysis_free(a);
+	p->a = NULL;
+	return r;
+}
+
+/*
+ * One picture: a history of one run as ever; of several, each run's
+ * charts under its title, one after another in time order, and between
+ * two the gap (not recorded) with how the one ended and the next began.
+ */
 static int cmd_plot_run(int argc, char **argv)
 {
 	struct plot_opts o;
-	struct inputs pi;
-	const struct analysis_info *in;
-	struct strbuf svg = STRBUF_INIT;
-	struct analysis *a;
-	struct plot p;
-	int r = plot_parse_opts(argc, argv, &o);
+	struct inputs in;
+	struct inputs_sel *sel = NULL;
+	struct strbuf svg = STRBUF_INIT, line = STRBUF_INIT;
+	struct plot p = { 0 };
+	int nsel = 0, multi, r = plot_parse_opts(argc, argv, &o);
 
 	if (r < 0)
 		return plot_help();
 	if (r > 0)
 		return r;
-	a = plot_input(o.args, o.nargs, &o.scope, &pi, &r);
-	if (!a) {
-		inputs_release(&pi);
-		return r;
+	r = plot_input(o.args, o.nargs, &o.scope, &in, &sel, &nsel);
+	multi = !r && in.hist.host_n[0] > 1;
+	for (int k = 0; k < nsel && !r; k++) {
+		if (multi) {
+			strbuf_reset(&line);
+			if (k)
+				history_gap_line(&in, sel[k].run, &line);
+			if (line.len) {	/* one line, without its newline */
+				line.buf[--line.len] = '\0';
+				plot_text(&p, PLOT_W / 2, p.y + 24, "middle", 13,
+					  "fill=\"#a01010\" font-style=\"italic\"", line.buf);
+				p.y += 30;
+			}
+		}
+		r = plot_run(&o, &in, &sel[k], multi, &p);
 	}
-	in = analysis_info(a);
-	if (in->windowed && !in->events) {
-		r = error("%s: no event in the window (%s): nothing to draw",
-			  base_name(in->path ? in->path : "-"),
-			  in->empty_window ? in->empty_window : "empty");
-		analysis_free(a);
-		inputs_release(&pi);
-		return r;
+	if (!r) {
+		strbuf_addf(&svg, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+			    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
+			    "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
+			    "font-family=\"DejaVu Sans, Arial, sans-serif\">\n"
+			    "<rect width=\"100%%\" height=\"100%%\" fill=\"#fafafa\"/>\n",
+			    PLOT_W, p.y + 10, PLOT_W, p.y + 10);
+		strbuf_add(&svg, p.body.buf ? p.body.buf : "", p.body.len);
+		strbuf_addstr(&svg, "</svg>\n");
+		r = write_svg(&o, &svg);
 	}
-	/* the x axis is the window the models saw: its events' span */
-	p = (struct plot){ .a = a, .y = 70, .first = in->first_ts,
-			   .t0 = in->windowed && in->since_ts > in->first_ts ? in->since_ts :
-				 in->first_ts,
-			   .t1 = in->windowed && in->until_ts < in->last_ts ? in->until_ts :
-				 in->last_ts };
-	if (p.t1 < p.t0)
-		p.t1 = p.t0;
-	plot_title(&p);
-	for (int c = 0; c < plot_ncharts; c++)
-		if (o.what & (1u << c))
-			plot_charts[c].draw(&p);
-	strbuf_addf(&svg, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-		    "viewBox=\"0 0 %.0f %.0f\" "
-		    "font-family=\"DejaVu Sans, Arial, sans-serif\">\n"
-		    "<rect width=\"100%%\" height=\"100%%\" fill=\"#fafafa\"/>\n",
-		    PLOT_W, p.y + 10, PLOT_W, p.y + 10);
-	strbuf_add(&svg, p.body.buf, p.body.len);
-	strbuf_addstr(&svg, "</svg>\n");
 	strbuf_release(&p.body);
-	analysis_free(a);
-	inputs_release(&pi);
-	r = write_svg(&o, &svg);
+	strbuf_release(&line);
 	strbuf_release(&svg);
+	free(sel);
+	inputs_release(&in);
 	return r;
 }
 

@@ -11,11 +11,13 @@
 #include "config.h"
 #include "cmd.h"
 #include "collector.h"
+#include "run-stop.h"
 #include "spool.h"
 #include "tracedat-read.h"
 #include "util.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -174,9 +176,14 @@ static int drain_ring(const char *dir)
 /*
  * The spool's mmscope metadata made true for the recovered file: its
  * stop_reason and stop_detail become stop_reason=recovered with what the
- * spool said as the detail, and cpu_end_ns gives per CPU the trace time
- * of its last event ('-': none), the data having ended where the
- * recorder died rather than at a stop. NULL when the spool has none.
+ * spool said as the detail, and as spool_stop_reason and
+ * spool_stop_detail ("running": killed while recording; a stop with
+ * spool_state=stopping: killed while it stopped, e.g. after the SIGTERM
+ * it was stopping on), and cpu_end_ns gives per CPU the trace time of
+ * its last event ('-': none), the data having ended where the recorder
+ * died rather than at a stop. The spool's command_* keys stay: the
+ * command's outcome when the recorder had reaped it, else
+ * command_state=running. NULL when the spool has none.
  */
 static char *recovered_meta(const char *dir, char **err)
 {
@@ -198,13 +205,17 @@ static char *recovered_meta(const char *dir, char **err)
 			said = line + 12;
 		else if (!strncmp(line, "stop_detail=", 12))
 			detail = line + 12;
-		else if (strncmp(line, "cpu_end_ns=", 11))
+		else if (strncmp(line, "cpu_end_ns=", 11) && strncmp(line, "spool_stop_", 11))
 			strbuf_addf(&sb, "%s\n", line);
 	}
 	strbuf_addstr(&sb, "stop_reason=recovered\n");
 	strbuf_addf(&sb, "stop_detail=from the spool of a recorder that did not finish "
 		    "(it said: %s%s%s)\n", said ? said : "-", detail ? "; " : "",
 		    detail ? detail : "");
+	if (said)
+		strbuf_addf(&sb, "spool_stop_reason=%s\n", said);
+	if (detail)
+		strbuf_addf(&sb, "spool_stop_detail=%s\n", detail);
 	strbuf_addstr(&sb, "cpu_end_ns=");
 	for (int cpu = 0; cpu < ncpus; cpu++) {
 		uint64_t ns;
@@ -261,6 +272,73 @@ static int written_already(const struct recover_opts *o)
 	return same;
 }
 
+/*
+ * A part's spool the recorder was removing when it died: the part is
+ * written and whole, and the spool's layout (the first file removed) is
+ * gone, perhaps the rest too. Nothing to recover: 1 with *r the status
+ * (its remains removed with --remove); 0: not that case.
+ */
+static int half_removed(const struct recover_opts *o, int *r)
+{
+	char *err = NULL;
+	struct td_file *tf;
+	struct stat st;
+
+	if (stat(o->spool, &st) || !S_ISDIR(st.st_mode) || access(o->out, F_OK))
+		return 0;
+	tf = td_open_only(o->out, td_want_none, &err);
+	free(err);
+	if (!tf)
+		return 0;
+	td_close(tf);
+	printf("%s: a spool being removed when the recorder died (no layout left); %s is "
+	       "written and whole: nothing to recover%s\n", o->spool, o->out,
+	       o->remove ? "; the rest of the spool is removed" : "; --remove removes it");
+	*r = EXIT_OK;
+	if (o->remove) {
+		DIR *d = opendir(o->spool);
+		struct dirent *e;
+
+		while (d && (e = readdir(d)))
+			if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+				char *f = xasprintf("%s/%s", o->spool, e->d_name);
+
+				if (unlink(f))
+					*r = error("%s: %s", f, strerror(errno));
+				free(f);
+			}
+		if (d)
+			closedir(d);
+		if (!*r && rmdir(o->spool))
+			*r = error("%s: %s", o->spool, strerror(errno));
+	}
+	return 1;
+}
+
+/* How the recorder ended and what became of its COMMAND, in a line each
+ * (the report's words). */
+static void say_ending(const char *out, const char *meta)
+{
+	struct run_stop st;
+	const struct run_stop_command *c = &st.cmd;
+	struct run_ending e;
+
+	run_stop_parse(&st, meta);
+	run_stop_ending_of(&st, &e);
+	if (run_stop_text(&st, 0))
+		printf("%s: %s\n", out, run_stop_text(&st, 0));
+	if (c->known && c->state && !strcmp(c->state, "ended"))
+		printf("%s: the command's outcome was recorded before the recorder died\n", out);
+	else if (c->known && c->pid.known)
+		printf("%s: the command (pid %lld) was running when the spool was last written: its "
+		       "outcome is unknown%s\n", out, (long long)c->pid.v,
+		       e.ended_command == 0 ? ", and mmscope did not end it" :
+		       ", and mmscope may have begun to end it");
+	else if (c->known)
+		printf("%s: the command's outcome is unknown\n", out);
+	run_stop_release(&st);
+}
+
 static int cmd_recover(int argc, char **argv)
 {
 	struct recover_opts o = { 0 };
@@ -285,6 +363,8 @@ static int cmd_recover(int argc, char **argv)
 		printf("%s: the unused spool of a next part (no events): removed\n", o.spool);
 		return EXIT_OK;
 	}
+	if (!spool_is_spool(o.spool) && half_removed(&o, &r))
+		return r;
 	if (!spool_is_spool(o.spool))
 		return error("%s: not an mmscope spool directory (no layout file)", o.spool);
 	/* before the ring is taken: it may be another spool's */
@@ -317,11 +397,12 @@ static int cmd_recover(int argc, char **argv)
 		free(err);
 		return r;
 	}
-	free(meta);
 	printf("%s: %llu pages from %d CPUs", o.out, (unsigned long long)res.pages, res.ncpus);
 	if (res.bad_pages)
 		printf(", %llu incomplete pages skipped", (unsigned long long)res.bad_pages);
 	printf(", %llu bytes\n", (unsigned long long)res.bytes);
+	say_ending(o.out, meta);
+	free(meta);
 	if (o.remove && spool_remove(o.spool, &err)) {
 		warning("%s", err);
 		free(err);

@@ -11,6 +11,7 @@
 #include "report-history.h"
 #include "output-file.h"
 #include "report.h"
+#include "report-html.h"
 #include "util.h"
 
 #include <getopt.h>
@@ -225,6 +226,7 @@ static int report_host(const struct inputs *in, int host, const struct report_cm
 	struct history_sum *sum;
 	struct strbuf out = STRBUF_INIT, runs = STRBUF_INIT;
 	int nsel = 0, bad = 0, r = 0, multi = in->hist.host_n[host] > 1;
+	struct html_history *page = NULL;
 	char *err = NULL;
 
 	if (inputs_select(in, host, &sel, &nsel, &err, &bad)) {
@@ -236,6 +238,12 @@ static int report_host(const struct inputs *in, int host, const struct report_cm
 	if (multi && o->r.format == RF_TEXT) {
 		history_text(in, host, sel, nsel, &out);
 		emit(sink, &out);
+	}
+	if (multi && o->r.format == RF_HTML) {
+		page = report_html_history_new();
+		history_text(in, host, sel, nsel, &out);
+		report_html_history_text(page, "history", out.buf ? out.buf : "", out.len);
+		strbuf_reset(&out);
 	}
 	for (int k = 0; k < nsel && !r; k++) {
 		struct analysis *a = report_analysis(in, &sel[k], ao, &r);
@@ -251,7 +259,24 @@ static int report_host(const struct inputs *in, int host, const struct report_cm
 			history_gap_text(in, sel[k].run, &out);
 			history_run_title(in, sel[k].run, &out);
 		}
-		report_render(a, &o->r, &out);
+		if (page) {	/* the run under its heading, the gap before it */
+			struct strbuf head = STRBUF_INIT, gap = STRBUF_INIT;
+
+			history_run_line(in, sel[k].run, &head);
+			if (k)
+				history_gap_line(in, sel[k].run, &gap);
+			while (head.len && head.buf[head.len - 1] == '\n')
+				head.buf[--head.len] = '\0';
+			if (head.len > 4 && !strncmp(head.buf, "=== ", 4))	/* text's marker */
+				memmove(head.buf, head.buf + 4, head.len -= 4), head.buf[head.len] = '\0';
+			while (gap.len && gap.buf[gap.len - 1] == '\n')
+				gap.buf[--gap.len] = '\0';
+			report_html_history_run(page, a, &o->r, head.buf, gap.buf);
+			strbuf_release(&head);
+			strbuf_release(&gap);
+		} else {
+			report_render(a, &o->r, &out);
+		}
 		analysis_free(a);
 		if (multi && o->r.format == RF_JSON) {
 			if (out.len && out.buf[out.len - 1] == '\n')
@@ -267,6 +292,20 @@ static int report_host(const struct inputs *in, int host, const struct report_cm
 		strbuf_addch(&out, '\n');
 		history_totals_text(in, host, sel, nsel, sum, &out);
 		emit(sink, &out);
+	}
+	if (page) {
+		struct strbuf title = STRBUF_INIT;
+
+		history_totals_text(in, host, sel, nsel, sum, &out);
+		report_html_history_text(page, "totals", out.buf ? out.buf : "", out.len);
+		strbuf_reset(&out);
+		strbuf_addf(&title, "mmscope report: history of host %s",
+			    in->hist.run[in->hist.host_first[host]].host_name);
+		report_html_history_end(page, title.buf, &out);	/* frees it */
+		strbuf_release(&title);
+		if (!r)
+			emit(sink, &out);
+		strbuf_reset(&out);
 	}
 	if (!r && multi && o->r.format == RF_JSON) {
 		struct json_writer j;

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * mmscope tui: explore a recording in ncurses (tui/). This file parses
- * the command line and the test-mode environment, opens the recording
- * (or starts a live session, src/live.h) and reports errors after the
- * terminal has been restored.
+ * mmscope tui: explore a recording, or a host's history of several runs,
+ * in ncurses (tui/). This file parses the command line and the test-mode
+ * environment, opens the inputs (src/inputs.h: the history, the runs the
+ * scope selects) and the first run's files (or starts a live session,
+ * src/live.h) and reports errors after the terminal has been restored.
  */
 #include "config.h"
 #include "analysis.h"
@@ -26,11 +27,13 @@ static const char tui_usage[] =
 "usage: mmscope tui [options] FILE|DIR...\n"
 "       mmscope tui --live [-o FILE] [record options] [-- COMMAND [ARG...]]\n"
 "\n"
-"Explore a recording: lanes of kswapd, kcompactd, reclaim and compaction\n"
-"over time per node, free pages against the watermarks, stalls, and the\n"
-"raw events around any moment. Press ? inside for the keys. The parts of\n"
-"one switch-output run (one run id), named or in a directory, are one\n"
-"recording; several recordings are refused.\n"
+"Explore a recording, or a host's history: lanes of kswapd, kcompactd,\n"
+"reclaim and compaction over time per node, free pages against the\n"
+"watermarks, stalls, and the raw events around any moment. Press ? inside\n"
+"for the keys. The parts of one switch-output run (one run id) are one\n"
+"recording; the runs of one host (restarts, recoveries, reboots) are one\n"
+"time line, the gaps between them drawn as not recorded, { and } going\n"
+"from run to run; the recordings of several hosts are refused.\n"
 "\n"
 "  --live                      watch the running kernel (root): 'mmscope\n"
 "                              record' runs underneath with the options that\n"
@@ -38,10 +41,13 @@ static const char tui_usage[] =
 "  -o, --output FILE           (live) keep the recording in FILE; without it\n"
 "                              nothing is kept\n"
 "  -f, --force                 (live) replace FILE if it exists\n"
-"      --since T               only from T: seconds from the first event,\n"
+"      --since T               only from T: seconds from the first event\n"
+"                              (of the history: the runs the window touches),\n"
 "                              @T a trace time stamp (as trace-cmd prints),\n"
 "                              or a wall-clock time 2026-12-01T14:32:05Z\n"
 "      --until T               only up to T (same forms)\n"
+"      --run N                 only run N of the host's history (time order,\n"
+"                              from 1; its times from its own first event)\n"
 "      --pid PID               stalls and tasks of this task only (counters\n"
 "                              and kswapd stay global)\n"
 "      --comm NAME             the same for the tasks of this name\n"
@@ -52,7 +58,10 @@ static const char tui_usage[] =
 "Test mode: MMSCOPE_TUI_HEADLESS=1 (no terminal, LINES x COLUMNS),\n"
 "MMSCOPE_TUI_KEYS='key script', MMSCOPE_TUI_DUMP=FILE (see mmscope-tui(1)).\n";
 
-static int tui_parse_opts(int argc, char **argv, struct tui_opts *o)
+/* The options into o, the scope into *scope, the files or directories
+ * into args (nargs). */
+static int tui_parse_opts(int argc, char **argv, struct tui_opts *o,
+			  const struct analysis_scope **scope_out, char *const **args, int *nargs)
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
@@ -79,9 +88,9 @@ static int tui_parse_opts(int argc, char **argv, struct tui_opts *o)
 	    (c = inputs_args_check(cmd, argv + optind, argc - optind)))
 		return c;
 	o->path = argv[optind];
-	o->npaths = argc - optind;	/* the files: cmd_tui() expands them */
-	o->paths = (const char *const *)(argv + optind);
-	o->scope = &scope;
+	*args = argv + optind;	/* the files: cmd_tui() expands them */
+	*nargs = argc - optind;
+	*scope_out = &scope;
 	env = getenv("MMSCOPE_TUI_HEADLESS");
 	o->headless = env && *env && strcmp(env, "0");
 	o->keys = getenv("MMSCOPE_TUI_KEYS");
@@ -167,59 +176,63 @@ static int cmd_tui_live(int argc, char **argv)
 	return r;
 }
 
-/* The one recording the arguments name (several are refused, exit 2):
- * one file, or the files of one run as a set. */
+/* The history the arguments name (several hosts are refused, exit 2):
+ * the runs the scope selects, the first one's file opened here when it
+ * is one, the others (and a run of several files) by the TUI. */
 static int cmd_tui(int argc, char **argv)
 {
 	struct tui_opts o = { 0 };
 	struct td_file *tf = NULL;
+	struct inputs_sel *sel = NULL;
+	const struct input_rec *rec;
+	const struct analysis_scope *scope;
+	char *const *args;
 	struct inputs in;
 	char *err = NULL;
-	int r, bad = 0;
+	int r, bad = 0, nsel = 0, nargs;
 
 	if (argc > 1 && !strcmp(argv[1], "--live"))
 		return cmd_tui_live(argc, argv);
-	r = tui_parse_opts(argc, argv, &o);
+	r = tui_parse_opts(argc, argv, &o, &scope, &args, &nargs);
 	if (r < 0)
 		return show_help(&cmd_tui_entry);
 	if (r > 0)
 		return r;
 	inputs_init(&in);
-	if (inputs_open(&in, (char *const *)o.paths, o.npaths, &err) ||
-	    (inputs_one(&in, &err) && (r = EXIT_USAGE))) {
+	in.scope = *scope;
+	if (inputs_open(&in, args, nargs, &err) ||
+	    (inputs_one(&in, &err) && (r = EXIT_USAGE)) ||
+	    (inputs_select(&in, 0, &sel, &nsel, &err, &bad) && (r = bad ? EXIT_USAGE : EXIT_ERROR))) {
 		r = r ? r : EXIT_ERROR;
 		error("%s", err);
 		goto out;
 	}
-	o.path = in.rec[0].name;
-	o.paths = (const char *const *)in.rec[0].paths;
-	o.npaths = in.rec[0].n;
+	rec = &in.rec[in.hist.run[sel[0].run].in];
+	o.in = &in;
+	o.sel = sel;
+	o.nsel = nsel;
+	o.path = rec->name;
 	o.bad_scope = &bad;
-	if (o.npaths == 1) {
-		o.npaths = 0;
-		o.path = in.rec[0].paths[0];	/* what the pass opens */
-		tf = open_recording(o.path, in.rec[0].name);
+	/* several files are opened after the pass, which holds them all
+	 * open while it reads (a week of parts is 10,080 files) */
+	if (rec->n == 1) {
+		o.path = rec->paths[0];	/* what the pass opens */
+		tf = open_recording(o.path, rec->name);
 		if (!tf) {
 			r = EXIT_ERROR;
 			goto out;
 		}
-	} else if (!(o.set = td_set_open(o.paths, o.npaths, &err))) {
-		r = error("%s", err ? err : "cannot read");
-		goto out;
-	} else if (td_set_share_cmdlines(o.set, 0, &err)) {	/* the events view formats with file 0's */
-		r = error("%s", err ? err : "cannot read");
-		goto out;
 	}
 	if (tui_run(tf, &o, &err) < 0) {
-		r = tf ? error("%s: %s", in.rec[0].name, err ? err : "cannot run the TUI") :
+		r = tf && nsel == 1 ? error("%s: %s", rec->name, err ? err : "cannot run the TUI") :
 		     error("%s", err ? err : "cannot run the TUI");
 		if (bad)
 			r = EXIT_USAGE;
 	}
 out:
 	free(err);
+	free(sel);
 	td_close(tf);
-	td_set_close(o.set);
 	inputs_release(&in);
 	return r;
 }

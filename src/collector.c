@@ -325,6 +325,15 @@ static int event_exists(const struct collector *c, const char *sys, const char *
 	return r;
 }
 
+static int system_exists(const struct collector *c, const char *sys)
+{
+	char *p = xasprintf("%s/events/%s", c->dir, sys);
+	int r = !access(p, F_OK);
+
+	free(p);
+	return r;
+}
+
 static void enable_one(struct collector *c, const char *sys, const char *ev)
 {
 	char *p = xasprintf("events/%s/%s/enable", sys, ev);
@@ -479,7 +488,10 @@ static int set_filters(struct collector *c, const char *const *filters, char **e
 		strbuf_addf(&why, ",%s,", c->events.buf ? c->events.buf : "");
 		r = strstr(why.buf, want) != NULL;
 		strbuf_reset(&why);
-		if (!r)
+		if (!r && !event_exists(c, sys, ev))
+			set_err(err, "filter '%s': %s:%s is not an event of this kernel%s", *f, sys,
+				ev, system_exists(c, sys) ? "" : " (nor is its system)");
+		else if (!r)
 			set_err(err, "filter '%s': %s:%s is not recorded (add -e %s:%s)", *f, sys, ev,
 				sys, ev);
 		else if (inst_write(c, file, c2 + 1)) {
@@ -513,6 +525,15 @@ static int set_stacktraces(struct collector *c, const char *const *evs, char **e
 		ok = colon && strstr(have.buf, want);
 		strbuf_release(&have);
 		free(want);
+		if (!ok && colon && colon > *e && colon[1]) {
+			char *sys = xasprintf("%.*s", (int)(colon - *e), *e);
+			int there = event_exists(c, sys, colon + 1), sys_there = system_exists(c, sys);
+
+			free(sys);
+			if (!there)
+				return set_err(err, "--stacktrace %s: not an event of this kernel%s", *e,
+					       sys_there ? "" : " (nor is its system)");
+		}
 		if (!ok)
 			return set_err(err, "--stacktrace %s: not a recorded event (SYSTEM:EVENT; add -e %s)",
 				       *e, *e);

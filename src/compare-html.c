@@ -66,6 +66,8 @@ static void change_cell(struct strbuf *sb, const struct ct_table *t, const struc
 		snprintf(buf, sizeof(buf), "%+.0e%%", pct);
 	if (!strpbrk(buf, "123456789"))		/* prints as no change */
 		sig = 0, pct = 0;
+	if (!ct_practical(pct))	/* below the practical threshold: no mark, no colour */
+		sig = 0, pct = 0;
 	/* plain: the raw change; mmtests: positive is better */
 	better = o->dialect == CT_PLAIN ? (row->higher_is_better ? pct > 0 : pct < 0) : pct > 0;
 	strbuf_addf(sb, "<td class=\"%s%s\">%s%s</td>",

@@ -51,6 +51,7 @@ struct phase_counters {
 	int64_t seq;			/* the set being read */
 	int set_state;			/* the state when it began */
 	struct counters_model *pre, *upto;
+	int outcome;			/* the command's outcome line was read */
 };
 
 static void phase_tap(void *ctx, const struct record *r)
@@ -65,6 +66,8 @@ static void phase_tap(void *ctx, const struct record *r)
 			pc->state = 2;
 		return;
 	}
+	if (r->type == REC_SETTING && r->setting.source == SRC_OUTCOME)
+		pc->outcome = 1;
 	if ((seq = record_sample_seq(r)) < 0)
 		return;
 	if (seq != pc->seq) {
@@ -238,7 +241,7 @@ static void load_stalls(const struct analysis *a, struct metric_values *out)
 static void load_run(const struct analysis *a, struct metric_values *out)
 {
 	const struct run_model *m = analysis_model(a, &run_model_ops);
-	const struct run_outcome *oc = m ? run_model_outcome(m) : NULL;
+	const struct run_outcome *oc = m ? run_model_outcome_meta(m, analysis_last_meta(a)) : NULL;
 	const struct run_memcg *mc = m ? run_model_memcg(m) : NULL;
 	static const struct { const char *name; size_t off; double scale; } mrows[] = {
 		{ "memcg-scan-anon", offsetof(struct run_memcg, scan_anon), 1 },
@@ -259,7 +262,12 @@ static void load_run(const struct analysis *a, struct metric_values *out)
 		  1.0 / (1 << 20) },
 	};
 
-	if (oc && oc->known) {
+	/* --phase: the command's wait4 figures are the whole run's, which
+	 * beside the phase's own duration would read as the phase's; the
+	 * memcg's sampled rows below are the phase's sets */
+	if (analysis_phase_found(a)) {
+		/* load_recording notes it when the recording has them */
+	} else if (oc && oc->known) {
 		if (oc->elapsed_us.known)
 			metric_values_add(out, "duration-elapsed", (double)oc->elapsed_us.v / 1e6);
 		if (oc->user_us.known)
@@ -415,7 +423,7 @@ static void load_phase_duration(const struct analysis *a, const char *phase,
 static void load_command(const struct analysis *a, struct metric_values *out)
 {
 	const struct run_model *m = analysis_model(a, &run_model_ops);
-	const struct run_outcome *oc = m ? run_model_outcome(m) : NULL;
+	const struct run_outcome *oc = m ? run_model_outcome_meta(m, analysis_last_meta(a)) : NULL;
 	struct strbuf sb = STRBUF_INIT;
 
 	if (!oc || !oc->known || oc->argc <= 0 || out->command)
@@ -550,7 +558,7 @@ static int load_recording(const struct inputs *in, int rec, const char *phase,
 	size_t before = out->n;
 	uint64_t sets;
 
-	struct phase_counters pc = { phase, 0, -1, 0, NULL, NULL };
+	struct phase_counters pc = { phase, 0, -1, 0, NULL, NULL, 0 };
 
 	analysis_opts_default(&ao);
 	ao.unnamed_frames = 1;	/* the comparison shows no stacks */
@@ -594,6 +602,10 @@ static int load_recording(const struct inputs *in, int rec, const char *phase,
 	for (size_t i = 0; i < ARRAY_SIZE(loaders); i++)
 		if (!phase || loaders[i] != load_counter_metrics)
 			loaders[i](a, out);
+	if (phase && pc.outcome)
+		metric_values_note(out, "phase-duration", "Duration Elapsed, User and System "
+				   "and Max RSS, the command's (wait4), are the whole run's: "
+				   "left out with --phase");
 	load_findings(a, out);
 	load_settings(a, settings);
 	sets = analysis_counters(a) ? counters_model_nsets(analysis_counters(a)) : 0;

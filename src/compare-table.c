@@ -384,16 +384,39 @@ static int is_mean_stat(const struct ct_stat *s)
 	return s->kind == CT_MEAN || s->kind == CT_AMEAN || s->kind == CT_HMEAN;
 }
 
-/* Change of v against base, in the dialect's convention; NAN = n/a. */
-static double change_pct(const struct ct_stat *s, int hib, enum ct_dialect d,
+/* A unit that counts things (an average below one of them is next to
+ * nothing), as opposed to times, sizes in MiB and percentages. */
+static int count_unit(const char *unit)
+{
+	static const char *const counts[] = { "events", "pages", "folios", "clusters",
+					      "objects", "KiB" };
+
+	for (size_t i = 0; unit && i < ARRAY_SIZE(counts); i++)
+		if (!strcmp(unit, counts[i]))
+			return 1;
+	return 0;
+}
+
+int ct_practical(double pct)
+{
+	/* as the plain table prints it, one decimal: -0.96% is "-1.0%" */
+	return !isnan(pct) && fabs(pct) >= CT_PRACTICAL_PCT - 0.05;
+}
+
+/* Change of v against base, in the dialect's convention; NAN = n/a (a
+ * zero base, or a count's base below one: see CT_PRACTICAL_PCT). */
+static double change_pct(const struct ct_stat *s, const struct ct_row *row, enum ct_dialect d,
 			 double v, double base)
 {
-	int better_higher;
+	int hib = row->higher_is_better, better_higher;
 
 	if (isnan(v) || isnan(base))
 		return NAN;
 	if (base == 0)
 		return v == 0 ? 0 : NAN;
+	if (fabs(base) < 1 && v != base && count_unit(row->mi.unit) &&
+	    s->kind != CT_COEFFVAR && s->kind != CT_SAMPLES)
+		return NAN;
 	if (d == CT_PLAIN)
 		return (v - base) * 100 / base;
 	if (s->kind == CT_STDDEV || s->kind == CT_COEFFVAR)
@@ -428,7 +451,7 @@ double ct_change_pct(const struct ct_stat *s, const struct ct_row *row, size_t c
 {
 	if (!row->cells[c].n || !row->cells[0].n)
 		return NAN;
-	return change_pct(s, row->higher_is_better, d, ct_stat_value(s, row, c, d),
+	return change_pct(s, row, d, ct_stat_value(s, row, c, d),
 			  ct_stat_value(s, row, 0, d));
 }
 
@@ -589,7 +612,7 @@ static void mmtests_cell(const struct ct_table *t, const struct ct_row *row, siz
 		return;
 	}
 	base = row->cells[0].n ? ct_stat_value(s, row, 0, o->dialect) : NAN;
-	pct = change_pct(s, row->higher_is_better, o->dialect, v, base);
+	pct = change_pct(s, row, o->dialect, v, base);
 	sig = is_mean_stat(s) ? significant(t, row, c, o->alpha) : -1;
 	if (isnan(pct))
 		strbuf_addf(out, " (%8s)", "n/a");
@@ -597,8 +620,8 @@ static void mmtests_cell(const struct ct_table *t, const struct ct_row *row, siz
 		char buf[64];
 
 		fmt_pct(buf, sizeof(buf), 7, 0, pct == 0 ? 0.0 : pct);
-		if (prints_zero(buf))
-			sig = 0;
+		if (prints_zero(buf) || !ct_practical(pct))
+			sig = 0;	/* below the practical threshold: no mark */
 		strbuf_addf(out, "%s%s%s", sig > 0 ? " *" : " (", buf, sig > 0 ? "%*" : "%)");
 	}
 }
@@ -847,8 +870,8 @@ static void plain_pct(struct strbuf *out, double pct, int sig)
 	else if (snprintf(buf, sizeof(buf), "%+.1f%%", pct == 0 ? 0.0 : pct) > PLAIN_PW &&
 		 snprintf(buf, sizeof(buf), "%+.0f%%", pct) > PLAIN_PW)
 		snprintf(buf, sizeof(buf), "%+.0e%%", pct);
-	if (!isnan(pct) && prints_zero(buf))
-		sig = 0;
+	if (!isnan(pct) && (prints_zero(buf) || !ct_practical(pct)))
+		sig = 0;	/* below the practical threshold: no mark */
 	strbuf_addf(out, " %*s%c", PLAIN_PW, buf, sig > 0 ? '*' : ' ');
 }
 
@@ -873,7 +896,7 @@ static void plain_cell(const struct ct_table *t, const struct ct_row *row, size_
 		return;
 	}
 	base = row->cells[0].n ? ct_stat_value(s, row, 0, CT_PLAIN) : NAN;
-	plain_pct(out, change_pct(s, row->higher_is_better, CT_PLAIN, v, base),
+	plain_pct(out, change_pct(s, row, CT_PLAIN, v, base),
 		  is_mean_stat(s) ? significant(t, row, c, o->alpha) : -1);
 }
 
@@ -1072,16 +1095,56 @@ static int testable(const struct ct_table *t, const struct ct_row *row, size_t c
 	       row->cells[c].n >= 2;
 }
 
+/* The row called name, NULL if the table has none. */
+static const struct ct_row *row_named(const struct ct_table *t, const char *name)
+{
+	for (size_t r = 0; r < t->nrows; r++)
+		if (!strcmp(t->rows[r].mi.name, name))
+			return &t->rows[r];
+	return NULL;
+}
+
+/* Whether column c of row has a value (not absent, not n/a). */
+static int has_value(const struct ct_row *row, size_t c)
+{
+	return row->cells[c].n > 0 && !isnan(stats_mean(row->cells[c].v, row->cells[c].n));
+}
+
+/*
+ * A count of failures whose rate of attempts the table has
+ * (metrics_rate_of): the gate holds the rate instead. When the count
+ * would have failed column c and the rate cannot be held there (a side
+ * made no attempts: no rate), a line saying so.
+ */
+static void rate_instead(const struct ct_table *t, const struct ct_row *row,
+			 const struct ct_row *rate, size_t c, struct strbuf *notes)
+{
+	char a[64], b[64], head[512], text[512];
+	int ra = has_value(rate, 0), rc = has_value(rate, c);
+
+	if (ra && rc)
+		return;		/* the rate's own row is held */
+	plain_fmt(a, sizeof(a), stats_mean(row->cells[0].v, row->cells[0].n));
+	plain_fmt(b, sizeof(b), stats_mean(row->cells[c].v, row->cells[c].n));
+	snprintf(head, sizeof(head), "  %s, %s:", row->mi.plain_label, t->cols[c]);
+	snprintf(text, sizeof(text), "%s -> %s %s; %s has no %s (no attempts)", a, b,
+		 row->mi.unit, !ra && !rc ? "neither column" : !ra ? t->cols[0] : t->cols[c],
+		 rate->mi.plain_label);
+	add_wrapped(notes, head, 6, 72, text);
+}
+
 size_t ct_regressions(const struct ct_table *t, const struct ct_opts *o, double pct,
 		      struct strbuf *out, size_t *tested)
 {
 	size_t n = 0;
-	char a[64], b[64], pv[32], head[512], text[512];
-	struct strbuf one = STRBUF_INIT;
+	char a[64], b[64], pv[32], head[512], text[512], rname[128];
+	struct strbuf one = STRBUF_INIT, notes = STRBUF_INIT;
 
 	*tested = 0;
 	for (size_t r = 0; r < t->nrows; r++) {
 		const struct ct_row *row = &t->rows[r];
+		const char *rn = metrics_rate_of(row->mi.name, rname, sizeof(rname));
+		const struct ct_row *rate = rn ? row_named(t, rn) : NULL;
 		int any = 0;
 
 		for (size_t c = 1; c < t->ncols; c++) {
@@ -1093,6 +1156,10 @@ size_t ct_regressions(const struct ct_table *t, const struct ct_opts *o, double 
 			worse = regression_pct(t, row, c, o->alpha, &p);
 			if (isnan(worse) || worse <= pct)
 				continue;
+			if (rate) {	/* the rate row is gated in its place */
+				rate_instead(t, row, rate, c, &notes);
+				continue;
+			}
 			if (!n++) {
 				snprintf(text, sizeof(text), "(Welch's t-test p < %g, worse than "
 					 "the baseline by more than %g%%):", o->alpha, pct);
@@ -1116,6 +1183,14 @@ size_t ct_regressions(const struct ct_table *t, const struct ct_opts *o, double 
 		}
 		*tested += any;
 	}
+	if (notes.len) {
+		strbuf_addch(out, '\n');
+		add_wrapped(out, "Not gated", 2, 72, "(counts of failures are held as their "
+			    "rates of attempts; a side that made no attempts, its size or THP "
+			    "off, has no rate to hold):");
+		strbuf_add(out, notes.buf, notes.len);
+	}
+	strbuf_release(&notes);
 	/* the columns the gate could not test, and why */
 	for (size_t c = 0; c < t->ncols; c++) {
 		if (*tested && (t->nruns[c] >= 2 || !c))
@@ -1285,6 +1360,8 @@ static void finding_cell(const struct ct_table *t, size_t c, const struct fkey *
 	case FS_FOUND:
 		break;
 	}
+	long long one = 1;	/* "1 kill", "-/1 kill": 1 when every count is */
+
 	strbuf_addf(sb, "%s ", finding_severity_name(f->severity));
 	for (size_t r = 0; r < t->nruns[c]; r++) {
 		size_t i;
@@ -1293,13 +1370,16 @@ static void finding_cell(const struct ct_table *t, size_t c, const struct fkey *
 			;
 		if (r)
 			strbuf_addch(sb, '/');
-		if (i < f->n)
+		if (i < f->n) {
 			strbuf_addf(sb, "%llu", (unsigned long long)f->count[i]);
-		else
+			if (f->count[i] != 1)
+				one = 2;
+		} else {
 			strbuf_addch(sb, '-');
+		}
 	}
 	if (f->unit[0])
-		strbuf_addf(sb, " %s", f->unit);
+		strbuf_addf(sb, " %.*s", unit_len(one, f->unit), f->unit);
 }
 
 static int finding_differs(const struct ct_table *t, const struct fkey *k)
@@ -1431,7 +1511,7 @@ static void json_cell(const struct ct_table *t, const struct ct_row *row, size_t
 		json_object_inline(j, name);
 		json_g(j, "value", v);
 		json_g(j, "change_pct",
-		       c ? change_pct(s, row->higher_is_better, o->dialect, v, base) : 0);
+		       c ? change_pct(s, row, o->dialect, v, base) : 0);
 		json_close(j);
 	}
 	json_close(j);

@@ -140,6 +140,17 @@ void ct_stat_name(const struct ct_stat *s, const struct ct_row *row, enum ct_dia
  * convention (NAN: n/a, or either column lacks the metric); whether the
  * means differ significantly (1, 0, -1: not tested, fewer than two runs
  * a side); a value as the plain table prints it ("n/a" for NAN). */
+/*
+ * The practical threshold: a change smaller than CT_PRACTICAL_PCT percent
+ * of the baseline (as one decimal rounds it: 0.96% is 1.0%) gets no
+ * significance mark and no colour, however sure
+ * the test is (a 0.3% change is no finding); a count whose baseline mean
+ * is below one (half an event a run) gets no percentage (n/a): a
+ * percentage of next to nothing ("+25700%") says nothing.
+ */
+#define CT_PRACTICAL_PCT 1.0
+/* Whether a change of pct percent clears the practical threshold. */
+int ct_practical(double pct);
 double ct_change_pct(const struct ct_stat *s, const struct ct_row *row, size_t c,
 		     enum ct_dialect d);
 int ct_significant(const struct ct_table *t, const struct ct_row *row, size_t c, double alpha);

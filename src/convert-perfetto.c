@@ -14,6 +14,7 @@
 #include "cmd.h"
 #include "convert-perfetto.h"
 #include "inputs.h"
+#include "report-history.h"
 #include "output-file.h"
 #include "perfetto.h"
 #include "util.h"
@@ -131,33 +132,87 @@ static int pf_parse_opts(int argc, char **argv, struct pf_opts *o)
 }
 
 /*
- * The command line's recording, analysed: one file (or "-"), or several
- * files or a directory of one recording, through the shared input layer
- * (inputs.h: several recordings are refused there). NULL with the error
- * printed and *status set.
+ * The runs of the command line's history (one file or "-", several files
+ * or a directory: the shared input layer, inputs.h; several hosts are
+ * refused there) into one trace: each run on its sequence at its place
+ * on the history's time line, and with several runs a history track of
+ * the runs and the gaps between them (not recorded). The status.
  */
-static struct analysis *pf_load(const struct pf_opts *o, struct inputs *in, int *status)
+static int pf_write_all(const struct pf_opts *o, struct inputs *in, int fd,
+			struct perfetto_stats *st)
 {
-	struct analysis_opts ao;
-	struct analysis *a;
+	struct inputs_sel *sel = NULL;
+	struct perfetto_span *sp = NULL;
+	struct strbuf *names = NULL;
 	char *err = NULL;
+	int n = 0, bad = 0, r = EXIT_OK, nsp = 0, multi = in->hist.host_n[0] > 1;
 
-	inputs_init(in);
-	in->scope = o->scope;	/* what inputs_analysis reads the recording with */
-	analysis_opts_default(&ao);
-	a = inputs_analysis_one(in, o->files, o->nfiles, &ao, &err, status);
-	if (!a)
-		error("%s", err ? err : "cannot read");
+	if (inputs_select(in, 0, &sel, &n, &err, &bad)) {
+		error("%s", err);
+		free(err);
+		return bad ? EXIT_USAGE : EXIT_ERROR;
+	}
+	sp = xcalloc((size_t)2 * n + 1, sizeof(*sp));
+	names = xcalloc((size_t)2 * n + 1, sizeof(*names));
+	for (int k = 0; k < n && !r; k++) {
+		const struct history_run *hr = &in->hist.run[sel[k].run];
+		const struct input_rec *rec = &in->rec[hr->in];
+		struct analysis_opts ao;
+		struct analysis *a;
+		uint64_t lo, hi;
+
+		analysis_opts_default(&ao);
+		a = inputs_run_analysis(in, &sel[k], &ao, &err, &bad);
+		if (!a) {
+			r = rec->n == 1 ? error("%s: %s", rec->name, err ? err : "cannot read") :
+					  error("%s", err ? err : "cannot read");
+			r = bad ? EXIT_USAGE : r;
+			break;
+		}
+		if (perfetto_write_run(fd, a, (unsigned)k, multi ? hr->offset : 0, st, &err))
+			r = error("%s: %s", o->out, err);
+		analysis_interval(analysis_info(a), &lo, &hi);
+		analysis_free(a);
+		if (!multi || r)
+			continue;
+		/* the history track: the gap before it, then the run */
+		if (k) {
+			history_gap_line(in, sel[k].run, &names[nsp]);
+			if (names[nsp].len && nsp && sp[nsp - 1].to < (uint64_t)history_time(hr, lo)) {
+				names[nsp].buf[--names[nsp].len] = '\0';
+				sp[nsp] = (struct perfetto_span){ sp[nsp - 1].to,
+					(uint64_t)history_time(hr, lo), names[nsp].buf, 1 };
+				nsp++;
+			}
+		}
+		strbuf_reset(&names[nsp]);
+		history_run_line(in, sel[k].run, &names[nsp]);
+		if (names[nsp].len)
+			names[nsp].buf[--names[nsp].len] = '\0';
+		sp[nsp] = (struct perfetto_span){ (uint64_t)history_time(hr, lo),
+						  (uint64_t)history_time(hr, hi), names[nsp].buf, 0 };
+		if (nsp && sp[nsp].from < sp[nsp - 1].to)	/* an overlap: no nesting */
+			sp[nsp].from = sp[nsp - 1].to;
+		if (sp[nsp].to < sp[nsp].from)
+			sp[nsp].to = sp[nsp].from;
+		nsp++;
+	}
+	if (!r && multi && perfetto_write_history(fd, sp, nsp, (unsigned)n, st, &err))
+		r = error("%s: %s", o->out, err);
+	for (int i = 0; i < 2 * n + 1; i++)
+		strbuf_release(&names[i]);
+	free(names);
+	free(sp);
+	free(sel);
 	free(err);
-	return a;
+	return r;
 }
 
 int convert_perfetto(int argc, char **argv)
 {
 	struct pf_opts o = { 0 };
 	struct output_file out;
-	struct perfetto_stats st;
-	struct analysis *a;
+	struct perfetto_stats st = { 0 };
 	struct inputs in;
 	char *err = NULL;
 	int r = wants_perfetto(argc, argv);
@@ -171,16 +226,20 @@ int convert_perfetto(int argc, char **argv)
 		return show_help(&cmd_convert_entry);
 	if (r)
 		return r;
-	a = pf_load(&o, &in, &r);
-	if (!a) {
+	inputs_init(&in);
+	in.scope = o.scope;
+	if (inputs_open(&in, o.files, o.nfiles, &err) ||
+	    (inputs_one(&in, &err) && (r = EXIT_USAGE))) {
+		r = r ? r : EXIT_ERROR;
+		error("%s", err ? err : "cannot read");
+		free(err);
 		inputs_release(&in);
 		return r;
 	}
 	if (output_file_open(&out, o.out, o.force, &err)) {
 		r = error("%s: %s", o.out, err);
-	} else if (perfetto_write(out.fd, a, &st, &err)) {
+	} else if ((r = pf_write_all(&o, &in, out.fd, &st))) {
 		output_file_abort(&out);
-		r = error("%s: %s", o.out, err);
 	} else if (output_file_commit(&out, &err)) {
 		r = error("%s: %s", o.out, err);
 	} else {
@@ -194,7 +253,6 @@ int convert_perfetto(int argc, char **argv)
 				(unsigned long long)st.flows, (unsigned long long)st.bytes);
 	}
 	free(err);
-	analysis_free(a);
 	inputs_release(&in);
 	return r;
 }

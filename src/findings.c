@@ -462,14 +462,17 @@ static void stall_cgroup(const struct analysis *a, struct finding *f)
 	for (int i = 0; i < cgroups_model_nrows(cm); i++) {
 		const struct cgroups_row *row = cgroups_model_row(cm, i);
 
-		if (row->id >= 0 && row->lat[RK_MEMCG] &&
-		    (!best || row->lat[RK_MEMCG]->sum > best->lat[RK_MEMCG]->sum))
+		/* the section's figures (a part's cut stalls too) */
+		if (row->id >= 0 && cgroups_row_stalls(row, RK_MEMCG) &&
+		    (!best || cgroups_row_stall_ns(row, RK_MEMCG) >
+			      cgroups_row_stall_ns(best, RK_MEMCG)))
 			best = row;
 	}
 	if (best)
 		evidence(f, "the tasks' memory cgroups (record -g tasks)", "cgroups",
 			 "cgroup %s: %llu stalls, %.3f ms", cgmap_path(analysis_cgmap(a), best->id),
-			 ULL(best->lat[RK_MEMCG]->count), (double)best->lat[RK_MEMCG]->sum / 1e6);
+			 ULL(cgroups_row_stalls(best, RK_MEMCG)),
+			 (double)cgroups_row_stall_ns(best, RK_MEMCG) / 1e6);
 }
 
 static void stall_rule(const struct analysis *a, const struct finding_rule *r,
@@ -489,8 +492,9 @@ static void stall_rule(const struct analysis *a, const struct finding_rule *r,
 	p99 = hist_percentile(&ks->lat, 99);
 	sev = ks->lat.max >= (uint64_t)FIND_STALL_CRIT_MS * 1000000 ? FSEV_CRITICAL :
 	      p99 >= (uint64_t)FIND_STALL_WARN_MS * 1000000 ? FSEV_WARNING : FSEV_INFO;
-	f = add(fs, r, sev, ks->lat.count, "stalls");
-	summary(f, "%llu stalls, p99 %.1f ms, max %.1f ms", ULL(ks->lat.count),
+	/* the stalls section's count (a part's cut stalls in it too) */
+	f = add(fs, r, sev, reclaim_stalls(ks), "stalls");
+	summary(f, "%llu stalls, p99 %.1f ms, max %.1f ms", ULL(reclaim_stalls(ks)),
 		(double)p99 / 1e6, (double)ks->lat.max / 1e6);
 	ns = reclaim_model_nstalls(rm, &dropped);
 	for (int i = 0; i < ns; i++) {
@@ -508,7 +512,7 @@ static void stall_rule(const struct analysis *a, const struct finding_rule *r,
 	evidence(f, k == RK_DIRECT ? "mm_vmscan_direct_reclaim_begin/end" :
 		 "mm_vmscan_memcg_reclaim_begin/end", "stalls",
 		 "p99 %.3f ms, max %.3f ms, total %.3f s", (double)p99 / 1e6,
-		 (double)ks->lat.max / 1e6, (double)ks->lat.sum / 1e9);
+		 (double)ks->lat.max / 1e6, (double)reclaim_stall_ns(ks) / 1e9);
 	if (!not_measured(a, "pages reclaimed per reclaim"))
 		evidence(f, "nr_reclaimed of the end events", "stalls", "%llu pages reclaimed",
 			 ULL(ks->nr_reclaimed));

@@ -272,10 +272,50 @@ static int overlaps(const struct history_run *a, const struct hfact *fa,
 	       (int64_t)fb->t0 + b->offset <= (int64_t)fa->t1 + a->offset;
 }
 
-/* b's span within a's, both of one domain (one trace clock) */
-static int contains(const struct hfact *fa, const struct hfact *fb)
+
+
+/*
+ * Incident i's span less those of the continuous runs of its domain that
+ * recorded its events (their union): how many pieces are left (0, 1: *a
+ * .. *b, trace ns inclusive; 2 or more), and in *hold the run holding
+ * most of it (-1: none overlaps it).
+ */
+static int uncovered(const struct history_run *run, const struct hfact *f, const int *ord, int n,
+		     int i, uint64_t *a, uint64_t *b, int *hold)
 {
-	return fa->t0 <= fb->t0 && fb->t1 <= fa->t1;
+	uint64_t lo = f[i].t0, hi = f[i].t1, most = 0;
+	int pieces = 0;
+
+	*hold = -1;
+	if (!run[i].has_span)
+		return 1;
+	/* the runs are in time order: walk the covered stretches */
+	for (int q = 0; q < n && lo <= hi; q++) {
+		int j = ord[q];
+		uint64_t c0, c1;
+
+		if (run[j].flight || f[j].domain != f[i].domain || !run[j].has_span ||
+		    !events_within(f[i].events, f[j].events) || f[j].t1 < lo || f[j].t0 > hi)
+			continue;
+		c0 = f[j].t0 > lo ? f[j].t0 : lo;
+		c1 = f[j].t1 < hi ? f[j].t1 : hi;
+		if (c1 - c0 >= most || *hold < 0) {
+			most = c1 - c0;
+			*hold = j;
+		}
+		if (c0 > lo) {	/* a piece before this run */
+			if (!pieces++) {
+				*a = lo;
+				*b = c0 - 1;
+			}
+		}
+		lo = c1 + 1;
+	}
+	if (lo <= hi && !pieces++) {
+		*a = lo;
+		*b = hi;
+	}
+	return pieces;
 }
 
 /* Overlaps, INSIDE incidents and how each run began, over one host's
@@ -301,31 +341,42 @@ static void classify(struct history_run *run, struct hfact *f, const int *ord, i
 				(int64_t)f[prev].t1 + run[prev].offset)
 			prev = i;
 	}
-	/* incidents: inside a continuous run of their domain that recorded
-	 * their events, overlapping one, or runs of their own */
+	/* incidents: inside the continuous runs of their domain that
+	 * recorded their events, partly inside them, overlapping another
+	 * run, or runs of their own */
 	for (int k = 0; k < n; k++) {
-		int i = ord[k], hold = -1, touch = -1;
+		int i = ord[k], touch = -1, hold = -1, pieces;
+		uint64_t a, b;
 
 		if (!run[i].flight)
 			continue;
-		for (int q = 0; q < n; q++) {
+		pieces = uncovered(run, f, ord, n, i, &a, &b, &hold);
+		for (int q = 0; q < n && touch < 0; q++) {
 			int j = ord[q];
 
-			if (j == i || (run[j].flight && q > k) || !overlaps(&run[j], &f[j], &run[i], &f[i]))
-				continue;
-			if (!run[j].flight && f[j].domain == f[i].domain &&
-			    contains(&f[j], &f[i]) &&
-			    events_within(f[i].events, f[j].events)) {
-				hold = j;
-				break;
-			}
-			if (touch < 0 && (!run[j].flight || run[j].rel != HIST_INSIDE))
+			if (j != i && (!run[j].flight || q < k) && run[j].rel != HIST_INSIDE &&
+			    overlaps(&run[j], &f[j], &run[i], &f[i]))
 				touch = j;
 		}
-		run[i].rel = hold >= 0 ? HIST_INSIDE : touch >= 0 ? HIST_OVERLAP : HIST_RUN;
-		run[i].other = hold >= 0 ? hold : touch;
+		run[i].other = -1;
+		if (hold >= 0 && !pieces) {
+			run[i].rel = HIST_INSIDE;
+			run[i].other = hold;
+		} else if (hold >= 0 && pieces == 1) {
+			run[i].rel = HIST_PARTLY;
+			run[i].other = hold;
+			run[i].clip_first = a;
+			run[i].clip_last = b;
+		} else if (touch >= 0) {
+			run[i].rel = HIST_OVERLAP;
+			run[i].other = touch;
+		} else {
+			run[i].rel = HIST_RUN;
+		}
 	}
-	/* how each run of the time line began */
+	/* how each run of the time line began: a continuous run after the
+	 * continuous run before it (an incident between them is another
+	 * recorder's) */
 	prev = -1;
 	for (int k = 0; k < n; k++) {
 		int i = ord[k];
@@ -333,10 +384,12 @@ static void classify(struct history_run *run, struct hfact *f, const int *ord, i
 
 		if (run[i].rel == HIST_INSIDE)
 			continue;
-		s = prev >= 0 ? f[prev].stop : NULL;
-		if (run[i].flight)
+		if (run[i].flight) {
 			run[i].began = HIST_BEGAN_TRIGGER;
-		else if (prev < 0)
+			continue;
+		}
+		s = prev >= 0 ? f[prev].stop : NULL;
+		if (prev < 0)
 			run[i].began = HIST_BEGAN_FIRST;
 		else if (f[prev].boot != f[i].boot)
 			run[i].began = HIST_BEGAN_REBOOT;
@@ -529,14 +582,16 @@ int history_gap_before(const struct history *h, int i, int64_t *from, int64_t *t
 
 		if (p->rel == HIST_INSIDE || !p->has_span)
 			continue;
-		if (history_time(p, p->last_ts) > last)
-			last = history_time(p, p->last_ts);
+		if (history_time(p, history_own_last(p)) > last)
+			last = history_time(p, history_own_last(p));
 		any = 1;
 	}
-	if (!any || last >= history_time(r, r->first_ts))
+	/* an incident's own part ends where the run it is partly inside
+	 * begins: no gap between them */
+	if (!any || last + 1 >= history_time(r, history_own_first(r)))
 		return 0;
 	*from = last;
-	*to = history_time(r, r->first_ts);
+	*to = history_time(r, history_own_first(r));
 	return 1;
 }
 

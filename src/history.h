@@ -21,10 +21,14 @@
  * time + offset; the first run's domain has offset 0). A domain without
  * the wall clock cannot be placed beside another: not one history.
  *
- * Overlap: a flight-recorder incident inside a continuous run's span of
- * the same domain, whose events that run recorded too, holds nothing the
- * run does not: it is INSIDE (listed, never counted again). Any other
- * overlap is stated (OVERLAP): both runs count what each recorded.
+ * Overlap: a flight-recorder incident inside the spans of continuous runs
+ * of the same domain that recorded its events too holds nothing those
+ * runs do not: it is INSIDE (listed, never counted again). One partly
+ * inside them (its ring holds events from before the run began: the gap
+ * before it) is PARTLY: only its part outside them is its own, a window
+ * of it (clip_first .. clip_last) on the time line; the rest is the run's.
+ * Any other overlap is stated (OVERLAP): both runs count what each
+ * recorded.
  *
  * Gaps: between two consecutive runs of the time line, from the last
  * event of one to the first of the next, nothing is recorded; each side
@@ -53,6 +57,8 @@ enum history_rel {
 	HIST_RUN,	/* a run of the time line */
 	HIST_INSIDE,	/* an incident inside run `other`: counted there */
 	HIST_OVERLAP,	/* a run of the time line overlapping run `other` */
+	HIST_PARTLY,	/* an incident partly inside run `other`: on the time
+			 * line only its part outside (clip_first .. clip_last) */
 };
 
 /* How a run of the time line began (after the one before it). */
@@ -78,6 +84,8 @@ struct history_run {
 	int has_span;
 	uint64_t first_ts, last_ts;
 	int64_t offset;
+	/* HIST_PARTLY: its own part, trace ns (inclusive) */
+	uint64_t clip_first, clip_last;
 	/* the wall clock at its first and last event, Unix ns (0: not known) */
 	int has_wall;
 	uint64_t wall_first, wall_last;
@@ -108,6 +116,18 @@ void history_free(struct history *h);
 static inline int64_t history_time(const struct history_run *r, uint64_t ts)
 {
 	return (int64_t)ts + r->offset;
+}
+
+/* Its span on the time line, trace ns: its events', or its own part's
+ * (HIST_PARTLY). */
+static inline uint64_t history_own_first(const struct history_run *r)
+{
+	return r->rel == HIST_PARTLY ? r->clip_first : r->first_ts;
+}
+
+static inline uint64_t history_own_last(const struct history_run *r)
+{
+	return r->rel == HIST_PARTLY ? r->clip_last : r->last_ts;
 }
 
 /* The gap before run i of its host's time line (a HIST_RUN or

@@ -97,28 +97,43 @@ static int read_span(const char *first, const char *last, uint64_t *a, uint64_t 
 	return ok;
 }
 
-/* rec's files ordered by their start (argument order among equals) */
+struct file_key {
+	uint64_t start;
+	int pos;	/* among the recording's files, as named */
+	int idx;	/* into the metadata */
+	char *path;
+};
+
+static int file_key_cmp(const void *x, const void *y)
+{
+	const struct file_key *a = x, *b = y;
+
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	return a->pos - b->pos;
+}
+
+/* rec's files ordered by their start (the order named among equals), as
+ * td_set_open reads them; a week of one-minute parts is 10,080 files */
 static void order_files(struct input_rec *rec, const char *const *meta_of, const int *idx)
 {
-	/* insertion sort: a recording's files are few or already in order */
-	int *k = xcalloc((size_t)rec->n + 1, sizeof(*k));
+	struct file_key *k = xcalloc((size_t)rec->n + 1, sizeof(*k));
 
 	for (int i = 0; i < rec->n; i++)
-		k[i] = idx[i];
-	for (int i = 1; i < rec->n; i++) {
-		char *p = rec->paths[i];
-		int ki = k[i], j = i;
+		k[i] = (struct file_key){ meta_start(meta_of[idx[i]]), i, idx[i], rec->paths[i] };
+	qsort(k, (size_t)rec->n, sizeof(*k), file_key_cmp);
+	/* each file's part number (switch_output=N; 0: not a part) */
+	rec->part = xcalloc((size_t)rec->n + 1, sizeof(*rec->part));
+	for (int i = 0; i < rec->n; i++) {
+		uint64_t v;
 
-		while (j > 0 && meta_start(meta_of[k[j - 1]]) > meta_start(meta_of[ki])) {
-			rec->paths[j] = rec->paths[j - 1];
-			k[j] = k[j - 1];
-			j--;
-		}
-		rec->paths[j] = p;
-		k[j] = ki;
+		rec->paths[i] = k[i].path;
+		if (meta_of[k[i].idx] && !td_meta_u64(meta_of[k[i].idx], "switch_output", &v) &&
+		    v < 1000000000)
+			rec->part[i] = (int)v;
 	}
-	rec->first_meta = meta_of[k[0]] ? xstrdup(meta_of[k[0]]) : NULL;
-	rec->last_meta = meta_of[k[rec->n - 1]] ? xstrdup(meta_of[k[rec->n - 1]]) : NULL;
+	rec->first_meta = meta_of[k[0].idx] ? xstrdup(meta_of[k[0].idx]) : NULL;
+	rec->last_meta = meta_of[k[rec->n - 1].idx] ? xstrdup(meta_of[k[rec->n - 1].idx]) : NULL;
 	free(k);
 }
 
@@ -250,6 +265,7 @@ void inputs_release(struct inputs *in)
 		free(in->rec[i].name);
 		free(in->rec[i].first_meta);
 		free(in->rec[i].last_meta);
+		free(in->rec[i].part);
 	}
 	free(in->rec);
 	in->rec = NULL;
@@ -377,6 +393,31 @@ struct analysis *inputs_analysis(const struct inputs *in, int i, const struct an
 	return analysis_of(in, i, &in->scope, o, err, bad_scope);
 }
 
+struct analysis *inputs_files_analysis(const struct inputs *in, const struct inputs_sel *sel,
+				       int from, int to, const struct analysis_opts *o, char **err,
+				       int *bad_scope)
+{
+	int i = in->hist.run[sel->run].in;
+	const struct input_rec *rec = &in->rec[i];
+	struct analysis_opts ao = *o;
+	struct analysis *a;
+	char *name;
+
+	if (from <= 0 && to >= rec->n)
+		return analysis_of(in, i, &sel->scope, o, err, bad_scope);
+	ao.scope = sel->scope;
+	if (to - from == 1) {
+		ao.name = rec->paths[from];
+		return analysis_run_scoped(rec->paths[from], &ao, err, bad_scope);
+	}
+	name = xasprintf("%s, parts %d..%d", rec->paths[from], rec->part[from],
+			 rec->part[to - 1]);
+	a = analysis_run_files((const char *const *)rec->paths + from, to - from, name, &ao, err,
+			       bad_scope);
+	free(name);
+	return a;
+}
+
 struct analysis *inputs_analysis_as(const struct inputs *in, int i, const struct analysis_opts *o,
 				    char **err, int *bad_scope)
 {
@@ -404,6 +445,11 @@ static int64_t history_zero(const struct history *h, int host)
 			z = history_time(r, r->first_ts);
 	}
 	return z == INT64_MAX ? 0 : z;
+}
+
+int64_t inputs_history_zero(const struct inputs *in, int host)
+{
+	return history_zero(&in->hist, host);
 }
 
 /* One edge of the window for run r: 1 and *ts (trace ns) or *wall (Unix
@@ -471,6 +517,34 @@ static int window_missed(const struct inputs *in, int host, char **err)
 	return r;
 }
 
+/* An incident partly inside a run: its own part as an abs window, within
+ * the scope's window where that is in trace time. 0: nothing left. */
+static int partly_window(struct inputs_sel *o, const struct history_run *r, int64_t zero)
+{
+	struct analysis_time *t[2] = { &o->scope.since, &o->scope.until };
+	uint64_t lo = r->clip_first, hi = r->clip_last, v;
+	int w;
+
+	for (int e = 0; e < 2; e++) {
+		if (!edge_of(t[e], r, zero, &v, &w) || w)
+			continue;	/* a wall-clock edge: the analysis maps it */
+		if (!e && v > lo)
+			lo = v;
+		if (e && v < hi)
+			hi = v;
+	}
+	if (lo > hi)
+		return 0;
+	for (int e = 0; e < 2; e++)
+		if (!t[e]->set || !t[e]->wall) {
+			t[e]->set = t[e]->abs = 1;
+			t[e]->wall = 0;
+			t[e]->ns = e ? hi : lo;
+		}
+	o->whole = 0;
+	return 1;
+}
+
 int inputs_select(const struct inputs *in, int host, struct inputs_sel **sel, int *n,
 		  char **err, int *bad_scope)
 {
@@ -509,6 +583,14 @@ int inputs_select(const struct inputs *in, int host, struct inputs_sel **sel, in
 		if (!window_touches(s, r, zero, &whole) &&
 		    (s->since.set || s->until.set || r->has_span))
 			continue;
+		if (r->rel == HIST_PARTLY && !partly_window(o, r, zero)) {
+			memset(o, 0, sizeof(*o));
+			continue;
+		}
+		if (r->rel == HIST_PARTLY) {	/* its own part, within the window */
+			(*n)++;
+			continue;
+		}
 		o->whole = whole;
 		if (whole) {
 			o->scope.since.set = o->scope.until.set = 0;

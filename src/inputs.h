@@ -51,6 +51,7 @@ struct input_rec {
 	int n;
 	char *name;		/* "FILE", or "FILE (N files)" */
 	int arg;		/* the argument that named its first file */
+	int *part;		/* each file's part number (switch_output=N; 0 none) */
 	/* mmscope metadata of its first and last file (NULL: none) */
 	char *first_meta, *last_meta;
 	/* its first and last event, trace ns (has_span 0: none, or the
@@ -123,6 +124,15 @@ int inputs_check_dirs(const struct inputs *in, char **err);
  */
 int inputs_select(const struct inputs *in, int host, struct inputs_sel **sel, int *n,
 		  char **err, int *bad_scope);
+/* Files [from, to) of a selected run's recording (in time order) read
+ * as one recording with its scope: the parts of a run an export has not
+ * taken yet. All of them: inputs_run_analysis. */
+struct analysis *inputs_files_analysis(const struct inputs *in, const struct inputs_sel *sel,
+				       int from, int to, const struct analysis_opts *o, char **err,
+				       int *bad_scope);
+/* The history time of host's first event: the zero from which relative
+ * times (--since 5, a front end's "5 s") count over its runs. */
+int64_t inputs_history_zero(const struct inputs *in, int host);
 /* Recording i read with o's own scope (compare's per-job scope), not
  * the inputs'. */
 struct analysis *inputs_analysis_as(const struct inputs *in, int i, const struct analysis_opts *o,

@@ -109,6 +109,7 @@ mmscope_SOURCES += \
 	src/recorder-flight.c src/recorder-meta.c \
 	src/part-writer.c src/part-writer.h \
 	src/export-write.c src/export-write.h \
+	src/export-seen.c src/export-seen.h \
 	src/cmd-record.c src/cmd-report.c src/cmd-compare.c src/cmd-tui.c \
 	src/cmd-dump.c src/cmd-convert.c src/cmd-recover.c src/cmd-sample.c \
 	src/cmd-doctor.c

@@ -538,6 +538,39 @@ void metric_values_release(struct metric_values *mv)
 	mv->n = mv->alloc = 0;
 }
 
+const char *metrics_rate_of(const char *name, char *buf, size_t len)
+{
+	/* count -> its rate, "{size}" for the mTHP sizes */
+	static const char *const pairs[][2] = {
+		{ "thp-fault-fallback", "thp-fault-fail-pct" },
+		{ "thp-swpout-fallback", "thp-swpout-fallback-pct" },
+		{ "mthp-{size}-fault-fallback", "mthp-{size}-fault-fallback-pct" },
+		{ "mthp-{size}-swpout-fallback", "mthp-{size}-swpout-fallback-pct" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(pairs); i++) {
+		const char *c = pairs[i][0], *hole = strstr(c, "{size}");
+		size_t pre, post, nl = strlen(name);
+
+		if (!hole) {
+			if (strcmp(name, c))
+				continue;
+			snprintf(buf, len, "%s", pairs[i][1]);
+			return buf;
+		}
+		/* mthp-SIZE-fault-fallback: the size is what the template's
+		 * prefix and suffix leave */
+		pre = (size_t)(hole - c);
+		post = strlen(hole + 6);
+		if (nl <= pre + post || strncmp(name, c, pre) || strcmp(name + nl - post, hole + 6))
+			continue;
+		snprintf(buf, len, "%.*s%.*s%s", (int)pre, c, (int)(nl - pre - post), name + pre,
+			 strstr(pairs[i][1], "{size}") + 6);
+		return buf;
+	}
+	return NULL;
+}
+
 void metric_values_note(struct metric_values *mv, const char *metric, const char *fmt, ...)
 {
 	va_list ap;

@@ -88,6 +88,15 @@ struct metric_info {
  */
 int metrics_describe(const char *name, struct metric_info *out);
 
+/*
+ * A count of failures that has a rate of attempts beside it (THP and
+ * mTHP fault and swap-out fallbacks): the rate's name into buf, or NULL.
+ * The regression gate holds the rate, not the count: a count from a
+ * baseline that made no attempts (the size set to never) is 0, and any
+ * count after it would read as a regression.
+ */
+const char *metrics_rate_of(const char *name, char *buf, size_t len);
+
 /* Does the metric belong to the selection word sel: its name, its group,
  * its source ("counter", "trace", "user") or "all"? */
 int metrics_match(const struct metric_info *mi, const char *sel);

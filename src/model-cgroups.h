@@ -25,13 +25,24 @@
 struct cgroups_row {
 	int id;				/* cgmap id; -1: tasks of unknown cgroup */
 	struct hist *lat[RK_NR];	/* stall lengths (ns) per kind; NULL none */
-	uint64_t stall_ns;		/* every kind's, for the order of rows */
+	/* a part of a run (model.h, bounds), as the reclaim model counts
+	 * them: stalls cut at its end, and the time inside it of those and
+	 * of the stalls begun before it (in the cgroup of their task at
+	 * their end: their begin is in the part before) */
+	uint64_t cut[RK_NR];
+	int64_t part_ns[RK_NR];
+	int64_t stall_ns;		/* every kind's, for the order of rows */
 	uint64_t memcg_scanned, memcg_reclaimed;	/* pages */
 	uint64_t swapouts;		/* folios */
 	uint64_t oom_kills;
 };
 
 struct cgroups_model;
+
+/* A kind's stalls in a row (complete and cut) and their time inside the
+ * recording, as reclaim_stalls() and reclaim_stall_ns() count them. */
+uint64_t cgroups_row_stalls(const struct cgroups_row *row, int kind);
+int64_t cgroups_row_stall_ns(const struct cgroups_row *row, int kind);
 
 extern const struct model_ops cgroups_model_ops;
 

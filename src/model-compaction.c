@@ -8,7 +8,12 @@
  * or lost events (the handoff model's rule, so both agree), a task that called
  * try_to_compact_pages within the last second (direct), khugepaged by
  * comm, else manual. Scanner and migration records go to the run open on
- * the same task.
+ * the same task. A task not seen to begin or end a run yet has them held
+ * until it does: its first end (a run begun before the recording, or the
+ * part of a run) takes them, with the runner the model can tell then
+ * (kcompactd's unclassified until its wake or sleep, no direct without
+ * the try: manual), a begin or the end of the recording makes them
+ * unattributed, as the whole run counts them.
  */
 #include "config.h"
 #include "model-compaction.h"
@@ -32,6 +37,9 @@ struct cpid {
 	int try_order, kc_order, run_order;
 	int is_khugepaged;
 	char comm[16];
+	int known;		/* a begin or end of it seen */
+	struct compact_runner_stats *held;	/* its scanner work until then */
+	uint64_t held_scans;	/* records in held */
 };
 
 /* Zones by their samples (zoneinfo): node, name, spanned pages. A
@@ -47,6 +55,7 @@ struct compaction_model {
 	struct compact_run *runs;	/* ended runs, in end order */
 	int nruns, aruns;
 	uint64_t runs_dropped;		/* beyond COMPACT_MAX_RUNS */
+	uint64_t from, cut;		/* compaction_model_bounds; 0 none */
 };
 
 struct compaction_model *compaction_model_new(void)
@@ -63,6 +72,9 @@ void compaction_model_free(struct compaction_model *m)
 {
 	if (!m)
 		return;
+	for (unsigned i = 0; i < m->pids.cap; i++)
+		if (m->pids.keys[i] >= 0)
+			free(((struct cpid *)PIDMAP_VAL(&m->pids, i))->held);
 	pidmap_release(&m->pids);
 	free(m->runs);
 	free(m);
@@ -96,10 +108,41 @@ static enum compact_runner compaction_runner(const struct cpid *p, uint64_t ts)
 	return CR_MANUAL;
 }
 
+/* The scanner figures of one block into another. */
+static void compaction_work_add(struct compact_runner_stats *to,
+				const struct compact_runner_stats *w)
+{
+	to->migrate_scanned += w->migrate_scanned;
+	to->migrate_taken += w->migrate_taken;
+	to->free_scanned += w->free_scanned;
+	to->free_taken += w->free_taken;
+	to->migrated += w->migrated;
+	to->failed += w->failed;
+	to->finished += w->finished;
+}
+
+/* A task's first begin or end: its held scanner work goes to rs (its
+ * run's runner), or is unattributed (rs NULL). */
+static void compaction_know(struct compaction_model *m, struct cpid *p,
+			    struct compact_runner_stats *rs)
+{
+	p->known = 1;
+	if (!p->held)
+		return;
+	if (rs)
+		compaction_work_add(rs, p->held);
+	else
+		m->st.unattributed_scans += p->held_scans;
+	free(p->held);
+	p->held = NULL;
+	p->held_scans = 0;
+}
+
 static void compaction_begin(struct compaction_model *m, const struct record *r)
 {
 	struct cpid *p = pidmap_add(&m->pids, r->pid);
 
+	compaction_know(m, p, NULL);	/* before it: outside a run */
 	if (r->comm && !strcmp(r->comm, "khugepaged"))
 		p->is_khugepaged = 1;
 	/* kcompactd's threads are named kcompactd<node> (kcompactd_run) */
@@ -137,34 +180,16 @@ static void compaction_log_run(struct compaction_model *m, const struct cpid *p,
 	memcpy(m->runs[m->nruns - 1].comm, p->comm, sizeof(p->comm));
 }
 
-static void compaction_end(struct compaction_model *m, const struct record *r)
+/* An end's status into its runner and its zone. */
+static void compaction_ended(struct compaction_model *m, struct compact_runner_stats *rs,
+			     const struct record *r)
 {
-	struct cpid *p = pidmap_get(&m->pids, r->pid);
-	struct compact_runner_stats *rs;
 	struct compact_zone_stats *z;
 	int s = r->crun.status;
 
-	if (!p || !p->run_open)
-		return;		/* begun before the recording */
-	p->run_open = 0;
-	rs = &m->st.runner[p->runner];
 	rs->runs++;
-	hist_add(&rs->dur, r->ts >= p->begin_ts ? r->ts - p->begin_ts : 0);
-	compaction_log_run(m, p, r, r->ts >= p->begin_ts ? r->ts - p->begin_ts : 0);
 	if (s >= 0 && s < COMPACT_NSTATUS)
 		rs->status[s]++;
-	{
-		struct compact_order_stats *os = p->run_order > 0 &&
-			p->run_order < REC_MAX_ORDERS ? &m->st.by_order[p->run_order] :
-			&m->st.no_order;
-		uint64_t d = r->ts >= p->begin_ts ? r->ts - p->begin_ts : 0;
-
-		os->runs++;
-		os->success += s == 8;
-		os->total_ns += d;
-		if (d > os->max_ns)
-			os->max_ns = d;
-	}
 	z = compaction_zone(m, r->crun.zone_start, r->crun.zone_end);
 	if (z) {
 		z->runs++;
@@ -173,12 +198,64 @@ static void compaction_end(struct compaction_model *m, const struct record *r)
 	}
 }
 
+static void compaction_end(struct compaction_model *m, const struct record *r)
+{
+	struct cpid *p = pidmap_add(&m->pids, r->pid);
+	struct compact_runner_stats *rs;
+	int s = r->crun.status;
+	uint64_t d;
+
+	if (r->comm && !strcmp(r->comm, "khugepaged"))
+		p->is_khugepaged = 1;
+	if (r->comm && !strncmp(r->comm, "kcompactd", 9))
+		p->is_kcompactd = 1;
+	if (!p->run_open) {
+		/* begun before the recording: its scanner work is its
+		 * runner's; in a part of a run it ended here (runs, status,
+		 * zone) and its time from the cut is this part's, though it
+		 * counts in the part where it began */
+		if (p->known)
+			return;
+		rs = &m->st.runner[compaction_runner(p, r->ts)];
+		compaction_know(m, p, rs);
+		if (m->from) {
+			rs->continued++;
+			rs->continued_ns += (int64_t)(r->ts - m->from);
+			compaction_ended(m, rs, r);
+		}
+		return;
+	}
+	p->run_open = 0;
+	rs = &m->st.runner[p->runner];
+	d = r->ts >= p->begin_ts ? r->ts - p->begin_ts : 0;
+	hist_add(&rs->dur, d);
+	compaction_log_run(m, p, r, d);
+	compaction_ended(m, rs, r);
+	{
+		struct compact_order_stats *os = p->run_order > 0 &&
+			p->run_order < REC_MAX_ORDERS ? &m->st.by_order[p->run_order] :
+			&m->st.no_order;
+
+		os->runs++;
+		os->success += s == 8;
+		os->total_ns += d;
+		if (d > os->max_ns)
+			os->max_ns = d;
+	}
+}
+
 static struct compact_runner_stats *compaction_open_run(struct compaction_model *m,
 							const struct record *r)
 {
-	struct cpid *p = pidmap_get(&m->pids, r->pid);
+	struct cpid *p = pidmap_add(&m->pids, r->pid);
 
-	if (!p || !p->run_open) {
+	if (!p->run_open && !p->known) {	/* held until its first begin or end */
+		if (!p->held)
+			p->held = xcalloc(1, sizeof(*p->held));
+		p->held_scans++;
+		return p->held;
+	}
+	if (!p->run_open) {
 		m->st.unattributed_scans++;
 		return NULL;
 	}
@@ -358,6 +435,12 @@ void compaction_model_add(struct compaction_model *m, const struct record *r)
 	}
 }
 
+void compaction_model_bounds(struct compaction_model *m, uint64_t from, uint64_t cut)
+{
+	m->from = from;
+	m->cut = cut;
+}
+
 void compaction_model_finish(struct compaction_model *m, uint64_t end_ts)
 {
 	(void)end_ts;
@@ -367,9 +450,17 @@ void compaction_model_finish(struct compaction_model *m, uint64_t end_ts)
 		if (m->pids.keys[i] < 0)
 			continue;
 		p = PIDMAP_VAL(&m->pids, i);
-		if (p->run_open)
+		if (p->run_open && m->cut) {	/* counted where it began */
+			struct compact_runner_stats *rs = &m->st.runner[p->runner];
+
+			rs->cut++;
+			rs->cut_ns += (int64_t)(m->cut - p->begin_ts);
+		} else if (p->run_open) {
 			m->st.runner[p->runner].open_at_end++;
+		}
 		p->run_open = 0;
+		if (!p->known)
+			compaction_know(m, p, NULL);
 	}
 }
 
@@ -407,6 +498,10 @@ void compact_stats_fold_kcompactd(struct compact_stats *st)
 
 		to->runs += r->runs;
 		to->open_at_end += r->open_at_end;
+		to->cut += r->cut;
+		to->continued += r->continued;
+		to->cut_ns += r->cut_ns;
+		to->continued_ns += r->continued_ns;
 		hist_fold(&to->dur, &r->dur);
 		for (int s = 0; s < COMPACT_NSTATUS; s++)
 			to->status[s] += r->status[s];
@@ -466,6 +561,7 @@ const struct compact_run *compaction_model_run(const struct compaction_model *m,
 /* The driver's view (model.h): one entry of models[] in src/analysis.c. */
 static void *ops_create(void) { return compaction_model_new(); }
 static void ops_add(void *m, const struct record *r) { compaction_model_add(m, r); }
+static void ops_bounds(void *m, uint64_t from, uint64_t cut) { compaction_model_bounds(m, from, cut); }
 static void ops_finish(void *m, uint64_t end_ts) { compaction_model_finish(m, end_ts); }
 static void ops_destroy(void *m) { compaction_model_free(m); }
 
@@ -473,6 +569,7 @@ const struct model_ops compaction_model_ops = {
 	.name = "compaction",
 	.create = ops_create,
 	.add = ops_add,
+	.bounds = ops_bounds,
 	.finish = ops_finish,
 	.destroy = ops_destroy,
 };

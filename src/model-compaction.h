@@ -30,8 +30,14 @@ enum compact_runner {
 #define COMPACT_NMT 6		/* migratetypes shown */
 
 struct compact_runner_stats {
-	uint64_t runs, open_at_end;
-	struct hist dur;			/* ns */
+	uint64_t runs, open_at_end;		/* ended runs; runs open at the end */
+	struct hist dur;			/* ns, of the ended runs */
+	/* a part of a run (compaction_model_bounds): runs open where a switch
+	 * cut the run after it (cut), and runs begun before it that ended in
+	 * it (continued: runner as the part can tell, model-compaction.c),
+	 * with their time inside the part (signed, as the reclaim model's) */
+	uint64_t cut, continued;
+	int64_t cut_ns, continued_ns;
 	uint64_t status[COMPACT_NSTATUS];
 	uint64_t migrate_scanned, migrate_taken;
 	uint64_t free_scanned, free_taken;
@@ -82,9 +88,25 @@ struct compact_run {
 
 struct compaction_model;
 
+/* Runs counted in the recording (ended and cut: a run counts where it
+ * began), and their time inside it (ns). */
+static inline uint64_t compact_runs_counted(const struct compact_runner_stats *r)
+{
+	return r->dur.count + r->cut;
+}
+
+static inline int64_t compact_run_ns(const struct compact_runner_stats *r)
+{
+	return (int64_t)r->dur.sum + r->cut_ns + r->continued_ns;
+}
+
 struct compaction_model *compaction_model_new(void);
 void compaction_model_free(struct compaction_model *m);
 void compaction_model_add(struct compaction_model *m, const struct record *r);
+/* A part of a run (model.h, bounds): runs open at the end are cut at cut,
+ * a task's first end without its begin is a run continued from the part
+ * before (its time from from). Before the first record. */
+void compaction_model_bounds(struct compaction_model *m, uint64_t from, uint64_t cut);
 void compaction_model_finish(struct compaction_model *m, uint64_t end_ts);
 const struct compact_stats *compaction_model_stats(const struct compaction_model *m);
 /* The name of the zone whose pfns run from start to end ("Normal (node

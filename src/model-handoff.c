@@ -25,6 +25,7 @@ struct hnode {
 	int nkcs, kccap;
 	struct kswapd_episode cur, pend;
 	int cur_open, pend_open;
+	int ks_seen;			/* a kswapd wake or sleep of the node */
 	uint64_t pend_deadline;
 	uint64_t last_sleep;
 	uint32_t pending_wakeups;
@@ -76,6 +77,7 @@ struct handoff_model {
 	int *order;			/* nids seen, sorted */
 	int norder;
 	uint64_t min_deadline;		/* 0: no pending window */
+	uint64_t from, cut;		/* handoff_model_bounds; 0 none */
 };
 
 void handoff_params_default(struct handoff_params *p)
@@ -232,6 +234,7 @@ static void handoff_kswapd_wake(struct handoff_model *m, struct hnode *n,
 
 	n->st.kswapd_pid = r->pid;
 	n->st.kswapd_wakes++;
+	n->ks_seen = 1;
 	if (n->cur_open) {
 		ep->rebalances++;
 		if (r->wake.order > ep->order)
@@ -265,6 +268,12 @@ static void handoff_kswapd_sleep(struct handoff_model *m, struct hnode *n,
 
 	n->st.kswapd_pid = r->pid;
 	n->last_sleep = r->ts;
+	if (!n->cur_open && !n->ks_seen && m->from) {
+		/* awake since before this part of a run: its time here */
+		n->st.kswapd_continued++;
+		n->st.awake_continued_ns += (int64_t)(r->ts - m->from);
+	}
+	n->ks_seen = 1;
 	if (!n->cur_open)
 		return;		/* slept before the recording saw it wake */
 	n->cur_open = 0;
@@ -862,9 +871,19 @@ void handoff_model_add(struct handoff_model *m, const struct record *r)
 	}
 }
 
+void handoff_model_bounds(struct handoff_model *m, uint64_t from, uint64_t cut)
+{
+	m->from = from;
+	m->cut = cut;
+}
+
 void handoff_model_finish(struct handoff_model *m, uint64_t end_ts)
 {
 	handoff_expire(m, end_ts);
+	/* a part of a run: what is open ends at the cut, not at the part's
+	 * last event (the time up to the cut is this part's) */
+	if (m->cut)
+		end_ts = m->cut;
 	for (int i = 0; i < m->norder; i++) {
 		struct hnode *n = m->nodes[m->order[i]];
 
@@ -993,6 +1012,7 @@ const char *handoff_flags_str(unsigned flags, char *buf, int len)
 /* The driver's view (model.h): one entry of models[] in src/analysis.c. */
 static void *ops_create(const struct model_env *env) { return handoff_model_new(env->handoff); }
 static void ops_add(void *m, const struct record *r) { handoff_model_add(m, r); }
+static void ops_bounds(void *m, uint64_t from, uint64_t cut) { handoff_model_bounds(m, from, cut); }
 static void ops_finish(void *m, uint64_t end_ts) { handoff_model_finish(m, end_ts); }
 static void ops_destroy(void *m) { handoff_model_free(m); }
 
@@ -1000,6 +1020,7 @@ const struct model_ops handoff_model_ops = {
 	.name = "handoff",
 	.create_env = ops_create,
 	.add = ops_add,
+	.bounds = ops_bounds,
 	.finish = ops_finish,
 	.destroy = ops_destroy,
 };

@@ -154,7 +154,13 @@ struct handoff_node_stats {
 	 * inside episodes (kswapd woken again before it slept) */
 	uint64_t kswapd_wakes;
 	uint64_t wakeup_kswapd, wakeup_kswapd_by_order[REC_MAX_ORDERS];
-	uint64_t awake_ns;
+	uint64_t awake_ns;		/* of the episodes (begun here) */
+	/* a part of a run (handoff_model_bounds): episodes begun before it
+	 * that kswapd slept from in it (its first kswapd record of the node
+	 * a sleep), and their time in it, from the cut (signed, as the
+	 * reclaim model's); handoff_awake_ns() adds it */
+	uint64_t kswapd_continued;
+	int64_t awake_continued_ns;
 	uint64_t ho_wakeup, ho_pickup, ho_none, ho_not_needed, ho_open;
 	uint64_t kc_wakeups;		/* wakeup_kcompactd events, any caller */
 	uint64_t kc_wakeups_kswapd;	/* ... by kswapd */
@@ -196,10 +202,29 @@ struct handoff_node_stats {
 
 struct handoff_model;
 
+/* kswapd's time awake inside the recording: its episodes' (one open at a
+ * part's cut up to it) and, in a part of a run, that of an episode begun
+ * before it. */
+static inline int64_t handoff_awake_ns(const struct handoff_node_stats *n)
+{
+	return (int64_t)n->awake_ns + n->awake_continued_ns;
+}
+
 void handoff_params_default(struct handoff_params *p);
 struct handoff_model *handoff_model_new(const struct handoff_params *p);
 void handoff_model_free(struct handoff_model *m);
 void handoff_model_add(struct handoff_model *m, const struct record *r);
+/*
+ * A part of a run (model.h, bounds): at its end an episode still awake,
+ * a kcompactd request or proactive pass running are cut at cut (their
+ * time up to it; an episode counted here, where it began); a node's
+ * first kswapd record a sleep ends an episode begun before the part,
+ * whose time from from is kswapd_continued's. A first wake may be a
+ * re-wake of an episode begun before (the part cannot tell): it starts
+ * an episode; and kcompactd's time before its first wake or sleep in a
+ * part is not counted (a request or a proactive pass: not known).
+ */
+void handoff_model_bounds(struct handoff_model *m, uint64_t from, uint64_t cut);
 void handoff_model_finish(struct handoff_model *m, uint64_t end_ts);
 
 /* Nodes seen, in nid order. */

@@ -5,6 +5,7 @@
  */
 #include "config.h"
 #include "model-memcgs.h"
+#include "cgmap.h"
 #include "fnv.h"
 #include "util.h"
 
@@ -59,6 +60,10 @@ struct memcgs_model {
 	int *index;		/* open addressing on path: -1 empty */
 	unsigned icap;
 	struct mcg other;	/* the summed line */
+	/* record --cgroup PATH's one cgroup (the "memcg" lines), apart
+	 * from --cgroups' (the report's memcg section is theirs) */
+	struct mcg single;
+	int single_touched;
 	struct memcg_other oinfo;
 	int *touched;		/* cgroups with values pending */
 	int ntouched, atouched;
@@ -95,6 +100,8 @@ void memcgs_model_free(struct memcgs_model *m)
 	free(m->touched);
 	free(m->vis);
 	free(m->other.path);
+	free(m->single.path);
+	free(m->single.pts);
 	free(m);
 }
 
@@ -200,7 +207,19 @@ static void on_value(struct memcgs_model *m, const struct record *r)
 	if (r->type == REC_SETTING ? strcmp(r->setting.value, "max") :
 	    r->counter.scale || r->counter.wide)
 		return;
-	c = cgroup_of(m, path);
+	if ((r->type == REC_COUNTER ? r->counter.source : r->setting.source) == SRC_MEMCG) {
+		c = &m->single;
+		if (!c->path) {
+			char buf[4096];
+
+			/* as the tasks' map names it: below the mount */
+			c->path = xstrdup(cgmap_scope_path(path, buf, (int)sizeof(buf)));
+			c->info.path = c->path;
+			init_counts(c);
+		}
+	} else {
+		c = cgroup_of(m, path);
+	}
 	if (!c)
 		return;
 	if (!c->p.has || c->p.seq != seq) {	/* new, or a set whose end was lost */
@@ -211,6 +230,8 @@ static void on_value(struct memcgs_model *m, const struct record *r)
 		c->p.has = 1;
 		if (listed) {
 			/* already in touched[] */
+		} else if (c == &m->single) {
+			m->single_touched = 1;
 		} else if (c == &m->other) {
 			m->other_touched = 1;
 		} else {
@@ -418,14 +439,20 @@ static void on_end(struct memcgs_model *m, const struct record *r)
 	m->ntouched = 0;
 	if (m->other_touched && m->other.p.has && m->other.p.seq == r->send.seq)
 		commit_other(m);
+	if (m->single_touched && m->single.p.has && m->single.p.seq == r->send.seq)
+		commit(m, &m->single, r->ts);
+	m->single.p.has = 0;
+	m->single_touched = 0;
 	m->other.p.has = 0;
 	m->other_touched = 0;
 }
 
 void memcgs_model_add(struct memcgs_model *m, const struct record *r)
 {
-	if ((r->type == REC_COUNTER && r->counter.source == SRC_MEMCGS) ||
-	    (r->type == REC_SETTING && r->setting.source == SRC_MEMCGS))
+	if ((r->type == REC_COUNTER &&
+	     (r->counter.source == SRC_MEMCGS || r->counter.source == SRC_MEMCG)) ||
+	    (r->type == REC_SETTING &&
+	     (r->setting.source == SRC_MEMCGS || r->setting.source == SRC_MEMCG)))
 		on_value(m, r);
 	else if (r->type == REC_SAMPLE_END)
 		on_end(m, r);
@@ -500,6 +527,11 @@ void memcgs_model_order(const struct memcgs_model *m, int *out)
 const struct memcg_other *memcgs_model_other(const struct memcgs_model *m)
 {
 	return &m->oinfo;
+}
+
+const struct memcg_info *memcgs_model_single(const struct memcgs_model *m)
+{
+	return m->single.info.nsets ? &m->single.info : NULL;
 }
 
 uint64_t memcgs_model_dropped(const struct memcgs_model *m)

@@ -109,6 +109,10 @@ const struct memcg_info *memcgs_model_find(const struct memcgs_model *m, const c
  * out holds memcgs_model_count() entries. */
 void memcgs_model_order(const struct memcgs_model *m, int *out);
 const struct memcg_other *memcgs_model_other(const struct memcgs_model *m);
+/* record --cgroup PATH's one cgroup (its "memcg" lines), kept apart
+ * from --cgroups' (never in the count or order above), its path below
+ * the cgroup mount as the tasks' map names it; NULL when not sampled. */
+const struct memcg_info *memcgs_model_single(const struct memcgs_model *m);
 /* Cgroups not followed beyond MEMCGS_MAX. */
 uint64_t memcgs_model_dropped(const struct memcgs_model *m);
 

@@ -4,7 +4,10 @@
  * has an entry in a task-id map; LRU and shrink records of that task are
  * charged to its reclaim kind, those of a kswapd task to kswapd, the rest
  * to "other". A begin that finds one already open (the end was lost)
- * replaces it and counts as unpaired. Every update is O(1).
+ * replaces it and counts as unpaired. A task whose context is not known
+ * yet (no begin, end or kswapd record of it so far) has its LRU work held
+ * in a buffer of its own until one comes (model-reclaim.h). Every update
+ * is O(1) (a flush: the size of one buffer).
  */
 #include "config.h"
 #include "model-reclaim.h"
@@ -17,6 +20,8 @@
 struct reclaim_pid {
 	int open;
 	int is_kswapd;
+	int known;		/* its context is known: a begin, end or kswapd record */
+	struct reclaim_kind_stats *held;	/* LRU work while not known */
 	enum reclaim_kind kind;
 	uint64_t begin_ts;
 	int order;
@@ -37,6 +42,7 @@ struct reclaim_model {
 	struct reclaim_stall *stalls;	/* paired begin/end, in end order */
 	int nstalls, astalls;
 	uint64_t stalls_dropped;	/* beyond RECLAIM_MAX_STALLS */
+	uint64_t from, cut;		/* reclaim_model_bounds; 0 none */
 };
 
 struct reclaim_model *reclaim_model_new(void)
@@ -53,6 +59,9 @@ void reclaim_model_free(struct reclaim_model *m)
 {
 	if (!m)
 		return;
+	for (unsigned i = 0; i < m->pids.cap; i++)
+		if (m->pids.keys[i] >= 0)
+			free(((struct reclaim_pid *)PIDMAP_VAL(&m->pids, i))->held);
 	pidmap_release(&m->pids);
 	free(m->stalls);
 	free(m);
@@ -68,16 +77,63 @@ static struct reclaim_pid *reclaim_pid(struct reclaim_model *m, const struct rec
 	return p;
 }
 
-/* The kind that LRU work of this task belongs to. */
-static enum reclaim_kind reclaim_context(struct reclaim_model *m, int pid)
+/* The LRU figures of one stats block into another (a task's held work
+ * into the kind it turned out to be). */
+static void reclaim_work_add(struct reclaim_kind_stats *to, const struct reclaim_kind_stats *w)
 {
-	struct reclaim_pid *p = pidmap_get(&m->pids, pid);
+	to->scanned += w->scanned;
+	to->reclaimed += w->reclaimed;
+	for (int p = 0; p < RECLAIM_NPRIO; p++) {
+		to->prio_scanned[p] += w->prio_scanned[p];
+		to->prio_reclaimed[p] += w->prio_reclaimed[p];
+	}
+	to->anon_scanned += w->anon_scanned;
+	to->anon_reclaimed += w->anon_reclaimed;
+	to->file_scanned += w->file_scanned;
+	to->file_reclaimed += w->file_reclaimed;
+	for (int l = 0; l < RECLAIM_NLRU; l++) {
+		to->lru_scanned[l] += w->lru_scanned[l];
+		to->lru_taken[l] += w->lru_taken[l];
+	}
+	to->write_anon += w->write_anon;
+	to->write_file += w->write_file;
+	to->active_taken += w->active_taken;
+	to->active_deactivated += w->active_deactivated;
+}
 
-	if (!p)
-		return RK_OTHER;
+/* The task's context is known now: its held work goes to kind k. */
+static void reclaim_know(struct reclaim_model *m, struct reclaim_pid *p, enum reclaim_kind k)
+{
+	p->known = 1;
+	if (!p->held)
+		return;
+	reclaim_work_add(&m->kinds[k], p->held);
+	free(p->held);
+	p->held = NULL;
+}
+
+/* Where LRU work of this task is counted: its open stall's kind, kswapd,
+ * "other", or its buffer while its context is not known. */
+static struct reclaim_kind_stats *reclaim_charge(struct reclaim_model *m, int pid)
+{
+	struct reclaim_pid *p = pidmap_add(&m->pids, pid);
+
 	if (p->open)
-		return p->kind;
-	return p->is_kswapd ? RK_KSWAPD : RK_OTHER;
+		return &m->kinds[p->kind];
+	if (p->is_kswapd)
+		return &m->kinds[RK_KSWAPD];
+	if (p->known)
+		return &m->kinds[RK_OTHER];
+	if (!p->held)
+		p->held = xcalloc(1, sizeof(*p->held));
+	return p->held;
+}
+
+/* kswapd: known by its wake and sleep records, and by name */
+static void reclaim_kswapd_is(struct reclaim_model *m, struct reclaim_pid *p)
+{
+	p->is_kswapd = 1;
+	reclaim_know(m, p, RK_KSWAPD);
 }
 
 static void reclaim_begin(struct reclaim_model *m, const struct record *r)
@@ -90,10 +146,14 @@ static void reclaim_begin(struct reclaim_model *m, const struct record *r)
 	ks->begins++;
 	if (r->rbegin.order >= 0 && r->rbegin.order < REC_MAX_ORDERS)
 		ks->orders[r->rbegin.order]++;
-	if (r->rbegin.kind == RK_SOFTLIMIT && (p->open || p->is_kswapd))
+	/* and so does one of a task not known yet (softlimit reclaim is
+	 * only called from kswapd and direct reclaim) */
+	if (r->rbegin.kind == RK_SOFTLIMIT && (p->open || p->is_kswapd || !p->known))
 		return;
 	if (p->open)
 		m->kinds[p->kind].unpaired_ends++;
+	else	/* what it did before was outside a stall */
+		reclaim_know(m, p, p->is_kswapd ? RK_KSWAPD : RK_OTHER);
 	p->open = 1;
 	p->kind = r->rbegin.kind;
 	p->begin_ts = r->ts;
@@ -207,15 +267,28 @@ static void reclaim_log_stall(struct reclaim_model *m, const struct reclaim_pid 
 
 static void reclaim_end(struct reclaim_model *m, const struct record *r)
 {
-	struct reclaim_pid *p = pidmap_get(&m->pids, r->pid);
+	struct reclaim_pid *p = reclaim_pid(m, r);
 	struct reclaim_kind_stats *ks = &m->kinds[r->rend.kind];
 	uint64_t d;
 
 	ks->ends++;
 	ks->nr_reclaimed += r->rend.nr_reclaimed;
-	if (!p || !p->open || p->kind != r->rend.kind) {
-		if (r->rend.kind != RK_SOFTLIMIT)
+	if (!p->open || p->kind != r->rend.kind) {
+		if (r->rend.kind == RK_SOFTLIMIT)
+			return;
+		if (!p->known && !p->open && m->from) {
+			/* begun before this part: its time from the cut */
+			int64_t share = (int64_t)(r->ts - m->from);
+
+			ks->continued++;
+			ks->continued_ns += share;
+			p->task.total_ns += share;
+		} else {
 			ks->unpaired_ends++;
+		}
+		/* the first end of a task: what it did before was this stall's */
+		if (!p->known && !p->open)
+			reclaim_know(m, p, r->rend.kind);
 		return;
 	}
 	p->open = 0;
@@ -224,7 +297,7 @@ static void reclaim_end(struct reclaim_model *m, const struct record *r)
 	hist_add(&ks->lat, d);
 	reclaim_log_stall(m, p, r, d);
 	p->task.count++;
-	p->task.total_ns += d;
+	p->task.total_ns += (int64_t)d;
 	p->task.reclaimed += r->rend.nr_reclaimed;
 	if (d >= p->task.max_ns) {
 		p->task.max_ns = d;
@@ -235,8 +308,8 @@ static void reclaim_end(struct reclaim_model *m, const struct record *r)
 
 static void reclaim_shrink(struct reclaim_model *m, const struct record *r)
 {
-	struct reclaim_kind_stats *ks = &m->kinds[reclaim_context(m, r->pid)];
 	struct reclaim_pid *op = open_pass(m, r);
+	struct reclaim_kind_stats *ks = reclaim_charge(m, r->pid);
 	int prio = r->shrink.priority;
 
 	if (op)
@@ -258,9 +331,7 @@ static void reclaim_shrink(struct reclaim_model *m, const struct record *r)
 
 static void reclaim_mark_kswapd(struct reclaim_model *m, const struct record *r)
 {
-	struct reclaim_pid *p = reclaim_pid(m, r);
-
-	p->is_kswapd = 1;
+	reclaim_kswapd_is(m, reclaim_pid(m, r));
 }
 
 void reclaim_model_add(struct reclaim_model *m, const struct record *r)
@@ -288,9 +359,16 @@ void reclaim_model_add(struct reclaim_model *m, const struct record *r)
 		m->rp_reclaimed += r->shrink.reclaimed;
 		break;
 	case REC_LRU_ISOLATE:
+		/* kswapd's threads are named kswapd<node> (kswapd_run) */
+		if (r->comm && !strncmp(r->comm, "kswapd", 6)) {
+			struct reclaim_pid *p = reclaim_pid(m, r);
+
+			if (!p->is_kswapd)
+				reclaim_kswapd_is(m, p);
+		}
 		if ((op = open_pass(m, r)))
 			reclaim_pass_isolate(op, r);
-		ks = &m->kinds[reclaim_context(m, r->pid)];
+		ks = reclaim_charge(m, r->pid);
 		if (r->isolate.lru >= 0 && r->isolate.lru < RECLAIM_NLRU) {
 			ks->lru_scanned[r->isolate.lru] += r->isolate.scanned;
 			ks->lru_taken[r->isolate.lru] += r->isolate.taken;
@@ -299,12 +377,12 @@ void reclaim_model_add(struct reclaim_model *m, const struct record *r)
 	case REC_SHRINK_ACTIVE:
 		if ((op = open_pass(m, r)))
 			reclaim_pass_stamp(op, r->active.priority, r->active.taken);
-		ks = &m->kinds[reclaim_context(m, r->pid)];
+		ks = reclaim_charge(m, r->pid);
 		ks->active_taken += r->active.taken;
 		ks->active_deactivated += r->active.deactivated;
 		break;
 	case REC_WRITE_FOLIO:
-		ks = &m->kinds[reclaim_context(m, r->pid)];
+		ks = reclaim_charge(m, r->pid);
 		if (r->write.flags & RECLAIM_FLAG_FILE)
 			ks->write_file++;
 		else
@@ -319,6 +397,12 @@ void reclaim_model_add(struct reclaim_model *m, const struct record *r)
 	}
 }
 
+void reclaim_model_bounds(struct reclaim_model *m, uint64_t from, uint64_t cut)
+{
+	m->from = from;
+	m->cut = cut;
+}
+
 void reclaim_model_finish(struct reclaim_model *m, uint64_t end_ts)
 {
 	(void)end_ts;
@@ -328,10 +412,23 @@ void reclaim_model_finish(struct reclaim_model *m, uint64_t end_ts)
 		if (m->pids.keys[i] < 0)
 			continue;
 		p = PIDMAP_VAL(&m->pids, i);
-		if (p->open) {
+		if (p->open && m->cut) {
+			/* cut: counted here, where it began, with its time
+			 * up to the cut */
+			struct reclaim_kind_stats *ks = &m->kinds[p->kind];
+			int64_t share = (int64_t)(m->cut - p->begin_ts);
+
+			ks->cut++;
+			ks->cut_ns += share;
+			p->task.count++;
+			p->task.total_ns += share;
+		} else if (p->open) {
 			m->kinds[p->kind].open_at_end++;
-			p->open = 0;
 		}
+		p->open = 0;
+		/* never known: outside any stall, as far as the recording goes */
+		if (!p->known)
+			reclaim_know(m, p, p->is_kswapd ? RK_KSWAPD : RK_OTHER);
 	}
 }
 
@@ -405,6 +502,7 @@ const struct reclaim_stall *reclaim_model_stall(const struct reclaim_model *m, i
 /* The driver's view (model.h): one entry of models[] in src/analysis.c. */
 static void *ops_create(void) { return reclaim_model_new(); }
 static void ops_add(void *m, const struct record *r) { reclaim_model_add(m, r); }
+static void ops_bounds(void *m, uint64_t from, uint64_t cut) { reclaim_model_bounds(m, from, cut); }
 static void ops_finish(void *m, uint64_t end_ts) { reclaim_model_finish(m, end_ts); }
 static void ops_destroy(void *m) { reclaim_model_free(m); }
 
@@ -412,6 +510,7 @@ const struct model_ops reclaim_model_ops = {
 	.name = "reclaim",
 	.create = ops_create,
 	.add = ops_add,
+	.bounds = ops_bounds,
 	.finish = ops_finish,
 	.destroy = ops_destroy,
 };

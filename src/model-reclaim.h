@@ -6,7 +6,12 @@
  *
  * Pure C, no I/O: feed it records in time order with reclaim_model_add(),
  * call reclaim_model_finish() once, then query. kswapd's work is told
- * apart by its task id, learned from its wake and sleep records.
+ * apart by its task id, learned from its wake and sleep records and its
+ * name on lru_isolate. LRU work of a task not seen to begin or end a
+ * stall yet is held back until it does: an end (a stall begun before
+ * the recording, or before a part of a run) charges it to that stall's
+ * kind, a begin or the end of the recording to kswapd or "other"; so a
+ * part of a run and the whole run charge every page alike.
  */
 #ifndef MMSCOPE_MODEL_RECLAIM_H
 #define MMSCOPE_MODEL_RECLAIM_H
@@ -43,7 +48,30 @@ struct reclaim_kind_stats {
 	uint64_t pass_first[RECLAIM_NPRIO];
 	uint64_t pass_none, pass_unknown;
 	uint64_t esc_first_ts, esc_last_ts;	/* ends of escalated passes; 0 none */
+	/* A part of a run (reclaim_model_bounds): stalls begun here and
+	 * still open where a switch cut the run after it (cut), and stalls
+	 * begun before it that ended here (continued), with their time
+	 * inside the part: cut .. its end, its start .. end (signed: a stall
+	 * that ended in the microseconds the two files overlap gives a
+	 * little below 0; the two halves always sum to the stall). Neither
+	 * is in lat, which holds complete stalls only. */
+	uint64_t cut, continued;
+	int64_t cut_ns, continued_ns;
 };
+
+/* Stalls counted in the recording: complete ones (lat) and those cut at
+ * its end (a stall counts where it began). */
+static inline uint64_t reclaim_stalls(const struct reclaim_kind_stats *ks)
+{
+	return ks->lat.count + ks->cut;
+}
+
+/* Time in stalls inside the recording (ns): complete stalls, and the
+ * parts inside it of stalls cut at its end or continued from before. */
+static inline int64_t reclaim_stall_ns(const struct reclaim_kind_stats *ks)
+{
+	return (int64_t)ks->lat.sum + ks->cut_ns + ks->continued_ns;
+}
 
 #define RECLAIM_DEF_PRIORITY 12
 
@@ -58,8 +86,9 @@ struct reclaim_task {
 	int pid;
 	char comm[16];
 	enum reclaim_kind kind;		/* of its longest stall */
-	uint64_t count;
-	uint64_t total_ns, max_ns;
+	uint64_t count;			/* begun in the recording (cut ones too) */
+	int64_t total_ns;		/* inside the recording (reclaim_stall_ns) */
+	uint64_t max_ns;		/* complete stalls */
 	uint64_t reclaimed;
 	int cgroup;			/* record.cgroup at its longest stall's begin */
 };
@@ -82,6 +111,14 @@ struct reclaim_model;
 struct reclaim_model *reclaim_model_new(void);
 void reclaim_model_free(struct reclaim_model *m);
 void reclaim_model_add(struct reclaim_model *m, const struct record *r);
+/*
+ * The recording is a part of a run (model.h, bounds): from, the trace
+ * time the run was cut at before it (0: the run starts in it), cut the
+ * one after it (0: the run ends in it). A stall open at the end is then
+ * cut there, one whose end comes first in it (no begin, nothing else of
+ * its task before it) continued from before. Before the first record.
+ */
+void reclaim_model_bounds(struct reclaim_model *m, uint64_t from, uint64_t cut);
 void reclaim_model_finish(struct reclaim_model *m, uint64_t end_ts);
 
 const struct reclaim_kind_stats *reclaim_model_kind(const struct reclaim_model *m,

@@ -6,6 +6,7 @@
  */
 #include "config.h"
 #include "model-run.h"
+#include "run-stop.h"
 #include "util.h"
 
 #include <stddef.h>
@@ -52,6 +53,8 @@ struct run_model {
 	char *memcg_path;
 	struct mtrack mk[MK_NR];
 	struct run_memcg memcg;		/* built on request */
+	struct run_outcome meta_out;	/* run_model_outcome_meta's */
+	int meta_argv_owned;		/* meta_out.argv is its own, not out's */
 };
 
 struct run_model *run_model_new(void)
@@ -73,6 +76,11 @@ void run_model_free(struct run_model *m)
 		free(m->out.argv[i]);
 	free(m->out.argv);
 	free(m->memcg_path);
+	if (m->meta_argv_owned) {
+		for (int i = 0; i < m->meta_out.argc; i++)
+			free(m->meta_out.argv[i]);
+		free(m->meta_out.argv);
+	}
 	free(m);
 }
 
@@ -303,6 +311,63 @@ int run_setting_changed(const struct run_setting *s)
 const struct run_outcome *run_model_outcome(const struct run_model *m)
 {
 	return &m->out;
+}
+
+static struct run_value value_of(const struct run_stop_num *n)
+{
+	struct run_value v = { n->known, n->known ? n->v : 0, 0 };
+
+	return v;
+}
+
+const struct run_outcome *run_model_outcome_meta(const struct run_model *m, const char *meta)
+{
+	struct run_model *w = (struct run_model *)m;
+	struct run_outcome *o = &w->meta_out;
+	struct run_stop_command *c;
+	struct run_stop st;
+
+	if (!meta)
+		return &m->out;
+	if (w->meta_argv_owned) {
+		for (int i = 0; i < o->argc; i++)
+			free(o->argv[i]);
+		free(o->argv);
+		w->meta_argv_owned = 0;
+	}
+	run_stop_parse(&st, meta);
+	c = &st.cmd;
+	if (m->out.known) {	/* the line's, shared */
+		*o = m->out;
+		o->pid = value_of(&c->pid);
+		run_stop_release(&st);
+		return o;
+	}
+	memset(o, 0, sizeof(*o));
+	o->pid = value_of(&c->pid);
+	o->running = c->known && c->state && !strcmp(c->state, "running");
+	if (c->known && c->state && !strcmp(c->state, "ended")) {
+		o->known = 1;
+		o->from_meta = 1;
+		o->exit = value_of(&c->exit);
+		o->signal = value_of(&c->signal);
+		o->core = value_of(&c->core);
+		o->elapsed_us = value_of(&c->elapsed_us);
+		o->user_us = value_of(&c->user_us);
+		o->sys_us = value_of(&c->sys_us);
+		o->maxrss_kb = value_of(&c->maxrss_kb);
+		o->stopped_by_recorder = value_of(&c->ended_by_recorder);
+	}
+	if ((o->known || o->running) && c->argc) {
+		o->from_meta = 1;
+		o->argc = c->argc;
+		o->argv = c->argv;	/* taken from st */
+		c->argv = NULL;
+		c->argc = 0;
+		w->meta_argv_owned = 1;
+	}
+	run_stop_release(&st);
+	return o;
 }
 
 static struct run_value last_of(const struct mtrack *t)

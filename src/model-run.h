@@ -10,7 +10,8 @@
  *   recording without ctx lines (older mmscope, trace-cmd) has none:
  *   run_model_has_context() is 0 and every figure is unknown.
  * - Outcome: the command's argv, exit status or signal, elapsed, user,
- *   sys, max RSS (wait4), each with a known flag.
+ *   sys, max RSS (wait4), each with a known flag; where the file has no
+ *   outcome line, from the recorder's metadata (run_model_outcome_meta).
  * - Memcg (record --cgroup): its limits and kernel peaks (last sampled),
  *   the largest usage and swap sampled, memory.events (v2) or
  *   memory.oom_control/failcnt (v1) deltas, and memory.stat deltas of
@@ -46,7 +47,7 @@ struct run_value {
 };
 
 struct run_outcome {
-	int known;		/* an outcome line was recorded */
+	int known;		/* the command's end was recorded (outcome line or metadata) */
 	int argc;		/* argv[0..argc-1], decoded */
 	char **argv;
 	struct run_value exit;		/* exit status, when it exited */
@@ -56,6 +57,10 @@ struct run_outcome {
 	struct run_value user_us, sys_us;	/* rusage */
 	struct run_value maxrss_kb;	/* rusage ru_maxrss */
 	struct run_value stopped_by_recorder;	/* 1: mmscope ended it */
+	/* run_model_outcome_meta(): */
+	struct run_value pid;		/* its process id (command_pid) */
+	int running;		/* still running when the file was written (known 0) */
+	int from_meta;		/* from the metadata's command_* keys: no outcome line */
 };
 
 struct run_memcg {
@@ -99,6 +104,18 @@ const char *run_model_value(const struct run_model *m, const char *key);
 int run_setting_changed(const struct run_setting *s);
 
 const struct run_outcome *run_model_outcome(const struct run_model *m);
+/*
+ * The outcome with the recorder's metadata (meta: the last file's,
+ * analysis_last_meta(); NULL: as run_model_outcome()). The outcome line
+ * when the file has one, with the pid from command_pid; else the
+ * command_* keys (run-stop.h), which mmscope record writes at the end
+ * whatever became of the line (a full disk or --max-size ends the
+ * reading of the ring before it): known when they say how it ended,
+ * running when they say it still ran (a --switch-output part, a flight
+ * file, a killed recorder's spool). Valid until the next call or the
+ * model is freed.
+ */
+const struct run_outcome *run_model_outcome_meta(const struct run_model *m, const char *meta);
 const struct run_memcg *run_model_memcg(const struct run_model *m);
 
 #endif

@@ -151,6 +151,7 @@ struct swapclust_model {
 	int line_seen[SWC_MAXDEV];	/* this set has a line of the device */
 	int has_probes;		/* a swap probe record was seen */
 	int has_results;	/* a folio allocation result (fas_r) was seen */
+	uint64_t results_no_order;	/* results whose entry the recording lacks */
 	int in_reveal;		/* dev_reveal() running: no "ran out" events */
 	int cl_basis;		/* SWC_BASIS_RECORDED once set from metadata */
 	int thp_seen;		/* THP counters in the samples */
@@ -1005,6 +1006,11 @@ static void on_folio(struct swapclust_model *m, const struct record *r)
 	if (order < 0)
 		order = pid_order(m, r->pid, -1);
 	m->has_results = 1;
+	/* a set whose result has no order (6.1) and whose entry came before
+	 * the recording (or before this part of a run): counted, order not
+	 * known */
+	if (order < 0 && !r->foreign)
+		m->results_no_order++;
 	if (order < 0 || order >= SWC_NORDERS)
 		return;
 	if (r->foreign) {	/* another task's: only its slots, for the clusters */
@@ -1349,6 +1355,10 @@ enum swc_rules swapclust_model_rules(const struct swapclust_model *m) { return m
 int swapclust_model_cluster_size(const struct swapclust_model *m) { return m->cl; }
 int swapclust_model_has_probes(const struct swapclust_model *m) { return m->has_probes; }
 int swapclust_model_has_results(const struct swapclust_model *m) { return m->has_results; }
+uint64_t swapclust_model_results_no_order(const struct swapclust_model *m)
+{
+	return m->results_no_order;
+}
 int swapclust_model_ndevs(const struct swapclust_model *m) { return m->nseen; }
 
 const struct swc_dev *swapclust_model_dev(const struct swapclust_model *m, int i)

@@ -195,6 +195,10 @@ int swapclust_model_cluster_size(const struct swapclust_model *m);
 /* Whether any swap probe record was seen (else: counters only). */
 int swapclust_model_has_probes(const struct swapclust_model *m);
 int swapclust_model_has_results(const struct swapclust_model *m);
+/* Allocation results with no order: the probe set gives it only at the
+ * entry (6.1) and the entry came before the recording (a part of a run:
+ * before its cut); in no order's attempts. */
+uint64_t swapclust_model_results_no_order(const struct swapclust_model *m);
 
 int swapclust_model_ndevs(const struct swapclust_model *m);
 const struct swc_dev *swapclust_model_dev(const struct swapclust_model *m, int i);

@@ -28,6 +28,17 @@ struct model_ops {
 	const char *name;
 	void *(*create)(void);			/* NULL: out of memory */
 	void (*add)(void *model, const struct record *r);
+	/*
+	 * The recording is a part of a run: from, the trace time a switch
+	 * cut the run at before its first event (0: the run starts in it),
+	 * cut the one after its last (0: the run ends in it). Called before
+	 * the first record, only when one of them is known and the analysis
+	 * has no time window. What goes on across a cut counts where it
+	 * began, its time split at the cut, so that the parts' sums are the
+	 * run's (man mmscope-report, PARTS OF A RUN). NULL: the model has
+	 * nothing that spans a cut.
+	 */
+	void (*bounds)(void *model, uint64_t from, uint64_t cut);
 	void (*finish)(void *model, uint64_t end_ts);	/* NULL: nothing open */
 	void (*destroy)(void *model);
 	/* instead of create (NULL: create): a model made with options or

@@ -130,6 +130,11 @@ struct pf {
 	int fd;
 	struct pb pb;
 	struct perfetto_stats *st;
+	/* one run of a host's history (perfetto_write_run): its sequence,
+	 * ids kept apart from the other runs', its time on the history's line */
+	unsigned salt;
+	int64_t offset;
+	uint64_t npackets;	/* on its sequence */
 };
 
 /* ---- tracks ---- */
@@ -144,7 +149,7 @@ static uint32_t track_new(struct pf *p, uint32_t parent, const char *name)
 	}
 	t = &p->tr[p->ntr];
 	memset(t, 0, sizeof(*t));
-	t->uuid = UUID_BASE + (uint64_t)p->ntr + 1;
+	t->uuid = UUID_BASE + ((uint64_t)p->salt << 32) + (uint64_t)p->ntr + 1;
 	t->parent = parent ? p->tr[parent - 1].uuid : 0;
 	t->name = name ? xstrdup(name) : NULL;
 	return (uint32_t)++p->ntr;	/* index + 1: 0 means none */
@@ -389,7 +394,8 @@ static void gather_flows(struct pf *p, const struct handoff_model *hm, int i)
 		if (k == nk)
 			break;
 		/* unique among the trace's flows (their own id space) */
-		p->ks_flow[i][e] = p->kc_flow[i][k] = (uint64_t)(unsigned)nid << 32 | (uint64_t)(e + 1);
+		p->ks_flow[i][e] = p->kc_flow[i][k] = (uint64_t)p->salt << 48 |
+						      (uint64_t)(unsigned)nid << 32 | (uint64_t)(e + 1);
 		p->st->flows++;
 	}
 }
@@ -803,14 +809,15 @@ static void packet_begin(struct pf *p, uint64_t ts, int needs)
 	unsigned flags = needs ? SEQ_NEEDS_INCREMENTAL_STATE : 0;
 
 	pb_begin(&p->pb, TRACE_PACKET);
-	pb_uint(&p->pb, TP_TIMESTAMP, ts);
-	pb_uint(&p->pb, TP_SEQ_ID, SEQ_ID);
-	if (!p->st->packets)
+	pb_uint(&p->pb, TP_TIMESTAMP, (uint64_t)((int64_t)ts + p->offset));
+	pb_uint(&p->pb, TP_SEQ_ID, SEQ_ID + p->salt);
+	if (!p->npackets)	/* the first on its sequence */
 		flags |= SEQ_INCREMENTAL_STATE_CLEARED;
 	if (flags)
 		pb_uint(&p->pb, TP_SEQ_FLAGS, flags);
-	if (!p->st->packets)
+	if (!p->npackets)
 		pb_uint(&p->pb, TP_FIRST_ON_SEQ, 1);
+	p->npackets++;
 	p->st->packets++;
 }
 
@@ -1185,13 +1192,22 @@ static void pf_free(struct pf *p)
 int perfetto_write(int fd, const struct analysis *a, struct perfetto_stats *st, char **err)
 {
 	struct perfetto_stats dummy;
-	struct pf p = { 0 };
-	uint64_t first;
-	int r = -1;
 
 	if (!st)
 		st = &dummy;
 	memset(st, 0, sizeof(*st));
+	return perfetto_write_run(fd, a, 0, 0, st, err);
+}
+
+int perfetto_write_run(int fd, const struct analysis *a, unsigned run, int64_t offset,
+		       struct perfetto_stats *st, char **err)
+{
+	struct pf p = { 0 };
+	uint64_t first;
+	int r = -1;
+
+	p.salt = run;
+	p.offset = offset;
 	p.a = a;
 	p.kc_split = analysis_traced(a, REC_KCOMPACTD_WAKE, -1) &&
 		     analysis_traced(a, REC_KCOMPACTD_SLEEP, -1);
@@ -1227,5 +1243,49 @@ int perfetto_write(int fd, const struct analysis *a, struct perfetto_stats *st, 
 	r = 0;
 out:
 	pf_free(&p);
+	return r;
+}
+
+/* The history's own track: a slice per run and per gap, with plain
+ * names (no interned strings: one sequence of its own). */
+int perfetto_write_history(int fd, const struct perfetto_span *spans, int n, unsigned seq,
+			   struct perfetto_stats *st, char **err)
+{
+	struct pf p = { 0 };
+	struct ptrack t = { 0 };
+	uint64_t first = UINT64_MAX;
+	int r = -1;
+
+	p.fd = fd;
+	p.st = st;
+	p.salt = seq;
+	for (int i = 0; i < n; i++)
+		if (spans[i].from < first)
+			first = spans[i].from;
+	if (!n)
+		return 0;
+	t.uuid = UUID_BASE + ((uint64_t)seq << 32);
+	t.name = (char *)"history: runs and gaps (not recorded)";
+	write_track(&p, &t, first);
+	for (int i = 0; i < n; i++) {
+		for (int end = 0; end < 2; end++) {
+			packet_begin(&p, end ? spans[i].to : spans[i].from, 0);
+			pb_begin(&p.pb, TP_TRACK_EVENT);
+			pb_uint(&p.pb, TE_TYPE, end ? T_END : T_BEGIN);
+			pb_uint(&p.pb, TE_TRACK, t.uuid);
+			if (!end)
+				pb_string(&p.pb, TE_NAME, spans[i].name);
+			pb_end(&p.pb);
+			pb_end(&p.pb);
+		}
+		st->slices++;
+		if (flush(&p, 0, err))
+			goto out;
+	}
+	if (flush(&p, 1, err))
+		goto out;
+	r = 0;
+out:
+	pb_release(&p.pb);
 	return r;
 }

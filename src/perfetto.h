@@ -31,4 +31,22 @@ struct perfetto_stats {
 /* Writes the trace to fd: 0, or -1 with *err (a write failed). */
 int perfetto_write(int fd, const struct analysis *a, struct perfetto_stats *st, char **err);
 
+/*
+ * A host's history in one trace: each run written by perfetto_write_run
+ * (run 0, 1, ...: its own sequence, track and flow ids apart from the
+ * other runs', its time stamps moved by offset onto the history's time
+ * line, history.h), adding to *st; then perfetto_write_history: a
+ * "history" track of a slice per run and per gap ("not recorded"), on a
+ * sequence of its own.
+ */
+int perfetto_write_run(int fd, const struct analysis *a, unsigned run, int64_t offset,
+		       struct perfetto_stats *st, char **err);
+struct perfetto_span {
+	uint64_t from, to;	/* on the history's time line, ns */
+	const char *name;	/* "run 2 (restart): ..." or "not recorded ..." */
+	int gap;
+};
+int perfetto_write_history(int fd, const struct perfetto_span *spans, int n, unsigned seq,
+			   struct perfetto_stats *st, char **err);
+
 #endif

@@ -29,7 +29,8 @@ static void flight_written(struct recorder *r)
 {
 	r->cooldown_until_ns = rec_mono_ns() + r->o->cooldown_ns;
 	if (r->o->max_triggers && (unsigned)r->flight_dumps >= r->o->max_triggers)
-		rec_set_stop(r, STOP_MAX_TRIGGERS, xasprintf("%u files", r->o->max_triggers));
+		rec_set_stop(r, STOP_MAX_TRIGGERS, xasprintf("%u file%s", r->o->max_triggers,
+							   r->o->max_triggers == 1 ? "" : "s"));
 }
 
 static void flight_wrote(struct recorder *r, const char *path, const struct spool_result *res)

@@ -36,6 +36,7 @@ struct recorder {
 	struct rusage child_ru;	/* from wait4 */
 	uint64_t child_start_ns, child_end_ns;	/* released, reaped (mono) */
 	int child_stopped;	/* stop_child signalled it */
+	int spool_read_all;	/* the end: every page is in the spool */
 	int go_fd;		/* write end of the pipe that starts the child */
 	enum recorder_stop stop;
 	char *stop_detail;
@@ -74,6 +75,10 @@ struct recorder {
 	uint64_t splice_nomem, read_nomem, plain_pages;
 	char *seg_path;
 	uint64_t seg_start_ns;
+	/* the trace time the switch before this file cut the run at (its
+	 * switch_from_ns), and the one cutting this file (switch_cut_ns,
+	 * while its metadata is written at the switch); 0: none */
+	uint64_t seg_from_ns, seg_cut_ns;
 	int ring_warned;
 	struct trigger_watch *watch;	/* event triggers' instance, or NULL */
 	char *cgroup_dir;		/* --cgroup resolved, for memcg triggers */
@@ -94,6 +99,9 @@ uint64_t rec_clock_ns(clockid_t id);
 void rec_take_sample(struct recorder *r);
 /* the run's context (src/runctx.h) at "start" or "end" */
 void rec_write_context(struct recorder *r, const char *phase);
+/* what is known of the COMMAND now (its outcome once reaped) */
+struct runctx_outcome;
+void rec_command_outcome(const struct recorder *r, struct runctx_outcome *out);
 /* the run stops (the first reason wins); detail is taken, may be NULL */
 void rec_set_stop(struct recorder *r, enum recorder_stop why, char *detail);
 

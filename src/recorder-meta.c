@@ -7,6 +7,7 @@
 #include "recorder-local.h"
 #include "host-id.h"
 #include "probes.h"
+#include "runctx.h"
 #include "sampler.h"
 #include "util.h"
 
@@ -99,6 +100,17 @@ static void private_meta(struct recorder *r, struct strbuf *sb)
 			strbuf_addf(sb, "%s%s", a == r->o->command ? "" : " ", *a);
 		strbuf_addch(sb, '\n');
 	}
+	if (r->o->command && r->child > 0) {	/* running, or how it ended */
+		struct runctx_outcome out;
+
+		rec_command_outcome(r, &out);
+		runctx_outcome_meta(&out, sb);
+	}
+	/* how far the spool is: no stop yet, stopped with its last pages
+	 * still in the rings, or every page read (mmscope recover says which) */
+	if (!r->o->flight)
+		strbuf_addf(sb, "spool_state=%s\n", r->switching || r->spool_read_all ? "complete" :
+			    r->stop == STOP_NONE ? "recording" : "stopping");
 	if (r->o->flight)	/* cpustat=window: stats count from the ring's last emptying */
 		strbuf_addstr(sb, "mode=flight-recorder\ncpustat=window\n");
 	if (r->o->pre_ns)
@@ -110,7 +122,12 @@ static void private_meta(struct recorder *r, struct strbuf *sb)
 			    (unsigned long long)trigger_watch_dropped(r->watch));
 	if (r->seg) {	/* cpustat=window: stats count from the file's start */
 		strbuf_addf(sb, "switch_output=%d\ncpustat=window\n", r->seg);
+		if (r->seg_from_ns)	/* where the run was cut before this part */
+			strbuf_addf(sb, "switch_from_ns=%llu\n", (unsigned long long)r->seg_from_ns);
 		if (r->switching) {
+			if (r->seg_cut_ns)	/* and after it */
+				strbuf_addf(sb, "switch_cut_ns=%llu\n",
+					    (unsigned long long)r->seg_cut_ns);
 			strbuf_addstr(sb, "stop_reason=switch-output\n");
 			return;
 		}
@@ -123,12 +140,20 @@ static void private_meta(struct recorder *r, struct strbuf *sb)
 			strbuf_addf(sb, "trigger_ns=%llu\n", (unsigned long long)r->trig_trace_ns);
 		trigger_meta(r, sb);
 		/* a flight file ends because its trigger fired (and its
-		 * post-trigger time ran out), or the run stopped meanwhile */
-		if (r->stop == STOP_NONE)
-			strbuf_addf(sb, "stop_reason=trigger:%s\n", r->trig_name);
-		else
+		 * post-trigger time ran out), or the run stopped meanwhile,
+		 * or it is the last of --max-triggers: the run stops after it */
+		if (r->stop != STOP_NONE)
 			strbuf_addf(sb, "stop_reason=trigger:%s, then %s\n", r->trig_name,
 				    rec_stop_names[r->stop]);
+		else if (r->o->max_triggers && (unsigned)r->flight_dumps >= r->o->max_triggers)
+			strbuf_addf(sb, "stop_reason=trigger:%s, then %s\nstop_detail=%u file%s\n",
+				    r->trig_name, rec_stop_names[STOP_MAX_TRIGGERS],
+				    r->o->max_triggers, r->o->max_triggers == 1 ? "" : "s");
+		else
+			strbuf_addf(sb, "stop_reason=trigger:%s\n", r->trig_name);
+		if (r->stop != STOP_NONE && r->stop_detail)
+			strbuf_addf(sb, "stop_detail=%.*s\n", (int)strcspn(r->stop_detail, "\n"),
+				    r->stop_detail);
 		return;
 	}
 	strbuf_addf(sb, "stop_reason=%s\n", r->stop == STOP_NONE ? "running" :

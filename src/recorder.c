@@ -163,20 +163,40 @@ void rec_write_context(struct recorder *r, const char *phase)
 	runctx_emit("", phase, sampler_sets(r->sampler), marker_emit, &fd);
 }
 
+void rec_command_outcome(const struct recorder *r, struct runctx_outcome *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->argv = r->o->command;
+	out->pid = r->child > 0 ? r->child : 0;
+	out->reaped = r->child_done;
+	out->status = r->child_status;
+	out->ru = r->child_ru;
+	out->elapsed_ns = r->child_done ? r->child_end_ns - r->child_start_ns : 0;
+	out->stopped_by_recorder = r->child_stopped;
+}
+
+/* The outcome line into the trace. A full disk or --max-size stopped the
+ * reading of the ring: the line is then only in the metadata, where
+ * rec_write_private_meta puts the same facts. */
 static void write_outcome(struct recorder *r)
 {
-	struct runctx_outcome out = { 0 };
+	struct runctx_outcome out;
 	int fd = collector_marker_fd(r->col);
 
 	if (!r->o->command || r->child <= 0)
 		return;
-	out.argv = r->o->command;
-	out.reaped = r->child_done;
-	out.status = r->child_status;
-	out.ru = r->child_ru;
-	out.elapsed_ns = r->child_end_ns - r->child_start_ns;
-	out.stopped_by_recorder = r->child_stopped;
+	rec_command_outcome(r, &out);
 	runctx_emit_outcome(&out, sampler_sets(r->sampler), marker_emit, &fd);
+}
+
+/* The stop is known (and, once reaped, the command's outcome): the
+ * spool's metadata says so before the last pages are read, so that a
+ * recorder killed while it stops leaves a spool that says why it was
+ * stopping. */
+static void stop_meta(struct recorder *r)
+{
+	if (!r->o->flight && r->spool)
+		rec_write_private_meta(r, r->spool, NULL);	/* written again at the end */
 }
 
 /* ---- the command ---- */
@@ -409,20 +429,27 @@ static long move_pages(struct recorder *r, enum collector_read_mode mode)
  * --switch-output: the pages so far (the ones being written too) go to the
  * current file; its metadata and per-CPU stats are taken at that point
  * and the stats restart there, so every event is in exactly one file;
- * the next spool gets its own metadata and a sample set at its start;
- * then the finished file goes to the part writer's thread, and
- * reap_part says it is written and deletes the oldest beyond
- * --switch-max-files. Tracing and the reading never stop.
+ * the next file starts with its own metadata and a sample set; then the
+ * finished file goes to the part writer's thread, and reap_part says it
+ * is written and deletes the oldest beyond --switch-max-files. Tracing
+ * and the reading never stop.
+ *
+ * The boundary is one sample set and one trace time, both in the two
+ * files: the set ending the current file is written again, same
+ * readings, as the next file's first (sampler_repeat), so the files'
+ * counter deltas add up to the run's; and the trace clock read right
+ * after the last read of the rings is the current file's switch_cut_ns
+ * and the next's switch_from_ns, where the models split what goes on
+ * across it (a stall begun in one file and ended in the next: man
+ * mmscope-report, PARTS OF A RUN).
  */
 static void switch_segment(struct recorder *r)
 {
 	struct spool *old = r->spool, *ns;
 	char *old_dir = r->spool_dir, *old_path = r->seg_path, *path, *dir, *err = NULL;
+	uint64_t from_ns = r->seg_from_ns;
+	int fd;
 
-	rec_take_sample(r);		/* the old file's last set, at its end */
-	move_pages(r, COLLECTOR_READ_PARTIAL);
-	if (r->stop != STOP_NONE)
-		return;
 	path = output_part_name(r->o->out, r->seg + 1);
 	dir = xasprintf("%s.spool", path);
 	if (exists(path) && !r->o->force) {
@@ -436,7 +463,9 @@ static void switch_segment(struct recorder *r)
 	 * made under a temporary name and renamed once its formats and
 	 * metadata are in: copying the formats (kallsyms: megabytes) takes
 	 * a while, and a recorder killed meanwhile left a spool that recover
-	 * refused (no formats) or turned into a file without run id. */
+	 * refused (no formats) or turned into a file without run id. Made
+	 * before the boundary, that while is not between the two files'
+	 * sets. */
 	char *tmp = xasprintf("%s.new", dir);
 	int ok;
 
@@ -446,7 +475,9 @@ static void switch_segment(struct recorder *r)
 			     strlen(collector_instance_dir(r->col)), &err);
 	if (ok) {	/* as the part it will be (written again below) */
 		r->seg++;
+		r->seg_from_ns = 0;	/* not known yet */
 		ok = !rec_write_private_meta(r, ns, &err);
+		r->seg_from_ns = from_ns;
 		r->seg--;
 	}
 	if (ok)
@@ -464,8 +495,27 @@ static void switch_segment(struct recorder *r)
 		return;
 	}
 	free(tmp);
-	/* the boundary: no page is read between these and the last read;
-	 * the names are the next spool's, read just now (after that read) */
+	/* the old file's last set, kept to start the next file with */
+	wall_track_check(&r->wall);
+	fd = collector_marker_fd(r->col);
+	sampler_run_boundary(r->sampler, marker_emit, &fd);
+	/* twice: what the CPUs read first wrote while the others were read
+	 * goes to this file too, and the trace time below is that much
+	 * closer to the last event of each CPU */
+	move_pages(r, COLLECTOR_READ_PARTIAL);
+	if (r->stop == STOP_NONE)
+		move_pages(r, COLLECTOR_READ_PARTIAL);
+	if (r->stop != STOP_NONE) {
+		spool_close(ns);
+		spool_remove(dir, NULL);
+		free(path);
+		free(dir);
+		return;
+	}
+	/* the boundary: no event of this file is later (0: the trace clock
+	 * is one this process cannot read; no split then) */
+	r->seg_cut_ns = r->wall.on ? rec_clock_ns(r->wall.id) : 0;
+	/* the names are the next spool's, read just now (after that read) */
 	if (collector_snapshot_late_names_again(r->col, old, &err)) {
 		warning("%s", err);
 		free(err);
@@ -477,6 +527,8 @@ static void switch_segment(struct recorder *r)
 	r->switching = 0;
 	collector_stats_restart(r->col);	/* the next file's stats count from here */
 	r->seg++;
+	r->seg_from_ns = r->seg_cut_ns;
+	r->seg_cut_ns = 0;
 	r->seg_start_ns = rec_mono_ns();
 	wall_track_start(&r->wall, collector_clock(r->col), &r->start_trace_ns,
 			 &r->start_real_ns);
@@ -488,11 +540,12 @@ static void switch_segment(struct recorder *r)
 	r->spool = ns;
 	r->spool_dir = dir;
 	r->seg_path = path;
-	/* the new file starts with a sample set of every counter: read alone
-	 * it gives each counter's first value */
-	sampler_new_file(r->sampler);
+	/* the new file starts with the set that ended the old one: read
+	 * alone it gives each counter's first value, and no counter moved
+	 * between the two */
 	write_cgtasks(r);
-	rec_take_sample(r);
+	fd = collector_marker_fd(r->col);
+	sampler_repeat(r->sampler, marker_emit, &fd);
 	spool_release_reserve(old);
 	for (int cpu = 0; cpu < r->ncpus; cpu++) {
 		r->done_pages[cpu] += spool_cpu_pages(old, cpu);
@@ -823,6 +876,7 @@ static int record_finish(struct recorder *r)
 
 	rec_write_context(r, "end");
 	write_outcome(r);
+	stop_meta(r);
 	if (r->bracket) {	/* stopped within a post-trigger time: write what it has */
 		rec_flight_end(r, 0);
 		collector_stats(r->col, r->stats);
@@ -840,6 +894,7 @@ static int record_finish(struct recorder *r)
 	if (r->stop != STOP_DISK_FULL && r->stop != STOP_MAX_SIZE)
 		move_pages(r, COLLECTOR_READ_FLUSH);
 	r->cpu_read_ns = self_cpu_ns();	/* every page is in the spool */
+	r->spool_read_all = 1;
 	collector_stats(r->col, r->stats);
 	/* a full disk: what the ring still holds is in no file: lost */
 	if (r->stop == STOP_DISK_FULL)
@@ -1066,8 +1121,22 @@ int recorder_run(struct recorder_opts *o, enum recorder_stop *stop)
 		goto out;
 	}
 	record_loop(&r);
+	if (r.child > 0 && !r.child_done)
+		stop_meta(&r);	/* stop_child may wait 5 s */
 	stop_child(&r);
 	ret = record_finish(&r);
+	if (r.child > 0 && r.child_done && r.child_stopped && !o->quiet) {
+		if (WIFSIGNALED(r.child_status))
+			fprintf(stderr, "mmscope: '%s' was still running at the stop: mmscope ended "
+				"it (killed by signal %d after %.1f s)\n", o->command[0],
+				WTERMSIG(r.child_status),
+				(double)(r.child_end_ns - r.child_start_ns) / 1e9);
+		else
+			fprintf(stderr, "mmscope: '%s' was still running at the stop: mmscope ended "
+				"it (exit %d after %.1f s)\n", o->command[0],
+				WEXITSTATUS(r.child_status),
+				(double)(r.child_end_ns - r.child_start_ns) / 1e9);
+	}
 	if (r.child > 0 && r.child_done && r.stop == STOP_COMMAND) {
 		int cs = command_exit_status(r.child_status);
 

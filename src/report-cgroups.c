@@ -96,13 +96,19 @@ static void text_row(struct report_ctx *rc, const struct cgroups_row *row,
 	report_wrap(rc, "  ", line);
 	for (int i = 0; i < RK_NR; i++) {
 		const struct hist *h = row->lat[i];
+		char p99[16] = "-", max[16] = "-";
 
-		if (!h)
+		if (!h && !row->cut[i] && !row->part_ns[i])
 			continue;
 		if (!any++)
 			report_line(rc, "  kind       count  total ms    p99 ms    max ms");
-		report_line(rc, "  %-9s %6llu %9.3f %9.3f %9.3f", reclaim_kind_name(i),
-			    ULL(h->count), ms(h->sum), ms(hist_percentile(h, 99)), ms(h->max));
+		if (h && h->count) {	/* complete stalls */
+			snprintf(p99, sizeof(p99), "%.3f", ms(hist_percentile(h, 99)));
+			snprintf(max, sizeof(max), "%.3f", ms(h->max));
+		}
+		report_line(rc, "  %-9s %6llu %9.3f %9s %9s", reclaim_kind_name(i),
+			    ULL(cgroups_row_stalls(row, i)),
+			    (double)cgroups_row_stall_ns(row, i) / 1e6, p99, max);
 	}
 	if (!any)
 		report_line(rc, "  no stalls");
@@ -177,8 +183,10 @@ void report_json_cgroups(struct report_ctx *rc)
 			int some = k.kind[s] && h && h->count;
 
 			json_object(j, reclaim_kind_name(s));
-			json_u64_or_null(j, "count", h ? h->count : 0, k.kind[s]);
-			json_u64_or_null(j, "total_ns", h ? h->sum : 0, k.kind[s]);
+			/* a part's cut stalls and its time of those across
+			 * its cuts too (PARTS OF A RUN) */
+			json_u64_or_null(j, "count", cgroups_row_stalls(row, s), k.kind[s]);
+			json_s64_or_null(j, "total_ns", cgroups_row_stall_ns(row, s), k.kind[s]);
 			json_u64_or_null(j, "p99_ns", some ? hist_percentile(h, 99) : 0, some);
 			json_u64_or_null(j, "max_ns", some ? h->max : 0, some);
 			json_close(j);

@@ -256,9 +256,10 @@ static void counters_gauge_line(struct report_ctx *rc, const struct counters_mod
 	else if (unlimited)
 		snprintf(lim, sizeof(lim), ", no limit");
 	else
-		snprintf(lim, sizeof(lim), ", limit %lld %s", (long long)limit, g->unit);
-	report_line(rc, "%12s peak %lld %s at %.3f s%s", "", (long long)c->peak, g->unit,
-		    report_rel_s(rc, c->peak_ts), lim);
+		snprintf(lim, sizeof(lim), ", limit %lld %.*s", (long long)limit,
+			 unit_len(limit, g->unit), g->unit);
+	report_line(rc, "%12s peak %lld %.*s at %.3f s%s", "", (long long)c->peak,
+		    unit_len(c->peak, g->unit), g->unit, report_rel_s(rc, c->peak_ts), lim);
 }
 
 /*

@@ -57,11 +57,9 @@ static void finding_detail(struct report_ctx *rc, const struct finding *f)
 	finding_line(rc, f);
 	finding_times(f, buf, sizeof(buf));
 	/* "1 kill", "2 kills": every unit is a plural in s ("passes": es) */
-	size_t ul = strlen(f->count_unit);
-	int cut = f->count != 1 ? 0 : ul > 4 && !strcmp(f->count_unit + ul - 4, "sses") ? 2 : 1;
-
 	snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "; count %llu %.*s (%s section)",
-		 (unsigned long long)f->count, (int)ul - cut, f->count_unit, f->rule->section);
+		 (unsigned long long)f->count, unit_len((long long)f->count, f->count_unit),
+		 f->count_unit, f->rule->section);
 	report_wrap(rc, "     when ", buf);
 	for (int i = 0; i < f->nev; i++) {
 		snprintf(buf, sizeof(buf), "%s [%s; %s]", f->ev[i].figure, f->ev[i].source,

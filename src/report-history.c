@@ -54,6 +54,36 @@ void history_sum_of(const struct analysis *a, struct history_sum *s)
 
 /* ---- the list of runs ---- */
 
+/* "LABEL     TEXT" wrapped at 72 columns, continuation lines under the
+ * text (the report's label-value layout) */
+static void wrapped(struct strbuf *out, const char *label, const char *text)
+{
+	const int col = 10, width = 72;
+	const char *p = text;
+
+	strbuf_addf(out, "%-*s", col, label);
+	while (*p) {
+		int room = width - col, n = (int)strlen(p);
+
+		if (n > room) {
+			n = room;
+			while (n > 0 && p[n] != ' ')
+				n--;
+			if (!n)
+				n = room;
+		}
+		strbuf_add(out, p, (size_t)n);
+		strbuf_addch(out, '\n');
+		p += n;
+		while (*p == ' ')
+			p++;
+		if (*p)
+			strbuf_addf(out, "%*s", col, "");
+	}
+	if (!*text)
+		strbuf_addch(out, '\n');
+}
+
 static const struct history_run *hrun(const struct inputs *in, int i)
 {
 	return &in->hist.run[i];
@@ -146,6 +176,26 @@ static void gap_edge(const struct history_run *r, int end, char *buf, size_t len
 		snprintf(buf, len, "@%.3f", (double)(end ? r->last_ts : r->first_ts) / 1e9);
 }
 
+/* An incident's own part (HIST_PARTLY) on the wall clock, else in trace
+ * time. */
+static void clip_cells(const struct history_run *r, char *a, char *b, size_t n)
+{
+	/* the offset of its wall clock against its trace clock at its start */
+	if (r->has_wall && r->has_span) {
+		int64_t d = (int64_t)r->wall_first - (int64_t)r->first_ts;
+		char w[40];
+
+		wall_ns_format((uint64_t)((int64_t)r->clip_first + d), 1, w, sizeof(w));
+		snprintf(a, n, "%s", strlen(w) > 11 ? w + 11 : w);
+		wall_ns_format((uint64_t)((int64_t)r->clip_last + d), 1, w, sizeof(w));
+		snprintf(b, n, "%s", strlen(w) > 11 ? w + 11 : w);
+		a[strcspn(a, "Z")] = b[strcspn(b, "Z")] = '\0';
+	} else {
+		snprintf(a, n, "@%.6f", (double)r->clip_first / 1e9);
+		snprintf(b, n, "@%.6f", (double)r->clip_last / 1e9);
+	}
+}
+
 /* The gap before run i: 1 with its length and edges, else 0. */
 static int gap_cells(const struct inputs *in, int i, char *len, char *a, char *b, size_t n)
 {
@@ -166,9 +216,13 @@ static void gap_row(const struct inputs *in, int i, struct strbuf *out)
 {
 	char a[40], b[40], len[40];
 
-	if (gap_cells(in, i, len, a, b, sizeof(a)))
-		strbuf_addf(out, "     not recorded: %s (%s .. %s)%s\n", len, a, b,
-			    hrun(in, i)->began == HIST_BEGAN_REBOOT ? ", a reboot" : "");
+	char text[160];
+
+	if (!gap_cells(in, i, len, a, b, sizeof(a)))
+		return;
+	snprintf(text, sizeof(text), "not recorded: %s (%s .. %s)%s", len, a, b,
+		 hrun(in, i)->began == HIST_BEGAN_REBOOT ? ", a reboot" : "");
+	wrapped(out, "gap", text);
 }
 
 void history_gap_line(const struct inputs *in, int i, struct strbuf *out)
@@ -208,14 +262,16 @@ void history_text(const struct inputs *in, int host, const struct inputs_sel *se
 {
 	const struct history *h = &in->hist;
 	int first = h->host_first[host], n = h->host_n[host], gaps = 0, inside = 0, boots = 0;
+	int partly = 0;
 	const struct history_run *r0 = hrun(in, first);
-	struct strbuf left = STRBUF_INIT;
+	struct strbuf left = STRBUF_INIT, line = STRBUF_INIT;
 
 	for (int k = 0; k < n; k++) {
 		int64_t a, b;
 
 		gaps += history_gap_before(h, first + k, &a, &b);
 		inside += hrun(in, first + k)->rel == HIST_INSIDE;
+		partly += hrun(in, first + k)->rel == HIST_PARTLY;
 		if (hrun(in, first + k)->began == HIST_BEGAN_REBOOT)
 			boots++;
 	}
@@ -224,19 +280,19 @@ void history_text(const struct inputs *in, int host, const struct inputs_sel *se
 		    gaps == 1 ? "" : "s");
 	if (inside)
 		strbuf_addf(out, ", %d incident%s inside a run", inside, inside == 1 ? "" : "s");
+	if (partly)
+		strbuf_addf(out, ", %d partly", partly);
 	strbuf_addstr(out, "\n------------------------------------------------------------------------\n");
 	if (r0->machine_id[0])
 		strbuf_addf(out, "machine   %s\n", r0->machine_id);
-	strbuf_addf(out, "boots     %d%s\n", boots + 1,
+	strbuf_addf(out, "boots     %d%s\n\n", boots + 1,
 		    r0->boot_id[0] ? "" : " (told by the clocks: the files carry no boot id)");
 	strbuf_addstr(out, "run  first event (UTC)    last event    length  files\n");
+	/* the runs' spans, then what happened at and between them */
 	for (int k = 0; k < n; k++) {
-		int i = first + k;
-		const struct history_run *r = hrun(in, i);
+		const struct history_run *r = hrun(in, first + k);
 		char a[40], b[40], len[24];
 
-		if (r->rel != HIST_INSIDE)
-			gap_row(in, i, out);
 		if (r->has_wall) {
 			wall_cell(r->wall_first, 1, 1, a, sizeof(a));
 			wall_cell(r->wall_last, 1, r->wall_last / 86400000000000ull !=
@@ -251,29 +307,50 @@ void history_text(const struct inputs *in, int host, const struct inputs_sel *se
 		span_cell(run_seconds(r), len, sizeof(len));
 		strbuf_addf(out, "%3d  %-19s  %-10s  %8s  %5d\n", k + 1, a, b,
 			    r->has_span ? len : "-", in->rec[r->in].n);
-		strbuf_addstr(out, "     ");
+	}
+	strbuf_addch(out, '\n');
+	for (int k = 0; k < n; k++) {
+		int i = first + k;
+		const struct history_run *r = hrun(in, i);
+
+		char label[16];
+
+		if (r->rel != HIST_INSIDE)
+			gap_row(in, i, out);
+		snprintf(label, sizeof(label), "run %d", k + 1);
+		strbuf_reset(&line);
 		if (r->rel == HIST_INSIDE) {
-			strbuf_addf(out, "an incident inside run %d: its events are that run's, "
-				    "not counted again\n", run_no(in, r->other));
+			strbuf_addf(&line, "an incident inside run %d: its events are that run's, "
+				    "not counted again", run_no(in, r->other));
 		} else {
-			strbuf_addstr(out, "began: ");
-			began_text(in, i, out);
-			strbuf_addstr(out, "; ended: ");
-			ended_text(in, i, out);
-			strbuf_addch(out, '\n');
+			strbuf_addstr(&line, "began: ");
+			began_text(in, i, &line);
+			strbuf_addstr(&line, "; ended: ");
+			ended_text(in, i, &line);
 			if (r->rel == HIST_OVERLAP)
-				strbuf_addf(out, "     overlaps run %d: what both recorded is in both "
-					    "runs' figures\n", run_no(in, r->other));
+				strbuf_addf(&line, "; overlaps run %d: what both recorded is in both "
+					    "runs' figures", run_no(in, r->other));
+			if (r->rel == HIST_PARTLY) {
+				char a[64], b[64];
+
+				clip_cells(r, a, b, sizeof(a));
+				strbuf_addf(&line, "; partly inside run %d: its own part is %s .. "
+					    "%s, the rest that run's", run_no(in, r->other), a, b);
+			}
 		}
+		wrapped(out, label, line.buf ? line.buf : "");
 		if (!sel_has(sel, nsel, i))
 			strbuf_addf(&left, "%s%d", left.len ? ", " : "", k + 1);
 	}
-	if (left.len)
-		strbuf_addf(out, "not reported below: run%s %s (%s)\n",
-			    strchr(left.buf, ',') ? "s" : "", left.buf,
+	if (left.len) {
+		strbuf_reset(&line);
+		strbuf_addf(&line, "run%s %s (%s)", strchr(left.buf, ',') ? "s" : "", left.buf,
 			    in->scope.run ? "--run" : in->scope.since.set || in->scope.until.set ?
 			    "outside the window" : "inside another run");
+		wrapped(out, "left out", line.buf);
+	}
 	strbuf_release(&left);
+	strbuf_release(&line);
 	strbuf_addch(out, '\n');
 }
 
@@ -417,7 +494,10 @@ void history_json(struct json_writer *j, const struct inputs *in, int host,
 		json_close(j);
 		json_str(j, "kind", r->flight ? "incident" : "run");
 		json_str(j, "relation", r->rel == HIST_INSIDE ? "inside" :
-			 r->rel == HIST_OVERLAP ? "overlap" : "timeline");
+			 r->rel == HIST_OVERLAP ? "overlap" :
+			 r->rel == HIST_PARTLY ? "partly" : "timeline");
+		json_u64_or_null(j, "own_first_ns", r->clip_first, r->rel == HIST_PARTLY);
+		json_u64_or_null(j, "own_last_ns", r->clip_last, r->rel == HIST_PARTLY);
 		if (r->other >= 0)
 			json_u64(j, "other_run", (uint64_t)run_no(in, r->other));
 		else

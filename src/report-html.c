@@ -13,6 +13,7 @@
 #include "plot.h"
 #include "report-html.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,6 +71,7 @@ struct html_conv {
 	int headings;
 	size_t table_col;	/* value column of the open table, 0: none */
 	int pre;		/* a <pre> is open */
+	int sev;		/* it is a finding's (class crit, warn, info) */
 };
 
 static void conv_close(struct html_conv *c)
@@ -80,6 +82,7 @@ static void conv_close(struct html_conv *c)
 		strbuf_addstr(c->out, "</pre>\n");
 	c->table_col = 0;
 	c->pre = 0;
+	c->sev = 0;
 }
 
 static void conv_heading(struct html_conv *c, const char *s, size_t n)
@@ -102,6 +105,18 @@ struct text_line {
 	const char *s;
 	size_t n;
 };
+
+/* The findings section's line that opens a finding ("crit oom-kill
+ * ..."): its box's class by severity, NULL for any other line. */
+static const char *finding_sev_class(const struct text_line *l)
+{
+	static const char *const sev[] = { "crit", "warn", "info" };
+
+	for (size_t k = 0; k < ARRAY_SIZE(sev); k++)
+		if (l->n > 5 && !strncmp(l->s, sev[k], 4) && l->s[4] == ' ' && l->s[5] != ' ')
+			return sev[k];
+	return NULL;
+}
 
 /* A "label  value" row and the continuation lines under its value. */
 static size_t conv_kv(struct html_conv *c, const struct text_line *l, size_t nl, size_t i,
@@ -404,8 +419,18 @@ void report_html_text(struct strbuf *out, const char *id, const char *text, size
 			conv_close(&c);
 		} else if ((v = conv_table(&c, l, nl, i))) {
 			i += v - 1;
+		} else if (c.id && !strcmp(c.id, "findings") && finding_sev_class(&l[i])) {
+			/* a finding: its own box, coloured by its severity */
+			conv_close(&c);
+			strbuf_addf(out, "<pre class=\"%s\">", finding_sev_class(&l[i]));
+			c.pre = c.sev = 1;
+			html_escape_n(out, l[i].s, l[i].n);
 		} else {
 			if (c.table_col)
+				conv_close(&c);
+			/* after a finding's box, what is not its indented
+			 * detail is a plain block */
+			if (c.pre && c.sev && l[i].n && l[i].s[0] != ' ')
 				conv_close(&c);
 			strbuf_addstr(out, c.pre ? "\n" : "<pre>");
 			c.pre = 1;
@@ -438,7 +463,7 @@ static void first_line(struct strbuf *dst, const struct strbuf *text)
 
 /* One chart as an <svg> of its own, the window the analysis covers on
  * its x axis as in mmscope plot. */
-static void html_chart(struct strbuf *out, const struct analysis *a, int c)
+static void html_chart(struct strbuf *out, const struct analysis *a, int c, const char *pre)
 {
 	const struct analysis_info *in = analysis_info(a);
 	struct plot p = { .a = a, .y = 4, .first = in->first_ts,
@@ -450,7 +475,7 @@ static void html_chart(struct strbuf *out, const struct analysis *a, int c)
 	if (p.t1 < p.t0)
 		p.t1 = p.t0;
 	plot_charts[c].draw(&p);
-	strbuf_addstr(out, "<h3 id=\"chart-");
+	strbuf_addf(out, "<h3 id=\"%schart-", pre);
 	html_id(out, plot_charts[c].name);
 	strbuf_addf(out, "\">%s</h3>\n<p class=\"sub\">", plot_charts[c].name);
 	html_escape(out, plot_charts[c].help);
@@ -465,18 +490,18 @@ static void html_chart(struct strbuf *out, const struct analysis *a, int c)
 	strbuf_release(&p.body);
 }
 
-static void html_charts(struct strbuf *out, const struct analysis *a)
+static void html_charts(struct strbuf *out, const struct analysis *a, const char *pre)
 {
 	const struct analysis_info *in = analysis_info(a);
 
-	strbuf_addstr(out, "<section id=\"charts\">\n<h2>Charts</h2>\n");
+	strbuf_addf(out, "<section id=\"%scharts\">\n<h2>Charts</h2>\n", pre);
 	if (in->windowed && !in->events) {
 		strbuf_addstr(out, "<p>No event in the window: nothing to draw.</p>\n");
 	} else {
 		strbuf_addstr(out, "<p class=\"sub\">As <code>mmscope plot</code> draws them; "
 			      "OOM kills are marked in red.</p>\n");
 		for (int c = 0; c < plot_ncharts; c++)
-			html_chart(out, a, c);
+			html_chart(out, a, c, pre);
 	}
 	strbuf_addstr(out, "</section>\n");
 }
@@ -484,9 +509,9 @@ static void html_charts(struct strbuf *out, const struct analysis *a)
 /* Section i's text into out as markup, and its entry into the contents;
  * nothing when the text report prints nothing for it. */
 static void html_section(struct strbuf *out, struct strbuf *toc, const struct analysis *a,
-			 const struct report_opts *o, int i)
+			 const struct report_opts *o, int i, const char *pre)
 {
-	struct strbuf text = STRBUF_INIT, title = STRBUF_INIT;
+	struct strbuf text = STRBUF_INIT, title = STRBUF_INIT, id = STRBUF_INIT;
 	struct report_ctx rc = { a, analysis_info(a), o, &text, NULL };
 
 	report_sections[i].text(&rc);
@@ -495,14 +520,60 @@ static void html_section(struct strbuf *out, struct strbuf *toc, const struct an
 		return;
 	}
 	first_line(&title, &text);
+	strbuf_addf(&id, "%s%s", pre, report_sections[i].name);
 	/* the header's title is the page's: the contents say what it is */
-	html_toc_entry(toc, report_sections[i].name,
+	html_toc_entry(toc, id.buf,
 		       !strcmp(report_sections[i].name, "header") ? "Recording" : title.buf);
-	strbuf_addf(out, "<section class=\"report\" id=\"%s\">\n", report_sections[i].name);
-	report_html_text(out, report_sections[i].name, text.buf ? text.buf : "", text.len);
+	strbuf_addf(out, "<section class=\"report\" id=\"%s\">\n", id.buf);
+	report_html_text(out, id.buf, text.buf ? text.buf : "", text.len);
 	strbuf_addstr(out, "</section>\n");
 	strbuf_release(&text);
 	strbuf_release(&title);
+	strbuf_release(&id);
+}
+
+/* A recording's sections and charts into body, their entries into toc,
+ * every id after pre ("" for a page of one recording). */
+static void html_body(const struct analysis *a, const struct report_opts *o, const char *pre,
+		      struct strbuf *body, struct strbuf *toc)
+{
+	int findings = report_section_find("findings");
+
+	/* the findings are what a reader wants first */
+	if (wanted(o, findings))
+		html_section(body, toc, a, o, findings, pre);
+	for (int i = 0; i < report_nsections; i++)
+		if (i != findings && wanted(o, i))
+			html_section(body, toc, a, o, i, pre);
+	if (!o->sections) {
+		struct strbuf id = STRBUF_INIT;
+
+		strbuf_addf(&id, "%scharts", pre);
+		html_toc_entry(toc, id.buf, "Charts");
+		html_charts(body, a, pre);
+		strbuf_release(&id);
+	}
+}
+
+static void html_page(struct strbuf *out, const char *title, const char *kernel,
+		      const char *host, const struct strbuf *toc, const struct strbuf *body)
+{
+	html_page_begin(out, title);
+	strbuf_addstr(out, "<header>\n<h1>");
+	html_escape(out, title);
+	strbuf_addstr(out, "</h1>\n<p class=\"sub\">kernel ");
+	html_escape(out, kernel && *kernel ? kernel : "-");
+	strbuf_addstr(out, ", host ");
+	html_escape(out, host && *host ? host : "-");
+	strbuf_addstr(out, "</p>\n</header>\n<nav class=\"toc\" id=\"contents\">"
+		      "<strong>Contents</strong>\n<ol>\n");
+	strbuf_add(out, toc->buf ? toc->buf : "", toc->len);
+	strbuf_addstr(out, "</ol>\n</nav>\n<main>\n");
+	strbuf_add(out, body->buf ? body->buf : "", body->len);
+	strbuf_addf(out, "</main>\n<footer>mmscope %s report; the figures are those "
+		    "of <code>mmscope report</code> (text), '-' where not known.</footer>\n",
+		    PACKAGE_VERSION);
+	html_page_end(out);
 }
 
 void report_render_html(const struct analysis *a, const struct report_opts *o,
@@ -510,37 +581,79 @@ void report_render_html(const struct analysis *a, const struct report_opts *o,
 {
 	const struct analysis_info *in = analysis_info(a);
 	const char *name = base_name(in->path ? in->path : "-");
-	int findings = report_section_find("findings");
 	struct strbuf body = STRBUF_INIT, toc = STRBUF_INIT, title = STRBUF_INIT;
 
-	/* the findings are what a reader wants first */
-	if (wanted(o, findings))
-		html_section(&body, &toc, a, o, findings);
-	for (int i = 0; i < report_nsections; i++)
-		if (i != findings && wanted(o, i))
-			html_section(&body, &toc, a, o, i);
-	if (!o->sections) {
-		html_toc_entry(&toc, "charts", "Charts");
-		html_charts(&body, a);
-	}
+	html_body(a, o, "", &body, &toc);
 	strbuf_addf(&title, "mmscope report: %s", name);
-	html_page_begin(out, title.buf);
-	strbuf_addstr(out, "<header>\n<h1>");
-	html_escape(out, title.buf);
-	strbuf_addstr(out, "</h1>\n<p class=\"sub\">kernel ");
-	html_escape(out, in->kernel[0] ? in->kernel : "-");
-	strbuf_addstr(out, ", host ");
-	html_escape(out, in->host[0] ? in->host : "-");
-	strbuf_addstr(out, "</p>\n</header>\n<nav class=\"toc\" id=\"contents\">"
-		      "<strong>Contents</strong>\n<ol>\n");
-	strbuf_add(out, toc.buf ? toc.buf : "", toc.len);
-	strbuf_addstr(out, "</ol>\n</nav>\n<main>\n");
-	strbuf_add(out, body.buf ? body.buf : "", body.len);
-	strbuf_addf(out, "</main>\n<footer>mmscope %s report; the figures are those "
-		    "of <code>mmscope report</code> (text), '-' where not known.</footer>\n",
-		    PACKAGE_VERSION);
-	html_page_end(out);
+	html_page(out, title.buf, in->kernel, in->host, &toc, &body);
 	strbuf_release(&body);
 	strbuf_release(&toc);
 	strbuf_release(&title);
+}
+
+/* ---- a host's history on one page ---- */
+
+struct html_history {
+	struct strbuf body, toc;
+	char kernel[96], host[96];
+	int runs;
+};
+
+struct html_history *report_html_history_new(void)
+{
+	return xcalloc(1, sizeof(struct html_history));
+}
+
+void report_html_history_text(struct html_history *h, const char *id, const char *text,
+			      size_t len)
+{
+	struct strbuf title = STRBUF_INIT, t = STRBUF_INIT;
+
+	strbuf_add(&t, text, len);
+	first_line(&title, &t);
+	html_toc_entry(&h->toc, id, title.buf ? title.buf : id);
+	strbuf_addf(&h->body, "<section class=\"report\" id=\"%s\">\n", id);
+	report_html_text(&h->body, id, text, len);
+	strbuf_addstr(&h->body, "</section>\n");
+	strbuf_release(&title);
+	strbuf_release(&t);
+}
+
+void report_html_history_run(struct html_history *h, const struct analysis *a,
+			     const struct report_opts *o, const char *heading, const char *gap)
+{
+	const struct analysis_info *in = analysis_info(a);
+	struct strbuf pre = STRBUF_INIT, toc = STRBUF_INIT;
+
+	if (!h->runs++) {
+		snprintf(h->kernel, sizeof(h->kernel), "%s", in->kernel);
+		snprintf(h->host, sizeof(h->host), "%s", in->host);
+	}
+	strbuf_addf(&pre, "run%d-", h->runs);
+	if (gap && *gap) {
+		strbuf_addstr(&h->body, "<p class=\"sub\"><em>");
+		html_escape(&h->body, gap);
+		strbuf_addstr(&h->body, "</em></p>\n");
+	}
+	strbuf_addf(&h->body, "<section class=\"run\" id=\"run%d\">\n<h2>", h->runs);
+	html_escape(&h->body, heading);
+	strbuf_addstr(&h->body, "</h2>\n");
+	html_body(a, o, pre.buf, &h->body, &toc);
+	strbuf_addstr(&h->body, "</section>\n");
+	/* the run in the contents, its sections under it */
+	strbuf_addf(&h->toc, "<li><a href=\"#run%d\">", h->runs);
+	html_escape(&h->toc, heading);
+	strbuf_addstr(&h->toc, "</a>\n<ol>\n");
+	strbuf_add(&h->toc, toc.buf ? toc.buf : "", toc.len);
+	strbuf_addstr(&h->toc, "</ol></li>\n");
+	strbuf_release(&pre);
+	strbuf_release(&toc);
+}
+
+void report_html_history_end(struct html_history *h, const char *title, struct strbuf *out)
+{
+	html_page(out, title, h->kernel, h->host, &h->toc, &h->body);
+	strbuf_release(&h->body);
+	strbuf_release(&h->toc);
+	free(h);
 }

@@ -72,6 +72,7 @@ static void json_stop(struct report_ctx *rc)
 {
 	struct json_writer *j = rc->jw;
 	struct run_stop st;
+	struct run_ending e;
 
 	run_stop_parse2(&st, analysis_private_meta(rc->a), analysis_last_meta(rc->a));
 	if (st.has_trigger) {
@@ -109,6 +110,30 @@ static void json_stop(struct report_ctx *rc)
 		json_str(j, "recorded", st.reason);
 		json_str_or_null(j, "detail", st.detail);
 		json_str(j, "text", run_stop_text(&st, 0));
+		/* run_stop_ending(): null where the file does not say */
+		run_stop_ending_of(&st, &e);
+		if (e.complete >= 0)
+			json_bool(j, "complete", e.complete);
+		else
+			json_null(j, "complete");
+		if (e.command >= 0)
+			json_bool(j, "command", e.command);
+		else
+			json_null(j, "command");
+		if (e.ended_command >= 0)
+			json_bool(j, "ended_command", e.ended_command);
+		else
+			json_null(j, "ended_command");
+		if (st.spool_reason) {	/* a recovered file: what its spool said */
+			json_object(j, "spool");
+			json_str_or_null(j, "reason", st.spool_stop);
+			json_str(j, "recorded", st.spool_reason);
+			json_str_or_null(j, "detail", st.spool_detail);
+			json_str_or_null(j, "state", st.spool_state);
+			json_close(j);
+		} else {
+			json_null(j, "spool");
+		}
 		if (st.ncpu) {	/* a recovered file: where each CPU's data ends */
 			json_array(j, "cpu_end_s");
 			for (int i = 0; i < st.ncpu; i++)
@@ -395,7 +420,10 @@ static void json_node(struct report_ctx *rc, struct json_writer *j, const struct
 	json_s64(j, "nid", n->nid);
 	json_u64_or_null(j, "episodes", n->episodes, ks);
 	json_u64_or_null(j, "kswapd_wakes", n->kswapd_wakes, ks);
-	json_u64_or_null(j, "awake_ns", n->awake_ns, ks);
+	/* inside the recording: a part's time of an episode across its cuts
+	 * too (PARTS OF A RUN) */
+	json_s64_or_null(j, "awake_ns", handoff_awake_ns(n), ks);
+	json_u64_or_null(j, "kswapd_continued", n->kswapd_continued, ks);
 	json_u64_or_null(j, "wakeup_kswapd", n->wakeup_kswapd,
 			 analysis_traced(rc->a, REC_WAKEUP_KSWAPD, -1));
 	json_u64_or_null(j, "handoff_wakeup", n->ho_wakeup, ks);
@@ -482,16 +510,20 @@ void report_json_handoff(struct report_ctx *rc)
 
 /* known: the events behind h were recorded. Percentiles of nothing are
  * null, not 0 (count 0 and total 0 are true of a recorded kind). */
-static void json_hist(struct json_writer *j, const struct hist *h, int known)
+/* A histogram's figures, with count and total_ns given: those of a part
+ * of a run take what spans its cuts (PARTS OF A RUN), the rest are the
+ * complete durations'. */
+static void json_hist_of(struct json_writer *j, const struct hist *h, int known,
+			 uint64_t count, int64_t total_ns)
 {
 	int some = known && h->count;
 
-	json_u64_or_null(j, "count", h->count, known);
+	json_u64_or_null(j, "count", count, known);
 	json_u64_or_null(j, "p50_ns", hist_percentile(h, 50), some);
 	json_u64_or_null(j, "p90_ns", hist_percentile(h, 90), some);
 	json_u64_or_null(j, "p99_ns", hist_percentile(h, 99), some);
 	json_u64_or_null(j, "max_ns", h->max, some);
-	json_u64_or_null(j, "total_ns", h->sum, known);
+	json_s64_or_null(j, "total_ns", total_ns, known);
 	json_object(j, "log2_ns");
 	for (int i = 0; i < 64; i++) {
 		uint64_t c = hist_log2_count(h, i);
@@ -539,7 +571,14 @@ void report_json_stalls(struct report_ctx *rc)
 		json_u64_or_null(j, "open_at_end", ks->open_at_end, seen);
 		json_u64_or_null(j, "unpaired_ends", ks->unpaired_ends, seen);
 		json_u64_or_null(j, "nr_reclaimed", ks->nr_reclaimed, rec_known && seen);
-		json_hist(j, &ks->lat, seen);
+		/* a part of a run (PARTS OF A RUN): count and total_ns take the
+		 * stalls cut at its end and the time of those begun before it;
+		 * the percentiles, max and log2_ns complete stalls only */
+		json_hist_of(j, &ks->lat, seen, reclaim_stalls(ks), reclaim_stall_ns(ks));
+		json_u64_or_null(j, "cut", ks->cut, seen);
+		json_s64_or_null(j, "cut_ns", ks->cut_ns, seen);
+		json_u64_or_null(j, "continued", ks->continued, seen);
+		json_s64_or_null(j, "continued_ns", ks->continued_ns, seen);
 		json_u64_or_null(j, "scanned", ks->scanned, lru_known);
 		json_u64_or_null(j, "reclaimed", ks->reclaimed, lru_known);
 		json_u64_or_null(j, "anon_scanned", ks->anon_scanned, lru_known);
@@ -577,7 +616,7 @@ void report_json_stalls(struct report_ctx *rc)
 		json_str(j, "comm", t[i].comm);
 		json_str(j, "kind", reclaim_kind_name(t[i].kind));
 		json_u64(j, "count", t[i].count);
-		json_u64(j, "total_ns", t[i].total_ns);
+		json_s64(j, "total_ns", t[i].total_ns);
 		json_u64(j, "max_ns", t[i].max_ns);
 		if (cgmap_recorded(analysis_cgmap(rc->a))) {	/* of its longest stall */
 			const char *cg = cgmap_path(analysis_cgmap(rc->a), t[i].cgroup - 1);
@@ -617,7 +656,13 @@ void report_json_compaction(struct report_ctx *rc)
 		json_object(j, compact_runner_name(i));
 		json_u64_or_null(j, "runs", r->runs, known);
 		json_u64_or_null(j, "open_at_end", r->open_at_end, known);
-		json_hist(j, &r->dur, known);
+		/* count and total_ns: runs begun here, time inside the part
+		 * (PARTS OF A RUN); percentiles, max, log2_ns: ended runs */
+		json_hist_of(j, &r->dur, known, compact_runs_counted(r), compact_run_ns(r));
+		json_u64_or_null(j, "cut", r->cut, known);
+		json_s64_or_null(j, "cut_ns", r->cut_ns, known);
+		json_u64_or_null(j, "continued", r->continued, known);
+		json_s64_or_null(j, "continued_ns", r->continued_ns, known);
 		json_object(j, "status");
 		for (int s = 0; s < COMPACT_NSTATUS; s++)
 			if (r->status[s])

@@ -28,6 +28,34 @@ static const struct memcgs_model *model(const struct report_ctx *rc)
 	return analysis_model(rc->a, &memcgs_model_ops);
 }
 
+/* Whether path is scope or a cgroup below it (both as the hierarchy
+ * names them, "/" its root). */
+static int path_under(const char *path, const char *scope)
+{
+	size_t n = strlen(scope);
+
+	if (!strcmp(scope, "/") || !strcmp(path, scope))
+		return 1;
+	return !strncmp(path, scope, n) && path[n] == '/';
+}
+
+/*
+ * The cgroups shown, widest first, into order (memcgs_model_count()
+ * entries): every one, or under --cgroup that cgroup and those below it
+ * (the scope's tasks are theirs). Returns how many.
+ */
+static int shown_order(const struct report_ctx *rc, const struct memcgs_model *m, int *order)
+{
+	int n = memcgs_model_count(m), k = 0;
+
+	memcgs_model_order(m, order);
+	for (int i = 0; i < n; i++)
+		if (!rc->in->scope_cgroup ||
+		    path_under(memcgs_model_get(m, order[i])->path, rc->in->scope_cgroup))
+			order[k++] = order[i];
+	return k;
+}
+
 static int recorded(const struct memcgs_model *m)
 {
 	return m && (memcgs_model_count(m) || memcgs_model_other(m)->nsets);
@@ -92,7 +120,7 @@ void report_text_memcgs(struct report_ctx *rc)
 {
 	const struct memcgs_model *m = model(rc);
 	const struct memcg_other *o = m ? memcgs_model_other(m) : NULL;
-	int n = m ? memcgs_model_count(m) : 0, rows, changed = 0, resets = 0;
+	int n = m ? memcgs_model_count(m) : 0, rows, changed = 0, resets = 0, all;
 	int v1 = 0, v2 = 0, order_buf[REPORT_MEMCG_ROWS], *order;
 	char a[32], b[32], c[32], d[32], e[32], f[32];
 
@@ -105,13 +133,17 @@ void report_text_memcgs(struct report_ctx *rc)
 	}
 	order = n > REPORT_MEMCG_ROWS ? xreallocarray(NULL, (size_t)n, sizeof(*order)) :
 		order_buf;
-	memcgs_model_order(m, order);
+	all = n;
+	n = shown_order(rc, m, order);
 	for (int i = 0; i < n; i++) {
-		const struct memcg_info *g = memcgs_model_get(m, i);
+		const struct memcg_info *g = memcgs_model_get(m, order[i]);
 
 		v1 += g->version == 1;
 		v2 += g->version == 2;
 	}
+	if (rc->in->scope_cgroup)
+		report_line(rc, "--cgroup %s: %d of the %d cgroup%s sampled, it and those below",
+			    rc->in->scope_cgroup, n, all, all == 1 ? "" : "s");
 	report_line(rc, "%d cgroup%s (%s), widest first; sizes MiB; changes over", n,
 		    n == 1 ? "" : "s", v1 && v2 ? "v1 and v2" : v2 ? "v2" : v1 ? "v1" : "version -");
 	report_line(rc, "each cgroup's own sample sets; peak is the kernel's (since made)");
@@ -139,7 +171,10 @@ void report_text_memcgs(struct report_ctx *rc)
 	if (n > rows)
 		report_line(rc, "%d more (smaller) cgroups: --format json lists every one",
 			    n - rows);
-	if (o->nsets) {
+	if (o->nsets && rc->in->scope_cgroup) {
+		report_line(rc, "(the cgroups beyond --cgroups-max, summed without their names, "
+			    "are not shown under --cgroup)");
+	} else if (o->nsets) {
 		char line[200];
 
 		snprintf(line, sizeof(line), "beyond --cgroups-max, summed (no cgroup): up "
@@ -209,8 +244,13 @@ void report_json_memcgs(struct report_ctx *rc)
 	n = memcgs_model_count(m);
 	o = memcgs_model_other(m);
 	order = xreallocarray(NULL, (size_t)(n ? n : 1), sizeof(*order));
-	memcgs_model_order(m, order);
+	n = shown_order(rc, m, order);
 	json_object(j, "memcg");
+	/* --cgroup: that cgroup and those below it only; null: every one */
+	if (rc->in->scope_cgroup)
+		json_str(j, "scope", rc->in->scope_cgroup);
+	else
+		json_null(j, "scope");
 	json_array(j, "cgroups");
 	for (int i = 0; i < n; i++) {
 		const struct memcg_info *g = memcgs_model_get(m, order[i]);
@@ -250,7 +290,7 @@ void report_json_memcgs(struct report_ctx *rc)
 		json_close(j);
 	}
 	json_close(j);
-	if (o->nsets) {
+	if (o->nsets && !rc->in->scope_cgroup) {
 		json_object(j, "other");
 		json_u64(j, "sets", o->nsets);
 		json_s64_or_null(j, "cgroups_max", o->cgroups_max.v, o->cgroups_max.known);

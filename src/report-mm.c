@@ -55,8 +55,9 @@ static void handoff_hotplug(struct report_ctx *rc, const struct handoff_node_sta
 			    "watermark", n->zones);
 	if (n->managed_changes)
 		report_line(rc, "hotplug     node managed pages %lld -> %lld (moved %u "
-			    "times)", (long long)n->managed_first,
-			    (long long)n->managed_last, n->managed_changes);
+			    "time%s)", (long long)n->managed_first,
+			    (long long)n->managed_last, n->managed_changes,
+			    plural(n->managed_changes));
 	for (uint32_t i = 0; i < nz; i++)
 		report_line(rc, "%-11s %s (%lld) -> %s (%lld) at %.3f s",
 			    i ? "" : "zone shown", n->zchg[i].from,
@@ -130,7 +131,10 @@ static void handoff_counts(struct report_ctx *rc, const struct handoff_node_stat
 		report_line(rc, "kswapd      %llu episode%s (%llu kswapd_wake event%s), "
 			    "awake %.3f s", ULL(n->episodes), n->episodes == 1 ? "" : "s",
 			    ULL(n->kswapd_wakes), n->kswapd_wakes == 1 ? "" : "s",
-			    (double)n->awake_ns / 1e9);
+			    (double)handoff_awake_ns(n) / 1e9);
+		if (n->kswapd_continued)	/* a part of a run */
+			report_line(rc, "            and awake from the part before: slept "
+				    "%.3f s into this one", (double)n->awake_continued_ns / 1e9);
 		report_line(rc, "            wakeup_kswapd %llu%s", ULL(n->wakeup_kswapd), orders);
 		report_line(rc, "handoff     wakeup %llu, pickup %llu, none %llu, not needed "
 			    "%llu, open %llu", ULL(n->ho_wakeup), ULL(n->ho_pickup),
@@ -144,12 +148,13 @@ static void handoff_counts(struct report_ctx *rc, const struct handoff_node_stat
 		char line[192];
 
 		if (report_has_compaction(rc))
-			snprintf(runs, sizeof(runs), "%llu runs (%llu success)",
-				 ULL(n->kc_runs), ULL(n->kc_runs_success));
+			snprintf(runs, sizeof(runs), "%llu run%s (%llu success)",
+				 ULL(n->kc_runs), plural(n->kc_runs), ULL(n->kc_runs_success));
 		/* wakes by how they came; proactive compaction has none */
-		report_line(rc, "kcompactd   %llu wakes (woken %llu, pickup %llu, order<=0 "
-			    "%llu), %llu sleeps", ULL(n->kc_wakes), ULL(n->kc_woken),
-			    ULL(n->kc_pickup), ULL(n->kc_proactive), ULL(n->kc_sleeps));
+		report_line(rc, "kcompactd   %llu wake%s (woken %llu, pickup %llu, order<=0 "
+			    "%llu), %llu sleep%s", ULL(n->kc_wakes), plural(n->kc_wakes),
+			    ULL(n->kc_woken), ULL(n->kc_pickup), ULL(n->kc_proactive),
+			    ULL(n->kc_sleeps), plural(n->kc_sleeps));
 		snprintf(line, sizeof(line), "busy %.3f s, %s; "
 			 "wakeup_kcompactd %llu", (double)n->kc_busy_ns / 1e9, runs,
 			 ULL(n->kc_wakeups));
@@ -370,14 +375,24 @@ static void stalls_latency(struct report_ctx *rc, const struct reclaim_model *rm
 		else
 			snprintf(rec, sizeof(rec), "%llu", ULL(ks->nr_reclaimed));
 		report_line(rc, "%-9s %6llu %8.3f %8.3f %8.3f %8.3f %8.3f %9s",
-			    reclaim_kind_name(k), ULL(ks->lat.count),
+			    reclaim_kind_name(k), ULL(reclaim_stalls(ks)),
 			    ms(hist_percentile(&ks->lat, 50)), ms(hist_percentile(&ks->lat, 90)),
 			    ms(hist_percentile(&ks->lat, 99)), ms(ks->lat.max),
-			    (double)ks->lat.sum / 1e9, rec);
+			    (double)reclaim_stall_ns(ks) / 1e9, rec);
 		if (ks->open_at_end || ks->unpaired_ends)
 			report_line(rc, "          (%llu still open at the end, %llu ends "
 				    "without a begin)", ULL(ks->open_at_end),
 				    ULL(ks->unpaired_ends));
+		/* a part of a run: what spans its cuts (PARTS OF A RUN) */
+		if (ks->cut)
+			report_line(rc, "          (%llu cut at this part's end: counted, "
+				    "%.3f s up to it)", ULL(ks->cut), (double)ks->cut_ns / 1e9);
+		if (ks->continued)
+			report_line(rc, "          (%llu begun in the part before: %.3f s "
+				    "in this one)", ULL(ks->continued),
+				    (double)ks->continued_ns / 1e9);
+		if (ks->cut || ks->continued)
+			report_line(rc, "          (percentiles, max: complete stalls only)");
 	}
 	if (*none)
 		report_line(rc, "%s: 0 stalls", none);
@@ -506,7 +521,8 @@ static void stalls_tasks(struct report_ctx *rc, const struct reclaim_model *rm)
 			report_cgroup_tail(rc, t[i].cgroup - 1, tail, 10);
 		report_line(rc, "  %7d %-16.16s %-7s %6llu %9.3f %9.3f%s%s", t[i].pid,
 			    t[i].comm[0] ? t[i].comm : "?", reclaim_kind_name(t[i].kind),
-			    ULL(t[i].count), ms(t[i].total_ns), ms(t[i].max_ns), cg ? " " : "",
+			    ULL(t[i].count), (double)t[i].total_ns / 1e6, ms(t[i].max_ns),
+			    cg ? " " : "",
 			    tail);
 	}
 }
@@ -537,7 +553,7 @@ static void compaction_runners(struct report_ctx *rc, const struct compact_stats
 	uint64_t any = 0;
 
 	for (int i = 0; i < CR_NR; i++)
-		any += cs->runner[i].runs + cs->runner[i].open_at_end;
+		any += cs->runner[i].runs + cs->runner[i].open_at_end + cs->runner[i].cut;
 	if (!any) {
 		report_line(rc, "no compaction runs (mm_compaction_begin/end)");
 		return;
@@ -548,7 +564,7 @@ static void compaction_runners(struct report_ctx *rc, const struct compact_stats
 		const struct compact_runner_stats *r = &cs->runner[i];
 		uint64_t other = r->runs - r->status[8] - r->status[5];
 
-		if (!r->runs && !r->open_at_end)
+		if (!r->runs && !r->open_at_end && !r->cut)
 			continue;
 		report_line(rc, "%-10s %5llu %8.3f %8.3f %7llu %8llu %6llu %9llu",
 			    compact_runner_name(i), ULL(r->runs), ms(hist_percentile(&r->dur, 50)),
@@ -564,6 +580,14 @@ static void compaction_runners(struct report_ctx *rc, const struct compact_stats
 		if (r->failed || r->open_at_end)
 			report_line(rc, "           %llu isolated pages not migrated, %llu runs "
 				    "open at the end", ULL(r->failed), ULL(r->open_at_end));
+		/* a part of a run (PARTS OF A RUN) */
+		if (r->cut)
+			report_line(rc, "           %llu cut at this part's end, %.3f ms up to it",
+				    ULL(r->cut), (double)r->cut_ns / 1e6);
+		if (r->continued)
+			report_line(rc, "           %llu ended here, begun in the part before: "
+				    "%.3f ms here", ULL(r->continued),
+				    (double)r->continued_ns / 1e6);
 	}
 	/* which kcompactd runs were on a request and which proactive only
 	 * its wakes and sleeps tell: without them no 0 for either */
@@ -607,11 +631,12 @@ static void compaction_results(struct report_ctx *rc, const struct compact_stats
 		if (compaction_model_zone_name(analysis_compaction(rc->a),
 					       cs->zones[z].zone_start, cs->zones[z].zone_end,
 					       name, sizeof(name)))
-			report_line(rc, "zone %s: %llu runs,%s", name, ULL(cs->zones[z].runs),
-				    buf);
+			report_line(rc, "zone %s: %llu run%s,%s", name, ULL(cs->zones[z].runs),
+				    plural(cs->zones[z].runs), buf);
 		else
-			report_line(rc, "zone pfn %#llx: %llu runs,%s",
-				    ULL(cs->zones[z].zone_start), ULL(cs->zones[z].runs), buf);
+			report_line(rc, "zone pfn %#llx: %llu run%s,%s",
+				    ULL(cs->zones[z].zone_start), ULL(cs->zones[z].runs),
+				    plural(cs->zones[z].runs), buf);
 	}
 	for (int o = 1; o < REC_MAX_ORDERS; o++) {
 		const struct compact_order_stats *os = &cs->by_order[o];

@@ -141,43 +141,101 @@ static void add_arg(struct strbuf *sb, const char *a)
 	strbuf_addch(sb, '\'');
 }
 
+/* "the command (pid 4242)" */
+static void the_command(struct strbuf *sb, const struct run_outcome *o)
+{
+	strbuf_addstr(sb, "the command");
+	if (o->pid.known)
+		strbuf_addf(sb, " (pid %" PRId64 ")", o->pid.v);
+}
+
 /*
- * No outcome line: the recorder ran no command, or did not live to write
- * it (killed, recovered from its spool) or stopped early (a full disk).
- * The metadata's command= and stop_reason= say which; without them,
- * nothing is claimed about why.
+ * Why the command's outcome is not known, in words, or NULL when the file
+ * names no COMMAND and no stop (an older mmscope's, trace-cmd's): then
+ * nothing is claimed.
  */
-static int text_no_outcome(struct report_ctx *rc, int unusual_only)
+static char *outcome_unknown(struct run_stop *st, const struct run_outcome *o)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct run_ending e;
+	const char *end;
+
+	run_stop_ending_of(st, &e);
+	end = e.stop && !strcmp(e.stop, "trigger") ? e.then : e.stop;
+	if (!st->cmd.known) {
+		if (!st->stop)
+			return NULL;
+		strbuf_addf(&sb, "no COMMAND; stopped: %s", run_stop_text(st, 1));
+	} else if (e.stop && (!strcmp(e.stop, "recovered") || !strcmp(e.stop, "killed"))) {
+		strbuf_addstr(&sb, "unknown: the recorder was killed ");
+		if (o->running) {
+			strbuf_addstr(&sb, "while ");
+			the_command(&sb, o);
+			strbuf_addstr(&sb, e.ended_command == 0 ? " ran, and did not end it" :
+				      " ran, and may have begun to end it");
+		} else {
+			strbuf_addstr(&sb, "before it recorded the command's end");
+		}
+	} else if (o->running) {
+		the_command(&sb, o);
+		if (!strcmp(e.stop ? e.stop : "", "switch-output"))
+			strbuf_addstr(&sb, " was still running at the switch: the next file "
+				      "continues the run");
+		else
+			strbuf_addstr(&sb, " was still running when this file was written");
+		if (end && !strcmp(end, "max-triggers"))
+			strbuf_addstr(&sb, "; mmscope stopped after it (--max-triggers) and ended "
+				      "the command if it still ran");
+	} else if (end && (!strcmp(end, "disk-full") || !strcmp(end, "max-size"))) {
+		/* an mmscope that kept the outcome only in its line */
+		strbuf_addf(&sb, "not recorded: its line came after the recording stopped taking "
+			    "pages (%s)", run_stop_text(st, 1));
+	} else {
+		strbuf_addstr(&sb, "no outcome recorded");
+		if (st->stop)
+			strbuf_addf(&sb, "; stopped: %s%s", run_stop_text(st, 1),
+				    strcmp(st->stop, "command-exit") ? ", see the header" : "");
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+/*
+ * The command is known but not how it ended: the recorder ran no
+ * command, or did not live to write its end (killed, recovered from its
+ * spool), or the file was written while it ran (a --switch-output part,
+ * a flight file), or an older mmscope lost the line (a full disk). The
+ * metadata's command=, command_state= and stop_reason= say which;
+ * without them, nothing is claimed about why.
+ */
+static int text_no_outcome(struct report_ctx *rc, int unusual_only, const struct run_outcome *o)
 {
 	const char *meta = analysis_private_meta(rc->a);
-	const char *cmd = td_meta_value(meta, "command");
 	struct run_stop st;
-	char *c = NULL;
+	struct strbuf sb = STRBUF_INIT;
+	char *why;
 
 	run_stop_parse2(&st, meta, analysis_last_meta(rc->a));
 	/* an older mmscope wrote no outcome line even for a command that
 	 * exited: that file's Run section says "context none" and no more */
-	if ((!cmd && !st.stop) ||
-	    (unusual_only && (!st.stop || !strcmp(st.stop, "command-exit")))) {
+	why = outcome_unknown(&st, o);
+	if (!why || (unusual_only && !o->running &&
+		     (!st.stop || !strcmp(st.stop, "command-exit")))) {
+		free(why);
 		run_stop_release(&st);
 		return 0;
 	}
-	if (cmd) {	/* its words as the recorder joined them */
-		c = xasprintf("%.*s", (int)strcspn(cmd, "\n"), cmd);
-		wrap(rc, "command   ", c);
+	if (o->argc) {
+		for (int i = 0; i < o->argc; i++)
+			add_arg(&sb, o->argv[i] ? o->argv[i] : "?");
+		wrap(rc, "command   ", sb.buf);
+	} else if (st.cmd.known) {	/* its words as the recorder joined them */
+		wrap(rc, "command   ", st.cmd.line);
 	}
-	if (st.stop) {
-		/* the header says more, but of a command that exited */
-		char *t = xasprintf("- (%s; stopped: %s%s)", c ? "no outcome recorded" :
-				    "no COMMAND", run_stop_text(&st, 1),
-				    strcmp(st.stop, "command-exit") ? ", see the header" : "");
-
-		wrap(rc, "outcome   ", t);
-		free(t);
-	} else {
-		report_line(rc, "outcome   - (no outcome recorded)");
-	}
-	free(c);
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "- (%s)", why);
+	wrap(rc, "outcome   ", sb.buf);
+	strbuf_release(&sb);
+	free(why);
 	run_stop_release(&st);
 	return 1;
 }
@@ -187,12 +245,18 @@ static void text_outcome(struct report_ctx *rc, const struct run_outcome *o)
 	struct strbuf sb = STRBUF_INIT;
 
 	if (!o->known) {
-		if (!text_no_outcome(rc, 0))
+		if (!text_no_outcome(rc, 0, o))
 			report_line(rc, "outcome   - (no COMMAND recorded)");
 		return;
 	}
 	for (int i = 0; i < o->argc; i++)
 		add_arg(&sb, o->argv[i] ? o->argv[i] : "?");
+	if (!sb.len) {	/* the metadata's words, joined */
+		const char *cmd = td_meta_value(analysis_last_meta(rc->a), "command");
+
+		if (cmd)
+			strbuf_addf(&sb, "%.*s", (int)strcspn(cmd, "\n"), cmd);
+	}
 	wrap(rc, "command   ", sb.len ? sb.buf : "-");
 	strbuf_reset(&sb);
 	if (o->exit.known)
@@ -203,8 +267,19 @@ static void text_outcome(struct report_ctx *rc, const struct run_outcome *o)
 			    ", core dumped" : "");
 	else
 		strbuf_addstr(&sb, "exit -");
-	if (o->stopped_by_recorder.known && o->stopped_by_recorder.v)
-		strbuf_addstr(&sb, " (mmscope ended it)");
+	if (o->stopped_by_recorder.known && o->stopped_by_recorder.v) {
+		struct run_stop st;
+		const char *why;
+
+		/* what made the recorder stop, and so end the command */
+		run_stop_parse2(&st, analysis_private_meta(rc->a), analysis_last_meta(rc->a));
+		why = run_stop_text(&st, 1);
+		if (why)
+			strbuf_addf(&sb, ": mmscope ended it at the stop (%s)", why);
+		else
+			strbuf_addstr(&sb, ": mmscope ended it");
+		run_stop_release(&st);
+	}
 	if (o->elapsed_us.known)
 		strbuf_addf(&sb, "; elapsed\001%.3f\001s", (double)o->elapsed_us.v / 1e6);
 	else
@@ -354,13 +429,14 @@ static void text_swap(struct report_ctx *rc, const struct run_model *m)
 		item(&sb, "discard_max", V("discard_max_bytes"), "\001B");
 		cl = V("clusters");
 		if (strcmp(cl, "-"))
-			strbuf_addf(&sb, ", %s\001clusters of\001%s\001pages", cl,
-				    val(m, "swap.cluster_pages"));
+			strbuf_addf(&sb, ", %s\001cluster%s of\001%s\001pages", cl,
+				    plural(strtoull(cl, NULL, 10)), val(m, "swap.cluster_pages"));
 		else if (derived_clusters(rc, V("size_kb")) > 0)
 			/* an older mmscope did not say: the swap section's
 			 * cluster size (THP counters, or the recording) */
-			strbuf_addf(&sb, ", %lld\001clusters of\001%d\001pages (by the swap "
+			strbuf_addf(&sb, ", %lld\001cluster%s of\001%d\001pages (by the swap "
 				    "section)", derived_clusters(rc, V("size_kb")),
+				    plural((unsigned long long)derived_clusters(rc, V("size_kb"))),
 				    swapclust_model_cluster_size(analysis_swapclust(rc->a)));
 		else
 			strbuf_addstr(&sb, ", clusters -");
@@ -472,14 +548,14 @@ static void text_changed(struct report_ctx *rc, const struct run_model *m)
 void report_text_run(struct report_ctx *rc)
 {
 	const struct run_model *m = model(rc);
-	const struct run_outcome *o = run_model_outcome(m);
+	const struct run_outcome *o = run_model_outcome_meta(m, analysis_last_meta(rc->a));
 	const struct run_memcg *g = run_model_memcg(m);
 
 	report_title(rc, "Run");
 	if (!run_model_has_context(m) && !o->known) {
 		/* the memcg lines came before the context did */
 		report_line(rc, "context   none in this file (older mmscope, or trace-cmd)");
-		text_no_outcome(rc, 1);
+		text_no_outcome(rc, 1, o);
 		if (g->known)
 			text_memcg(rc, g);
 		return;
@@ -518,17 +594,53 @@ static void json_limit(struct json_writer *j, const char *key, const struct run_
 		json_s64_or_null(j, key, v->v, v->known);
 }
 
-static void json_outcome(struct json_writer *j, const struct run_outcome *o)
+static void json_str_or_null(struct json_writer *j, const char *key, const char *s)
 {
+	if (s)
+		json_str(j, key, s);
+	else
+		json_null(j, key);
+}
+
+static void json_flag(struct json_writer *j, const char *key, const struct run_value *v)
+{
+	if (v->known)
+		json_bool(j, key, v->v != 0);
+	else
+		json_null(j, key);
+}
+
+/*
+ * command and outcome: null when the file says nothing of the command's
+ * end (older files); outcome_unknown: why its end is not known, null
+ * when it is or when the file names no COMMAND and no stop.
+ */
+static void json_outcome(struct report_ctx *rc, const struct run_outcome *o)
+{
+	struct json_writer *j = rc->jw;
+	struct run_stop st;
+	char *why = NULL;
+
 	if (!o->known) {
+		run_stop_parse2(&st, analysis_private_meta(rc->a), analysis_last_meta(rc->a));
+		why = outcome_unknown(&st, o);
+		run_stop_release(&st);
+	}
+	if (!o->known && !o->running) {
 		json_null(j, "command");
 		json_null(j, "outcome");
+		json_str_or_null(j, "outcome_unknown", why);
+		free(why);
 		return;
 	}
-	json_array_inline(j, "command");
-	for (int i = 0; i < o->argc; i++)
-		json_str(j, NULL, o->argv[i] ? o->argv[i] : "");
-	json_close(j);
+	if (o->argc) {
+		json_array_inline(j, "command");
+		for (int i = 0; i < o->argc; i++)
+			json_str(j, NULL, o->argv[i] ? o->argv[i] : "");
+		json_close(j);
+	} else {
+		json_null(j, "command");
+	}
 	json_object(j, "outcome");
 	json_value(j, "exit", &o->exit);
 	json_value(j, "signal", &o->signal);
@@ -536,11 +648,19 @@ static void json_outcome(struct json_writer *j, const struct run_outcome *o)
 	json_seconds(j, "user_s", &o->user_us);
 	json_seconds(j, "sys_s", &o->sys_us);
 	json_value(j, "max_rss_kb", &o->maxrss_kb);
-	if (o->stopped_by_recorder.known)
-		json_bool(j, "stopped_by_recorder", (int)o->stopped_by_recorder.v);
-	else
-		json_null(j, "stopped_by_recorder");
+	json_flag(j, "stopped_by_recorder", &o->stopped_by_recorder);
+	/* "exited", "killed" (by a signal), "running" (when the file was
+	 * written); null: its end was recorded without either */
+	json_str_or_null(j, "state", o->running ? "running" : o->exit.known ? "exited" :
+			 o->signal.known ? "killed" : NULL);
+	json_flag(j, "core_dumped", &o->core);
+	json_value(j, "pid", &o->pid);
+	/* "outcome-line": the mms1 outcome line; "metadata": the command_*
+	 * keys, the line not being in the file */
+	json_str(j, "source", o->from_meta ? "metadata" : "outcome-line");
 	json_close(j);
+	json_str_or_null(j, "outcome_unknown", why);
+	free(why);
 }
 
 static void json_memcg(struct json_writer *j, const struct run_memcg *g)
@@ -591,11 +711,11 @@ static void json_memcg(struct json_writer *j, const struct run_memcg *g)
 void report_json_run(struct report_ctx *rc)
 {
 	const struct run_model *m = model(rc);
-	const struct run_outcome *o = run_model_outcome(m);
+	const struct run_outcome *o = run_model_outcome_meta(m, analysis_last_meta(rc->a));
 	const struct run_memcg *g = run_model_memcg(m);
 	struct json_writer *j = rc->jw;
 
-	if (!run_model_has_context(m) && !o->known && !g->known) {
+	if (!run_model_has_context(m) && !o->known && !o->running && !g->known) {
 		json_null(j, "run");
 		return;
 	}
@@ -635,7 +755,7 @@ void report_json_run(struct report_ctx *rc)
 		json_null(j, "settings");
 		json_null(j, "changed");
 	}
-	json_outcome(j, o);
+	json_outcome(rc, o);
 	json_memcg(j, g);
 	json_close(j);
 }

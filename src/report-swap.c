@@ -194,11 +194,13 @@ static void swap_dev_head(struct report_ctx *rc, const struct swapclust_model *m
 	snprintf(name, sizeof(name), "%s", d->name[0] ? d->name : "(name not sampled)");
 	report_line(rc, "device %d  %s", d->type, name);
 	if (d->size_known)
-		report_line(rc, "  size %llu slots, %d clusters of %d", ULL(d->pages),
-			    d->nclusters, swapclust_model_cluster_size(m));
+		report_line(rc, "  size %llu slots, %d cluster%s of %d", ULL(d->pages),
+			    d->nclusters, plural((unsigned)d->nclusters),
+			    swapclust_model_cluster_size(m));
 	else
-		report_line(rc, "  size not sampled; %d clusters of %d seen",
-			    d->nclusters, swapclust_model_cluster_size(m));
+		report_line(rc, "  size not sampled; %d cluster%s of %d seen",
+			    d->nclusters, plural((unsigned)d->nclusters),
+			    swapclust_model_cluster_size(m));
 	/* more clusters than its size holds: probe events placed slots past
 	 * the device's end (or read a size that is not its own) */
 	if (d->size_known && d->nclusters > dev_clusters_for_size(m, d)) {
@@ -975,6 +977,10 @@ void report_json_swap(struct report_ctx *rc)
 			json_swap_order(rc, m, o);
 	}
 	json_close(j);
+	/* results whose order was at an entry before the recording: with
+	 * the orders' attempts, every result (PARTS OF A RUN) */
+	json_u64_or_null(j, "results_order_unknown", swapclust_model_results_no_order(m),
+			 swapclust_model_has_results(m));
 	json_close(j);
 }
 

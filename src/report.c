@@ -315,17 +315,18 @@ void report_probe_missed(struct report_ctx *rc, const char *family, const char *
 	long long u = m < 0 ? analysis_probe_unreturned(rc->a, family, names, sizeof(names)) : 0;
 
 	if (m < 0 && u > 0)	/* the file itself shows some: a floor, not "-" */
-		snprintf(text, sizeof(text), "at least %lld %sprobe hits missed (no "
+		snprintf(text, sizeof(text), "at least %lld %sprobe hit%s missed (no "
 			 "kprobe_profile count; entry hits beyond return hits: %s)", u, fam,
-			 names);
+			 plural((unsigned long long)u), names);
 	else if (m < 0)
 		snprintf(text, sizeof(text), "- %sprobe hits missed (no kprobe_profile "
 			 "count in the recording)", fam);
 	else if (!m)
 		snprintf(text, sizeof(text), "0 %sprobe hits missed (kprobe_profile)", fam);
 	else
-		snprintf(text, sizeof(text), "%lld %sprobe hits missed (kprobe_profile: %s); "
-			 "the figures they feed are low by up to that", m, fam, names);
+		snprintf(text, sizeof(text), "%lld %sprobe hit%s missed (kprobe_profile: %s); "
+			 "the figures they feed are low by up to that", m, fam,
+			 plural((unsigned long long)m), names);
 	report_wrap(rc, prefix, text);
 }
 
@@ -646,7 +647,7 @@ static void report_summary_reclaim(struct report_ctx *rc)
 		n = snprintf(text, sizeof(text), "%-11s %llu reclaims, p99 %.3f ms, max %.3f ms",
 			     kinds[i] == RK_DIRECT ? "direct" :
 			     kinds[i] == RK_MEMCG ? "memcg" : "node",
-			     (unsigned long long)ks->lat.count,
+			     (unsigned long long)reclaim_stalls(ks),
 			     (double)hist_percentile(&ks->lat, 99) / 1e6,
 			     (double)ks->lat.max / 1e6);
 		/* the pages on a line of their own where they would pass the

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * How a recording ended (see run-stop.h), from the recorder's metadata.
- * The recorder's stop_reason words are cmd-record.c's stop_names[] and
- * "trigger:NAME[, then REASON]", "switch-output", "running" and
+ * The recorder's stop_reason words are recorder-meta.c's rec_stop_names[]
+ * and "trigger:NAME[, then REASON]", "switch-output", "running" and
  * (mmscope recover) "recovered".
  */
 #include "config.h"
 #include "run-stop.h"
+#include "parsers.h"
 #include "tracedat-read.h"
 #include "util.h"
 
@@ -52,6 +53,76 @@ static int s64_of(const char *meta, const char *key, int64_t *out)
 	}
 	free(v);
 	return ok;
+}
+
+/* command_argv: at most this many arguments (as the run model's argv) */
+#define ARGV_MAX 4096
+
+static void num_of(const char *meta, const char *key, struct run_stop_num *n)
+{
+	n->known = s64_of(meta, key, &n->v);
+	if (!n->known)
+		n->v = 0;
+}
+
+/* command_argv=A B C: each argument percent-encoded, one space between */
+static void parse_argv(struct run_stop_command *c, const char *meta)
+{
+	char *v = value_of(meta, "command_argv"), *p;
+	int n = 1;
+
+	if (!v || !*v) {
+		free(v);
+		return;
+	}
+	for (p = v; *p; p++)
+		n += *p == ' ';
+	if (n > ARGV_MAX) {
+		free(v);
+		return;
+	}
+	c->argv = xcalloc((size_t)n + 1, sizeof(char *));
+	p = v;
+	for (int i = 0; i < n; i++) {
+		size_t len = strcspn(p, " ");
+
+		c->argv[i] = xasprintf("%.*s", (int)len, p);
+		sample_percent_decode(c->argv[i]);
+		p += len + (p[len] == ' ');
+	}
+	c->argc = n;
+	free(v);
+}
+
+static void parse_command(struct run_stop_command *c, const char *meta)
+{
+	c->line = value_of(meta, "command");
+	c->known = c->line != NULL;
+	if (!c->known)
+		return;
+	parse_argv(c, meta);
+	if (td_meta_is(meta, "command_state", "running"))
+		c->state = "running";
+	else if (td_meta_is(meta, "command_state", "ended"))
+		c->state = "ended";
+	num_of(meta, "command_pid", &c->pid);
+	num_of(meta, "command_exit", &c->exit);
+	num_of(meta, "command_signal", &c->signal);
+	num_of(meta, "command_core", &c->core);
+	num_of(meta, "command_elapsed_us", &c->elapsed_us);
+	num_of(meta, "command_user_us", &c->user_us);
+	num_of(meta, "command_sys_us", &c->sys_us);
+	num_of(meta, "command_maxrss_kb", &c->maxrss_kb);
+	num_of(meta, "command_ended_by_recorder", &c->ended_by_recorder);
+}
+
+static void release_command(struct run_stop_command *c)
+{
+	for (int i = 0; i < c->argc; i++)
+		free(c->argv[i]);
+	free(c->argv);
+	free(c->line);
+	memset(c, 0, sizeof(*c));
 }
 
 /* what the recorder wrote, its word, and in words: the cause, then
@@ -142,11 +213,41 @@ static void parse_cpu_end(struct run_stop *st, const char *meta)
 	free(v);
 }
 
+/*
+ * A recovered file: what its spool said. spool_stop_reason and
+ * spool_stop_detail; an older recover wrote only stop_detail "from the
+ * spool of a recorder that did not finish (it said: REASON[; DETAIL])".
+ */
+static void parse_spool(struct run_stop *st, const char *meta)
+{
+	static const char *const states[] = { "recording", "stopping", "complete" };
+
+	for (size_t i = 0; i < sizeof(states) / sizeof(states[0]); i++)
+		if (td_meta_is(meta, "spool_state", states[i]))
+			st->spool_state = states[i];
+	if (!st->stop || strcmp(st->stop, "recovered"))
+		return;
+	st->spool_reason = value_of(meta, "spool_stop_reason");
+	st->spool_detail = value_of(meta, "spool_stop_detail");
+	if (!st->spool_reason && st->detail) {
+		const char *said = strstr(st->detail, "(it said: ");
+
+		if (said) {
+			said += 10;
+			st->spool_reason = xasprintf("%.*s", (int)strcspn(said, ";)"), said);
+		}
+	}
+	if (st->spool_reason && *st->spool_reason)
+		st->spool_stop = !strncmp(st->spool_reason, "trigger:", 8) ? "trigger" :
+				 classify(st->spool_reason);
+}
+
 void run_stop_parse(struct run_stop *st, const char *meta)
 {
 	memset(st, 0, sizeof(*st));
 	if (!meta || !*meta)
 		return;
+	st->recorder = td_meta_value(meta, "mmscope") != NULL;
 	st->trigger = value_of(meta, "trigger");
 	st->name = value_of(meta, "trigger_name");
 	st->has_trigger = st->trigger || st->name;
@@ -168,6 +269,8 @@ void run_stop_parse(struct run_stop *st, const char *meta)
 	} else if (st->reason) {
 		st->stop = classify(st->reason);
 	}
+	parse_command(&st->cmd, meta);
+	parse_spool(st, meta);
 	parse_cpu_end(st, meta);
 }
 
@@ -182,14 +285,24 @@ void run_stop_parse2(struct run_stop *st, const char *first, const char *last)
 	free(st->reason);
 	free(st->detail);
 	free(st->cpu_end);
+	free(st->spool_reason);
+	free(st->spool_detail);
+	release_command(&st->cmd);
 	st->reason = end.reason;
 	st->detail = end.detail;
 	st->stop = end.stop;
 	st->then = end.then;
 	st->ncpu = end.ncpu;
 	st->cpu_end = end.cpu_end;
-	end.reason = end.detail = NULL;
+	st->cmd = end.cmd;
+	st->spool_reason = end.spool_reason;
+	st->spool_stop = end.spool_stop;
+	st->spool_detail = end.spool_detail;
+	st->spool_state = end.spool_state;
+	st->recorder = st->recorder || end.recorder;
+	end.reason = end.detail = end.spool_reason = end.spool_detail = NULL;
 	end.cpu_end = NULL;
+	memset(&end.cmd, 0, sizeof(end.cmd));
 	run_stop_release(&end);
 }
 
@@ -203,21 +316,77 @@ void run_stop_release(struct run_stop *st)
 	free(st->reason);
 	free(st->detail);
 	free(st->cpu_end);
+	free(st->spool_reason);
+	free(st->spool_detail);
+	release_command(&st->cmd);
 	free(st->text[0]);
 	free(st->text[1]);
 	memset(st, 0, sizeof(*st));
+}
+
+/* "a signal (Terminated)": the text of a stop word with its detail */
+static void add_reason(struct strbuf *sb, const char *word, const char *said,
+		       const char *detail)
+{
+	int r = word ? reason_of(word) : -1;
+
+	if (r >= 0)
+		strbuf_addstr(sb, reasons[r].text);
+	else
+		strbuf_addstr(sb, said ? said : "-");
+	if (detail && *detail)
+		strbuf_addf(sb, " (%s)", detail);
+}
+
+/*
+ * A recovered file whose spool said what the recorder was doing: killed
+ * while recording, while stopping (before its last pages were read), or
+ * after it had read every page (a part the writer had not written yet, a
+ * file it could not write). Older files: the detail as written.
+ */
+static int recovered_text(const struct run_stop *st, struct strbuf *sb)
+{
+	const char *ss = st->spool_stop;
+
+	if (!ss)
+		return 0;
+	strbuf_addstr(sb, "recovered by mmscope recover: ");
+	if (!strcmp(ss, "killed")) {
+		strbuf_addstr(sb, "the recorder was killed while recording (SIGKILL, a crash "
+			      "or a power loss: which is not recorded): the data ends where "
+			      "its spool did");
+	} else if (!strcmp(ss, "switch-output")) {
+		strbuf_addstr(sb, "a --switch-output part the recorder had finished but not "
+			      "written (the next file continues the run)");
+	} else if (st->spool_state && !strcmp(st->spool_state, "complete")) {
+		strbuf_addstr(sb, "the recorder had stopped after ");
+		add_reason(sb, ss, st->spool_reason, st->spool_detail);
+		strbuf_addstr(sb, " and read every page, but did not write this file");
+	} else {
+		strbuf_addstr(sb, "the recorder was killed while stopping after ");
+		add_reason(sb, ss, st->spool_reason, st->spool_detail);
+		strbuf_addstr(sb, ", before it read its last pages: the data ends where its "
+			      "spool did");
+	}
+	return 1;
 }
 
 const char *run_stop_text(struct run_stop *st, int brief)
 {
 	struct strbuf sb = STRBUF_INIT;
 	const char *detail = st->detail && *st->detail ? st->detail : NULL;
+	const char *end;
 	int r;
 
 	if (!st->stop)
 		return NULL;
 	if (st->text[brief])
 		return st->text[brief];
+	if (!brief && !strcmp(st->stop, "recovered") && recovered_text(st, &sb)) {
+		st->text[brief] = strbuf_detach(&sb, NULL);
+		return st->text[brief];
+	}
+	end = st->stop;
 	if (!strcmp(st->stop, "trigger")) {
 		const char *name = st->reason + 8, *then = strstr(st->reason, ", then ");
 
@@ -228,6 +397,7 @@ const char *run_stop_text(struct run_stop *st, int brief)
 			strbuf_addf(&sb, ", then %s", reasons[r].text);
 		else if (then)
 			strbuf_addf(&sb, ", then %s", then + 7);
+		end = st->then;
 	} else if ((r = reason_of(st->stop)) >= 0) {
 		strbuf_addstr(&sb, reasons[r].text);
 	} else {
@@ -237,6 +407,63 @@ const char *run_stop_text(struct run_stop *st, int brief)
 		strbuf_addf(&sb, " (%s)", detail);
 	if (r >= 0 && !brief)
 		strbuf_addstr(&sb, reasons[r].tail);
+	/* what the stop did to a COMMAND still running */
+	if (!brief && end && strcmp(end, "command-exit") && st->cmd.ended_by_recorder.known &&
+	    st->cmd.ended_by_recorder.v)
+		strbuf_addstr(&sb, "; mmscope ended the command");
 	st->text[brief] = strbuf_detach(&sb, NULL);
 	return st->text[brief];
+}
+
+void run_stop_ending_of(const struct run_stop *st, struct run_ending *e)
+{
+	const struct run_stop_command *c = &st->cmd;
+	const char *end = st->stop && !strcmp(st->stop, "trigger") ? st->then : st->stop;
+
+	e->stop = st->stop;
+	e->then = st->then;
+	e->command = c->known ? 1 : st->recorder ? 0 : -1;
+	e->complete = -1;
+	if (st->stop) {
+		e->complete = 1;
+		if (!strcmp(st->stop, "killed"))
+			e->complete = 0;
+		else if (!strcmp(st->stop, "recovered"))
+			/* a finished part, or a recorder that read every
+			 * page: what the spool had is whole */
+			e->complete = (st->spool_state && !strcmp(st->spool_state, "complete")) ||
+				      (st->spool_stop && !strcmp(st->spool_stop, "switch-output"));
+	}
+	/* the command */
+	if (e->command <= 0)
+		e->ended_command = e->command;
+	else if (c->ended_by_recorder.known)
+		e->ended_command = c->ended_by_recorder.v != 0;
+	else if (c->state && !strcmp(c->state, "running"))
+		/* running when this file ended; after --max-triggers the
+		 * recorder went on to end it (if it still ran), and a
+		 * recorder killed while stopping may have begun to */
+		e->ended_command = (end && !strcmp(end, "max-triggers")) ||
+				   (!strcmp(st->stop ? st->stop : "", "recovered") && st->spool_stop &&
+				    strcmp(st->spool_stop, "killed") &&
+				    strcmp(st->spool_stop, "switch-output")) ? -1 : 0;
+	else if (!st->stop)
+		e->ended_command = -1;
+	else if (!strcmp(st->stop, "command-exit") || !strcmp(st->stop, "killed") ||
+		 !strcmp(st->stop, "switch-output") || (!strcmp(st->stop, "trigger") && !end))
+		e->ended_command = 0;
+	else if (!strcmp(st->stop, "recovered") && st->spool_stop &&
+		 (!strcmp(st->spool_stop, "killed") || !strcmp(st->spool_stop, "switch-output")))
+		e->ended_command = 0;	/* killed while recording: it never stopped */
+	else
+		e->ended_command = end && !strcmp(end, "command-exit") ? 0 : -1;
+}
+
+void run_stop_ending(const char *first, const char *last, struct run_ending *e)
+{
+	struct run_stop st;
+
+	run_stop_parse2(&st, first, last);
+	run_stop_ending_of(&st, e);
+	run_stop_release(&st);
 }

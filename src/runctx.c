@@ -501,3 +501,34 @@ int runctx_emit_outcome(const struct runctx_outcome *o, uint64_t seq,
 	cl_release(&l);
 	return l.failed ? -1 : l.count;
 }
+
+void runctx_outcome_meta(const struct runctx_outcome *o, struct strbuf *sb)
+{
+	const struct rusage *ru = &o->ru;
+
+	strbuf_addstr(sb, "command_argv=");
+	for (char **a = o->argv; a && *a; a++) {
+		if (a != o->argv)
+			strbuf_addch(sb, ' ');
+		runctx_encode(*a, sb);
+	}
+	strbuf_addch(sb, '\n');
+	if (o->pid > 0)
+		strbuf_addf(sb, "command_pid=%d\n", (int)o->pid);
+	if (!o->reaped) {
+		strbuf_addstr(sb, "command_state=running\n");
+		return;
+	}
+	strbuf_addstr(sb, "command_state=ended\n");
+	if (WIFEXITED(o->status))
+		strbuf_addf(sb, "command_exit=%d\n", WEXITSTATUS(o->status));
+	else if (WIFSIGNALED(o->status))
+		strbuf_addf(sb, "command_signal=%d\ncommand_core=%d\n", WTERMSIG(o->status),
+			    WCOREDUMP(o->status) ? 1 : 0);
+	strbuf_addf(sb, "command_elapsed_us=%llu\n", (unsigned long long)(o->elapsed_ns / 1000));
+	strbuf_addf(sb, "command_user_us=%lld\ncommand_sys_us=%lld\ncommand_maxrss_kb=%ld\n",
+		    (long long)ru->ru_utime.tv_sec * 1000000 + ru->ru_utime.tv_usec,
+		    (long long)ru->ru_stime.tv_sec * 1000000 + ru->ru_stime.tv_usec,
+		    ru->ru_maxrss);
+	strbuf_addf(sb, "command_ended_by_recorder=%d\n", o->stopped_by_recorder ? 1 : 0);
+}

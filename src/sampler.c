@@ -82,6 +82,13 @@ struct sampler {
 	uint64_t mcg_gen;	/* walks so far */
 	size_t mcg_fds, mcg_fd_cap;	/* descriptors kept open, and how many may be */
 	size_t mcg_sampled, mcg_other;	/* of the last set */
+	/* sampler_run_boundary's set, kept for sampler_repeat: each line
+	 * after its "mms1 SOURCE SEQ" (SOURCE, then the rest), NUL-separated,
+	 * the end line left out; kept_seq its SEQ, kept_ok whether it was
+	 * written whole */
+	struct strbuf kept;
+	int kept_n, kept_ok;
+	uint64_t kept_seq;
 };
 
 #define SAMPLER_RETRY 16
@@ -1312,10 +1319,22 @@ static char *mcg_ids(const struct sampler *s, const char *dir)
 			break;
 		}
 	}
+	/* one slash between names: a root given as "/" or with a
+	 * trailing slash made "//child" */
+	char *rel = xstrdup(p), *o = rel;
+
+	for (const char *q = p; *q; q++)
+		if (!(*q == '/' && o > rel && o[-1] == '/'))
+			*o++ = *q;
+	if (o - rel > 1 && o[-1] == '/')
+		o--;
+	*o = '\0';
 	strbuf_addstr(&sb, "path=");
-	if (!*p)
+	if (!*rel || !strcmp(rel, "/"))
 		strbuf_addstr(&sb, "/");
-	runctx_encode(p, &sb);
+	else
+		runctx_encode(rel, &sb);
+	free(rel);
 	return strbuf_detach(&sb, NULL);
 }
 
@@ -1590,6 +1609,7 @@ void sampler_free(struct sampler *s)
 		globfree(&s->mthp);
 	strbuf_release(&s->sources);
 	strbuf_release(&s->missing);
+	strbuf_release(&s->kept);
 	free(s->root);
 	free(s->cgroup);
 	free(s->cgroup_arg);
@@ -1697,6 +1717,86 @@ static int run_set(struct sampler *s, sampler_emit_fn emit, void *ctx)
 void sampler_new_file(struct sampler *s)
 {
 	s->vm_base = 1;
+}
+
+/* The emit of sampler_run_boundary: each line to the real emit, and all
+ * but the end line kept (without "mms1 ", its SEQ taken out). */
+struct keep_ctx {
+	struct sampler *s;
+	sampler_emit_fn emit;
+	void *ctx;
+};
+
+static int keep_emit(void *ctx, const char *line, size_t len)
+{
+	struct keep_ctx *k = ctx;
+	const char *src = line + 5, *sp, *rest;
+
+	if (k->emit(k->ctx, line, len))
+		return -1;
+	/* "mms1 SOURCE SEQ[ rest]": the writer's own lines, always so */
+	if (len < 5 || strncmp(line, "mms1 ", 5) || !(sp = memchr(src, ' ', len - 5)))
+		return 0;
+	if ((size_t)(sp - src) == 3 && !strncmp(src, "end", 3))
+		return 0;
+	rest = memchr(sp + 1, ' ', len - (size_t)(sp + 1 - line));
+	strbuf_add(&k->s->kept, src, (size_t)(sp - src));
+	if (rest)
+		strbuf_add(&k->s->kept, rest, len - (size_t)(rest - line));
+	strbuf_addch(&k->s->kept, '\0');
+	k->s->kept_n++;
+	return 0;
+}
+
+int sampler_run_boundary(struct sampler *s, sampler_emit_fn emit, void *ctx)
+{
+	struct keep_ctx k = { s, emit, ctx };
+	int n;
+
+	strbuf_reset(&s->kept);
+	s->kept_n = 0;
+	s->kept_seq = s->seq;
+	s->vm_base = 1;		/* every vmstat field: the next file's first set */
+	n = sampler_run(s, keep_emit, &k);
+	s->kept_ok = n >= 0;
+	return n;
+}
+
+int sampler_repeat(struct sampler *s, sampler_emit_fn emit, void *ctx)
+{
+	struct strbuf line = STRBUF_INIT;
+	const char *p;
+	int n = 0, failed = 0;
+
+	if (!s->kept_ok) {	/* nothing whole to repeat: read afresh */
+		sampler_new_file(s);
+		return sampler_run(s, emit, ctx);
+	}
+	s->kept_ok = 0;		/* once */
+	p = s->kept.buf;
+	for (int i = 0; i < s->kept_n && !failed; i++, p += strlen(p) + 1) {
+		size_t sl = strcspn(p, " ");
+
+		strbuf_reset(&line);
+		strbuf_addf(&line, "mms1 %.*s %llu%s", (int)sl, p, (unsigned long long)s->seq,
+			    p + sl);
+		if (emit(ctx, line.buf, line.len))
+			failed = 1;
+		else
+			n++;
+	}
+	if (!failed) {
+		strbuf_reset(&line);
+		strbuf_addf(&line, "mms1 end %llu us=0 repeats=%llu", (unsigned long long)s->seq,
+			    (unsigned long long)s->kept_seq);
+		if (emit(ctx, line.buf, line.len))
+			failed = 1;
+		else
+			n++;
+	}
+	strbuf_release(&line);
+	s->seq++;
+	return failed ? -1 : n;
 }
 
 uint64_t sampler_sets(const struct sampler *s)

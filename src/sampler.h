@@ -62,6 +62,24 @@ uint64_t sampler_sets(const struct sampler *s);
  * counter's first value in it.
  */
 void sampler_new_file(struct sampler *s);
+/*
+ * The set at a --switch-output switch: sampler_run with every vmstat
+ * field, its lines kept. The recorder writes it as the finished file's
+ * last set, reads the rings into that file, then has sampler_repeat
+ * write the same lines again as the next file's first set: the same
+ * readings end one file and start the next, so the files' counter
+ * deltas add up to the run's exactly (no counter moves between a file's
+ * last set and the next one's first).
+ */
+int sampler_run_boundary(struct sampler *s, sampler_emit_fn emit, void *ctx);
+/*
+ * The kept set again as the next set (SEQ = sets so far): every line as
+ * it was with the new SEQ, then "mms1 end SEQ us=0 repeats=KEPT" (the
+ * set it repeats; us=0: nothing was read). Once per kept set; without a
+ * whole kept set (its write failed, or none), a fresh sampler_run of
+ * every field. Returns as sampler_run.
+ */
+int sampler_repeat(struct sampler *s, sampler_emit_fn emit, void *ctx);
 
 /* Sources read in the last set, and those missing ("name" lists). */
 const char *sampler_sources(const struct sampler *s);

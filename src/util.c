@@ -311,3 +311,16 @@ int parse_duration_ns(const char *s, uint64_t *out)
 	*out = (uint64_t)(v * mul + 0.5);
 	return 0;
 }
+
+int unit_len(long long n, const char *unit)
+{
+	size_t len = strlen(unit);
+
+	if (n != 1 && n != -1)
+		return (int)len;
+	if (len > 4 && !strcmp(unit + len - 4, "sses"))	/* "passes" */
+		return (int)len - 2;
+	if (len > 1 && unit[len - 1] == 's' && unit[len - 2] != 's')
+		return (int)len - 1;
+	return (int)len;
+}

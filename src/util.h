@@ -40,6 +40,16 @@ void *xreallocarray(void *p, size_t nmemb, size_t size);
 char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* "s" unless n is 1: "%llu run%s", n, plural(n). */
+static inline const char *plural(unsigned long long n)
+{
+	return n == 1 ? "" : "s";
+}
+/* A count's unit for n of it: "pages" for 1 is "page", "passes"
+ * "pass" (the length to print with "%.*s"); a unit not ending in 's'
+ * ("kB"), or in "ss", as it is. */
+int unit_len(long long n, const char *unit);
+
 /* The CPUs this process may run on (taskset, cpusets), at least 1. */
 int cpus_usable(void);
 

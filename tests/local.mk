@@ -110,8 +110,8 @@ TESTS += tests/unit/test-model-handoff tests/unit/test-model-reclaim \
 	tests/unit/test-model-consistency tests/unit/test-model-swapclust \
 	tests/unit/test-model-zswap tests/unit/test-model-counters tests/unit/test-triggers \
 	tests/unit/test-model-64k
-check_PROGRAMS += tests/unit/test-model-stacks
-TESTS += tests/unit/test-model-stacks
+check_PROGRAMS += tests/unit/test-model-stacks tests/unit/test-model-parts
+TESTS += tests/unit/test-model-stacks tests/unit/test-model-parts
 # tasks to memory cgroups: the cgtasks lines, the recorder's list, the map
 check_PROGRAMS += tests/unit/test-cgmap
 TESTS += tests/unit/test-cgmap
@@ -128,6 +128,12 @@ TESTS += tests/unit/test-report tests/report/golden.sh tests/report/swap.sh \
 	tests/report/wall-time.sh tests/report/window-header.sh tests/report/direct-memcg.sh
 TESTS += tests/report/stop.sh
 EXTRA_DIST += tests/report/stop.sh
+# how a recording ended (issue 40.4): every stop word, the ending, the
+# command's outcome through the metadata
+check_PROGRAMS += tests/unit/test-run-stop
+TESTS += tests/unit/test-run-stop
+TESTS += tests/report/scope-unmatched.sh tests/report/plurals.sh tests/report/probe-floor.sh
+EXTRA_DIST += tests/report/scope-unmatched.sh tests/report/plurals.sh tests/report/probe-floor.sh
 # issue 32.14 on a real recording: a kswapd request left during proactive
 # compaction, picked up as kcompactd goes back to sleep
 TESTS += tests/report/handoff-pickup.sh
@@ -155,11 +161,14 @@ EXTRA_DIST += tests/compare/golden.sh tests/compare/data tests/data/compare \
 	tests/compare/phase-live.sh
 
 # tui: view builders without curses, golden screens from the headless
-# mode, errors, and the real binary in tmux
-check_PROGRAMS += tests/unit/test-tui-views
+# mode, errors, and the real binary in tmux; a host's history of several
+# runs made from a real recording by tests/tui/rehost
+check_PROGRAMS += tests/unit/test-tui-views tests/tui/rehost
 tests_unit_test_tui_views_SOURCES = tests/unit/test-tui-views.c $(TUI_CORE)
-TESTS += tests/unit/test-tui-views tests/tui/golden.sh tests/tui/errors.sh tests/tui/tmux.sh tests/tui/memcg-lane.sh
-EXTRA_DIST += tests/tui/golden.sh tests/tui/errors.sh tests/tui/tmux.sh tests/tui/memcg-lane.sh
+TESTS += tests/unit/test-tui-views tests/tui/golden.sh tests/tui/errors.sh tests/tui/tmux.sh \
+	tests/tui/memcg-lane.sh tests/tui/history.sh
+EXTRA_DIST += tests/tui/golden.sh tests/tui/errors.sh tests/tui/tmux.sh tests/tui/memcg-lane.sh \
+	tests/tui/history.sh
 
 # the command line and the man pages
 TESTS += tests/cli/docs.sh tests/cli/usage.sh tests/cli/sections.sh tests/cli/stdin.sh \
@@ -182,9 +191,9 @@ EXTRA_DIST += tests/perfetto/convert.sh tests/perfetto/check.py tests/data/perfe
 # export: the schema against its man page, the fleet queries in SQLite
 # and in a ClickHouse server of the test's own
 TESTS += tests/export/schema.sh tests/export/sqlite.sh tests/export/clickhouse.sh \
-	tests/export/run.sh tests/export/jobs.sh tests/export/window.sh
+	tests/export/run.sh tests/export/jobs.sh tests/export/window.sh tests/export/identity.sh
 EXTRA_DIST += tests/export/schema.sh tests/export/sqlite.sh tests/export/clickhouse.sh \
-	tests/export/run.sh tests/export/jobs.sh tests/export/window.sh \
+	tests/export/run.sh tests/export/jobs.sh tests/export/window.sh tests/export/identity.sh \
 	tests/export/fleet.py \
 	tests/export/fleet-queries.sh
 # mmscope-export(5)'s SQLite loading example, run as printed
@@ -222,7 +231,10 @@ EXTRA_DIST += tests/record/lib-live.sh tests/record/live-swap.sh tests/record/si
 	tests/record/service.sh tests/record/stacktrace.sh
 # tasks to memory cgroups against trace-cmd (issue 34): live, and on the
 # recording in tests/data/cgroups
-TESTS += tests/record/cgroups.sh tests/report/cgroups.sh
+TESTS += tests/record/cgroups.sh tests/report/cgroups.sh tests/tui/memcg-scope.sh
+EXTRA_DIST += tests/tui/memcg-scope.sh
+TESTS += tests/tui/tabs.sh tests/tui/set-names.sh
+EXTRA_DIST += tests/tui/tabs.sh tests/tui/set-names.sh
 EXTRA_DIST += tests/record/cgroups.sh tests/record/lib-cgroups.sh tests/report/cgroups.sh \
 	tests/data/cgroups
 
@@ -256,6 +268,22 @@ EXTRA_DIST += tests/record/stacks-report.sh
 TESTS += tests/record/switch-read.sh tests/cli/multifile.sh tests/cli/recordings.sh tests/cli/set-parts.sh
 EXTRA_DIST += tests/record/switch-read.sh tests/cli/multifile.sh tests/cli/recordings.sh tests/cli/set-parts.sh
 tests/record/switch-read.log: tests/record/stacktrace.log
+# the parts of a run add up to the run (issue 40): live, and the list of
+# the report's figures that are sums over time (parts-sum.py --list)
+TESTS += tests/record/parts-sum.sh
+EXTRA_DIST += tests/record/parts-sum.sh tests/record/parts-sum.py
+tests/record/parts-sum.log: tests/record/switch-read.log
+
+# host histories: a host's runs as one time line in every front end
+# (history.sh), on copies of real recordings moved in time by
+# tests/history/mkhist
+check_PROGRAMS += tests/history/mkhist
+TESTS += tests/history/history.sh
+EXTRA_DIST += tests/history/history.sh tests/history/lib.sh
+# live: a service's restarts, a kill and recover, a flight recorder beside
+TESTS += tests/record/history.sh
+EXTRA_DIST += tests/record/history.sh
+tests/record/history.log: tests/record/switch-read.log
 
 # kernel matrix: every scenario of tests/vm/scenarios on every kernel
 # under qemu TCG, VM_JOBS VMs at a time; one "PASS:/FAIL:/SKIP: KERNEL
@@ -350,6 +378,8 @@ EXTRA_DIST += tests/bench/cgroups-bench.sh
 TESTS += tests/record/cgroups-sample.sh
 tests/record/cgroups-sample.log: tests/record/switch-writer.log
 EXTRA_DIST += tests/record/cgroups-sample.sh
+# live: a --switch-output set's task names in the TUI (after the others)
+tests/tui/set-names.log: tests/record/cgroups-sample.log
 
 # Slow tests: those that take SLOW_TEST_CPU seconds of CPU or more under
 # ASan+UBSan (`make test-times` in a build configured with

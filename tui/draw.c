@@ -61,6 +61,7 @@ static const struct attr_style attr_styles[AT_NR] = {
 	[AT_DIM]	= { -1, -1, A_DIM, A_DIM },
 	[AT_KEY]	= { COLOR_YELLOW, -1, A_BOLD, A_BOLD },
 	[AT_ERROR]	= { COLOR_WHITE, COLOR_RED, A_BOLD, A_REVERSE },
+	[AT_GAP]	= { COLOR_BLUE, -1, A_DIM, A_DIM },
 };
 
 static void draw_setup_attrs(void)

@@ -17,6 +17,12 @@ static const struct tui_key_row key_rows[] = {
 #undef X
 };
 
+static const struct tui_key_row run_key_rows[] = {
+#define X(name, k1, k2, h) { ACT_##name, k1, k2, h },
+	TUI_RUN_KEY_TABLE(X)
+#undef X
+};
+
 static const struct {
 	int key;
 	const char *name;
@@ -35,6 +41,12 @@ const struct tui_key_row *tui_keys(int *n)
 	return key_rows;
 }
 
+const struct tui_key_row *tui_run_keys(int *n)
+{
+	*n = (int)(sizeof(run_key_rows) / sizeof(run_key_rows[0]));
+	return run_key_rows;
+}
+
 enum tui_action tui_key_action(int key)
 {
 	if (key == TK_NONE)
@@ -44,6 +56,9 @@ enum tui_action tui_key_action(int key)
 	for (size_t i = 0; i < sizeof(key_rows) / sizeof(key_rows[0]); i++)
 		if (key_rows[i].key1 == key || key_rows[i].key2 == key)
 			return key_rows[i].action;
+	for (size_t i = 0; i < sizeof(run_key_rows) / sizeof(run_key_rows[0]); i++)
+		if (run_key_rows[i].key1 == key || run_key_rows[i].key2 == key)
+			return run_key_rows[i].action;
 	return ACT_NONE;
 }
 

@@ -60,12 +60,22 @@ enum tui_key {
 	X(REFRESH,   TK_CTRL_L, TK_NONE, "redraw the screen") \
 	X(QUIT,      'q',      TK_NONE,  "quit (in help: back to the previous view)")
 
+/*
+ * The keys of a host's history of several runs (data.h): the same row
+ * form, their actions after ACT_NR; the help view lists them only when
+ * the TUI shows several runs (one run: nothing to go to).
+ */
+#define TUI_RUN_KEY_TABLE(X) \
+	X(PREV_RUN,  '{',      TK_NONE,  "previous run of the history: cursor to its start") \
+	X(NEXT_RUN,  '}',      TK_NONE,  "next run of the history: cursor to its start")
+
 enum tui_action {
 	ACT_NONE = 0,
 #define X(name, k1, k2, help) ACT_##name,
 	TUI_KEY_TABLE(X)
+	ACT_NR,
+	TUI_RUN_KEY_TABLE(X)
 #undef X
-	ACT_NR
 };
 
 struct tui_key_row {
@@ -76,6 +86,8 @@ struct tui_key_row {
 
 /* The table as data, for the help view; n rows. */
 const struct tui_key_row *tui_keys(int *n);
+/* The history's rows (TUI_RUN_KEY_TABLE); n rows. */
+const struct tui_key_row *tui_run_keys(int *n);
 /* The action bound to a key, or ACT_NONE. */
 enum tui_action tui_key_action(int key);
 /* "Left", "q", "Space", "Tab"... Returns a static string or buf. */

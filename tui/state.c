@@ -10,6 +10,7 @@
 #include "tui.h"
 #include "data.h"
 #include "model-lanes.h"
+#include "tracedat-read.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -98,6 +99,7 @@ void tui_state_init(struct tui_state *st, uint64_t t_first, uint64_t t_last)
 	st->cols = 80;
 	st->prev_view = VIEW_TIMELINE;
 	st->focus_lane = -1;
+	st->gap = -1;
 	tui_fit_all(st);
 	for (int id = 0; id < VIEW_NR; id++)
 		if (tui_views[id]->priv_new)
@@ -176,7 +178,88 @@ void tui_message(struct tui_state *st, const char *fmt, ...)
 
 uint64_t tui_t0(const struct tui_state *st)
 {
+	if (st->hist)
+		return st->hist->zero;
 	return st->data && st->data->rec_first_ts ? st->data->rec_first_ts : st->t_first;
+}
+
+int64_t tui_off(const struct tui_state *st)
+{
+	return st->data ? st->data->off : 0;
+}
+
+uint64_t tui_trace_at(const struct tui_state *st, uint64_t t)
+{
+	int64_t v = (int64_t)t - tui_off(st);
+
+	return v > 0 ? (uint64_t)v : 0;
+}
+
+uint64_t tui_at_trace(const struct tui_state *st, uint64_t trace)
+{
+	int64_t v = (int64_t)trace + tui_off(st);
+
+	return v > 0 ? (uint64_t)v : 0;
+}
+
+int tui_nruns(const struct tui_state *st)
+{
+	return st->hist ? st->hist->n : 1;
+}
+
+const struct tui_data *tui_run_data(const struct tui_state *st, int k)
+{
+	return st->hist ? st->hist->run[k].data : st->data;
+}
+
+void tui_track_run(struct tui_state *st)
+{
+	struct tui_hist *h = st->hist;
+	const char *err;
+	int k;
+
+	if (!h)
+		return;
+	k = tui_hist_run_at(h, st->cursor, &st->gap);
+	if (st->data == h->run[k].data && st->run == k)
+		return;
+	st->run = k;
+	st->data = h->run[k].data;
+	st->path = h->run[k].name;
+	if (tui_hist_files(h, k, &st->tf, &st->set, &err) < 0)
+		tui_message(st, "%s", err);
+	st->tep = st->tf ? td_tep(st->tf) : NULL;
+}
+
+void tui_run_status(const struct tui_state *st, int brief, char *buf, int len)
+{
+	const struct tui_hist *h = st->hist;
+	const struct tui_run *r, *g;
+	char d[32];
+
+	buf[0] = '\0';
+	if (!h)
+		return;
+	r = &h->run[st->run];
+	if (st->gap >= 0) {
+		g = &h->run[st->gap];
+		tui_fmt_dur(g->gap_to - g->gap_from, d, sizeof(d));
+		if (brief == 0)
+			snprintf(buf, (size_t)len, "not recorded %s: run %d ended: %s; run %d began: %s",
+				 d, r->no, r->ended, g->no, g->began);
+		else if (brief == 1)
+			snprintf(buf, (size_t)len, "not recorded %s (run %d began: %s)", d, g->no,
+				 g->began);
+		else
+			snprintf(buf, (size_t)len, "not recorded %s", d);
+		return;
+	}
+	if (brief == 0)
+		snprintf(buf, (size_t)len, "run %d of %d (began: %s)", r->no, h->total, r->began);
+	else if (brief == 1)
+		snprintf(buf, (size_t)len, "run %d of %d", r->no, h->total);
+	else
+		snprintf(buf, (size_t)len, "run %d/%d", r->no, h->total);
 }
 
 /* microseconds, rounded as dump and trace-cmd round a timestamp */
@@ -258,40 +341,92 @@ static void tui_switch(struct tui_state *st, int id)
 		v->enter(st);
 }
 
-/* L: the longest reclaim stall or compaction run of any node, selected,
- * with the cursor at its start and the axis zoomed around it. */
+/* L: the longest reclaim stall or compaction run of any node (of any
+ * run), selected, with the cursor at its start and the axis zoomed
+ * around it. */
 static void tui_longest_stall(struct tui_state *st)
 {
 	static const enum lane_id kinds[] = { LANE_RECLAIM, LANE_COMPACT };
-	const struct lanes *l = st->data ? st->data->lanes : NULL;
 	const struct lane_span *best = NULL;
 	enum lane_id best_k = LANE_RECLAIM;
 	int best_nid = 0;
+	int64_t best_off = 0;
 	char d[32];
 
-	for (int nid = 0; l && nid < lanes_nnodes(l); nid++)
-		for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
-			const struct lane *ln = &lanes_node(l, nid)->lane[kinds[k]];
+	for (int r = 0; r < tui_nruns(st); r++) {
+		const struct tui_data *td = tui_run_data(st, r);
+		const struct lanes *l = td ? td->lanes : NULL;
 
-			for (int i = 0; i < ln->n; i++)
-				if (!best || ln->spans[i].end - ln->spans[i].start >
-					     best->end - best->start) {
-					best = &ln->spans[i];
-					best_k = kinds[k];
-					best_nid = nid;
-				}
-		}
+		for (int nid = 0; l && nid < lanes_nnodes(l); nid++)
+			for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+				const struct lane *ln = &lanes_node(l, nid)->lane[kinds[k]];
+
+				for (int i = 0; i < ln->n; i++)
+					if (!best || ln->spans[i].end - ln->spans[i].start >
+						     best->end - best->start) {
+						best = &ln->spans[i];
+						best_k = kinds[k];
+						best_nid = nid;
+						best_off = td->off;
+					}
+			}
+	}
 	if (!best) {
 		tui_message(st, "no stall in this recording");
 		return;
 	}
-	tui_select(st, best->start, best->end);
-	tui_zoom_to(st, best->start, best->end);
-	tui_set_cursor(st, best->start);
+	uint64_t a = (uint64_t)((int64_t)best->start + best_off);
+	uint64_t b = (uint64_t)((int64_t)best->end + best_off);
+
+	tui_select(st, a, b);
+	tui_zoom_to(st, a, b);
+	tui_set_cursor(st, a);
 	/* the timeline then selects its lane and describes it */
 	st->focus_lane = best_nid * LANE_NR + (int)best_k;
 	tui_message(st, "longest %s: %s pid %d", best_k == LANE_RECLAIM ? "stall" : "compaction",
 		    tui_fmt_dur(best->end - best->start, d, sizeof(d)), best->pid);
+}
+
+/* { and }: the start of the run before or after the cursor's (from a
+ * gap: the run before it, or after it), the axis showing it whole when
+ * it fits, else zoomed to it. */
+static void tui_jump_run(struct tui_state *st, int dir)
+{
+	const struct tui_hist *h = st->hist;
+	const struct tui_run *r;
+	int to = -1;
+	uint64_t w = (uint64_t)tui_axis_cols(st->cols), shown = st->ns_per_col * w;
+	const char *base;
+
+	if (!h || h->n < 2) {
+		tui_message(st, "one run: { and } go from run to run of a host's history");
+		return;
+	}
+	if (dir > 0) {
+		for (int i = st->run + 1; i < h->n && to < 0; i++)
+			if (h->run[i].has_events)
+				to = i;
+	} else {
+		for (int i = st->gap >= 0 ? st->run : st->run - 1; i >= 0 && to < 0; i--)
+			if (h->run[i].has_events)
+				to = i;
+	}
+	if (to < 0) {
+		tui_message(st, "%s run of the history (%d shown)", dir > 0 ? "the last" : "the first",
+			    h->n);
+		return;
+	}
+	r = &h->run[to];
+	if (r->last - r->first > shown) {
+		tui_zoom_to(st, r->first, r->last);
+	} else if (tui_ts_col(st, r->first) < 0 || tui_ts_col(st, r->last) >= (long)w) {
+		uint64_t mid = r->first + (r->last - r->first) / 2;
+
+		st->origin = mid > shown / 2 ? mid - shown / 2 : 0;
+	}
+	tui_set_cursor(st, r->first);
+	base = strrchr(r->name, '/');
+	tui_message(st, "run %d of %d: %s", r->no, h->total, base ? base + 1 : r->name);
 }
 
 static unsigned tui_default(struct tui_state *st, enum tui_action a)
@@ -349,6 +484,10 @@ static unsigned tui_default(struct tui_state *st, enum tui_action a)
 	case ACT_LONGEST:
 		tui_longest_stall(st);
 		break;
+	case ACT_PREV_RUN:
+	case ACT_NEXT_RUN:
+		tui_jump_run(st, a == ACT_NEXT_RUN ? 1 : -1);
+		break;
 	case ACT_REFRESH:
 		break;
 	case ACT_QUIT:
@@ -374,6 +513,7 @@ unsigned tui_apply(struct tui_state *st, enum tui_action a)
 		r = v->handle(st, a);
 	if (!(r & TUI_HANDLED))
 		r |= tui_default(st, a);
+	tui_track_run(st);
 	return r;
 }
 
@@ -390,35 +530,98 @@ unsigned tui_click(struct tui_state *st, int y, int x)
 			}
 		return TUI_HANDLED;
 	}
-	if (y >= 1 && y <= tui_body_rows(st) && v && v->click)
-		return v->click(st, y - 1, x);
+	if (y >= 1 && y <= tui_body_rows(st) && v && v->click) {
+		unsigned r = v->click(st, y - 1, x);
+
+		tui_track_run(st);
+		return r;
+	}
 	return TUI_HANDLED;
 }
 
+/*
+ * The top bar: " mmscope FILE ", the tabs, "?help" at the right. The
+ * tabs come first: every one is drawn whole. The file's name gives way
+ * first (cut with '~', then left out), then the tabs but the current
+ * one shrink to their keys.
+ */
 static void tui_build_title(struct tui_state *st, struct canvas *c)
 {
 	const char *base = st->path ? strrchr(st->path, '/') : NULL;
-	int x;
+	char tabs[VIEW_HELP][32], keys[VIEW_HELP][16], name[64];
+	int x, full = 0, shortw = 0, avail = c->cols - 6, brief, room;
 
 	base = base ? base + 1 : st->path ? st->path : "";
-	canvas_fill_row(c, 0, ' ', AT_TITLE);
-	x = canvas_printf(c, 0, 0, AT_TITLE, " mmscope %s ", base);
 	for (int i = 0; i < VIEW_HELP; i++) {
-		char tab[32], kb[16];
+		char kb[16];
 		const char *key = tui_key_name(tui_view_keys[i], kb, sizeof(kb));
+
+		snprintf(tabs[i], sizeof(tabs[i]), "%s %s", key, tui_view(i)->name);
+		snprintf(keys[i], sizeof(keys[i]), "%s", key);
+		full += 1 + (int)strlen(tabs[i]);
+		shortw += 1 + (int)strlen(i == st->view ? tabs[i] : keys[i]);
+	}
+	/* " mmscope " and a space before ?help at least */
+	brief = full + 10 > avail;
+	room = avail - (brief ? shortw : full) - 10;
+	if ((int)strlen(base) <= room - 1)
+		snprintf(name, sizeof(name), "%s ", base);
+	else if (room >= 8)
+		snprintf(name, sizeof(name), "%.*s~ ", room - 2, base);
+	else
+		name[0] = '\0';
+	canvas_fill_row(c, 0, ' ', AT_TITLE);
+	x = canvas_printf(c, 0, 0, AT_TITLE, " mmscope %s", name);
+	for (int i = 0; i < VIEW_HELP; i++) {
 		int cur = i == st->view;
 
-		snprintf(tab, sizeof(tab), "%s %s", key, tui_view(i)->name);
-		if (x + (int)strlen(tab) + 2 > c->cols - 6)
-			snprintf(tab, sizeof(tab), "%s", key);
 		x += canvas_put(c, 0, x, AT_TITLE, " ");
 		st->tab_x[i][0] = x;
-		x += canvas_put(c, 0, x, cur ? AT_TAB : AT_TITLE, tab);
+		x += canvas_put(c, 0, x, cur ? AT_TAB : AT_TITLE,
+				brief && !cur ? keys[i] : tabs[i]);
 		st->tab_x[i][1] = x;
 	}
 	canvas_put(c, 0, c->cols - 6, st->view == VIEW_HELP ? AT_TAB : AT_TITLE, " ?help");
 	st->tab_x[VIEW_HELP][0] = c->cols - 5;
 	st->tab_x[VIEW_HELP][1] = c->cols;
+}
+
+/* Several runs: at the right the run the cursor is in and how it began,
+ * or the gap it is in; before it, when there is room, the run's trigger
+ * or stop and its window. The run's words are shortened before they are
+ * cut. */
+static void tui_build_status_run(struct tui_state *st, struct canvas *c, int x)
+{
+	const char *stop = st->data ? st->data->stop_line : "";
+	const char *win = st->data ? st->data->window_line : "";
+	int y = c->rows - 1, room = c->cols - x - 3;
+	char run[240], right[480];
+
+	for (int brief = 0; brief < 3; brief++) {
+		tui_run_status(st, brief, run, sizeof(run));
+		if ((int)strlen(run) <= room)
+			break;
+	}
+	snprintf(right, sizeof(right), "%s", run);
+	if (st->gap < 0) {	/* the run's own words, as they fit */
+		const char *more[2] = { win, stop };
+
+		for (int i = 0; i < 2; i++) {
+			char t[sizeof(right)];
+			int n;
+
+			if (!*more[i])
+				continue;
+			n = snprintf(t, sizeof(t), "%s  %s", more[i], right);
+			if (n > 0 && n <= room && (size_t)n < sizeof(t))
+				memcpy(right, t, (size_t)n + 1);
+		}
+	}
+	if (right[0]) {
+		int w = (int)strlen(right) + 1;
+
+		canvas_put(c, y, x + 2 < c->cols - w ? c->cols - w : x + 2, AT_STATUS, right);
+	}
 }
 
 static void tui_build_status(struct tui_state *st, struct canvas *c)
@@ -447,6 +650,10 @@ static void tui_build_status(struct tui_state *st, struct canvas *c)
 		x += canvas_printf(c, y, x, AT_STATUS, "  /%s", st->filter);
 	if (st->message[0])
 		x += canvas_printf(c, y, x, AT_STATUS, "  %s", st->message);
+	if (st->hist) {
+		tui_build_status_run(st, c, x);
+		return;
+	}
 	/* at the right: the trigger or stop of the file, then the window
 	 * or the live session's state; the trigger gives way when both do
 	 * not fit */
@@ -470,6 +677,7 @@ void tui_build_screen(struct tui_state *st, struct canvas *c)
 	const struct view_ops *v = tui_view(st->view);
 
 	canvas_clear(c);
+	tui_track_run(st);
 	if (st->rows != c->rows || st->cols != c->cols) {
 		/* the axis keeps the time it showed: its scale follows the width */
 		if (st->cols > 0 && st->cols != c->cols) {

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The entry point of the TUI for src/cmd-tui.c: runs the interactive
- * loop over an open recording, or over a live session (src/live.h) that
- * it polls every second, until 'q'. Returns 0, or -1 with *err set
+ * loop over a host's history (one recording, or several runs of one host
+ * on one time line), or over a live session (src/live.h) that it polls
+ * every second, until 'q'. Returns 0, or -1 with *err set
  * (the terminal is already restored when it returns).
  */
 #ifndef MMSCOPE_TUI_RUN_H
@@ -10,7 +11,8 @@
 
 struct td_file;
 struct live;
-struct td_set;
+struct inputs;
+struct inputs_sel;
 
 struct tui_opts {
 	const char *path;
@@ -19,13 +21,18 @@ struct tui_opts {
 	const char *keys;	/* key script, or NULL for the keyboard */
 	const char *dump;	/* write the last screen here, or NULL */
 	const char *message;	/* for the status bar at first, or NULL */
-	const struct analysis_scope *scope;	/* --since/--until..., or NULL */
 	int *bad_scope;		/* set when the scope made loading fail */
-	/* several files of one recording (record's switch-output), read
-	 * as one by the models, and by the events view through set */
-	const char *const *paths;
-	int npaths;
-	struct td_set *set;
+	/*
+	 * A host's history (not live): the inputs (src/inputs.h) and the
+	 * runs their scope selected (inputs_select), in time order, each
+	 * read by its own pass. tf: the first run's file, open already (the
+	 * caller's), when it is one; a run of several files (switch-output
+	 * parts) is opened as one set after the passes. One run: as one
+	 * recording always was.
+	 */
+	const struct inputs *in;
+	const struct inputs_sel *sel;
+	int nsel;
 };
 
 int tui_run(struct td_file *tf, const struct tui_opts *o, char **err);

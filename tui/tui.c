@@ -24,6 +24,7 @@
 #include "tui.h"
 #include "draw.h"
 #include "data.h"
+#include "inputs.h"
 #include "util.h"
 #include "tracedat-read.h"
 #include "live.h"
@@ -261,10 +262,45 @@ static void tui_loop_run(struct tui_loop *l)
 	}
 }
 
+/* The passes over the selected runs, one after another (the progress
+ * names the run when there are several), as one history. NULL with
+ * *err when one fails. */
+static struct tui_hist *tui_load(struct tui_loop *l, const struct tui_opts *o, char **err)
+{
+	struct tui_data **d = xcalloc((size_t)o->nsel + 1, sizeof(*d));
+	struct tui_hist *h = NULL;
+	char label[300];
+	int k;
+
+	for (k = 0; k < o->nsel; k++) {
+		const char *name = o->in->rec[o->in->hist.run[o->sel[k].run].in].name;
+
+		if (o->nsel > 1) {
+			snprintf(label, sizeof(label), "run %d of %d: %s", k + 1, o->nsel, name);
+			l->st.path = label;
+			l->progress_pct = -1;
+			tui_progress(l, 0, 0, 0);	/* a set's pass reports nothing */
+		}
+		d[k] = tui_data_load_sel(o->in, &o->sel[k], tui_progress, l, err, o->bad_scope);
+		if (!d[k])
+			break;
+	}
+	l->st.path = o->path;
+	if (k == o->nsel)
+		h = tui_hist_new(o->in, o->sel, o->nsel, d);
+	else
+		for (int i = 0; i < k; i++)
+			tui_data_free(d[i]);
+	free(d);
+	return h;
+}
+
 int tui_run(struct td_file *tf, const struct tui_opts *o, char **err)
 {
 	struct tui_loop l;
-	struct tui_data *d;
+	struct tui_data *d = NULL;
+	struct tui_hist *h = NULL;
+	struct td_set *set = NULL;
 	int r = 0;
 
 	memset(&l, 0, sizeof(l));
@@ -285,26 +321,57 @@ int tui_run(struct td_file *tf, const struct tui_opts *o, char **err)
 	if (o->live) {
 		l.live = o->live;
 		d = tui_data_live(o->live);
-	} else if (o->npaths > 1) {
-		d = tui_data_load_files(o->paths, o->npaths, NULL, o->scope, err, o->bad_scope);
-	} else {
-		d = tui_data_load_scoped(o->path, o->scope, tui_progress, &l, err,
-					 o->bad_scope);
+	} else if ((h = tui_load(&l, o, err))) {
+		if (tf) {	/* the caller's, open already */
+			h->run[0].tf = tf;
+			h->run[0].opened = h->run[0].given = 1;
+		}
+		d = h->run[0].data;
 	}
 	if (!d) {
 		r = -1;
 		goto out;
 	}
-	tui_state_init(&l.st, d->first_ts, d->last_ts);
+	/* one run of several files: the events view's set, now that the
+	 * pass has closed its own (over several runs: when the cursor gets
+	 * to a run) */
+	if (h && h->total == 1 && !tf) {
+		const char *e;
+
+		if (tui_hist_files(h, 0, &tf, &set, &e) < 0) {
+			r = set_err(err, "%s", e);
+			tui_hist_free(h);
+			goto out;
+		}
+	}
+	if (h && h->total > 1) {	/* the time line of the runs */
+		uint64_t a = UINT64_MAX, b = 0;
+
+		for (int k = 0; k < h->n; k++) {
+			if (!h->run[k].has_events)
+				continue;
+			a = h->run[k].first < a ? h->run[k].first : a;
+			b = h->run[k].last > b ? h->run[k].last : b;
+		}
+		tui_state_init(&l.st, a == UINT64_MAX ? 0 : a, b);
+	} else {
+		tui_state_init(&l.st, d->first_ts, d->last_ts);
+	}
 	l.st.path = o->live ? "live" : o->path;
 	l.st.tf = tf;
-	l.st.set = o->set;
+	l.st.set = set;
 	l.st.tep = o->live ? live_tep(o->live) : tf ? td_tep(tf) : NULL;
 	l.st.data = d;
-	if (!o->live && d->window_line[0])	/* the window, at the status line's right */
+	/* several runs, or one of several (--run N): the views follow the
+	 * cursor's run (tui_track_run) */
+	if (h && h->total > 1)
+		l.st.hist = h;
+	if (!o->live && !l.st.hist && d->window_line[0])	/* the window, at the status line's right */
 		l.st.live_status = d->window_line;
 	draw_size(&l.st.rows, &l.st.cols);
 	tui_state_fit(&l.st);
+	l.st.run = -1;		/* the first run's name and files */
+	tui_track_run(&l.st);
 	if (o->live) {
 		l.st.live_status = live_status(o->live);
 		l.st.live = o->live;
@@ -320,7 +387,10 @@ int tui_run(struct td_file *tf, const struct tui_opts *o, char **err)
 	if (o->dump && draw_dump(o->dump) < 0)
 		r = set_err(err, "cannot write screen dump '%s'", o->dump);
 	tui_state_release(&l.st);
-	tui_data_free(d);
+	if (h)
+		tui_hist_free(h);
+	else
+		tui_data_free(d);
 out:
 	draw_end();
 	canvas_release(&l.screen);

@@ -34,6 +34,8 @@ enum tui_view_id {
 /* Width of the lane labels left of a time axis. */
 #define TUI_LABEL_W 13
 
+struct tui_hist;
+
 struct tui_state {
 	const char *path;
 	struct td_file *tf;		/* for the events view; NULL live and in tests */
@@ -43,6 +45,15 @@ struct tui_state {
 					 * window: what it is (tui_data) */
 	struct live *live;		/* live mode: its recent events */
 	struct tui_data *data;		/* what the initial pass built (data.h) */
+	/*
+	 * Several runs of a host's history (data.h), or NULL: the timeline
+	 * draws them all on one time line, the other views the run the
+	 * cursor is in (run), whose pass, files and name data, tf, set, tep
+	 * and path then are (tui_track_run); gap: the cursor is in the gap
+	 * before hist->run[gap], else -1.
+	 */
+	struct tui_hist *hist;
+	int run, gap;
 	uint64_t t_first, t_last;	/* of the recording */
 	uint64_t cursor;
 	uint64_t origin, ns_per_col;
@@ -91,8 +102,30 @@ void tui_message(struct tui_state *st, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /* The time zero of what the screen shows: the recording's first event
- * (with a --since window too, as the report counts). */
+ * (with a --since window too, as the report counts); over several runs
+ * the history's first event. */
 uint64_t tui_t0(const struct tui_state *st);
+
+/*
+ * Screen time and a run's trace time: the state's times (cursor,
+ * selection, axis) are the screen's; a run's models and files are in its
+ * trace time. Screen time = trace time + the run's data->off (0 for one
+ * run). tui_trace_at: the trace time of the run the views show (st->data)
+ * at screen time t (0 before its clock's zero); tui_at_trace: back.
+ */
+int64_t tui_off(const struct tui_state *st);
+uint64_t tui_trace_at(const struct tui_state *st, uint64_t t);
+uint64_t tui_at_trace(const struct tui_state *st, uint64_t trace);
+/* The runs the timeline draws: hist's, or st->data alone (k 0). */
+int tui_nruns(const struct tui_state *st);
+const struct tui_data *tui_run_data(const struct tui_state *st, int k);
+/* Makes the run the cursor is in the one the views show (data, tf,
+ * set, tep, path); with no history nothing. */
+void tui_track_run(struct tui_state *st);
+/* The run's words for the bars: "run 2 of 3 (began: restart)", or in a
+ * gap "not recorded 1.9s: run 1 ended: ...; run 2 began: ..." (brief:
+ * shorter); "" with no history. */
+void tui_run_status(const struct tui_state *st, int brief, char *buf, int len);
 /* "6.659251": seconds from tui_t0(), as the report prints times. */
 const char *tui_fmt_ts(const struct tui_state *st, uint64_t ts, char *buf, int len);
 /* "@496.480001": a trace timestamp, as dump prints it. */

@@ -43,6 +43,10 @@
  *
  * Live (tui --live) there is no file: the window is cut from the last
  * LIVE_RECENT events the session fed, which it keeps as raw copies.
+ *
+ * Several runs of a history (data.h): the events of the run the cursor
+ * is in, from its files; the walk is in the run's trace time, the
+ * cursor and the lines' times on the screen's time line (tui_trace_at).
  */
 #include "config.h"
 #include "tui.h"
@@ -108,7 +112,9 @@ struct view_events {
 	struct td_index *ix;		/* of ix_tf, for the seeks; NULL: none yet */
 	struct td_file *ix_tf;
 	int ix_borrowed;		/* ix is the initial pass's (tui_data) */
-	uint64_t t0;			/* tui_t0(): the lines' time zero */
+	struct td_file *tried_tf;	/* the pass's index was offered for it */
+	int64_t t0;			/* tui_t0() in the run's trace time: the lines' zero */
+	int64_t off;			/* the run's: screen time = trace time + off */
 };
 
 /* Parses the filter text; returns 0 or -1 with a message in err. */
@@ -292,7 +298,7 @@ static void view_events_add_line(struct view_events *ve, struct tep_handle *tep,
 	event_raw_event(r, &ev);
 	/* dump's line, with the time from the first event as the rest of the
 	 * TUI shows it (the header gives the cursor's trace time, @T) */
-	ev.ts = ev.ts >= ve->t0 ? ev.ts - ve->t0 : 0;
+	ev.ts = (int64_t)ev.ts >= ve->t0 ? (uint64_t)((int64_t)ev.ts - ve->t0) : 0;
 	if (r->missed) {
 		event_format_lost(s, &ev);
 		ve->lines[ve->nlines].ts = r->ts;
@@ -444,7 +450,7 @@ static void view_events_window(struct view_events *ve, struct tep_handle *tep,
 	for (int i = 0; i < EV_BEFORE + EV_AFTER; i++)
 		event_raw_release(&ring[i]);
 	free(ring);
-	ve->cursor = cursor;
+	ve->cursor = (uint64_t)((int64_t)cursor + ve->off);	/* the screen's time */
 	ve->sel = ve->at < ve->nlines ? ve->at : ve->nlines - 1;
 	ve->valid = 1;
 }
@@ -561,12 +567,16 @@ static struct view_events *view_events_get(struct tui_state *st)
 {
 	struct view_events *ve = st->priv[VIEW_EVENTS];
 
-	if (ve->started)
+	/* the index the initial pass filled: no pass of our own (once per
+	 * file: another run's file, when the cursor goes there) */
+	if (ve->started && ve->tried_tf == st->tf)
 		return ve;
 	ve->started = 1;
-	/* the index the initial pass filled: no pass of our own */
-	if (st->data && st->data->index && st->tf &&
+	ve->tried_tf = st->tf;
+	if (st->data && st->data->index && st->tf && ve->ix_tf != st->tf &&
 	    !td_index_attach(st->data->index, st->tf, NULL)) {
+		if (!ve->ix_borrowed)
+			td_index_free(ve->ix);
 		ve->ix = st->data->index;
 		ve->ix_tf = st->tf;
 		ve->ix_borrowed = 1;
@@ -584,7 +594,8 @@ static void view_events_sync(struct tui_state *st, int list_rows)
 	if (ve->valid && ve->cursor == st->cursor && !strcmp(ve->filter, st->filter) &&
 	    ve->show_samples == st->show_samples)
 		return;
-	ve->t0 = tui_t0(st);
+	ve->off = tui_off(st);
+	ve->t0 = (int64_t)tui_t0(st) - ve->off;
 	if (view_events_parse_filter(st->filter, &f, ferr, sizeof(ferr)) < 0) {
 		tui_message(st, "%s", ferr);
 		st->filter[0] = '\0';
@@ -594,8 +605,8 @@ static void view_events_sync(struct tui_state *st, int list_rows)
 	ve->show_samples = st->show_samples;
 	snprintf(ve->filter, sizeof(ve->filter), "%s", st->filter);
 	if (st->tf || st->set)
-		view_events_fill(ve, st->tf, st->set, &f, st->cursor, view_events_span(st),
-				 view_events_lo(st), view_events_hi(st));
+		view_events_fill(ve, st->tf, st->set, &f, tui_trace_at(st, st->cursor),
+				 view_events_span(st), view_events_lo(st), view_events_hi(st));
 	else if (st->live)
 		view_events_fill_live(ve, st->live, &f, st->cursor);
 	else
@@ -640,7 +651,7 @@ static void view_events_build(struct tui_state *st, struct canvas *body)
 	if (*top < 0)
 		*top = 0;
 	tui_fmt_ts(st, st->cursor, ts, sizeof(ts));
-	tui_fmt_abs(st->cursor, abs, sizeof(abs));
+	tui_fmt_abs(tui_trace_at(st, st->cursor), abs, sizeof(abs));
 	snprintf(head, sizeof(head), "%s%s%s%s",
 		 st->show_samples ? "" : ", samples hidden (p)",
 		 st->filter[0] ? ", filter: " : "", st->filter,
@@ -658,7 +669,8 @@ static void view_events_build(struct tui_state *st, struct canvas *body)
 		const struct ev_line *l = &ve->lines[k];
 		enum attr_id at = AT_NORMAL;
 
-		if (st->has_sel && l->ts >= st->sel_start && l->ts <= st->sel_end)
+		if (st->has_sel && tui_at_trace(st, l->ts) >= st->sel_start &&
+		    tui_at_trace(st, l->ts) <= st->sel_end)
 			at = AT_SELECT;
 		if (k == ve->sel)
 			at = AT_CURSOR;
@@ -669,8 +681,8 @@ static void view_events_build(struct tui_state *st, struct canvas *body)
 	view_events_build_detail(ve, body, body->rows - EV_DETAIL_ROWS - 1);
 }
 
-/* Refills around ts; dir < 0 selects the last line before ts, else the
- * first at or after it. */
+/* Refills around ts (the run's trace time); dir < 0 selects the last
+ * line before ts, else the first at or after it. */
 static void view_events_fill_at(struct tui_state *st, uint64_t ts, int dir)
 {
 	struct view_events *ve = view_events_get(st);
@@ -679,6 +691,7 @@ static void view_events_fill_at(struct tui_state *st, uint64_t ts, int dir)
 
 	view_events_parse_filter(ve->filter, &f, ferr, sizeof(ferr));
 	f.hide_samples = !ve->show_samples;
+	ve->off = tui_off(st);
 	if (st->tf || st->set)
 		view_events_fill(ve, st->tf, st->set, &f, ts, view_events_span(st),
 				 view_events_lo(st), view_events_hi(st));
@@ -687,7 +700,7 @@ static void view_events_fill_at(struct tui_state *st, uint64_t ts, int dir)
 	if (dir < 0 && ve->at > 0)
 		ve->sel = ve->at - 1;
 	if (ve->sel >= 0 && ve->sel < ve->nlines) {
-		tui_set_cursor(st, ve->lines[ve->sel].ts);
+		tui_set_cursor(st, tui_at_trace(st, ve->lines[ve->sel].ts));
 		ve->cursor = st->cursor;
 	}
 }
@@ -703,8 +716,8 @@ static void view_events_move(struct tui_state *st, int delta)
 	if (!ve->nlines) {
 		/* nothing matched within the budget: search on from where it stopped */
 		if (delta > 0 && ve->scan_stop && (st->tf || st->set)) {
-			tui_set_cursor(st, ve->scan_stop);
-			view_events_fill_at(st, st->cursor, +1);
+			tui_set_cursor(st, tui_at_trace(st, ve->scan_stop));
+			view_events_fill_at(st, tui_trace_at(st, st->cursor), +1);
 			if (!ve->nlines)
 				ve->cursor = st->cursor;
 		}
@@ -723,7 +736,7 @@ static void view_events_move(struct tui_state *st, int delta)
 	if (to >= ve->nlines)
 		to = ve->nlines - 1;
 	ve->sel = to;
-	st->cursor = ve->lines[to].ts;
+	st->cursor = tui_at_trace(st, ve->lines[to].ts);
 	ve->cursor = st->cursor;
 }
 
@@ -754,7 +767,7 @@ static unsigned view_events_handle(struct tui_state *st, enum tui_action a)
 	case ACT_ENTER:
 		/* back to the timeline at this event's time */
 		if (ve->valid && ve->sel >= 0 && ve->sel < ve->nlines) {
-			tui_set_cursor(st, ve->lines[ve->sel].ts);
+			tui_set_cursor(st, tui_at_trace(st, ve->lines[ve->sel].ts));
 			st->view = VIEW_TIMELINE;
 		}
 		break;

@@ -76,10 +76,18 @@ static enum attr_id vf_attr(enum finding_severity s)
 	return s == FSEV_CRITICAL ? AT_ERROR : s == FSEV_WARNING ? AT_FLAG : AT_NORMAL;
 }
 
+/* The zero of a finding's times: its run's first event (trace time). */
+static uint64_t vf_t0(const struct tui_state *st)
+{
+	if (st->hist && st->data && st->data->rec_first_ts)
+		return st->data->rec_first_ts;
+	return tui_trace_at(st, tui_t0(st));
+}
+
 static void vf_time(const struct tui_state *st, int has, uint64_t rel_ns, char *buf, int len)
 {
 	if (has)
-		tui_fmt_ts(st, tui_t0(st) + rel_ns, buf, len);
+		tui_fmt_ts(st, tui_at_trace(st, vf_t0(st)) + rel_ns, buf, len);
 	else
 		snprintf(buf, (size_t)len, "-");
 }
@@ -132,9 +140,10 @@ static void view_findings_build(struct tui_state *st, struct canvas *body)
 
 	y++;
 	canvas_printf(body, y++, 0, AT_HEADER, "%s: %s", f->rule->id, f->summary);
-	canvas_printf(body, y++, 0, AT_NORMAL, "count %llu %s (%s section)",
-		      (unsigned long long)f->count, f->count_unit ? f->count_unit : "",
-		      f->rule->section);
+	canvas_printf(body, y++, 0, AT_NORMAL, "count %llu %.*s (%s section)",
+		      (unsigned long long)f->count,
+		      unit_len((long long)f->count, f->count_unit ? f->count_unit : ""),
+		      f->count_unit ? f->count_unit : "", f->rule->section);
 	for (int e = 0; e < f->nev && y < body->rows; e++) {
 		char ev[360];
 
@@ -154,9 +163,9 @@ static void vf_jump(struct tui_state *st, const struct finding *f)
 	char t[32];
 
 	if (f->has_t_start) {
-		uint64_t a = tui_t0(st) + f->t_start_ns;
+		uint64_t a = tui_at_trace(st, vf_t0(st)) + f->t_start_ns;
 		uint64_t b = f->has_t_end && f->t_end_ns > f->t_start_ns ?
-			     tui_t0(st) + f->t_end_ns : a;
+			     tui_at_trace(st, vf_t0(st)) + f->t_end_ns : a;
 
 		if (b > a) {
 			tui_select(st, a, b);

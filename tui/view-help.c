@@ -6,6 +6,7 @@
  */
 #include "config.h"
 #include "tui.h"
+#include "data.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -42,19 +43,45 @@ static struct view_help_priv *view_help_priv(const struct tui_state *st)
 	return st->priv[VIEW_HELP];
 }
 
-static int view_help_lines(void)
+/* With several runs of a history (st->hist): their keys after the
+ * others, and this under the legend. */
+static const char view_help_gap[] =
+	"  (any lane) / not recorded: the gap between two runs (the status bar says why)";
+
+static int view_help_runs(const struct tui_state *st)
 {
-	int n;
+	return st->hist && st->hist->n > 1;
+}
+
+/* The key rows shown: the table's, then the history's. */
+static int view_help_nkeys(const struct tui_state *st)
+{
+	int n, nr;
 
 	tui_keys(&n);
-	return 2 + n + 1 + (int)(sizeof(view_help_legend) / sizeof(view_help_legend[0]));
+	tui_run_keys(&nr);
+	return n + (view_help_runs(st) ? nr : 0);
+}
+
+static const struct tui_key_row *view_help_key(int i)
+{
+	int n, nr;
+	const struct tui_key_row *rows = tui_keys(&n), *runs = tui_run_keys(&nr);
+
+	return i < n ? &rows[i] : &runs[i - n];
+}
+
+static int view_help_lines(const struct tui_state *st)
+{
+	return 2 + view_help_nkeys(st) + 1 +
+	       (int)(sizeof(view_help_legend) / sizeof(view_help_legend[0])) +
+	       view_help_runs(st);
 }
 
 /* Line i of the help text into row y. */
-static void view_help_line(struct canvas *body, int y, int i)
+static void view_help_line(const struct tui_state *st, struct canvas *body, int y, int i)
 {
-	int n, nl = (int)(sizeof(view_help_legend) / sizeof(view_help_legend[0]));
-	const struct tui_key_row *rows = tui_keys(&n);
+	int n = view_help_nkeys(st), nl = (int)(sizeof(view_help_legend) / sizeof(view_help_legend[0]));
 
 	if (i == 0) {
 		canvas_put(body, y, 0, AT_HEADER, "Keys");
@@ -64,32 +91,35 @@ static void view_help_line(struct canvas *body, int y, int i)
 		return;
 	i -= 2;
 	if (i < n) {
+		const struct tui_key_row *row = view_help_key(i);
 		char b1[16], b2[16], keys[40];
 
-		if (rows[i].key2 != TK_NONE)
-			snprintf(keys, sizeof(keys), "%s, %s", tui_key_name(rows[i].key1, b1, sizeof(b1)),
-				 tui_key_name(rows[i].key2, b2, sizeof(b2)));
+		if (row->key2 != TK_NONE)
+			snprintf(keys, sizeof(keys), "%s, %s", tui_key_name(row->key1, b1, sizeof(b1)),
+				 tui_key_name(row->key2, b2, sizeof(b2)));
 		else
-			snprintf(keys, sizeof(keys), "%s", tui_key_name(rows[i].key1, b1, sizeof(b1)));
+			snprintf(keys, sizeof(keys), "%s", tui_key_name(row->key1, b1, sizeof(b1)));
 		canvas_printf(body, y, 2, AT_KEY, "%-12s", keys);
-		canvas_put(body, y, 15, AT_NORMAL, rows[i].help);
+		canvas_put(body, y, 15, AT_NORMAL, row->help);
 		return;
 	}
 	i -= n + 1;
 	if (i >= 0 && i < nl)
 		canvas_put(body, y, 0, i == 0 ? AT_HEADER : AT_NORMAL, view_help_legend[i]);
+	else if (i == nl && view_help_runs(st))
+		canvas_put(body, y, 0, AT_NORMAL, view_help_gap);
 }
 
 static void view_help_build(struct tui_state *st, struct canvas *body)
 {
-	int total = view_help_lines(), *top = &view_help_priv(st)->top;
+	int total = view_help_lines(st), *top = &view_help_priv(st)->top;
 
 	if (*top > total - body->rows)
 		*top = total - body->rows;
 	if (*top < 0)
 		*top = 0;
 	for (int y = 0; y < body->rows; y++)
-		view_help_line(body, y, *top + y);
+		view_help_line(st, body, y, *top + y);
 	if (*top + body->rows < total)
 		canvas_put(body, body->rows - 1, body->cols - 16, AT_DIM, " (Down: more) ");
 }

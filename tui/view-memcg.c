@@ -2,7 +2,7 @@
 /*
  * View 7, memcg: one memory cgroup of record --cgroups at a time (Up and
  * Down choose it, widest first as the report's memcg section lists
- * them): at the cursor its usage, limit and high; over time on the shared
+ * them), or record --cgroup's one cgroup: at the cursor its usage, limit and high; over time on the shared
  * axis its usage as a chart, with the limit and high as lines where they
  * were sampled. From the memcgs model's points (thinned to a bound: a
  * point then holds the largest usage of the sets it stands for).
@@ -55,6 +55,12 @@ static const struct memcg_info *mv_selected(const struct tui_state *st, int *idx
 	int *order;
 
 	*n = m ? memcgs_model_count(m) : 0;
+	if (!*n && m && memcgs_model_single(m)) {
+		/* record --cgroup PATH: its one cgroup */
+		*n = 1;
+		*idx = 0;
+		return memcgs_model_single(m);
+	}
 	if (!*n)
 		return NULL;
 	if (p->sel >= *n)
@@ -101,12 +107,12 @@ static void mv_chart(struct tui_state *st, struct canvas *body, int y, int h,
 		uint64_t t0 = tui_col_ts(st, c), t1 = t0 + st->ns_per_col;
 		int64_t most = -1;
 
-		for (; i < g->npts && g->pts[i].ts < t1; i++) {
+		for (; i < g->npts && tui_at_trace(st, g->pts[i].ts) < t1; i++) {
 			const struct memcg_point *p = &g->pts[i];
 
 			if (p->known & MEMCG_PT_USAGE) {
 				last = p->usage;
-				if (p->ts >= t0 && p->usage > most)
+				if (tui_at_trace(st, p->ts) >= t0 && p->usage > most)
 					most = p->usage;
 			}
 			if ((p->known & MEMCG_PT_LIMIT) && p->limit != INT64_MAX)
@@ -196,11 +202,13 @@ static uint64_t mv_stalls(const struct tui_state *st, const char *path, char *co
 			if (in[id] != 1)
 				continue;
 			n++;
-			if (!cols || s->end < tui_col_ts(st, 0))
+			if (!cols || tui_at_trace(st, s->end) < tui_col_ts(st, 0))
 				continue;
 			/* the columns from its start's to its end's */
-			for (long c = tui_ts_col(st, s->start) < 0 ? 0 : tui_ts_col(st, s->start);
-			     c < w && tui_col_ts(st, c) <= s->end; c++)
+			long c0 = tui_ts_col(st, tui_at_trace(st, s->start));
+
+			for (long c = c0 < 0 ? 0 : c0;
+			     c < w && tui_col_ts(st, c) <= tui_at_trace(st, s->end); c++)
 				cols[c] = 1;
 		}
 	}
@@ -253,12 +261,16 @@ static void view_memcg_build(struct tui_state *st, struct canvas *body)
 		canvas_put(body, 0, 0, AT_HEADER, "memcg");
 		canvas_wrap(body, 2, 0, body->cols, body->rows - 2, AT_DIM,
 			    "Needs the samples of mmscope record --cgroups ROOT (every memory "
-			    "cgroup under ROOT); this recording has none.");
+			    "cgroup under ROOT) or --cgroup PATH (one); this recording has "
+			    "neither.");
 		return;
 	}
-	canvas_printf(body, y++, 0, AT_HEADER, "memcg %d/%d %s  (Up/Down: another)", idx + 1, n,
-		      g->path);
-	p = mv_at(g, st->cursor);
+	if (g == memcgs_model_single(mv_model(st)))
+		canvas_printf(body, y++, 0, AT_HEADER, "memcg %s  (record --cgroup)", g->path);
+	else
+		canvas_printf(body, y++, 0, AT_HEADER, "memcg %d/%d %s  (Up/Down: another)",
+			      idx + 1, n, g->path);
+	p = mv_at(g, tui_trace_at(st, st->cursor));
 	canvas_printf(body, y++, 0, AT_NORMAL, "at %s s: usage %s, limit %s, high %s",
 		      tui_fmt_ts(st, st->cursor, ts, sizeof(ts)),
 		      mv_mib(u, sizeof(u), p ? p->usage : 0, p && (p->known & MEMCG_PT_USAGE)),

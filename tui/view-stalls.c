@@ -39,8 +39,15 @@ struct st_sum {
 	int *slot;		/* task index + 1 by pid hash, linear probing */
 };
 
+/* The range in screen time: the selection, else everything (over
+ * several runs: the run the views show). */
 static void st_range(const struct tui_state *st, uint64_t *a, uint64_t *b)
 {
+	if (!st->has_sel && st->hist && st->data) {
+		*a = tui_at_trace(st, st->data->first_ts);
+		*b = tui_at_trace(st, st->data->last_ts);
+		return;
+	}
 	*a = st->has_sel ? st->sel_start : st->t_first;
 	*b = st->has_sel ? st->sel_end : st->t_last;
 }
@@ -68,11 +75,14 @@ static void st_task_add(struct st_sum *s, int pid, uint64_t dur)
 		s->tasks[i].max = dur;
 }
 
-/* Spans of lane k of every node overlapping [a, b]. */
+/* Spans of lane k of every node overlapping [a, b] (screen time). */
 static void st_collect(const struct tui_state *st, enum lane_id k, uint64_t a, uint64_t b,
 		       struct st_sum *s, struct st_sum *tasks)
 {
 	const struct lanes *l = st->data ? st->data->lanes : NULL;
+
+	a = tui_trace_at(st, a);	/* the run's trace time */
+	b = tui_trace_at(st, b);
 
 	hist_init(&s->h);
 	for (int nid = 0; l && nid < lanes_nnodes(l); nid++) {
@@ -167,7 +177,7 @@ static void st_build_tasks(const struct tui_state *st, struct canvas *body, int 
 	for (int i = 0; i < tasks->ntasks && i < ST_TOP_TASKS && y < body->rows; i++, y++) {
 		const struct st_task *t = &tasks->tasks[i];
 		char name[64];
-		const char *c = st->data ? analysis_comm(st->data->an, t->pid) : NULL;
+		const char *c = st->data ? analysis_task_comm(st->data->an, t->pid) : NULL;
 
 		snprintf(name, sizeof(name), "%s-%d", c ? c :
 			 st->tep ? tep_data_comm_from_pid(st->tep, t->pid) : "?", t->pid);
@@ -192,6 +202,9 @@ static int st_build_handoffs(const struct tui_state *st, struct canvas *body, in
 	const struct lanes *l = st->data ? st->data->lanes : NULL;
 	uint64_t by[HO_AWAIT + 1] = { 0 }, eps = 0;
 	int rows = 0, narrow = body->cols < 100;
+
+	a = tui_trace_at(st, a);	/* the run's trace time */
+	b = tui_trace_at(st, b);
 
 	for (int i = 0; hm && i < handoff_model_nnodes(hm); i++)
 		for (int e = 0; e < handoff_model_nepisodes(hm, i); e++) {
@@ -232,8 +245,8 @@ static int st_build_handoffs(const struct tui_state *st, struct canvas *body, in
 		canvas_printf(body, y + rows++, 0, AT_NORMAL, narrow ?
 			      "node %d %.8s free: %lld @%s -> %lld @%s" :
 			      "node %d %s free pages: %lld at %s -> %lld at %s s", nid, n->zone,
-			      (long long)s0->free, tui_fmt_ts(st, s0->ts, t0, sizeof(t0)),
-			      (long long)s1->free, tui_fmt_ts(st, s1->ts, t1, sizeof(t1)));
+			      (long long)s0->free, tui_fmt_ts(st, tui_at_trace(st, s0->ts), t0, sizeof(t0)),
+			      (long long)s1->free, tui_fmt_ts(st, tui_at_trace(st, s1->ts), t1, sizeof(t1)));
 	}
 	return rows;
 }
@@ -246,9 +259,14 @@ static void view_stalls_build(struct tui_state *st, struct canvas *body)
 	int wide = body->cols >= 120, hrows = ST_HIST_ROWS + 2, y = 2, used;
 
 	st_range(st, &t0, &t1);
-	canvas_printf(body, 0, 0, AT_HEADER, "stalls from %s to %s s%s",
-		      tui_fmt_ts(st, t0, a, sizeof(a)), tui_fmt_ts(st, t1, b, sizeof(b)),
-		      st->has_sel ? " (selection)" : " (whole recording)");
+	if (st->hist)	/* several runs: the cursor's, whatever the selection spans */
+		canvas_printf(body, 0, 0, AT_HEADER, "stalls from %s to %s s (%s of run %d)",
+			      tui_fmt_ts(st, t0, a, sizeof(a)), tui_fmt_ts(st, t1, b, sizeof(b)),
+			      st->has_sel ? "selection" : "whole", st->hist->run[st->run].no);
+	else
+		canvas_printf(body, 0, 0, AT_HEADER, "stalls from %s to %s s%s",
+			      tui_fmt_ts(st, t0, a, sizeof(a)), tui_fmt_ts(st, t1, b, sizeof(b)),
+			      st->has_sel ? " (selection)" : " (whole recording)");
 	st_collect(st, LANE_RECLAIM, t0, t1, &rec, &tasks);
 	st_collect(st, LANE_COMPACT, t0, t1, &comp, &tasks);
 	if (!wide && body->rows < 40)

@@ -60,7 +60,7 @@ static int view_swap_map(struct tui_state *st, struct canvas *body, int y, int r
 		return 1;
 	}
 	state = xcalloc((size_t)n, 1);
-	n = swapclust_model_states_at(m, dev, st->cursor, state, n);
+	n = swapclust_model_states_at(m, dev, tui_trace_at(st, st->cursor), state, n);
 	per = (n + cells - 1) / cells;
 	if (per < 1)
 		per = 1;
@@ -88,7 +88,7 @@ static void view_swap_counts(struct tui_state *st, struct canvas *body, int y,
 	const struct swc_point *p = NULL;
 	char lo[16];
 
-	for (int i = 0; i < d->npts && d->pts[i].ts <= st->cursor; i++)
+	for (int i = 0; i < d->npts && d->pts[i].ts <= tui_trace_at(st, st->cursor); i++)
 		p = &d->pts[i];
 	if (!p) {
 		canvas_put(body, y, 0, AT_DIM, "no cluster counts before the cursor");
@@ -112,7 +112,7 @@ static int view_swap_detail_note(struct tui_state *st, struct canvas *body, int 
 {
 	const struct swc_point *p = NULL;
 
-	for (int i = 0; i < d->npts && d->pts[i].ts <= st->cursor; i++)
+	for (int i = 0; i < d->npts && d->pts[i].ts <= tui_trace_at(st, st->cursor); i++)
 		p = &d->pts[i];
 	if (swapclust_model_has_probes(m) && !d->detail_lost)
 		return 0;
@@ -184,7 +184,7 @@ static int view_swap_rates(struct tui_state *st, struct canvas *body, int y,
 		for (int i = 1; i < n; i++) {
 			const struct swc_ctr_point *p = swapclust_model_ctr(m, o, i - 1),
 						   *q = swapclust_model_ctr(m, o, i);
-			long c = tui_ts_col(st, q->ts);
+			long c = tui_ts_col(st, tui_at_trace(st, q->ts));
 			int64_t out = q->swpout - p->swpout, fb = q->fallback - p->fallback;
 
 			if (c < 0 || c >= w || out + fb <= 0)
@@ -232,8 +232,9 @@ static void view_swap_build(struct tui_state *st, struct canvas *body)
 		int maprows = body->rows / 2 - 2;
 
 		canvas_printf(body, y++, 0, AT_HEADER,
-			      "swap device %d/%d %s: %d clusters of %d slots at %s s", *dev + 1, ndev,
+			      "swap device %d/%d %s: %d cluster%s of %d slots at %s s", *dev + 1, ndev,
 			      d->name[0] ? d->name : "(unnamed)", d->nclusters,
+			      plural((unsigned)d->nclusters),
 			      swapclust_model_cluster_size(m), tui_fmt_ts(st, st->cursor, ts, sizeof(ts)));
 		view_swap_counts(st, body, y++, d);
 		y += view_swap_detail_note(st, body, y, m, d);

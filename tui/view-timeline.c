@@ -15,6 +15,13 @@
  * Spans come from src/model-lanes.c; episodes, handoffs and flags from the
  * handoff model. Up/Down select a lane, Enter jumps to the span under or
  * nearest the cursor and selects its range, n/N go to flagged episodes.
+ *
+ * Several runs of a host's history (data.h, tui_hist): each run's lanes
+ * and chart at its place on the one time line, and every column mostly
+ * in a gap between two runs filled with / on every lane and chart row:
+ * not recorded, never drawn as empty (idle). The lines under the axis
+ * then say what the gap is; the selected lane's line and the totals are
+ * the cursor's run's.
  */
 #include "config.h"
 #include "tui.h"
@@ -63,14 +70,91 @@ static struct tl_priv *tl_priv(const struct tui_state *st)
 	return st->priv[VIEW_TIMELINE];
 }
 
-static const struct handoff_model *tl_handoff(const struct tui_state *st)
+static const struct handoff_model *tl_handoff_of(const struct tui_data *d)
 {
-	return st->data && st->data->an ? analysis_handoff(st->data->an) : NULL;
+	return d && d->an ? analysis_handoff(d->an) : NULL;
 }
 
+static const struct handoff_model *tl_handoff(const struct tui_state *st)
+{
+	return tl_handoff_of(st->data);
+}
+
+/* the lanes of run k (tui_run_data), or NULL */
+static const struct lanes *tl_lanes(const struct tui_state *st, int k)
+{
+	const struct tui_data *d = tui_run_data(st, k);
+
+	return d ? d->lanes : NULL;
+}
+
+/* nodes: the most any run has */
 static int tl_nnodes(const struct tui_state *st)
 {
-	return st->data && st->data->lanes ? lanes_nnodes(st->data->lanes) : 1;
+	int n = 0;
+
+	for (int k = 0; k < tui_nruns(st); k++)
+		if (tl_lanes(st, k) && lanes_nnodes(tl_lanes(st, k)) > n)
+			n = lanes_nnodes(tl_lanes(st, k));
+	return n ? n : 1;
+}
+
+/* Node nid of run k's lanes, or NULL (a run without that node). */
+static const struct lanes_node *tl_node(const struct tui_state *st, int k, int nid)
+{
+	const struct lanes *l = tl_lanes(st, k);
+
+	return l && nid < lanes_nnodes(l) ? lanes_node(l, nid) : NULL;
+}
+
+/* A trace time of a run of offset off on the screen's time line. */
+static uint64_t tl_at(int64_t off, uint64_t ts)
+{
+	int64_t v = (int64_t)ts + off;
+
+	return v > 0 ? (uint64_t)v : 0;
+}
+
+/* Per column: 1 where the column lies mostly in a gap between two runs
+ * (not recorded); NULL with one run. */
+static unsigned char *tl_gap_cols(const struct tui_state *st, int w)
+{
+	const struct tui_hist *h = st->hist;
+	unsigned char *gap;
+	int any = 0;
+
+	if (!h || h->n < 2)
+		return NULL;
+	gap = xcalloc((size_t)w, 1);
+	for (int k = 0; k < h->n; k++) {
+		const struct tui_run *r = &h->run[k];
+
+		if (!r->has_gap)
+			continue;
+		for (int c = 0; c < w; c++) {
+			uint64_t a = tui_col_ts(st, c), b = a + st->ns_per_col;
+			uint64_t lo = a > r->gap_from ? a : r->gap_from;
+			uint64_t hi = b < r->gap_to ? b : r->gap_to;
+
+			if (hi > lo && (hi - lo) * 2 >= st->ns_per_col) {
+				gap[c] = 1;
+				any = 1;
+			}
+		}
+	}
+	if (!any) {
+		free(gap);
+		return NULL;
+	}
+	return gap;
+}
+
+/* Fills the gap columns of row y with the not-recorded mark. */
+static void tl_fill_gaps(struct canvas *body, int x0, int y, const unsigned char *gap, int w)
+{
+	for (int c = 0; gap && c < w; c++)
+		if (gap[c])
+			canvas_set(body, y, x0 + c, '/', AT_GAP);
 }
 
 static void tl_layout(const struct tui_state *st, const struct canvas *body, struct tl_layout *L)
@@ -120,17 +204,21 @@ static const struct kswapd_episode *tl_episode_at(const struct tui_state *st, in
 	return NULL;
 }
 
-/* Marks handoffs and flags of kswapd episodes on the lane row. */
+/* Marks handoffs and flags of run k's kswapd episodes on the lane row. */
 static void tl_build_episodes(struct tui_state *st, struct canvas *body,
-			      const struct tl_layout *L, int nid, int y)
+			      const struct tl_layout *L, int k, int nid, int y)
 {
-	const struct handoff_model *m = tl_handoff(st);
+	const struct tui_data *d = tui_run_data(st, k);
+	const struct handoff_model *m = tl_handoff_of(d);
 	int i = tl_ho_node(m, nid);
+	/* an episode still open at the end: to the run's last event */
+	uint64_t last = st->hist ? d->last_ts : st->t_last;
 
 	for (int e = 0; i >= 0 && e < handoff_model_nepisodes(m, i); e++) {
 		const struct kswapd_episode *ep = handoff_model_episode(m, i, e);
-		uint64_t end = ep->end ? ep->end : st->t_last;
-		long c0 = tui_ts_col(st, ep->start), c1 = tui_ts_col(st, end);
+		uint64_t end = ep->end ? ep->end : last;
+		long c0 = tui_ts_col(st, tl_at(d->off, ep->start)),
+		     c1 = tui_ts_col(st, tl_at(d->off, end));
 		char mark = ep->handoff == HO_WAKEUP ? '>' : ep->handoff == HO_PICKUP ? '~' :
 			    ep->handoff == HO_NONE ? 'x' : 0;
 
@@ -144,8 +232,37 @@ static void tl_build_episodes(struct tui_state *st, struct canvas *body,
 	}
 }
 
+/*
+ * lanes_cover() of a run of offset off into add[0..w): its spans per
+ * column of the screen's axis, added to what other runs put there. The
+ * column holding the run's trace time 0, when on screen, covers only
+ * the part from 0 on.
+ */
+static void tl_cover(const struct tui_state *st, const struct lane *ln, int kind, int64_t off,
+		     int w, uint32_t *add)
+{
+	uint32_t *cnt = xcalloc((size_t)w, sizeof(*cnt));
+
+	if ((int64_t)st->origin >= off) {
+		lanes_cover(ln, kind, (uint64_t)((int64_t)st->origin - off), st->ns_per_col, w, cnt);
+	} else {
+		uint64_t before = (uint64_t)(off - (int64_t)st->origin);
+		uint64_t c0 = (before + st->ns_per_col - 1) / st->ns_per_col;
+		/* the trace time at column c0's start, within a column of 0 */
+		uint64_t at = c0 * st->ns_per_col - before;
+
+		if (c0 < (uint64_t)w)
+			lanes_cover(ln, kind, at, st->ns_per_col, w - (int)c0, cnt + c0);
+		if (c0 > 0 && c0 - 1 < (uint64_t)w && at > 0)	/* [0, at) */
+			lanes_cover(ln, kind, 0, at, 1, cnt + c0 - 1);
+	}
+	for (int c = 0; c < w; c++)
+		add[c] += cnt[c];
+	free(cnt);
+}
+
 static void tl_build_lane(struct tui_state *st, struct canvas *body, const struct tl_layout *L,
-			  const struct lanes_node *n, int nid, enum lane_id k, int y)
+			  int nid, enum lane_id k, int y, const unsigned char *gap)
 {
 	uint32_t *cnt = xcalloc((size_t)L->w, sizeof(*cnt));
 	uint32_t *req = NULL;
@@ -153,11 +270,19 @@ static void tl_build_lane(struct tui_state *st, struct canvas *body, const struc
 
 	canvas_printf(body, y, 0, selected ? AT_CURSOR : AT_LABEL, "%d %-*s", nid,
 		      TUI_LABEL_W - 3, lane_name(k));
-	lanes_cover(&n->lane[k], -1, st->origin, st->ns_per_col, L->w, cnt);
-	if (k == LANE_KCOMPACTD) {
+	if (k == LANE_KCOMPACTD)
 		req = xcalloc((size_t)L->w, sizeof(*req));
-		lanes_cover(&n->lane[k], 1, st->origin, st->ns_per_col, L->w, req);
+	for (int r = 0; r < tui_nruns(st); r++) {
+		const struct lanes_node *n = tl_node(st, r, nid);
+		int64_t off = tui_run_data(st, r)->off;
+
+		if (!n)
+			continue;
+		tl_cover(st, &n->lane[k], -1, off, L->w, cnt);
+		if (req)
+			tl_cover(st, &n->lane[k], 1, off, L->w, req);
 	}
+	tl_fill_gaps(body, L->x0, y, gap, L->w);
 	for (int c = 0; c < L->w; c++) {
 		char ch = tl_lane_char[k];
 
@@ -168,36 +293,67 @@ static void tl_build_lane(struct tui_state *st, struct canvas *body, const struc
 		canvas_set(body, y, L->x0 + c, ch, tl_lane_attr[k]);
 	}
 	if (k == LANE_KSWAPD)
-		tl_build_episodes(st, body, L, nid, y);
+		for (int r = 0; r < tui_nruns(st); r++)
+			if (tl_node(st, r, nid))
+				tl_build_episodes(st, body, L, r, nid, y);
 	free(cnt);
 	free(req);
 }
 
-/* Per column, the lowest free count sampled in it; columns without a
- * sample carry the last one before them (free pages are a level). */
-static int tl_chart_columns(struct tui_state *st, const struct lanes_node *n, int w,
-			    int64_t *free_c, struct wm_sample *wm)
+/* The node's zone samples in some run (the zone the first such names). */
+static const struct lanes_node *tl_sampled(const struct tui_state *st, int nid)
 {
-	int i = 0, have = 0;
-	const struct wm_sample *last = NULL;
+	for (int r = 0; r < tui_nruns(st); r++) {
+		const struct lanes_node *n = tl_node(st, r, nid);
 
-	while (i < n->nsamples && tui_ts_col(st, n->samples[i].ts) < 0)
-		last = &n->samples[i++];
-	*wm = last ? *last : n->samples[0];
-	for (int c = 0; c < w; c++) {
-		uint64_t t1 = tui_col_ts(st, c) + st->ns_per_col;
-		int64_t lowest = -1;
+		if (n && n->nsamples)
+			return n;
+	}
+	return NULL;
+}
 
-		for (; i < n->nsamples && n->samples[i].ts < t1; i++) {
-			last = &n->samples[i];
-			if (lowest < 0 || last->free < lowest)
-				lowest = last->free;
-			*wm = *last;
-			have = 1;
+/* Per column, the lowest free count sampled in it; columns without a
+ * sample carry the last one before them (free pages are a level), within
+ * a run: after its last sample, and in a gap, nothing (-1). wm: the
+ * watermarks of the last sample on screen, else of the last before it. */
+static int tl_chart_columns(struct tui_state *st, int nid, int w, int64_t *free_c,
+			    struct wm_sample *wm)
+{
+	uint64_t end = tui_col_ts(st, w);
+	int have = 0, got_wm = 0;
+
+	for (int c = 0; c < w; c++)
+		free_c[c] = -1;
+	for (int r = 0; r < tui_nruns(st); r++) {
+		const struct lanes_node *n = tl_node(st, r, nid);
+		int64_t off = tui_run_data(st, r)->off;
+		const struct wm_sample *last = NULL;
+		int i = 0;
+
+		if (!n || !n->nsamples)
+			continue;
+		while (i < n->nsamples && tui_ts_col(st, tl_at(off, n->samples[i].ts)) < 0)
+			last = &n->samples[i++];
+		if (!got_wm || tl_at(off, n->samples[0].ts) < end) {
+			*wm = last ? *last : n->samples[0];
+			got_wm = 1;
 		}
-		if (lowest < 0 && last && i < n->nsamples)
-			lowest = last->free;
-		free_c[c] = lowest;
+		for (int c = 0; c < w; c++) {
+			uint64_t t1 = tui_col_ts(st, c) + st->ns_per_col;
+			int64_t lowest = -1;
+
+			for (; i < n->nsamples && tl_at(off, n->samples[i].ts) < t1; i++) {
+				last = &n->samples[i];
+				if (lowest < 0 || last->free < lowest)
+					lowest = last->free;
+				*wm = *last;
+				have = 1;
+			}
+			if (lowest < 0 && last && i < n->nsamples)
+				lowest = last->free;
+			if (lowest >= 0)
+				free_c[c] = lowest;
+		}
 	}
 	return have;
 }
@@ -243,26 +399,29 @@ static void tl_build_chart_row(struct tui_state *st, struct canvas *body, const 
  * tops at twice the high watermark, so the lines stay apart; more free
  * memory than that shows as ^ in the top row. */
 static void tl_build_chart(struct tui_state *st, struct canvas *body, const struct tl_layout *L,
-			   const struct lanes_node *n, int nid, int y)
+			   int nid, int y, const unsigned char *gap)
 {
 	static const char *const names[3] = { "min", "low", "high" };
 	static const enum attr_id ats[3] = { AT_WM_MIN, AT_WM_LOW, AT_WM_HIGH };
 	int h = L->chart_rows, rows[3];
-	struct wm_sample wm;
+	struct wm_sample wm = { 0 };
 	int64_t *free_c, top;
 	long cur = tui_ts_col(st, st->cursor);
+	const struct lanes_node *n = tl_sampled(st, nid);
 
 	if (h <= 0)
 		return;
-	canvas_printf(body, y, 0, AT_LABEL, "%d free %s", nid, n->nsamples ? n->zone : "");
-	if (!n->nsamples) {
+	canvas_printf(body, y, 0, AT_LABEL, "%d free %s", nid, n ? n->zone : "");
+	if (!n) {
 		canvas_wrap(body, y, L->x0, L->w, h, AT_DIM,
 			    "no zoneinfo samples in this recording: free pages and watermarks "
 			    "need a recording made by mmscope record (or its sampler)");
 		return;
 	}
+	for (int r = 0; r < h; r++)
+		tl_fill_gaps(body, L->x0, y + r, gap, L->w);
 	free_c = xcalloc((size_t)L->w, sizeof(*free_c));
-	tl_chart_columns(st, n, L->w, free_c, &wm);
+	tl_chart_columns(st, nid, L->w, free_c, &wm);
 	top = wm.high > 0 ? 2 * wm.high : 1;
 	tl_chart_rows(&wm, top, h, rows);
 	for (int r = 0; r < h; r++) {
@@ -301,9 +460,13 @@ static void tl_build_axis(struct tui_state *st, struct canvas *body, const struc
 			canvas_put(body, y, L->x0 + c + 1, AT_DIM, buf);
 	}
 	/* the trigger that made a flight file, where it fired */
-	if (st->data && st->data->has_trigger_ts) {
-		long c = tui_ts_col(st, st->data->trigger_ts);
+	for (int r = 0; r < tui_nruns(st); r++) {
+		const struct tui_data *td = tui_run_data(st, r);
+		long c;
 
+		if (!td || !td->has_trigger_ts)
+			continue;
+		c = tui_ts_col(st, tl_at(td->off, td->trigger_ts));
 		if (c >= 0 && c < L->w)
 			canvas_set(body, y, L->x0 + (int)c, 'T', AT_FLAG);
 	}
@@ -318,7 +481,7 @@ static void tl_build_cursor(struct tui_state *st, struct canvas *body, const str
 		if (y >= L->shown * L->node_rows && y < L->axis_y)
 			continue;	/* the legend */
 		if (y < L->axis_y && y % L->node_rows >= LANE_NR && st->data && st->data->lanes &&
-		    !lanes_node(st->data->lanes, y / L->node_rows)->nsamples)
+		    !tl_sampled(st, y / L->node_rows))
 			continue;	/* a chart without samples: its note */
 		for (int c = 0; c < L->w && st->has_sel; c++) {
 			uint64_t t0 = tui_col_ts(st, c), t1 = t0 + st->ns_per_col;
@@ -338,7 +501,7 @@ static void tl_build_cursor(struct tui_state *st, struct canvas *body, const str
 
 static const char *tl_comm(const struct tui_state *st, int pid)
 {
-	const char *c = st->data ? analysis_comm(st->data->an, pid) : NULL;
+	const char *c = st->data ? analysis_task_comm(st->data->an, pid) : NULL;
 
 	return c ? c : st->tep ? tep_data_comm_from_pid(st->tep, pid) : "?";
 }
@@ -366,7 +529,7 @@ static void tl_describe(const struct tui_state *st, int nid, enum lane_id k,
 	char at[32], dur[32], fl[64];
 	const struct kswapd_episode *ep;
 
-	tui_fmt_ts(st, s->start, at, sizeof(at));
+	tui_fmt_ts(st, tui_at_trace(st, s->start), at, sizeof(at));
 	tui_fmt_dur(s->end - s->start, dur, sizeof(dur));
 	switch (k) {
 	case LANE_KSWAPD:
@@ -399,13 +562,18 @@ static void tl_describe(const struct tui_state *st, int nid, enum lane_id k,
 	}
 }
 
+/* The selected lane of the run the views show (the cursor's); NULL when
+ * it has no such node. */
 static const struct lane *tl_sel_lane(const struct tui_state *st, int *nid, enum lane_id *k)
 {
+	const struct lanes_node *n;
+
 	*nid = tl_priv(st)->lane / LANE_NR;
 	*k = (enum lane_id)(tl_priv(st)->lane % LANE_NR);
 	if (!st->data || !st->data->lanes)
 		return NULL;
-	return &lanes_node(st->data->lanes, *nid)->lane[*k];
+	n = tl_node(st, st->hist ? st->run : 0, *nid);
+	return n ? &n->lane[*k] : NULL;
 }
 
 /* Lanes without an analysis behind them (built by hand) count what they hold. */
@@ -428,18 +596,27 @@ static void tl_build_footer(struct tui_state *st, struct canvas *body, const str
 	char line[512];
 	enum lane_id k;
 	int nid, i;
-	const struct lane *ln = tl_sel_lane(st, &nid, &k);
+	const struct lane *ln;
 	const struct handoff_model *m = tl_handoff(st);
 	const struct handoff_node_stats *ns;
-	uint64_t t0 = tui_col_ts(st, tui_ts_col(st, st->cursor));
+	uint64_t t0;
 
+	if (st->hist && st->gap >= 0) {	/* not recorded: what the gap is */
+		canvas_wrap(body, L->axis_y + 1, 0, body->cols, 2, AT_GAP,
+			    st->hist->run[st->gap].gap_text);
+		return;
+	}
+	ln = tl_sel_lane(st, &nid, &k);
 	if (!ln)
 		return;
+	/* the cursor's column in the run's trace time */
+	t0 = tui_trace_at(st, tui_col_ts(st, tui_ts_col(st, st->cursor)));
 	i = lanes_find(ln, t0, t0 + st->ns_per_col - 1, 0);
 	/* several spans may share the cursor's column: the selected one (L,
 	 * Enter) is the one to describe */
 	for (int j = 0; st->has_sel && i >= 0 && j < ln->n; j++)
-		if (ln->spans[j].start == st->sel_start && ln->spans[j].end == st->sel_end &&
+		if (tui_at_trace(st, ln->spans[j].start) == st->sel_start &&
+		    tui_at_trace(st, ln->spans[j].end) == st->sel_end &&
 		    ln->spans[j].start < t0 + st->ns_per_col && ln->spans[j].end >= t0) {
 			i = j;
 			break;
@@ -452,7 +629,7 @@ static void tl_build_footer(struct tui_state *st, struct canvas *body, const str
 	canvas_put(body, L->axis_y + 1, 0, AT_NORMAL, line);
 	i = tl_ho_node(m, nid);
 	ns = i >= 0 ? handoff_model_node(m, i) : NULL;
-	const struct lanes_node *n = lanes_node(st->data->lanes, nid);
+	const struct lanes_node *n = tl_node(st, st->hist ? st->run : 0, nid);
 
 	const struct analysis *a = st->data->an;
 	char ep[24], wo[24], pk[24], no[24], rs[24], cs[24], oo[24];
@@ -478,8 +655,10 @@ static void tl_build_footer(struct tui_state *st, struct canvas *body, const str
 
 /* Under the charts when there is room: what the symbols mean. Each group
  * starts a line and its items wrap whole at the screen's width (a cut
- * item, "x no han", says nothing); an item wider than the screen is cut. */
-static void tl_build_legend(struct canvas *body, int y, int last, int trigger)
+ * item, "x no han", says nothing); an item wider than the screen is cut.
+ * The trigger's group only for a file a trigger made, the gap's only
+ * over several runs. */
+static void tl_build_legend(struct canvas *body, int y, int last, int trigger, int gaps)
 {
 	static const struct {
 		const char *sep, *items[6];
@@ -490,15 +669,18 @@ static void tl_build_legend(struct canvas *body, int y, int last, int trigger)
 			  "D compaction run", "! OOM kill", NULL } },
 		{ ", ", { "free pages: # level", "on a watermark's row = at or above it",
 			  "- below it", "^ off the top", NULL } },
-		/* only for a file a trigger made */
 		{ "  ", { "T on the axis: the trigger that made the file", NULL } },
+		{ "  ", { "/ not recorded (between two runs)", NULL } },
 	};
-	size_t ngroups = sizeof(groups) / sizeof(groups[0]) - !trigger;
+	size_t ngroups = sizeof(groups) / sizeof(groups[0]);
 	int w = body->cols - TUI_LABEL_W;
 
 	for (size_t g = 0; g < ngroups && w > 0; g++) {
 		char line[256] = "";
 		size_t len = 0;
+
+		if ((g == ngroups - 2 && !trigger) || (g == ngroups - 1 && !gaps))
+			continue;
 
 		for (int i = 0; groups[g].items[i]; i++) {
 			const char *it = groups[g].items[i];
@@ -522,13 +704,15 @@ static void tl_build_legend(struct canvas *body, int y, int last, int trigger)
 	}
 }
 
-/* The lane selected at first: the first one with anything in it. */
+/* The lane selected at first: the first one with anything in it (in
+ * any run). */
 static int tl_first_busy_lane(const struct tui_state *st)
 {
-	for (int nid = 0; st->data && st->data->lanes && nid < tl_nnodes(st); nid++)
+	for (int nid = 0; nid < tl_nnodes(st); nid++)
 		for (int k = 0; k < LANE_NR; k++)
-			if (lanes_node(st->data->lanes, nid)->lane[k].n)
-				return nid * LANE_NR + k;
+			for (int r = 0; r < tui_nruns(st); r++)
+				if (tl_node(st, r, nid) && tl_node(st, r, nid)->lane[k].n)
+					return nid * LANE_NR + k;
 	return 0;
 }
 
@@ -545,16 +729,21 @@ static void view_timeline_build(struct tui_state *st, struct canvas *body)
 		tl_priv(st)->lane = tl_first_busy_lane(st);
 	if (tl_priv(st)->lane >= L.shown * LANE_NR)
 		tl_priv(st)->lane = L.shown * LANE_NR - 1;
+	unsigned char *gap = tl_gap_cols(st, L.w);
+	int trigger = 0;
+
 	for (int nid = 0; nid < L.shown && st->data && st->data->lanes; nid++) {
-		const struct lanes_node *n = lanes_node(st->data->lanes, nid);
 		int y = nid * L.node_rows;
 
 		for (int k = 0; k < LANE_NR; k++)
-			tl_build_lane(st, body, &L, n, nid, (enum lane_id)k, y + k);
-		tl_build_chart(st, body, &L, n, nid, y + LANE_NR);
+			tl_build_lane(st, body, &L, nid, (enum lane_id)k, y + k, gap);
+		tl_build_chart(st, body, &L, nid, y + LANE_NR, gap);
 	}
-	tl_build_legend(body, L.shown * L.node_rows + 1, L.axis_y - 1,
-			st->data && st->data->has_trigger_ts);
+	for (int r = 0; r < tui_nruns(st); r++)
+		trigger |= tui_run_data(st, r) && tui_run_data(st, r)->has_trigger_ts;
+	tl_build_legend(body, L.shown * L.node_rows + 1, L.axis_y - 1, trigger,
+			st->hist && st->hist->n > 1);
+	free(gap);
 	tl_build_axis(st, body, &L);
 	tl_build_cursor(st, body, &L);
 	if (st->data && st->data->lanes)
@@ -570,78 +759,99 @@ static void tl_enter(struct tui_state *st)
 	enum lane_id k;
 	int nid, i;
 	const struct lane *ln = tl_sel_lane(st, &nid, &k);
-	uint64_t t0 = tui_col_ts(st, tui_ts_col(st, st->cursor));
+	uint64_t t0 = tui_trace_at(st, tui_col_ts(st, tui_ts_col(st, st->cursor)));
 	char line[512];
 
 	i = ln ? lanes_find(ln, t0, t0 + st->ns_per_col - 1, UINT64_MAX / 4) : -1;
 	if (i < 0) {
-		tui_message(st, "nothing in the %s lane of node %d", lane_name(k), nid);
+		tui_message(st, "nothing in the %s lane of node %d%s", lane_name(k), nid,
+			    st->hist ? " in this run" : "");
 		return;
 	}
-	tui_select(st, ln->spans[i].start, ln->spans[i].end);
-	if (ln->spans[i].end - ln->spans[i].start >
-	    st->ns_per_col * (uint64_t)tui_axis_cols(st->cols))
-		tui_zoom_to(st, ln->spans[i].start, ln->spans[i].end);
-	tui_set_cursor(st, ln->spans[i].start);
+	uint64_t a = tui_at_trace(st, ln->spans[i].start), b = tui_at_trace(st, ln->spans[i].end);
+
+	tui_select(st, a, b);
+	if (b - a > st->ns_per_col * (uint64_t)tui_axis_cols(st->cols))
+		tui_zoom_to(st, a, b);
+	tui_set_cursor(st, a);
 	tl_describe(st, nid, k, &ln->spans[i], line, sizeof(line));
 	tui_message(st, "%s", line);
 }
 
-/* An OOM kill before the best episode found (bound, when have) in
- * direction dir wins: jumps to it and returns 1. */
+/* An OOM kill (of any run) before the best episode found (bound, in
+ * screen time, when have) in direction dir wins: jumps to it and
+ * returns 1. */
 static int tl_oom(struct tui_state *st, int dir, uint64_t bound, int have)
 {
-	const struct lanes *l = st->data ? st->data->lanes : NULL;
 	const struct lane_span *best = NULL;
+	uint64_t best_at = 0;
 	int best_nid = 0;
 	char line[256];
 
-	for (int nid = 0; l && nid < lanes_nnodes(l); nid++) {
-		const struct lane *ln = &lanes_node(l, nid)->lane[LANE_OOM];
+	for (int r = 0; r < tui_nruns(st); r++) {
+		const struct tui_data *d = tui_run_data(st, r);
+		const struct lanes *l = d ? d->lanes : NULL;
 
-		for (int i = 0; i < ln->n; i++) {
-			const struct lane_span *s = &ln->spans[i];
+		for (int nid = 0; l && nid < lanes_nnodes(l); nid++) {
+			const struct lane *ln = &lanes_node(l, nid)->lane[LANE_OOM];
 
-			if (dir > 0 ? s->start <= st->cursor : s->start >= st->cursor)
-				continue;
-			if (have && (dir > 0 ? s->start >= bound : s->start <= bound))
-				continue;
-			if (!best || (dir > 0 ? s->start < best->start : s->start > best->start)) {
-				best = s;
-				best_nid = nid;
+			for (int i = 0; i < ln->n; i++) {
+				const struct lane_span *s = &ln->spans[i];
+				uint64_t at = tl_at(d->off, s->start);
+
+				if (dir > 0 ? at <= st->cursor : at >= st->cursor)
+					continue;
+				if (have && (dir > 0 ? at >= bound : at <= bound))
+					continue;
+				if (!best || (dir > 0 ? at < best_at : at > best_at)) {
+					best = s;
+					best_at = at;
+					best_nid = nid;
+				}
 			}
 		}
 	}
 	if (!best)
 		return 0;
-	tui_set_cursor(st, best->start);
+	tui_set_cursor(st, best_at);
+	tui_track_run(st);	/* its run's names describe it */
 	tl_priv(st)->lane = best_nid * LANE_NR + LANE_OOM;
 	tl_describe(st, best_nid, LANE_OOM, best, line, sizeof(line));
 	tui_message(st, "%s", line);
 	return 1;
 }
 
-/* n/N: the next or previous flagged kswapd episode or OOM kill. */
+/* n/N: the next or previous flagged kswapd episode or OOM kill (of any
+ * run). */
 static void tl_flag(struct tui_state *st, int dir)
 {
-	const struct handoff_model *m = tl_handoff(st);
 	const struct kswapd_episode *best = NULL;
+	uint64_t best_at = 0, best_end = 0;
 	int best_nid = 0;
 
-	for (int i = 0; m && i < handoff_model_nnodes(m); i++)
-		for (int e = 0; e < handoff_model_nepisodes(m, i); e++) {
-			const struct kswapd_episode *ep = handoff_model_episode(m, i, e);
+	for (int r = 0; r < tui_nruns(st); r++) {
+		const struct tui_data *d = tui_run_data(st, r);
+		const struct handoff_model *m = tl_handoff_of(d);
+		uint64_t last = st->hist ? tl_at(d->off, d->last_ts) : st->t_last;
 
-			if (!ep->flags)
-				continue;
-			if (dir > 0 ? ep->start <= st->cursor : ep->start >= st->cursor)
-				continue;
-			if (!best || (dir > 0 ? ep->start < best->start : ep->start > best->start)) {
-				best = ep;
-				best_nid = handoff_model_node(m, i)->nid;
+		for (int i = 0; m && i < handoff_model_nnodes(m); i++)
+			for (int e = 0; e < handoff_model_nepisodes(m, i); e++) {
+				const struct kswapd_episode *ep = handoff_model_episode(m, i, e);
+				uint64_t at = tl_at(d->off, ep->start);
+
+				if (!ep->flags)
+					continue;
+				if (dir > 0 ? at <= st->cursor : at >= st->cursor)
+					continue;
+				if (!best || (dir > 0 ? at < best_at : at > best_at)) {
+					best = ep;
+					best_at = at;
+					best_end = ep->end ? tl_at(d->off, ep->end) : last;
+					best_nid = handoff_model_node(m, i)->nid;
+				}
 			}
-		}
-	if (tl_oom(st, dir, best ? best->start : 0, !!best))
+	}
+	if (tl_oom(st, dir, best_at, !!best))
 		return;
 	if (!best) {
 		tui_message(st, "no flagged kswapd episode or OOM kill %s the cursor",
@@ -650,8 +860,8 @@ static void tl_flag(struct tui_state *st, int dir)
 	}
 	char fl[64];
 
-	tui_select(st, best->start, best->end ? best->end : st->t_last);
-	tui_set_cursor(st, best->start);
+	tui_select(st, best_at, best_end);
+	tui_set_cursor(st, best_at);
 	if (best_nid < tl_nnodes(st))
 		tl_priv(st)->lane = best_nid * LANE_NR + LANE_KSWAPD;
 	tui_message(st, "kswapd%d: %s, handoff %s", best_nid,

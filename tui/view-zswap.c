@@ -47,14 +47,15 @@ static void view_zswap_chart(struct tui_state *st, struct canvas *body, int y, i
 	for (int c = 0; c < w; c++) {
 		uint64_t t1 = tui_col_ts(st, c) + st->ns_per_col;
 
-		for (; i < n && zswap_model_point(m, i)->ts < t1; i++) {
+		for (; i < n && tui_at_trace(st, zswap_model_point(m, i)->ts) < t1; i++) {
 			const struct zsw_point *p = zswap_model_point(m, i);
 
 			last = p->stored_pages;
 			if (p->limit_pages > limit)
 				limit = p->limit_pages;
 		}
-		val[c] = i < n || (n && zswap_model_point(m, n - 1)->ts >= tui_col_ts(st, c)) ?
+		val[c] = i < n || (n && tui_at_trace(st, zswap_model_point(m, n - 1)->ts) >=
+				       tui_col_ts(st, c)) ?
 			 last : -1;
 		if (val[c] > top)
 			top = val[c];
@@ -122,7 +123,7 @@ static void view_zswap_rates(struct tui_state *st, struct canvas *body, int y,
 		for (int i = 1; i < n; i++) {
 			const struct zsw_point *p = zswap_model_point(m, i - 1),
 					       *q = zswap_model_point(m, i);
-			long c = tui_ts_col(st, q->ts);
+			long c = tui_ts_col(st, tui_at_trace(st, q->ts));
 			int64_t a = view_zswap_field(p, k), b = view_zswap_field(q, k);
 
 			if (c < 0 || c >= w || a < 0 || b < a)
@@ -177,7 +178,7 @@ static void view_zswap_build(struct tui_state *st, struct canvas *body)
 			    "debugfs files and vmstat); this recording has none.");
 		return;
 	}
-	p = view_zswap_at(m, st->cursor);
+	p = view_zswap_at(m, tui_trace_at(st, st->cursor));
 	/* The point's own parameter, else the one sampled as a setting (the
 	 * same source the report reads): "not sampled" only when neither. */
 	enabled = p && p->enabled >= 0 ? p->enabled : zswap_model_enabled(m);

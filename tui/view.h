@@ -42,6 +42,7 @@ enum attr_id {
 	AT_DIM,		/* axes, placeholders */
 	AT_KEY,		/* key names in the help */
 	AT_ERROR,
+	AT_GAP,		/* not recorded: between two runs of a history */
 	AT_NR
 };
 

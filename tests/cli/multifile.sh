@@ -47,7 +47,7 @@ got=$(wevents --since 0.15 --until 0.45 "$scratch/run")
 	fail "report window across a switch: '$got' events"
 "$MMSCOPE" export --since 0.15 --until 0.45 -o "$scratch/exw" "$scratch/run" 2>"$scratch/e" ||
 	fail "export --since/--until DIR: $(cat "$scratch/e")"
-grep -q '/run (3 files),.*,3,.*,1150000000,1450000000,[0-9]*,,,\{12\}$' "$scratch/exw/recordings.csv" &&
+grep -q '/run (3 files),.*,3,.*,1150000000,1450000000,[0-9]*,\{18\}9,11,0$' "$scratch/exw/recordings.csv" &&
 	ok "export --since 0.15 --until 0.45 DIR: 3 events, the window in ns" ||
 	fail "export window of DIR: $(cat "$scratch/exw/recordings.csv")"
 "$MMSCOPE" report --since 0.4 --until 0.2 "$scratch/run" >/dev/null 2>"$scratch/e"

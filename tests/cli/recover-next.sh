@@ -5,7 +5,9 @@
 # renames it once complete; a recorder stopped in between leaves it, with
 # no page in it. `recover` names what it is and exits 1; `recover
 # --remove` (no -o needed) removes it; a .spool.new that holds pages is
-# not taken for one (it goes the usual way).
+# not taken for one (it goes the usual way). A part's spool the recorder
+# was removing when it died (its layout gone, the part written and whole):
+# nothing to recover, said, exit 0, removed with --remove.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 mkdir -p "$scratch/run"
@@ -89,4 +91,17 @@ if [ -x "$mkrec" ]; then
 			fail "recover onto another file ($other): exit $st: $(cat "$scratch/out" "$scratch/err")"
 	done
 fi
+# a part's spool half removed: the part is whole
+cp "$top_srcdir/tests/data/report/oom-6.18.dat" "$scratch/run/p-2.dat"
+mkdir "$scratch/run/p-2.dat.spool"
+: >"$scratch/run/p-2.dat.spool/cpu0.raw"
+"$MMSCOPE" recover "$scratch/run/p-2.dat.spool" -o "$scratch/run/p-2.dat" >"$scratch/out" 2>&1
+st=$?
+[ $st -eq 0 ] && grep -q 'a spool being removed when the recorder died.*nothing to recover; --remove removes it' "$scratch/out" &&
+	[ -d "$scratch/run/p-2.dat.spool" ] && ok "a half-removed spool beside its part: nothing to recover, exit 0" ||
+	fail "half-removed spool: exit $st: $(cat "$scratch/out")"
+"$MMSCOPE" recover --remove "$scratch/run/p-2.dat.spool" -o "$scratch/run/p-2.dat" >"$scratch/out" 2>&1 &&
+	[ ! -e "$scratch/run/p-2.dat.spool" ] && cmp -s "$scratch/run/p-2.dat" "$top_srcdir/tests/data/report/oom-6.18.dat" &&
+	ok "recover --remove: the half-removed spool removed, the part untouched" ||
+	fail "recover --remove of a half-removed spool: $(cat "$scratch/out")"
 finish

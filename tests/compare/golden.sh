@@ -287,6 +287,44 @@ for f in p-base p-new nochange-base nochange-new; do cp "$data/$f.txt" "$scratch
 	"b=$data/p-new.txt,$scratch/p-new-2.txt" >"$scratch/p.out"
 [ $? -eq 3 ] && grep -q "p=0.0497$" "$scratch/p.out" && ! grep -q "p=0.05$" "$scratch/p.out" &&
 	ok "gate: p=0.0497 printed below alpha 0.05" || fail "gate: p: $(cat "$scratch/p.out")"
+# a count of failures is gated as its rate of attempts (issue 44 item 5):
+# 64kB mTHP never (no attempts, fallback 0) against always (3400 of
+# 16320 faults fell back) is no regression of "fault fallback 0 -> 3400"
+# but a rate the baseline has none of, said so; a worse rate fails
+never="never=$data/mthp-never-1.txt,$data/mthp-never-2.txt"
+always="always=$data/mthp-always-1.txt,$data/mthp-always-2.txt"
+worse="worse=$data/mthp-worse-1.txt,$data/mthp-worse-2.txt"
+"$MMSCOPE" compare --fail-on-regression "$never" "$always" >"$scratch/rate.out" 2>&1
+rc=$?
+tr -s ' \n' '  ' <"$scratch/rate.out" >"$scratch/rate.flat"
+[ $rc -eq 0 ] && ! grep -q '^Regressions' "$scratch/rate.out" &&
+	grep -q 'mTHP 64kB fault fallback, always: 0 -> 3399.50 events; never has no mTHP 64kB fault fallback % (no attempts)' "$scratch/rate.flat" &&
+	ok "gate: a fallback count from a baseline without attempts is not gated, said so" ||
+	fail "gate: never -> always: exit $rc, $(cat "$scratch/rate.out")"
+"$MMSCOPE" compare --fail-on-regression "$always" "$worse" >"$scratch/rate.out" 2>&1
+rc=$?
+[ $rc -eq 3 ] && grep -q '^  mTHP 64kB fault fallback %, worse: 20.83 -> 31.37 %' "$scratch/rate.out" &&
+	! grep -q '^  mTHP 64kB fault fallback, worse' "$scratch/rate.out" &&
+	ok "gate: a worse fallback rate fails, as the rate" ||
+	fail "gate: always -> worse: exit $rc, $(cat "$scratch/rate.out")"
+# the practical threshold (issue 44 item 6): a 0.3% change the t-test
+# finds (p 0.0008) gets no star and no colour; a count from a mean of 0.5
+# gets no percentage (+25700%), n/a, in text, HTML and JSON
+sm="a=$data/small-base-1.txt,$data/small-base-2.txt b=$data/small-new-1.txt,$data/small-new-2.txt"
+# shellcheck disable=SC2086 # two words
+"$MMSCOPE" compare $sm >"$scratch/sm.out" 2>&1
+grep -q '^Swap in  *pages  *100005  *100306  *+0.3% *$' "$scratch/sm.out" &&
+	grep -q '^Major Faults  *events  *0.50  *129  *n/a\*$' "$scratch/sm.out" &&
+	ok "text: +0.3% without a star, no percentage from 0.50" || fail "text: $(cat "$scratch/sm.out")"
+# shellcheck disable=SC2086 # two words
+"$MMSCOPE" compare -f html $sm >"$scratch/sm.html" 2>&1
+grep -q '<td>100306</td><td class="">+0.3%</td>' "$scratch/sm.html" &&
+	grep -q '<td>129</td><td>n/a</td>' "$scratch/sm.html" && ! grep -q '25700' "$scratch/sm.html" &&
+	ok "html: +0.3% neither red nor bold, n/a from 0.50" ||
+	fail "html: $(grep -E 'Swap in|Major Faults' "$scratch/sm.html")"
+# shellcheck disable=SC2086 # two words
+"$MMSCOPE" compare -f json $sm | grep -q '"values": \[128, 130\], "stats": {"mean": {"value": 129, "change_pct": null}}' &&
+	ok "json: change_pct null from 0.50" || fail "json: a change_pct from 0.50"
 # no star on a change that prints as none (+0.0%), in either dialect
 nc="a=$data/nochange-base.txt,$scratch/nochange-base-2.txt b=$data/nochange-new.txt,$scratch/nochange-new-2.txt"
 # shellcheck disable=SC2086 # two words

@@ -8,7 +8,8 @@
 # the text report's, in order (so every figure, unit and '-' is the
 # text's); the compare page's rows are the plain table's. A recording
 # whose command line holds markup shows it escaped. -o follows
-# output-file.c: no overwrite without --force, no symlink followed.
+# output-file.c: no overwrite without --force, no symlink followed. Each
+# finding sits in a box of its severity's colour.
 . "${top_srcdir:-.}/tests/lib.sh"
 command -v python3 >/dev/null || skip "python3 not installed"
 check="python3 $top_srcdir/tests/html/check.py"
@@ -147,4 +148,20 @@ grep -q "symbolic link" "$scratch/err" || fail "-o on a symlink: $(cat "$scratch
 grep -q "text, json or html" "$scratch/err" || fail "report -f pdf: $(cat "$scratch/err")"
 ls -A "$scratch" | grep -q '^\..*\.tmp$' && fail "a temporary file was left behind"
 ok "-o and --force"
+
+# each finding in a box of its severity's colour, an info finding never
+# in the critical (red) one (issue 44 item 11): oom-6.18 has one of each
+o=$top_srcdir/tests/data/report/oom-6.18.dat
+for s in "" "-s findings"; do
+	# shellcheck disable=SC2086
+	"$MMSCOPE" report -f html $s "$o" | sed -n '/id="findings"/,/<\/section>/p' >"$scratch/fb"
+	grep -q '^<pre class="crit">crit oom-kill ' "$scratch/fb" &&
+		grep -q '^<pre class="info">info memcg-reclaim-stalls ' "$scratch/fb" &&
+		[ "$(grep -c '<pre class="crit">' "$scratch/fb")" -eq 1 ] &&
+		ok "report -f html $s: a box per finding by its severity" ||
+		fail "report -f html $s: the finding boxes: $(grep '<pre' "$scratch/fb")"
+done
+"$MMSCOPE" report -f html "$o" | grep -q '#findings pre.info{border-left:4px solid #1f77b4' &&
+	! "$MMSCOPE" report -f html "$o" | grep -q '#findings pre{' &&
+	ok "the info box is blue, not every box red" || fail "the findings boxes' style"
 finish

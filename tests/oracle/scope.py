@@ -180,13 +180,20 @@ def check(path, mmscope):
     # (mark_victim's comm= field), --pid those of that victim pid
     victims = [truth_fields(line) for line in tc_lines(path) if ' mark_victim: ' in line]
     for key, arg in sorted({('comm', v.get('comm')) for v in victims} |
-                           {('pid', v.get('pid')) for v in victims} | {('comm', 'no-such-task')}):
+                           {('pid', v.get('pid')) for v in victims}):
         want = sum(1 for v in victims if v.get(key) == arg)
         rep = report(mmscope, path, ['--%s' % key, arg, '-s', 'oom'])
         got = rep['oom']['kills'] if isinstance(rep.get('oom'), dict) else 0
         if got != want:
             bad.append('%s: --%s %s: OOM kills: mmscope %s, trace-cmd %s' % (name, key, arg, got, want))
         done.append('OOM kills of --%s %s %d' % (key, arg, want))
+    # a name no task had is refused (exit 1, naming the tasks there are),
+    # not an empty report (issue 44 item 8)
+    r = subprocess.run([mmscope, 'report', '--comm', 'no-such-task', path],
+                       capture_output=True, text=True)
+    if r.returncode != 1 or 'no task in this recording had that name' not in r.stderr:
+        bad.append('%s: --comm no-such-task: exit %d, %s' % (name, r.returncode, r.stderr.strip()))
+    done.append('--comm no-such-task refused')
     return bad, done
 
 

@@ -5,8 +5,8 @@
 # switch-output run (made with tests/compare/mkrec) as one recording; a
 # window (--since/--until) whose charts span the window and hold only its
 # events, on real recordings; --pid/--comm stalls as the report counts
-# them; two unrelated recordings refused in one line (exit 2) naming
-# both; -o written as convert writes (no symlink followed, no file
+# them; two unrelated recordings (two hosts' histories) refused (exit 2)
+# with a line saying so and a line per run naming its file; -o written as convert writes (no symlink followed, no file
 # replaced without --force).
 . "${top_srcdir:-.}/tests/lib.sh"
 
@@ -32,13 +32,14 @@ sed 's/>(stdin): />compaction-6.18.dat: /' "$scratch/stdin.svg" | cmp -s - "$scr
 "$MMSCOPE" plot - "$comp" >/dev/null 2>&1
 [ $? -eq 2 ] && ok "'-' with another file: exit 2" || fail "'-' with another file: not exit 2"
 
-# ---- two unrelated recordings: refused, one line, both named ----
+# ---- two unrelated recordings: refused, a line per run, both named ----
 cp "$comp" "$R/oom-6.18.dat" "$scratch/two/"
 refused() {	# refused WHAT ARGS...
 	what=$1; shift
 	"$MMSCOPE" plot "$@" >"$scratch/out" 2>"$scratch/err"
 	rc=$?
-	if [ $rc -eq 2 ] && [ "$(wc -l <"$scratch/err")" -eq 1 ] && [ ! -s "$scratch/out" ] &&
+	if [ $rc -eq 2 ] && [ "$(wc -l <"$scratch/err")" -eq 3 ] && [ ! -s "$scratch/out" ] &&
+	   grep -q 'the recordings of 2 hosts' "$scratch/err" &&
 	   grep -q 'compaction-6.18.dat' "$scratch/err" && grep -q 'oom-6.18.dat' "$scratch/err"; then
 		ok "$what: exit 2: $(sed "s|$scratch/||g" "$scratch/err")"
 	else

@@ -6,7 +6,8 @@
 # device) with --post-trigger 2 gives one file whose vmscan events start
 # at least 1 s before the trigger and end at least 1.5 s after it, with 0
 # lost; the file says which trigger fired and when (trigger_ns on the
-# trace clock, stop_reason=trigger:SIGUSR1). --pre-trigger 2 grows the
+# trace clock, stop_reason=trigger:SIGUSR1, then max-triggers reached:
+# the run's last file). --pre-trigger 2 grows the
 # deliberately small 256 KiB ring from the observed rate, and
 # --max-triggers 1 ends the run after that file with nothing left in
 # tracefs.
@@ -59,8 +60,9 @@ grep -q 'grown to [0-9]* KiB for --pre-trigger 2.0 s' "$scratch/err" &&
 f="$scratch/br-1.dat"
 [ -f "$f" ] || { fail "br-1.dat not written"; finish; }
 [ -e "$f.spool" ] && fail "spool $f.spool left"
-strings "$f" | grep -q '^stop_reason=trigger:SIGUSR1$' && ok "stop_reason=trigger:SIGUSR1" ||
-	fail "no stop_reason=trigger:SIGUSR1 in the metadata"
+strings "$f" | grep -q '^stop_reason=trigger:SIGUSR1, then max-triggers reached$' &&
+	ok "stop_reason=trigger:SIGUSR1, then max-triggers reached (the last file)" ||
+	fail "no stop_reason=trigger:SIGUSR1, then max-triggers reached in the metadata"
 tns=$(strings "$f" | sed -n 's/^trigger_ns=\([0-9]*\)$/\1/p' | head -1)
 [ -n "$tns" ] || { fail "no trigger_ns in the metadata"; finish; }
 trace-cmd report "$f" >"$scratch/r" 2>"$scratch/rerr" ||

@@ -7,12 +7,15 @@
 # way. In the middle of a file, with a COMMAND: the recorder ends it, the
 # file is whole (trace-cmd reads it) and says stop_reason=filesystem
 # full, and the exit status is 3 (incomplete), neither 0 nor the
-# command's; the events the disk could not take are counted lost. A full
-# disk at a switch is tests/record/switch.sh's.
+# command's; the events the disk could not take are counted lost; the
+# report states the cause and the command's outcome (signal 15 from
+# mmscope, elapsed, rusage), which the metadata keeps. A full disk at a
+# switch is tests/record/switch.sh's.
 . "${top_srcdir:-.}/tests/lib.sh"
 . "$top_srcdir/tests/record/lib-live.sh"
 
 live_require trace-cmd
+command -v python3 >/dev/null || skip "python3 not installed"
 EV="-g none -e kmem:mm_page_alloc -e kmem:mm_page_free"
 LIVE_MOUNT="$scratch/small"
 mkdir "$LIVE_MOUNT"
@@ -63,6 +66,37 @@ strings "$f" | grep -q '^stop_reason=filesystem full$' &&
 strings "$f" | grep '^stop_'
 strings "$f" | grep -q '^stop_detail=.' ||
 	fail "full mid-file: no stop_detail"
+# issue 40.4: the recorder ended the command itself, and its outcome is
+# kept in the metadata (written at the end, with room set aside) though
+# the outcome line came after the ring stopped being read: the report
+# says the cause and the command's signal, elapsed time and resources
+grep -q 'mms1 outcome ' "$scratch/r" &&
+	echo "note: the outcome line is in the file (the disk filled after it?)"
+"$MMSCOPE" report -s header -s run "$f" >"$scratch/rep" 2>&1 || fail "full mid-file: report failed"
+sed -n '/^stopped/,/^kernel/p' "$scratch/rep"
+tr '\n' ' ' <"$scratch/rep" | sed 's/  */ /g' >"$scratch/rep1"
+grep -q 'stopped filesystem full (.*): the recording ended early; mmscope ended the command' "$scratch/rep1" &&
+	ok "full mid-file: the header says filesystem full and that mmscope ended the command" ||
+	fail "full mid-file: header: $(grep -A2 '^stopped' "$scratch/rep")"
+grep -q 'outcome killed by signal 15 (Terminated): mmscope ended it at the stop (filesystem full); elapsed [0-9.]* s, user [0-9.]* s, sys [0-9.]* s; max RSS [0-9]* kB' "$scratch/rep1" &&
+	ok "full mid-file: the outcome: signal 15 from mmscope, elapsed, user, sys, max RSS" ||
+	fail "full mid-file: outcome: $(grep -A2 '^outcome' "$scratch/rep")"
+grep -q 'no outcome recorded' "$scratch/rep" && fail "full mid-file: 'no outcome recorded'"
+"$MMSCOPE" report -f json -s header -s run "$f" >"$scratch/rep.json" 2>&1 || fail "full mid-file: json"
+python3 - "$scratch/rep.json" <<'PY' && ok "full mid-file: JSON header.stop and run.outcome" || fail "full mid-file: JSON"
+import json, sys
+d = json.load(open(sys.argv[1]))
+s, r = d["header"]["stop"], d["run"]
+print("stop:", {k: s[k] for k in ("reason", "detail", "complete", "command", "ended_command")})
+print("outcome:", r["outcome"], r["outcome_unknown"])
+o = r["outcome"]
+assert s["reason"] == "disk-full" and s["complete"] is True and s["command"] is True, s
+assert s["ended_command"] is True, s
+assert o["signal"] == 15 and o["exit"] is None and o["stopped_by_recorder"] is True, o
+assert o["state"] == "killed" and o["pid"] > 0 and 0 < o["elapsed_s"] < 120, o
+assert o["user_s"] is not None and o["sys_s"] is not None and o["max_rss_kb"] > 0, o
+assert r["command"] == ["sleep", "300"] and r["outcome_unknown"] is None, r
+PY
 # the events the ring held that no file took are the file's CPU stats' lost
 lost=$("$MMSCOPE" report -f json -s header "$f" 2>/dev/null |
 	sed -n 's/.*"cpustat_lost": \([0-9]*\).*/\1/p' | head -1)

@@ -5,6 +5,8 @@
 # writes the ring (with the samples still in it) to FILE-N.dat and goes
 # on; SIGTERM ends it with nothing left in tracefs. The trigger reads a
 # fake /proc/pressure/memory (MMSCOPE_SAMPLE_ROOT) whose avg10 is 50.
+# With a COMMAND, each file says how it ended and what became of the
+# command (the last of --max-triggers; a post-trigger time cut short).
 . "${top_srcdir:-.}/tests/lib.sh"
 . "$top_srcdir/tests/record/lib-live.sh"
 
@@ -156,6 +158,55 @@ cat "$scratch/err"
 strings "$scratch/tr-1.dat" | grep -q '^trigger=psi some avg10 50.00 > 10$' ||
 	fail "tr-1.dat: no trigger=psi... in its metadata"
 trace-cmd report "$scratch/tr-1.dat" >/dev/null 2>&1 || fail "trace-cmd cannot read tr-1.dat"
+# issue 40.4: a flight file states its ending and what became of the
+# COMMAND. --max-triggers 2: the second file is the last ("then
+# --max-triggers reached"), written while the command ran, which the
+# recorder then ends; --post-trigger cut short by SIGTERM: "then a
+# signal", the command ended by mmscope, its outcome in the file.
+# flat F: the text report of F on one line
+flat() { "$MMSCOPE" report -s header -s run "$1" 2>&1 | tr '\n' ' ' | sed 's/  */ /g'; }
+wait_file_n() {	# F: written (the SIGUSR1 is taken in the recorder's loop)
+	i=0
+	while [ ! -s "$1" ] && [ "$i" -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+}
+# shellcheck disable=SC2086
+"$MMSCOPE" record --flight-recorder --max-triggers 2 -o "$scratch/mt.dat" --interval 100 \
+	--buffer-kb 512 $EV -- sleep 300 2>"$scratch/err" &
+pid=$!
+LIVE_PIDS="$LIVE_PIDS $pid"
+sleep 1
+kill -USR1 "$pid"
+wait_file_n "$scratch/mt-1.dat"
+kill -USR1 "$pid"
+wait "$pid"
+rc=$?
+cat "$scratch/err"
+[ $rc -eq 4 ] || fail "--max-triggers 2 with a command: exit $rc"
+grep -q "^mmscope: 'sleep' was still running at the stop: mmscope ended it (killed by signal 15 " \
+	"$scratch/err" && ok "--max-triggers: the recorder says it ended the command" ||
+	fail "--max-triggers: no line that the recorder ended the command"
+flat "$scratch/mt-1.dat" >"$scratch/mt1"
+flat "$scratch/mt-2.dat" >"$scratch/mt2"
+grep -q 'stopped trigger SIGUSR1 fired .*outcome - (the command (pid [0-9]*) was still running when this file was written) ' "$scratch/mt1" &&
+	ok "mt-1: the trigger, the command still running" || fail "mt-1: $(cat "$scratch/mt1")"
+grep -q 'stopped trigger SIGUSR1 fired, then --max-triggers reached (2 files) .*outcome - (the command (pid [0-9]*) was still running when this file was written; mmscope stopped after it (--max-triggers) and ended the command if it still ran) ' "$scratch/mt2" &&
+	ok "mt-2: the last file of --max-triggers, and the command's fate" || fail "mt-2: $(cat "$scratch/mt2")"
+# shellcheck disable=SC2086
+"$MMSCOPE" record --flight-recorder --post-trigger 20 -o "$scratch/pt.dat" --interval 100 \
+	--buffer-kb 512 $EV -- sleep 300 2>"$scratch/err" &
+pid=$!
+LIVE_PIDS="$LIVE_PIDS $pid"
+sleep 1
+kill -USR1 "$pid"
+sleep 1.5
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+cat "$scratch/err"
+[ $rc -eq 0 ] || fail "--post-trigger with a command, SIGTERM: exit $rc"
+flat "$scratch/pt-1.dat" >"$scratch/pt1"
+grep -q 'stopped trigger SIGUSR1 fired, then a signal (Terminated); mmscope ended the command .*outcome killed by signal 15 (Terminated): mmscope ended it at the stop (trigger SIGUSR1 fired, then a signal); elapsed [0-9.]* s' "$scratch/pt1" &&
+	ok "pt-1: cut short by SIGTERM: the cause, and the command's outcome" || fail "pt-1: $(cat "$scratch/pt1")"
 "$MMSCOPE" record --trigger 'bogus>1' --flight-recorder -o "$scratch/x.dat" --duration 1 2>/dev/null
 [ $? -eq 2 ] && ok "an unknown trigger is a usage error" || fail "bad trigger not refused with 2"
 left=$(instances_left)

@@ -7,7 +7,11 @@
 # a file trace-cmd reads (also with a torn page and a zeroed page appended,
 # as a crash or power loss would leave them) whose metadata says it was
 # recovered and where each CPU's data ends, and the next start removes
-# the dead recorder's instance.
+# the dead recorder's instance. With a COMMAND (issue 40.4): SIGTERM
+# says the signal and the command mmscope ended; SIGKILL while the
+# command runs says the recorder was killed while recording and the
+# command's outcome is unknown (and the command was left running);
+# SIGKILL while the recorder stops after SIGTERM says the signal.
 . "${top_srcdir:-.}/tests/lib.sh"
 . "$top_srcdir/tests/record/lib-live.sh"
 
@@ -133,6 +137,79 @@ fi
 [ -d "$TRACEFS/instances/mmscope-$pid" ] && fail "recover left the drained instance"
 trace-cmd report "$out" >/dev/null 2>&1 || fail "trace-cmd cannot read the file recovered with the ring"
 check_ends "$out" "file recovered with the ring"
+
+# Issue 40.4, with a COMMAND. flat F: the text report of F on one line.
+flat() { "$MMSCOPE" report -s header -s run "$1" 2>&1 | tr '\n' ' ' | sed 's/  */ /g'; }
+# SIGTERM to the recorder: the file says the signal and that mmscope ended
+# the command, with its outcome
+# shellcheck disable=SC2086
+"$MMSCOPE" record -q -o "$scratch/cterm.dat" --interval 100 --duration 60 $EV -- sleep 300 &
+pid=$!
+LIVE_PIDS="$LIVE_PIDS $pid"
+sleep 2
+kill -TERM "$pid"
+wait "$pid" || fail "SIGTERM with a command: record exited $?"
+flat "$scratch/cterm.dat" >"$scratch/f"
+grep -q 'stopped a signal (Terminated); mmscope ended the command .*outcome killed by signal 15 (Terminated): mmscope ended it at the stop (a signal); elapsed [0-9.]* s, user [0-9.]* s, sys [0-9.]* s; max RSS [0-9]* kB' "$scratch/f" &&
+	ok "SIGTERM with a command: the signal, and the command mmscope ended" ||
+	fail "SIGTERM with a command: $(cat "$scratch/f")"
+
+# SIGKILL while the command runs: recover says the recorder was killed
+# while recording, and that the command's outcome is unknown; mmscope did
+# not end it (it still runs: its pid is in the metadata)
+# shellcheck disable=SC2086
+"$MMSCOPE" record -q -o "$scratch/ckill.dat" --interval 100 --duration 60 $EV -- sleep 300 &
+pid=$!
+LIVE_PIDS="$LIVE_PIDS $pid"
+sleep 3.5	# the spool's metadata is rewritten every 2 s
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null
+"$MMSCOPE" recover --no-ring "$scratch/ckill.dat.spool" -o "$scratch/ckill.dat" >"$scratch/rec" 2>&1 ||
+	fail "recover (a command running) failed: $(cat "$scratch/rec")"
+cat "$scratch/rec"
+cpid=$("$MMSCOPE" dump --info "$scratch/ckill.dat" | sed -n 's/^  command_pid=//p')
+[ -n "$cpid" ] && LIVE_PIDS="$LIVE_PIDS $cpid"
+grep -q "the recorder was killed while recording" "$scratch/rec" &&
+	grep -q "the command (pid $cpid) was running when the spool was last written: its outcome is unknown, and mmscope did not end it" "$scratch/rec" &&
+	ok "recover says how the recorder ended and what it knows of the command" ||
+	fail "recover's lines: $(cat "$scratch/rec")"
+flat "$scratch/ckill.dat" >"$scratch/f"
+grep -q "stopped recovered by mmscope recover: the recorder was killed while recording (SIGKILL, a crash or a power loss: which is not recorded): the data ends where its spool did data ends CPU 0 at [0-9.]* s" "$scratch/f" &&
+	grep -q "outcome - (unknown: the recorder was killed while the command (pid $cpid) ran, and did not end it)" "$scratch/f" &&
+	ok "recovered, the command running: killed while recording, its outcome unknown" ||
+	fail "recovered, the command running: $(cat "$scratch/f")"
+[ -n "$cpid" ] && kill -0 "$cpid" 2>/dev/null && [ "$(cat /proc/"$cpid"/comm 2>/dev/null)" = sleep ] &&
+	ok "the command (pid $cpid) still runs: the recorder did not end it" ||
+	fail "command_pid '$cpid' is not the command left running"
+[ -n "$cpid" ] && kill "$cpid" 2>/dev/null
+
+# SIGTERM, then SIGKILL while the recorder waits 5 s for a command that
+# ignores SIGTERM: the spool says the signal it was stopping on
+# shellcheck disable=SC2086
+"$MMSCOPE" record -q -o "$scratch/cstop.dat" --interval 100 --duration 60 $EV -- \
+	sh -c 'trap "" TERM; sleep 300' &
+pid=$!
+LIVE_PIDS="$LIVE_PIDS $pid"
+sleep 2
+kill -TERM "$pid"
+sleep 2
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null
+"$MMSCOPE" recover --no-ring "$scratch/cstop.dat.spool" -o "$scratch/cstop.dat" >"$scratch/rec" 2>&1 ||
+	fail "recover (killed while stopping) failed: $(cat "$scratch/rec")"
+cat "$scratch/rec"
+cpid=$("$MMSCOPE" dump --info "$scratch/cstop.dat" | sed -n 's/^  command_pid=//p')
+# the sh and its sleep ignore SIGTERM: both go by pid at the end
+kids=$(cat "/proc/$cpid/task/$cpid/children" 2>/dev/null)
+[ -n "$cpid" ] && LIVE_PIDS="$LIVE_PIDS $cpid $kids"
+flat "$scratch/cstop.dat" >"$scratch/f"
+grep -q "stopped recovered by mmscope recover: the recorder was killed while stopping after a signal (Terminated), before it read its last pages" "$scratch/f" &&
+	grep -q "outcome - (unknown: the recorder was killed while the command (pid $cpid) ran, and may have begun to end it)" "$scratch/f" &&
+	ok "recovered after SIGTERM and SIGKILL: the signal it was stopping on" ||
+	fail "recovered after SIGTERM and SIGKILL: $(cat "$scratch/f")"
+"$MMSCOPE" report -f json -s header "$scratch/cstop.dat" | grep -q '"state": "stopping"' ||
+	fail "cstop: no spool state 'stopping' in JSON"
+for p in $cpid $kids; do kill -KILL "$p" 2>/dev/null; done
 
 # another killed recorder: the next start removes its instance
 # shellcheck disable=SC2086

@@ -7,7 +7,8 @@
 # followed by its kernel stack (a kernel_stack event on the same CPU, in
 # the file's formats), which trace-cmd prints with symbols; mmscope dump
 # prints as many kernel_stack events. A --stacktrace on an event that is
-# not recorded is refused (exit 2) with nothing left in tracefs.
+# not recorded is refused (exit 2) with nothing left in tracefs: "add -e"
+# for an event of this kernel, "not an event of this kernel" else.
 . "${top_srcdir:-.}/tests/lib.sh"
 . "$top_srcdir/tests/record/lib-live.sh"
 
@@ -45,8 +46,19 @@ dstacks=$(grep -c 'kernel_stack:' "$scratch/d")
 "$MMSCOPE" record -g none -e kmem:mm_page_alloc --stacktrace vmscan:mm_vmscan_kswapd_wake \
 	-o "$scratch/bad.dat" --duration 1 2>"$scratch/e"
 rc=$?
-[ $rc -eq 2 ] && [ "$(wc -l <"$scratch/e")" = 1 ] && ok "stacktrace on an unrecorded event: exit 2" ||
+[ $rc -eq 2 ] && [ "$(wc -l <"$scratch/e")" = 1 ] && grep -q 'add -e vmscan:mm_vmscan_kswapd_wake' "$scratch/e" &&
+	ok "stacktrace on an unrecorded event: exit 2, add -e" ||
 	fail "stacktrace on an unrecorded event: exit $rc: $(cat "$scratch/e")"
+# an event this kernel does not have is no advice to add it (issue 44
+# item 11): --stacktrace and --filter say it is not an event here
+for a in "--stacktrace vmscan:nope" "--stacktrace nosys:nope" "--filter vmscan:nope:nr>1"; do
+	# shellcheck disable=SC2086
+	"$MMSCOPE" record -g reclaim $a -o "$scratch/bad.dat" --duration 1 2>"$scratch/e"
+	rc=$?
+	[ $rc -eq 2 ] && [ "$(wc -l <"$scratch/e")" = 1 ] && grep -q 'not an event of this kernel' "$scratch/e" &&
+		! grep -q 'add -e' "$scratch/e" && ok "record $a: exit 2, $(cat "$scratch/e")" ||
+		fail "record $a: exit $rc: $(cat "$scratch/e")"
+done
 left=$(instances_left)
 [ -z "$left" ] && ok "no instance left" || fail "instances left: $left"
 finish

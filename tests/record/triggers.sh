@@ -10,7 +10,8 @@
 # then OOM-kills it. Each run is a
 # flight recorder with one trigger and --max-triggers 1, so it ends by
 # itself after the file that trigger wrote; the file names the trigger
-# and its values. Nothing (neither the instance nor its trigger watch
+# and its values, and says it was the run's last ("then max-triggers
+# reached", issue 40.4). Nothing (neither the instance nor its trigger watch
 # mmscope-PID-w) is left in tracefs.
 . "${top_srcdir:-.}/tests/lib.sh"
 . "$top_srcdir/tests/record/lib-live.sh"
@@ -63,7 +64,12 @@ run() {
 		fail "$trig: exit $rc, file $([ -f "$f" ] && echo written || echo missing)"
 		return
 	fi
-	strings "$f" | grep -q "^stop_reason=trigger:$trig\$" || fail "$trig: no stop_reason=trigger:$trig"
+	# the run's last file (issue 40.4): the report says the run stopped after it
+	strings "$f" | grep -q "^stop_reason=trigger:$trig, then max-triggers reached\$" ||
+		fail "$trig: no stop_reason=trigger:$trig, then max-triggers reached"
+	"$MMSCOPE" report -s header "$f" | tr '\n' ' ' | sed 's/  */ /g' |
+		grep -q "stopped trigger $trig fired, then --max-triggers reached (1 file) " ||
+		fail "$trig: the report does not say the run stopped after this file"
 	trace-cmd report "$f" >/dev/null 2>&1 || fail "$trig: trace-cmd cannot read $f"
 	[ -d "$TRACEFS/instances/mmscope-$rec-w" ] && fail "$trig: trigger watch instance left"
 }

@@ -6,7 +6,11 @@
 # section, its JSON and export's recordings table: a full filesystem, a
 # recovered spool with where each CPU's data ends, a killed recorder, a
 # trigger with every key, a run of two files (the last one's stop), and
-# a file without the keys, which says nothing. The real flight-recorder
+# a file without the keys, which says nothing. Issue 40.4: the files of
+# this mmscope state the command's outcome where the recorder knew it
+# (a full disk: from the metadata), or precisely why it is unknown (a
+# recorder killed while recording or while stopping, a part, the last
+# flight file of --max-triggers), in text, JSON and export. The real flight-recorder
 # file is in the goldens (tests/report/golden.sh), the TUI's status line
 # and mark in tests/unit/test-tui-views.c, plot's in tests/plot/charts.sh.
 . "${top_srcdir:-.}/tests/lib.sh"
@@ -35,8 +39,8 @@ has() {	# NAME PATTERN: the text report of NAME has a line matching PATTERN
 }
 has disk '^stopped   filesystem full (4096 bytes left on /var): the recording ended$'
 has disk '^command   stress-ng --vm 1$'
-has disk '^outcome   - (no outcome recorded; stopped: filesystem full, see the$'
-has recovered '^stopped   recovered by mmscope recover (from the spool of a recorder$'
+has disk '^outcome   - (not recorded: its line came after the recording stopped$'
+has recovered '^stopped   recovered by mmscope recover: the recorder was killed while$'
 has recovered '^data ends CPU 0 at 0.400 s, CPU 1 - (no events)$'
 has killed '^stopped   the recorder was killed, recovered from its spool: the data$'
 has trig '^trigger   reclaim-stall>50 at 0.500 s (@4.500000); reclaim-stall; value$'
@@ -65,6 +69,114 @@ done
 mkdir "$scratch/run" && mv "$scratch/run-1.dat" "$scratch/run-2.dat" "$scratch/run/"
 "$MMSCOPE" report -s header "$scratch/run" | grep -q '^stopped   a signal (SIGINT)$' &&
 	ok "two files: the last one's stop" || fail "two files: $("$MMSCOPE" report -s header "$scratch/run" | grep stopped)"
+
+# Issue 40.4, files of this mmscope: the recorder keeps the command's
+# outcome in the metadata (command_*), which a full disk cannot take from
+# the file; a recovered file says what its spool said (spool_stop_*,
+# spool_state) and what became of the command.
+ended='command=sleep 300
+command_argv=sleep 300
+command_pid=77
+command_state=ended
+command_signal=15
+command_core=0
+command_elapsed_us=2500000
+command_user_us=1000
+command_sys_us=2000
+command_maxrss_kb=1800
+command_ended_by_recorder=1'
+running='command=sleep 300
+command_argv=sleep 300
+command_pid=79
+command_state=running'
+rec disk2 6 "$ended
+spool_state=complete
+stop_reason=filesystem full
+stop_detail=4096 bytes left on /var"
+rec killed2 7 "$running
+spool_state=recording
+stop_reason=recovered
+stop_detail=from the spool of a recorder that did not finish (it said: running)
+spool_stop_reason=running
+cpu_end_ns=0:7400000000,1:-"
+rec stopping 8 "$running
+spool_state=stopping
+stop_reason=recovered
+stop_detail=from the spool of a recorder that did not finish (it said: signal; Terminated)
+spool_stop_reason=signal
+spool_stop_detail=Terminated"
+rec part 9 "$running
+run_id=p9
+switch_output=3
+spool_state=complete
+stop_reason=switch-output"
+rec last 10 "$running
+mode=flight-recorder
+trigger_name=oom
+trigger_kind=oom
+stop_reason=trigger:oom, then max-triggers reached
+stop_detail=2 files"
+# the words, unwrapped: NAME PATTERN
+says() {
+	"$MMSCOPE" report -s header -s run "$scratch/$1.dat" 2>&1 | tr '\n' ' ' | sed 's/  */ /g' >"$scratch/$1.flat"
+	grep -q -- "$2" "$scratch/$1.flat" && ok "$1: $2" || { cat "$scratch/$1.flat" >&2; fail "$1: not '$2'"; }
+}
+says disk2 'stopped filesystem full (4096 bytes left on /var): the recording ended early; mmscope ended the command '
+says disk2 'command sleep 300 outcome killed by signal 15 (Terminated): mmscope ended it at the stop (filesystem full); elapsed 2.500 s, user 0.001 s, sys 0.002 s; max RSS 1800 kB '
+says killed2 'stopped recovered by mmscope recover: the recorder was killed while recording (SIGKILL, a crash or a power loss: which is not recorded): the data ends where its spool did data ends CPU 0 at 0.400 s'
+says killed2 'outcome - (unknown: the recorder was killed while the command (pid 79) ran, and did not end it) '
+says stopping 'stopped recovered by mmscope recover: the recorder was killed while stopping after a signal (Terminated), before it read its last pages'
+says stopping 'outcome - (unknown: the recorder was killed while the command (pid 79) ran, and may have begun to end it) '
+says part 'stopped switch-output: the next file continues the run '
+says part 'outcome - (the command (pid 79) was still running at the switch: the next file continues the run) '
+says last 'stopped trigger oom fired, then --max-triggers reached (2 files) '
+says last 'outcome - (the command (pid 79) was still running when this file was written; mmscope stopped after it (--max-triggers) and ended the command if it still ran) '
+for f in disk2 killed2 stopping part last; do
+	grep -q 'no outcome recorded' "$scratch/$f.flat" && fail "$f: 'no outcome recorded'"
+	"$MMSCOPE" report -s header -s run -f json "$scratch/$f.dat" >"$scratch/$f.json" || fail "$f: json"
+done
+python3 - "$scratch" <<'PY' && ok "JSON: header.stop's ending and run.outcome of this mmscope's files" || fail "JSON: the ending"
+import json, sys
+d = sys.argv[1]
+j = {f: json.load(open("%s/%s.json" % (d, f))) for f in ("disk2", "killed2", "stopping", "part", "last")}
+def ending(f):
+    s = j[f]["header"]["stop"]
+    return s["reason"], s["then"], s["command"], s["ended_command"], s["complete"]
+assert ending("disk2") == ("disk-full", None, True, True, True), ending("disk2")
+assert ending("killed2") == ("recovered", None, True, False, False), ending("killed2")
+assert ending("stopping") == ("recovered", None, True, None, False), ending("stopping")
+assert ending("part") == ("switch-output", None, True, False, True), ending("part")
+assert ending("last") == ("trigger", "max-triggers", True, None, True), ending("last")
+assert j["disk2"]["header"]["stop"]["spool"] is None
+assert j["killed2"]["header"]["stop"]["spool"] == {"reason": "killed", "recorded": "running",
+    "detail": None, "state": "recording"}, j["killed2"]["header"]["stop"]["spool"]
+assert j["stopping"]["header"]["stop"]["spool"] == {"reason": "signal", "recorded": "signal",
+    "detail": "Terminated", "state": "stopping"}, j["stopping"]["header"]["stop"]["spool"]
+r = j["disk2"]["run"]
+assert r["command"] == ["sleep", "300"] and r["outcome_unknown"] is None
+assert r["outcome"] == {"exit": None, "signal": 15, "elapsed_s": 2.5, "user_s": 0.001, "sys_s": 0.002,
+    "max_rss_kb": 1800, "stopped_by_recorder": True, "state": "killed", "core_dumped": False,
+    "pid": 77, "source": "metadata"}, r["outcome"]
+for f in ("killed2", "stopping", "part", "last"):
+    r = j[f]["run"]
+    o = r["outcome"]
+    assert o["state"] == "running" and o["pid"] == 79 and o["exit"] is None and o["signal"] is None \
+        and o["elapsed_s"] is None and o["stopped_by_recorder"] is None, (f, o)
+    assert r["command"] == ["sleep", "300"] and r["outcome_unknown"], (f, r)
+assert "was killed while the command (pid 79) ran" in j["killed2"]["run"]["outcome_unknown"]
+PY
+# export: the outcome columns from the metadata, as the report's
+rm -rf "$scratch/x2"
+"$MMSCOPE" export -o "$scratch/x2" "$scratch/disk2.dat" "$scratch/killed2.dat" 2>"$scratch/e" || fail "export: $(cat "$scratch/e")"
+python3 - "$scratch/x2/recordings.csv" <<'PY' && ok "export: the outcome kept in the metadata" || fail "export: the outcome kept in the metadata"
+import csv, os, sys
+rows = {os.path.basename(r["file"]).split(".")[0]: r for r in csv.DictReader(open(sys.argv[1]))}
+r = rows["disk2"]
+got = tuple(r[k] for k in ("command", "exit_status", "signal", "elapsed_us", "maxrss_kb", "stopped_by_recorder"))
+assert got == ("sleep 300", "", "15", "2500000", "1800", "1"), got
+r = rows["killed2"]
+assert (r["signal"], r["exit_status"], r["stop_reason"]) == ("", "", "recovered"), r
+PY
 
 # JSON: the same, null for what the file does not say
 for f in disk recovered killed trig old; do

@@ -33,7 +33,7 @@ $(cat "$scratch/screen")"
 T new-session -d -s t -x 80 -y 24 \
 	"env TERM=screen-256color '$MMSCOPE' tui '$f'; echo EXIT=\$?; stty -a | grep -Eo '(^| )-?icanon'; sleep 300" ||
 	skip "tmux cannot start a server here"
-wait_for 'mmscope memcg-swap-6.18.dat' && ok "title bar"
+wait_for ' mmscope  1 timeline 2 swap' && ok "title bar (at 80 columns the tabs before the file's name)"
 wait_for '^ *[0-9]+\.[0-9]{6} s ' && ok "status bar with the cursor time"
 
 T send-keys -t t 5
@@ -74,7 +74,7 @@ T kill-session -t t
 sock="mmscope-test-$$-b"
 T new-session -d -s t -x 80 -y 24 \
 	"env TERM=screen-256color '$MMSCOPE' tui '$f'; echo EXIT=\$?; stty -a | grep -Eo '(^| )-?icanon'; sleep 300"
-wait_for 'mmscope memcg-swap-6.18.dat'
+wait_for ' mmscope  1 timeline 2 swap'
 shell=$(T display -p -t t '#{pane_pid}')
 pid=$(ps -o pid= --ppid "$shell" | tr -d ' ' | head -1)
 if [ -n "$pid" ]; then

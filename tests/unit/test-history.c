@@ -167,6 +167,26 @@ int main(void)
 	is_int(history_prev(&h, 3), 2, "the run before inc3 on the time line: inc2");
 	history_free(&h);
 
+	/* 5b. an incident whose ring began in the gap before the run: only
+	 * its part before the run is its own; the run after it began as a
+	 * restart after the run before it, whatever the incident */
+	mk(&r[0], "first", "vm", MACHINE, BOOT1, 10 * S, (WALL0 + 10) * S, 10 * S, 100 * S, 0,
+	   "vmscan:x", "signal");
+	mk(&r[1], "second", "vm", MACHINE, BOOT1, 200 * S, (WALL0 + 200) * S, 200 * S, 500 * S, 0,
+	   "vmscan:x", "signal");
+	mk(&r[2], "inc", "vm", MACHINE, BOOT1, 150 * S, (WALL0 + 150) * S, 150 * S, 250 * S, 1,
+	   "vmscan:x", "trigger:oom");
+	ok(!build(r, 3, &h, &err), "partly: built");
+	is_str(order(&h, r, 0, buf, sizeof(buf)), "first inc second", "partly: in time order");
+	is_int(h.run[1].rel, HIST_PARTLY, "an incident begun in the gap: partly inside");
+	ok(h.run[1].clip_first == 150 * S && h.run[1].clip_last == 200 * S - 1,
+	   "its own part: from its first event to the run's first");
+	ok(history_gap_before(&h, 1, &from, &to) && from == (int64_t)(100 * S) &&
+	   to == (int64_t)(150 * S), "the gap before it: 50 s, to its first event");
+	ok(!history_gap_before(&h, 2, &from, &to), "no gap between its own part and the run");
+	is_int(h.run[2].began, HIST_BEGAN_RESTART, "the run after it: a restart after the first");
+	history_free(&h);
+
 	/* 6. a boot without the wall clock beside another: cannot be put
 	 * on one line; refused naming every run */
 	mk(&r[0], "w", "vm", MACHINE, BOOT1, 100 * S, (WALL0 + 100) * S, 100 * S, 110 * S, 0,

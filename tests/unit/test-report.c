@@ -226,7 +226,7 @@ static void test_hotplug_and_gauge(void)
 	   "hotplug: lowest names Normal, judged against the watermarks then");
 	ok(strstr(sb.buf, "  last        2.000 Normal    172588    6400    8000    9600 >high") != NULL,
 	   "hotplug: last with the last watermarks");
-	ok(strstr(sb.buf, "hotplug     node managed pages 900000 -> 1800000 (moved 1 times)") &&
+	ok(strstr(sb.buf, "hotplug     node managed pages 900000 -> 1800000 (moved 1 time)") &&
 	   strstr(sb.buf, "zone shown  DMA32 (800000) -> Normal (1000000) at 1.000 s"),
 	   "hotplug: managed pages before -> after and the change of the zone shown");
 	ok(strstr(sb.buf, "zone        of the node's 2, the one closest to its high "

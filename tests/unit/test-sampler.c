@@ -463,6 +463,21 @@ static void test_cgroups(const char *root)
 	sink_reset(&k);
 	sampler_free(s);
 
+	/* --cgroups / (issue 44 item 4): the hierarchy's root and its
+	 * children with one slash between names, not "//t" */
+	put(root, "/sys/fs/cgroup/memory/memory.usage_in_bytes", "5000\n");
+	put(root, "/sys/fs/cgroup/memory/memory.stat", "cache 0\nrss 0\n");
+	o.cgroups = "/";
+	s = sampler_new(&o);
+	sampler_run(s, collect, &k);
+	ok(find_line(&k, "mms1 memcgs 0 path=/ usage=5000 ") &&
+	   find_line(&k, "mms1 memcgs 0 path=/t usage=1000 ") &&
+	   find_line(&k, "mms1 memcgs 0 path=/t/my%20app usage=50 ") &&
+	   !find_line(&k, "mms1 memcgs 0 path=//"),
+	   "--cgroups /: the root '/', its children '/t', '/t/my%%20app', never '//'");
+	sink_reset(&k);
+	sampler_free(s);
+
 	o.cgroups = "nosuch";
 	s = sampler_new(&o);
 	sampler_run(s, collect, &k);
@@ -517,6 +532,53 @@ int main(void)
 	r = sampler_run(s, collect, &k);
 	ok(r > 0 && !strncmp(k.lines[k.n - 1], "mms1 end 3 ", 11),
 	   "the next set works and its SEQ shows the lost one");
+	sink_reset(&k);
+
+	/* --switch-output's boundary: one set read, written as the old
+	 * file's last and, repeated, as the next file's first */
+	write_vmstat(root, 20);
+	r = sampler_run_boundary(s, collect, &k);
+	ok(r > 0, "boundary set 4: %d lines", r);
+	is_int(count_kv(&k, "mms1 vmstat 4 "), 300, "the boundary set carries every field");
+	{
+		struct sink b = { 0 };
+		int same = 1, nb = k.n;
+
+		write_vmstat(root, 30);	/* counters move: the repeat reads nothing */
+		r = sampler_repeat(s, collect, &b);
+		is_int(r, nb, "the repeat: as many lines");
+		for (int i = 0; i + 1 < nb && i + 1 < b.n; i++) {
+			const char *x = strchr(k.lines[i] + 5, ' '), *y = strchr(b.lines[i] + 5, ' ');
+
+			/* "mms1 SOURCE SEQ rest": SOURCE the same, SEQ 5, rest the same */
+			same &= x && y && x - k.lines[i] == y - b.lines[i] &&
+				!strncmp(k.lines[i], b.lines[i], (size_t)(x - k.lines[i])) &&
+				!strncmp(y, " 5", 2) && !strcmp(strchr(x + 1, ' ') ? strchr(x + 1, ' ') : "",
+								strchr(y + 1, ' ') ? strchr(y + 1, ' ') : "");
+		}
+		ok(same, "the repeat: every line the same, as set 5");
+		is_str(b.n ? b.lines[b.n - 1] : NULL, "mms1 end 5 us=0 repeats=4",
+		       "the repeat's end line names the set it repeats");
+		sink_reset(&b);
+		r = sampler_repeat(s, collect, &b);
+		is_int(count_kv(&b, "mms1 vmstat 6 "), 300,
+		       "a second repeat reads afresh, every field (nothing kept twice)");
+		ok(count_str(&b, "mms1 vmstat 6 ", "a_rather_long_counter_name_000=30") == 1,
+		   "and reads the counters now");
+		ok(b.n && !strncmp(b.lines[b.n - 1], "mms1 end 6 us=", 14) &&
+		   !strstr(b.lines[b.n - 1], "repeats="), "its end line is a set's own");
+		sink_reset(&b);
+		sink_reset(&k);
+		k.fail_after = 3;	/* the boundary set cut short */
+		sampler_run_boundary(s, collect, &k);
+		sink_reset(&k);
+		r = sampler_repeat(s, collect, &b);
+		ok(r > 0 && !strncmp(b.lines[b.n - 1], "mms1 end 8 us=", 14) &&
+		   !strstr(b.lines[b.n - 1], "repeats="),
+		   "a boundary set not written whole is not repeated: a fresh set instead");
+		is_int(count_kv(&b, "mms1 vmstat 8 "), 300, "with every field");
+		sink_reset(&b);
+	}
 	sink_reset(&k);
 
 	sampler_free(s);

@@ -920,7 +920,7 @@ static void test_findings(void)
 	   "the OOM kill is listed first, critical, at 0.260880 s");
 	ok(canvas_has(&c, "info     memcg-reclaim-stalls") && canvas_has(&c, "0.265578"),
 	   "the memcg stalls are listed with their span");
-	ok(canvas_has(&c, "count 1 kills (oom section)"), "the selected one's count");
+	ok(canvas_has(&c, "count 1 kill (oom section)"), "the selected one's count");
 	tui_apply(&st, ACT_ENTER);
 	is_int(st.view, VIEW_TIMELINE, "Enter on oom-kill: the timeline");
 	ok(st.cursor == tui_t0(&st) + fs->f[0].t_start_ns, "at the kill's time");
@@ -957,6 +957,137 @@ out:
 	ok(strstr(st.message, "data-loss: its time is not known") != NULL, "the status line says why");
 	tui_state_release(&st);
 	tui_data_free(d);
+}
+
+/*
+ * A host's history of two runs (data.h), made by hand from two passes
+ * over one real recording, the second placed 2 s later (an offset, as a
+ * run of a later boot has): the timeline marks the gap on every lane, the
+ * views follow the cursor's run, } and { go from run to run, n and L
+ * search both runs. (tests/tui/history.sh runs the same through the
+ * input layer on rewritten recordings.)
+ */
+static void test_history(void)
+{
+	struct tui_state st;
+	struct canvas c = { 0 };
+	struct tui_data *d[2];
+	struct tui_hist h = { 0 };
+	struct tui_run run[2];
+	const int64_t off = 2000000000;
+	int gap_rows = 0, in_gap;
+	uint64_t kill0;
+
+	memset(run, 0, sizeof(run));
+	for (int k = 0; k < 2; k++) {
+		d[k] = load("tests/data/report/oom-6.18.dat", &st);
+		if (!d[k]) {
+			ok(0, "load oom-6.18 twice");
+			return;
+		}
+		tui_state_release(&st);
+		d[k]->off = k ? off : 0;
+		run[k].data = d[k];
+		run[k].no = k + 1;
+		run[k].name = k ? "b.dat" : "a.dat";
+		snprintf(run[k].began, sizeof(run[k].began), "%s", k ? "reboot" : "start");
+		snprintf(run[k].ended, sizeof(run[k].ended), "a signal");
+		run[k].has_events = 1;
+		run[k].first = d[k]->first_ts + (uint64_t)d[k]->off;
+		run[k].last = d[k]->last_ts + (uint64_t)d[k]->off;
+		run[k].opened = run[k].given = 1;	/* no files: the views say so */
+	}
+	run[1].has_gap = 1;
+	run[1].gap_from = run[0].last;
+	run[1].gap_to = run[1].first;
+	run[1].gap_text = "not recorded for 1.7 s: run 1 ended: a signal; run 2 began: reboot";
+	h.run = run;
+	h.n = h.total = 2;
+	h.zero = d[0]->rec_first_ts;
+	is_int(tui_hist_run_at(&h, run[0].first, &in_gap), 0, "run_at: the first run at its start");
+	is_int(tui_hist_run_at(&h, run[1].gap_from + 1, &in_gap), 0, "run_at: in the gap, the run before");
+	is_int(in_gap, 1, "run_at: and the gap before run 2");
+	is_int(tui_hist_run_at(&h, run[1].last, &in_gap), 1, "run_at: the second run at its end");
+	is_int(in_gap, -1, "run_at: no gap there");
+
+	tui_state_init(&st, run[0].first, run[1].last);
+	st.hist = &h;
+	st.run = -1;
+	tui_track_run(&st);
+	ok(st.data == d[0] && st.run == 0 && st.gap == -1, "the cursor's run is the first");
+	build(&st, &c, 30, 100);
+	for (int y = 1; y <= 5; y++) {
+		const char *row = canvas_row(&c, y);
+
+		gap_rows += strstr(row, "//////////") != NULL &&
+			    canvas_attr_at(&c, y, (int)(strchr(row, '/') - row)) == AT_GAP;
+	}
+	is_int(gap_rows, 5, "the gap not recorded (/) on the five lanes");
+	ok(canvas_has(&c, "run 1 of 2 (began: start)"), "the status bar: run 1 of 2");
+	ok(strchr(canvas_row(&c, 5), '!') != strrchr(canvas_row(&c, 5), '!'),
+	   "both runs' OOM kills drawn");
+
+	tui_apply(&st, ACT_NEXT_RUN);
+	ok(st.cursor == run[1].first && st.data == d[1] && st.run == 1, "}: the next run's start");
+	build(&st, &c, 30, 100);
+	ok(canvas_has(&c, "run 2 of 2 (began: reboot)"), "the status bar: run 2, a reboot");
+	tui_apply(&st, ACT_VIEW_STALLS);
+	build(&st, &c, 30, 100);
+	ok(canvas_has(&c, "(whole of run 2)") && canvas_has(&c, "reclaim stalls: 35"),
+	   "the stalls view: run 2's 35 stalls");
+	tui_apply(&st, ACT_VIEW_TIMELINE);
+	tui_apply(&st, ACT_PREV_RUN);
+	ok(st.cursor == run[0].first && st.data == d[0], "{: back to the first run");
+	tui_apply(&st, ACT_PREV_RUN);
+	ok(strstr(st.message, "the first run") != NULL, "{ at the first run says so");
+
+	tui_set_cursor(&st, run[0].last + (run[1].first - run[0].last) / 2);
+	tui_track_run(&st);
+	is_int(st.gap, 1, "the cursor in the gap");
+	build(&st, &c, 30, 100);
+	ok(canvas_has(&c, "not recorded 1.") && canvas_has(&c, "run 1 ended: a signal; run 2 began: reboot"),
+	   "the status bar: not recorded, how run 1 ended and run 2 began");
+	ok(canvas_has(&c, "not recorded for 1.7 s: run 1 ended"), "under the axis: the gap's line");
+	tui_apply(&st, ACT_PREV_RUN);
+	ok(st.cursor == run[0].first, "{ from the gap: the run before it");
+	tui_set_cursor(&st, run[0].last + (run[1].first - run[0].last) / 2);
+	tui_apply(&st, ACT_NEXT_RUN);
+	ok(st.cursor == run[1].first, "} from the gap: the run after it");
+
+	tui_apply(&st, ACT_HOME);
+	tui_apply(&st, ACT_NEXT_FLAG);
+	kill0 = st.cursor;
+	ok(st.data == d[0] && strstr(st.message, "OOM kill") != NULL, "n: run 1's OOM kill");
+	tui_apply(&st, ACT_NEXT_FLAG);
+	ok(st.data == d[1] && st.cursor == kill0 + (uint64_t)off, "n again: run 2's, 2 s later");
+	tui_apply(&st, ACT_VIEW_FINDINGS);
+	tui_apply(&st, ACT_ENTER);
+	ok(st.view == VIEW_TIMELINE && st.cursor == kill0 + (uint64_t)off,
+	   "run 2's findings: Enter at its kill, on the history's time line");
+
+	tui_apply(&st, ACT_HELP);
+	build(&st, &c, 80, 100);
+	ok(canvas_has(&c, "next run of the history") && canvas_has(&c, "/ not recorded"),
+	   "the help lists { } and the gap's mark with several runs");
+	tui_state_release(&st);
+	canvas_release(&c);
+	tui_data_free(d[0]);
+	tui_data_free(d[1]);
+}
+
+/* The keys of a history: bound once, beside the table's. */
+static void test_run_keys(void)
+{
+	int n, nr, dup = 0;
+	const struct tui_key_row *rows = tui_keys(&n), *runs = tui_run_keys(&nr);
+
+	is_int(tui_key_action('}'), ACT_NEXT_RUN, "} goes to the next run");
+	is_int(tui_key_action('{'), ACT_PREV_RUN, "{ goes to the previous run");
+	for (int i = 0; i < nr; i++)
+		for (int k = 0; k < n; k++)
+			if (runs[i].key1 == rows[k].key1 || runs[i].key1 == rows[k].key2)
+				dup++;
+	is_int(dup, 0, "no history key is bound to another action");
 }
 
 static void test_lanes_sync(void)
@@ -1028,5 +1159,7 @@ int main(void)
 	test_lane_cgroup();
 	test_memcg_stalls();
 	test_findings();
+	test_history();
+	test_run_keys();
 	return tap_done();
 }
