@@ -65,7 +65,10 @@ global_lock() {
 	exec 9<"$lk" || { echo "FAIL: cannot open $lk" >&2; exit 99; }
 	flock -n 9 && return 0
 	echo "waiting for $lk (another test, or someone's flock, holds it)" >&2
-	flock -w "${MMSCOPE_LOCK_WAIT:-1800}" 9 && return 0
+	lock_t0=$(date +%s)
+	# the wait is part of the test's time in its log: said, to be told apart
+	flock -w "${MMSCOPE_LOCK_WAIT:-1800}" 9 &&
+		{ echo "lock wait: $(($(date +%s) - lock_t0)) s for $lk" >&2; return 0; }
 	echo "FAIL: $lk still held after ${MMSCOPE_LOCK_WAIT:-1800} s" \
 		"(MMSCOPE_LOCK_WAIT sets the wait)" >&2
 	exit 99

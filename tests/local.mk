@@ -13,13 +13,19 @@ AM_TESTS_ENVIRONMENT = \
 	export LSAN_OPTIONS; \
 	MMSCOPE_SKIP_LIVE="$${MMSCOPE_SKIP_LIVE:-$(SKIP_LIVE)}"; export MMSCOPE_SKIP_LIVE; \
 	MAKE='$(MAKE)'; export MAKE;
-LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
+# Each test's wall time goes at the end of its log ("test time: 1.234 s",
+# tests/time-driver.sh around automake's drivers): make test-times lists
+# them, slowest first.
+LOG_DRIVER = $(SHELL) $(top_srcdir)/tests/time-driver.sh \
+	env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
+SH_LOG_DRIVER = $(SHELL) $(top_srcdir)/tests/time-driver.sh \
+	$(SHELL) $(top_srcdir)/build-aux/test-driver
 
 # Every test program links the library the same way (automake's LDADD
 # applies to each program without its own).
 LDADD = $(LIBMMSCOPE_LIBS)
 SYNTH = tests/unit/synth.c tests/unit/synth.h
-EXTRA_DIST += tests/lib.sh tests/lsan.supp tests/install-deps.sh \
+EXTRA_DIST += tests/lib.sh tests/lsan.supp tests/install-deps.sh tests/time-driver.sh \
 	tests/unit/tap.h tests/unit/sample-rec.h tests/unit/dir-names.h tests/unit/real-recordings.h \
 	tests/golden
 
@@ -375,8 +381,59 @@ EXTRA_DIST += tests/record/cgroups-sample.sh
 # live: a --switch-output set's task names in the TUI (after the others)
 tests/tui/set-names.log: tests/record/cgroups-sample.log
 
-# The test list, one per line: .ci/run's distcheck runs it less its
-# slowest tests (the two make checks before it ran those).
+# Slow tests: those that take SLOW_TEST_CPU seconds of CPU or more under
+# ASan+UBSan (`make test-times` in a build configured with
+# --enable-sanitizers: "WALL CPU TEST"; ASan's start and allocator cost
+# tests that run mmscope thousands of times 4-11 times the plain run's).
+# .ci/run runs them once, plain, beside the live tests, and leaves them out
+# of its ASan+UBSan run and of distcheck; `make check-quick` leaves them
+# out. A test not named here that takes twice SLOW_TEST_CPU under ASan
+# fails .ci/run: name it here. (Measured 2026-12-05, load 5-8: truncate.sh
+# 462 s, test-seek 195 s, trace-cmd.sh 187 s ... handoff-zone.sh 31 s; the
+# 103 others 360 s together.)
+SLOW_TEST_CPU = 30
+SLOW_TESTS = tests/malformed/truncate.sh tests/unit/test-seek tests/oracle/trace-cmd.sh \
+	tests/oracle/scope.sh tests/tui/golden.sh tests/perfetto/convert.sh \
+	tests/report/formats.sh tests/oracle/kbuffer.sh tests/oracle/truth.sh \
+	tests/oracle/fast-format.sh tests/cli/repo-docs.sh tests/oracle/dump-scope.sh \
+	tests/report/wall-time.sh tests/html/chromium.sh tests/plot/golden.sh \
+	tests/report/findings.sh tests/oracle/findings-truth.sh tests/export/clickhouse.sh \
+	tests/report/golden.sh tests/cli/usage.sh tests/report/meta-text.sh \
+	tests/report/handoff-zone.sh
+
+# The test lists, one test per line, for .ci/run: every test; the live
+# ones (those that source tests/record/lib-live.sh: they record on this
+# kernel as root); the slow ones.
 print-tests:
 	@for t in $(TESTS); do echo "$$t"; done
-.PHONY: print-tests
+print-live-tests:
+	@for t in $(TESTS); do \
+	  test -f "$(srcdir)/$$t" && grep -q 'tests/record/lib-live.sh' "$(srcdir)/$$t" && echo "$$t"; \
+	done; :
+print-slow-tests:
+	@for t in $(SLOW_TESTS); do echo "$$t"; done
+print-slow-test-cpu:
+	@echo $(SLOW_TEST_CPU)
+.PHONY: print-tests print-live-tests print-slow-tests print-slow-test-cpu
+
+# A first look: every test but the live recordings (no root, no change to
+# the machine) and the slow ones; no guests (make check-vm). About 2
+# minutes on 2 CPUs, where make check takes about 10 (README.md).
+check-quick:
+	@list=; for t in $(TESTS); do \
+	  case " $(SLOW_TESTS) " in *" $$t "*) continue ;; esac; \
+	  if test -f "$(srcdir)/$$t" && grep -q 'tests/record/lib-live.sh' "$(srcdir)/$$t"; then continue; fi; \
+	  list="$$list $$t"; \
+	done; \
+	$(MAKE) $(AM_MAKEFLAGS) check TESTS="$$list"
+.PHONY: check-quick
+
+# Each test's time in the last run here (the "test time:" line
+# tests/time-driver.sh appends to its log), slowest first: "WALL CPU TEST"
+# in seconds.
+test-times:
+	@for t in $(TESTS); do \
+	  l=$${t%.sh}.log; test -f "$$l" || continue; \
+	  sed -n 's|^test time: \([0-9.]*\) s (cpu \([0-9.?]*\) s)$$|\1 \2 '"$$t"'|p' "$$l" | tail -n 1; \
+	done | sort -k1,1 -n -r
+.PHONY: test-times

@@ -8,10 +8,12 @@
 #   PASS: 6.12 memcg-swap
 #   FAIL: 7.x zswap            (followed by the failed checks, indented)
 #   SKIP: 6.1 zswap (reason)
-# A case whose guest stops without any status (check-scenario.sh exit 3:
-# qemu or the guest failed before the scenario could say how it ended)
-# is booted once more, after a "RETRY:" line with what the first boot
-# showed; a second such stop is a FAIL.
+# A case whose guest dies or hangs without a status at boot, in the
+# scenario's setup or after mmscope's runs (check-scenario.sh exit 3: qemu
+# or the guest kernel failed, not a check) is booted once more, after a
+# "RETRY:" line with what the first boot showed; a second such death is a
+# SKIP naming the phase and the guest's oops or panic line. A guest that
+# dies while mmscope records is a FAIL at once.
 # then the wall time of the matrix and of each case (each PASS/FAIL line
 # also ends with its own). Exit status 1 if any case failed.
 # Defaults: kernels "5.10 6.1 6.12 7.2 7.x", scenarios "memcg-swap global-pressure
@@ -85,8 +87,9 @@ run_case() {
 	c0=$(date +%s)
 	"$HERE/check-scenario.sh" "$k" "$s" "${args[@]}" >"$log" 2>&1 || rc=$?
 	if [ $rc = 3 ]; then
-		# The guest stopped without a status (the lab failed, not a
-		# check): boot once more, and show what the first boot said.
+		# The guest died or hung outside mmscope's work (the lab
+		# failed, not a check): boot once more, and show what the
+		# first boot said.
 		retried=" (second boot; the first left no status, see above)"
 		echo "RETRY: $k $s"
 		sed 's/^/    /' "$log" | head -30
@@ -98,6 +101,11 @@ run_case() {
 	case $rc in
 	0) echo "PASS: $k $s$retried (${dt} s)" ;;
 	77) echo "SKIP: $k $s ($(sed -n 's/^  skipped: [^:]*: //p' "$log" | head -1))" ;;
+	3)
+		# twice: the lab cannot run this case today; not a FAIL of
+		# mmscope, and said with the guest's own words
+		echo "SKIP: $k $s (the guest died twice outside mmscope's work; $(sed -n 's/^  guest fault: //p' "$log" | tail -n 1)) (${dt} s)"
+		grep -vE '^  (ok|time):' "$log" | sed 's/^/    /' | head -30 ;;
 	*)
 		case " ${VM_XFAIL:-} " in
 		*" $k/$s "*)

@@ -15,9 +15,13 @@
 #     (first to last complete sample set), exactly or within the file's
 #     lost-event count.
 # Every check prints one line ("ok:" or "FAILED:"), naming kernel, event or
-# counter and what was seen. Exit: 0 all ok, 1 a check failed, 3 the guest
-# left no status (it stopped without saying how the scenario ended),
+# counter and what was seen. Exit: 0 all ok, 1 a check failed (or the
+# guest died while mmscope recorded), 3 the guest died or hung without a
+# status at boot, in the scenario's setup or after mmscope's runs (the
+# lab's fault: a "  guest fault: PHASE: LINE" line says where and how),
 # 77 skipped (kernel not fetchable, qemu or trace-cmd missing).
+# MMSCOPE_VM_APPEND adds to the guest kernel's command line (a test of
+# that path: MMSCOPE_VM_APPEND=rdinit=/none panics at boot).
 #
 # mmscope: $MMSCOPE, else $top_builddir/mmscope, else ./mmscope, else
 # <repo>/mmscope. An arm64-* KERNEL runs $MMSCOPE_ARM64 in the guest (else
@@ -66,6 +70,33 @@ trap 'rm -rf "$tmp"' EXIT
 if [ -z "$OUT" ]; then OUT=$tmp/out; fi
 mkdir -p "$OUT"
 
+# guest_phase: where the guest of $OUT was when it stopped, from the
+# console and the scenario's log: boot (the scenario never started),
+# setup (started, mmscope not yet run), mmscope (a "mmscope record" line
+# without its "record exit"), after (mmscope's runs ended; what followed)
+guest_phase() {
+	local f starts exits
+	grep -q 'mmscope-vm: scenario start' "$OUT/console.log" 2>/dev/null || { echo boot; return; }
+	f=$OUT/log
+	[ -s "$f" ] || f=$OUT/console.log	# no 9p: the log went to the console
+	starts=$(grep -c '^scenario: \[[0-9.]*\] mmscope record' "$f" 2>/dev/null) || true
+	exits=$(grep -c '^scenario: \[[0-9.]*\] record exit' "$f" 2>/dev/null) || true
+	if [ "${starts:-0}" -eq 0 ]; then echo setup
+	elif [ "${starts:-0}" -gt "${exits:-0}" ]; then echo mmscope
+	else echo after
+	fi
+}
+# guest_fault_line: one line saying how the guest died: its kernel's first
+# oops or panic line, else qemu's own error, else the console's last line
+guest_fault_line() {
+	local l
+	l=$(grep -m1 -E 'Kernel panic|BUG:|Oops|general protection fault|Unable to handle|kernel BUG|Internal error' \
+		"$OUT/console.log" 2>/dev/null | tr -d '\r' | sed 's/^\[ *[0-9.]*\] //') || true
+	[ -n "$l" ] || l=$(grep -m1 -E '^qemu-system|qemu: ' "$OUT/console.log" 2>/dev/null | tr -d '\r') || true
+	[ -n "$l" ] || l=$(tr -d '\r' <"$OUT/console.log" 2>/dev/null | grep -v '^$' | tail -n 1) || true
+	echo "${l:-no console output}"
+}
+
 # ---- run --------------------------------------------------------------------
 if [ $RUN = 1 ]; then
 	GUEST_MMSCOPE=$MMSCOPE CC=cc
@@ -102,6 +133,7 @@ if [ $RUN = 1 ]; then
 	smp=$(sed -n 's/^#[[:space:]]*vm-smp:[[:space:]]*//p' "$SCRIPT" | head -1)
 	rc=0
 	"$HERE/run-vm.sh" "$KERNEL" "$SCRIPT" "$OUT" --mem "${mem:-512}" --timeout "${tmo:-300}" ${smp:+--smp "$smp"} \
+		${MMSCOPE_VM_APPEND:+--append "$MMSCOPE_VM_APPEND"} \
 		"${bins[@]}" --file "$HERE/scenario-lib.sh:/usr/local/lib/scenario-lib.sh" \
 		>"$tmp/run-vm.log" 2>&1 || rc=$?
 	case $rc in
@@ -119,15 +151,36 @@ if [ $RUN = 1 ]; then
 		# a guest kernel that died says where at its first oops line
 		# (the tail above is only the panic's register dump)
 		oops=$(grep -n -m1 -E 'BUG:|Oops|general protection fault|Unable to handle|kernel BUG' \
-			"$OUT/console.log" 2>/dev/null | cut -d: -f1)
+			"$OUT/console.log" 2>/dev/null | cut -d: -f1) || true	# none: no oops (a panic alone)
 		if [ -n "$oops" ]; then
 			echo "    the guest kernel's first oops:"
 			sed -n "${oops},$((oops + 30))p" "$OUT/console.log" | tr -d '\r' |
 				grep -v -E '^\[ *[0-9.]+\] (R[A-Z0-9]{1,2}|FS|CS|CR2|PKRU|DR[0-9]):' | sed 's/^/    | /'
 		fi
-		# 125: the guest left no status at all; the lab, not mmscope's
-		# checks, failed (check-matrix.sh tries such a case once more).
-		[ $rc = 125 ] && exit 3
+		# Where the guest was when it stopped without a status (125) or
+		# was killed at the timeout (124): a guest that died or hung at
+		# boot, in the scenario's setup or after mmscope's last run is
+		# the lab's failure (qemu TCG, the kernel), told by exit 3 (the
+		# matrix boots it once more, then calls it a SKIP); one that died
+		# while mmscope recorded is a FAIL.
+		phase=$(guest_phase)
+		fault=$(guest_fault_line)
+		# killed at its timeout: did the guest's kernel still run? (the
+		# heartbeat /init prints every 10 s, against qemu's wall time)
+		if [ $rc = 124 ]; then
+			beat=$(tr -d '\r' <"$OUT/console.log" | sed -n 's/^mmscope-vm: alive uptime=\([0-9]*\).*/\1/p' | tail -n 1) || true
+			qw=$(sed -n 's/^qemu_wall_s=\([0-9]*\).*/\1/p' "$OUT/vm-timing.txt" 2>/dev/null) || true
+			if [ -n "$beat" ] && [ -n "$qw" ] && [ $((beat + 30)) -ge "$qw" ]; then
+				fault="timeout: the guest ran on (heartbeat at ${beat} s of ${qw} s); what the scenario ran did not end"
+			else
+				fault="timeout: the guest froze (last heartbeat at ${beat:-no} s of ${qw:-?} s in qemu): $fault"
+			fi
+		fi
+		echo "  guest fault: $phase: $fault"
+		case $rc:$phase in
+		124:mmscope|125:mmscope) exit 1 ;;
+		124:*|125:*) exit 3 ;;
+		esac
 		exit 1 ;;
 	esac
 	sed -n 's/^/  time: /p' "$OUT/vm-timing.txt" | grep -E 'qemu_wall|total_wall' | tr '\n' ' '; echo

@@ -54,6 +54,7 @@ echo "$MOVER" > "$cg/b/cgroup.procs" || fail "cannot move $MOVER"
 say "moved $MOVER into $cg/b"
 rc=0
 wait "$R" || rc=$?
+say "record exit $rc"
 cat "$OUT/record.log"
 kill -9 "$WA" "$WB" "$MOVER" 2>/dev/null || true
 [ "$rc" -eq 0 ] || fail "mmscope record exited $rc"
