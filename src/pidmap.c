@@ -25,6 +25,18 @@ void pidmap_release(struct pidmap *m)
 	m->cap = m->n = 0;
 }
 
+/*
+ * A negative pid (only a corrupt record has one) would be taken for an
+ * empty slot: it would read an empty slot's value, and what was stored
+ * under it would never be found again, nor freed by a model that walks
+ * its map (the fuzzer's leak). Every negative pid is one task, "no valid
+ * pid", under a key no kernel gives (PID_MAX_LIMIT is 4 Mi).
+ */
+static int pidmap_key(int pid)
+{
+	return pid < 0 ? PIDMAP_NO_PID : pid;
+}
+
 static unsigned pidmap_slot(unsigned cap, int pid)
 {
 	return ((unsigned)pid * 2654435761u) & (cap - 1);
@@ -32,6 +44,7 @@ static unsigned pidmap_slot(unsigned cap, int pid)
 
 void *pidmap_get(const struct pidmap *m, int pid)
 {
+	pid = pidmap_key(pid);
 	if (!m->cap)
 		return NULL;
 	for (unsigned i = pidmap_slot(m->cap, pid);; i = (i + 1) & (m->cap - 1)) {
@@ -71,6 +84,7 @@ void *pidmap_add(struct pidmap *m, int pid)
 	void *v = pidmap_get(m, pid);
 	unsigned i;
 
+	pid = pidmap_key(pid);
 	if (v)
 		return v;
 	if ((m->n + 1) * 2 > m->cap)

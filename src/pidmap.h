@@ -16,6 +16,9 @@ struct pidmap {
 	unsigned cap, n;
 };
 
+/* the key of every negative pid (see pidmap.c) */
+#define PIDMAP_NO_PID 0x7fffffff
+
 void pidmap_init(struct pidmap *m, size_t esize);
 void pidmap_release(struct pidmap *m);
 void *pidmap_get(const struct pidmap *m, int pid);	/* NULL if absent */
