@@ -42,6 +42,19 @@ static void fill(struct seen_rec *r, char *const *v)
 	r->end_ns = r->has_span ? x : 0;
 }
 
+/* One row's values (each freed here): a recording with an id is seen. */
+static void add_row(struct export_seen *s, char **v)
+{
+	if (v[K_ID] && *v[K_ID]) {
+		struct seen_rec r;
+
+		fill(&r, v);
+		export_seen_add(s, &r);
+	}
+	for (int k = 0; k < K_NR; k++)
+		free(v[k]);
+}
+
 /* ---- CSV: a header, then records whose quoted fields may hold commas,
  * doubled quotes and newlines ---- */
 
@@ -107,14 +120,7 @@ static int load_csv(struct export_seen *s, const char *text)
 				free(f);
 			c++;
 		}
-		if (v[K_ID] && *v[K_ID]) {
-			struct seen_rec r;
-
-			fill(&r, v);
-			export_seen_add(s, &r);
-		}
-		for (int k = 0; k < K_NR; k++)
-			free(v[k]);
+		add_row(s, v);
 	}
 	return 0;
 }
@@ -162,14 +168,7 @@ static int load_jsonl(struct export_seen *s, char *text)
 			*next++ = '\0';
 		for (int k = 0; k < K_NR; k++)
 			v[k] = jsonl_value(line, keys[k]);
-		if (v[K_ID] && *v[K_ID]) {
-			struct seen_rec r;
-
-			fill(&r, v);
-			export_seen_add(s, &r);
-		}
-		for (int k = 0; k < K_NR; k++)
-			free(v[k]);
+		add_row(s, v);
 	}
 	return 0;
 }

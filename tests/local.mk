@@ -162,8 +162,8 @@ EXTRA_DIST += tests/compare/golden.sh tests/compare/data tests/data/compare \
 
 # tui: view builders without curses, golden screens from the headless
 # mode, errors, and the real binary in tmux; a host's history of several
-# runs made from a real recording by tests/tui/rehost
-check_PROGRAMS += tests/unit/test-tui-views tests/tui/rehost
+# runs made from a real recording by tests/history/mkhist
+check_PROGRAMS += tests/unit/test-tui-views
 tests_unit_test_tui_views_SOURCES = tests/unit/test-tui-views.c $(TUI_CORE)
 TESTS += tests/unit/test-tui-views tests/tui/golden.sh tests/tui/errors.sh tests/tui/tmux.sh \
 	tests/tui/memcg-lane.sh tests/tui/history.sh

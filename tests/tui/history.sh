@@ -3,7 +3,7 @@
 #
 # `mmscope tui` on a host's history of several runs (src/history.h,
 # tui/data.h): one directory of four recordings of one host, made by
-# tests/tui/rehost from one real recording (tests/data/report/oom-6.18.dat:
+# tests/history/mkhist from one real recording (tests/data/report/oom-6.18.dat:
 # 35 memcg reclaim stalls and an OOM kill in 0.32 s):
 #   a.dat  run 1, at 0 s, ended by SIGTERM
 #   b.dat  run 2, 2 s later on the same boot's trace clock (a restart),
@@ -23,8 +23,8 @@
 # switch-output parts beside a run of one file.
 . "${top_srcdir:-.}/tests/lib.sh"
 
-rehost=$top_builddir/tests/tui/rehost
-[ -x "$rehost" ] || skip "tests/tui/rehost not built"
+mkhist=$top_builddir/tests/history/mkhist
+[ -x "$mkhist" ] || skip "tests/history/mkhist not built"
 src="$top_srcdir/tests/data/report/oom-6.18.dat"
 [ -f "$src" ] || fail "no recording $src"
 LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}print_suppressions=0"
@@ -36,14 +36,14 @@ w=1796108844952968188	# the recording's start_realtime_ns
 id() { echo "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa$1"; }
 h=$scratch/h
 mkdir "$h"
-"$rehost" "$src" "$h/a.dat" 0 machine_id=$m boot_id=$b1 run_id="$(id 1)" \
+"$mkhist" "$src" "$h/a.dat" 0 0 machine_id=$m boot_id=$b1 run_id="$(id 1)" \
 	stop_reason=signal stop_detail=SIGTERM &&
-"$rehost" "$src" "$h/b.dat" 2000000000 machine_id=$m boot_id=$b1 run_id="$(id 2)" \
+"$mkhist" "$src" "$h/b.dat" 2000000000 0 machine_id=$m boot_id=$b1 run_id="$(id 2)" \
 	start_realtime_ns=$((w + 2000000000)) stop_reason=recovered &&
-"$rehost" "$src" "$h/c.dat" 2000000000 machine_id=$m boot_id=$b1 run_id="$(id 3)" \
+"$mkhist" "$src" "$h/c.dat" 2000000000 0 machine_id=$m boot_id=$b1 run_id="$(id 3)" \
 	start_realtime_ns=$((w + 2000000000)) mode=flight-recorder trigger_name=oom &&
-"$rehost" "$src" "$h/d.dat" 0 machine_id=$m boot_id=$b2 run_id="$(id 4)" \
-	start_realtime_ns=$((w + 6000000000)) || fail "rehost failed"
+"$mkhist" "$src" "$h/d.dat" 0 0 machine_id=$m boot_id=$b2 run_id="$(id 4)" \
+	start_realtime_ns=$((w + 6000000000)) || fail "mkhist failed"
 
 # the history as the input layer makes it (what the report lists)
 "$MMSCOPE" report -s header "$h" >"$scratch/report" 2>&1 || fail "report: $(cat "$scratch/report")"
@@ -157,12 +157,12 @@ status win | grep -q '^ 6\.000000 s .*run 4 of 4' && head -30 "$scratch/win" | g
 # ---- a run of two switch-output parts ----
 s=$scratch/s
 mkdir "$s"
-"$rehost" "$src" "$s/x-1.dat" 0 machine_id=$m boot_id=$b1 run_id="$(id 5)" switch_output=1 \
+"$mkhist" "$src" "$s/x-1.dat" 0 0 machine_id=$m boot_id=$b1 run_id="$(id 5)" switch_output=1 \
 	stop_reason=switch-output &&
-"$rehost" "$src" "$s/x-2.dat" 400000000 machine_id=$m boot_id=$b1 run_id="$(id 5)" \
+"$mkhist" "$src" "$s/x-2.dat" 400000000 0 machine_id=$m boot_id=$b1 run_id="$(id 5)" \
 	switch_output=2 start_realtime_ns=$((w + 400000000)) stop_reason=signal &&
-"$rehost" "$src" "$s/y.dat" 3000000000 machine_id=$m boot_id=$b1 run_id="$(id 6)" \
-	start_realtime_ns=$((w + 3000000000)) || fail "rehost failed"
+"$mkhist" "$src" "$s/y.dat" 3000000000 0 machine_id=$m boot_id=$b1 run_id="$(id 6)" \
+	start_realtime_ns=$((w + 3000000000)) || fail "mkhist failed"
 screen parts "5" "$s"
 head -1 "$scratch/parts" | grep -q '^ mmscope x-1\.dat (2 files) ' &&
 	grep -q '^0\.260103 .*mm_vmscan_memcg_reclaim_begin' "$scratch/parts" &&
