@@ -751,24 +751,101 @@ static void rule_zswap_writeback(const struct analysis *a, const struct finding_
 		  "to the swap device: swap I/O on top of the compression work");
 }
 
+/*
+ * How many stores zswap refused, of how many it was offered, from the
+ * truest source the recording has: the store probe (each call and its
+ * return: exact); else vmstat, where every page swapped out while zswap
+ * is on went first to zswap, so pswpout - zswpwb pages were refused and
+ * zswpout + those were offered (6.12 here: 30248 - 3831 = 26417, the
+ * probe's own count); else the debugfs reject_* counters against
+ * zswpout. Those counters miss the stores refused at the pool limit and
+ * by the accept threshold after it (3 rejects where the probe saw 26417
+ * refusals), and 5.10 has no zswpout: a share with no denominator is
+ * none (tries -1), never 100%. With zswap off every store returns at
+ * once: no refusals.
+ */
+struct zswap_refusals {
+	int64_t refused, tries;	/* tries -1: unknown */
+	const char *source;	/* "probe", "vmstat", "debugfs" */
+};
+
+static int zswap_refusals(const struct zswap_model *m, struct zswap_refusals *z)
+{
+	int n = zswap_model_npoints(m);
+	const struct zsw_point *fp = zswap_model_point(m, 0), *lp = zswap_model_point(m, n - 1);
+	uint64_t ok = zswap_model_probe_ok(m, ZSWAP_OP_STORE);
+	uint64_t no = zswap_model_probe_fail(m, ZSWAP_OP_STORE);
+
+	int on = ok > 0 || (lp && lp->zswpout > 0 && fp->zswpout >= 0 && lp->zswpout > fp->zswpout);
+
+	for (int i = 0; i < n && !on; i++)
+		on = zswap_model_point(m, i)->enabled == 1;
+	if (zswap_model_has_probes(m) && ok + no > 0) {
+		*z = (struct zswap_refusals){ (int64_t)no, (int64_t)(ok + no), "probe" };
+		goto out;
+	}
+	if (n >= 2 && fp->enabled == 1 && lp->enabled == 1 && fp->pswpout >= 0 &&
+	    lp->pswpout >= 0 && fp->zswpwb >= 0 && lp->zswpwb >= 0 && fp->zswpout >= 0 &&
+	    lp->zswpout >= 0) {
+		int64_t out = lp->pswpout - fp->pswpout, wb = lp->zswpwb - fp->zswpwb;
+
+		if (out >= wb && wb >= 0) {
+			*z = (struct zswap_refusals){ out - wb,
+				lp->zswpout - fp->zswpout + out - wb, "vmstat" };
+			goto out;
+		}
+	}
+	if (n && fp->rejects >= 0 && lp->rejects >= fp->rejects) {
+		int64_t rej = lp->rejects - fp->rejects;
+
+		*z = (struct zswap_refusals){ rej, -1, "debugfs" };
+		if (fp->zswpout >= 0 && lp->zswpout >= 0)
+			z->tries = rej + lp->zswpout - fp->zswpout;
+		goto out;
+	}
+	return -1;
+out:
+	/* zswap off refuses every store at once: those are no refusals */
+	if (!on)
+		z->refused = 0;
+	return 0;
+}
+
 static void rule_zswap_reject(const struct analysis *a, const struct finding_rule *r,
 			      struct findings *fs)
 {
 	const struct zswap_model *m = analysis_zswap(a);
 	int n = zswap_model_npoints(m), k = 0;
 	const struct zsw_point *fp = zswap_model_point(m, 0), *lp = zswap_model_point(m, n - 1);
-	uint64_t rej;
+	const struct zsw_counter *lh = zswap_model_counter(m, "pool_limit_hit");
+	int64_t hits = lh && lh->seen && lh->last > lh->first ? lh->last - lh->first : 0;
+	struct zswap_refusals z;
 	struct finding *f;
-	double p = 100;
+	double p = -1;
 
-	if (!n || fp->rejects < 0 || lp->rejects <= fp->rejects)
+	if (zswap_refusals(m, &z) || z.refused <= 0)
 		return;
-	rej = (uint64_t)(lp->rejects - fp->rejects);
-	if (fp->zswpout >= 0 && lp->zswpout >= 0)
-		p = pct(rej, rej + (uint64_t)(lp->zswpout - fp->zswpout));
-	f = add(fs, r, p >= FIND_ZSWAP_REJ_WARN_PCT ? FSEV_WARNING : FSEV_INFO, rej, "rejects");
-	summary(f, "%llu stores rejected (%.1f%% of tries)", ULL(rej), p);
-	for (int i = 0; i < zswap_model_nrejects(m) && k < FINDING_MAX_EVIDENCE - 1; i++) {
+	if (z.tries > 0)
+		p = pct((uint64_t)z.refused, (uint64_t)z.tries);
+	f = add(fs, r, p >= FIND_ZSWAP_REJ_WARN_PCT ? FSEV_WARNING : FSEV_INFO,
+		(uint64_t)z.refused, "stores");
+	if (p >= 0)
+		summary(f, "%lld of %lld stores refused (%.1f%%)%s", (long long)z.refused,
+			(long long)z.tries, p, hits ? ", at the pool limit" : "");
+	else
+		summary(f, "%lld stores rejected (share unknown: no zswpout)%s",
+			(long long)z.refused, hits ? ", at the pool limit" : "");
+	if (!strcmp(z.source, "probe"))
+		evidence(f, "zswap store probe", "zswap", "%lld stores, %lld not stored",
+			 (long long)z.tries, (long long)z.refused);
+	else if (!strcmp(z.source, "vmstat"))
+		evidence(f, "vmstat", "zswap", "pswpout %+lld - zswpwb %+lld refused, "
+			 "zswpout %+lld stored", (long long)(lp->pswpout - fp->pswpout),
+			 (long long)(lp->zswpwb - fp->zswpwb),
+			 (long long)(lp->zswpout - fp->zswpout));
+	if (hits)
+		evidence(f, "zswap debugfs", "zswap", "pool_limit_hit %+lld", (long long)hits);
+	for (int i = 0; i < zswap_model_nrejects(m) && k < FINDING_MAX_EVIDENCE - 2; i++) {
 		const struct zsw_counter *c = zswap_model_reject(m, i);
 
 		if (c->last == c->first)
@@ -777,14 +854,17 @@ static void rule_zswap_reject(const struct analysis *a, const struct finding_rul
 			 (long long)(c->last - c->first));
 		k++;
 	}
-	const struct zsw_counter *lh = zswap_model_counter(m, "pool_limit_hit");
-
-	if (lh && lh->seen && lh->last > lh->first)
-		evidence(f, "zswap debugfs", "zswap", "pool_limit_hit %+lld",
-			 (long long)(lh->last - lh->first));
-	zswap_times(a, m, offsetof(struct zsw_point, rejects), f);
-	mechanism(f, "zswap refused stores (pool limit, compression or allocation "
-		  "failure): those pages went to the swap device uncompressed");
+	if (!strcmp(z.source, "debugfs"))
+		zswap_times(a, m, offsetof(struct zsw_point, rejects), f);
+	else if (fp->pswpout >= 0)
+		zswap_times(a, m, offsetof(struct zsw_point, pswpout), f);
+	mechanism(f, "%s", hits ?
+		  "the compressed pool reached max_pool_percent: zswap refused stores "
+		  "(and, until it shrank below the accept threshold, took none), so "
+		  "those pages went to the swap device uncompressed" :
+		  "zswap refused stores (compression or allocation failure, or a "
+		  "page it would not take): those pages went to the swap device "
+		  "uncompressed");
 }
 
 /* ---- oom-kill ---- */
@@ -947,9 +1027,9 @@ static int can_zswap_wb(const struct analysis *a)
 
 static int can_zswap_rej(const struct analysis *a)
 {
-	const struct zsw_point *p = zswap_model_point(analysis_zswap(a), 0);
+	struct zswap_refusals z;
 
-	return p && p->rejects >= 0;
+	return !zswap_refusals(analysis_zswap(a), &z);
 }
 
 const struct finding_rule finding_rules[] = {
@@ -977,7 +1057,7 @@ const struct finding_rule finding_rules[] = {
 	  can_memcg_rounding, rule_memcg_rounding },
 	{ "zswap-writeback", "vmstat zswpwb (samples) or the zswap probes", "zswap",
 	  can_zswap_wb, rule_zswap_writeback },
-	{ "zswap-reject", "zswap debugfs reject counters (samples)", "zswap",
+	{ "zswap-reject", "the zswap store probe or zswap counters (samples)", "zswap",
 	  can_zswap_rej, rule_zswap_reject },
 };
 const int finding_nrules = (int)(sizeof(finding_rules) / sizeof(finding_rules[0]));

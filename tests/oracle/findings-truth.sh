@@ -4,9 +4,9 @@
 # and tests/data/report/, the counts of the stall, handoff, OOM, scan
 # rounding and free scatter findings (direct-reclaim-stalls,
 # memcg-reclaim-stalls, handoff-missing, kcompactd-asleep-stalls, oom-kill,
-# memcg-scan-rounding, swap-free-scattered) equal what tests/oracle/findings.py
-# recomputes from "trace-cmd report" by mmscope-report(1)'s FINDINGS
-# rules, and a finding is there exactly when trace-cmd's events give one.
+# memcg-scan-rounding, swap-free-scattered, zswap-reject) equal what
+# tests/oracle/findings.py recomputes from "trace-cmd report" by
+# mmscope-report(1)'s FINDINGS rules, and a finding is there exactly when trace-cmd's events give one.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 command -v trace-cmd >/dev/null || skip "trace-cmd is not installed"

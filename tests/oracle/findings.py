@@ -7,8 +7,8 @@ usage: findings.py json MMSCOPE FILE...    each finding's count equals the
            FINDINGS), and every nonzero figure a rule watches has its
            finding
        findings.py truth MMSCOPE FILE...   the stall, handoff, OOM,
-           memcg-scan-rounding and swap-free-scattered findings' counts
-           recomputed from `trace-cmd report` (the events, decoded by
+           memcg-scan-rounding, swap-free-scattered and zswap-reject
+           findings' counts recomputed from `trace-cmd report` (the events, decoded by
            trace-cmd, by the rules of the man page)
 exit 0 all agree, 1 a difference
 """
@@ -65,7 +65,14 @@ def section_figure(rep, f):
             return z['written_back_pages']
         return z['writebacks_ok']
     if fid == 'zswap-reject':
-        s = rep['zswap']['series']
+        # the store probe's refusals, else pswpout - zswpwb, else the
+        # debugfs rejects (mmscope-report(1), FINDINGS)
+        z, s = rep['zswap'], rep['zswap']['series']
+        if (z.get('stores_ok') or 0) + (z.get('stores_not') or 0):
+            return z['stores_not']
+        if None not in (s[0]['pswpout'], s[-1]['pswpout'], s[0]['zswpwb'], s[-1]['zswpwb']) \
+                and z.get('enabled'):
+            return s[-1]['pswpout'] - s[0]['pswpout'] - (s[-1]['zswpwb'] - s[0]['zswpwb'])
         return s[-1]['rejects'] - s[0]['rejects']
     raise KeyError(fid)
 
@@ -226,6 +233,27 @@ def free_switches(evs):
     return n if seen else None
 
 
+def zswap_refused(evs, kernel):
+    """zswap-reject: the stores the store probe's return (store_r) says
+    zswap refused: before 6.5 zswap_frontswap_store's int, 0 = stored;
+    from then zswap_store's bool, 1 = stored (kernel-facts.md). None when
+    it stored nothing (zswap off: every store refused at once, no
+    refusal) or refused nothing."""
+    try:
+        major, minor = (int(x) for x in kernel.split('.')[:2])
+    except ValueError:
+        return None
+    stored_is = (lambda r: r == 0) if (major, minor) < (6, 5) else (lambda r: r == 1)
+    ok = no = 0
+    for _, _, ev, f in evs:
+        if ev == 'store_r' and 'ret' in f:
+            if stored_is(truth.num(f['ret'])):
+                ok += 1
+            else:
+                no += 1
+    return no if ok and no else None
+
+
 def check_truth(mmscope, path):
     rep = report(mmscope, path)
     evs = list(truth.events(path))
@@ -256,8 +284,12 @@ def check_truth(mmscope, path):
     sw = free_switches(evs)
     if sw:
         want[('swap-free-scattered', None)] = sw
+    ref = zswap_refused(evs, rep['header'].get('kernel') or '')
+    if ref:
+        want[('zswap-reject', None)] = ref
     ids = {'direct-reclaim-stalls', 'memcg-reclaim-stalls', 'oom-kill', 'handoff-missing',
-           'kcompactd-asleep-stalls', 'memcg-scan-rounding', 'swap-free-scattered'}
+           'kcompactd-asleep-stalls', 'memcg-scan-rounding', 'swap-free-scattered',
+           'zswap-reject'}
     for k in sorted(set(want) | {k for k in got if k[0] in ids}, key=str):
         if got.get(k) != want.get(k):
             bad.append('%s %s: mmscope %s, trace-cmd %s' % (k[0], k[1], got.get(k), want.get(k)))

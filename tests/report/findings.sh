@@ -87,7 +87,7 @@ samples/global-pressure-6.12.dat direct-reclaim-stalls warning
 samples/zswap-6.12.dat memcg-reclaim-stalls warning
 tests/data/report/oom-6.18.dat memcg-reclaim-stalls info
 samples/zswap-6.12.dat zswap-writeback warning
-samples/zswap-6.12.dat zswap-reject info
+samples/zswap-6.12.dat zswap-reject warning
 LIST
 ok "a positive recording per id the bundled recordings can give"
 
