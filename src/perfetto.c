@@ -580,6 +580,42 @@ static void gather_series(struct pf *p)
 	}
 }
 
+/*
+ * A counter since boot (mTHP swpout, zswpout...) drawn as what it rose by
+ * per second between two sample sets, as the report and plot give it: a
+ * staircase since boot says nothing of when. Each interval's rate from
+ * its first set on, in hundredths (scale 2), and the last interval's
+ * again at the last set, where the intervals end. A set without the
+ * counter (v < 0) is passed over; where it fell (no boot in between can
+ * make it) the interval draws nothing.
+ */
+struct rate_track {
+	uint32_t track;
+	uint64_t ts;		/* the last set with the counter */
+	int64_t v, rate;	/* its value; the last interval's rate */
+	int have, nrates;
+};
+
+static void rate_add(struct pf *p, struct rate_track *r, uint64_t ts, int64_t v)
+{
+	if (v < 0)
+		return;
+	if (r->have && ts > r->ts && v >= r->v) {
+		r->rate = (int64_t)((double)(v - r->v) * 1e11 / (double)(ts - r->ts) + 0.5);
+		add_counter(p, r->track, r->ts, r->rate, 2);
+		r->nrates++;
+	}
+	r->ts = ts;
+	r->v = v;
+	r->have = 1;
+}
+
+static void rate_end(struct pf *p, struct rate_track *r)
+{
+	if (r->nrates)
+		add_counter(p, r->track, r->ts, r->rate, 2);
+}
+
 static void gather_swap(struct pf *p)
 {
 	const struct swapclust_model *m = analysis_swapclust(p->a);
@@ -622,23 +658,26 @@ static void gather_swap(struct pf *p)
 	for (int o = 1; o < SWC_NORDERS; o++) {
 		int n = swapclust_model_nctr(m, o);
 		char name[64], axis[64];
-		uint32_t sw, fb;
+		struct rate_track sw = { 0 }, fb = { 0 };
 
-		if (n < 1)
+		if (n < 2)	/* a rate needs two sets */
 			continue;
 		if (!mthp)
 			mthp = track_new(p, 0, "mTHP swap-out");
 		snprintf(axis, sizeof(axis), "mthp %ukB", page_kb << o);
 		snprintf(name, sizeof(name), "%ukB swpout", page_kb << o);
-		sw = counter_track(p, mthp, name, "folios since boot", axis);
+		sw.track = counter_track(p, mthp, name, "folios/s", axis);
 		snprintf(name, sizeof(name), "%ukB swpout_fallback", page_kb << o);
-		fb = counter_track(p, mthp, name, "folios since boot", axis);
+		fb.track = counter_track(p, mthp, name, "folios/s", axis);
+		sw.have = fb.have = sw.nrates = fb.nrates = 0;
 		for (int k = 0; k < n; k++) {
 			const struct swc_ctr_point *c = swapclust_model_ctr(m, o, k);
 
-			add_counter(p, sw, c->ts, c->swpout, 0);
-			add_counter(p, fb, c->ts, c->fallback, 0);
+			rate_add(p, &sw, c->ts, c->swpout);
+			rate_add(p, &fb, c->ts, c->fallback);
 		}
+		rate_end(p, &sw);
+		rate_end(p, &fb);
 	}
 }
 
@@ -652,31 +691,43 @@ static void gather_zswap(struct pf *p)
 		{ "zswap stored pages", "pages", offsetof(struct zsw_point, stored_pages) },
 		{ "zswap pool size", "bytes", offsetof(struct zsw_point, pool_bytes) },
 		{ "zswap pool limit", "pages", offsetof(struct zsw_point, limit_pages) },
-		{ "zswap stores (zswpout)", "pages since boot", offsetof(struct zsw_point, zswpout) },
-		{ "zswap loads (zswpin)", "pages since boot", offsetof(struct zsw_point, zswpin) },
-		{ "zswap written back (zswpwb)", "pages since boot",
-		  offsetof(struct zsw_point, zswpwb) },
-		{ "zswap rejects", "stores since boot", offsetof(struct zsw_point, rejects) },
+		/* counters since boot: rates (rate_add) */
+		{ "zswap stores (zswpout)", "pages/s", offsetof(struct zsw_point, zswpout) },
+		{ "zswap loads (zswpin)", "pages/s", offsetof(struct zsw_point, zswpin) },
+		{ "zswap written back (zswpwb)", "pages/s", offsetof(struct zsw_point, zswpwb) },
+		{ "zswap rejects", "stores/s", offsetof(struct zsw_point, rejects) },
 	};
 	int n = zswap_model_npoints(m);
 	uint32_t parent = 0;
 
 	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		int rate = !!strstr(f[i].unit, "/s"), valid = 0;
+		struct rate_track r = { 0 };
 		uint32_t t = 0;
 
+		for (int k = 0; k < n; k++) {
+			int64_t v;
+
+			memcpy(&v, (const char *)zswap_model_point(m, k) + f[i].off, sizeof(v));
+			valid += v >= 0;	/* < 0: the kernel has no such counter */
+		}
+		if (valid < 1 + rate)
+			continue;
 		for (int k = 0; k < n; k++) {
 			const struct zsw_point *z = zswap_model_point(m, k);
 			int64_t v;
 
 			memcpy(&v, (const char *)z + f[i].off, sizeof(v));
-			if (v < 0)	/* the kernel has no such counter */
-				continue;
 			if (!parent)
 				parent = track_new(p, 0, "zswap");
 			if (!t)
-				t = counter_track(p, parent, f[i].name, f[i].unit, NULL);
-			add_counter(p, t, z->ts, v, 0);
+				t = r.track = counter_track(p, parent, f[i].name, f[i].unit, NULL);
+			if (rate)
+				rate_add(p, &r, z->ts, v);
+			else if (v >= 0)
+				add_counter(p, t, z->ts, v, 0);
 		}
+		rate_end(p, &r);
 	}
 }
 

@@ -16,8 +16,9 @@ recording:
   compaction runs; per kind: direct and memcg reclaim and direct
   compaction stall slices; OOM kill instants: as many as the report says;
 - counter values: PSI and memcg first and last as the report's counters,
-  zswap and swap cluster series point for point as the report's series,
-  mTHP swpout/fallback first and last as its counters, zone free pages and
+  zswap and swap cluster series point for point as the report's series
+  (zswpout as its rate per interval), mTHP swpout/fallback rates adding up
+  to their counters' rise, zone free pages and
   watermarks as the zoneinfo lines of complete sample sets (ZONES.txt,
   from mmscope dump);
 - a flight-recorder file's trigger: one instant at its trigger_ns (INFO.txt,
@@ -287,6 +288,22 @@ def main():
         else:
             continue
         got = by_name.get(tn)
+        if c["source"] == "mthp":
+            # drawn as rates (folios/s from each set, the last interval's
+            # again at the last set): over the intervals they add up to
+            # the counter's rise, within the hundredths they are kept in
+            if c["last"] == c["first"] and not got:
+                continue
+            if not got or len(got) < 2:
+                fails.append("counter track '%s' missing" % tn)
+                continue
+            rise = sum(v * (got[k + 1][0] - got[k][0]) / 1e9 for k, (_, v) in enumerate(got[:-1]))
+            if any(v < 0 for _, v in got) or got[-1][1] != got[-2][1] or \
+                    abs(rise - (c["last"] - c["first"])) > 0.5 + 0.01 * len(got) * \
+                    (got[-1][0] - got[0][0]) / 1e9:
+                fails.append("%s: rates add up to %.2f, the counter rose by %d" %
+                             (tn, rise, c["last"] - c["first"]))
+            continue
         if not got:
             fails.append("counter track '%s' missing" % tn)
             continue
@@ -295,11 +312,22 @@ def main():
 
     # zswap series, point for point
     zs = report.get("zswap") or {}
-    for field, tn in (("stored_pages", "zswap stored pages"), ("pool_bytes", "zswap pool size"),
-                      ("zswpout", "zswap stores (zswpout)")):
+    for field, tn in (("stored_pages", "zswap stored pages"), ("pool_bytes", "zswap pool size")):
         want = [p[field] for p in zs.get("series") or [] if p.get(field) is not None]
         got = [v for _, v in by_name.get(tn, [])]
         expect(tn + " series", got, [float(w) for w in want])
+    # zswpout, a counter since boot: its rate per interval (pages/s), the
+    # report's series of it over the interval's seconds (kept to ms there)
+    pts = [(p["t"], p["zswpout"]) for p in zs.get("series") or [] if p.get("zswpout") is not None]
+    got = [v for _, v in by_name.get("zswap stores (zswpout)", [])]
+    if len(pts) >= 2:
+        want = [(b[1] - a[1]) / (b[0] - a[0]) for a, b in zip(pts, pts[1:])]
+        want.append(want[-1])
+        if len(got) != len(want) or any(abs(g - w) > 0.01 + 0.005 * w for g, w in zip(got, want)):
+            fails.append("zswap stores (zswpout) rates: %s in the trace, %s from the report's "
+                         "series" % (got, ["%.2f" % w for w in want]))
+    elif got:
+        fails.append("zswap stores (zswpout): a rate from fewer than two sets")
 
     # swap clusters: the unknown count at every point, the others where
     # every cluster was known
