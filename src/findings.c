@@ -856,7 +856,7 @@ static void rule_zswap_reject(const struct analysis *a, const struct finding_rul
 	}
 	if (!strcmp(z.source, "debugfs"))
 		zswap_times(a, m, offsetof(struct zsw_point, rejects), f);
-	else if (fp->pswpout >= 0)
+	else if (fp && fp->pswpout >= 0)	/* no sample sets: the probe alone */
 		zswap_times(a, m, offsetof(struct zsw_point, pswpout), f);
 	mechanism(f, "%s", hits ?
 		  "the compressed pool reached max_pool_percent: zswap refused stores "
