@@ -59,7 +59,7 @@ EXTRA_DIST += tests/oracle/dump-stacks.sh
 check_PROGRAMS += tests/malformed/td-layout
 tests_malformed_td_layout_SOURCES = tests/malformed/td-layout.c
 TESTS += tests/malformed/truncate.sh tests/malformed/matrix.sh tests/fuzz/regress.sh
-EXTRA_DIST += tests/malformed/lib.sh tests/malformed/truncate.sh tests/malformed/matrix.sh \
+EXTRA_DIST += tests/malformed/lib.sh tests/malformed/truncate.sh tests/malformed/truncate.py tests/malformed/matrix.sh \
 	tests/fuzz/regress.sh tests/fuzz/README.md tests/fuzz/fuzz-reader.c \
 	tests/fuzz/make-seeds.c tests/fuzz/lsan.supp tests/fuzz/corpus tests/fuzz/regress
 
@@ -389,7 +389,7 @@ tests/tui/set-names.log: tests/record/cgroups-sample.log
 # of its ASan+UBSan run and of distcheck; `make check-quick` leaves them
 # out. A test not named here that takes twice SLOW_TEST_CPU under ASan
 # fails .ci/run: name it here. (Measured 2026-12-05, load 5-8: truncate.sh
-# 462 s, test-seek 195 s, trace-cmd.sh 187 s ... handoff-zone.sh 31 s; the
+# 462 s as a shell loop, test-seek 195 s, trace-cmd.sh 187 s ... handoff-zone.sh 31 s; the
 # 103 others 360 s together.)
 SLOW_TEST_CPU = 30
 SLOW_TESTS = tests/malformed/truncate.sh tests/unit/test-seek tests/oracle/trace-cmd.sh \
