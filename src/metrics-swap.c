@@ -5,8 +5,8 @@
  * metrics.c, group "swap" and "zswap", source trace). Per-order fallback
  * percentages come from the probes (folio_alloc_swap results); the free
  * cluster minimum and the times free clusters ran out only where the
- * cluster state was known; zswap rejects from the store probes or, without
- * them, from the debugfs reject_* and pool_limit_hit counters; writeback
+ * cluster state was known; the share of stores zswap refused as the
+ * zswap-reject finding counts it (zswap_model_refusals); writeback
  * from written_back_pages (or vmstat zswpwb). A metric the recording
  * cannot give is left out, never 0.
  */
@@ -61,24 +61,14 @@ static int64_t ctr_delta(const struct zswap_model *m, const char *key, int *foun
 static void zswap_metrics(const struct zswap_model *m, uint32_t page_size,
 			  struct metric_values *out)
 {
-	uint64_t ok = zswap_model_probe_ok(m, ZSWAP_OP_STORE);
-	uint64_t no = zswap_model_probe_fail(m, ZSWAP_OP_STORE);
+	struct zswap_refusal z;
 	int n = zswap_model_npoints(m), found = 0;
-	int64_t rej = 0, wb;
+	int64_t wb;
 
-	if (zswap_model_has_probes(m) && ok)	/* none stored: zswap was off */
-		metric_values_add(out, "zswap-reject-pct", (double)no * 100.0 / (double)(ok + no));
-	else if (n >= 2 && !zswap_model_has_probes(m)) {
-		const struct zsw_point *f = zswap_model_point(m, 0);
-		const struct zsw_point *l = zswap_model_point(m, n - 1);
-
-		for (int i = 0; i < zswap_model_nrejects(m); i++)
-			rej += zswap_model_reject(m, i)->last - zswap_model_reject(m, i)->first;
-		rej += ctr_delta(m, "pool_limit_hit", &found);
-		if (found && f->zswpout >= 0 && l->zswpout - f->zswpout + rej > 0)
-			metric_values_add(out, "zswap-reject-pct", (double)rej * 100.0 /
-					  (double)(l->zswpout - f->zswpout + rej));
-	}
+	/* the zswap-reject finding's own count and share (one source of
+	 * truth): none when zswap was off or the offered stores are unknown */
+	if (!zswap_model_refusals(m, &z) && z.on && z.tries > 0)
+		metric_values_add(out, "zswap-reject-pct", (double)z.refused * 100.0 / (double)z.tries);
 	found = 0;
 	wb = ctr_delta(m, "written_back_pages", &found);
 	if (found)

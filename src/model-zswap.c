@@ -397,3 +397,59 @@ const struct model_ops zswap_model_ops = {
 	.add = ops_add,
 	.destroy = ops_destroy,
 };
+
+/*
+ * How many stores zswap refused, of how many it was offered, from the
+ * truest source the recording has: the store probe (each call and its
+ * return: exact); else vmstat, where every page swapped out while zswap
+ * is on went first to zswap, so pswpout - zswpwb pages were refused and
+ * zswpout + those were offered (6.12 here: 30248 - 3831 = 26417, the
+ * probe's own count); else the debugfs reject_* counters against
+ * zswpout. Those counters miss the stores refused at the pool limit and
+ * by the accept threshold after it (3 rejects where the probe saw 26417
+ * refusals), and 5.10 has no zswpout: a share with no denominator is
+ * none (tries -1), never 100%. With zswap off every store returns at
+ * once: no refusals.
+ */
+int zswap_model_refusals(const struct zswap_model *m, struct zswap_refusal *z)
+{
+	int n = zswap_model_npoints(m);
+	const struct zsw_point *fp = zswap_model_point(m, 0), *lp = zswap_model_point(m, n - 1);
+	uint64_t ok = zswap_model_probe_ok(m, ZSWAP_OP_STORE);
+	uint64_t no = zswap_model_probe_fail(m, ZSWAP_OP_STORE);
+
+	int on = ok > 0 || (lp && lp->zswpout > 0 && fp->zswpout >= 0 && lp->zswpout > fp->zswpout);
+
+	for (int i = 0; i < n && !on; i++)
+		on = zswap_model_point(m, i)->enabled == 1;
+	if (zswap_model_has_probes(m) && ok + no > 0) {
+		*z = (struct zswap_refusal){ (int64_t)no, (int64_t)(ok + no), "probe", 0 };
+		goto out;
+	}
+	if (n >= 2 && fp->enabled == 1 && lp->enabled == 1 && fp->pswpout >= 0 &&
+	    lp->pswpout >= 0 && fp->zswpwb >= 0 && lp->zswpwb >= 0 && fp->zswpout >= 0 &&
+	    lp->zswpout >= 0) {
+		int64_t out = lp->pswpout - fp->pswpout, wb = lp->zswpwb - fp->zswpwb;
+
+		if (out >= wb && wb >= 0) {
+			*z = (struct zswap_refusal){ out - wb,
+				lp->zswpout - fp->zswpout + out - wb, "vmstat", 0 };
+			goto out;
+		}
+	}
+	if (n && fp->rejects >= 0 && lp->rejects >= fp->rejects) {
+		int64_t rej = lp->rejects - fp->rejects;
+
+		*z = (struct zswap_refusal){ rej, -1, "debugfs", 0 };
+		if (fp->zswpout >= 0 && lp->zswpout >= 0)
+			z->tries = rej + lp->zswpout - fp->zswpout;
+		goto out;
+	}
+	return -1;
+out:
+	/* zswap off refuses every store at once: those are no refusals */
+	z->on = on;
+	if (!on)
+		z->refused = 0;
+	return 0;
+}

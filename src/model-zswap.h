@@ -104,6 +104,19 @@ uint64_t zswap_model_probe_fail(const struct zswap_model *m, enum zswap_op op);
 /* Stores seen per folio order (6.18+ probes give the order). */
 uint64_t zswap_model_store_order(const struct zswap_model *m, int order);
 int zswap_model_max_pool_percent(const struct zswap_model *m);
+/* How many stores zswap refused, of how many it was offered, from the
+ * truest source the recording has (the store probe, else vmstat's
+ * pswpout - zswpwb, else the debugfs reject_* counters: model-zswap.c
+ * says why in that order). tries -1: unknown (5.10 has no zswpout).
+ * With zswap off (on 0) refused is 0. -1 when nothing tells. The
+ * zswap-reject finding and compare's "Zswap reject %" both read it. */
+struct zswap_refusal {
+	int64_t refused, tries;	/* tries -1: unknown */
+	const char *source;	/* "probe", "vmstat", "debugfs" */
+	int on;			/* zswap took stores (or was enabled) */
+};
+int zswap_model_refusals(const struct zswap_model *m, struct zswap_refusal *z);
+
 /* The memcg's zswap fields, NULL without memcg samples that have them. */
 const struct zsw_memcg *zswap_model_memcg(const struct zswap_model *m);
 /* Compression ratio (stored bytes / pool bytes) at the last point, 0 if

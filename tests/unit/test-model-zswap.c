@@ -106,6 +106,71 @@ static void probe(enum zswap_op op, int ok, int order)
 	feed(&r);
 }
 
+/* The stores zswap refused (the zswap-reject finding and compare's
+ * "Zswap reject %" both read this): without the store probe, from vmstat
+ * (pswpout - zswpwb, the numbers of samples/zswap-6.12.dat) before the
+ * debugfs rejects, which miss the pool limit; no zswpout (5.10): the
+ * share unknown; zswap off: no refusals. */
+static void test_refusals(void)
+{
+	struct zswap_model *z = m;
+	struct zswap_refusal r;
+
+	m = zswap_model_new();
+	setting(SRC_ZSWAP, "enabled", "Y", 0);
+	counter(SRC_ZSWAP, "", "reject_compress_poor", 0, 0);
+	counter(SRC_VMSTAT, "", "zswpout", 0, 0);
+	counter(SRC_VMSTAT, "", "pswpout", 1000, 0);
+	counter(SRC_VMSTAT, "", "zswpwb", 0, 0);
+	end(0);
+	setting(SRC_ZSWAP, "enabled", "Y", 1);
+	counter(SRC_ZSWAP, "", "reject_compress_poor", 3, 1);
+	counter(SRC_VMSTAT, "", "zswpout", 6722, 1);
+	counter(SRC_VMSTAT, "", "pswpout", 31248, 1);
+	counter(SRC_VMSTAT, "", "zswpwb", 3831, 1);
+	end(1);
+	is_int(zswap_model_refusals(m, &r), 0, "vmstat: refusals known");
+	is_int(r.refused, 26417, "vmstat: pswpout - zswpwb refused, not the 3 debugfs rejects");
+	is_int(r.tries, 33139, "vmstat: zswpout + refused offered");
+	is_str(r.source, "vmstat", "vmstat: the source said");
+	is_int(r.on, 1, "vmstat: zswap on");
+	zswap_model_free(m);
+
+	m = zswap_model_new();
+	setting(SRC_ZSWAP, "enabled", "Y", 0);
+	counter(SRC_ZSWAP, "", "reject_compress_poor", 0, 0);
+	counter(SRC_VMSTAT, "", "pswpout", 0, 0);
+	end(0);
+	setting(SRC_ZSWAP, "enabled", "Y", 1);
+	counter(SRC_ZSWAP, "", "reject_compress_poor", 60, 1);
+	counter(SRC_VMSTAT, "", "pswpout", 500, 1);
+	end(1);
+	is_int(zswap_model_refusals(m, &r), 0, "5.10: refusals known");
+	is_int(r.refused, 60, "5.10: the debugfs rejects");
+	is_int(r.tries, -1, "5.10: no zswpout, the stores offered unknown (no share of 100%)");
+	zswap_model_free(m);
+
+	m = zswap_model_new();
+	setting(SRC_ZSWAP, "enabled", "N", 0);
+	counter(SRC_VMSTAT, "", "zswpout", 0, 0);
+	counter(SRC_VMSTAT, "", "pswpout", 0, 0);
+	counter(SRC_VMSTAT, "", "zswpwb", 0, 0);
+	end(0);
+	setting(SRC_ZSWAP, "enabled", "N", 1);
+	counter(SRC_VMSTAT, "", "pswpout", 900, 1);
+	end(1);
+	ok(zswap_model_refusals(m, &r) == -1 || (r.on == 0 && r.refused == 0),
+	   "zswap off: no refusals");
+	zswap_model_free(m);
+
+	m = zswap_model_new();
+	counter(SRC_VMSTAT, "", "pswpout", 0, 0);
+	end(0);
+	is_int(zswap_model_refusals(m, &r), -1, "nothing sampled: unknown");
+	zswap_model_free(m);
+	m = z;
+}
+
 int main(void)
 {
 	const struct zsw_point *p;
@@ -193,5 +258,6 @@ int main(void)
 	is_int(zswap_model_memcg(m)->last[0], 0, "memcg zswap last");
 	zswap_model_free(m);
 	test_no_debugfs();
+	test_refusals();
 	return tap_done();
 }
