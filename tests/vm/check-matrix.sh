@@ -40,6 +40,8 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/check-matrix.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
 t0=$(date +%s)
+# the guests' workloads: built once per compiler for all cases
+export MMSCOPE_VM_WORKLOADS=$tmp/workloads
 JOBS=${VM_JOBS:-1}
 [[ $JOBS =~ ^[1-9][0-9]*$ ]] || { echo "check-matrix: VM_JOBS must be a positive integer" >&2; exit 2; }
 ARM64_SCENARIOS=${VM_ARM64_SCENARIOS:-memcg-swap mthp-frag global-pressure}

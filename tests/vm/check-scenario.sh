@@ -117,17 +117,25 @@ if [ $RUN = 1 ]; then
 	*)
 		command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86_64 not installed" ;;
 	esac
+	# the workloads, built once per compiler for the whole matrix when
+	# check-matrix.sh names a directory for them (MMSCOPE_VM_WORKLOADS;
+	# two cases at a time: under a lock), else for this case alone
 	wl=$tmp/bin
+	[ -z "${MMSCOPE_VM_WORKLOADS:-}" ] || wl=$MMSCOPE_VM_WORKLOADS/$(basename "$CC")
 	mkdir -p "$wl"
 	bins=(--binary "$GUEST_MMSCOPE:/usr/local/bin/mmscope")
+	exec 9>"$wl/.lock"
+	flock 9
 	for src in "$HERE"/workloads/*.c "$REPO/samples/workloads/anon-touch.c"; do
 		n=$(basename "$src" .c)
 		# static where glibc allows (no shared libraries to copy), else dynamic
-		$CC -static -std=c99 -O2 -Wall -Wextra -o "$wl/$n" "$src" 2>"$tmp/cc.log" \
+		[ "$wl/$n" -nt "$src" ] ||
+			$CC -static -std=c99 -O2 -Wall -Wextra -o "$wl/$n" "$src" 2>"$tmp/cc.log" \
 			|| $CC -std=c99 -O2 -Wall -Wextra -o "$wl/$n" "$src" 2>"$tmp/cc.log" \
-			|| { cat "$tmp/cc.log" >&2; echo "check-scenario: cannot build $src" >&2; exit 1; }
+			|| { rm -f "$wl/$n"; cat "$tmp/cc.log" >&2; echo "check-scenario: cannot build $src" >&2; exit 1; }
 		bins+=(--binary "$wl/$n")
 	done
+	exec 9>&-
 	mem=$(sed -n 's/^#[[:space:]]*vm-mem:[[:space:]]*//p' "$SCRIPT" | head -1)
 	tmo=$(sed -n 's/^#[[:space:]]*vm-timeout:[[:space:]]*//p' "$SCRIPT" | head -1)
 	smp=$(sed -n 's/^#[[:space:]]*vm-smp:[[:space:]]*//p' "$SCRIPT" | head -1)
