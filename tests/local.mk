@@ -390,7 +390,8 @@ tests/tui/set-names.log: tests/record/cgroups-sample.log
 # out. A test not named here that takes twice SLOW_TEST_CPU under ASan
 # fails .ci/run: name it here. (Measured 2026-12-05, load 5-8: truncate.sh
 # 462 s as a shell loop, test-seek 195 s, trace-cmd.sh 187 s ... handoff-zone.sh 31 s; the
-# 103 others 360 s together.)
+# 103 others 360 s together. Later, load 2: plurals.sh 48 s, probe-floor.sh
+# 32 s; the 86 others 428 s together.)
 SLOW_TEST_CPU = 30
 SLOW_TESTS = tests/malformed/truncate.sh tests/unit/test-seek tests/oracle/trace-cmd.sh \
 	tests/oracle/scope.sh tests/tui/golden.sh tests/perfetto/convert.sh \
@@ -399,7 +400,7 @@ SLOW_TESTS = tests/malformed/truncate.sh tests/unit/test-seek tests/oracle/trace
 	tests/report/wall-time.sh tests/html/chromium.sh tests/plot/golden.sh \
 	tests/report/findings.sh tests/oracle/findings-truth.sh tests/export/clickhouse.sh \
 	tests/report/golden.sh tests/cli/usage.sh tests/report/meta-text.sh \
-	tests/report/handoff-zone.sh
+	tests/report/handoff-zone.sh tests/report/plurals.sh tests/report/probe-floor.sh
 
 # The test lists, one test per line, for .ci/run: every test; the live
 # ones (those that source tests/record/lib-live.sh: they record on this
