@@ -182,6 +182,53 @@ int probe_syms_load(struct probe_syms *s, const char *path)
 	return 0;
 }
 
+/*
+ * Only the names some catalogue set probes are kept: a kernel lists
+ * 100,000 to 150,000 functions, the choice asks about a few dozen, and
+ * copying and sorting them all took as long as the kernel's listing
+ * (7.3 under qemu TCG: about 1.5 s of the probe choice's 3.1 s, 151,415
+ * functions; a 6.18 host: 0.2 s, now 0.02 s).
+ */
+size_t probe_syms_from_kallsyms(struct probe_syms *s, const char *text, size_t len)
+{
+	const char **want = NULL, *p = text, *end = text ? text + len : NULL;
+	size_t nwant = 0, funcs = 0;
+	char name[128];
+
+	for (int i = 0; i < probe_nsets; i++)
+		for (int d = 0; d < probe_sets[i].ndefs; d++) {
+			want = xreallocarray(want, nwant + 1, sizeof(*want));
+			want[nwant++] = probe_sets[i].defs[d].symbol;
+		}
+	qsort(want, nwant, sizeof(*want), cmp_str);
+	while (p && p < end) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p)), *sp, *n, *ne;
+
+		if (!eol)
+			eol = end;
+		sp = memchr(p, ' ', (size_t)(eol - p));
+		/* "ADDR TYPE NAME[\t[MODULE]]" */
+		if (sp && eol - sp > 3 && (sp[1] == 't' || sp[1] == 'T') && sp[2] == ' ') {
+			n = ne = sp + 3;
+			while (ne < eol && *ne != ' ' && *ne != '\t')
+				ne++;
+			funcs++;
+			if ((size_t)(ne - n) < sizeof(name)) {
+				const char *key = name;
+
+				memcpy(name, n, (size_t)(ne - n));
+				name[ne - n] = '\0';
+				if (bsearch(&key, want, nwant, sizeof(*want), cmp_str))
+					probe_syms_add(s, name);
+			}
+		}
+		p = eol + 1;
+	}
+	free(want);
+	probe_syms_sort(s);
+	return funcs;
+}
+
 void probe_syms_free(struct probe_syms *s)
 {
 	for (size_t i = 0; i < s->n; i++)
@@ -381,7 +428,8 @@ static const char *family_name(enum probe_family f)
 }
 
 void probes_install(const char *tracefs, const char *inst_dir, unsigned families,
-		    const char *force, struct probe_result *res)
+		    const char *force, const char *kallsyms, size_t kallsyms_len,
+		    struct probe_result *res)
 {
 	struct utsname u;
 	const char *ctl = probes_control_file(tracefs);
@@ -403,7 +451,7 @@ void probes_install(const char *tracefs, const char *inst_dir, unsigned families
 		res->probes = xstrdup("");
 		return;
 	}
-	if (probe_syms_load(&syms, "/proc/kallsyms") || !syms.n) {
+	if (!probe_syms_from_kallsyms(&syms, kallsyms, kallsyms_len)) {
 		res->set = xstrdup("none");
 		res->reason = xstrdup("permission: /proc/kallsyms is not readable");
 		res->probes = xstrdup("");

@@ -64,6 +64,13 @@ void probe_syms_sort(struct probe_syms *s);
 int probe_syms_has(const struct probe_syms *s, const char *name);
 /* Reads "ADDR TYPE NAME [MODULE]" or "TYPE NAME" lines; keeps t/T names. */
 int probe_syms_load(struct probe_syms *s, const char *path);
+/*
+ * The t/T names of /proc/kallsyms text (len bytes of "ADDR TYPE NAME
+ * [MODULE]" lines) that a catalogue set probes, the only ones
+ * probes_choose() asks about. Returns the number of t/T lines in the
+ * text: 0 when it lists no function (unreadable, or empty).
+ */
+size_t probe_syms_from_kallsyms(struct probe_syms *s, const char *text, size_t len);
 void probe_syms_free(struct probe_syms *s);
 
 /*
@@ -131,8 +138,11 @@ struct probe_result {
  */
 /* families: bits (1 << PROBE_SWAP) | (1 << PROBE_ZSWAP) of the groups asked for. */
 /* force: a set's name to use on any kernel (record --probe-set), or NULL. */
+/* kallsyms: the text of /proc/kallsyms (the caller reads it once: the
+ * recording takes the same text), NULL or empty when unreadable. */
 void probes_install(const char *tracefs, const char *inst_dir, unsigned families,
-		    const char *force, struct probe_result *res);
+		    const char *force, const char *kallsyms, size_t kallsyms_len,
+		    struct probe_result *res);
 /* Removes the probe systems of res (disable first in every instance). */
 void probes_remove(const char *tracefs, struct probe_result *res);
 /* Removes probe systems "mmscope_*_PID" whose PID is dead. */

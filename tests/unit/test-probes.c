@@ -75,6 +75,40 @@ static int refused(const char *kprobes, const struct probe_def *d, int *tried)
 	return bad;
 }
 
+/*
+ * The list as /proc/kallsyms prints it ("ADDR t NAME", a module's
+ * functions with "\t[MODULE]" after) gives record the same choice as
+ * the list itself: probe_syms_from_kallsyms keeps only the catalogue's
+ * names, which are all probes_choose asks about.
+ */
+static void same_from_kallsyms(const char *path, const char *name, const struct probe_choice *want)
+{
+	char *list = slurp(path), *save = NULL;
+	struct strbuf ks = STRBUF_INIT;
+	struct probe_syms syms = { 0 };
+	struct probe_choice ch;
+	size_t lines = 0, funcs;
+
+	for (char *l = list ? strtok_r(list, "\n", &save) : NULL; l; l = strtok_r(NULL, "\n", &save)) {
+		/* every third line a module's, and some data symbols between */
+		strbuf_addf(&ks, "ffffffffc0%06zx %s%s\n", lines, l, lines % 3 ? "" : "\t[zram]");
+		strbuf_addf(&ks, "ffffffffc1%06zx d %s_data\n", lines, l + 2);
+		lines++;
+	}
+	funcs = probe_syms_from_kallsyms(&syms, ks.buf, ks.len);
+	ok(funcs == lines, "%s: every function line of the kallsyms text is counted (%zu of %zu)",
+	   name, funcs, lines);
+	probes_choose(&syms, name, NULL, &ch);
+	ok((ch.set == want->set) && ch.nuse == want->nuse &&
+	   !strcmp(ch.skipped.buf ? ch.skipped.buf : "", want->skipped.buf ? want->skipped.buf : ""),
+	   "%s: the same choice from kallsyms text (set %s, %d probes, %zu names kept of %zu)", name,
+	   ch.set ? ch.set->name : "none", ch.nuse, syms.n, funcs);
+	probe_choice_release(&ch);
+	probe_syms_free(&syms);
+	strbuf_release(&ks);
+	free(list);
+}
+
 static void check_kernel(const char *dir, const char *name, const char *set)
 {
 	char *path = xasprintf("%s/%s/kallsyms-functions.txt", dir, name);
@@ -90,6 +124,7 @@ static void check_kernel(const char *dir, const char *name, const char *set)
 		goto out;
 	probes_choose(&syms, name, NULL, &ch);	/* the directory is its uname -r */
 	is_str(ch.set ? ch.set->name : "none", set, name);
+	same_from_kallsyms(path, name, &ch);
 	if (ch.skipped.len)
 		printf("# %s: left out for want of a function: %s\n", name, ch.skipped.buf);
 	for (int i = 0; i < ch.nuse; i++) {
@@ -130,8 +165,25 @@ out:
 
 static void check_synthetic(void)
 {
+	static const char ks[] =
+		"ffffffff81000000 T folio_alloc_swap\n"
+		"ffffffff81000010 t move_cluster\n"
+		"ffffffff81000020 D swap_entries_free\n"			/* not a function */
+		"ffffffff81000030 t not_in_the_catalogue\n"
+		"ffffffffc0000000 t zswap_store\t[zswap]\n"
+		"0000000000000000 t __swap_cluster_free_entries";		/* no newline */
 	struct probe_syms syms = { 0 };
 	struct probe_choice ch;
+
+	is_int((int)probe_syms_from_kallsyms(&syms, ks, strlen(ks)), 5,
+	       "kallsyms text: five t/T lines (a D line is no function)");
+	ok(syms.n == 4 && probe_syms_has(&syms, "folio_alloc_swap") &&
+	   probe_syms_has(&syms, "zswap_store") && probe_syms_has(&syms, "__swap_cluster_free_entries") &&
+	   !probe_syms_has(&syms, "swap_entries_free") && !probe_syms_has(&syms, "not_in_the_catalogue"),
+	   "kallsyms text: the catalogue's functions kept, module and last line included (%zu)",
+	   syms.n);
+	probe_syms_free(&syms);
+	is_int((int)probe_syms_from_kallsyms(&syms, NULL, 0), 0, "no text: no function");
 
 	probe_syms_sort(&syms);
 	probes_choose(&syms, NULL, NULL, &ch);
@@ -287,6 +339,8 @@ static void check_profile_real(const char *dir)
 static void check_maxactive(void)
 {
 	char dir[] = "/tmp/mmscope-test-probes.XXXXXX";
+	const struct probe_set *set = probe_set_find("6.18");
+	struct strbuf ks = STRBUF_INIT;
 	struct probe_result res;
 	char *ctl, *text, *want;
 	FILE *f;
@@ -300,7 +354,12 @@ static void check_maxactive(void)
 	f = fopen(ctl, "we");
 	if (f)
 		fclose(f);
-	probes_install(dir, dir, (1u << PROBE_SWAP) | (1u << PROBE_ZSWAP), "6.18", &res);
+	/* a kernel with every function of the 6.18 set */
+	for (int i = 0; i < set->ndefs; i++)
+		strbuf_addf(&ks, "ffffffff81%06x t %s\n", i, set->defs[i].symbol);
+	probes_install(dir, dir, (1u << PROBE_SWAP) | (1u << PROBE_ZSWAP), "6.18", ks.buf, ks.len,
+		       &res);
+	strbuf_release(&ks);
 	text = slurp(ctl);
 	want = xasprintf("r%d:", PROBE_MAXACTIVE);
 	for (char *save = NULL, *l = text ? strtok_r(text, "\n", &save) : NULL; l;

@@ -117,11 +117,19 @@ dump_state() {
 }
 
 # record_run ARGS... : mmscope record -o $REC ARGS; keeps its output in
-# record.log and fails with its exit status
+# record.log and fails with its exit status. With MMSCOPE_RECORD_STRACE=
+# FILE it runs under strace, which logs the files it and its command open
+# to FILE (check-scenario.sh counts the reads of /proc/kallsyms); strace
+# stops them at openat alone (seccomp-bpf) and writes to tmpfs (a line
+# written to /out, 9p, held each open for ~0.1 s: 11 s more of start).
 record_run() {
 	say "mmscope record $*"
 	rc=0
-	mmscope record -f -o "$REC" --spool "${MMSCOPE_SPOOL:-/tmp/rec.spool}" --interval "${MMSCOPE_INTERVAL:-500}" "$@" > "$OUT/record.log" 2>&1 || rc=$?
+	set -- mmscope record -f -o "$REC" --spool "${MMSCOPE_SPOOL:-/tmp/rec.spool}" --interval "${MMSCOPE_INTERVAL:-500}" "$@"
+	[ -z "${MMSCOPE_RECORD_STRACE:-}" ] ||
+		set -- strace -f --seccomp-bpf -qq -e trace=openat -e signal=none -o /tmp/record.strace "$@"
+	"$@" > "$OUT/record.log" 2>&1 || rc=$?
+	[ -z "${MMSCOPE_RECORD_STRACE:-}" ] || cp /tmp/record.strace "$MMSCOPE_RECORD_STRACE" || rc=1
 	cat "$OUT/record.log"
 	say "record exit $rc"
 	[ "$rc" -eq 0 ] || fail "mmscope record exited $rc"
