@@ -27,6 +27,7 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 #include <tracefs.h>
 
@@ -87,6 +88,7 @@ struct collector {
 	 * after it for the next ones with collector_keep_kallsyms */
 	int keep_syms;
 	struct strbuf syms, syms_modules;
+	struct collector_startup startup;
 };
 
 void collector_keep_kallsyms(struct collector *c)
@@ -105,6 +107,14 @@ void collector_read_faults(const struct collector *c, uint64_t *splice_nomem,
 }
 
 /* ---- small tracefs file helpers ---- */
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 
 static char *inst_path(const struct collector *c, const char *file)
 {
@@ -562,6 +572,7 @@ static int set_stacktraces(struct collector *c, const char *const *evs, char **e
 static void kallsyms_read(struct collector *c)
 {
 	struct strbuf mods = STRBUF_INIT;
+	uint64_t t0;
 
 	read_file("/proc/modules", &mods);	/* none: an empty text */
 	if (c->syms.len && mods.len == c->syms_modules.len &&
@@ -569,8 +580,12 @@ static void kallsyms_read(struct collector *c)
 		strbuf_release(&mods);
 		return;
 	}
+	t0 = mono_ns();
 	strbuf_reset(&c->syms);
 	read_file("/proc/kallsyms", &c->syms);	/* unreadable: empty */
+	c->startup.kallsyms_ns += mono_ns() - t0;
+	c->startup.kallsyms_bytes = c->syms.len;
+	c->startup.kallsyms_reads++;
 	strbuf_release(&c->syms_modules);
 	c->syms_modules = mods;
 }
@@ -603,9 +618,13 @@ static int enable_groups(struct collector *c, const char *groups, int no_probes,
 	free(copy);
 	free(evdir);
 	if (want_probes && !no_probes) {
+		uint64_t t0;
+
 		kallsyms_read(c);
+		t0 = mono_ns();
 		probes_install(c->tracefs, c->dir, want_probes, probe_set, c->syms.buf,
 			       c->syms.len, &c->probes);
+		c->startup.probes_ns = mono_ns() - t0;
 		c->have_probes = 1;
 		if (c->probes.probes && *c->probes.probes)
 			strbuf_addf(&c->events, "%s%s", c->events.len ? "," : "",
@@ -715,6 +734,7 @@ struct collector *collector_open(struct collector_opts *o, char **err)
 	const char *tfs = collector_tracefs(err);
 	struct strbuf sb = STRBUF_INIT;
 	char num[32];
+	uint64_t t0;
 
 	cmdlines_init(&c->names);
 	c->marker_fd = -1;
@@ -736,11 +756,13 @@ struct collector *collector_open(struct collector_opts *o, char **err)
 	/* a new instance starts with tracing on: off until everything is set */
 	inst_write(c, "tracing_on", "0");
 	snprintf(num, sizeof(num), "%u", o->buffer_kb);
+	t0 = mono_ns();
 	if (inst_write(c, "buffer_size_kb", num)) {
 		set_err(err, "cannot set a %u KiB buffer per CPU: %s", o->buffer_kb,
 			strerror(errno));
 		goto fail;
 	}
+	c->startup.buffers_ns = mono_ns() - t0;
 	if (inst_write(c, "options/overwrite", o->overwrite ? "1" : "0")) {
 		set_err(err, "cannot set options/overwrite: %s", strerror(errno));
 		goto fail;
@@ -801,6 +823,7 @@ const char *collector_missing(const struct collector *c) { return c->missing.buf
 const char *collector_groups(const struct collector *c) { return c->groups.buf ? c->groups.buf : ""; }
 const struct probe_result *collector_probes(const struct collector *c) { return &c->probes; }
 const char *collector_clock(const struct collector *c) { return c->clock; }
+const struct collector_startup *collector_startup(const struct collector *c) { return &c->startup; }
 
 /* ---- metadata ---- */
 

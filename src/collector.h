@@ -73,6 +73,17 @@ const char *collector_groups(const struct collector *c);
 const struct probe_result *collector_probes(const struct collector *c);
 const char *collector_clock(const struct collector *c);
 
+/* Where collector_open() and the snapshots spent their time, for the
+ * recorder's note on a slow start (mmscope-record(1)). */
+struct collector_startup {
+	uint64_t buffers_ns;		/* sizing the ring buffers (buffer_size_kb) */
+	uint64_t kallsyms_ns;		/* listing /proc/kallsyms, every read */
+	uint64_t probes_ns;		/* choosing and installing the kprobes */
+	size_t kallsyms_bytes;		/* its size at the last read */
+	unsigned kallsyms_reads;
+};
+const struct collector_startup *collector_startup(const struct collector *c);
+
 /* Writes header_info, ftrace, events, kallsyms, printk, trace_clock
  * into the spool. */
 int collector_snapshot_meta(struct collector *c, struct spool *s, char **err);

@@ -40,6 +40,7 @@ struct recorder {
 	int go_fd;		/* write end of the pipe that starts the child */
 	enum recorder_stop stop;
 	char *stop_detail;
+	uint64_t launch_ns;	/* recorder_run began (mono): the set-up's time */
 	uint64_t t0_ns, start_real_ns, start_trace_ns;
 	char run_id[33];	/* in every file of the run (inputs.h); "" none */
 	struct wall_track wall;	/* the wall clock against the trace clock */

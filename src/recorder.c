@@ -819,6 +819,45 @@ static int record_setup(struct recorder *r)
 	return 0;
 }
 
+/*
+ * A set-up that took START_NOTE_NS or more says where the time went, in
+ * one line: a recorder that seems to hang before its command runs (a
+ * slow or busy machine: a 7.3 guest under qemu TCG took 6-17 s when it
+ * listed /proc/kallsyms twice) tells what it waited for. The kernel's parts: listing /proc/kallsyms (for
+ * the probe choice and the file; read once), sizing the ring buffers,
+ * installing the kprobes. MMSCOPE_TEST_START_NOTE_MS sets the bound
+ * (tests).
+ */
+#define START_NOTE_NS 2000000000ull
+
+static void start_note(const struct recorder *r)
+{
+	const struct collector_startup *st = collector_startup(r->col);
+	const char *env = getenv("MMSCOPE_TEST_START_NOTE_MS");
+	uint64_t bound = env && *env ? strtoull(env, NULL, 10) * 1000000u : START_NOTE_NS;
+	uint64_t took = r->t0_ns - r->launch_ns;
+	uint64_t known = st->kallsyms_ns + st->buffers_ns + st->probes_ns;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (r->o->quiet || took < bound)
+		return;
+	if (st->kallsyms_reads) {
+		strbuf_addf(&sb, "listing /proc/kallsyms %.1f s (%.1f MB", (double)st->kallsyms_ns / 1e9,
+			    (double)st->kallsyms_bytes / 1e6);
+		if (st->kallsyms_reads > 1)
+			strbuf_addf(&sb, ", %u times: modules came or went", st->kallsyms_reads);
+		strbuf_addstr(&sb, "), ");
+	}
+	strbuf_addf(&sb, "sizing the ring buffers %.1f s (%u KiB per CPU)",
+		    (double)st->buffers_ns / 1e9, r->buffer_kb);
+	if (st->probes_ns)
+		strbuf_addf(&sb, ", choosing and installing the kprobes %.1f s",
+			    (double)st->probes_ns / 1e9);
+	fprintf(stderr, "mmscope: tracing began %.1f s after the start: %s; the rest %.1f s\n",
+		(double)took / 1e9, sb.buf, (double)(took > known ? took - known : 0) / 1e9);
+	strbuf_release(&sb);
+}
+
 static int record_start(struct recorder *r)
 {
 	char *err = NULL;
@@ -852,6 +891,7 @@ static int record_start(struct recorder *r)
 			trigger_check(t, getenv("MMSCOPE_SAMPLE_ROOT"), r->cgroup_dir, why,
 				      sizeof(why));
 	}
+	start_note(r);
 	/* one line for the journal, and for whoever waits to send SIGUSR1 */
 	if (r->o->flight && !r->o->quiet)
 		fprintf(stderr, "mmscope: flight recorder started: %u KiB ring per CPU, %d trigger%s "
@@ -1054,6 +1094,7 @@ int recorder_run(struct recorder_opts *o, enum recorder_stop *stop)
 	int ret = EXIT_OK;
 
 	r.o = o;
+	r.launch_ns = rec_mono_ns();
 	if ((o->switch_on || o->flight) && !o->force) {
 		/* a restarted recorder (a service, a reboot) numbers its files
 		 * after those an earlier run left, so that it never meets one */

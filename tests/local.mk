@@ -222,13 +222,13 @@ TESTS += tests/record/live-swap.sh tests/record/signals.sh tests/record/limits.s
 	tests/report/swap-host.sh tests/record/concurrency.sh tests/tui/live.sh \
 	tests/record/names.sh tests/record/context.sh tests/record/bracket.sh \
 	tests/record/triggers.sh tests/record/switch.sh tests/record/filter.sh \
-	tests/record/service.sh tests/record/stacktrace.sh
+	tests/record/service.sh tests/record/stacktrace.sh tests/record/start-note.sh
 EXTRA_DIST += tests/record/lib-live.sh tests/record/live-swap.sh tests/record/signals.sh \
 	tests/record/limits.sh tests/record/options.sh tests/record/sample.sh \
 	tests/record/flight.sh tests/report/swap-host.sh tests/record/concurrency.sh \
 	tests/tui/live.sh tests/record/names.sh tests/record/context.sh tests/record/bracket.sh \
 	tests/record/triggers.sh tests/record/switch.sh tests/record/filter.sh \
-	tests/record/service.sh tests/record/stacktrace.sh
+	tests/record/service.sh tests/record/stacktrace.sh tests/record/start-note.sh
 # tasks to memory cgroups against trace-cmd (issue 34): live, and on the
 # recording in tests/data/cgroups
 TESTS += tests/record/cgroups.sh tests/report/cgroups.sh tests/tui/memcg-scope.sh
