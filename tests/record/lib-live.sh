@@ -231,7 +231,8 @@ copy_load_until() {
 # written, a switch done, a command started), never for a fixed time:
 # on a loaded machine that time runs out first. A sleep of a fixed time
 # in a live test is part of the workload's or the test's shape, and says
-# so: "# not a wait: WHY" on its line (tests/cli/live-sleeps.sh).
+# so: "# not a wait: WHY" on a line of its command or on the comment line
+# just above (tests/cli/live-sleeps.sh holds every live test to it).
 live_wait() {
 	_lw_s=$1 _lw_what=$2
 	shift 2
@@ -285,9 +286,9 @@ tracing_on() { [ "$(cat "$TRACEFS/instances/mmscope-$1/tracing_on" 2>/dev/null)"
 # memory.failcnt, v2 memory.events max): reclaim in it began when it grew
 cg_limit_hits() {
 	if [ -f "$1/memory.failcnt" ]; then
-		cat "$1/memory.failcnt"
+		cat "$1/memory.failcnt" 2>/dev/null
 	else
-		awk '$1 == "max" { print $2 }' "$1/memory.events"
+		awk '$1 == "max" { print $2 }' "$1/memory.events" 2>/dev/null
 	fi
 }
 
