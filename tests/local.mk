@@ -181,6 +181,10 @@ TESTS += tests/cli/completion.sh tests/cli/man-version.sh tests/cli/debian.sh te
 	tests/cli/convert.sh
 EXTRA_DIST += tests/cli/completion.sh tests/cli/man-version.sh tests/cli/debian.sh \
 	tests/cli/repo-docs.sh tests/cli/convert.sh
+# the live tests wait for what they need, with a bound, never a fixed
+# time: each sleep of theirs polls, or says why it is not a wait (issue 45)
+TESTS += tests/cli/live-sleeps.sh
+EXTRA_DIST += tests/cli/live-sleeps.sh
 
 # perfetto: convert -o OUT.pftrace, decoded with protoc against Perfetto's
 # schema and held to the report; the protobuf encoder and the event order

@@ -14,7 +14,7 @@ live_require
 cat >"$scratch/work.sh" <<EOF
 [ -w "\$MMSCOPE_TRACE_MARKER" ] || { echo "no MMSCOPE_TRACE_MARKER" >&2; exit 1; }
 echo "mmscope phase warmup" >"\$MMSCOPE_TRACE_MARKER"
-sleep 0.5
+sleep 0.5	# not a wait: the warmup phase, with sample sets in it
 $ANON_TOUCH -m 32 -p 2 -r 20000 -q
 EOF
 "$MMSCOPE" record -q -g oom --interval 100 -o "$scratch/r.dat" -- sh "$scratch/work.sh" \

@@ -42,7 +42,11 @@ done
 sh -c "echo \$\$ >$LIVE_CG/cgroup.procs && exec $ANON_TOUCH -m 384 -p 50 -N -q" &
 load=$!
 LIVE_PIDS="$LIVE_PIDS $load"
-sleep 4
+# the trigger once reclaim runs in the cgroup and the ring has grown for
+# --pre-trigger, and then the pre-trigger time more
+live_wait 60 "reclaim in the cgroup" above 0 cg_limit_hits "$LIVE_CG"
+live_wait 60 "the ring grown for --pre-trigger" grep -q 'grown to [0-9]* KiB for --pre-trigger' "$scratch/err"
+sleep 2	# not a wait: reclaim for the pre-trigger time, whose events are checked to reach 1 s back
 kill -USR1 "$rec"
 i=0
 while kill -0 "$rec" 2>/dev/null && [ "$i" -lt 150 ]; do sleep 0.1; i=$((i + 1)); done

@@ -54,7 +54,7 @@ out="$scratch/cg.dat"
 "$MMSCOPE" record -q -f -g oom --interval 200 --cgroups "$LIVE_CG" -o "$out" -- sh -c "
 	echo \$\$ >$LIVE_CG/big/cgroup.procs
 	$ANON_TOUCH -m 24 -s 3 -q >/dev/null 2>&1 &
-	sleep 0.5
+	sleep 0.5	# not a wait: sets before late and gone change (the checks need only the first, taken before the command)
 	mkdir $LIVE_CG/late
 	rmdir $LIVE_CG/gone
 	sh -c 'echo \$\$ >$LIVE_CG/small/cgroup.procs; exec $ANON_TOUCH -m 64 -q' >/dev/null 2>&1

@@ -67,20 +67,36 @@ start() {
 	CG_PIDS="$CG_PIDS $!"
 	last=$!
 }
+# in_cg DIR PID: PID moved itself into DIR and runs anon-touch
+in_cg() { grep -qx "$2" "$1/cgroup.procs" 2>/dev/null && [ "$(cat /proc/"$2"/comm 2>/dev/null)" = anon-touch ]; }
+# faults PID: the page faults of PID so far (minor and major). Past its
+# cgroup's limit each fault charges a page there again: a memcg reclaim
+# stall every charge batch (64 pages) or so
+faults() { awk '{ print $10 + $12 }' /proc/"$1"/stat 2>/dev/null; }
 start "$A"
 WA=$last
 start "$A"
 MOVER=$last
-sleep 0.5
+live_wait 30 "a's workload in a" in_cg "$A" "$WA"
+live_wait 30 "the mover in a" in_cg "$A" "$MOVER"
+live_wait 60 "a at its limit" above 0 cg_limit_hits "$A"
 
-"$MMSCOPE" record -g reclaim,tasks --duration 7 -o "$scratch/cg.dat" >"$scratch/rec.out" 2>&1 &
+# stopped by SIGINT once the mover stalled on both sides of its move and
+# b's workload in b (the duration is a bound)
+"$MMSCOPE" record -g reclaim,tasks --duration 120 -o "$scratch/cg.dat" >"$scratch/rec.out" 2>&1 &
 REC=$!
 LIVE_PIDS="$LIVE_PIDS $REC"
-sleep 1.5
+live_wait 60 "the recorder's start" recording "$scratch/cg.dat"
+f=$(faults "$MOVER")
 start "$B"
 WB=$last
-sleep 2
+live_wait 30 "b's workload in b" in_cg "$B" "$WB"
+live_wait 60 "the mover's faults in a" above $((f + 1000)) faults "$MOVER"
+live_wait 60 "b at its limit" above 0 cg_limit_hits "$B"
 echo "$MOVER" >"$B/cgroup.procs" || fail "cannot move $MOVER into $B"
+f=$(faults "$MOVER")
+live_wait 60 "the mover's faults in b" above $((f + 1000)) faults "$MOVER"
+kill -INT "$REC"
 wait "$REC" || fail "record failed: $(tail -3 "$scratch/rec.out")"
 for p in $CG_PIDS; do
 	kill -KILL "$p" 2>/dev/null

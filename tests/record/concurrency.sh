@@ -17,16 +17,22 @@ mkdir "$foreign" || skip "cannot create a tracing instance"
 trap 'rmdir "$foreign" 2>/dev/null; live_cleanup' EXIT
 echo 1 >"$foreign/events/vmscan/enable"
 
+# each command's sleep lasts until the test stops its recorder (SIGINT:
+# exit 0), once both recorders trace and both commands are past anon-touch
 "$MMSCOPE" record -q -o "$scratch/a.dat" -g kswapd,compaction --interval 200 \
-	-- sh -c "$ANON_TOUCH -m 64 -q; sleep 1" 2>"$scratch/a.err" &
+	-- sh -c "$ANON_TOUCH -m 64 -q; exec sleep 300" 2>"$scratch/a.err" &	# not a wait: the command
 a=$!
 "$MMSCOPE" record -q -o "$scratch/b.dat" -g kswapd,compaction --interval 200 \
-	-- sh -c "$ANON_TOUCH -m 64 -q; sleep 1" 2>"$scratch/b.err" &
+	-- sh -c "$ANON_TOUCH -m 64 -q; exec sleep 300" 2>"$scratch/b.err" &	# not a wait: the command
 b=$!
 LIVE_PIDS="$a $b"
-sleep 0.5
+live_wait 60 "recorder a's start" recording "$scratch/a.dat"
+live_wait 60 "recorder b's start" recording "$scratch/b.dat"
 n=$(ls "$TRACEFS/instances" | grep -cE "^mmscope-($a|$b)\$")
 [ "$n" -eq 2 ] && ok "two recorders, two instances" || fail "$n instances for two recorders"
+live_wait 60 "recorder a's command past anon-touch" runs "$a" sleep
+live_wait 60 "recorder b's command past anon-touch" runs "$b" sleep
+kill -INT "$a" "$b"
 wait $a; ra=$?
 wait $b; rb=$?
 LIVE_PIDS=""
@@ -49,7 +55,7 @@ done
 
 # a crashing command: the recording is finished, the exit says why
 "$MMSCOPE" record -o "$scratch/crash.dat" -g kswapd --interval 200 \
-	-- sh -c 'sleep 0.5; kill -SEGV $$' >/dev/null 2>"$scratch/crash.err"
+	-- sh -c 'sleep 0.5; kill -SEGV $$' >/dev/null 2>"$scratch/crash.err"	# not a wait: the command
 rc=$?
 cat "$scratch/crash.err"
 [ -f "$scratch/crash.dat" ] && "$MMSCOPE" dump --stat "$scratch/crash.dat" >/dev/null &&
@@ -64,7 +70,7 @@ grep -qiE 'signal|SEGV|killed|exited' "$scratch/crash.err" &&
 	fail "crashed command: record exited $rc, expected 139 (128 + SIGSEGV)"
 # a command that fails: its exit status, the recording still complete
 "$MMSCOPE" record -q -o "$scratch/fail.dat" -g kswapd --interval 200 \
-	-- sh -c 'sleep 0.3; exit 3' >/dev/null 2>"$scratch/fail.err"
+	-- sh -c 'sleep 0.3; exit 3' >/dev/null 2>"$scratch/fail.err"	# not a wait: the command
 rc=$?
 [ "$rc" -eq 3 ] && ok "failing command: record exits with its status 3" ||
 	fail "failing command: record exited $rc, expected 3: $(cat "$scratch/fail.err")"

@@ -128,7 +128,9 @@ grep -q '^outcome   exit 7; elapsed ' "$scratch/run.txt" && ok "text: exit 7 and
 grep -q "^  limit   64.0 MiB, memsw " "$scratch/run.txt" && ok "text: limit 64.0 MiB" ||
 	fail "text: no limit line"
 
-# --duration ends a longer command: SIGTERM from mmscope, said so
+# --duration ends a longer command: SIGTERM from mmscope, said so. It ran
+# 1 s, or longer on a loaded machine, but well short of its own 30 s.
+# not a wait: the command, ended by --duration
 "$MMSCOPE" record -q -o "$scratch/dur.dat" -g oom --duration 1 -- sleep 30 \
 	>/dev/null 2>"$scratch/dur.err" || fail "record --duration failed: $(cat "$scratch/dur.err")"
 "$MMSCOPE" report -f json --section run "$scratch/dur.dat" >"$scratch/dur.json"
@@ -137,7 +139,7 @@ import json, sys
 o = json.load(open(sys.argv[1]))["run"]["outcome"]
 print("duration run:", o)
 sys.exit(not (o["exit"] is None and o["signal"] == 15 and o["stopped_by_recorder"] is True
-              and 0.9 <= o["elapsed_s"] <= 3))' "$scratch/dur.json" &&
-	ok "--duration: signal 15, stopped by mmscope, elapsed about 1 s" ||
+              and 0.9 <= o["elapsed_s"] < 20))' "$scratch/dur.json" &&
+	ok "--duration: signal 15, stopped by mmscope, elapsed 1 s or more, well under 30 s" ||
 	fail "--duration: outcome $(cat "$scratch/dur.json")"
 finish

@@ -44,7 +44,7 @@ mount -t tmpfs -o size=24M tmpfs "$LIVE_MOUNT" || fail "cannot mount a 24 MiB tm
 # the load fills it varies tenfold (lib-live.sh, copy_load_until)
 # shellcheck disable=SC2086
 "$MMSCOPE" record $EV --interval 200 --duration 120 -o "$LIVE_MOUNT/m.dat" -- sleep 300 \
-	2>"$scratch/m.err" &
+	2>"$scratch/m.err" &	# not a wait: the command, until the disk is full
 rec=$!
 LIVE_PIDS="$LIVE_PIDS $rec"
 copy_load_until 90 grep -q '^mmscope: stopped' "$scratch/m.err"

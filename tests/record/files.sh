@@ -87,11 +87,14 @@ started "$scratch/fl.err"
 sh -c "$HOG" >/dev/null 2>&1 &
 hog=$!
 LIVE_PIDS="$LIVE_PIDS $hog"
+# each SIGUSR1 once the hog swapped since the file before, the next
+# once the file is written
 for i in 1 2 3; do
-	sleep 1.5
+	swp=$(vmstat_of pswpout)
+	live_wait 60 "swap-outs before SIGUSR1 $i" above "$swp" vmstat_of pswpout
 	kill -USR1 "$rec"
+	live_wait 60 "the file of SIGUSR1 $i" above $((i - 1)) grep -c 'SIGUSR1: wrote ' "$scratch/fl.err"
 done
-sleep 1.5
 kill -TERM "$rec"
 wait "$rec"
 rc=$?

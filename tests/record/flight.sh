@@ -18,12 +18,20 @@ out="$scratch/fr.dat"
 "$MMSCOPE" record --flight-recorder -o "$out" --interval 100 --buffer-kb 512 $EV 2>"$scratch/err" &
 pid=$!
 LIVE_PIDS="$LIVE_PIDS $pid"
-sleep 1.5
+# pages: page allocations and frees, whatever else the machine does
+pages() { head -c 8000000 /dev/zero >"$scratch/pages" && rm -f "$scratch/pages"; }
+live_wait 60 "the flight recorder's start" grep -q 'flight recorder started' "$scratch/err"
+sleep 1	# not a wait: the recorder runs a while, and must write nothing meanwhile
 ls "$scratch" | grep -q '^fr' && fail "the flight recorder wrote a file before SIGUSR1"
+pages
 kill -USR1 "$pid"
-sleep 1.5
+# the second file after the first, with events of its own: once tracing
+# is on again after the first file
+live_wait 60 "fr-1.dat written" grep -q 'SIGUSR1: wrote .*/fr-1\.dat' "$scratch/err" &&
+	live_wait 60 "the recorder tracing again after fr-1.dat" tracing_on "$pid"
+pages
 kill -USR1 "$pid"
-sleep 1
+live_wait 60 "fr-2.dat written" grep -q 'SIGUSR1: wrote .*/fr-2\.dat' "$scratch/err"
 kill -TERM "$pid"
 wait "$pid"
 rc=$?
@@ -80,7 +88,7 @@ wait_file() {
 	while [ ! -s "$1" ] && [ "$i" -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 	[ -s "$1" ] || fail "$1 not written within 10 s of SIGUSR1"
 }
-sleep 0.5
+live_wait 60 "the flight recorder's start (small ring)" grep -q 'flight recorder started' "$scratch/err"
 wrap_ring
 kill -USR1 "$pid"	# fw-1: the ring wrapped since the start
 wait_file "$scratch/fw-1.dat"
@@ -171,10 +179,10 @@ wait_file_n() {	# F: written (the SIGUSR1 is taken in the recorder's loop)
 }
 # shellcheck disable=SC2086
 "$MMSCOPE" record --flight-recorder --max-triggers 2 -o "$scratch/mt.dat" --interval 100 \
-	--buffer-kb 512 $EV -- sleep 300 2>"$scratch/err" &
+	--buffer-kb 512 $EV -- sleep 300 2>"$scratch/err" &	# not a wait: the command
 pid=$!
 LIVE_PIDS="$LIVE_PIDS $pid"
-sleep 1
+live_wait 60 "the flight recorder's start (--max-triggers)" grep -q 'flight recorder started' "$scratch/err"
 kill -USR1 "$pid"
 wait_file_n "$scratch/mt-1.dat"
 kill -USR1 "$pid"
@@ -193,12 +201,13 @@ grep -q 'stopped trigger SIGUSR1 fired, then --max-triggers reached (2 files) .*
 	ok "mt-2: the last file of --max-triggers, and the command's fate" || fail "mt-2: $(cat "$scratch/mt2")"
 # shellcheck disable=SC2086
 "$MMSCOPE" record --flight-recorder --post-trigger 20 -o "$scratch/pt.dat" --interval 100 \
-	--buffer-kb 512 $EV -- sleep 300 2>"$scratch/err" &
+	--buffer-kb 512 $EV -- sleep 300 2>"$scratch/err" &	# not a wait: the command
 pid=$!
 LIVE_PIDS="$LIVE_PIDS $pid"
-sleep 1
+live_wait 60 "the flight recorder's start (--post-trigger)" grep -q 'flight recorder started' "$scratch/err"
 kill -USR1 "$pid"
-sleep 1.5
+# SIGTERM within the post-trigger time, once it began
+live_wait 60 "the post-trigger time's start" grep -q 'SIGUSR1: recording 20.0 s more into' "$scratch/err"
 kill -TERM "$pid"
 wait "$pid"
 rc=$?

@@ -204,7 +204,7 @@ churn_round() {
 	_f=$(mktemp "$LIVE_CHURN.XXXXXX") || return 1
 	head -c 100000000 /dev/zero >"$_f"
 	rm -f "$_f"
-	sleep 0.2
+	sleep 0.2	# not a wait: the round's rest, part of the load's shape
 }
 
 # copy_load_until SECONDS CMD [ARGS]: churn_round until CMD succeeds or
@@ -223,4 +223,81 @@ copy_load_until() {
 	# how fast this machine loaded, for a log that asks why it was slow
 	echo "load: $_rounds rounds of 100 MB in $(($(date +%s) - _t0)) s ($*: status $_st)"
 	return $_st
+}
+
+# live_wait SECONDS WHAT CMD [ARG...]: until CMD succeeds, tried every
+# 0.1 s, at most SECONDS; then a FAIL that names WHAT, and status 1. A
+# live test waits for what it needs (a recorder tracing, a file or a part
+# written, a switch done, a command started), never for a fixed time:
+# on a loaded machine that time runs out first. A sleep of a fixed time
+# in a live test is part of the workload's or the test's shape, and says
+# so: "# not a wait: WHY" on a line of its command or on the comment line
+# just above (tests/cli/live-sleeps.sh holds every live test to it).
+live_wait() {
+	_lw_s=$1 _lw_what=$2
+	shift 2
+	_lw_end=$(($(date +%s) + _lw_s))
+	while ! "$@"; do
+		if [ "$(date +%s)" -ge "$_lw_end" ]; then
+			"$@" && return 0
+			fail "waited $_lw_s s for $_lw_what: not there"
+			return 1
+		fi
+		sleep 0.1
+	done
+}
+
+# recording FILE: the recorder of FILE (no --switch-output) traces: its
+# spool's metadata was written again once tracing began and the first
+# sample set was taken (start_trace_ns; before that it has none), its
+# signal handlers long installed.
+recording() { grep -q '^start_trace_ns=' "$1.spool/meta.mmscope" 2>/dev/null; }
+
+# spool_synced FILE: the spool of FILE's recorder holds pages of CPU 0
+# and a whole sample set, and its metadata was written again at least
+# 1.5 s after tracing began (every 2 s: the clocks' reads and the
+# command's state that mmscope recover finds after a SIGKILL).
+spool_synced() {
+	[ -s "$1.spool/cpu0.raw" ] && cat "$1.spool"/cpu*.raw | grep -qa 'mms1 end' &&
+		awk -F'[=:,]' '$1 == "wall_segments" { ok = $(NF - 1) - $2 >= 1.5e9 }
+			END { exit !ok }' "$1.spool/meta.mmscope" 2>/dev/null
+}
+
+# spool_says FILE KEY=VALUE: the metadata of FILE's spool has that line
+spool_says() { grep -qx "$2" "$1.spool/meta.mmscope" 2>/dev/null; }
+
+# runs PID COMM: a child or a grandchild of PID runs COMM (a recorder's
+# command exec'd, or what that command started)
+runs() {
+	for _c in $(cat /proc/"$1"/task/*/children 2>/dev/null); do
+		[ "$(cat /proc/"$_c"/comm 2>/dev/null)" = "$2" ] && return 0
+		for _g in $(cat /proc/"$_c"/task/*/children 2>/dev/null); do
+			[ "$(cat /proc/"$_g"/comm 2>/dev/null)" = "$2" ] && return 0
+		done
+	done
+	return 1
+}
+
+# tracing_on PID: the instance of recorder PID is tracing (a flight
+# recorder's tracing is off while it writes a file, on again after)
+tracing_on() { [ "$(cat "$TRACEFS/instances/mmscope-$1/tracing_on" 2>/dev/null)" = 1 ]; }
+
+# cg_limit_hits DIR: how often the memory cgroup DIR hit its limit (v1
+# memory.failcnt, v2 memory.events max): reclaim in it began when it grew
+cg_limit_hits() {
+	if [ -f "$1/memory.failcnt" ]; then
+		cat "$1/memory.failcnt" 2>/dev/null
+	else
+		awk '$1 == "max" { print $2 }' "$1/memory.events" 2>/dev/null
+	fi
+}
+
+# vmstat_of KEY: /proc/vmstat's KEY
+vmstat_of() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
+
+# above N CMD [ARG...]: CMD prints a number above N
+above() {
+	_ab_n=$1
+	shift
+	[ "$("$@")" -gt "$_ab_n" ] 2>/dev/null
 }

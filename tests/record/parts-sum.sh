@@ -83,7 +83,7 @@ sh -c "echo \$\$ >$SWAPCG/cgroup.procs && exec $ANON_TOUCH -m 256 -p 1000 -N -q"
 LIVE_PIDS="$LIVE_PIDS $!"
 if [ -n "$OOM" ]; then	# one killed every second or so
 	sh -c "echo \$\$ >$OOM/cgroup.procs
-		while :; do $ANON_TOUCH -m 64 -q >/dev/null 2>&1; sleep 1; done" >/dev/null 2>&1 &
+		while :; do $ANON_TOUCH -m 64 -q >/dev/null 2>&1; sleep 1; done" >/dev/null 2>&1 &	# not a wait: the kills' pace
 	LIVE_PIDS="$LIVE_PIDS $!"
 fi
 # until PARTS - 1 switches are written (the parts are 2 s long, whatever

@@ -72,9 +72,10 @@ while ! grep -q 'flight recorder started' "$scratch/log" && [ "$i" -lt 300 ]; do
 	sleep 0.1
 	i=$((i + 1))
 done
-sleep 1
 kill -USR1 "$rec"
-sleep 1
+# SIGTERM within the post-trigger time (10 s), once it began (SIGUSR1's,
+# or a trigger's that fired first: psi-some>20 on a busy machine)
+live_wait 60 "the post-trigger time's start" grep -q ': recording 10.0 s more into' "$scratch/log"
 kill -TERM "$rec"
 i=0
 while kill -0 "$rec" 2>/dev/null && [ "$i" -lt 300 ]; do sleep 0.1; i=$((i + 1)); done

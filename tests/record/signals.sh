@@ -26,7 +26,7 @@ for sig in TERM INT; do
 	"$MMSCOPE" record -q -o "$out" --interval 100 --duration 60 $EV &
 	pid=$!
 	LIVE_PIDS="$LIVE_PIDS $pid"
-	sleep 2
+	live_wait 60 "the recorder's start (SIG$sig)" recording "$out"
 	kill -"$sig" "$pid"
 	wait "$pid"
 	rc=$?
@@ -45,7 +45,9 @@ out="$scratch/kill.dat"
 "$MMSCOPE" record -q -o "$out" --interval 100 --duration 60 $EV &
 pid=$!
 LIVE_PIDS="$LIVE_PIDS $pid"
-sleep 4.5
+# pages and sample sets in the spool, its metadata written again (the
+# check of wall_read_until_s below)
+live_wait 60 "the spool's pages and its metadata rewritten (SIGKILL)" spool_synced "$out"
 kill -KILL "$pid"
 wait "$pid" 2>/dev/null
 [ -d "$TRACEFS/instances/mmscope-$pid" ] && ok "SIGKILL leaves the instance (as expected)"
@@ -143,10 +145,10 @@ flat() { "$MMSCOPE" report -s header -s run "$1" 2>&1 | tr '\n' ' ' | sed 's/  *
 # SIGTERM to the recorder: the file says the signal and that mmscope ended
 # the command, with its outcome
 # shellcheck disable=SC2086
-"$MMSCOPE" record -q -o "$scratch/cterm.dat" --interval 100 --duration 60 $EV -- sleep 300 &
+"$MMSCOPE" record -q -o "$scratch/cterm.dat" --interval 100 --duration 60 $EV -- sleep 300 &	# not a wait: the command, ended by the recorder
 pid=$!
 LIVE_PIDS="$LIVE_PIDS $pid"
-sleep 2
+live_wait 60 "the command's start (SIGTERM)" runs "$pid" sleep
 kill -TERM "$pid"
 wait "$pid" || fail "SIGTERM with a command: record exited $?"
 flat "$scratch/cterm.dat" >"$scratch/f"
@@ -158,10 +160,13 @@ grep -q 'stopped a signal (Terminated); mmscope ended the command .*outcome kill
 # while recording, and that the command's outcome is unknown; mmscope did
 # not end it (it still runs: its pid is in the metadata)
 # shellcheck disable=SC2086
-"$MMSCOPE" record -q -o "$scratch/ckill.dat" --interval 100 --duration 60 $EV -- sleep 300 &
+"$MMSCOPE" record -q -o "$scratch/ckill.dat" --interval 100 --duration 60 $EV -- sleep 300 &	# not a wait: the command, left running
 pid=$!
 LIVE_PIDS="$LIVE_PIDS $pid"
-sleep 3.5	# the spool's metadata is rewritten every 2 s
+# the command runs, and the spool's metadata was written again since
+live_wait 60 "the command's start (SIGKILL)" runs "$pid" sleep &&
+	live_wait 60 "the spool's pages and its metadata rewritten (a command running)" \
+		spool_synced "$scratch/ckill.dat"
 kill -KILL "$pid"
 wait "$pid" 2>/dev/null
 "$MMSCOPE" recover --no-ring "$scratch/ckill.dat.spool" -o "$scratch/ckill.dat" >"$scratch/rec" 2>&1 ||
@@ -187,12 +192,15 @@ grep -q "stopped recovered by mmscope recover: the recorder was killed while rec
 # ignores SIGTERM: the spool says the signal it was stopping on
 # shellcheck disable=SC2086
 "$MMSCOPE" record -q -o "$scratch/cstop.dat" --interval 100 --duration 60 $EV -- \
-	sh -c 'trap "" TERM; sleep 300' &
+	sh -c 'trap "" TERM; sleep 300' &	# not a wait: a command that ignores SIGTERM
 pid=$!
 LIVE_PIDS="$LIVE_PIDS $pid"
-sleep 2
+# the sh ignores SIGTERM once it runs its sleep; SIGKILL once the spool
+# says the recorder is stopping (it then waits 5 s for the command)
+live_wait 60 "the command's start (killed while stopping)" runs "$pid" sleep
 kill -TERM "$pid"
-sleep 2
+live_wait 60 "spool_state=stopping in the spool's metadata" \
+	spool_says "$scratch/cstop.dat" spool_state=stopping
 kill -KILL "$pid"
 wait "$pid" 2>/dev/null
 "$MMSCOPE" recover --no-ring "$scratch/cstop.dat.spool" -o "$scratch/cstop.dat" >"$scratch/rec" 2>&1 ||
@@ -216,7 +224,7 @@ for p in $cpid $kids; do kill -KILL "$p" 2>/dev/null; done
 "$MMSCOPE" record -q -o "$scratch/kill2.dat" --duration 60 $EV &
 pid=$!
 LIVE_PIDS="$LIVE_PIDS $pid"
-sleep 1
+live_wait 60 "the second killed recorder's start" recording "$scratch/kill2.dat"
 kill -KILL "$pid"
 wait "$pid" 2>/dev/null
 [ -d "$TRACEFS/instances/mmscope-$pid" ] ||

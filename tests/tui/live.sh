@@ -82,8 +82,9 @@ $(cat "$scratch/short.txt")"
 # A COMMAND that fails: the recorder passes its status on (like time(1)),
 # which is not a failure of the recorder: the file is complete and the
 # status bar says how the command ended.
+cmd='sleep 1; exit 3'	# not a wait: the command, a second long
 TMPDIR="$tmp" MMSCOPE_TUI_KEYS='wait-end=60' MMSCOPE_TUI_DUMP="$scratch/cmd.txt" \
-	"$MMSCOPE" tui --live -o "$scratch/cmd.dat" -g kswapd -- sh -c 'sleep 1; exit 3' \
+	"$MMSCOPE" tui --live -o "$scratch/cmd.dat" -g kswapd -- sh -c "$cmd" \
 	>/dev/null 2>"$scratch/cmd.err"
 rc=$?
 if [ $rc -eq 0 ] && tail -n 1 "$scratch/cmd.txt" | grep -q 'recorder ended (command exit 3): ' &&
@@ -119,7 +120,7 @@ if command -v tmux >/dev/null; then
 		T capture-pane -p -t t | tail -n 1 | awk '{ print $1 }'
 	}
 	T new-session -d -s t -x 80 -y 24 \
-		"env -u MMSCOPE_TUI_HEADLESS -u LINES -u COLUMNS TMPDIR='$tmp' TERM=screen-256color '$MMSCOPE' tui --live -g kswapd; echo EXIT=\$?; sleep 300" ||
+		"env -u MMSCOPE_TUI_HEADLESS -u LINES -u COLUMNS TMPDIR='$tmp' TERM=screen-256color '$MMSCOPE' tui --live -g kswapd; echo EXIT=\$?; sleep 300" || # not a wait: the pane stays to show EXIT=
 		skip "tmux cannot start a server here"
 	i=0
 	until T capture-pane -p -t t | grep -q 'live: [0-9]* events' || [ $i -ge 300 ]; do
@@ -127,12 +128,15 @@ if command -v tmux >/dev/null; then
 		i=$((i + 1))
 	done
 	t1=$(screen_time)
-	sleep 3
-	t2=$(screen_time)
-	if [ -n "$t1" ] && [ -n "$t2" ] && [ "$(echo "$t2 > $t1 + 1" | bc 2>/dev/null || awk "BEGIN { print ($t2 > $t1 + 1) }")" = 1 ]; then
+	# later: the screen's time (t2) is more than a second past t1
+	later() {
+		t2=$(screen_time)
+		[ -n "$t1" ] && [ -n "$t2" ] && awk -v a="$t1" -v b="$t2" 'BEGIN { exit !(b > a + 1) }'
+	}
+	if live_wait 30 "the cursor to follow the clock without keys (from '$t1')" later; then
 		ok "real terminal: the cursor follows the clock without keys ($t1 -> $t2)"
 	else
-		fail "real terminal: no update without keys ($t1 -> $t2): $(T capture-pane -p -t t | tail -n 1)"
+		echo "real terminal: $t1 -> $t2: $(T capture-pane -p -t t | tail -n 1)" >&2
 	fi
 	shell=$(T display -p -t t '#{pane_pid}')
 	pid=$(ps -o pid= --ppid "$shell" | tr -d ' ' | head -1)

@@ -13,9 +13,14 @@ live_require
 live_cgroup 16
 mkdir "$scratch/set"
 big=/var/tmp/$LIVE_TAG.file
+# dd and cat once the first part is written (at most 60 s: they begin in
+# a later part), then a moment of the recording after them
 "$MMSCOPE" record -q -f -g reclaim --interval 200 --switch-output 1s -o "$scratch/set/run.dat" -- \
-	sh -c "echo \$\$ >$LIVE_CG/cgroup.procs && sleep 1.2 && dd if=/dev/zero of=$big bs=1M count=48 \
-		status=none && cat $big >/dev/null && sleep 0.3" >"$scratch/rec" 2>&1
+	sh -c "echo \$\$ >$LIVE_CG/cgroup.procs && i=0 &&
+		while [ ! -e $scratch/set/run-1.dat ] && [ \$i -lt 600 ]; do sleep 0.1; i=\$((i + 1)); done &&
+		{ [ -e $scratch/set/run-1.dat ] || { echo 'no first part within 60 s' >&2; exit 1; }; } &&
+		dd if=/dev/zero of=$big bs=1M count=48 status=none && cat $big >/dev/null &&
+		sleep 0.3" >"$scratch/rec" 2>&1	# not a wait: the moment after cat
 rc=$?
 rm -f "$big"
 [ $rc -eq 0 ] || fail "record --switch-output: $(tail -3 "$scratch/rec")"
