@@ -137,6 +137,10 @@ EXTRA_DIST += tests/report/scope-unmatched.sh tests/report/plurals.sh tests/repo
 # issue 32.14 on a real recording: a kswapd request left during proactive
 # compaction, picked up as kcompactd goes back to sleep
 TESTS += tests/report/handoff-pickup.sh
+# recordings made by hand in a kernel's event formats, for cases no
+# kept recording has
+check_PROGRAMS += tests/report/mkevents
+tests_report_mkevents_SOURCES = tests/report/mkevents.c $(SYNTH)
 TESTS += tests/report/handoff-proactive.sh
 TESTS += tests/report/handoff-zone.sh
 TESTS += tests/report/traced.sh tests/report/meta-text.sh
