@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Handoff model (see model-handoff.h). Per node it keeps the open kswapd
- * episode ("cur"), at most one closed episode still waiting to learn its
- * handoff ("pend", until kcompactd runs a request or the pickup window
- * passes), kcompactd's state (asleep, awake on a request, a wakeup
- * pending) and the latest committed watermark sample. Closed and resolved
- * episodes are appended to an array (capped); statistics are counted at
- * resolution so that they cover every episode even past the cap.
+ * episode ("cur"), the closed episodes still waiting to learn their
+ * handoff ("pend", each until kcompactd runs a request it can take or
+ * its pickup window passes), kcompactd's state (asleep, awake on a
+ * request, a wakeup pending) and the latest committed watermark sample.
+ * Closed and resolved episodes are appended to an array (capped);
+ * statistics are counted at resolution so that they cover every episode
+ * even past the cap.
  */
 #include "config.h"
 #include "model-handoff.h"
@@ -17,16 +18,33 @@
 #include <stdint.h>
 #include <string.h>
 
+/* At most this many closed episodes wait out their pickup windows at once
+ * (kswapd would have to wake and sleep this often within one window);
+ * past it the oldest is resolved "none" early, to bound the model. */
+#define HANDOFF_MAX_PEND 32
+
+/* A closed episode waiting out its pickup window, and the end of the
+ * episode before it (has_prev: kswapd was seen to sleep before it woke). */
+struct pend_ep {
+	struct kswapd_episode ep;
+	uint64_t deadline, prev_end;
+	int has_prev;
+};
+
 struct hnode {
 	struct handoff_node_stats st;
 	struct kswapd_episode *eps;
 	int neps, cap;
 	struct kcompactd_episode *kcs, kc;	/* stored, and the one running */
 	int nkcs, kccap;
-	struct kswapd_episode cur, pend;
-	int cur_open, pend_open;
+	struct kswapd_episode cur;
+	int cur_open;
+	uint64_t cur_prev_end;		/* as in struct pend_ep */
+	int cur_has_prev;
+	struct pend_ep pend[HANDOFF_MAX_PEND];	/* by start */
+	int npend;
 	int ks_seen;			/* a kswapd wake or sleep of the node */
-	uint64_t pend_deadline;
+	int ks_slept;			/* a kswapd sleep of the node */
 	uint64_t last_sleep;
 	uint32_t pending_wakeups;
 	int pending_order;
@@ -201,15 +219,30 @@ static void handoff_resolve(struct hnode *n, struct kswapd_episode *ep)
 	n->eps[i] = *ep;
 }
 
+/* The pending episodes end, and so their windows close, in their order:
+ * the first one's deadline is the node's earliest. */
 static void handoff_recompute_deadline(struct handoff_model *m)
 {
 	m->min_deadline = 0;
 	for (int i = 0; i < m->norder; i++) {
 		struct hnode *n = m->nodes[m->order[i]];
 
-		if (n->pend_open && (!m->min_deadline || n->pend_deadline < m->min_deadline))
-			m->min_deadline = n->pend_deadline;
+		if (n->npend && (!m->min_deadline || n->pend[0].deadline < m->min_deadline))
+			m->min_deadline = n->pend[0].deadline;
 	}
+}
+
+/* Pending episode i's handoff is known: resolve it, take it off the list. */
+static void handoff_pend_done(struct hnode *n, int i, enum handoff_kind k)
+{
+	struct kswapd_episode *ep = &n->pend[i].ep;
+
+	ep->handoff = k;
+	if (k == HO_NONE)
+		ep->flags |= HF_NO_HANDOFF;
+	handoff_resolve(n, ep);
+	n->npend--;
+	memmove(&n->pend[i], &n->pend[i + 1], sizeof(n->pend[0]) * (size_t)(n->npend - i));
 }
 
 static void handoff_expire(struct handoff_model *m, uint64_t ts)
@@ -217,12 +250,8 @@ static void handoff_expire(struct handoff_model *m, uint64_t ts)
 	for (int i = 0; i < m->norder; i++) {
 		struct hnode *n = m->nodes[m->order[i]];
 
-		if (!n->pend_open || ts <= n->pend_deadline)
-			continue;
-		n->pend.handoff = HO_NONE;
-		n->pend.flags |= HF_NO_HANDOFF;
-		n->pend_open = 0;
-		handoff_resolve(n, &n->pend);
+		while (n->npend && ts > n->pend[0].deadline)
+			handoff_pend_done(n, 0, HO_NONE);
 	}
 	handoff_recompute_deadline(m);
 }
@@ -244,6 +273,8 @@ static void handoff_kswapd_wake(struct handoff_model *m, struct hnode *n,
 	(void)m;
 	memset(ep, 0, sizeof(*ep));
 	n->cur_open = 1;
+	n->cur_prev_end = n->last_sleep;
+	n->cur_has_prev = n->ks_slept;
 	ep->start = r->ts;
 	ep->order = r->wake.order > n->pending_order ? r->wake.order : n->pending_order;
 	ep->zid = r->wake.zid;
@@ -268,6 +299,7 @@ static void handoff_kswapd_sleep(struct handoff_model *m, struct hnode *n,
 
 	n->st.kswapd_pid = r->pid;
 	n->last_sleep = r->ts;
+	n->ks_slept = 1;
 	if (!n->cur_open && !n->ks_seen && m->from) {
 		/* awake since before this part of a run: its time here */
 		n->st.kswapd_continued++;
@@ -289,15 +321,16 @@ static void handoff_kswapd_sleep(struct handoff_model *m, struct hnode *n,
 		handoff_resolve(n, ep);
 		return;
 	}
-	if (n->pend_open) {	/* an older one still waiting: it lost */
-		n->pend.handoff = HO_NONE;
-		n->pend.flags |= HF_NO_HANDOFF;
-		handoff_resolve(n, &n->pend);
-	}
+	/* older ones still waiting keep their windows: a request picked up
+	 * in them may be theirs (handoff_take_pickup()) */
+	if (n->npend == HANDOFF_MAX_PEND)
+		handoff_pend_done(n, 0, HO_NONE);
 	ep->handoff = HO_AWAIT;
-	n->pend = *ep;
-	n->pend_open = 1;
-	n->pend_deadline = r->ts + m->p.pickup_window_ns;
+	n->pend[n->npend].ep = *ep;
+	n->pend[n->npend].deadline = r->ts + m->p.pickup_window_ns;
+	n->pend[n->npend].prev_end = n->cur_prev_end;
+	n->pend[n->npend].has_prev = n->cur_has_prev;
+	n->npend++;
 	handoff_recompute_deadline(m);
 }
 
@@ -332,30 +365,47 @@ static int handoff_take_pickup(struct handoff_model *m, struct hnode *n,
 			       const struct record *r)
 {
 	struct kswapd_episode *ep = NULL;
+	uint64_t prev_end = 0;
+	int i, has_prev = 0;
 
 	/*
 	 * A request that may predate an episode is never its handoff. The
-	 * picked-up request was made in [kc_req_from, now]. A closed episode
-	 * takes it if it was still awake then (kswapd asks for compaction
-	 * as it goes to sleep); the open one only if that whole interval
-	 * lies inside it, so an older request picked up early in an
-	 * episode leaves the episode to its own wakeup or pickup.
+	 * picked-up request was made in [kc_req_from, now], by kswapd while
+	 * awake (as it goes to sleep, or after boosting watermarks; an
+	 * allocator asks kcompactd itself, without an event, only while
+	 * kswapd sleeps on a node balanced for that order or given up on):
+	 * by the first episode awake in that interval or a later one. Only
+	 * that first one can take it, so none whose predecessor was still
+	 * awake at kc_req_from: a closed episode awake then or woken after
+	 * it; the open one only if the whole interval lies inside it, so an
+	 * older request picked up early in an episode leaves the episode to
+	 * its own wakeup or pickup. Pending episodes before the first one
+	 * awake in the interval ended before it.
 	 */
-	if (n->pend_open && n->pend.end >= n->kc_req_from)
-		ep = &n->pend;
-	else if (n->cur_open && n->cur.handoff == HO_OPEN && n->cur.order > 0 &&
-		 n->kc_req_from >= n->cur.start)
+	for (i = 0; i < n->npend; i++)
+		if (n->pend[i].ep.end >= n->kc_req_from)
+			break;
+	if (i < n->npend) {
+		ep = &n->pend[i].ep;
+		prev_end = n->pend[i].prev_end;
+		has_prev = n->pend[i].has_prev;
+	} else if (n->cur_open && n->kc_req_from >= n->cur.start) {
 		ep = &n->cur;
-	if (!ep)
+		prev_end = n->cur_prev_end;
+		has_prev = n->cur_has_prev;
+		if (ep->handoff != HO_OPEN || ep->order <= 0)
+			return 0;
+	}
+	if (!ep || (has_prev && prev_end >= n->kc_req_from))
 		return 0;
-	ep->handoff = HO_PICKUP;
 	ep->handoff_order = r->wake.order;
 	ep->handoff_ts = r->ts;
-	if (ep == &n->pend) {
-		n->pend_open = 0;
-		handoff_resolve(n, ep);
-		handoff_recompute_deadline(m);
+	if (ep == &n->cur) {
+		ep->handoff = HO_PICKUP;
+		return 1;
 	}
+	handoff_pend_done(n, i, HO_PICKUP);
+	handoff_recompute_deadline(m);
 	return 1;
 }
 
@@ -412,7 +462,7 @@ static void handoff_kcompactd_wake(struct handoff_model *m, struct hnode *n,
 		/* kswapd's wakeup resolved its episode already; a wakeup from
 		 * elsewhere can still serve a waiting kswapd episode */
 		kc->for_kswapd = n->kc_wakeup_by_kswapd;
-		if (n->pend_open)
+		if (n->npend)
 			kc->for_kswapd |= handoff_take_pickup(m, n, r);
 	} else {
 		n->st.kc_pickup++;
@@ -738,8 +788,8 @@ static void handoff_lost(struct handoff_model *m)
 
 		if (n->cur_open)
 			n->cur.flags |= HF_LOST;
-		if (n->pend_open)
-			n->pend.flags |= HF_LOST;
+		for (int j = 0; j < n->npend; j++)
+			n->pend[j].ep.flags |= HF_LOST;
 		/* a lost wake or sleep: is kcompactd on a request? */
 		n->kc_known = 0;
 	}
@@ -887,11 +937,8 @@ void handoff_model_finish(struct handoff_model *m, uint64_t end_ts)
 	for (int i = 0; i < m->norder; i++) {
 		struct hnode *n = m->nodes[m->order[i]];
 
-		if (n->pend_open) {	/* window still open at the end */
-			n->pend_open = 0;
-			n->pend.handoff = HO_OPEN;
-			handoff_resolve(n, &n->pend);
-		}
+		while (n->npend)	/* window still open at the end */
+			handoff_pend_done(n, 0, HO_OPEN);
 		if (n->cur_open) {
 			n->cur_open = 0;
 			n->cur.end = end_ts;

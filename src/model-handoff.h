@@ -11,7 +11,10 @@
  *            the pickup window after it: the request was recorded while
  *            kcompactd was busy (or the node unsuitable) and picked up
  *            at its 500 ms timeout (lab-notes). Never a request that may
- *            predate the episode; a later wakeup event still wins. A
+ *            predate the episode: only the first episode awake since the
+ *            request could have been made takes it (kswapd made it, while
+ *            awake), and an episode's window goes on when the next one
+ *            sleeps; a later wakeup event still wins. A
  *            kcompactd_sleep followed within HANDOFF_KC_AT_ONCE_NS by
  *            such a wake was no idle wait: the request was pending then;
  *   NONE     kswapd was asked for order > 0 and nothing followed;

@@ -106,9 +106,10 @@ static void handoff_proactive(struct report_ctx *rc, const struct handoff_node_s
 		report_line(rc, "proactive   - (needs kcompactd_wake/sleep, compaction_begin/end)");
 		return;
 	}
-	snprintf(line, sizeof(line), "%llu pass%s, %llu runs, %.3f s (no "
+	snprintf(line, sizeof(line), "%llu pass%s, %llu run%s, %.3f s (no "
 		 "kcompactd_wake)", ULL(n->kc_pro_passes),
 		 n->kc_pro_passes == 1 ? "" : "es", ULL(n->kc_pro_runs),
+		 plural(n->kc_pro_runs),
 		 (double)n->kc_pro_ns / 1e9);
 	report_wrap(rc, "proactive   ", line);
 	if (n->kc_runs_unclassified)

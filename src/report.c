@@ -602,15 +602,16 @@ static void report_summary_handoff(struct report_ctx *rc)
 		char line[160];
 
 		snprintf(line, sizeof(line), "%llu woken, %llu pickup%s, %s proactive "
-			 "passes; %llu sleeps", (unsigned long long)kcw,
-			 (unsigned long long)kcp, kcp == 1 ? "" : "s", pro,
-			 (unsigned long long)kcs);
+			 "pass%s; %llu sleep%s", (unsigned long long)kcw,
+			 (unsigned long long)kcp, plural(kcp), pro,
+			 report_has_kc_proactive(rc) && kcpro == 1 ? "" : "es",
+			 (unsigned long long)kcs, plural(kcs));
 		report_wrap(rc, "kcompactd   ", line);
 	} else if (analysis_traced(rc->a, REC_KCOMPACTD_SLEEP, -1))
 		/* the sleeps are counted even where the wakes cannot be */
-		report_line(rc, "kcompactd   wakes %s, %llu sleeps",
+		report_line(rc, "kcompactd   wakes %s, %llu sleep%s",
 			    analysis_untraced_word(rc->a, REC_KCOMPACTD_WAKE, -1),
-			    (unsigned long long)kcs);
+			    (unsigned long long)kcs, plural(kcs));
 	else
 		report_line(rc, "kcompactd   %s (mmscope record -g compaction)",
 			    analysis_untraced_word(rc->a, REC_KCOMPACTD_WAKE, -1));
@@ -685,8 +686,9 @@ static void report_summary_compaction(struct report_ctx *rc)
 		migrated += cs->runner[i].migrated;
 	}
 	if (report_has_compaction(rc))
-		report_line(rc, "compaction  %llu runs (%llu success), %llu pages migrated, "
-			    "%llu direct", (unsigned long long)runs, (unsigned long long)ok,
+		report_line(rc, "compaction  %llu run%s (%llu success), %llu pages migrated, "
+			    "%llu direct", (unsigned long long)runs, plural(runs),
+			    (unsigned long long)ok,
 			    (unsigned long long)migrated, (unsigned long long)cs->direct_tries);
 	else
 		report_line(rc, "compaction  %s (mmscope record -g compaction)",

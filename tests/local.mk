@@ -137,6 +137,14 @@ EXTRA_DIST += tests/report/scope-unmatched.sh tests/report/plurals.sh tests/repo
 # issue 32.14 on a real recording: a kswapd request left during proactive
 # compaction, picked up as kcompactd goes back to sleep
 TESTS += tests/report/handoff-pickup.sh
+# recordings made by hand in a kernel's event formats, for cases no
+# kept recording has
+check_PROGRAMS += tests/report/mkevents
+tests_report_mkevents_SOURCES = tests/report/mkevents.c $(SYNTH)
+# issue 44.3 on one of them: a request picked up goes to the first
+# episode awake since it could have been made
+TESTS += tests/report/handoff-first-awake.sh
+EXTRA_DIST += tests/report/handoff-first-awake.sh
 TESTS += tests/report/handoff-proactive.sh
 TESTS += tests/report/handoff-zone.sh
 TESTS += tests/report/traced.sh tests/report/meta-text.sh

@@ -141,9 +141,10 @@ def kernel_stacks(evs):
 
 class Node:
     def __init__(self):
-        self.cur = None       # open episode: dict(start, order, label)
-        self.pend = None      # closed, waiting out its pickup window
-        self.deadline = 0
+        self.cur = None       # open episode: dict(start, end, order, label)
+        # kswapd's awake times in order: every episode (the open one last)
+        # and, when kswapd slept without a wake seen, the time before
+        self.awake = []
         self.labels = []      # (start, label)
         self.pending_order = 0
         self.kswapd_pid = None
@@ -155,20 +156,32 @@ class Node:
         self.wakeup_pending = False
 
     def resolve(self, ep, label):
+        ep['label'] = label
         self.labels.append((ep['start'], label))
 
+    def waiting(self):
+        return [e for e in self.awake if e['label'] == 'await']
+
     def expire(self, ts):
-        if self.pend and ts > self.deadline:
-            self.resolve(self.pend, 'none')
-            self.pend = None
+        for ep in self.waiting():
+            if ts > ep['end'] + PICKUP_WINDOW_US:
+                self.resolve(ep, 'none')
 
     def take_pickup(self):
-        if self.pend and self.pend['end'] >= self.kc_req_from:
-            self.resolve(self.pend, 'pickup')
-            self.pend = None
-        elif (self.cur and self.cur['label'] == 'open' and self.cur['order'] > 0
-              and self.kc_req_from >= self.cur['start']):
-            self.cur['label'] = 'pickup'
+        # The request was made at or after kc_req_from, by kswapd while
+        # awake: it cannot predate only the first episode awake then or
+        # later. That one takes it: closed, while it waits out its window;
+        # open, if kc_req_from is inside it. No other episode does.
+        first = next((e for e in self.awake
+                      if e is self.cur or e['end'] >= self.kc_req_from), None)
+        if first is None:
+            return
+        if first is self.cur:
+            if (first['label'] == 'open' and first['order'] > 0
+                    and self.kc_req_from >= first['start']):
+                first['label'] = 'pickup'
+        elif first['label'] == 'await':
+            self.resolve(first, 'pickup')
 
 
 def handoffs(evs, end_ts):
@@ -195,24 +208,24 @@ def handoffs(evs, end_ts):
             if n.cur:
                 n.cur['order'] = max(n.cur['order'], order)
             else:
-                n.cur = {'start': ts, 'order': max(order, n.pending_order),
+                n.cur = {'start': ts, 'end': None, 'order': max(order, n.pending_order),
                          'label': 'open'}
+                n.awake.append(n.cur)
                 n.pending_order = 0
         elif ev == 'mm_vmscan_kswapd_sleep':
             n = node(f)
             n.kswapd_pid = pid
             ep, n.cur = n.cur, None
-            if not ep:
+            if not ep:      # awake since before the recording saw it wake
+                n.awake.append({'start': None, 'end': ts, 'label': 'unseen'})
                 continue
             ep['end'] = ts
             if ep['label'] in ('wakeup', 'pickup'):
                 n.resolve(ep, ep['label'])
             elif ep['order'] <= 0:
                 n.resolve(ep, 'not-needed')
-            else:
-                if n.pend:
-                    n.resolve(n.pend, 'none')
-                n.pend, n.deadline = ep, ts + PICKUP_WINDOW_US
+            else:           # waits out its window, whatever follows
+                ep['label'] = 'await'
         elif ev == 'mm_compaction_wakeup_kcompactd':
             n = node(f)
             if num(f.get('order', '0')) < 0:
@@ -226,7 +239,7 @@ def handoffs(evs, end_ts):
             n = node(f)
             order = num(f.get('order', '0'))
             if order > 0 and n.wakeup_pending:
-                if n.pend:
+                if n.waiting():
                     n.take_pickup()
             elif order > 0:
                 if n.kc_sleep_ts is not None and 0 <= ts - n.kc_sleep_ts < KC_AT_ONCE_US:
@@ -242,10 +255,10 @@ def handoffs(evs, end_ts):
             n.kc_busy, n.kc_asleep = False, True
     for n in nodes.values():
         n.expire(end_ts)
-        if n.pend:
-            n.resolve(n.pend, 'open')
+        for ep in n.waiting():
+            n.resolve(ep, 'open')
         if n.cur:
-            n.resolve(n.cur, n.cur['label'] if n.cur['label'] != 'open' else 'open')
+            n.resolve(n.cur, n.cur['label'])
     return {nid: sorted(n.labels) for nid, n in nodes.items()}
 
 

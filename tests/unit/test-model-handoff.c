@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Handoff model on hand-built record sequences: a kswapd episode handed
- * off by a wakeup event, by a 500 ms timeout pickup, not at all; order-0
+ * off by a wakeup event, by a 500 ms timeout pickup, not at all; a pickup
+ * credited to the first episode awake since its request could have been
+ * made, not to a later one, in that episode's window; order-0
  * episodes; proactive (order -1) kcompactd wakes; proactive passes
  * (compaction by kcompactd without a wake); long episodes;
  * re-wakeups; stalls while kcompactd slept; lost events inside an
@@ -266,6 +268,66 @@ static void test_pickup_after_sysctl_proactive(void)
 	       "sysctl proactive: the order-9 wake was no wakeup's");
 	is_int(handoff_model_node(m, 0)->kc_wakeups_proactive, 1,
 	       "sysctl proactive: the write counted as such");
+}
+
+/* Issue 44.3 (a 6.12 guest): kcompactd's last idle sleep fell inside a
+ * long episode A; two short ones, B and C, followed; kcompactd then ran a
+ * request without a wakeup event. The request was made at or after that
+ * sleep, by A as likely as by B or C: it may predate B and C, so neither
+ * takes it (C took it, A and B "none"). Only the first episode awake
+ * since that sleep can, A, and only in its pickup window, which B's sleep
+ * does not end: within it A takes the request (B took it, A "none"). */
+static void test_pickup_first_awake(void)
+{
+	fresh();
+	kcd(REC_KCOMPACTD_SLEEP, 100, 0, 0, KCD0);
+	kswapd(REC_KSWAPD_WAKE, 500, 0, 9);		/* A */
+	kcd(REC_KCOMPACTD_SLEEP, 600, 0, 0, KCD0);	/* idle: requests from 600 */
+	kswapd(REC_KSWAPD_SLEEP, 2000, 0, 0);
+	kswapd(REC_KSWAPD_WAKE, 2300, 0, 9);		/* B */
+	kswapd(REC_KSWAPD_SLEEP, 2400, 0, 0);
+	kswapd(REC_KSWAPD_WAKE, 2700, 0, 9);		/* C */
+	kswapd(REC_KSWAPD_SLEEP, 2800, 0, 0);
+	kcd(REC_KCOMPACTD_WAKE, 3000, 0, 9, KCD0);	/* past A's window */
+	kcd(REC_KCOMPACTD_SLEEP, 3010, 0, 0, KCD0);
+	handoff_model_finish(m, 5000 * MS);
+	is_int(handoff_model_nepisodes(m, 0), 3, "first awake: three episodes");
+	is_int(ep(0, 0)->handoff, HO_NONE, "first awake, past its window: A none");
+	is_int(ep(0, 1)->handoff, HO_NONE, "first awake: B may be predated, none");
+	is_int(ep(0, 2)->handoff, HO_NONE, "first awake: C may be predated, none");
+	ok(!handoff_model_kc(m, 0, 0)->for_kswapd, "first awake: the request served no episode");
+
+	fresh();
+	kcd(REC_KCOMPACTD_SLEEP, 100, 0, 0, KCD0);
+	kswapd(REC_KSWAPD_WAKE, 500, 0, 9);		/* A */
+	kcd(REC_KCOMPACTD_SLEEP, 600, 0, 0, KCD0);
+	kswapd(REC_KSWAPD_SLEEP, 2000, 0, 0);		/* A waits until 2600 */
+	kswapd(REC_KSWAPD_WAKE, 2100, 0, 9);		/* B */
+	kswapd(REC_KSWAPD_SLEEP, 2200, 0, 0);
+	kcd(REC_KCOMPACTD_WAKE, 2400, 0, 9, KCD0);	/* in A's window */
+	kcd(REC_KCOMPACTD_SLEEP, 2410, 0, 0, KCD0);
+	handoff_model_finish(m, 5000 * MS);
+	is_int(ep(0, 0)->handoff, HO_PICKUP, "first awake, in its window: A pick");
+	is_int(ep(0, 0)->handoff_ts, 2400 * MS, "first awake: A's pickup at the wake");
+	is_int(ep(0, 1)->handoff, HO_NONE, "first awake: B none");
+	ok(handoff_model_kc(m, 0, 0)->for_kswapd, "first awake: the request served A");
+	is_int(handoff_model_node(m, 0)->ho_pickup, 1, "first awake: one pickup");
+	is_int(handoff_model_node(m, 0)->ho_none, 1, "first awake: one none");
+
+	/* kswapd asleep from kcompactd's idle sleep until B woke: the
+	 * request cannot predate B (only kswapd makes them), B takes it */
+	fresh();
+	kcd(REC_KCOMPACTD_SLEEP, 100, 0, 0, KCD0);
+	kswapd(REC_KSWAPD_WAKE, 200, 0, 9);		/* A */
+	kswapd(REC_KSWAPD_SLEEP, 400, 0, 0);
+	kcd(REC_KCOMPACTD_SLEEP, 600, 0, 0, KCD0);	/* requests from 600 */
+	kswapd(REC_KSWAPD_WAKE, 700, 0, 9);		/* B */
+	kswapd(REC_KSWAPD_SLEEP, 800, 0, 0);
+	kcd(REC_KCOMPACTD_WAKE, 1000, 0, 9, KCD0);
+	kcd(REC_KCOMPACTD_SLEEP, 1010, 0, 0, KCD0);
+	handoff_model_finish(m, 5000 * MS);
+	is_int(ep(0, 0)->handoff, HO_NONE, "asleep between: A none");
+	is_int(ep(0, 1)->handoff, HO_PICKUP, "asleep between: B pick");
 }
 
 /* Issue 17.4: an episode waiting out its pickup window while the next
@@ -704,6 +766,7 @@ int main(void)
 	test_pickup_predates_episode();
 	test_pickup_after_busy_sleep();
 	test_pickup_after_sysctl_proactive();
+	test_pickup_first_awake();
 	test_episode_order();
 	test_no_handoff_and_proactive();
 	test_proactive_passes();

@@ -107,6 +107,8 @@ static void build(void)
 	rec(REC_KCOMPACTD_WAKE, 201, 36, 0, 3);
 	rec(REC_KCOMPACTD_SLEEP, 260, 36, 0, 0);
 	rec(REC_KSWAPD_SLEEP, 300, 40, 0, 0);
+	/* kcompactd's idle sleep: no request pending, episode 1's done */
+	rec(REC_KCOMPACTD_SLEEP, 760, 36, 0, 0);
 	/* episode 2: order 2, picked up at kcompactd's timeout */
 	rec(REC_KSWAPD_WAKE, 1000, 40, 0, 2);
 	memset(&r, 0, sizeof(r));
@@ -672,7 +674,7 @@ int main(void)
 	   "kcompactd runs unknown without compaction begin/end");
 	ok(strstr(sb.buf, "proactive   - (needs kcompactd_wake/sleep, compaction_begin/end)")
 	   != NULL, "proactive passes unknown without compaction begin/end");
-	ok(strstr(sb.buf, "kcompactd   1 woken, 1 pickup, - proactive passes; 4 sleeps")
+	ok(strstr(sb.buf, "kcompactd   1 woken, 1 pickup, - proactive passes; 5 sleeps")
 	   != NULL, "summary: proactive passes unknown");
 	ok(max_width(sb.buf) <= 72, "72 columns");
 	strbuf_reset(&sb);
