@@ -264,6 +264,18 @@ static void handoff_episodes(struct report_ctx *rc, const struct handoff_model *
 	report_line(rc, "     R re-woken soon after sleeping, X events lost, E open at end");
 }
 
+/* The slice of w over span from first that ts falls in, clamped to the
+ * line: an episode of a corrupt file may begin before the recording's
+ * first event or end after its last (a fuzzed file gave 1.4e12). */
+static int timeline_slot(uint64_t ts, uint64_t first, uint64_t span, int w)
+{
+	double x = ((double)ts - (double)first) * w / (double)span;
+
+	if (!(x >= 0))		/* NaN too */
+		return 0;
+	return x >= w - 1 ? w - 1 : (int)x;
+}
+
 /* One character per slice of the recording: '.' kswapd asleep, 'k' awake,
  * 'H' an episode that handed off ended here, 'x' one that did not. */
 static void handoff_timeline(struct report_ctx *rc, const struct handoff_model *hm, int i)
@@ -280,12 +292,10 @@ static void handoff_timeline(struct report_ctx *rc, const struct handoff_model *
 	line[w] = '\0';
 	for (int e = 0; e < ne; e++) {
 		const struct kswapd_episode *ep = handoff_model_episode(hm, i, e);
-		int a = (int)((double)(ep->start - rc->in->first_ts) * w / (double)span);
-		int b = (int)((double)(ep->end - rc->in->first_ts) * w / (double)span);
+		int a = timeline_slot(ep->start, rc->in->first_ts, span, w);
+		int b = timeline_slot(ep->end, rc->in->first_ts, span, w);
 
-		if (b >= w)
-			b = w - 1;
-		for (int x = a; x <= b && x < w; x++)
+		for (int x = a; x <= b; x++)
 			if (line[x] == '.')
 				line[x] = 'k';
 		if (ep->handoff == HO_WAKEUP || ep->handoff == HO_PICKUP)
