@@ -101,6 +101,9 @@ TESTS += tests/unit/test-parsers tests/unit/test-families tests/unit/test-sample
 	tests/unit/test-khugepaged tests/unit/test-oom tests/unit/test-names \
 	tests/unit/test-runctx
 
+# series of one point per sample set in bounded memory
+check_PROGRAMS += tests/unit/test-thin
+TESTS += tests/unit/test-thin
 # models on hand-built record sequences
 check_PROGRAMS += tests/unit/test-model-handoff tests/unit/test-model-reclaim \
 	tests/unit/test-model-consistency tests/unit/test-model-swapclust \
