@@ -481,11 +481,11 @@ static void stall_rule(const struct analysis *a, const struct finding_rule *r,
 	const struct reclaim_model *rm = analysis_reclaim(a);
 	const struct reclaim_kind_stats *ks = reclaim_model_kind(rm, k);
 	const struct stacks_model *sm = analysis_model(a, &stacks_model_ops);
-	uint64_t p99, from = UINT64_MAX, to = 0, dropped;
+	uint64_t p99;
 	struct reclaim_task t[32];
 	enum finding_severity sev;
 	struct finding *f;
-	int nt, ns;
+	int nt;
 
 	if (!analysis_traced(a, REC_RECLAIM_BEGIN, k) || !ks->lat.count)
 		return;
@@ -496,19 +496,8 @@ static void stall_rule(const struct analysis *a, const struct finding_rule *r,
 	f = add(fs, r, sev, reclaim_stalls(ks), "stalls");
 	summary(f, "%llu stalls, p99 %.1f ms, max %.1f ms", ULL(reclaim_stalls(ks)),
 		(double)p99 / 1e6, (double)ks->lat.max / 1e6);
-	ns = reclaim_model_nstalls(rm, &dropped);
-	for (int i = 0; i < ns; i++) {
-		const struct reclaim_stall *s = reclaim_model_stall(rm, i);
-
-		if (s->kind != k)
-			continue;
-		if (s->begin < from)
-			from = s->begin;
-		if (s->begin + s->dur > to)
-			to = s->begin + s->dur;
-	}
-	if (to && !dropped)
-		times(a, f, from, to);
+	if (ks->last_end)	/* the first begin to the last end */
+		times(a, f, ks->first_begin, ks->last_end);
 	evidence(f, k == RK_DIRECT ? "mm_vmscan_direct_reclaim_begin/end" :
 		 "mm_vmscan_memcg_reclaim_begin/end", "stalls",
 		 "p99 %.3f ms, max %.3f ms, total %.3f s", (double)p99 / 1e6,

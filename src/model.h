@@ -22,6 +22,9 @@ struct model_env {
 	 * and compaction's), NULL when there is none */
 	void *(*peer)(const struct model_env *env, const struct model_ops *ops);
 	void *ctx;				/* the driver's, for peer */
+	/* the analysis' summary (analysis_opts): nonzero, no list kept only
+	 * for the viewers */
+	int summary;
 };
 
 struct model_ops {
@@ -46,6 +49,10 @@ struct model_ops {
 	void *(*create_env)(const struct model_env *env);
 	/* live: make what is open readable up to now (NULL: nothing to do) */
 	void (*sync)(void *model, uint64_t now);
+	/* Only the viewers (TUI, plot, HTML's charts, Perfetto) read it: an
+	 * analysis that keeps summaries (analysis_opts.summary) does not
+	 * make it, and analysis_model() gives NULL for it there. */
+	int viewer;
 };
 
 #endif
