@@ -204,7 +204,8 @@ struct analysis *analysis_new_empty(const struct analysis_opts *o)
 	pidmap_init(&a->task_recs, sizeof(uint64_t));
 	pidmap_init(&a->pend_reclaim, sizeof(struct pend));
 	pidmap_init(&a->pend_compact, sizeof(struct pend));
-	struct model_env env = { &a->opts.handoff, analysis_peer, a, a->opts.summary };
+	struct model_env env = { &a->opts.handoff, analysis_peer, a, a->opts.series_max,
+				 a->opts.summary };
 
 	for (size_t i = 0; models[i]; i++) {
 		if (a->opts.summary && models[i]->viewer)

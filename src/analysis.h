@@ -125,6 +125,13 @@ struct analysis_opts {
 	 * no stacks (compare, export), a 6.18 kallsyms costs more than a
 	 * lab recording's events. */
 	int unnamed_frames;
+	/* > 0: a series of one point per sample set (the mTHP counters per
+	 * order, zswap) keeps at most about this many points, every 2nd,
+	 * 4th ... set and the last once it is longer (src/thin.h); what is
+	 * taken over every set (first and last rises) is kept apart. 0:
+	 * every set. Report: ANALYSIS_SERIES_MAX, so that a week of parts
+	 * reads in bounded memory. */
+	int series_max;
 	/* Nonzero: the models keep what report and findings read and no list
 	 * only the viewers draw (each reclaim stall and compaction run, the
 	 * lanes and the charts' series: model_ops.viewer). For the text and
@@ -132,6 +139,7 @@ struct analysis_opts {
 	int summary;
 };
 
+#define ANALYSIS_SERIES_MAX 2048
 
 struct analysis_info {
 	const char *path;

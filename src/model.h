@@ -22,8 +22,10 @@ struct model_env {
 	 * and compaction's), NULL when there is none */
 	void *(*peer)(const struct model_env *env, const struct model_ops *ops);
 	void *ctx;				/* the driver's, for peer */
-	/* the analysis' summary (analysis_opts): nonzero, no list kept only
-	 * for the viewers */
+	/* the analysis' series_max and summary (analysis_opts): at most this
+	 * many points in a series of one per sample set (0: all, thin.h);
+	 * nonzero summary: no list kept only for the viewers */
+	int series_max;
 	int summary;
 };
 
