@@ -121,6 +121,10 @@ TESTS += tests/unit/test-cgmap
 # the analysis driver's model table: every model in it, fed as by hand
 check_PROGRAMS += tests/unit/test-model-table
 TESTS += tests/unit/test-model-table
+# what the report asks of the analysis (summaries, thinned series)
+# changes none of its figures, on every real recording
+check_PROGRAMS += tests/unit/test-summary
+TESTS += tests/unit/test-summary
 
 # report: the section table, golden reports on the fixtures
 # (MMSCOPE_UPDATE_GOLDEN=1 regenerates), swap figures against the
