@@ -101,6 +101,9 @@ TESTS += tests/unit/test-parsers tests/unit/test-families tests/unit/test-sample
 	tests/unit/test-khugepaged tests/unit/test-oom tests/unit/test-names \
 	tests/unit/test-runctx
 
+# a part's metadata without its run's description (a week of parts)
+check_PROGRAMS += tests/unit/test-meta-trim
+TESTS += tests/unit/test-meta-trim
 # series of one point per sample set in bounded memory
 check_PROGRAMS += tests/unit/test-thin
 TESTS += tests/unit/test-thin
