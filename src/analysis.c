@@ -150,7 +150,8 @@ static int analysis_in_phase(struct analysis *a, const struct record *r)
 	return a->phase_state == 1;
 }
 
-/* The model of ops (NULL until it is made). */
+/* The model of ops (NULL until it is made, and a viewer's in a summary
+ * analysis: model_ops.viewer). */
 static void *model_of(const struct analysis *a, const struct model_ops *ops)
 {
 	for (size_t i = 0; models[i]; i++)
@@ -203,9 +204,12 @@ struct analysis *analysis_new_empty(const struct analysis_opts *o)
 	pidmap_init(&a->task_recs, sizeof(uint64_t));
 	pidmap_init(&a->pend_reclaim, sizeof(struct pend));
 	pidmap_init(&a->pend_compact, sizeof(struct pend));
-	struct model_env env = { &a->opts.handoff, analysis_peer, a };
+	struct model_env env = { &a->opts.handoff, analysis_peer, a, a->opts.series_max,
+				 a->opts.summary };
 
 	for (size_t i = 0; models[i]; i++) {
+		if (a->opts.summary && models[i]->viewer)
+			continue;	/* no viewer reads this analysis */
 		a->model[i] = models[i]->create_env ? models[i]->create_env(&env) :
 			      models[i]->create();
 		if (!a->model[i]) {
@@ -316,7 +320,8 @@ void analysis_feed(struct analysis *a, const struct record *r)
 		return;
 	}
 	for (size_t i = 0; models[i]; i++)
-		models[i]->add(a->model[i], r);
+		if (a->model[i])
+			models[i]->add(a->model[i], r);
 	if (a->opts.tap)
 		a->opts.tap(a->opts.tap_ctx, r);
 }
@@ -549,7 +554,7 @@ void analysis_finish(struct analysis *a, uint64_t end_ts)
 	if (a->opts.phase && a->phase_state == 2)
 		end_ts = a->phase_end_ts;
 	for (size_t i = 0; models[i]; i++)
-		if (models[i]->finish && models[i] != &phases_model_ops)
+		if (models[i]->finish && models[i] != &phases_model_ops && a->model[i])
 			models[i]->finish(a->model[i], end_ts);
 	in->sample_sets = counters_model_nsets(a->counters);
 	in->sample_incomplete = counters_model_incomplete_sets(a->counters);
@@ -1125,7 +1130,7 @@ void analysis_set_part_bounds(struct analysis *a, uint64_t from, uint64_t cut)
 	a->info.part_from_ts = from;
 	a->info.part_cut_ts = cut;
 	for (size_t i = 0; models[i]; i++)
-		if (models[i]->bounds)
+		if (models[i]->bounds && a->model[i])
 			models[i]->bounds(a->model[i], from, cut);
 }
 
@@ -1830,6 +1835,6 @@ void analysis_live_sync(struct analysis *a, uint64_t now)
 	in->sample_gaps = parser_set_sample_gaps(a->ps);
 	in->has_samples = in->sample_sets > 0;
 	for (size_t i = 0; models[i]; i++)
-		if (models[i]->sync)
+		if (models[i]->sync && a->model[i])
 			models[i]->sync(a->model[i], in->last_ts);
 }

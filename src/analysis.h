@@ -125,7 +125,21 @@ struct analysis_opts {
 	 * no stacks (compare, export), a 6.18 kallsyms costs more than a
 	 * lab recording's events. */
 	int unnamed_frames;
+	/* > 0: a series of one point per sample set (the mTHP counters per
+	 * order, zswap) keeps at most about this many points, every 2nd,
+	 * 4th ... set and the last once it is longer (src/thin.h); what is
+	 * taken over every set (first and last rises) is kept apart. 0:
+	 * every set. Report: ANALYSIS_SERIES_MAX, so that a week of parts
+	 * reads in bounded memory. */
+	int series_max;
+	/* Nonzero: the models keep what report and findings read and no list
+	 * only the viewers draw (each reclaim stall and compaction run, the
+	 * lanes and the charts' series: model_ops.viewer). For the text and
+	 * JSON reports: memory does not grow with the stalls or the time. */
+	int summary;
 };
+
+#define ANALYSIS_SERIES_MAX 2048
 
 struct analysis_info {
 	const char *path;
@@ -268,10 +282,12 @@ const struct consistency_model *analysis_consistency(const struct analysis *a);
 /* Swap clusters and zswap, and why probes are missing. */
 const struct swapclust_model *analysis_swapclust(const struct analysis *a);
 const struct zswap_model *analysis_zswap(const struct analysis *a);
-/* Time-indexed lanes per node (timeline and stalls views of the TUI). */
+/* Time-indexed lanes per node (timeline and stalls views of the TUI);
+ * NULL in an analysis of summaries (analysis_opts.summary). */
 const struct lanes *analysis_lanes(const struct analysis *a);
 /* A model of the table in analysis.c, by its ops (model.h), e.g.
- * analysis_model(a, &khugepaged_model_ops); NULL if not in the table. */
+ * analysis_model(a, &khugepaged_model_ops); NULL if not in the table, or
+ * a viewer's (model_ops.viewer) in an analysis of summaries. */
 const void *analysis_model(const struct analysis *a, const struct model_ops *ops);
 /* The table itself, NULL-ended, in the order models are fed (tests). */
 const struct model_ops *const *analysis_models(void);

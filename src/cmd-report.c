@@ -372,6 +372,11 @@ static int cmd_report_run(int argc, char **argv)
 	}
 	many = in.hist.nhost > 1;
 	analysis_opts_default(&ao);
+	/* what the report prints, in memory bounded over a week of parts:
+	 * long series thinned, and no viewers' lists but for the HTML
+	 * page's charts */
+	ao.series_max = ANALYSIS_SERIES_MAX;
+	ao.summary = o.r.format != RF_HTML;
 	/* without -o each run goes out as soon as it is read */
 	struct strbuf *sink = o.out ? &all : NULL;
 

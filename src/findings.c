@@ -167,17 +167,10 @@ static unsigned long order_kb(const struct analysis *a, int order)
 static void fallback_times(const struct analysis *a, const struct swapclust_model *m, int o,
 			   struct finding *f)
 {
-	int n = swapclust_model_nctr(m, o), first = -1, last = -1;
+	uint64_t from, to;
 
-	for (int i = 1; i < n; i++)
-		if (swapclust_model_ctr(m, o, i)->fallback > swapclust_model_ctr(m, o, i - 1)->fallback) {
-			if (first < 0)
-				first = i;
-			last = i;
-		}
-	if (first > 0)
-		times(a, f, swapclust_model_ctr(m, o, first - 1)->ts,
-		      swapclust_model_ctr(m, o, last)->ts);
+	if (!swapclust_model_fallback_rise(m, o, &from, &to))
+		times(a, f, from, to);
 }
 
 /* Why order o fell back: the cluster model's state at each fallback where
@@ -481,11 +474,11 @@ static void stall_rule(const struct analysis *a, const struct finding_rule *r,
 	const struct reclaim_model *rm = analysis_reclaim(a);
 	const struct reclaim_kind_stats *ks = reclaim_model_kind(rm, k);
 	const struct stacks_model *sm = analysis_model(a, &stacks_model_ops);
-	uint64_t p99, from = UINT64_MAX, to = 0, dropped;
+	uint64_t p99;
 	struct reclaim_task t[32];
 	enum finding_severity sev;
 	struct finding *f;
-	int nt, ns;
+	int nt;
 
 	if (!analysis_traced(a, REC_RECLAIM_BEGIN, k) || !ks->lat.count)
 		return;
@@ -496,19 +489,8 @@ static void stall_rule(const struct analysis *a, const struct finding_rule *r,
 	f = add(fs, r, sev, reclaim_stalls(ks), "stalls");
 	summary(f, "%llu stalls, p99 %.1f ms, max %.1f ms", ULL(reclaim_stalls(ks)),
 		(double)p99 / 1e6, (double)ks->lat.max / 1e6);
-	ns = reclaim_model_nstalls(rm, &dropped);
-	for (int i = 0; i < ns; i++) {
-		const struct reclaim_stall *s = reclaim_model_stall(rm, i);
-
-		if (s->kind != k)
-			continue;
-		if (s->begin < from)
-			from = s->begin;
-		if (s->begin + s->dur > to)
-			to = s->begin + s->dur;
-	}
-	if (to && !dropped)
-		times(a, f, from, to);
+	if (ks->last_end)	/* the first begin to the last end */
+		times(a, f, ks->first_begin, ks->last_end);
 	evidence(f, k == RK_DIRECT ? "mm_vmscan_direct_reclaim_begin/end" :
 		 "mm_vmscan_memcg_reclaim_begin/end", "stalls",
 		 "p99 %.3f ms, max %.3f ms, total %.3f s", (double)p99 / 1e6,
@@ -670,25 +652,14 @@ static void rule_memcg_rounding(const struct analysis *a, const struct finding_r
 
 /* ---- zswap-writeback, zswap-reject ---- */
 
-/* The sample interval in which series value v (offset into zsw_point)
- * first and last rose. */
-static void zswap_times(const struct analysis *a, const struct zswap_model *m, size_t off,
-			struct finding *f)
+/* The sample interval in which counter k first and last rose. */
+static void zswap_times(const struct analysis *a, const struct zswap_model *m,
+			enum zsw_rise k, struct finding *f)
 {
-	int n = zswap_model_npoints(m), first = -1, last = -1;
+	uint64_t from, to;
 
-	for (int i = 1; i < n; i++) {
-		int64_t x = *(const int64_t *)((const char *)zswap_model_point(m, i - 1) + off);
-		int64_t y = *(const int64_t *)((const char *)zswap_model_point(m, i) + off);
-
-		if (x >= 0 && y > x) {
-			if (first < 0)
-				first = i;
-			last = i;
-		}
-	}
-	if (first > 0)
-		times(a, f, zswap_model_point(m, first - 1)->ts, zswap_model_point(m, last)->ts);
+	if (!zswap_model_rise(m, k, &from, &to))
+		times(a, f, from, to);
 }
 
 static void rule_zswap_writeback(const struct analysis *a, const struct finding_rule *r,
@@ -736,13 +707,13 @@ static void rule_zswap_writeback(const struct analysis *a, const struct finding_
 		if (lp->pswpout >= 0 && fp->pswpout >= 0)
 			evidence(f, "vmstat pswpout", "zswap", "pswpout %+lld",
 				 (long long)(lp->pswpout - fp->pswpout));
-		zswap_times(a, m, offsetof(struct zsw_point, zswpwb), f);
+		zswap_times(a, m, ZSW_RISE_ZSWPWB, f);
 	} else if (dc && dc->seen && dc->first >= 0 && dc->last >= 0) {
 		evidence(f, "zswap debugfs", "zswap", "written_back_pages +%llu", ULL(wb));
 		if (stored >= 0)
 			evidence(f, "zswap store probe", "zswap", "stores %lld ok",
 				 (long long)stored);
-		zswap_times(a, m, offsetof(struct zsw_point, written_back), f);
+		zswap_times(a, m, ZSW_RISE_WRITTEN_BACK, f);
 	} else {
 		evidence(f, "zswap writeback probe", "zswap", "writebacks %llu ok",
 			 ULL(wb));
@@ -795,9 +766,9 @@ static void rule_zswap_reject(const struct analysis *a, const struct finding_rul
 		k++;
 	}
 	if (!strcmp(z.source, "debugfs"))
-		zswap_times(a, m, offsetof(struct zsw_point, rejects), f);
+		zswap_times(a, m, ZSW_RISE_REJECTS, f);
 	else if (fp && fp->pswpout >= 0)	/* no sample sets: the probe alone */
-		zswap_times(a, m, offsetof(struct zsw_point, pswpout), f);
+		zswap_times(a, m, ZSW_RISE_PSWPOUT, f);
 	mechanism(f, "%s", hits ?
 		  "the compressed pool reached max_pool_percent: zswap refused stores "
 		  "(and, until it shrank below the accept threshold, took none), so "

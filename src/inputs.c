@@ -122,7 +122,8 @@ static int file_key_cmp(const void *x, const void *y)
 
 /* rec's files ordered by their start (the order named among equals), as
  * td_set_open reads them; a week of one-minute parts is 10,080 files */
-static void order_files(struct input_rec *rec, char **meta_of, const int *idx)
+static void order_files(struct input_rec *rec, char **meta_of, const int *idx,
+			const unsigned char *trimmed)
 {
 	struct file_key *k = xcalloc((size_t)rec->n + 1, sizeof(*k));
 
@@ -139,8 +140,11 @@ static void order_files(struct input_rec *rec, char **meta_of, const int *idx)
 		    v < 1000000000)
 			rec->part[i] = (int)v;
 	}
-	rec->first_meta = meta_of[k[0].idx] ? xstrdup(meta_of[k[0].idx]) : NULL;
-	rec->last_meta = meta_of[k[rec->n - 1].idx] ? xstrdup(meta_of[k[rec->n - 1].idx]) : NULL;
+	/* whole (td_meta_trim): how the run began and ended */
+	rec->first_meta = trimmed[k[0].idx] ? td_set_read_meta(rec->paths[0]) :
+			  meta_of[k[0].idx] ? xstrdup(meta_of[k[0].idx]) : NULL;
+	rec->last_meta = trimmed[k[rec->n - 1].idx] ? td_set_read_meta(rec->paths[rec->n - 1]) :
+			 meta_of[k[rec->n - 1].idx] ? xstrdup(meta_of[k[rec->n - 1].idx]) : NULL;
 	/* every file's, taken: a recording of many files is not opened again
 	 * to learn it (analysis_opts.file_metas) */
 	rec->meta = xcalloc((size_t)rec->n + 1, sizeof(*rec->meta));
@@ -169,10 +173,20 @@ static int build_history(struct inputs *in, char **err)
 	return history_build(in->hin, in->nrec, &in->hist, err);
 }
 
+/* Two metadata values (td_meta_value) the same, to their ends of line. */
+static int same_line(const char *a, const char *b)
+{
+	size_t n = strcspn(a, "\n");
+
+	return n == strcspn(b, "\n") && !memcmp(a, b, n);
+}
+
 int inputs_open(struct inputs *in, char *const *args, int nargs, char **err)
 {
 	char **paths = NULL, **meta = NULL;
 	int *from = NULL, *group = NULL, *idx = NULL;	/* from[i]: the argument of paths[i] */
+	int *refs = NULL, nrefs = 0;	/* the first file read of each run id */
+	unsigned char *trimmed = NULL;	/* meta[i] is td_meta_trim's */
 	struct stat *id = NULL;
 	int n = 0, ng = 0, r = -1;
 
@@ -215,10 +229,31 @@ int inputs_open(struct inputs *in, char *const *args, int nargs, char **err)
 				goto out;
 			}
 	}
-	/* every file's metadata read once, one file open at a time */
+	/* every file's metadata read once, one file open at a time; kept
+	 * without the lines of its run's description that the first part of
+	 * its run read has alike (td_meta_trim: a week of parts is 10,080) */
 	meta = xcalloc((size_t)n + 1, sizeof(*meta));
-	for (int i = 0; i < n; i++)
+	trimmed = xcalloc((size_t)n + 1, 1);
+	refs = xcalloc((size_t)n + 1, sizeof(*refs));
+	for (int i = 0; i < n; i++) {
+		const char *run;
+		int k = 0;
+
 		meta[i] = td_set_read_meta(paths[i]);
+		if (!meta[i] || !(run = td_meta_value(meta[i], "run_id")))
+			continue;
+		while (k < nrefs && !same_line(td_meta_value(meta[refs[k]], "run_id"), run))
+			k++;
+		if (k == nrefs) {
+			refs[nrefs++] = i;	/* the first part of its run read */
+			continue;
+		}
+		char *t = td_meta_trim(meta[i], meta[refs[k]]);
+
+		free(meta[i]);
+		meta[i] = t;
+		trimmed[i] = 1;
+	}
 	group = xcalloc((size_t)n + 1, sizeof(*group));
 	if (td_set_group_meta((const char *const *)paths, (const char *const *)meta, n, group, &ng,
 			      !in->twice_ok, err))
@@ -241,7 +276,7 @@ int inputs_open(struct inputs *in, char *const *args, int nargs, char **err)
 			whole &= from[i] == arg;
 		}
 		rec->arg = arg;
-		order_files(rec, meta, idx);
+		order_files(rec, meta, idx, trimmed);
 		/* what messages and reports call it: the argument when it is
 		 * all of one (a directory of one run), else its first file */
 		for (int i = 0; whole && i < n; i++)
@@ -263,6 +298,8 @@ out:
 	}
 	free(paths);
 	free(meta);
+	free(trimmed);
+	free(refs);
 	free(from);
 	free(group);
 	free(idx);

@@ -8,6 +8,7 @@ libmmscope_a_SOURCES += \
 	src/json.c src/json.h \
 	src/pb-write.c src/pb-write.h \
 	src/hist.c src/hist.h \
+	src/thin.c src/thin.h \
 	src/stats.c src/stats.h \
 	src/pidmap.c src/pidmap.h \
 	src/html.c src/html.h \

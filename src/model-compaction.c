@@ -55,8 +55,14 @@ struct compaction_model {
 	struct compact_run *runs;	/* ended runs, in end order */
 	int nruns, aruns;
 	uint64_t runs_dropped;		/* beyond COMPACT_MAX_RUNS */
+	int no_runs;			/* compaction_model_keep_runs(m, 0) */
 	uint64_t from, cut;		/* compaction_model_bounds; 0 none */
 };
+
+void compaction_model_keep_runs(struct compaction_model *m, int keep)
+{
+	m->no_runs = !keep;
+}
 
 struct compaction_model *compaction_model_new(void)
 {
@@ -163,6 +169,8 @@ static void compaction_begin(struct compaction_model *m, const struct record *r)
 static void compaction_log_run(struct compaction_model *m, const struct cpid *p,
 			       const struct record *r, uint64_t d)
 {
+	if (m->no_runs)
+		return;
 	if (m->nruns == COMPACT_MAX_RUNS) {
 		m->runs_dropped++;
 		return;
@@ -559,7 +567,13 @@ const struct compact_run *compaction_model_run(const struct compaction_model *m,
 }
 
 /* The driver's view (model.h): one entry of models[] in src/analysis.c. */
-static void *ops_create(void) { return compaction_model_new(); }
+static void *ops_create_env(const struct model_env *env)
+{
+	struct compaction_model *m = compaction_model_new();
+
+	compaction_model_keep_runs(m, !env->summary);	/* the list is the viewers' */
+	return m;
+}
 static void ops_add(void *m, const struct record *r) { compaction_model_add(m, r); }
 static void ops_bounds(void *m, uint64_t from, uint64_t cut) { compaction_model_bounds(m, from, cut); }
 static void ops_finish(void *m, uint64_t end_ts) { compaction_model_finish(m, end_ts); }
@@ -567,7 +581,7 @@ static void ops_destroy(void *m) { compaction_model_free(m); }
 
 const struct model_ops compaction_model_ops = {
 	.name = "compaction",
-	.create = ops_create,
+	.create_env = ops_create_env,
 	.add = ops_add,
 	.bounds = ops_bounds,
 	.finish = ops_finish,

@@ -107,6 +107,10 @@ void compaction_model_add(struct compaction_model *m, const struct record *r);
  * a task's first end without its begin is a run continued from the part
  * before (its time from from). Before the first record. */
 void compaction_model_bounds(struct compaction_model *m, uint64_t from, uint64_t cut);
+/* Whether to keep each run for compaction_model_run() (the viewers':
+ * Perfetto, export); kept unless told, before the first record. The
+ * driver's analysis of summaries (model_env.summary) keeps none. */
+void compaction_model_keep_runs(struct compaction_model *m, int keep);
 void compaction_model_finish(struct compaction_model *m, uint64_t end_ts);
 const struct compact_stats *compaction_model_stats(const struct compaction_model *m);
 /* The name of the zone whose pfns run from start to end ("Normal (node
@@ -115,7 +119,8 @@ const struct compact_stats *compaction_model_stats(const struct compaction_model
 int compaction_model_zone_name(const struct compaction_model *m, uint64_t start,
 			       uint64_t end, char *buf, size_t len);
 /* The runs of every runner's dur histogram, in the order they ended (at
- * most COMPACT_MAX_RUNS; *dropped, if not NULL, gets those beyond). */
+ * most COMPACT_MAX_RUNS; *dropped, if not NULL, gets those beyond); none
+ * when the model keeps no list (compaction_model_keep_runs). */
 int compaction_model_nruns(const struct compaction_model *m, uint64_t *dropped);
 const struct compact_run *compaction_model_run(const struct compaction_model *m, int i);
 

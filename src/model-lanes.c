@@ -525,4 +525,5 @@ const struct model_ops lanes_model_ops = {
 	.finish = ops_finish,
 	.destroy = ops_destroy,
 	.sync = ops_sync,
+	.viewer = 1,	/* the TUI's timeline, plot and Perfetto */
 };

@@ -42,6 +42,7 @@ struct reclaim_model {
 	struct reclaim_stall *stalls;	/* paired begin/end, in end order */
 	int nstalls, astalls;
 	uint64_t stalls_dropped;	/* beyond RECLAIM_MAX_STALLS */
+	int no_stalls;			/* reclaim_model_keep_stalls(m, 0) */
 	uint64_t from, cut;		/* reclaim_model_bounds; 0 none */
 };
 
@@ -53,6 +54,11 @@ struct reclaim_model *reclaim_model_new(void)
 		hist_init(&m->kinds[k].lat);
 	pidmap_init(&m->pids, sizeof(struct reclaim_pid));
 	return m;
+}
+
+void reclaim_model_keep_stalls(struct reclaim_model *m, int keep)
+{
+	m->no_stalls = !keep;
 }
 
 void reclaim_model_free(struct reclaim_model *m)
@@ -247,6 +253,8 @@ static void reclaim_log_stall(struct reclaim_model *m, const struct reclaim_pid 
 {
 	struct reclaim_stall *s;
 
+	if (m->no_stalls)
+		return;
 	if (m->nstalls == RECLAIM_MAX_STALLS) {
 		m->stalls_dropped++;
 		return;
@@ -295,6 +303,10 @@ static void reclaim_end(struct reclaim_model *m, const struct record *r)
 	reclaim_pass_end(ks, p, r->ts);
 	d = r->ts >= p->begin_ts ? r->ts - p->begin_ts : 0;
 	hist_add(&ks->lat, d);
+	if (ks->lat.count == 1 || p->begin_ts < ks->first_begin)
+		ks->first_begin = p->begin_ts;
+	if (p->begin_ts + d > ks->last_end)
+		ks->last_end = p->begin_ts + d;
 	reclaim_log_stall(m, p, r, d);
 	p->task.count++;
 	p->task.total_ns += (int64_t)d;
@@ -500,7 +512,13 @@ const struct reclaim_stall *reclaim_model_stall(const struct reclaim_model *m, i
 }
 
 /* The driver's view (model.h): one entry of models[] in src/analysis.c. */
-static void *ops_create(void) { return reclaim_model_new(); }
+static void *ops_create_env(const struct model_env *env)
+{
+	struct reclaim_model *m = reclaim_model_new();
+
+	reclaim_model_keep_stalls(m, !env->summary);	/* the list is the viewers' */
+	return m;
+}
 static void ops_add(void *m, const struct record *r) { reclaim_model_add(m, r); }
 static void ops_bounds(void *m, uint64_t from, uint64_t cut) { reclaim_model_bounds(m, from, cut); }
 static void ops_finish(void *m, uint64_t end_ts) { reclaim_model_finish(m, end_ts); }
@@ -508,7 +526,7 @@ static void ops_destroy(void *m) { reclaim_model_free(m); }
 
 const struct model_ops reclaim_model_ops = {
 	.name = "reclaim",
-	.create = ops_create,
+	.create_env = ops_create_env,
 	.add = ops_add,
 	.bounds = ops_bounds,
 	.finish = ops_finish,

@@ -57,6 +57,9 @@ struct reclaim_kind_stats {
 	 * is in lat, which holds complete stalls only. */
 	uint64_t cut, continued;
 	int64_t cut_ns, continued_ns;
+	/* the complete stalls (lat): the first begin and the last end, ns
+	 * (0 0: none) */
+	uint64_t first_begin, last_end;
 };
 
 /* Stalls counted in the recording: complete ones (lat) and those cut at
@@ -119,6 +122,11 @@ void reclaim_model_add(struct reclaim_model *m, const struct record *r);
  * its task before it) continued from before. Before the first record.
  */
 void reclaim_model_bounds(struct reclaim_model *m, uint64_t from, uint64_t cut);
+/* Whether to keep each stall for reclaim_model_stall() (the viewers':
+ * TUI, plot, Perfetto, export); kept unless told, before the first
+ * record. Everything else covers every stall either way. The driver's
+ * analysis of summaries (model_env.summary) keeps none. */
+void reclaim_model_keep_stalls(struct reclaim_model *m, int keep);
 void reclaim_model_finish(struct reclaim_model *m, uint64_t end_ts);
 
 const struct reclaim_kind_stats *reclaim_model_kind(const struct reclaim_model *m,
@@ -132,7 +140,8 @@ void reclaim_model_pages(const struct reclaim_model *m, uint64_t *calls,
 void reclaim_model_throttled(const struct reclaim_model *m, uint64_t *count,
 			     uint64_t *delayed_us);
 /* The stalls of every kind's lat histogram, in the order they ended (at
- * most RECLAIM_MAX_STALLS; *dropped, if not NULL, gets those beyond). */
+ * most RECLAIM_MAX_STALLS; *dropped, if not NULL, gets those beyond);
+ * none when the model keeps no list (reclaim_model_keep_stalls). */
 int reclaim_model_nstalls(const struct reclaim_model *m, uint64_t *dropped);
 const struct reclaim_stall *reclaim_model_stall(const struct reclaim_model *m, int i);
 

@@ -170,6 +170,7 @@ const struct model_ops series_model_ops = {
 	.add = series_add,
 	.finish = series_finish,
 	.destroy = series_destroy,
+	.viewer = 1,	/* the charts (plot, HTML) and Perfetto */
 };
 
 int series_model_count(const struct series_model *m)

@@ -35,6 +35,7 @@
 #include "config.h"
 #include "model-swapclust.h"
 #include "pidmap.h"
+#include "thin.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -120,7 +121,12 @@ struct swapclust_model {
 	int listed[SWC_MAXDEV];	/* type is in seen[] */
 	struct swc_order ord[SWC_NORDERS];	/* probes and counters per order */
 	struct swc_ctr_point *ctr[SWC_NORDERS];	/* counter points per order */
-	int nctr[SWC_NORDERS], actr[SWC_NORDERS];	/* points used, allocated */
+	struct thin cth[SWC_NORDERS];	/* cth[o].n of ctr[o] used (thin.h) */
+	int series_max;		/* swapclust_model_series_max: cth's */
+	/* per order over every set: the fallback counter's first and last
+	 * rise (swapclust_model_fallback_rise), the last point */
+	uint64_t fb_rise_from[SWC_NORDERS], fb_rise_to[SWC_NORDERS];
+	int64_t fb_prev[SWC_NORDERS];
 	int64_t pv[SWC_NORDERS][SWC_NCTR];	/* counters of the set being read */
 	int pseen[SWC_NORDERS];	/* SWC_CTR_BIT()s of pv read so far */
 	int64_t vm9[SWC_NCTR];	/* vmstat thp_swpout(_fallback): PMD order */
@@ -197,7 +203,15 @@ struct swapclust_model *swapclust_model_new(int cluster_size)
 	}
 	for (int c = 0; c < SWC_NCPU; c++)
 		m->cpu[c].scan_type = m->cpu[c].ci_type = -1;
+	for (int o = 0; o < SWC_NORDERS; o++)
+		thin_init(&m->cth[o], 0);
 	return m;
+}
+
+void swapclust_model_series_max(struct swapclust_model *m, int max)
+{
+	for (int o = 0; o < SWC_NORDERS; o++)
+		thin_init(&m->cth[o], max);
 }
 
 void swapclust_model_free(struct swapclust_model *m)
@@ -1263,16 +1277,18 @@ static void on_sample_end(struct swapclust_model *m, const struct record *r)
 	for (int o = 0; o < SWC_NORDERS; o++) {
 		struct swc_order *so = &m->ord[o];
 		struct swc_ctr_point *p;
+		int at;
 
 		if (!(m->pseen[o] & SWC_CTR_NEEDED))
 			continue;
-		if (m->nctr[o] == m->actr[o]) {
-			int n = m->actr[o] ? m->actr[o] * 2 : 64;
-
-			m->ctr[o] = xreallocarray(m->ctr[o], (size_t)n, sizeof(*m->ctr[o]));
-			m->actr[o] = n;
+		if (m->cth[o].sets && m->pv[o][SWC_CTR_FALLBACK] > m->fb_prev[o]) {
+			if (!m->fb_rise_to[o])	/* from the set before */
+				m->fb_rise_from[o] = m->ctr[o][m->cth[o].n - 1].ts;
+			m->fb_rise_to[o] = r->ts;
 		}
-		p = &m->ctr[o][m->nctr[o]++];
+		m->fb_prev[o] = m->pv[o][SWC_CTR_FALLBACK];
+		at = thin_push(&m->cth[o], (void **)&m->ctr[o], sizeof(*m->ctr[o]));
+		p = &m->ctr[o][at];
 		*p = (struct swc_ctr_point){ r->ts, m->pv[o][SWC_CTR_SWPOUT],
 					     m->pv[o][SWC_CTR_FALLBACK], m->pv[o][SWC_CTR_ZSWPOUT],
 					     so->attempts, so->ok, so->fallback };
@@ -1373,13 +1389,23 @@ const struct swc_order *swapclust_model_order(const struct swapclust_model *m, i
 
 int swapclust_model_nctr(const struct swapclust_model *m, int order)
 {
-	return order >= 0 && order < SWC_NORDERS ? m->nctr[order] : 0;
+	return order >= 0 && order < SWC_NORDERS ? m->cth[order].n : 0;
 }
 
 const struct swc_ctr_point *swapclust_model_ctr(const struct swapclust_model *m, int order,
 						int i)
 {
 	return i >= 0 && i < swapclust_model_nctr(m, order) ? &m->ctr[order][i] : NULL;
+}
+
+int swapclust_model_fallback_rise(const struct swapclust_model *m, int order, uint64_t *from,
+				  uint64_t *to)
+{
+	if (order < 0 || order >= SWC_NORDERS || !m->fb_rise_to[order])
+		return -1;
+	*from = m->fb_rise_from[order];
+	*to = m->fb_rise_to[order];
+	return 0;
 }
 
 int swapclust_model_states_at(const struct swapclust_model *m, int i, uint64_t ts,
@@ -1435,14 +1461,20 @@ uint64_t swapclust_model_free_switches(const struct swapclust_model *m, uint64_t
 
 /* The driver's view (model.h): one entry of models[] in src/analysis.c. */
 /* the cluster size comes with the recording's metadata (set later) */
-static void *ops_create(void) { return swapclust_model_new(0); }
+static void *ops_create_env(const struct model_env *env)
+{
+	struct swapclust_model *m = swapclust_model_new(0);
+
+	swapclust_model_series_max(m, env->series_max);
+	return m;
+}
 static void ops_add(void *m, const struct record *r) { swapclust_model_add(m, r); }
 static void ops_finish(void *m, uint64_t end_ts) { swapclust_model_finish(m, end_ts); }
 static void ops_destroy(void *m) { swapclust_model_free(m); }
 
 const struct model_ops swapclust_model_ops = {
 	.name = "swapclust",
-	.create = ops_create,
+	.create_env = ops_create_env,
 	.add = ops_add,
 	.finish = ops_finish,
 	.destroy = ops_destroy,

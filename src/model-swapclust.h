@@ -203,9 +203,19 @@ uint64_t swapclust_model_results_no_order(const struct swapclust_model *m);
 int swapclust_model_ndevs(const struct swapclust_model *m);
 const struct swc_dev *swapclust_model_dev(const struct swapclust_model *m, int i);
 const struct swc_order *swapclust_model_order(const struct swapclust_model *m, int order);
+/* The counter points of an order: one per complete sample set, the first
+ * and last always; at most about max of them once swapclust_model_series_max
+ * was given one (0: every set, the default; src/thin.h), before the
+ * first record. */
+void swapclust_model_series_max(struct swapclust_model *m, int max);
 int swapclust_model_nctr(const struct swapclust_model *m, int order);
 const struct swc_ctr_point *swapclust_model_ctr(const struct swapclust_model *m, int order,
 						int i);
+/* The sample interval in which the order's swpout_fallback counter first
+ * and last rose, over every set: from the set before its first rise
+ * (*from) to the set of its last (*to), ns; 0, or -1 when it never rose. */
+int swapclust_model_fallback_rise(const struct swapclust_model *m, int order, uint64_t *from,
+				  uint64_t *to);
 /* Cluster states of device i at time ts (replayed from the change log):
  * fills out[0..n) and returns the number of clusters written. */
 int swapclust_model_states_at(const struct swapclust_model *m, int i, uint64_t ts,

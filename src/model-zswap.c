@@ -11,6 +11,7 @@
  */
 #include "config.h"
 #include "model-zswap.h"
+#include "thin.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -24,8 +25,16 @@
 struct zswap_model {
 	long page_kb;		/* the recording's page size, kB */
 	struct zsw_point cur;	/* the values so far; a point at each set's end */
-	struct zsw_point *pts;	/* one per complete sample set */
-	int npts, apts;		/* points used, allocated */
+	struct zsw_point *pts;	/* one per complete sample set (thinned: th) */
+	struct thin th;		/* th.n points used */
+	/* over every set, thinned or not: the last point, the enabled
+	 * parameter's first value and first change, whether a set had it
+	 * on, and the counters' first and last rises (zswap_model_rise) */
+	struct zsw_point last;
+	int en_first;		/* -1 none sampled */
+	uint64_t en_changed_ts;	/* 0 never changed */
+	int en_on;
+	uint64_t rise_from[ZSW_RISE_NR], rise_to[ZSW_RISE_NR];
 	struct zsw_counter ctr[ZSW_NCTR];	/* debugfs counters by name */
 	int nctr;		/* ctr[] used */
 	int64_t max_pool_percent;	/* the parameter, -1 not sampled */
@@ -58,7 +67,14 @@ struct zswap_model *zswap_model_new(void)
 	};
 	m->max_pool_percent = -1;
 	m->page_kb = 4;
+	m->en_first = -1;
+	thin_init(&m->th, 0);
 	return m;
+}
+
+void zswap_model_series_max(struct zswap_model *m, int max)
+{
+	thin_init(&m->th, max);
 }
 
 void zswap_model_free(struct zswap_model *m)
@@ -226,6 +242,7 @@ static void on_zone(struct zswap_model *m, const struct record *r)
 static void on_end(struct zswap_model *m, const struct record *r)
 {
 	int64_t rej = -1;
+	int at;
 
 	if (!m->any)
 		return;
@@ -236,13 +253,29 @@ static void on_end(struct zswap_model *m, const struct record *r)
 	m->cur.limit_pages = m->max_pool_percent >= 0 && m->managed ?
 			     m->managed * m->max_pool_percent / 100 : -1;
 	m->cur.ts = r->ts;
-	if (m->npts == m->apts) {
-		int n = m->apts ? m->apts * 2 : 64;
-
-		m->pts = xreallocarray(m->pts, (size_t)n, sizeof(*m->pts));
-		m->apts = n;
+	if (m->cur.enabled >= 0) {
+		if (m->en_first < 0)
+			m->en_first = m->cur.enabled;
+		else if (m->cur.enabled != m->en_first && !m->en_changed_ts)
+			m->en_changed_ts = r->ts;
+		m->en_on |= m->cur.enabled == 1;
 	}
-	m->pts[m->npts++] = m->cur;
+	if (m->th.sets) {	/* rises since the set before */
+		const int64_t x[ZSW_RISE_NR] = { m->last.zswpwb, m->last.written_back,
+						  m->last.rejects, m->last.pswpout };
+		const int64_t y[ZSW_RISE_NR] = { m->cur.zswpwb, m->cur.written_back,
+						  m->cur.rejects, m->cur.pswpout };
+
+		for (int k = 0; k < ZSW_RISE_NR; k++)
+			if (x[k] >= 0 && y[k] > x[k]) {
+				if (!m->rise_to[k])
+					m->rise_from[k] = m->last.ts;
+				m->rise_to[k] = r->ts;
+			}
+	}
+	m->last = m->cur;
+	at = thin_push(&m->th, (void **)&m->pts, sizeof(*m->pts));
+	m->pts[at] = m->cur;
 }
 
 static void on_probe(struct zswap_model *m, const struct record *r)
@@ -285,36 +318,34 @@ void zswap_model_add(struct zswap_model *m, const struct record *r)
 	}
 }
 
-int zswap_model_npoints(const struct zswap_model *m) { return m->npts; }
+int zswap_model_npoints(const struct zswap_model *m) { return m->th.n; }
 const struct zsw_settings *zswap_model_settings(const struct zswap_model *m) { return &m->set; }
 int zswap_model_has_pool(const struct zswap_model *m) { return m->has_pool; }
 
 int zswap_model_enabled(const struct zswap_model *m)
 {
-	return m->npts ? m->pts[m->npts - 1].enabled : m->cur.enabled;
+	return m->th.n ? m->last.enabled : m->cur.enabled;
 }
 
 int zswap_model_enabled_first(const struct zswap_model *m, uint64_t *changed_ts)
 {
-	int first = -1;
+	*changed_ts = m->en_changed_ts;
+	return m->en_first >= 0 ? m->en_first : zswap_model_enabled(m);
+}
 
-	*changed_ts = 0;
-	for (int i = 0; i < m->npts; i++) {
-		if (m->pts[i].enabled < 0)
-			continue;
-		if (first < 0)
-			first = m->pts[i].enabled;
-		else if (m->pts[i].enabled != first) {
-			*changed_ts = m->pts[i].ts;
-			break;
-		}
-	}
-	return first >= 0 ? first : zswap_model_enabled(m);
+int zswap_model_rise(const struct zswap_model *m, enum zsw_rise k, uint64_t *from,
+		     uint64_t *to)
+{
+	if ((unsigned)k >= ZSW_RISE_NR || !m->rise_to[k])
+		return -1;
+	*from = m->rise_from[k];
+	*to = m->rise_to[k];
+	return 0;
 }
 
 const struct zsw_point *zswap_model_point(const struct zswap_model *m, int i)
 {
-	return i >= 0 && i < m->npts ? &m->pts[i] : NULL;
+	return i >= 0 && i < m->th.n ? &m->pts[i] : NULL;
 }
 
 int zswap_model_nrejects(const struct zswap_model *m)
@@ -374,7 +405,7 @@ int zswap_model_max_pool_percent(const struct zswap_model *m)
 
 double zswap_model_ratio(const struct zswap_model *m, uint32_t page_size)
 {
-	const struct zsw_point *p = m->npts ? &m->pts[m->npts - 1] : NULL;
+	const struct zsw_point *p = m->th.n ? &m->last : NULL;
 
 	if (!p || p->stored_pages <= 0 || p->pool_bytes <= 0)
 		return 0;
@@ -387,13 +418,19 @@ const struct zsw_memcg *zswap_model_memcg(const struct zswap_model *m)
 }
 
 /* The driver's view (model.h): one entry of models[] in src/analysis.c. */
-static void *ops_create(void) { return zswap_model_new(); }
+static void *ops_create_env(const struct model_env *env)
+{
+	struct zswap_model *m = zswap_model_new();
+
+	zswap_model_series_max(m, env->series_max);
+	return m;
+}
 static void ops_add(void *m, const struct record *r) { zswap_model_add(m, r); }
 static void ops_destroy(void *m) { zswap_model_free(m); }
 
 const struct model_ops zswap_model_ops = {
 	.name = "zswap",
-	.create = ops_create,
+	.create_env = ops_create_env,
 	.add = ops_add,
 	.destroy = ops_destroy,
 };
@@ -420,8 +457,7 @@ int zswap_model_refusals(const struct zswap_model *m, struct zswap_refusal *z)
 
 	int on = ok > 0 || (lp && lp->zswpout > 0 && fp->zswpout >= 0 && lp->zswpout > fp->zswpout);
 
-	for (int i = 0; i < n && !on; i++)
-		on = zswap_model_point(m, i)->enabled == 1;
+	on |= m->en_on;	/* a set had zswap enabled */
 	if (zswap_model_has_probes(m) && ok + no > 0) {
 		*z = (struct zswap_refusal){ (int64_t)no, (int64_t)(ok + no), "probe", 0 };
 		goto out;

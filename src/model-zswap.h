@@ -75,6 +75,12 @@ int zswap_model_set_page_size(struct zswap_model *m, uint32_t page_size);
 void zswap_model_free(struct zswap_model *m);
 void zswap_model_add(struct zswap_model *m, const struct record *r);
 
+/* At most about max points (0: every set, the default; src/thin.h):
+ * once longer, every 2nd, 4th ... set and the last. Before the first
+ * record. What is taken over every set (zswap_model_enabled_first,
+ * zswap_model_rise, refusals) does not depend on it. */
+void zswap_model_series_max(struct zswap_model *m, int max);
+/* The points: one per complete sample set, the first and last always. */
 int zswap_model_npoints(const struct zswap_model *m);
 const struct zsw_settings *zswap_model_settings(const struct zswap_model *m);
 /* The last sampled enabled parameter: 1, 0, -1 not sampled. */
@@ -86,6 +92,19 @@ int zswap_model_enabled(const struct zswap_model *m);
  * recording, so neither state alone describes it.
  */
 int zswap_model_enabled_first(const struct zswap_model *m, uint64_t *changed_ts);
+/* Counters whose rises zswap_model_rise() keeps. */
+enum zsw_rise {
+	ZSW_RISE_ZSWPWB,	/* vmstat zswpwb */
+	ZSW_RISE_WRITTEN_BACK,	/* debugfs written_back_pages */
+	ZSW_RISE_REJECTS,	/* the debugfs reject_* counters' sum */
+	ZSW_RISE_PSWPOUT,	/* vmstat pswpout */
+	ZSW_RISE_NR
+};
+/* The sample interval in which counter k first and last rose: from the
+ * set before its first rise (*from) to the set of its last (*to), ns,
+ * over every set; 0, or -1 when it never rose. */
+int zswap_model_rise(const struct zswap_model *m, enum zsw_rise k, uint64_t *from,
+		     uint64_t *to);
 /* A point had the debugfs pool counters (stored_pages). */
 int zswap_model_has_pool(const struct zswap_model *m);
 const struct zsw_point *zswap_model_point(const struct zswap_model *m, int i);

@@ -22,6 +22,11 @@ struct model_env {
 	 * and compaction's), NULL when there is none */
 	void *(*peer)(const struct model_env *env, const struct model_ops *ops);
 	void *ctx;				/* the driver's, for peer */
+	/* the analysis' series_max and summary (analysis_opts): at most this
+	 * many points in a series of one per sample set (0: all, thin.h);
+	 * nonzero summary: no list kept only for the viewers */
+	int series_max;
+	int summary;
 };
 
 struct model_ops {
@@ -46,6 +51,10 @@ struct model_ops {
 	void *(*create_env)(const struct model_env *env);
 	/* live: make what is open readable up to now (NULL: nothing to do) */
 	void (*sync)(void *model, uint64_t now);
+	/* Only the viewers (TUI, plot, HTML's charts, Perfetto) read it: an
+	 * analysis that keeps summaries (analysis_opts.summary) does not
+	 * make it, and analysis_model() gives NULL for it there. */
+	int viewer;
 };
 
 #endif

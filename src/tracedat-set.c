@@ -219,6 +219,38 @@ char *td_set_read_meta(const char *path)
 	return priv;
 }
 
+const char *const td_run_keys[] = {
+	"events", "missing_events", "groups", "sample_sources", "missing_sources",
+	"probe_set", "probe_reason", "probes", "command", "command_argv", NULL
+};
+
+char *td_meta_trim(const char *meta, const char *ref)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (const char *p = meta; p && *p;) {
+		const char *nl = strchr(p, '\n'), *end = nl ? nl : p + strlen(p);
+		const char *eq = memchr(p, '=', (size_t)(end - p));
+		int drop = 0;
+
+		for (int k = 0; eq && ref && td_run_keys[k] && !drop; k++) {
+			size_t kl = strlen(td_run_keys[k]), vl = (size_t)(end - eq - 1);
+			const char *v;
+
+			if (kl != (size_t)(eq - p) || strncmp(p, td_run_keys[k], kl))
+				continue;
+			/* the key's first line, and ref has it alike */
+			v = td_meta_value(ref, td_run_keys[k]);
+			drop = td_meta_value(meta, td_run_keys[k]) == eq + 1 && v &&
+			       strcspn(v, "\n") == vl && !memcmp(v, eq + 1, vl);
+		}
+		if (!drop)
+			strbuf_add(&sb, p, (size_t)(end - p) + (nl != NULL));
+		p = nl ? nl + 1 : end;
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
 int td_set_group_meta(const char *const *paths, const char *const *priv, int n, int *group,
 		      int *ngroups, int twice_checked, char **err)
 {
@@ -585,6 +617,21 @@ struct td_set *td_set_open_meta(const char *const *paths, const char *const *met
 	if (!s->f[0].tf) {
 		err_path(s->f[0].path, err);
 		goto fail;
+	}
+	if (s->lazy) {	/* the first and the last file's own, whole (td_meta_trim) */
+		struct set_file *l = &s->f[n - 1];
+		char *m = td_set_read_meta(l->path);
+
+		if (!s->f[0].meta_borrowed)
+			free(s->f[0].meta);
+		s->f[0].meta = NULL;	/* set_meta: td_private() of the file open */
+		s->f[0].meta_borrowed = 0;
+		if (m) {
+			if (!l->meta_borrowed)
+				free(l->meta);
+			l->meta = m;
+			l->meta_borrowed = 0;
+		}
 	}
 	for (int i = 1; i < n && !s->lazy; i++)
 		if (file_check(s, i, err))

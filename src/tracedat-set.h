@@ -55,6 +55,17 @@ int td_set_group(const char *const *paths, int n, int *group, int *ngroups, char
 int td_set_group_meta(const char *const *paths, const char *const *priv, int n, int *group,
 		      int *ngroups, int twice_checked, char **err);
 char *td_set_read_meta(const char *path);
+/*
+ * meta without the lines of the run's description that ref has alike:
+ * those of the keys mmscope record writes the same into every part of a
+ * run (the events and groups asked for and missing, the sample sources,
+ * the probes, the command: td_run_keys), 2.2 of a part's 2.8 KB. A copy
+ * to free. The input layer keeps a week of parts so (10,080 files), each
+ * against the first part of its run it read; nothing reads those keys of
+ * a part between the first and the last (td_set_open_meta).
+ */
+char *td_meta_trim(const char *meta, const char *ref);
+extern const char *const td_run_keys[];
 
 struct td_set;
 
@@ -73,9 +84,10 @@ struct td_set *td_set_open(const char *const *paths, int n, char **err);
 /* The same, each file opened with td_open_only(want). */
 struct td_set *td_set_open_only(const char *const *paths, int n, td_want_fn want, char **err);
 /* The same with each file's mmscope metadata read already (metas[i], as
- * td_set_read_meta gives it; NULL: none given): a set of many files is
- * then made without opening them, only the first in time; the texts are
- * the caller's and must outlive the set. */
+ * td_set_read_meta gives it, or td_meta_trim of it; NULL: none given): a
+ * set of many files is then made without opening them, only the first in
+ * time; the texts are the caller's and must outlive the set. The first
+ * and the last file's own are read (whole: how the run began and ended). */
 struct td_set *td_set_open_meta(const char *const *paths, const char *const *metas, int n,
 				td_want_fn want, char **err);
 /* A set of one file already open (it becomes the set's). */
@@ -87,7 +99,9 @@ struct td_file *td_set_file(const struct td_set *s, int i);
 /* The same with the reason when a file of a set of many (opened only
  * when needed, see td_set_open) no longer opens. */
 struct td_file *td_set_open_file(struct td_set *s, int i, char **err);
-/* File i's mmscope metadata (td_private), without opening it. */
+/* File i's mmscope metadata (td_private), without opening it: of a file
+ * between the first and the last, as td_set_open_meta was given it
+ * (td_run_keys may be missing: file 0 has them). */
 const char *td_set_private(const struct td_set *s, int i);
 /* The events the files but the first lost (dropped and overrun in their
  * CPU stats), over the files opened so far (*files of them): a window

@@ -101,6 +101,12 @@ TESTS += tests/unit/test-parsers tests/unit/test-families tests/unit/test-sample
 	tests/unit/test-khugepaged tests/unit/test-oom tests/unit/test-names \
 	tests/unit/test-runctx
 
+# a part's metadata without its run's description (a week of parts)
+check_PROGRAMS += tests/unit/test-meta-trim
+TESTS += tests/unit/test-meta-trim
+# series of one point per sample set in bounded memory
+check_PROGRAMS += tests/unit/test-thin
+TESTS += tests/unit/test-thin
 # models on hand-built record sequences
 check_PROGRAMS += tests/unit/test-model-handoff tests/unit/test-model-reclaim \
 	tests/unit/test-model-consistency tests/unit/test-model-swapclust \
@@ -118,6 +124,10 @@ TESTS += tests/unit/test-cgmap
 # the analysis driver's model table: every model in it, fed as by hand
 check_PROGRAMS += tests/unit/test-model-table
 TESTS += tests/unit/test-model-table
+# what the report asks of the analysis (summaries, thinned series)
+# changes none of its figures, on every real recording
+check_PROGRAMS += tests/unit/test-summary
+TESTS += tests/unit/test-summary
 
 # report: the section table, golden reports on the fixtures
 # (MMSCOPE_UPDATE_GOLDEN=1 regenerates), swap figures against the

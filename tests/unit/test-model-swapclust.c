@@ -550,6 +550,39 @@ static void test_scatter(void)
 	swapclust_model_free(m);
 }
 
+/* A long series kept at a few points (what the report asks): the sets
+ * 0, s, 2s ... and the last, the deltas between them exact; the
+ * fallback's first and last rises over every set, not over those kept. */
+static void test_series_max(void)
+{
+	static const int64_t fb[20] = { 0, 0, 0, 0, 0, 3, 3, 3, 3, 7, 7, 7, 7, 7, 7, 7, 7, 7,
+					7, 7 };
+	uint64_t from = 0, to = 0, t[20];
+	const struct swc_ctr_point *p;
+	int n;
+
+	m = swapclust_model_new(0);
+	swapclust_model_series_max(m, 4);
+	for (int i = 0; i < 20; i++) {
+		counter(SRC_MTHP, "64", "swpout", 100 * i, (uint64_t)i);
+		counter(SRC_MTHP, "64", "swpout_fallback", fb[i], (uint64_t)i);
+		sample_end((uint64_t)i);
+		t[i] = now * 1000000ULL;
+	}
+	n = swapclust_model_nctr(m, 4);
+	is_int(n, 4, "series_max 4, 20 sets: sets 0, 8, 16 and the last");
+	p = swapclust_model_ctr(m, 4, 0);
+	ok(p->ts == t[0] && p->swpout == 0, "... the first set");
+	p = swapclust_model_ctr(m, 4, 1);
+	ok(p->ts == t[8] && p->swpout == 800 && p->fallback == 3, "... set 8, its own values");
+	p = swapclust_model_ctr(m, 4, n - 1);
+	ok(p->ts == t[19] && p->swpout == 1900, "... the last set");
+	ok(!swapclust_model_fallback_rise(m, 4, &from, &to) && from == t[4] && to == t[9],
+	   "fallback rose from set 4 to set 9, though neither is kept");
+	ok(swapclust_model_fallback_rise(m, 5, &from, &to) == -1, "no rise: -1");
+	swapclust_model_free(m);
+}
+
 int main(void)
 {
 	test_612();
@@ -562,5 +595,6 @@ int main(void)
 	test_used_unseen();
 	test_batches();
 	test_scatter();
+	test_series_max();
 	return tap_done();
 }

@@ -171,6 +171,58 @@ static void test_refusals(void)
 	m = z;
 }
 
+/* A long series kept at a few points (what the report asks): the sets
+ * 0, s, 2s ... and the last; what is taken over every set (the enabled
+ * parameter's first change, whether it was on, the counters' rises) is
+ * the same as with every set kept. */
+static void test_series_max(void)
+{
+	struct zswap_model *z = m, *all;
+	uint64_t t[20], from = 0, to = 0, from2 = 0, to2 = 0, ch, ch2;
+	struct zswap_refusal r, r2;
+	int n;
+
+	m = zswap_model_new();
+	zswap_model_series_max(m, 4);
+	all = zswap_model_new();
+	for (int i = 0; i < 20; i++) {
+		struct zswap_model *both[2] = { m, all };
+		uint64_t at = now;
+
+		for (int k = 0; k < 2; k++) {	/* the same records at the same times */
+			m = both[k];
+			now = at;
+			/* on only in set 3, written back in sets 5 and 9 */
+			setting(SRC_ZSWAP, "enabled", i == 3 ? "Y" : "N", (uint64_t)i);
+			counter(SRC_VMSTAT, "", "zswpout", 100, (uint64_t)i);
+			if (i == 10)	/* a store refused: on (set 3) or off? */
+				probe(ZSWAP_OP_STORE, 0, 0);
+			counter(SRC_VMSTAT, "", "pswpout", 20 * i, (uint64_t)i);
+			counter(SRC_VMSTAT, "", "zswpwb", i < 5 ? 0 : i < 9 ? 1 : 2, (uint64_t)i);
+			end((uint64_t)i);
+		}
+		m = both[0];
+		t[i] = now * 1000000ULL;	/* the set's end */
+	}
+	n = zswap_model_npoints(m);
+	is_int(n, 4, "series_max 4, 20 sets: sets 0, 8, 16 and the last");
+	ok(zswap_model_point(m, 1)->pswpout == 160 && zswap_model_point(m, n - 1)->ts == t[19],
+	   "... set 8 with its own values, the last set");
+	ok(!zswap_model_rise(m, ZSW_RISE_ZSWPWB, &from, &to) &&
+	   !zswap_model_rise(all, ZSW_RISE_ZSWPWB, &from2, &to2) && from == from2 && to == to2 &&
+	   from == t[4] && to == t[9], "zswpwb's rises: sets 4 to 9, as with every set kept");
+	is_int(zswap_model_rise(m, ZSW_RISE_WRITTEN_BACK, &from, &to), -1,
+	       "written_back_pages never sampled: no rise");
+	ok(zswap_model_enabled_first(m, &ch) == zswap_model_enabled_first(all, &ch2) && ch == ch2 &&
+	   ch, "enabled: the first change as with every set kept");
+	ok(!zswap_model_refusals(m, &r) && !zswap_model_refusals(all, &r2) && r.on == 1 &&
+	   r2.on == 1 && r.refused == 1 && r2.refused == 1,
+	   "on in a set not kept: zswap was on, the refused store counts");
+	zswap_model_free(all);
+	zswap_model_free(m);
+	m = z;
+}
+
 int main(void)
 {
 	const struct zsw_point *p;
@@ -259,5 +311,6 @@ int main(void)
 	zswap_model_free(m);
 	test_no_debugfs();
 	test_refusals();
+	test_series_max();
 	return tap_done();
 }
