@@ -35,30 +35,48 @@ LINE = re.compile(r'^(?:[\w.-]+:\s+)?\s*(?P<comm>.*?)-(?P<pid>\d+)\s+\[\d+\]\s+(
 
 
 def parse(path):
-    """(ts us, pid, comm, event) of every event line of trace-cmd report."""
-    out = subprocess.run(['trace-cmd', 'report', path], capture_output=True,
-                         text=True, check=True).stdout
+    """(ts us, pid, comm, event) of every event line of trace-cmd report,
+    and the report's lines (trace-cmd runs once a file: it is most of this
+    test's time)."""
+    lines = tc_lines(path)
     evs = []
-    for line in out.splitlines():
+    for line in lines:
         m = LINE.match(line)
         if m:
             sec, frac = m['ts'].split('.')
             evs.append((int(sec) * 1000000 + int(frac.ljust(6, '0')[:6]), int(m['pid']),
                         m['comm'], m['event']))
-    return evs
+    return evs, lines
 
 
-def stalls(evs, lo, hi, keep=lambda pid, comm: True):
-    """Per kind: completed begin/end pairs whose begin is in [lo, hi] (us)."""
-    open_, out = {}, {}
+def pairs(evs):
+    """(kind, begin ts us, pid, comm) of every completed begin/end pair: a
+    begin is paired with its task's next end of that kind, a second begin
+    before it replaces the first."""
+    names = {}
+    for prefix, kind in truth.RECLAIM_KINDS.items():
+        names[prefix + '_begin'] = (kind, True)
+        names[prefix + '_end'] = (kind, False)
+    open_, out = {}, []
     for ts, pid, comm, ev in evs:
-        for prefix, kind in truth.RECLAIM_KINDS.items():
-            if ev == prefix + '_begin':
-                open_[(kind, pid)] = (ts, lo <= ts <= hi and keep(pid, comm))
-            elif ev == prefix + '_end' and (kind, pid) in open_:
-                _, counted = open_.pop((kind, pid))
-                if counted:
-                    out[kind] = out.get(kind, 0) + 1
+        k = names.get(ev)
+        if k is None:
+            continue
+        if k[1]:
+            open_[(k[0], pid)] = (ts, comm)
+        elif (k[0], pid) in open_:
+            ts0, comm0 = open_.pop((k[0], pid))
+            out.append((k[0], ts0, pid, comm0))
+    return out
+
+
+def stalls(prs, lo, hi, keep=lambda pid, comm: True):
+    """Per kind: completed begin/end pairs (pairs()) whose begin is in
+    [lo, hi] (us)."""
+    out = {}
+    for kind, ts, pid, comm in prs:
+        if lo <= ts <= hi and keep(pid, comm):
+            out[kind] = out.get(kind, 0) + 1
     return out
 
 
@@ -75,9 +93,8 @@ def compaction(evs, lo, hi):
     return begins, done
 
 
-def clear(evs, t):
-    """t moved forward until no event is within 2 us of it."""
-    stamps = {e[0] for e in evs}
+def clear(stamps, t):
+    """t moved forward until no event stamp is within 2 us of it."""
     while any(s in stamps for s in range(t - 2, t + 3)):
         t += 5
     return t
@@ -94,9 +111,10 @@ def report(mmscope, path, args):
 def check(path, mmscope):
     bad, done = [], []
     name = os.path.basename(path)
-    evs = parse(path)
+    evs, lines = parse(path)
     if not evs:
         return ['%s: trace-cmd printed no events' % name], done
+    prs, stamps = pairs(evs), {e[0] for e in evs}
     first, last = evs[0][0], evs[-1][0]
     span = last - first
 
@@ -127,22 +145,25 @@ def check(path, mmscope):
     cuts = [(span // 3, 2 * span // 3), (0, span // 4), (span // 2, span + 1000000),
             (1000, 1000 + min(span, 300000))]
     for i, (a, b) in enumerate(cuts):
-        lo, hi = clear(evs, first + a), clear(evs, first + b)
+        lo, hi = clear(stamps, first + a), clear(stamps, first + b)
         rel = ['--since', '%.6f' % ((lo - first) / 1e6), '--until', '%.6f' % ((hi - first) / 1e6)]
         n = sum(1 for e in evs if lo <= e[0] <= hi)
-        compare('window %s..%s' % (rel[1], rel[3]), rel, stalls(evs, lo, hi), n)
+        compare('window %s..%s' % (rel[1], rel[3]), rel, stalls(prs, lo, hi), n)
         if i == 0:
             ab = ['--since', '@%.6f' % (lo / 1e6), '--until', '@%.6f' % (hi / 1e6)]
-            compare('window @%s..@%s' % (ab[1][1:], ab[3][1:]), ab, stalls(evs, lo, hi), n)
+            compare('window @%s..@%s' % (ab[1][1:], ab[3][1:]), ab, stalls(prs, lo, hi), n)
     # tasks: the two names and the pid with the most stall begins
     begins = {}
     for _, pid, comm, ev in evs:
         if ev.endswith('_reclaim_begin') and ev[:-6] in truth.RECLAIM_KINDS:
             begins.setdefault(('comm', comm), set()).add(pid)
             begins.setdefault(('pid', pid), set()).add(pid)
-    ranked = sorted(begins, key=lambda k: -len([e for e in evs if
-                                                 (e[2] if k[0] == 'comm' else e[1]) == k[1]
-                                                 and e[3].endswith('_reclaim_begin')]))
+    nbegins = {}
+    for _, pid, comm, ev in evs:
+        if ev.endswith('_reclaim_begin'):
+            nbegins[('comm', comm)] = nbegins.get(('comm', comm), 0) + 1
+            nbegins[('pid', pid)] = nbegins.get(('pid', pid), 0) + 1
+    ranked = sorted(begins, key=lambda k: -nbegins.get(k, 0))
     comms = [k for k in ranked if k[0] == 'comm' and not k[1].startswith('<')][:2]
     pids = [k for k in ranked if k[0] == 'pid'][:1]
     for kind, v in comms + pids:
@@ -151,11 +172,11 @@ def check(path, mmscope):
         else:
             keep = (lambda p: lambda pid, comm: pid == p)(v)
         compare('--%s %s' % (kind, v), ['--%s' % kind, str(v)],
-                stalls(evs, 0, 1 << 62, keep))
-        lo, hi = clear(evs, first + span // 3), clear(evs, first + 2 * span // 3)
+                stalls(prs, 0, 1 << 62, keep))
+        lo, hi = clear(stamps, first + span // 3), clear(stamps, first + 2 * span // 3)
         compare('--%s %s in a window' % (kind, v),
                 ['--%s' % kind, str(v), '--since', '%.6f' % ((lo - first) / 1e6),
-                 '--until', '%.6f' % ((hi - first) / 1e6)], stalls(evs, lo, hi, keep))
+                 '--until', '%.6f' % ((hi - first) / 1e6)], stalls(prs, lo, hi, keep))
     # swap-outs (folio_alloc_swap results per order) of one task name;
     # the clusters stay global
     tevs = list(truth.events(path))
@@ -178,7 +199,7 @@ def check(path, mmscope):
         done.append('swap-outs of --comm %s %d' % (c, sum(v[0] for v in want.values())))
     # OOM victims: --comm keeps the kills whose victim has that name
     # (mark_victim's comm= field), --pid those of that victim pid
-    victims = [truth_fields(line) for line in tc_lines(path) if ' mark_victim: ' in line]
+    victims = [truth_fields(line) for line in lines if ' mark_victim: ' in line]
     for key, arg in sorted({('comm', v.get('comm')) for v in victims} |
                            {('pid', v.get('pid')) for v in victims}):
         want = sum(1 for v in victims if v.get(key) == arg)
