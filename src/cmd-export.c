@@ -1181,8 +1181,9 @@ static void print_columns(const struct ex_table *t, int clickhouse)
  * TABLE_local on every server of the cluster and TABLE a Distributed
  * table over them, so the fleet queries name TABLE either way. Rows are
  * sharded by recording: a recording's rows, its recordings row included,
- * are on one shard, so a join on recording_id is answered by each shard
- * with its own rows (distributed_product_mode = 'local', mmscope-export(5)).
+ * are on one shard, so with distributed_product_mode = 'local' a join on
+ * recording_id with a subquery is answered by each shard with its own
+ * rows (mmscope-export(5), CLUSTERS).
  */
 static void print_schema(int clickhouse, const char *cluster)
 {
