@@ -209,10 +209,12 @@ EXTRA_DIST += tests/export/schema.sh tests/export/sqlite.sh tests/export/clickho
 	tests/export/fleet.py \
 	tests/export/fleet-queries.sh
 # the fleet queries of samples/queries in SQLite and ClickHouse, and on a
-# two-shard cluster against one server (issue 42)
+# two-shard cluster against one server (issue 42); bench.sh, the fleet
+# benchmark, is no test (tests/bench/README.md)
 TESTS += tests/fleet/queries.sh tests/fleet/cluster.sh
 EXTRA_DIST += tests/fleet/queries.sh tests/fleet/cluster.sh tests/fleet/lib-ch.sh \
-	tests/fleet/lib-load.sh tests/fleet/ch-insert.py tests/fleet/results.py tests/fleet/gen.py
+	tests/fleet/lib-load.sh tests/fleet/ch-insert.py tests/fleet/results.py tests/fleet/gen.py \
+	tests/fleet/bench.sh
 # mmscope-export(5)'s SQLite loading example, run as printed
 TESTS += tests/export/loading.sh
 EXTRA_DIST += tests/export/loading.sh

@@ -1,9 +1,13 @@
 -- SPDX-License-Identifier: GPL-2.0-or-later
 -- How long are direct and memcg reclaim stalls (count, p99, max) on each kernel?
-SELECT r.kernel AS kernel, s.kind AS kind, count() AS stalls,
-       quantileExact(0.99)(s.duration_ns) AS p99_ns,
-       max(s.duration_ns) AS max_ns
-FROM stalls AS s ANY INNER JOIN (SELECT recording_id, kernel FROM recordings) AS r USING recording_id
-WHERE s.kind IN ('direct', 'memcg')
-GROUP BY r.kernel, s.kind
+-- per recording first (quantileExactState keeps its stalls), so the join
+-- is of a row per recording and kind, not per stall
+SELECT kernel, kind, sum(n) AS stalls,
+       quantileExactMerge(0.99)(q) AS p99_ns,
+       max(longest) AS max_ns
+FROM (SELECT recording_id, kind, count() AS n, quantileExactState(0.99)(duration_ns) AS q,
+             max(duration_ns) AS longest
+      FROM stalls WHERE kind IN ('direct', 'memcg') GROUP BY recording_id, kind)
+ANY INNER JOIN (SELECT recording_id, kernel FROM recordings) USING recording_id
+GROUP BY kernel, kind
 ORDER BY kernel, kind;
