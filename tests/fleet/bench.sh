@@ -50,7 +50,8 @@ echo "bench.sh: $rows rows of $hosts recordings ($(du -sh "$w/fleet" | cut -f1) 
 # two shards
 set -- $(ch_ports 2)
 ch_shards="$1 $2"
-ch_start a "$w/a" fleet "$1" && ch_start b "$w/b" fleet "$2" || die "the servers did not start"
+CH_NOWAIT=1 ch_start a "$w/a" fleet "$1" && CH_NOWAIT=1 ch_start b "$w/b" fleet "$2" &&
+	ch_wait a && ch_wait b || die "the servers did not start"
 "$MMSCOPE" export --schema clickhouse --cluster fleet >"$w/cluster.sql" || die "--schema failed"
 for s in a b; do
 	ch_schema_each $s "$w/cluster.sql" || die "the schema does not load on $s"

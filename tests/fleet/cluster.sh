@@ -33,8 +33,9 @@ rows=$(sed -n 's/^rows=\([0-9]*\) .*/\1/p' "$scratch/gen")
 # the shards' ports first: each server's config names both
 set -- $(ch_ports 2)
 ch_shards="$1 $2"
-ch_start a "$scratch/a" fleet "$1" && ch_start b "$scratch/b" fleet "$2" ||
-	{ fail "the servers did not start"; finish; }
+# both start at once
+CH_NOWAIT=1 ch_start a "$scratch/a" fleet "$1" && CH_NOWAIT=1 ch_start b "$scratch/b" fleet "$2" &&
+	ch_wait a && ch_wait b || { fail "the servers did not start"; finish; }
 "$MMSCOPE" export --schema clickhouse --cluster fleet >"$scratch/cluster.sql" ||
 	fail "--schema clickhouse --cluster failed"
 for s in a b; do

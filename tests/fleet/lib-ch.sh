@@ -13,6 +13,8 @@
 #                          CLUSTER: the name of a
 #                          cluster whose shards are the servers of
 #                          $ch_shards ("tcp tcp ...", one replica each)
+#                          (CH_NOWAIT=1: started, not waited for)
+#   ch_wait NAME           wait until server NAME answers, or fail
 #   ch_q NAME ARGS...      clickhouse-client to server NAME
 #   ch_stop_all            TERM, then KILL after 10 s, every server started
 #
@@ -86,9 +88,14 @@ XML
 </yandex>
 XML
 	clickhouse-server --config-file="$_dir/config.xml" >"$_dir/stdout" 2>&1 &
-	eval "ch_pid_$_name=$!"
+	eval "ch_pid_$_name=$! ch_dir_$_name=\$_dir"
 	ch_pids="$ch_pids $!"
-	_pid=$!
+	[ -n "${CH_NOWAIT:-}" ] || ch_wait "$_name"
+}
+
+ch_wait() {	# NAME: until it answers (30 s at most)
+	_name=$1
+	_pid=$(eval echo "\$ch_pid_$_name") _dir=$(eval echo "\$ch_dir_$_name")
 	for _ in $(seq 150); do
 		ch_q "$_name" -q "SELECT 1" >/dev/null 2>&1 && return 0
 		kill -0 "$_pid" 2>/dev/null || break
