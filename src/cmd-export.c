@@ -40,7 +40,7 @@
 
 static const char export_usage[] =
 "usage: mmscope export [options] -o DIR FILE|DIR...\n"
-"       mmscope export --schema sqlite|clickhouse\n"
+"       mmscope export --schema sqlite|clickhouse [--cluster NAME]\n"
 "\n"
 "Write the recordings' episodes, stalls, compaction runs, swap and zswap\n"
 "series, counters, OOM kills and settings as tables, one file per table in\n"
@@ -66,6 +66,9 @@ static const char export_usage[] =
 "      --run N          only run N of a host's history (time order)\n"
 "      --schema DB      print CREATE TABLE statements for sqlite or\n"
 "                       clickhouse and exit\n"
+"      --cluster NAME   with --schema clickhouse: tables TABLE_local on\n"
+"                       every server of cluster NAME, and TABLE a\n"
+"                       Distributed table over them\n"
 "  -h, --help           show this help\n";
 
 /* ---- the schema ---- */
@@ -1111,34 +1114,105 @@ static int check_file(const struct ex_table *t, enum ex_format fmt, struct ex_fi
 
 /* ---- the schema as SQL ---- */
 
-static void print_schema(int clickhouse)
+/*
+ * The keys of each table, for fleet questions (issue 42). recordings is
+ * the fleet's dimension: one row per recording with its host, kernel and
+ * wall-clock start, so ClickHouse sorts it by kernel, host and start and
+ * partitions it by month of the start (a recording without a wall clock
+ * goes to 1970-01). The other tables know their recording only by its id:
+ * they are sorted by it, then by what their questions pick (the stall
+ * kind, the order, the counter) and time, so a recording's rows lie
+ * together and a question about some hosts or kernels reads their
+ * recordings' ranges only (WHERE recording_id IN (SELECT ... FROM
+ * recordings ...) or a join on it). The same columns are SQLite's index.
+ * No sorting key column may be Nullable (ClickHouse 18.16 refuses it).
+ */
+struct ex_keys {
+	const char *cols;	/* SQLite index, and the sorting key less ifNull */
+	const char *ch_order;	/* ClickHouse ORDER BY, when not cols */
+	const char *ch_part;	/* ClickHouse PARTITION BY, or NULL */
+};
+
+#define START_S "intDiv(ifNull(start_unix_ns, 0), 1000000000)"
+static const struct ex_keys ex_keys[TB_NR] = {
+	[TB_RECORDINGS] = { "kernel, host, start_unix_ns",
+			    "kernel, host, ifNull(start_unix_ns, 0), recording_id",
+			    "toYYYYMM(toDateTime(" START_S ", 'UTC'))" },
+	[TB_KSWAPD] = { "recording_id, node, begin_ns", NULL, NULL },
+	[TB_KCOMPACTD] = { "recording_id, node, begin_ns", NULL, NULL },
+	[TB_STALLS] = { "recording_id, kind, begin_ns", NULL, NULL },
+	[TB_COMPACTION] = { "recording_id, runner, begin_ns", NULL, NULL },
+	[TB_SWAP_ORDERS] = { "recording_id, alloc_order, begin_ns", NULL, NULL },
+	[TB_SWAP_CLUSTERS] = { "recording_id, device, t_ns", NULL, NULL },
+	[TB_ZSWAP] = { "recording_id, t_ns", NULL, NULL },
+	[TB_COUNTERS] = { "recording_id, source, key, t_ns", NULL, NULL },
+	[TB_OOM] = { "recording_id, t_ns", NULL, NULL },
+	[TB_SETTINGS] = { "recording_id, key", NULL, NULL },
+	[TB_FINDINGS] = { "recording_id, id", NULL, NULL },
+	[TB_MEMCGS] = { "recording_id, path", NULL, NULL },
+	[TB_CGROUPS] = { "recording_id", NULL, NULL },
+};
+
+static void print_columns(const struct ex_table *t, int clickhouse)
+{
+	for (int c = 0; c < t->ncols; c++) {
+		const struct ex_col *col = &t->cols[c];
+		const char *ty;
+
+		if (clickhouse)
+			ty = col->type == CT_INT ? "Int64" : col->type == CT_REAL ?
+			     "Float64" : "String";
+		else
+			ty = col->type == CT_INT ? "INTEGER" : col->type == CT_REAL ?
+			     "REAL" : "TEXT";
+		if (clickhouse && col->nullable)
+			printf("  `%s` Nullable(%s)", col->name, ty);
+		else if (clickhouse)
+			printf("  `%s` %s", col->name, ty);
+		else
+			printf("  \"%s\" %s%s", col->name, ty, col->nullable ? "" : " NOT NULL");
+		printf("%s\n", c + 1 < t->ncols ? "," : "");
+	}
+}
+
+/*
+ * clickhouse 0: SQLite, its tables and an index on each; 1: ClickHouse
+ * MergeTree tables. With a cluster (ClickHouse), each table is
+ * TABLE_local on every server of the cluster and TABLE a Distributed
+ * table over them, so the fleet queries name TABLE either way. Rows are
+ * sharded by recording: a recording's rows, its recordings row included,
+ * are on one shard, so with distributed_product_mode = 'local' a join on
+ * recording_id with a subquery is answered by each shard with its own
+ * rows (mmscope-export(5), CLUSTERS).
+ */
+static void print_schema(int clickhouse, const char *cluster)
 {
 	for (int i = 0; i < TB_NR; i++) {
 		const struct ex_table *t = &ex_tables[i];
+		const struct ex_keys *k = &ex_keys[i];
 
-		printf("CREATE TABLE IF NOT EXISTS %s (\n", t->name);
-		for (int c = 0; c < t->ncols; c++) {
-			const struct ex_col *col = &t->cols[c];
-			const char *ty;
-
-			if (clickhouse)
-				ty = col->type == CT_INT ? "Int64" : col->type == CT_REAL ?
-				     "Float64" : "String";
-			else
-				ty = col->type == CT_INT ? "INTEGER" : col->type == CT_REAL ?
-				     "REAL" : "TEXT";
-			if (clickhouse && col->nullable)
-				printf("  `%s` Nullable(%s)", col->name, ty);
-			else if (clickhouse)
-				printf("  `%s` %s", col->name, ty);
-			else
-				printf("  \"%s\" %s%s", col->name, ty, col->nullable ? "" : " NOT NULL");
-			printf("%s\n", c + 1 < t->ncols ? "," : "");
+		if (!clickhouse) {
+			printf("CREATE TABLE IF NOT EXISTS %s (\n", t->name);
+			print_columns(t, 0);
+			printf(");\nCREATE INDEX IF NOT EXISTS %s_key ON %s (%s);\n", t->name,
+			       t->name, k->cols);
+			continue;
 		}
-		if (clickhouse)
-			printf(") ENGINE = MergeTree ORDER BY recording_id;\n");
+		if (cluster)
+			printf("CREATE TABLE IF NOT EXISTS %s_local ON CLUSTER %s (\n", t->name,
+			       cluster);
 		else
-			printf(");\n");
+			printf("CREATE TABLE IF NOT EXISTS %s (\n", t->name);
+		print_columns(t, 1);
+		printf(") ENGINE = MergeTree");
+		if (k->ch_part)
+			printf(" PARTITION BY %s", k->ch_part);
+		printf(" ORDER BY (%s);\n", k->ch_order ? k->ch_order : k->cols);
+		if (cluster)
+			printf("CREATE TABLE IF NOT EXISTS %s ON CLUSTER %s AS %s_local\n"
+			       "  ENGINE = Distributed(%s, currentDatabase(), %s_local, "
+			       "cityHash64(recording_id));\n", t->name, cluster, t->name, cluster,
+			       t->name);
 	}
 }
 
@@ -1149,11 +1223,12 @@ struct export_opts {
 	enum ex_format fmt;
 	const char *null;	/* --csv-null */
 	int schema;		/* 0 none, 1 sqlite, 2 clickhouse */
+	const char *cluster;	/* --cluster: ClickHouse's Distributed tables */
 	int jobs;		/* --jobs, 0: the CPUs it may use */
 	struct analysis_scope scope;	/* --since/--until: a window */
 };
 
-enum { OPT_SCHEMA = 256, OPT_CSV_NULL };
+enum { OPT_SCHEMA = 256, OPT_CSV_NULL, OPT_CLUSTER };
 
 static int export_parse(int argc, char **argv, struct export_opts *o)
 {
@@ -1161,6 +1236,7 @@ static int export_parse(int argc, char **argv, struct export_opts *o)
 		{ "output", required_argument, NULL, 'o' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "schema", required_argument, NULL, OPT_SCHEMA },
+		{ "cluster", required_argument, NULL, OPT_CLUSTER },
 		{ "csv-null", required_argument, NULL, OPT_CSV_NULL },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "since", required_argument, NULL, SCOPE_OPT_SINCE },
@@ -1216,12 +1292,24 @@ static int export_parse(int argc, char **argv, struct export_opts *o)
 				return usage_error(cmd, "bad schema '%s' (sqlite or clickhouse)",
 						   optarg);
 			break;
+		case OPT_CLUSTER:
+			/* a name ClickHouse takes unquoted in ON CLUSTER and as
+			 * the Distributed engine's first argument */
+			if (!*optarg || optarg[strspn(optarg, "abcdefghijklmnopqrstuvwxyz"
+						       "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")] ||
+			    (*optarg >= '0' && *optarg <= '9'))
+				return usage_error(cmd, "bad --cluster '%s' (letters, digits "
+						   "and _, not first a digit)", optarg);
+			o->cluster = optarg;
+			break;
 		case 'h':
 			return -1;
 		default:
 			return bad_option(cmd, argc, argv);
 		}
 	}
+	if (o->cluster && o->schema != 2)
+		return usage_error(cmd, "--cluster goes with --schema clickhouse");
 	if (o->schema) {
 		if (optind != argc || o->dir)
 			return usage_error(cmd, "--schema takes no recording and no -o");
@@ -1656,7 +1744,7 @@ static int cmd_export_run(int argc, char **argv)
 		return r;
 	inputs_init(&in);
 	if (o.schema) {
-		print_schema(o.schema == 2);
+		print_schema(o.schema == 2, o.cluster);
 		return finish_stdout(EXIT_OK);
 	}
 	if (mkdir(o.dir, 0777) && errno != EEXIST)

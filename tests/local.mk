@@ -218,6 +218,13 @@ EXTRA_DIST += tests/export/schema.sh tests/export/sqlite.sh tests/export/clickho
 	tests/export/run.sh tests/export/jobs.sh tests/export/window.sh tests/export/identity.sh \
 	tests/export/fleet.py \
 	tests/export/fleet-queries.sh
+# the fleet queries of samples/queries in SQLite and ClickHouse, and on a
+# two-shard cluster against one server (issue 42); bench.sh, the fleet
+# benchmark, is no test (tests/bench/README.md)
+TESTS += tests/fleet/queries.sh tests/fleet/cluster.sh
+EXTRA_DIST += tests/fleet/queries.sh tests/fleet/cluster.sh tests/fleet/lib-ch.sh \
+	tests/fleet/lib-load.sh tests/fleet/ch-insert.py tests/fleet/results.py tests/fleet/gen.py \
+	tests/fleet/bench.sh
 # mmscope-export(5)'s SQLite loading example, run as printed
 TESTS += tests/export/loading.sh
 EXTRA_DIST += tests/export/loading.sh
@@ -421,6 +428,7 @@ SLOW_TESTS = tests/malformed/truncate.sh tests/unit/test-seek tests/oracle/trace
 	tests/oracle/fast-format.sh tests/cli/repo-docs.sh tests/oracle/dump-scope.sh \
 	tests/report/wall-time.sh tests/html/chromium.sh tests/plot/golden.sh \
 	tests/report/findings.sh tests/oracle/findings-truth.sh tests/export/clickhouse.sh \
+	tests/fleet/queries.sh tests/fleet/cluster.sh \
 	tests/report/golden.sh tests/cli/usage.sh tests/report/meta-text.sh \
 	tests/report/handoff-zone.sh tests/report/plurals.sh tests/report/probe-floor.sh
 

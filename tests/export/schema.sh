@@ -17,6 +17,8 @@ s2="$top_srcdir/tests/data/report/oom-6.18.dat"
 "$MMSCOPE" export -f jsonl -o "$scratch/jsonl" "$s1" "$s2" || fail "export jsonl failed"
 "$MMSCOPE" export --schema sqlite >"$scratch/sqlite.sql" || fail "--schema sqlite failed"
 "$MMSCOPE" export --schema clickhouse >"$scratch/ch.sql" || fail "--schema clickhouse failed"
+"$MMSCOPE" export --schema clickhouse --cluster fleet_2 >"$scratch/cluster.sql" ||
+	fail "--schema clickhouse --cluster failed"
 
 python3 - "$man" "$scratch" <<'PY' || fail "the man page and the writer disagree"
 import json, os, re, sys
@@ -51,6 +53,27 @@ for (t, body), (mt, mcols) in zip(ch, tables):
     cols = [re.match(r"\s*`(\w+)`", c).group(1) for c in body.strip().split(",\n")]
     if cols != [c for c, _ in mcols]:
         bad.append("%s: clickhouse columns %s" % (t, cols))
+# keys (issue 42): an index per SQLite table; ClickHouse sorted by the
+# recording first (but recordings: kernel, host, start, by month), and
+# with --cluster each table local ON CLUSTER plus a Distributed table over
+# it, sharded by the recording so that a recording's rows share a shard
+sqs = open(d + "/sqlite.sql").read()
+chs = open(d + "/ch.sql").read()
+cls = open(d + "/cluster.sql").read()
+for t in names:
+    if not re.search(r"CREATE INDEX IF NOT EXISTS %s_key ON %s \(" % (t, t), sqs):
+        bad.append("%s: no SQLite index" % t)
+    m = re.search(r"CREATE TABLE IF NOT EXISTS %s \(.*?\) ENGINE = MergeTree(.*?);" % t, chs, re.S)
+    keys = m.group(1) if m else ""
+    want = " PARTITION BY toYYYYMM(" if t == "recordings" else " ORDER BY (recording_id"
+    if want not in keys:
+        bad.append("%s: ClickHouse keys %r" % (t, keys))
+    if not re.search(r"CREATE TABLE IF NOT EXISTS %s_local ON CLUSTER fleet_2 \(.*?\) "
+                     r"ENGINE = MergeTree%s;" % (t, re.escape(keys)), cls, re.S):
+        bad.append("%s: no %s_local ON CLUSTER with the same keys" % (t, t))
+    if ("CREATE TABLE IF NOT EXISTS %s ON CLUSTER fleet_2 AS %s_local\n  ENGINE = Distributed("
+        "fleet_2, currentDatabase(), %s_local, cityHash64(recording_id));" % (t, t, t)) not in cls:
+        bad.append("%s: no Distributed table over %s_local" % (t, t))
 for t, mcols in tables:
     want = [c for c, _ in mcols]
     with open("%s/csv/%s.csv" % (d, t)) as f:
@@ -177,7 +200,8 @@ ok "a table with other columns is refused"
 [ $? -eq 1 ] || fail "missing recording: not exit 1"
 [ "$(wc -l <"$scratch/err")" -eq 1 ] || fail "missing recording: not one line"
 for args in "-f xml -o $scratch/x $s1" "$s1" "-o $scratch/x" "--schema mysql" "--schema sqlite $s1" \
-	"--csv-null , -o $scratch/x $s1"; do
+	"--csv-null , -o $scratch/x $s1" "--schema sqlite --cluster c" "--cluster c -o $scratch/x $s1" \
+	"--schema clickhouse --cluster a-b" "--schema clickhouse --cluster 1c"; do
 	# shellcheck disable=SC2086
 	"$MMSCOPE" export $args >/dev/null 2>&1
 	rc=$?
