@@ -125,6 +125,9 @@ struct analysis_opts {
 	 * no stacks (compare, export), a 6.18 kallsyms costs more than a
 	 * lab recording's events. */
 	int unnamed_frames;
+	/* The window before each kill the OOM model describes (report
+	 * --dossier-window); 0: KILL_WINDOW_DEFAULT_NS (model-oom.h). */
+	uint64_t dossier_window_ns;
 };
 
 struct analysis_info {

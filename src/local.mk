@@ -33,7 +33,7 @@ libmmscope_a_SOURCES += \
 	src/collector.c src/collector.h \
 	src/cmdlines.c src/cmdlines.h \
 	src/spool.c src/spool.h \
-	src/sampler.c src/sampler.h \
+	src/sampler.c src/sampler.h src/task-snapshot.c src/task-snapshot.h \
 	src/runctx.c src/runctx.h \
 	src/host-id.c src/host-id.h \
 	src/probes.c src/probes.h \

@@ -22,6 +22,7 @@ struct model_env {
 	 * and compaction's), NULL when there is none */
 	void *(*peer)(const struct model_env *env, const struct model_ops *ops);
 	void *ctx;				/* the driver's, for peer */
+	uint64_t kill_window_ns;		/* the OOM model's window; 0 its default */
 };
 
 struct model_ops {
