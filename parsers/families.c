@@ -22,46 +22,46 @@ extern const struct parser khugepaged_parsers[];
 extern const struct parser task_parsers[];
 extern const struct parser stack_parsers[];
 
-#define END { NULL, NULL, NULL }
+#define END { NULL, NULL, NULL, NULL }
 
 /* Not recorded, on purpose: balance_pgdat_begin (7.x) fires where
  * kswapd_wake does; kmem:mm_setup_per_zone_wmarks only on a sysctl write
  * or hotplug, and the zoneinfo samples carry the watermarks. */
 static const struct family_event ev_kswapd[] = {
-	{ "vmscan:mm_vmscan_wakeup_kswapd", NULL, NULL },
-	{ "vmscan:mm_vmscan_kswapd_wake", NULL, NULL },
-	{ "vmscan:mm_vmscan_kswapd_sleep", NULL, NULL },
-	{ "vmscan:mm_vmscan_balance_pgdat_end", NULL, "7.2" },
-	{ "vmscan:mm_vmscan_kswapd_reclaim_fail", NULL, "7.2" },
-	{ "vmscan:mm_vmscan_kswapd_clear_hopeless", NULL, "7.2" },
+	{ "vmscan:mm_vmscan_wakeup_kswapd", NULL, NULL, NULL },
+	{ "vmscan:mm_vmscan_kswapd_wake", NULL, NULL, NULL },
+	{ "vmscan:mm_vmscan_kswapd_sleep", NULL, NULL, NULL },
+	{ "vmscan:mm_vmscan_balance_pgdat_end", NULL, "7.2", NULL },
+	{ "vmscan:mm_vmscan_kswapd_reclaim_fail", NULL, "7.2", NULL },
+	{ "vmscan:mm_vmscan_kswapd_clear_hopeless", NULL, "7.2", NULL },
 	END,
 };
 
 static const struct family_event ev_compaction[] = {
-	{ "compaction:*", NULL, NULL },
+	{ "compaction:*", NULL, NULL, NULL },
 	END,
 };
 
 static const struct family_event ev_reclaim[] = {
-	{ "vmscan:mm_vmscan_direct_reclaim_begin", NULL, NULL },
-	{ "vmscan:mm_vmscan_direct_reclaim_end", NULL, NULL },
-	{ "vmscan:mm_vmscan_memcg_reclaim_begin", NULL, NULL },
-	{ "vmscan:mm_vmscan_memcg_reclaim_end", NULL, NULL },
-	{ "vmscan:mm_vmscan_memcg_softlimit_reclaim_begin", NULL, NULL },
-	{ "vmscan:mm_vmscan_memcg_softlimit_reclaim_end", NULL, NULL },
-	{ "vmscan:mm_vmscan_node_reclaim_begin", NULL, NULL },
-	{ "vmscan:mm_vmscan_node_reclaim_end", NULL, NULL },
-	{ "vmscan:mm_vmscan_lru_isolate", NULL, NULL },
-	{ "vmscan:mm_vmscan_lru_shrink_inactive", NULL, NULL },
-	{ "vmscan:mm_vmscan_lru_shrink_active", NULL, NULL },
-	{ "vmscan:mm_vmscan_write_folio", "vmscan:mm_vmscan_writepage", NULL },	/* < 5.19 */
-	{ "vmscan:mm_vmscan_throttled", NULL, "6.1" },
-	{ "vmscan:mm_vmscan_reclaim_pages", NULL, "6.18" },
+	{ "vmscan:mm_vmscan_direct_reclaim_begin", NULL, NULL, NULL },
+	{ "vmscan:mm_vmscan_direct_reclaim_end", NULL, NULL, NULL },
+	{ "vmscan:mm_vmscan_memcg_reclaim_begin", NULL, NULL, NULL },
+	{ "vmscan:mm_vmscan_memcg_reclaim_end", NULL, NULL, NULL },
+	{ "vmscan:mm_vmscan_memcg_softlimit_reclaim_begin", NULL, NULL, NULL },
+	{ "vmscan:mm_vmscan_memcg_softlimit_reclaim_end", NULL, NULL, NULL },
+	{ "vmscan:mm_vmscan_node_reclaim_begin", NULL, NULL, NULL },
+	{ "vmscan:mm_vmscan_node_reclaim_end", NULL, NULL, NULL },
+	{ "vmscan:mm_vmscan_lru_isolate", NULL, NULL, NULL },
+	{ "vmscan:mm_vmscan_lru_shrink_inactive", NULL, NULL, NULL },
+	{ "vmscan:mm_vmscan_lru_shrink_active", NULL, NULL, NULL },
+	{ "vmscan:mm_vmscan_write_folio", "vmscan:mm_vmscan_writepage", NULL, NULL },	/* < 5.19 */
+	{ "vmscan:mm_vmscan_throttled", NULL, "6.1", NULL },
+	{ "vmscan:mm_vmscan_reclaim_pages", NULL, "6.18", NULL },
 	END,
 };
 
 static const struct family_event ev_extfrag[] = {
-	{ "kmem:mm_page_alloc_extfrag", NULL, NULL },
+	{ "kmem:mm_page_alloc_extfrag", NULL, NULL, NULL },
 	END,
 };
 
@@ -71,24 +71,28 @@ static const struct family_event ev_none[] = { END };
 
 /* The rest of oom:* is not recorded: oom_score_adj_update fires on every
  * write to /proc/PID/oom_score_adj (each service start), and the reaper's
- * steps follow each mark_victim, which is what we count. */
+ * steps follow each mark_victim, which is what we count. signal_generate
+ * is every kill a process sends (systemd-oomd, earlyoom, kill -9) and the
+ * OOM killer's own SIGKILL; it fires for every signal (SIGCHLD at each
+ * exit), so the kernel keeps only SIGKILL (9 on every architecture). */
 static const struct family_event ev_oom[] = {
-	{ "oom:mark_victim", NULL, NULL },
-	{ "oom:compact_retry", NULL, NULL },
-	{ "oom:reclaim_retry_zone", NULL, NULL },
+	{ "oom:mark_victim", NULL, NULL, NULL },
+	{ "oom:compact_retry", NULL, NULL, NULL },
+	{ "oom:reclaim_retry_zone", NULL, NULL, NULL },
+	{ "signal:signal_generate", NULL, NULL, "sig==9" },
 	END,
 };
 
 /* The file and mTHP variants and the 7.x pass event are enabled where
  * the kernel has them (a missing one is listed, as for every group). */
 static const struct family_event ev_khugepaged[] = {
-	{ "huge_memory:mm_khugepaged_scan_pmd", NULL, NULL },
-	{ "huge_memory:mm_collapse_huge_page", NULL, NULL },
-	{ "huge_memory:mm_collapse_huge_page_isolate", NULL, NULL },
-	{ "huge_memory:mm_collapse_huge_page_swapin", NULL, NULL },
-	{ "huge_memory:mm_khugepaged_scan_file", NULL, "6.1" },
-	{ "huge_memory:mm_khugepaged_collapse_file", NULL, "6.12" },
-	{ "huge_memory:mm_khugepaged_scan", NULL, "7.2" },
+	{ "huge_memory:mm_khugepaged_scan_pmd", NULL, NULL, NULL },
+	{ "huge_memory:mm_collapse_huge_page", NULL, NULL, NULL },
+	{ "huge_memory:mm_collapse_huge_page_isolate", NULL, NULL, NULL },
+	{ "huge_memory:mm_collapse_huge_page_swapin", NULL, NULL, NULL },
+	{ "huge_memory:mm_khugepaged_scan_file", NULL, "6.1", NULL },
+	{ "huge_memory:mm_khugepaged_collapse_file", NULL, "6.12", NULL },
+	{ "huge_memory:mm_khugepaged_scan", NULL, "7.2", NULL },
 	END,
 };
 
@@ -98,23 +102,23 @@ static const struct family_event ev_khugepaged[] = {
  * every task's memory cgroup at the start ("mms1 cgtasks"), they are
  * also the pid -> memory cgroup map of the analysis. */
 static const struct family_event ev_tasks[] = {
-	{ "task:task_newtask", NULL, NULL },
-	{ "task:task_rename", NULL, NULL },
-	{ "sched:sched_process_exec", NULL, NULL },
-	{ "cgroup:cgroup_attach_task", NULL, NULL },
+	{ "task:task_newtask", NULL, NULL, NULL },
+	{ "task:task_rename", NULL, NULL, NULL },
+	{ "sched:sched_process_exec", NULL, NULL, NULL },
+	{ "cgroup:cgroup_attach_task", NULL, NULL, NULL },
 	END,
 };
 
 /* ftrace:print: the sampler's trace_marker lines; there by itself. */
 static const struct family_event ev_samples[] = {
-	{ "ftrace:print", NULL, NULL },
+	{ "ftrace:print", NULL, NULL, NULL },
 	END,
 };
 
 /* ftrace:kernel_stack: written by the stacktrace trigger (record -T),
  * not enabled as an event. */
 static const struct family_event ev_stacks[] = {
-	{ "ftrace:kernel_stack", NULL, NULL },
+	{ "ftrace:kernel_stack", NULL, NULL, NULL },
 	END,
 };
 
@@ -131,7 +135,7 @@ const struct event_family event_families[] = {
 	  ev_none, FAMILY_PROBE_SWAP, probe_swap_parsers },
 	{ "zswap", "the zswap kprobes (no tracepoints exist)",
 	  ev_none, FAMILY_PROBE_ZSWAP, probe_zswap_parsers },
-	{ "oom", "OOM victims and the allocator's last retries before them",
+	{ "oom", "every kill: OOM victims, SIGKILLs sent, the last retries",
 	  ev_oom, 0, oom_parsers },
 	{ "khugepaged", "khugepaged scans and THP collapses, by order and result",
 	  ev_khugepaged, 0, khugepaged_parsers },

@@ -26,6 +26,9 @@ struct family_event {
 	const char *spec;
 	const char *alt;
 	const char *since;
+	/* the tracefs filter the collector sets on it (NULL: none): what of
+	 * a busy event the family needs, cut in the kernel */
+	const char *filter;
 };
 
 /* Bits of enum probe_family (src/probes.h): the kprobe sets wanted. */

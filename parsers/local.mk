@@ -18,4 +18,4 @@ libmmscope_a_SOURCES += parsers/stacks.c
 libmmscope_a_SOURCES += \
 	parsers/sample-line.c parsers/sample-vmstat.c parsers/sample-zoneinfo.c \
 	parsers/sample-buddyinfo.c parsers/sample-pagetype.c parsers/sample-mthp.c \
-	parsers/sample-psi.c parsers/sample-swaps.c
+	parsers/sample-psi.c parsers/sample-swaps.c parsers/sample-tasks.c

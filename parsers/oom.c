@@ -61,9 +61,47 @@ static void oom_parse(void *state, struct parse_ctx *pc)
 	pc->sink(pc->sink_ctx, r);
 }
 
+/*
+ * signal:signal_generate (kernel/signal.c, every kernel of
+ * tests/data/kernels/ from 5.10: sig, errno, code, comm, pid, group,
+ * result). The kernel's filter keeps SIGKILL only (parsers/families.c);
+ * a recording without it (trace-cmd, -e) holds every signal and the
+ * model skips the rest.
+ */
+enum { SF_SIG, SF_CODE, SF_COMM, SF_PID, SF_GROUP, SF_RESULT };
+
+static const struct field_spec signal_fields[] = {
+	{ NAMES("sig"), "kills sent by processes" },
+	{ NAMES("code"), NULL },
+	{ NAMES("comm"), "killed tasks' names" },
+	{ NAMES("pid"), "killed tasks' pids" },
+	{ NAMES("group"), NULL },
+	{ NAMES("result"), "whether a SIGKILL was delivered" },
+	{ NULL, NULL },
+};
+
+static void signal_parse(void *state, struct parse_ctx *pc)
+{
+	struct pstate *st = state;
+	struct record *r = pc->rec;
+	char comm[32];
+
+	r->type = REC_SIGNAL;
+	r->sig.sig = (int)PF_SD(st, pc, SF_SIG, -1);
+	r->sig.code = (int)PF_SD(st, pc, SF_CODE, -1);
+	r->sig.result = (int)PF_SD(st, pc, SF_RESULT, -1);
+	r->sig.group = (int)PF_SD(st, pc, SF_GROUP, -1);
+	r->sig.target = (int)PF_SD(st, pc, SF_PID, -1);
+	r->sig.target_comm = pfield_str(&st->f[SF_COMM], pc->data, pc->size, comm,
+					(int)sizeof(comm));
+	r->sig.sender_cgroup = 0;
+	pc->sink(pc->sink_ctx, r);
+}
+
 const struct parser oom_parsers[] = {
 	{ "oom", "mark_victim", oom_parse, OOM_VICTIM, victim_fields, 1, NULL, REC_OOM },
 	{ "oom", "compact_retry", oom_parse, OOM_COMPACT_RETRY, no_fields, 0, NULL, REC_OOM },
 	{ "oom", "reclaim_retry_zone", oom_parse, OOM_RECLAIM_RETRY, no_fields, 0, NULL, REC_OOM },
+	{ "signal", "signal_generate", signal_parse, 0, signal_fields, 1, NULL, REC_SIGNAL },
 	{ NULL, NULL, NULL, 0, NULL, 0, NULL, 0 },
 };

@@ -355,6 +355,7 @@ const char *sample_source_name(enum sample_source s)
 	static const char *const names[SRC_NR] = {
 		"vmstat", "zone", "buddy", "pagetype", "mthp", "zswap", "psi",
 		"swap", "memcg", "end", "missing", "ctx", "outcome", "memcgs", "cgtasks",
+		"tasks",
 	};
 
 	return (unsigned)s < SRC_NR ? names[s] : "?";

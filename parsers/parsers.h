@@ -111,6 +111,7 @@ void sample_pagetype_parse(const struct sample_line *sl, struct parse_ctx *pc);
 void sample_mthp_parse(const struct sample_line *sl, struct parse_ctx *pc);
 void sample_psi_parse(const struct sample_line *sl, struct parse_ctx *pc);
 void sample_swaps_parse(const struct sample_line *sl, struct parse_ctx *pc);
+void sample_tasks_parse(const struct sample_line *sl, struct parse_ctx *pc);
 
 /* Emits every numeric KEY=VALUE as a REC_COUNTER of src and every other
  * one as a REC_SETTING; id_key (if not NULL) names the key that

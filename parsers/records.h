@@ -47,6 +47,7 @@
 	/* kmem, oom */ \
 	X(REC_EXTFRAG, "extfrag") \
 	X(REC_OOM, "oom") \
+	X(REC_SIGNAL, "signal")			/* signal:signal_generate: a signal sent (kills: sig 9) */ \
 	/* counter samples (mmscope-samples(5)) */ \
 	X(REC_COUNTER, "counter")		/* one KEY=VALUE of vmstat, mthp, psi, swap, ... */ \
 	X(REC_SETTING, "setting")		/* one KEY=string: enabled=Y, compressor=lz4, why_X */ \
@@ -124,6 +125,7 @@ enum sample_source {
 	SRC_OUTCOME,	/* the command's argv, exit, rusage */
 	SRC_MEMCGS,	/* record --cgroups: every memcg under a root, by path */
 	SRC_CGTASKS,	/* the tasks' memory cgroups at the start (REC_CGROUP_TASK) */
+	SRC_TASKS,	/* the largest tasks by RSS+swap (oom group) */
 	SRC_NR
 };
 
@@ -185,6 +187,20 @@ struct record {
 			int64_t total_vm_kb, anon_rss_kb, file_rss_kb, shmem_rss_kb;
 			int64_t uid, oom_score_adj;	/* adj: INT64_MIN unknown */
 		} oom;
+		/* REC_SIGNAL: rec pid/comm are the sender (the task the event
+		 * fired in: the kernel's OOM killer runs in the allocating
+		 * task); the target's pid and comm are the event's own, and
+		 * rec.cgroup, set by the analysis, the target's (as for an OOM
+		 * victim). -1: no such field on this kernel. */
+		struct {
+			int sig;
+			int code;	/* si_code: 0 SI_USER (kill), 0x80 SI_KERNEL ... */
+			int result;	/* 0 delivered, 1 ignored, 2 already pending, 3, 4 */
+			int group;	/* sent to the whole thread group */
+			int target;	/* pid */
+			const char *target_comm;	/* "" unknown */
+			int sender_cgroup;	/* as rec.cgroup, of the sender; 0 unknown */
+		} sig;
 		struct {
 			enum sample_source source;
 			uint64_t seq;

@@ -42,6 +42,7 @@ static const struct sample_parser sample_parsers[] = {
 	{ "ctx", SRC_CTX, sample_ctx_parse },
 	{ "outcome", SRC_OUTCOME, sample_outcome_parse },
 	{ "cgtasks", SRC_CGTASKS, sample_cgtasks_parse },
+	{ "tasks", SRC_TASKS, sample_tasks_parse },
 };
 
 const struct sample_parser *sample_parser_find(const char *tag)

@@ -205,7 +205,7 @@ struct analysis *analysis_new_empty(const struct analysis_opts *o)
 	pidmap_init(&a->pend_reclaim, sizeof(struct pend));
 	pidmap_init(&a->pend_compact, sizeof(struct pend));
 	struct model_env env = { &a->opts.handoff, analysis_peer, a, a->opts.series_max,
-				 a->opts.summary };
+				 a->opts.summary, a->opts.dossier_window_ns };
 
 	for (size_t i = 0; models[i]; i++) {
 		if (a->opts.summary && models[i]->viewer)
@@ -339,7 +339,7 @@ static int analysis_task_record(enum rec_type t)
 	case REC_COMPACT_BEGIN: case REC_COMPACT_END: case REC_COMPACT_FINISHED:
 	case REC_COMPACT_SUITABLE: case REC_COMPACT_DEFER: case REC_COMPACT_ISOLATE:
 	case REC_COMPACT_MIGRATE: case REC_EXTFRAG: case REC_OOM: case REC_SWAP_FOLIO:
-	case REC_ZSWAP: case REC_KERNEL_STACK:
+	case REC_ZSWAP: case REC_KERNEL_STACK: case REC_SIGNAL:
 		return 1;
 	default:
 		return 0;
@@ -492,6 +492,17 @@ static void analysis_cg_open_set(struct analysis *a, int pid, int in)
 	*(signed char *)pidmap_add(&a->cg_open, pid) = in ? 1 : 2;
 }
 
+/* A kill's victim, whose task the record is in the scope and the cgroup
+ * map (an OOM kill, a signal sent: the target's); 0 for other records. */
+static int analysis_victim(const struct record *r)
+{
+	if (r->type == REC_OOM && r->oom.kind == OOM_VICTIM && r->oom.victim > 0)
+		return r->oom.victim;
+	if (r->type == REC_SIGNAL && r->sig.target > 0)
+		return r->sig.target;
+	return 0;
+}
+
 static void analysis_sink(void *ctx, const struct record *r)
 {
 	struct analysis *a = ctx;
@@ -504,10 +515,12 @@ static void analysis_sink(void *ctx, const struct record *r)
 	/* the task's cgroup now, on what it did (an OOM kill: the victim's),
 	 * before the models and the scope see it */
 	if (cgmap_recorded(a->cgmap) && analysis_task_record(r->type)) {
-		int victim = r->type == REC_OOM && r->oom.kind == OOM_VICTIM && r->oom.victim > 0;
+		int victim = analysis_victim(r);
 
 		tagged = *r;
-		tagged.cgroup = cgmap_of(a->cgmap, victim ? r->oom.victim : r->pid) + 1;
+		tagged.cgroup = cgmap_of(a->cgmap, victim > 0 ? victim : r->pid) + 1;
+		if (r->type == REC_SIGNAL)
+			tagged.sig.sender_cgroup = cgmap_of(a->cgmap, r->pid) + 1;
 		r = &tagged;
 	}
 	if (a->tasks && r->pid > 0 && !a->opts.scope.cgroup) {
@@ -519,12 +532,13 @@ static void analysis_sink(void *ctx, const struct record *r)
 			a->scope_pid_seen = 1;
 	}
 	if (a->tasks && analysis_task_record(r->type)) {
-		int victim = r->type == REC_OOM && r->oom.kind == OOM_VICTIM && r->oom.victim > 0;
-		int in = analysis_cg_open(a, r, victim);
+		int victim = analysis_victim(r);
+		int in = analysis_cg_open(a, r, victim > 0);
 
 		if (in < 0)
-			in = analysis_task_in(a, victim ? r->oom.victim : r->pid,
-					      victim ? r->oom.victim_comm : NULL, r->cgroup);
+			in = analysis_task_in(a, victim > 0 ? victim : r->pid,
+					      victim > 0 ? (r->type == REC_OOM ? r->oom.victim_comm :
+							    r->sig.target_comm) : NULL, r->cgroup);
 		if (r->type == REC_RECLAIM_BEGIN || r->type == REC_COMPACT_BEGIN)
 			analysis_cg_open_set(a, r->pid, in);
 		if (!in) {

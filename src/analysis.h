@@ -137,6 +137,9 @@ struct analysis_opts {
 	 * lanes and the charts' series: model_ops.viewer). For the text and
 	 * JSON reports: memory does not grow with the stalls or the time. */
 	int summary;
+	/* The window before each kill the OOM model describes (report
+	 * --dossier-window); 0: KILL_WINDOW_DEFAULT_NS (model-oom.h). */
+	uint64_t dossier_window_ns;
 };
 
 #define ANALYSIS_SERIES_MAX 2048

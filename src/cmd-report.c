@@ -33,6 +33,8 @@ static const char report_usage[] =
 "      --force          replace FILE if it exists\n"
 "  -w, --width N        text width in columns (default 72)\n"
 "      --episodes N     kswapd episodes listed per node in text (default 40)\n"
+"      --dossier-window SECONDS  the window before each kill its dossier\n"
+"                       describes (default 10; 0.001 to 3600)\n"
 SCOPE_USAGE
 "  -h, --help           show this help\n";
 
@@ -61,6 +63,7 @@ struct report_cmd_opts {
 	struct analysis_scope scope;
 	const char *out;	/* -o FILE */
 	int force;
+	uint64_t dossier_ns;	/* --dossier-window; 0 the default */
 };
 
 static int report_parse_int(const char *s, int lo, int hi, int *out)
@@ -76,7 +79,7 @@ static int report_parse_int(const char *s, int lo, int hi, int *out)
 
 static int report_parse_opts(int argc, char **argv, struct report_cmd_opts *o)
 {
-	enum { OPT_EPISODES = 256, OPT_FORCE };
+	enum { OPT_EPISODES = 256, OPT_FORCE, OPT_DOSSIER };
 	static const struct option longopts[] = {
 		{ "section", required_argument, NULL, 's' },
 		{ "format", required_argument, NULL, 'f' },
@@ -84,6 +87,7 @@ static int report_parse_opts(int argc, char **argv, struct report_cmd_opts *o)
 		{ "episodes", required_argument, NULL, OPT_EPISODES },
 		{ "output", required_argument, NULL, 'o' },
 		{ "force", no_argument, NULL, OPT_FORCE },
+		{ "dossier-window", required_argument, NULL, OPT_DOSSIER },
 		{ "help", no_argument, NULL, 'h' },
 		SCOPE_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
@@ -95,6 +99,7 @@ static int report_parse_opts(int argc, char **argv, struct report_cmd_opts *o)
 	memset(&o->scope, 0, sizeof(o->scope));
 	o->out = NULL;
 	o->force = 0;
+	o->dossier_ns = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "s:f:w:o:h", longopts, NULL)) != -1) {
 		switch (c) {
@@ -131,6 +136,16 @@ static int report_parse_opts(int argc, char **argv, struct report_cmd_opts *o)
 			if (report_parse_int(optarg, 40, 400, &o->r.width))
 				return usage_error(cmd, "bad width '%s' (40 to 400)", optarg);
 			break;
+		case OPT_DOSSIER: {
+			char *end;
+			double v = strtod(optarg, &end);
+
+			if (end == optarg || *end || !(v >= 0.001 && v <= 3600))
+				return usage_error(cmd, "bad dossier window '%s' (seconds, 0.001 "
+						   "to 3600)", optarg);
+			o->dossier_ns = (uint64_t)(v * 1e9 + 0.5);
+			break;
+		}
 		case OPT_EPISODES:
 			if (report_parse_int(optarg, 0, 1000000, &o->r.max_episodes))
 				return usage_error(cmd, "bad episode count '%s'", optarg);
@@ -377,6 +392,7 @@ static int cmd_report_run(int argc, char **argv)
 	 * page's charts */
 	ao.series_max = ANALYSIS_SERIES_MAX;
 	ao.summary = o.r.format != RF_HTML;
+	ao.dossier_window_ns = o.dossier_ns;
 	/* without -o each run goes out as soon as it is read */
 	struct strbuf *sink = o.out ? &all : NULL;
 

@@ -590,6 +590,25 @@ static void kallsyms_read(struct collector *c)
 	c->syms_modules = mods;
 }
 
+/* A family's own filter on one of its events (families.h), where the
+ * event is enabled. A kernel that refuses it records the event whole:
+ * the parsers and models keep what they need, at more cost. A --filter
+ * on the same event, set later, replaces it. */
+static void family_filter(struct collector *c, const char *spec, const char *expr)
+{
+	char *sys = xstrdup(spec), *ev = strchr(sys, ':'), *file;
+
+	if (ev) {
+		*ev++ = '\0';
+		if (already_enabled(c, sys, ev)) {
+			file = xasprintf("events/%s/%s/filter", sys, ev);
+			(void)inst_write(c, file, expr);
+			free(file);
+		}
+	}
+	free(sys);
+}
+
 static int enable_groups(struct collector *c, const char *groups, int no_probes,
 			 const char *probe_set, char **err)
 {
@@ -611,8 +630,13 @@ static int enable_groups(struct collector *c, const char *groups, int no_probes,
 			return -1;
 		}
 		strbuf_addf(&c->groups, "%s%s", c->groups.len ? "," : "", g);
-		for (const struct family_event *fe = fam->events; fe->spec; fe++)
-			enable_spec(c, collector_event_choice(evdir, fe));
+		for (const struct family_event *fe = fam->events; fe->spec; fe++) {
+			const char *spec = collector_event_choice(evdir, fe);
+
+			enable_spec(c, spec);
+			if (fe->filter)
+				family_filter(c, spec, fe->filter);
+		}
 		want_probes |= fam->probes;
 	}
 	free(copy);

@@ -11,6 +11,7 @@
 #include "cgmap.h"
 #include "model-cgroups.h"
 #include "model-oom.h"
+#include "kill-dossier.h"
 #include "model-run.h"
 #include "model-stacks.h"
 #include "util.h"
@@ -788,6 +789,9 @@ static void rule_oom(const struct analysis *a, const struct finding_rule *r,
 	const struct oom_kill *k0;
 	const char *cn;
 	struct finding *f;
+	struct kill_dossier d;
+	char head[256];
+	int have_d;
 
 	if (!n)
 		return;
@@ -799,8 +803,10 @@ static void rule_oom(const struct analysis *a, const struct finding_rule *r,
 		snprintf(f->task, sizeof(f->task), "%s %d", *k0->comm ? k0->comm : "-", k0->pid);
 	else
 		snprintf(f->task, sizeof(f->task), "%s", *k0->comm ? k0->comm : "-");
-	summary(f, "%d kill%s, first %s (%s%s)", n, n == 1 ? "" : "s", f->task,
-		cn ? cn : "constraint unknown", cn ? "*" : "");
+	have_d = !kill_dossier_of(a, k0, &d);
+	summary(f, "%d kill%s, first %s by %s (%s%s)", n, n == 1 ? "" : "s", f->task,
+		have_d ? d.killer : "the OOM killer", cn ? cn : "constraint unknown",
+		cn ? "*" : "");
 	for (int i = 0; i < n && i < 3; i++) {
 		const struct oom_kill *k = oom_model_kill(m, i);
 		const char *c = oom_constraint_name(k->constraint);
@@ -809,6 +815,9 @@ static void rule_oom(const struct analysis *a, const struct finding_rule *r,
 			 rel_s(a, k->ts), *k->comm ? k->comm : "-", k->pid,
 			 (long long)k->anon_rss_kb, c ? c : "constraint unknown", c ? "*" : "");
 	}
+	if (have_d && *kill_dossier_headline(&d, head, (int)sizeof(head)))
+		evidence(f, "the window before the first kill", "kills", "%g s before: %s",
+			 (double)d.window_ns / 1e9, head);
 	if (k0->cgroup > 0)
 		evidence(f, "the tasks' memory cgroups (record -g tasks)", "cgroups",
 			 "first victim's cgroup %s",

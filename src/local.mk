@@ -34,7 +34,7 @@ libmmscope_a_SOURCES += \
 	src/collector.c src/collector.h \
 	src/cmdlines.c src/cmdlines.h \
 	src/spool.c src/spool.h \
-	src/sampler.c src/sampler.h \
+	src/sampler.c src/sampler.h src/task-snapshot.c src/task-snapshot.h \
 	src/runctx.c src/runctx.h \
 	src/host-id.c src/host-id.h \
 	src/probes.c src/probes.h \
@@ -54,7 +54,8 @@ libmmscope_a_SOURCES += \
 	src/model-swapclust.c src/model-swapclust.h \
 	src/model-zswap.c src/model-zswap.h \
 	src/model-khugepaged.c src/model-khugepaged.h \
-	src/model-oom.c src/model-oom.h \
+	src/model-oom.c src/model-oom.h src/kill-window.c src/kill-window.h \
+	src/kill-dossier.c src/kill-dossier.h \
 	src/model-phases.c src/model-phases.h \
 	src/report-phases.c src/report-phases.h \
 	src/model-run.c src/model-run.h \
@@ -81,7 +82,7 @@ libmmscope_a_SOURCES += \
 	src/report.c src/report.h \
 	src/report-mm.c src/report-counters.c src/report-json.c src/report-swap.c \
 	src/report-khugepaged.c src/report-khugepaged.h \
-	src/report-oom.c src/report-oom.h \
+	src/report-oom.c src/report-oom.h src/report-kills.c src/report-kills.h \
 	src/report-history.c src/report-history.h \
 	src/report-stacks.c src/report-stacks.h \
 	src/report-run.c src/report-run.h

@@ -188,8 +188,10 @@ static void counters_commit(struct counters_model *m, const struct record *r)
 void counters_model_add(struct counters_model *m, const struct record *r)
 {
 	/* --cgroups' many cgroups (long paths, up to thousands of keys a
-	 * set) are the memcgs model's (model-memcgs.h) */
-	if (r->type == REC_COUNTER && r->counter.source == SRC_MEMCGS)
+	 * set) are the memcgs model's (model-memcgs.h); the task snapshot
+	 * (pids by rank, not counters of one thing) the OOM model's */
+	if (r->type == REC_COUNTER && (r->counter.source == SRC_MEMCGS ||
+					 r->counter.source == SRC_TASKS))
 		return;
 	if (r->type == REC_COUNTER)
 		counters_value(m, r);

@@ -27,6 +27,7 @@ struct model_env {
 	 * nonzero summary: no list kept only for the viewers */
 	int series_max;
 	int summary;
+	uint64_t kill_window_ns;		/* the OOM model's window; 0 its default */
 };
 
 struct model_ops {

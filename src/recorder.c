@@ -134,6 +134,17 @@ static void take_routine_sample(struct recorder *r)
 	refresh_meta(r, stepped);
 }
 
+/* Whether a comma-separated list names group. */
+static int group_listed(const char *list, const char *group)
+{
+	size_t n = strlen(group);
+
+	for (const char *p = list; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+		if (!strncmp(p, group, n) && (p[n] == ',' || !p[n]))
+			return 1;
+	return 0;
+}
+
 /*
  * The memory cgroup of every task alive (src/cgdump.h), where the tasks
  * group records the moves that keep it true: at the start of each file,
@@ -785,6 +796,9 @@ static int record_setup(struct recorder *r)
 	/* a flight file starts wherever its ring was overwritten: every set
 	 * carries every vmstat field, so that any may be its first */
 	so.every_set_full = r->o->flight;
+	/* the oom group's kills get the largest tasks of the last set before
+	 * them (kill-dossier.h) */
+	so.tasks = group_listed(collector_groups(r->col), "oom");
 	/* zswap's pool counters are in debugfs; without it the samples say why */
 	if (!access("/sys/module/zswap/parameters", F_OK) && collector_debugfs(&err)) {
 		free(err);

@@ -13,6 +13,7 @@
  */
 #include "config.h"
 #include "report-oom.h"
+#include "report-kills.h"
 #include "model-oom.h"
 #include "json.h"
 
@@ -154,7 +155,7 @@ void report_json_oom(struct report_ctx *rc)
 	}
 	d = counters_model_delta(analysis_counters(rc->a), "oom_kill", &found);
 	json_object(j, "oom");
-	json_u64(j, "kills", (uint64_t)n);
+	json_u64(j, "oom_kills", (uint64_t)n);
 	json_s64_or_null(j, "vmstat_oom_kill", d, found);
 	json_u64(j, "reclaim_retries", oom_model_reclaim_retries(m));
 	json_u64(j, "compact_retries", oom_model_compact_retries(m));
@@ -191,5 +192,6 @@ void report_json_oom(struct report_ctx *rc)
 		json_close(j);
 	}
 	json_close(j);
+	report_json_kills(rc);
 	json_close(j);
 }

@@ -14,6 +14,7 @@
 #include "report-khugepaged.h"
 #include "report-memcgs.h"
 #include "report-oom.h"
+#include "report-kills.h"
 #include "report-phases.h"
 #include "report-run.h"
 #include "report-stacks.h"
@@ -85,6 +86,9 @@ const struct report_section_def report_sections[] = {
 	{ .name = "oom",
 	  .help = "OOM kills: victim, pid, time, anon-rss, memcg, constraint",
 	  .text = report_text_oom, .json = report_json_oom, .in_summary = 1 },
+	{ .name = "kills",
+	  .help = "every kill, whoever the killer, with the window before it",
+	  .text = report_text_kills, .json = report_json_kills_summary },
 	{ .name = "phases",
 	  .help = "workload phases (mmscope phase markers) and their durations",
 	  .text = report_text_phases, .json = report_json_phases },

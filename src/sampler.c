@@ -8,6 +8,7 @@
  */
 #include "config.h"
 #include "sampler.h"
+#include "task-snapshot.h"
 #include "runctx.h"
 
 #include <ctype.h>
@@ -26,12 +27,12 @@
 
 enum source {
 	SRC_VMSTAT, SRC_ZONE, SRC_BUDDY, SRC_PAGETYPE, SRC_MTHP, SRC_ZSWAP,
-	SRC_PSI, SRC_SWAP, SRC_MEMCG, SRC_MEMCGS, SRC_COUNT
+	SRC_PSI, SRC_SWAP, SRC_MEMCG, SRC_MEMCGS, SRC_TASKS, SRC_COUNT
 };
 
 static const char *const source_names[SRC_COUNT] = {
 	"vmstat", "zone", "buddy", "pagetype", "mthp", "zswap", "psi", "swap", "memcg",
-	"memcgs",
+	"memcgs", "tasks",
 };
 
 #define VM_VALUE_MAX 24
@@ -71,6 +72,7 @@ struct sampler {
 	 * model, takes the first and the last) */
 	uint64_t pagetype_us;
 	int full;
+	int tasks;		/* the tasks source (sampler_opts.tasks) */
 	/* --cgroups: the memcgs below the root, sorted by directory */
 	char *cgroups_arg;
 	char *cgroups_dir;	/* resolved, root prefix included */
@@ -1578,6 +1580,7 @@ struct sampler *sampler_new(const struct sampler_opts *o)
 			s->mcg_fd_cap = 65536;
 	}
 	s->vm_every_full = o && o->every_set_full;
+	s->tasks = o && o->tasks;
 	return s;
 }
 
@@ -1621,6 +1624,43 @@ void sampler_free(struct sampler *s)
 	free(s);
 }
 
+/* ---- tasks: the largest by RSS + swap (task-snapshot.h) ---- */
+
+static void src_tasks(struct sampler *s, struct lines *l)
+{
+	struct task_mem t[SAMPLER_TASKS];
+	struct task_snapshot_stats st;
+	struct strbuf enc = STRBUF_INIT;
+	char ids[32];
+	int n;
+
+	if (!s->tasks)
+		return;
+	n = task_snapshot(s->root, t, SAMPLER_TASKS, &st);
+	if (n < 0) {
+		set_missing(s, SRC_TASKS, "no_/proc");
+		return;
+	}
+	set_present(s, SRC_TASKS);
+	for (int i = 0; i < n; i++) {
+		snprintf(ids, sizeof(ids), "rank=%d", i);
+		lines_begin(l, "tasks", s->seq, ids);
+		lines_kv_ll(l, "pid", t[i].pid);
+		strbuf_reset(&enc);
+		runctx_encode(t[i].comm, &enc);
+		lines_kv(l, "comm", enc.len ? enc.buf : "%00");
+		lines_kv_ll(l, "rss_kb", t[i].rss_kb);
+		if (t[i].swap_kb >= 0)
+			lines_kv_ll(l, "swap_kb", t[i].swap_kb);
+		lines_flush(l);
+	}
+	lines_begin(l, "tasks", s->seq, NULL);
+	lines_kv_ll(l, "procs", (long long)st.procs);
+	lines_kv_ll(l, "us", (long long)st.us);
+	lines_flush(l);
+	strbuf_release(&enc);
+}
+
 static uint64_t now_us(void)
 {
 	struct timespec ts;
@@ -1629,11 +1669,13 @@ static uint64_t now_us(void)
 	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
-/* memcg and memcgs are sources only when --cgroup or --cgroups asked */
+/* memcg and memcgs are sources only when --cgroup or --cgroups asked,
+ * tasks only with the oom group */
 static int source_asked(const struct sampler *s, int i)
 {
 	return i == SRC_MEMCG ? s->cgroup_arg != NULL :
-	       i == SRC_MEMCGS ? s->cgroups_arg != NULL : 1;
+	       i == SRC_MEMCGS ? s->cgroups_arg != NULL :
+	       i == SRC_TASKS ? s->tasks : 1;
 }
 
 static void note_sources(struct sampler *s)
@@ -1701,6 +1743,7 @@ static int run_set(struct sampler *s, sampler_emit_fn emit, void *ctx)
 	src_swap(s, &l);
 	src_memcg(s, &l);
 	src_memcgs(s, &l);
+	src_tasks(s, &l);
 	note_sources(s);
 	if (s->seq == 0)
 		emit_missing(s, &l);

@@ -17,6 +17,7 @@
 #include "util.h"
 
 #define SAMPLER_LINE_MAX 1000
+#define SAMPLER_TASKS 8		/* the largest tasks in a "tasks" snapshot */
 #define SAMPLER_CGROUPS_MAX 64		/* --cgroups-max default */
 #define SAMPLER_CGROUPS_MAX_MAX 4096	/* and its largest value */
 
@@ -35,6 +36,10 @@ struct sampler_opts {
 	 * changed: a flight recorder's file starts wherever its ring was
 	 * overwritten, so any set may be a file's first */
 	int every_set_full;
+	/* the largest tasks by RSS + swap in every set ("tasks" lines, for
+	 * the kills' dossiers: src/task-snapshot.h); record sets it with the
+	 * oom group */
+	int tasks;
 };
 
 struct sampler;

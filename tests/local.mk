@@ -111,11 +111,11 @@ TESTS += tests/unit/test-thin
 check_PROGRAMS += tests/unit/test-model-handoff tests/unit/test-model-reclaim \
 	tests/unit/test-model-consistency tests/unit/test-model-swapclust \
 	tests/unit/test-model-zswap tests/unit/test-model-counters tests/unit/test-triggers \
-	tests/unit/test-model-64k
+	tests/unit/test-model-64k tests/unit/test-kills
 TESTS += tests/unit/test-model-handoff tests/unit/test-model-reclaim \
 	tests/unit/test-model-consistency tests/unit/test-model-swapclust \
 	tests/unit/test-model-zswap tests/unit/test-model-counters tests/unit/test-triggers \
-	tests/unit/test-model-64k
+	tests/unit/test-model-64k tests/unit/test-kills
 check_PROGRAMS += tests/unit/test-model-stacks tests/unit/test-model-parts
 TESTS += tests/unit/test-model-stacks tests/unit/test-model-parts
 # tasks to memory cgroups: the cgtasks lines, the recorder's list, the map
@@ -251,13 +251,15 @@ TESTS += tests/record/live-swap.sh tests/record/signals.sh tests/record/limits.s
 	tests/report/swap-host.sh tests/record/concurrency.sh tests/tui/live.sh \
 	tests/record/names.sh tests/record/context.sh tests/record/bracket.sh \
 	tests/record/triggers.sh tests/record/switch.sh tests/record/filter.sh \
-	tests/record/service.sh tests/record/stacktrace.sh tests/record/start-note.sh
+	tests/record/service.sh tests/record/stacktrace.sh tests/record/start-note.sh \
+	tests/record/kills.sh
 EXTRA_DIST += tests/record/lib-live.sh tests/record/live-swap.sh tests/record/signals.sh \
 	tests/record/limits.sh tests/record/options.sh tests/record/sample.sh \
 	tests/record/flight.sh tests/report/swap-host.sh tests/record/concurrency.sh \
 	tests/tui/live.sh tests/record/names.sh tests/record/context.sh tests/record/bracket.sh \
 	tests/record/triggers.sh tests/record/switch.sh tests/record/filter.sh \
-	tests/record/service.sh tests/record/stacktrace.sh tests/record/start-note.sh
+	tests/record/service.sh tests/record/stacktrace.sh tests/record/start-note.sh \
+	tests/record/kills.sh
 # tasks to memory cgroups against trace-cmd (issue 34): live, and on the
 # recording in tests/data/cgroups
 TESTS += tests/record/cgroups.sh tests/report/cgroups.sh tests/tui/memcg-scope.sh
@@ -288,6 +290,7 @@ tests/record/filter.log: tests/record/switch.log
 tests/record/service.log: tests/record/filter.log
 tests/record/stacktrace.log: tests/record/service.log
 tests/record/stacks-report.log: tests/record/stacktrace.log
+tests/record/kills.log: tests/record/stacks-report.log
 TESTS += tests/record/stacks-report.sh
 EXTRA_DIST += tests/record/stacks-report.sh
 

@@ -49,10 +49,10 @@ d = json.load(open(sys.argv[1]))
 h, runs = d["history"], d["runs"]
 rep = [r for r in h["runs"] if r["reported"]]
 assert len(rep) == len(runs) == 3, (len(rep), len(runs))
-kills = sum(r["oom"]["kills"] for r in runs)
+kills = sum(r["oom"]["oom_kills"] for r in runs)
 memcg = sum(r["stalls"]["memcg"]["count"] for r in runs)
 for r, s in zip(rep, runs):
-    assert r["sums"]["oom_kills"] == s["oom"]["kills"]
+    assert r["sums"]["oom_kills"] == s["oom"]["oom_kills"]
     assert r["sums"]["memcg_stalls"] == s["stalls"]["memcg"]["count"]
     assert r["sums"]["events"] == s["header"]["events"]
 inc = [r for r in h["runs"] if r["relation"] == "inside"]

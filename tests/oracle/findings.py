@@ -33,7 +33,7 @@ def section_figure(rep, f):
     """The figure of f's section that f's count must equal."""
     fid = f['id']
     if fid == 'oom-kill':
-        return rep['oom']['kills']
+        return rep['oom']['oom_kills']
     if fid == 'data-loss':
         key = {'events': 'lost', 'overruns': 'cpustat_lost', 'probe hits': 'probe_missed',
                'sample sets': 'sample_gaps'}[f['unit']]
@@ -81,7 +81,7 @@ def expected_present(rep):
     """(id, where) of findings that must exist: a nonzero figure that a rule
     reports whatever its severity."""
     want = []
-    if isinstance(rep.get('oom'), dict) and rep['oom']['kills']:
+    if isinstance(rep.get('oom'), dict) and rep['oom']['oom_kills']:
         want.append(('oom-kill', None))
     for nd in rep.get('handoff', []):
         if nd.get('handoff_none'):

@@ -204,7 +204,7 @@ def check(path, mmscope):
                            {('pid', v.get('pid')) for v in victims}):
         want = sum(1 for v in victims if v.get(key) == arg)
         rep = report(mmscope, path, ['--%s' % key, arg, '-s', 'oom'])
-        got = rep['oom']['kills'] if isinstance(rep.get('oom'), dict) else 0
+        got = rep['oom']['oom_kills'] if isinstance(rep.get('oom'), dict) else 0
         if got != want:
             bad.append('%s: --%s %s: OOM kills: mmscope %s, trace-cmd %s' % (name, key, arg, got, want))
         done.append('OOM kills of --%s %s %d' % (key, arg, want))

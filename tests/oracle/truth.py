@@ -615,7 +615,7 @@ def check(path, mmscope):
                 differ('%s stacks: a longer stall left out' % kind, least, m)
 
     kills = sum(1 for e in evs if e[2] == 'mark_victim')
-    ours = rep.get('oom', {}).get('kills', 0) if isinstance(rep.get('oom'), dict) else 0
+    ours = rep.get('oom', {}).get('oom_kills', 0) if isinstance(rep.get('oom'), dict) else 0
     if ours != kills:
         differ('OOM kills', ours, kills)
     return bad

@@ -236,7 +236,7 @@ def main():
         want = st[kind]["with_stack"] if st and st.get(kind) else 0
         expect(name + " stalls with a stack", with_stack.get(name, 0), want)
     oom = report.get("oom")
-    expect("OOM kill instants", slices_named("OOM kill"), oom["kills"] if oom else 0)
+    expect("OOM kill instants", slices_named("OOM kill"), oom["oom_kills"] if oom else 0)
     # the findings: one annotation (slice or instant) each, by id
     fnd = report.get("findings")
     fl = fnd if isinstance(fnd, list) else (fnd or {}).get("findings", [])

@@ -141,7 +141,7 @@ for r in d["history"]["runs"]:
     for f in r["files"]:
         j = json.loads(subprocess.run([sys.argv[2], "report", "-f", "json", "-s", "oom", f],
                                       capture_output=True, text=True, check=True).stdout)
-        parts += j["oom"]["kills"]
+        parts += j["oom"]["oom_kills"]
     if parts != r["sums"]["oom_kills"]:
         bad.append("run %d: parts %d, run %d" % (r["run"], parts, r["sums"]["oom_kills"]))
 print("; ".join(bad) or "ok")

@@ -90,7 +90,7 @@ FIGURES = [
     "khugepaged.orders[order].isolates", "khugepaged.orders[order].isolates_ok",
     "khugepaged.orders[order].swapins", "khugepaged.orders[order].swapins_ok",
     "khugepaged.orders[order].swapped_in",
-    "oom.kills", "oom.reclaim_retries", "oom.compact_retries",
+    "oom.oom_kills", "oom.reclaim_retries", "oom.compact_retries",
 ]
 
 # what was cut at a part's end went on in the next: over the parts, as
@@ -126,6 +126,10 @@ NOT_SUMS = {
     "counters first/last/max_step/peak, frag, series, swap devices, zswap pool, "
         "run settings, memcg gauges": "values at a time, not sums",
     "findings": "thresholds on each recording's figures",
+    "oom.kills[], oom.sigkills": "a kill's dossier is the window before it, "
+        "which a cut shortens; the OOM killer's SIGKILL and its mark_victim, "
+        "microseconds apart, may fall in two parts (two kills there, one in "
+        "the run)",
     "stacks": "complete stalls only",
 }
 

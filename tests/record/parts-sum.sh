@@ -198,7 +198,7 @@ parts = [json.load(open(p)) for p in sys.argv[2:]]
 cut = sum(p["stalls"][k].get("cut") or 0 for p in parts for k in ("direct", "memcg"))
 print("the run: %d memcg stalls (%.3f s), %d cut at a part's end; %d OOM kills; "
       "%d counters" % (run["stalls"]["memcg"]["count"], run["stalls"]["memcg"]["total_ns"] / 1e9,
-                       cut, (run.get("oom") or {}).get("kills") or 0, len(run["counters"] or [])))
+                       cut, (run.get("oom") or {}).get("oom_kills") or 0, len(run["counters"] or [])))
 PY
 left=$(instances_left)
 [ -z "$left" ] && ok "no instance left" || fail "instances left: $left"
