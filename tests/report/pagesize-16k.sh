@@ -107,6 +107,10 @@ if bad:
     sys.exit(1)
 EOF
 done
+# the run section says the kernel's PMD size and THP_SWAP where recorded
+"$MMSCOPE" report -s run "$scratch/config.dat" | tr '\n' ' ' | tr -s ' ' |
+	grep -q 'PMD 32768 kB, THP_SWAP n' && ok "run: PMD 32768 kB, THP_SWAP n" ||
+	fail "run: $("$MMSCOPE" report -s run "$scratch/config.dat" | grep -A1 '^THP')"
 python3 "$top_srcdir/tests/oracle/findings.py" json "$MMSCOPE" "$scratch/config.dat" \
 	"$scratch/inferred.dat" >/dev/null 2>"$scratch/err" &&
 	ok "findings oracle: counts equal the swap section's" || fail "findings oracle: $(cat "$scratch/err")"
