@@ -14,8 +14,10 @@
 # (mthp-split-config), never mthp-fallback; the JSON says page size
 # 16384, PMD order 11, cluster 256, thp_swap false, and the orders of the
 # hugepages-64kB (2) and -32768kB (11) counters; the export's swap_orders
-# and the Perfetto counter names carry 64kB and 32768kB. The same lines
-# on a 4 KB x86-64 recording are mthp-fallback (64kB = order 4).
+# and the Perfetto counter names carry 64kB and 32768kB; the run section
+# says PMD 32768 kB and THP_SWAP n, the handoff section counts free blocks
+# from order 11. The same lines on a 4 KB x86-64 recording are
+# mthp-fallback (64kB = order 4).
 # MMSCOPE_UPDATE_GOLDEN=1 rewrites the goldens.
 . "${top_srcdir:-.}/tests/lib.sh"
 
@@ -107,6 +109,21 @@ if bad:
     sys.exit(1)
 EOF
 done
+# the handoff section's free blocks at the pageblock order of 16 KB
+# pages (11), where kswapd was not asked for an order: 3, not the 23
+# blocks of order 9 and more
+for seq in 0 1; do
+	t=$((1000000000 + seq * 500000000))
+	[ "$seq" = 0 ] && echo "$t mms1 ctx 0 at=start page_size=16384"
+	echo "$((t + 10)) mms1 zone $seq node=0 zone=Normal free=9000 min=1000 low=2000 high=3000 managed=100000 spanned=100000"
+	echo "$((t + 20)) mms1 buddy $seq node=0 zone=Normal free=10,10,10,10,10,10,10,10,10,10,10,3"
+	echo "$((t + 30)) mms1 end $seq us=1"
+done | MKREC_PAGE=16384 MKREC_UNAME="Linux arm16k 6.12.57+deb13-arm64-16k aarch64" \
+	MKREC_META="mmscope=test" "$mkrec" "$scratch/buddy.dat" || fail "mkrec buddy.dat"
+"$MMSCOPE" report -s handoff "$scratch/buddy.dat" | grep -q '^blocks>=o11 first 3, at lowest free 3, last 3 ' &&
+	ok "handoff: blocks of the pageblock order 11" ||
+	fail "handoff: $("$MMSCOPE" report -s handoff "$scratch/buddy.dat" | grep '^blocks')"
+
 # the run section says the kernel's PMD size and THP_SWAP where recorded
 "$MMSCOPE" report -s run "$scratch/config.dat" | tr '\n' ' ' | tr -s ' ' |
 	grep -q 'PMD 32768 kB, THP_SWAP n' && ok "run: PMD 32768 kB, THP_SWAP n" ||
