@@ -17,9 +17,10 @@
  * page_lazyfree ...), so no table of ours could be right for all.
  *
  * Order: 7.x gives mm_collapse_huge_page, _isolate and _swapin an order
- * field (mTHP collapse). Where an event has none, the range is a PMD:
- * order 9 (HPAGE_PMD_ORDER on x86-64 with 4K pages), so the record says
- * order_known = 0 and order 9.
+ * field (mTHP collapse). Where an event has none, the range is a PMD,
+ * whose order depends on the page size (9 on 4 KB, 11 on 16 KB, 13 on
+ * 64 KB pages): the record says order_known = 0 and order -1, and the
+ * khugepaged model places it at the recording's PMD order.
  */
 #include "config.h"
 #include "parsers.h"
@@ -29,7 +30,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define THP_PMD_ORDER	9	/* HPAGE_PMD_ORDER, x86-64 4K pages */
 #define THP_MAX_SYMS	64
 
 enum { KF_STATUS, KF_ORDER, KF_VALUE };
@@ -140,7 +140,7 @@ static void khugepaged_parse(void *state, struct parse_ctx *pc)
 	r->type = REC_THP;
 	r->thp.kind = st->ps.kind;
 	r->thp.order_known = st->ps.f[KF_ORDER].off >= 0;
-	r->thp.order = r->thp.order_known ? (int)PF_S(&st->ps, pc, KF_ORDER) : THP_PMD_ORDER;
+	r->thp.order = r->thp.order_known ? (int)PF_S(&st->ps, pc, KF_ORDER) : -1;
 	r->thp.status = (int)status;
 	r->thp.value = PF_S(&st->ps, pc, KF_VALUE);
 	r->thp.result = "";

@@ -260,7 +260,8 @@ struct record {
 		struct { int op; int ok; long long ret; int order; } zswap;
 		struct {
 			enum thp_kind kind;
-			int order;		/* the event's, or 9 (PMD) */
+			int order;		/* the event's; -1: a PMD range, whose
+						 * order the model knows (the page size's) */
 			int order_known;	/* the event has an order field */
 			int ok;			/* result "succeeded" (swapin: ret 1) */
 			int status;		/* the raw result, -1 none */

@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 #include <time.h>
 
@@ -81,6 +82,10 @@ struct analysis {
 	struct zswap_model *zswap;
 	char probe_set[32], probe_reason[256];
 	int probes_swap;		/* probes= names swap probes: 1, 0; -1 no key */
+	/* the run context's thp.hpage_pmd_size (bytes, 0 none) and thp_swap
+	 * (1 y, 0 n, -1 none): analysis_resolve_sizes() */
+	uint64_t ctx_pmd_bytes;
+	int ctx_thp_swap;
 	uint64_t types_seen;		/* bit per enum rec_type fed */
 	char *enabled;			/* mmscope metadata events=, ",a:b,c:d," */
 	int fmt_systems;		/* systems the file has formats of (td) */
@@ -191,6 +196,9 @@ struct analysis *analysis_new_empty(const struct analysis_opts *o)
 	a->syms_id = -1;
 	a->cg_ids[0] = a->cg_ids[1] = a->cg_ids[2] = -1;
 	a->info.page_size = 4096;	/* the models' own until told */
+	a->info.pmd_order = 9;
+	a->info.thp_swap = -1;
+	a->ctx_thp_swap = -1;
 	if (o)
 		a->opts = *o;
 	else
@@ -254,6 +262,75 @@ const struct cgmap *analysis_cgmap(const struct analysis *a)
 	return a->cgmap;
 }
 
+const char *analysis_basis_name(int basis)
+{
+	static const char *const names[] = {
+		"unknown", "recorded", "the recorded swap cluster size",
+		"derived from the page size", "inferred",
+	};
+
+	return basis >= 0 && basis < (int)ARRAY_SIZE(names) ? names[basis] : "?";
+}
+
+static int log2_of(uint64_t v)
+{
+	int o = 0;
+
+	if (!v || (v & (v - 1)))
+		return -1;
+	while ((1ULL << o) < v)
+		o++;
+	return o;
+}
+
+/*
+ * The PMD order and CONFIG_THP_SWAP, from what the recording has so far
+ * (run again whenever the page size, the cluster size, the machine or
+ * the run context tells more):
+ *  - PMD order: thp.hpage_pmd_size / page size, else log2(page size / 8)
+ *    (arm64 and x86-64: a page-table page holds page_size / 8 entries);
+ *  - THP_SWAP: the run context's thp_swap (the kernel's config), else
+ *    the recorded SWAPFILE_CLUSTER (256 where HPAGE_PMD_NR is not 256:
+ *    off; HPAGE_PMD_NR: on), else inferred from the machine: arm64
+ *    selects ARCH_WANTS_THP_SWAP only with 4 KB pages (off with 16 or
+ *    64 KB), x86-64 always (THP_SWAP is def_bool y on THP and SWAP).
+ * The swap cluster and khugepaged models are told.
+ */
+static void analysis_resolve_sizes(struct analysis *a)
+{
+	struct analysis_info *in = &a->info;
+	int o = -1, pmd_nr;
+
+	if (a->ctx_pmd_bytes && a->ctx_pmd_bytes >= in->page_size &&
+	    (o = log2_of(a->ctx_pmd_bytes / in->page_size)) >= 0 && o < 32) {
+		in->pmd_order = o;
+		in->pmd_order_basis = AB_RECORDED;
+	} else {
+		in->pmd_order = log2_of(in->page_size / 8);
+		in->pmd_order_basis = AB_DERIVED;
+	}
+	pmd_nr = 1 << in->pmd_order;
+	if (a->ctx_thp_swap >= 0) {
+		in->thp_swap = a->ctx_thp_swap;
+		in->thp_swap_basis = AB_RECORDED;
+	} else if (in->swap_cluster > 0 && pmd_nr != 256 &&
+		   (in->swap_cluster == 256 || in->swap_cluster == pmd_nr)) {
+		in->thp_swap = in->swap_cluster == pmd_nr;
+		in->thp_swap_basis = AB_CLUSTER;
+	} else if (!strcmp(in->machine, "aarch64") || !strcmp(in->machine, "arm64")) {
+		in->thp_swap = in->page_size == 4096;
+		in->thp_swap_basis = AB_INFERRED;
+	} else if (!strcmp(in->machine, "x86_64")) {
+		in->thp_swap = 1;	/* selected with THP (and swap) on x86-64 */
+		in->thp_swap_basis = AB_INFERRED;
+	} else {
+		in->thp_swap = -1;
+		in->thp_swap_basis = AB_UNKNOWN;
+	}
+	swapclust_model_set_thp_swap(a->swapclust, in->thp_swap);
+	khugepaged_model_set_pmd_order(model_of(a, &khugepaged_model_ops), in->pmd_order);
+}
+
 /*
  * The page size, resolved once per recording: the kernel's own from the
  * recorder's run context (page_size=, sysconf) wins over the trace.dat
@@ -269,14 +346,17 @@ static int analysis_set_page_size(struct analysis *a, uint32_t page_size)
 	swapclust_model_set_page_size(a->swapclust, page_size);
 	zswap_model_set_page_size(a->zswap, page_size);
 	frag_model_set_page_size(a->frag, page_size);
+	analysis_resolve_sizes(a);
 	return 0;
 }
 
 /* SWAPFILE_CLUSTER in slots, once: the run context's or the metadata's. */
 static void analysis_set_cluster(struct analysis *a, int slots)
 {
-	if (!swapclust_model_set_cluster_size(a->swapclust, slots))
+	if (!swapclust_model_set_cluster_size(a->swapclust, slots)) {
 		a->info.swap_cluster = slots;
+		analysis_resolve_sizes(a);
+	}
 }
 
 /* The run context's sizes (REC_SETTING of SRC_CTX), before the models. */
@@ -289,6 +369,14 @@ static void analysis_ctx_sizes(struct analysis *a, const struct record *r)
 		analysis_set_page_size(a, (uint32_t)strtoul(r->setting.value, NULL, 10));
 	else if (!strcmp(r->setting.key, "swap.cluster_pages"))
 		analysis_set_cluster(a, atoi(r->setting.value));
+	else if (!strcmp(r->setting.key, "thp.hpage_pmd_size")) {
+		a->ctx_pmd_bytes = strtoull(r->setting.value, NULL, 10);
+		analysis_resolve_sizes(a);
+	} else if (!strcmp(r->setting.key, "thp_swap") &&
+		   (!strcmp(r->setting.value, "y") || !strcmp(r->setting.value, "n"))) {
+		a->ctx_thp_swap = r->setting.value[0] == 'y';
+		analysis_resolve_sizes(a);
+	}
 }
 
 unsigned long analysis_order_kb(const struct analysis_info *in, int order)
@@ -582,14 +670,20 @@ void analysis_finish(struct analysis *a, uint64_t end_ts)
 /* "Linux host 6.18.44 #1 SMP ..." (trace-cmd's UNAME option). */
 static void analysis_uname(struct analysis_info *in, const char *uname)
 {
-	char sys[32] = "", host[96] = "", rel[96] = "";
+	char sys[32] = "", host[96] = "", rel[96] = "", mach[32] = "", more[8] = "";
+	int n;
 
 	if (!uname)
 		return;
-	if (sscanf(uname, "%31s %95s %95s", sys, host, rel) == 3) {
+	/* mmscope writes "SYSNAME NODENAME RELEASE MACHINE"; trace-cmd puts
+	 * the kernel's version (several words) last: a fifth word says so */
+	n = sscanf(uname, "%31s %95s %95s %31s %7s", sys, host, rel, mach, more);
+	if (n >= 3) {
 		snprintf(in->host, sizeof(in->host), "%s", host);
 		snprintf(in->kernel, sizeof(in->kernel), "%s", rel);
 	}
+	if (n == 4 && mach[0] != '#')
+		snprintf(in->machine, sizeof(in->machine), "%s", mach);
 }
 
 /* mmscope's metadata (kernel=, host=, clock=) wins over UNAME; events=
@@ -675,7 +769,8 @@ static void analysis_header(struct analysis *a, const char *path)
 		 td_trace_clock(a->tf) && *td_trace_clock(a->tf) ?
 		 td_trace_clock(a->tf) : "local");
 	analysis_uname(in, td_uname(a->tf));
-	analysis_set_page_size(a, td_page_size(a->tf));
+	if (analysis_set_page_size(a, td_page_size(a->tf)))
+		analysis_resolve_sizes(a);	/* no page size there: the machine tells */
 	analysis_private(a, in, td_private(a->tf));
 	wall_map_free(&in->wall);
 	wall_map_add_meta(&in->wall, td_private(a->tf));
@@ -1821,7 +1916,13 @@ struct analysis *analysis_live_new(struct tep_handle *tep, const char *kernel,
 	snprintf(a->info.kernel, sizeof(a->info.kernel), "%s", kernel ? kernel : "?");
 	snprintf(a->info.host, sizeof(a->info.host), "?");
 	snprintf(a->info.clock, sizeof(a->info.clock), "mono");
-	analysis_set_page_size(a, (uint32_t)sysconf(_SC_PAGESIZE));	/* live: this kernel */
+	{
+		struct utsname u;	/* live: this machine and kernel */
+
+		if (!uname(&u))
+			snprintf(a->info.machine, sizeof(a->info.machine), "%.31s", u.machine);
+	}
+	analysis_set_page_size(a, (uint32_t)sysconf(_SC_PAGESIZE));
 	analysis_private(a, &a->info, private_meta);
 	if (analysis_bind(a, tep, err)) {
 		analysis_free(a);

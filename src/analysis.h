@@ -154,6 +154,22 @@ struct analysis_info {
 	 * Models and renderers take this one (analysis_order_kb). */
 	uint32_t page_size;
 	int swap_cluster;		/* SWAPFILE_CLUSTER recorded, slots; 0 none */
+	/* the machine (uname -m) of an mmscope recording, from the file's
+	 * uname option ("aarch64"); "" not known (trace-cmd's uname has the
+	 * kernel's version there, not the machine) */
+	char machine[32];
+	/* HPAGE_PMD_ORDER: the run context's thp.hpage_pmd_size over the
+	 * page size, else log2(page_size / 8) (a page-table page of 8-byte
+	 * entries: 9 on 4 KB, 11 on 16 KB, 13 on 64 KB pages);
+	 * pmd_order_basis says which (enum analysis_basis) */
+	int pmd_order;
+	int pmd_order_basis;
+	/* CONFIG_THP_SWAP: 1 set, 0 not set, -1 unknown; thp_swap_basis
+	 * (enum analysis_basis) says where it comes from. Without it every
+	 * order>0 folio is split before swap-out (by configuration) and
+	 * SWAPFILE_CLUSTER is 256 */
+	int thp_swap;
+	int thp_swap_basis;
 	const char *compression;
 	uint64_t first_ts, last_ts;	/* of all events, ns */
 	/* the recording's last event, when the pass read to its end (a
@@ -238,6 +254,18 @@ struct analysis_info {
 	double seconds;			/* wall time spent in analysis_run */
 	double stream_seconds;		/* of which streaming the events */
 };
+
+/* Where a size or configuration fact of the recording comes from. */
+enum analysis_basis {
+	AB_UNKNOWN,	/* nothing in the recording says */
+	AB_RECORDED,	/* the run context or metadata names it */
+	AB_CLUSTER,	/* thp_swap: the recorded SWAPFILE_CLUSTER (256: off,
+			 * HPAGE_PMD_NR: on), itself from the kernel's config */
+	AB_DERIVED,	/* pmd_order: from the page size */
+	AB_INFERRED,	/* thp_swap: arm64 selects THP_SWAP with 4 KB pages only */
+};
+/* "recorded", "derived from the page size", ... (for text and JSON). */
+const char *analysis_basis_name(int basis);
 
 struct analysis;
 

@@ -236,11 +236,39 @@ static void fallback_cause(const struct analysis *a, const struct swapclust_mode
 			  "shows the cluster state at each fallback)");
 }
 
+/* An order's fallbacks as the swap section counts them: the kernel's
+ * per-size swpout_fallback delta where sampled (share of it and swpout),
+ * else the probes' (share of the attempts). 0: none, or not measured. */
+static int order_fallbacks(const struct swc_order *so, int probes, uint64_t *count,
+			   uint64_t *share_of)
+{
+	if (!so->attempts && !so->has_counters)
+		return 0;	/* the swap section has no row for it */
+	if (so->has_counters) {	/* the kernel's own per-size counter */
+		if (so->fb_last <= so->fb_first)
+			return 0;
+		*count = (uint64_t)(so->fb_last - so->fb_first);
+		*share_of = *count + (uint64_t)(so->swpout_last - so->swpout_first);
+		return 1;
+	}
+	if (probes && so->fallback) {
+		*count = so->fallback;
+		*share_of = so->attempts;
+		return 1;
+	}
+	return 0;
+}
+
 static void rule_mthp_fallback(const struct analysis *a, const struct finding_rule *r,
 			       struct findings *fs)
 {
 	const struct swapclust_model *m = analysis_swapclust(a);
 	int probes = swapclust_model_has_probes(m) || analysis_probes_swap(a) == 1;
+
+	/* without THP_SWAP no order>0 swap-out can get slots: every one
+	 * splits by configuration (mthp-split-config), not for want of room */
+	if (analysis_info(a)->thp_swap == 0)
+		return;
 
 	for (int o = 1; o < SWC_NORDERS; o++) {
 		const struct swc_order *so = swapclust_model_order(m, o);
@@ -249,19 +277,8 @@ static void rule_mthp_fallback(const struct analysis *a, const struct finding_ru
 		struct finding *f;
 		double p;
 
-		if (!so->attempts && !so->has_counters)
-			continue;	/* the swap section has no row for it */
-		if (so->has_counters) {	/* the kernel's own per-size counter */
-			if (so->fb_last <= so->fb_first)
-				continue;
-			count = (uint64_t)(so->fb_last - so->fb_first);
-			share_of = count + (uint64_t)(so->swpout_last - so->swpout_first);
-		} else if (probes && so->fallback) {
-			count = so->fallback;
-			share_of = so->attempts;
-		} else {
+		if (!order_fallbacks(so, probes, &count, &share_of))
 			continue;
-		}
 		p = pct(count, share_of);
 		sev = p >= FIND_FALLBACK_CRIT_PCT ? FSEV_CRITICAL :
 		      p >= FIND_FALLBACK_WARN_PCT ? FSEV_WARNING : FSEV_INFO;
@@ -281,6 +298,56 @@ static void rule_mthp_fallback(const struct analysis *a, const struct finding_ru
 				 ULL(so->attempts), o);
 		}
 		fallback_cause(a, m, o, so, probes, f);
+	}
+}
+
+/* ---- mthp-split-config ---- */
+
+/* Where THP_SWAP is known to be off (the kernel's config, the recorded
+ * cluster size, or arm64 with 16 or 64 KB pages): the kernel has no
+ * order>0 swap slots, so reclaim splits every large folio before
+ * swap-out. The count is the same swap section figure as mthp-fallback's,
+ * which does not fire then: no cluster state could have avoided it. */
+static void rule_mthp_split_config(const struct analysis *a, const struct finding_rule *r,
+				   struct findings *fs)
+{
+	const struct analysis_info *in = analysis_info(a);
+	const struct swapclust_model *m = analysis_swapclust(a);
+	int probes = swapclust_model_has_probes(m) || analysis_probes_swap(a) == 1;
+	const char *basis;
+
+	if (in->thp_swap != 0)
+		return;
+	basis = in->thp_swap_basis == AB_RECORDED ? "the kernel's config (thp_swap=n)" :
+		in->thp_swap_basis == AB_CLUSTER ? "the recorded swap cluster size (256)" :
+		"inferred: arm64 has THP_SWAP with 4 KB pages only";
+	for (int o = 1; o < SWC_NORDERS; o++) {
+		const struct swc_order *so = swapclust_model_order(m, o);
+		uint64_t count = 0, share_of = 0;
+		struct finding *f;
+
+		if (!order_fallbacks(so, probes, &count, &share_of))
+			continue;
+		f = add(fs, r, FSEV_INFO, count, "splits");
+		f->order = o;
+		summary(f, "%lukB swap-outs: %llu split by configuration (%.0f%%)",
+			order_kb(a, o), ULL(count), pct(count, share_of));
+		if (so->has_counters) {
+			evidence(f, "mTHP counter swpout_fallback", "swap",
+				 "hugepages-%lukB swpout_fallback +%llu", order_kb(a, o), ULL(count));
+			fallback_times(a, m, o, f);
+		} else {
+			evidence(f, "swap probe folio_alloc_swap", "swap",
+				 "%llu of %llu order-%d allocations fell back", ULL(so->fallback),
+				 ULL(so->attempts), o);
+		}
+		evidence(f, "run context, metadata or machine", "swap",
+			 "CONFIG_THP_SWAP off: %s; %u KB pages, PMD order %d", basis,
+			 in->page_size / 1024, in->pmd_order);
+		mechanism(f, "the kernel is built without THP_SWAP, so the swap allocator "
+			  "takes no order>0 request: reclaim splits every %lukB folio and "
+			  "swaps it out page by page; swap clusters (%d slots) play no part",
+			  order_kb(a, o), swapclust_model_cluster_size(m));
 	}
 }
 
@@ -917,6 +984,11 @@ static int can_mthp(const struct analysis *a)
 	return probes_swap(a);
 }
 
+static int can_mthp_split_config(const struct analysis *a)
+{
+	return can_mthp(a) && analysis_info(a)->thp_swap >= 0;
+}
+
 static int can_kc_stalls(const struct analysis *a)
 {
 	return has_stall_entries(a) && analysis_traced(a, REC_KCOMPACTD_WAKE, -1);
@@ -957,6 +1029,9 @@ const struct finding_rule finding_rules[] = {
 	{ "data-loss", "nothing: the header's counts", "header", can_always, rule_data_loss },
 	{ "mthp-fallback", "mTHP counters (samples) or swap probes", "swap", can_mthp,
 	  rule_mthp_fallback },
+	{ "mthp-split-config", "mTHP counters (samples) or swap probes, and whether the "
+	  "kernel has THP_SWAP (run context, cluster size or machine)", "swap",
+	  can_mthp_split_config, rule_mthp_split_config },
 	{ "swap-cluster-exhausted", "swap probes", "swap", probes_swap,
 	  rule_cluster_exhausted },
 	{ "swap-free-scattered", "swap probes whose free names the cluster "

@@ -26,13 +26,25 @@ struct khugepaged_model {
 	struct thp_order order[THP_NORDERS];
 	uint64_t passes, full_scans, bad_order;
 	int seen;
+	int pmd_order;		/* where records without an order count */
 	struct { int pid; enum thp_kind kind; } last[THP_TASKS];
 };
 
 struct khugepaged_model *khugepaged_model_new(void)
 {
-	return xcalloc(1, sizeof(struct khugepaged_model));
+	struct khugepaged_model *m = xcalloc(1, sizeof(struct khugepaged_model));
+
+	m->pmd_order = 9;	/* HPAGE_PMD_ORDER on 4 KB pages, until told */
+	return m;
 }
+
+void khugepaged_model_set_pmd_order(struct khugepaged_model *m, int order)
+{
+	if (m && order > 0 && order < THP_NORDERS)
+		m->pmd_order = order;
+}
+
+int khugepaged_model_pmd_order(const struct khugepaged_model *m) { return m->pmd_order; }
 
 void khugepaged_model_free(struct khugepaged_model *m)
 {
@@ -81,7 +93,7 @@ void khugepaged_model_add(struct khugepaged_model *m, const struct record *r)
 {
 	struct thp_order *o;
 	enum thp_kind prev;
-	int carries;
+	int carries, order;
 
 	if (!m || r->type != REC_THP)
 		return;
@@ -97,11 +109,12 @@ void khugepaged_model_add(struct khugepaged_model *m, const struct record *r)
 		m->full_scans += r->thp.value != 0;
 		return;
 	}
-	if (r->thp.order < 0 || r->thp.order >= THP_NORDERS) {
+	order = r->thp.order < 0 && !r->thp.order_known ? m->pmd_order : r->thp.order;
+	if (order < 0 || order >= THP_NORDERS) {
 		m->bad_order++;
 		return;
 	}
-	o = &m->order[r->thp.order];
+	o = &m->order[order];
 	o->order_known |= r->thp.order_known;
 	switch (r->thp.kind) {
 	case THP_SCAN_FILE:

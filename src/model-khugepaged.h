@@ -15,7 +15,8 @@
 #include "model.h"
 #include "records.h"
 
-#define THP_NORDERS	16	/* orders 0..15; 9 is the PMD on x86-64 4K */
+#define THP_NORDERS	16	/* orders 0..15; the PMD: 9 on 4 KB pages,
+				 * 11 on 16 KB, 13 on 64 KB */
 #define THP_NRESULTS	40	/* the kernels' scan_result enums have <= 32 */
 
 /* One result name with its counts (events, not pages). */
@@ -44,6 +45,12 @@ extern const struct model_ops khugepaged_model_ops;
 struct khugepaged_model *khugepaged_model_new(void);
 void khugepaged_model_free(struct khugepaged_model *m);
 void khugepaged_model_add(struct khugepaged_model *m, const struct record *r);
+/* The recording's PMD order (analysis_info.pmd_order; 9 until told): a
+ * record without an order (thp.order -1: a scan, or a collapse before
+ * 7.x) counts at it. Told before the records (the trace.dat header's
+ * page size, the run context at the recording's start). */
+void khugepaged_model_set_pmd_order(struct khugepaged_model *m, int order);
+int khugepaged_model_pmd_order(const struct khugepaged_model *m);
 
 /* Whether any huge_memory event was fed. */
 int khugepaged_model_seen(const struct khugepaged_model *m);

@@ -160,6 +160,7 @@ struct swapclust_model {
 	uint64_t results_no_order;	/* results whose entry the recording lacks */
 	int in_reveal;		/* dev_reveal() running: no "ran out" events */
 	int cl_basis;		/* SWC_BASIS_RECORDED once set from metadata */
+	int thp_swap;		/* CONFIG_THP_SWAP: 1, 0, -1 not known */
 	int thp_seen;		/* THP counters in the samples */
 	int sets_seen;		/* complete sample sets */
 	uint64_t unplaced;	/* moves that named no cluster we could place */
@@ -181,6 +182,7 @@ const char *swc_cause_name(enum swc_cause c)
 	static const char *const names[SWC_NCAUSES] = {
 		"device cannot take order>0", "no free cluster, nonfull empty",
 		"nonfull/frag scan failed", "free clusters left", "unknown clusters",
+		"no THP_SWAP in the kernel: split by configuration",
 	};
 
 	return (unsigned)c < SWC_NCAUSES ? names[c] : "?";
@@ -194,6 +196,7 @@ struct swapclust_model *swapclust_model_new(int cluster_size)
 	m->pmd_order = 9;	/* log2(4096 / 8) until the page size is told */
 	m->cl = cluster_size > 0 ? cluster_size : 1 << m->pmd_order;
 	m->cl_fixed = cluster_size > 0;
+	m->thp_swap = -1;
 	m->last_free_type = -1;
 	pidmap_init(&m->ftask, sizeof(struct swc_ftask));
 	for (int i = 0; i < SWC_MAXDEV; i++) {
@@ -254,6 +257,13 @@ int swapclust_model_set_cluster_size(struct swapclust_model *m, int slots)
 	return 0;
 }
 
+/* SWAPFILE_CLUSTER when the recording does not give it: 256 on a kernel
+ * without THP_SWAP, else HPAGE_PMD_NR (assumed THP_SWAP). */
+static int assumed_cluster(const struct swapclust_model *m)
+{
+	return m->thp_swap == 0 ? 256 : 1 << m->pmd_order;
+}
+
 /* The PMD order from the largest hugepages-<kB> seen, else page / 8. */
 static void pmd_update(struct swapclust_model *m)
 {
@@ -267,8 +277,8 @@ static void pmd_update(struct swapclust_model *m)
 		m->pmd_order = o;
 	else
 		m->pmd_order = SWC_NORDERS - 1;
-	if (!m->cl_fixed && m->cl != 1 << m->pmd_order)
-		relayout(m, 1 << m->pmd_order);	/* assumed: HPAGE_PMD_NR */
+	if (!m->cl_fixed && m->cl != assumed_cluster(m))
+		relayout(m, assumed_cluster(m));
 }
 
 int swapclust_model_set_page_size(struct swapclust_model *m, uint32_t page_size)
@@ -280,6 +290,15 @@ int swapclust_model_set_page_size(struct swapclust_model *m, uint32_t page_size)
 	return 0;
 }
 
+void swapclust_model_set_thp_swap(struct swapclust_model *m, int thp_swap)
+{
+	m->thp_swap = thp_swap < 0 ? -1 : thp_swap != 0;
+	if (!m->cl_fixed && m->cl != assumed_cluster(m))
+		relayout(m, assumed_cluster(m));
+}
+
+int swapclust_model_thp_swap(const struct swapclust_model *m) { return m->thp_swap; }
+
 uint32_t swapclust_model_page_size(const struct swapclust_model *m) { return m->page; }
 int swapclust_model_pmd_order(const struct swapclust_model *m) { return m->pmd_order; }
 int swapclust_model_norders(const struct swapclust_model *m) { return m->pmd_order + 1; }
@@ -288,6 +307,8 @@ int swapclust_model_cluster_basis(const struct swapclust_model *m)
 {
 	if (m->cl_basis == SWC_BASIS_RECORDED)
 		return SWC_BASIS_RECORDED;
+	if (m->thp_swap == 0)
+		return SWC_BASIS_NO_THP_SWAP;
 	if (m->thp_seen)
 		return SWC_BASIS_THP;
 	return m->sets_seen ? SWC_BASIS_NO_THP : SWC_BASIS_ASSUMED;
@@ -994,6 +1015,8 @@ static enum swc_cause fallback_cause(struct swapclust_model *m, int order)
 {
 	struct swc_dev *d = large_dev(m);
 
+	if (m->thp_swap == 0 && order > 0)
+		return SWC_CAUSE_CONFIG;	/* no cluster could have helped */
 	if (!d)
 		return SWC_CAUSE_UNKNOWN;
 	if (d->large_ok == 0)
@@ -1147,6 +1170,8 @@ static void on_ctx(struct swapclust_model *m, const struct record *r)
 		return;
 	if (!strncmp(k, "thp.hugepages-", 14))
 		saw_thp_size(m, strtol(k + 14, NULL, 10));
+	else if (!strcmp(k, "thp.hpage_pmd_size"))	/* bytes: the PMD size itself */
+		saw_thp_size(m, strtol(v, NULL, 10) / 1024);
 }
 
 static void on_mthp(struct swapclust_model *m, const struct record *r)

@@ -54,6 +54,7 @@ enum swc_cause {
 	SWC_CAUSE_SCAN_FAILED,	/* nonfull/frag[order] had clusters: no room */
 	SWC_CAUSE_FREE_LEFT,	/* free clusters were left (per-CPU, race) */
 	SWC_CAUSE_UNKNOWN,	/* unknown clusters: cannot tell */
+	SWC_CAUSE_CONFIG,	/* the kernel has no THP_SWAP: every order>0 splits */
 	SWC_NCAUSES
 };
 
@@ -66,6 +67,8 @@ enum swc_basis {
 	SWC_BASIS_ASSUMED,	/* no samples: HPAGE_PMD_NR assumed (THP_SWAP) */
 	SWC_BASIS_THP,		/* THP counters in the samples: THP_SWAP, HPAGE_PMD_NR */
 	SWC_BASIS_RECORDED,	/* the recording's metadata said */
+	SWC_BASIS_NO_THP_SWAP,	/* not recorded, but THP_SWAP is off (the
+				 * analysis knows it: swapclust_model_set_thp_swap): 256 */
 };
 
 /* One point of a device's time series (the state at ts). */
@@ -180,6 +183,13 @@ int swapclust_model_set_cluster_size(struct swapclust_model *m, int slots);
  * the PMD order and the assumed cluster size. -1 if not a power of two
  * from 4096 to 65536 (nothing changed). */
 int swapclust_model_set_page_size(struct swapclust_model *m, uint32_t page_size);
+/* CONFIG_THP_SWAP as the analysis resolved it (1 set, 0 not, -1 not
+ * known). Off: a cluster size not recorded is 256 (SWAPFILE_CLUSTER
+ * without THP_SWAP, not HPAGE_PMD_NR), and an order>0 allocation that
+ * falls back does so by configuration (SWC_CAUSE_CONFIG), whatever the
+ * clusters' state. */
+void swapclust_model_set_thp_swap(struct swapclust_model *m, int thp_swap);
+int swapclust_model_thp_swap(const struct swapclust_model *m);
 uint32_t swapclust_model_page_size(const struct swapclust_model *m);
 /* The PMD order (HPAGE_PMD_ORDER: vmstat thp_swpout counts folios of
  * it): the largest hugepages-<size>kB the samples or the run context

@@ -120,10 +120,18 @@ void report_text_khugepaged(struct report_ctx *rc)
 		report_line(rc, "vmstat: thp_collapse_alloc %+lld, thp_collapse_alloc_failed %+lld",
 			    (long long)d, (long long)counters_model_delta(analysis_counters(rc->a),
 			    "thp_collapse_alloc_failed", &found));
-	if (guessed)
+	if (guessed && rc->in->page_size == 4096 && rc->in->pmd_order == 9)
 		report_wrap(rc, "", "order 9 is assumed for events without an order field "
 			    "(the scans; the collapses before 7.x): the PMD order on x86-64 "
 			    "with 4K pages");
+	else if (guessed) {	/* the recording's PMD order, and what it rests on */
+		snprintf(buf, sizeof(buf), "order %d is taken for events without an order "
+			 "field (the scans; the collapses before 7.x): the PMD order with "
+			 "%u KB pages (%s)", rc->in->pmd_order, rc->in->page_size / 1024,
+			 rc->in->pmd_order_basis == AB_RECORDED ? "the recorded hpage_pmd_size" :
+			 "derived from the page size");
+		report_wrap(rc, "", buf);
+	}
 }
 
 void report_json_khugepaged(struct report_ctx *rc)

@@ -8,6 +8,7 @@
  * extfrag fallbacks).
  */
 #include "config.h"
+#include "model-frag.h"
 #include "report.h"
 #include "findings.h"
 #include "cgmap.h"
@@ -24,14 +25,15 @@ static double ms(uint64_t ns)
 	return (double)ns / 1e6;
 }
 
-/* The highest order kswapd was asked for on this node, or pageblock order. */
+/* The highest order kswapd was asked for on this node, or the pageblock
+ * order of the recording's page size (9 on 4 KB, 11 on 16 KB, 13 on
+ * 64 KB pages: the frag model's). */
 static int handoff_max_order(struct report_ctx *rc, const struct handoff_node_stats *n)
 {
-	(void)rc;
 	for (int o = REC_MAX_ORDERS - 1; o > 0; o--)
 		if (n->wakeup_kswapd_by_order[o])
 			return o;
-	return 9;
+	return frag_model_hi_order(analysis_frag(rc->a));
 }
 
 /* One snapshot: its time, zone, free pages and the watermarks in force

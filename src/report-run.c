@@ -349,6 +349,17 @@ static void text_settings(struct report_ctx *rc, const struct run_model *m)
 	item(&sb, "shmem", val(m, "thp.shmem_enabled"), "");
 	item(&sb, "khugepaged\001defrag", val(m, "thp.khugepaged.defrag"), "");
 	item(&sb, "max_ptes_none", val(m, "thp.khugepaged.max_ptes_none"), "");
+	/* the kernel's PMD size and THP_SWAP: recorders before these keys
+	 * did not say, and then the line stays as it was */
+	if (strcmp(val(m, "thp.hpage_pmd_size"), "-")) {
+		char kb[32];
+
+		snprintf(kb, sizeof(kb), "%llu",
+			 strtoull(val(m, "thp.hpage_pmd_size"), NULL, 10) / 1024);
+		item(&sb, "PMD", kb, "\001kB");
+	}
+	if (strcmp(val(m, "thp_swap"), "-"))
+		item(&sb, "THP_SWAP", val(m, "thp_swap"), "");
 	wrap(rc, "THP       ", sb.buf);
 	strbuf_reset(&sb);
 	strbuf_addstr(&sb, "anon:");

@@ -151,18 +151,43 @@ static int64_t dev_clusters_for_size(const struct swapclust_model *m, const stru
 	return (int64_t)((d->pages + 1 + cl - 1) / cl);
 }
 
-/* What the cluster size rests on (SWAPFILE_CLUSTER: 512 with THP_SWAP). */
+/* Where the recording's THP_SWAP comes from, in words. */
+static const char *thp_swap_basis_text(const struct analysis_info *in)
+{
+	switch (in->thp_swap_basis) {
+	case AB_RECORDED:
+		return "the kernel's config";
+	case AB_CLUSTER:
+		return "the recorded cluster size";
+	case AB_INFERRED:
+		return "inferred: arm64 has it with 4 KB pages only";
+	default:
+		return "not known";
+	}
+}
+
+/* What the cluster size rests on (SWAPFILE_CLUSTER: HPAGE_PMD_NR with
+ * THP_SWAP, else 256). */
 static void swap_cluster_basis(struct report_ctx *rc, const struct swapclust_model *m)
 {
 	static const char *const why[] = {
 		"the samples have no THP counters: it may be 256",
 		"assumed (THP_SWAP)", "THP counters in the samples: THP_SWAP",
-		"from the recording",
+		"from the recording", "the kernel has no THP_SWAP",
 	};
 	int b = swapclust_model_cluster_basis(m);
 
 	report_line(rc, "cluster size %d slots: %s", swapclust_model_cluster_size(m),
 		    why[b + 1]);
+	if (rc->in->thp_swap == 0) {
+		char buf[300];
+
+		snprintf(buf, sizeof(buf), "THP_SWAP off (%s): every order>0 swap-out "
+			 "splits by configuration, whatever the clusters hold; %u KB pages, "
+			 "PMD order %d", thp_swap_basis_text(rc->in), rc->in->page_size / 1024,
+			 rc->in->pmd_order);
+		report_wrap(rc, "", buf);
+	}
 }
 
 /* Why there is no cluster detail, in one line. */
@@ -217,6 +242,9 @@ static void swap_dev_head(struct report_ctx *rc, const struct swapclust_model *m
 			    "every mTHP falls back, and cluster fragmentation cannot matter" :
 			    "rotational disk: this kernel allocates order>0 swap only on "
 			    "non-rotational block devices; fragmentation cannot matter");
+	else if (d->large_ok == 1 && rc->in->thp_swap == 0)	/* the kernel, not the device */
+		report_line(rc, "  %s block device; order>0 impossible: no THP_SWAP",
+			    d->rotational == 1 ? "rotational" : "non-rotational");
 	else if (d->large_ok == 1)
 		report_line(rc, "  %s block device: order>0 possible",
 			    d->rotational == 1 ? "rotational" : "non-rotational");
@@ -835,7 +863,7 @@ static void probe_missed_json(struct report_ctx *rc, const char *family)
 }
 
 static const char *const cause_key[SWC_NCAUSES] = {
-	"device", "no_cluster", "scan_failed", "free_left", "unknown",
+	"device", "no_cluster", "scan_failed", "free_left", "unknown", "config",
 };
 
 /* One time-series point: counts per state, lists per order (cumulative
@@ -923,6 +951,16 @@ void report_json_swap(struct report_ctx *rc)
 	json_s64(j, "rules", swapclust_model_rules(m));
 	json_s64(j, "cluster_size", swapclust_model_cluster_size(m));
 	json_s64(j, "cluster_basis", swapclust_model_cluster_basis(m));
+	/* the sizes every order and cluster here rest on, and THP_SWAP (null
+	 * when nothing in the recording tells) with where it comes from */
+	json_s64(j, "page_size", rc->in->page_size);
+	json_s64(j, "pmd_order", rc->in->pmd_order);
+	json_str(j, "pmd_order_basis", analysis_basis_name(rc->in->pmd_order_basis));
+	if (rc->in->thp_swap >= 0)
+		json_bool(j, "thp_swap", rc->in->thp_swap);
+	else
+		json_null(j, "thp_swap");
+	json_str(j, "thp_swap_basis", analysis_basis_name(rc->in->thp_swap_basis));
 	{
 		/* a task's consecutive frees (swap-free-scattered): null
 		 * without the probes */

@@ -269,6 +269,9 @@ static void ctx_thp(struct ctx_lines *l, const char *root)
 	setting(l, root, "thp.defrag", "/sys/kernel/mm/transparent_hugepage/defrag", 1);
 	setting(l, root, "thp.shmem_enabled",
 		"/sys/kernel/mm/transparent_hugepage/shmem_enabled", 1);
+	/* bytes: HPAGE_PMD_SIZE, so the PMD order on any page size */
+	setting(l, root, "thp.hpage_pmd_size",
+		"/sys/kernel/mm/transparent_hugepage/hpage_pmd_size", 0);
 	for (size_t i = 0; i < ARRAY_SIZE(khp); i++) {
 		char *key = xasprintf("thp.khugepaged.%s", khp[i]);
 		char *path = xasprintf("%s/khugepaged/%s", t, khp[i]);
@@ -347,19 +350,18 @@ static int block_queue(const char *root, const char *sysdir, const char *file,
 	return r;
 }
 
-static void ctx_swap(struct ctx_lines *l, const char *root, long page_size)
+static void ctx_swap(struct ctx_lines *l, const char *root, long page_size, int thp_swap)
 {
 	struct strbuf sb = STRBUF_INIT, v = STRBUF_INIT;
 	char *p = xasprintf("%s/proc/swaps", root), *line, *save = NULL;
 	long long cluster = 0;
-	int n = 0, thp_swap;
+	int n = 0;
 
 	if (read_file(p, &sb) || !sb.buf) {
 		cl_absent(l, "swap");
 		goto out;
 	}
 	/* SWAPFILE_CLUSTER: HPAGE_PMD_NR with CONFIG_THP_SWAP, else 256 */
-	thp_swap = config_thp_swap(root);
 	if (thp_swap == 0) {
 		cluster = 256;
 	} else if (thp_swap == 1 &&
@@ -431,6 +433,7 @@ int runctx_emit(const char *root, const char *phase, uint64_t seq,
 	long page_size = sysconf(_SC_PAGESIZE);
 	char *prefix;
 	long long kb;
+	int thp_swap;
 
 	if (!root)
 		root = "";
@@ -450,8 +453,15 @@ int runctx_emit(const char *root, const char *phase, uint64_t seq,
 		cl_absent(&l, "numa.nodes");
 	cl_kv_ll(&l, "page_size", page_size);
 	ctx_thp(&l, root);
+	/* CONFIG_THP_SWAP: without it every mTHP swap-out splits, whatever
+	 * the swap clusters hold (absent: no config to read) */
+	thp_swap = config_thp_swap(root);
+	if (thp_swap < 0)
+		cl_absent(&l, "thp_swap");
+	else
+		cl_kv(&l, "thp_swap", thp_swap ? "y" : "n");
 	ctx_sysctl(&l, root);
-	ctx_swap(&l, root, page_size);
+	ctx_swap(&l, root, page_size, thp_swap);
 	if (l.absent.len)
 		cl_kv(&l, "absent", l.absent.buf);
 	cl_flush(&l);

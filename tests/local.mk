@@ -111,11 +111,11 @@ TESTS += tests/unit/test-thin
 check_PROGRAMS += tests/unit/test-model-handoff tests/unit/test-model-reclaim \
 	tests/unit/test-model-consistency tests/unit/test-model-swapclust \
 	tests/unit/test-model-zswap tests/unit/test-model-counters tests/unit/test-triggers \
-	tests/unit/test-model-64k tests/unit/test-kills
+	tests/unit/test-model-64k tests/unit/test-kills tests/unit/test-model-16k
 TESTS += tests/unit/test-model-handoff tests/unit/test-model-reclaim \
 	tests/unit/test-model-consistency tests/unit/test-model-swapclust \
 	tests/unit/test-model-zswap tests/unit/test-model-counters tests/unit/test-triggers \
-	tests/unit/test-model-64k tests/unit/test-kills
+	tests/unit/test-model-64k tests/unit/test-kills tests/unit/test-model-16k
 check_PROGRAMS += tests/unit/test-model-stacks tests/unit/test-model-parts
 TESTS += tests/unit/test-model-stacks tests/unit/test-model-parts
 # tasks to memory cgroups: the cgtasks lines, the recorder's list, the map
@@ -138,6 +138,10 @@ TESTS += tests/unit/test-report tests/report/golden.sh tests/report/swap.sh \
 	tests/report/wall-time.sh tests/report/window-header.sh tests/report/direct-memcg.sh
 TESTS += tests/report/stop.sh
 EXTRA_DIST += tests/report/stop.sh
+# a 16 KB-page arm64 recording made by mkrec: sizes from the page size,
+# mTHP fallbacks as splits by configuration (no THP_SWAP)
+TESTS += tests/report/pagesize-16k.sh
+EXTRA_DIST += tests/report/pagesize-16k.sh
 # how a recording ended (issue 40.4): every stop word, the ending, the
 # command's outcome through the metadata
 check_PROGRAMS += tests/unit/test-run-stop

@@ -6,7 +6,9 @@
  * ring-buffer header, long ones (type_len 0) the length word, and a new
  * page starts when the time delta would not fit in 27 bits.
  *   usage: mkrec OUT.dat < lines
- * MKREC_META, if set, is the file's mmscope metadata (key=value lines).
+ * MKREC_META, if set, is the file's mmscope metadata (key=value lines),
+ * MKREC_UNAME its uname option ("Linux testhost 6.18.0 x86_64"), MKREC_PAGE
+ * its ring page size (4096; a 16 KB-page kernel's is 16384).
  * MKREC_PID sets the events' pid (4242), MKREC_CMDLINES the saved
  * cmdlines text ("PID COMM" lines), MKREC_PRINT_ID the print event's id
  * (5) and MKREC_FORMAT_TAIL text added after its format (the same event
@@ -24,7 +26,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#define PAGE 4096
+/* the ring page: MKREC_PAGE bytes (a kernel's page size: 16384 on a
+ * 16 KB-page arm64), 4096 unless set */
+static unsigned int PAGE = 4096;
 
 struct pages {
 	unsigned char *b;	/* n pages */
@@ -115,6 +119,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: mkrec OUT.dat < lines\n");
 		return 2;
 	}
+	PAGE = (unsigned int)env_int("MKREC_PAGE", 4096);
+	if (PAGE < 4096 || PAGE > 65536 || (PAGE & (PAGE - 1))) {
+		fprintf(stderr, "mkrec: MKREC_PAGE %u is not a page size\n", PAGE);
+		return 2;
+	}
+	buf.page_size = PAGE;
 	while (fgets(l, sizeof(l), stdin)) {
 		char *text;
 		unsigned long long ts = strtoull(l, &text, 10);
@@ -124,7 +134,7 @@ int main(int argc, char **argv)
 			add_print(&p, ts, text + 1);
 	}
 	page_close(&p);
-	synth_header_info(&hi);
+	synth_header_info_page(&hi, PAGE);
 	{
 		/* the print format, with its id and tail as asked */
 		struct strbuf fmt = STRBUF_INIT;
@@ -149,6 +159,8 @@ int main(int argc, char **argv)
 	in.buffers = &buf;
 	in.nbuffers = 1;
 	in.private_meta = getenv("MKREC_META");	/* key=value lines, or none */
+	if (getenv("MKREC_UNAME"))
+		in.uname = getenv("MKREC_UNAME");
 	if (getenv("MKREC_CMDLINES")) {	/* u64 size, then the text */
 		const char *t = getenv("MKREC_CMDLINES");
 

@@ -38,7 +38,7 @@ def section_figure(rep, f):
         key = {'events': 'lost', 'overruns': 'cpustat_lost', 'probe hits': 'probe_missed',
                'sample sets': 'sample_gaps'}[f['unit']]
         return rep['header'][key]
-    if fid == 'mthp-fallback':
+    if fid in ('mthp-fallback', 'mthp-split-config'):
         o = [x for x in rep['swap']['orders'] if x['order'] == f['order']][0]
         return o['swpout_fallback'] if o['swpout_fallback'] is not None else o['fallback']
     if fid == 'swap-cluster-exhausted':
@@ -98,7 +98,9 @@ def expected_present(rep):
         want.append(('data-loss', 'overruns'))
     for o in rep['swap']['orders']:
         if o['order'] > 0 and o['swpout_fallback']:
-            want.append(('mthp-fallback', o['order']))
+            # without THP_SWAP every one is a split by configuration
+            split = rep['swap'].get('thp_swap') is False
+            want.append(('mthp-split-config' if split else 'mthp-fallback', o['order']))
     if (rep['stalls']['memcg'].get('passes') or {}).get('escalated'):
         want.append(('memcg-scan-rounding', None))
     if (rep['swap'].get('free_scatter') or {}).get('switches'):
@@ -112,7 +114,7 @@ def expected_present(rep):
 def where(f):
     if f['id'] in ('handoff-missing', 'kcompactd-asleep-stalls'):
         return f['node']
-    if f['id'] == 'mthp-fallback':
+    if f['id'] in ('mthp-fallback', 'mthp-split-config'):
         return f['order']
     if f['id'] == 'data-loss':
         return f['unit']

@@ -48,6 +48,23 @@ void synth_header_info(struct strbuf *hi)
 	strbuf_add_u64(hi, 0);
 }
 
+void synth_header_info_page(struct strbuf *hi, uint32_t page_size)
+{
+	struct strbuf hp = STRBUF_INIT;
+	const char *data = strstr(synth_header_page, "\tfield: char data;");
+
+	/* synth_header_page, its data field the page less the 16-byte header */
+	strbuf_add(&hp, synth_header_page, (size_t)(data - synth_header_page));
+	strbuf_addf(&hp, "\tfield: char data;\toffset:16;\tsize:%u;\tsigned:0;\n",
+		    page_size - 16);
+	strbuf_add(hi, "header_page", 12);
+	strbuf_add_u64(hi, hp.len);
+	strbuf_add(hi, hp.buf, hp.len);
+	strbuf_add(hi, "header_event", 13);
+	strbuf_add_u64(hi, 0);
+	strbuf_release(&hp);
+}
+
 void synth_add_system(struct strbuf *ev, const char *system,
 		      const char *const *formats, int n)
 {

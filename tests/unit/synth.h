@@ -22,6 +22,8 @@ extern const char synth_print_format[];
 
 /* The header_info section: synth_header_page and an empty header_event. */
 void synth_header_info(struct strbuf *hi);
+/* The same for a ring page of page_size bytes (a 16 KB-page kernel's). */
+void synth_header_info_page(struct strbuf *hi, uint32_t page_size);
 
 /* Append one event system holding n formats to an events section that
  * starts empty: the system count is kept in its first 4 bytes. */

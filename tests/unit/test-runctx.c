@@ -165,6 +165,39 @@ static void test_context(void)
 	is_str(run_model_value(rm, "swap.0.clusters"), want, "clusters: (pages + 1) / cluster");
 	ok(!run_model_find(rm, "swap.0.discard_max_bytes")->start,
 	   "discard_max_bytes absent without the file");
+	is_str(run_model_value(rm, "thp.hpage_pmd_size"), "2097152",
+	       "hpage_pmd_size: the PMD size in bytes");
+	is_str(run_model_value(rm, "thp_swap"), "y", "thp_swap: y from the config");
+
+	/* a kernel without THP_SWAP (arm64 with 16 KB pages): clusters of
+	 * 256 whatever the PMD size; no config at all: thp_swap absent */
+	{
+		struct utsname u;
+		char *boot;
+
+		uname(&u);
+		boot = xasprintf("/boot/config-%s", u.release);
+		put(boot, "CONFIG_SWAP=y\n# CONFIG_THP_SWAP is not set\n");
+		put("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size", "33554432\n");
+		runctx_emit(root, "start", 0, to_parser, NULL);
+		is_str(run_model_value(rm, "thp_swap"), "n", "no THP_SWAP in the config: n");
+		is_str(run_model_value(rm, "swap.cluster_pages"), "256",
+		       "no THP_SWAP: clusters of 256, not HPAGE_PMD_NR");
+		is_str(run_model_value(rm, "thp.hpage_pmd_size"), "33554432",
+		       "hpage_pmd_size: 32 MB (16 KB pages)");
+		{
+			char *path = xasprintf("%s%s", root, boot);
+
+			unlink(path);
+			free(path);
+		}
+		runctx_emit(root, "start", 0, to_parser, NULL);
+		ok(run_model_find(rm, "thp_swap") && !run_model_value(rm, "thp_swap") &&
+		   run_model_find(rm, "thp_swap")->absent_start,
+		   "no config to read: thp_swap absent, never guessed");
+		free(boot);
+		put("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size", "2097152\n");
+	}
 
 	/* a command line of 2000 bytes with a '%' at every chunk edge */
 	{
