@@ -21,8 +21,10 @@ echo "uname_r=$(uname -r) machine=$(uname -m)"
 cat "$OUT/page-facts.txt"
 awk '$1 == "Hugepagesize:" { print "meminfo_hugepagesize_kb=" $2 }' /proc/meminfo
 sed 's/^/buddyinfo: /' /proc/buddyinfo
+# (a size without anonymous THP, e.g. order 1, has no enabled file)
 for d in $THP/hugepages-*kB; do
-	[ -d "$d" ] && echo "$(basename "$d"): enabled=$(cat "$d/enabled" | sed 's/.*\[\(.*\)\].*/\1/')"
+	[ -d "$d" ] || continue
+	echo "$(basename "$d"): $(cd "$d" && ls | tr '\n' ' ')enabled=$(sed 's/.*\[\(.*\)\].*/\1/' "$d/enabled" 2>/dev/null || echo none)"
 done
 sed -n 's/^\tfield: \(.*\)/header_page: \1/p' /sys/kernel/tracing/events/header_page 2>/dev/null
 cfg=/boot/config-$(uname -r)
