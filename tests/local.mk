@@ -162,6 +162,10 @@ EXTRA_DIST += tests/report/handoff-first-awake.sh
 TESTS += tests/report/handoff-proactive.sh
 TESTS += tests/report/handoff-zone.sh
 TESTS += tests/report/traced.sh tests/report/meta-text.sh
+# issue 43: recordings of arm64 guests with 16 KB pages, the report's
+# page geometry held to their run context and samples
+TESTS += tests/report/page16k.sh
+EXTRA_DIST += tests/report/page16k.sh tests/data/page16k
 EXTRA_DIST += tests/report/handoff-pickup.sh
 EXTRA_DIST += tests/report/handoff-proactive.sh
 EXTRA_DIST += tests/report/handoff-zone.sh
@@ -326,12 +330,15 @@ tests/record/history.log: tests/record/switch-read.log
 # SCENARIO (N s)" line per case. Not part of `make check` (needs qemu, root
 # and ~1.3 GB of cached kernels). Override VM_KERNELS / VM_SCENARIOS /
 # VM_JOBS. arm64-6.12 (Debian's arm64 kernel under qemu-system-aarch64,
-# mmscope cross-built) runs VM_ARM64_SCENARIOS only.
+# mmscope cross-built) runs VM_ARM64_SCENARIOS only, the arm64 kernels
+# with 16 KB pages (arm64-16k-6.12, arm64-16k-7.2; issue 43)
+# VM_ARM64_16K_SCENARIOS.
 # (arm64 first: its cases are the longest, and with VM_JOBS=2 the matrix
 # ends sooner when they do not start last)
-VM_KERNELS = arm64-6.12 5.10 6.1 6.12 7.2 7.x
+VM_KERNELS = arm64-6.12 arm64-16k-6.12 arm64-16k-7.2 5.10 6.1 6.12 7.2 7.x
 VM_SCENARIOS = memcg-swap global-pressure mthp-frag zswap
 VM_ARM64_SCENARIOS = memcg-swap mthp-frag global-pressure
+VM_ARM64_16K_SCENARIOS = memcg-swap mthp-frag
 VM_JOBS = 2
 # cases that fail on the kernel's own behaviour, not ours (tests/vm/README.md,
 # "Known problems"): 7.2's reclaim gives more folios swap slots than it writes
@@ -342,6 +349,7 @@ VM_XFAIL = 7.2/memcg-swap
 VM_CGROUPS_KERNEL = 6.12
 check-vm: mmscope$(EXEEXT)
 	rc=0; VM_XFAIL="$(VM_XFAIL)" VM_JOBS="$(VM_JOBS)" VM_ARM64_SCENARIOS="$(VM_ARM64_SCENARIOS)" \
+	  VM_ARM64_16K_SCENARIOS="$(VM_ARM64_16K_SCENARIOS)" \
 	  MMSCOPE=$(abs_top_builddir)/mmscope$(EXEEXT) \
 	  $(abs_top_srcdir)/tests/vm/check-matrix.sh "$(VM_KERNELS)" "$(VM_SCENARIOS)" || rc=1; \
 	k=$(VM_CGROUPS_KERNEL); start=$$(date +%s); \

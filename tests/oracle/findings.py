@@ -9,7 +9,8 @@ usage: findings.py json MMSCOPE FILE...    each finding's count equals the
        findings.py truth MMSCOPE FILE...   the stall, handoff, OOM,
            memcg-scan-rounding, swap-free-scattered and zswap-reject
            findings' counts recomputed from `trace-cmd report` (the events, decoded by
-           trace-cmd, by the rules of the man page)
+           trace-cmd, by the rules of the man page); FINDINGS_IDS=ID,...
+           checks only those
 exit 0 all agree, 1 a difference
 """
 import json
@@ -203,7 +204,24 @@ def memcg_escalated(evs):
 
 
 SWP_OFFSET_MASK = (1 << 58) - 1
-SWAP_CLUSTER = 512      # SWAPFILE_CLUSTER = HPAGE_PMD_NR (THP_SWAP, 4 KB pages)
+
+
+def swap_cluster(evs):
+    """SWAPFILE_CLUSTER in slots: the recorder's run context
+    (swap.cluster_pages, from the kernel's CONFIG_THP_SWAP and PMD size),
+    else 512 (HPAGE_PMD_NR with THP_SWAP and 4 KB pages, what every
+    recording made before the run context had) when the page size is
+    4 KB or not given; None for another page size without it (arm64
+    16K: 256 without THP_SWAP, 2048 with it)."""
+    page = None
+    for _, _, ev, f in evs:
+        if ev == 'print' and f.get('_mms1') == 'ctx':
+            # truth.FIELD keys are words: swap.cluster_pages= is read
+            # as cluster_pages= (no other context key ends so)
+            if 'cluster_pages' in f:
+                return truth.num(f['cluster_pages'])
+            page = page or f.get('page_size')
+    return 512 if page in (None, '4096') else None
 
 
 def free_switches(evs):
@@ -213,6 +231,7 @@ def free_switches(evs):
     a range is compared by its last slot. Pairs with a cluster not given
     are not counted. None without free events."""
     last, n, seen = {}, 0, False
+    cluster = swap_cluster(evs)
     for _, pid, ev, f in evs:
         if ev != 'free' or 'type' not in f:
             continue
@@ -220,11 +239,11 @@ def free_switches(evs):
         typ, nr = truth.num(f['type']), truth.num(f.get('nr', '1')) or 1
         if 'ci' in f and 'start' in f:
             now, end = ('ptr', f['ci']), ('ptr', f['ci'])
-        elif 'offset' in f or 'entry' in f:
+        elif ('offset' in f or 'entry' in f) and cluster:
             off = truth.num(f['offset']) if 'offset' in f else \
                 int(f['entry'], 16) & SWP_OFFSET_MASK
-            now = ('idx', off // SWAP_CLUSTER)
-            end = ('idx', (off + nr - 1) // SWAP_CLUSTER)
+            now = ('idx', off // cluster)
+            end = ('idx', (off + nr - 1) // cluster)
         else:
             now = end = None
         prev = last.get(pid)
@@ -292,6 +311,9 @@ def check_truth(mmscope, path):
     ids = {'direct-reclaim-stalls', 'memcg-reclaim-stalls', 'oom-kill', 'handoff-missing',
            'kcompactd-asleep-stalls', 'memcg-scan-rounding', 'swap-free-scattered',
            'zswap-reject'}
+    if os.environ.get('FINDINGS_IDS'):      # only these (comma-separated)
+        ids &= set(os.environ['FINDINGS_IDS'].split(','))
+        want = {k: v for k, v in want.items() if k[0] in ids}
     for k in sorted(set(want) | {k for k in got if k[0] in ids}, key=str):
         if got.get(k) != want.get(k):
             bad.append('%s %s: mmscope %s, trace-cmd %s' % (k[0], k[1], got.get(k), want.get(k)))

@@ -20,7 +20,11 @@
 # mthp-frag zswap". MMSCOPE (or top_builddir) names the mmscope to test;
 # MMSCOPE_VM_KEEP=DIR keeps each case's guest output in DIR/KERNEL-SCENARIO.
 # An arm64-* kernel (arm64-6.12) runs only the scenarios of
-# VM_ARM64_SCENARIOS (default "memcg-swap mthp-frag global-pressure"), with
+# VM_ARM64_SCENARIOS (default "memcg-swap mthp-frag global-pressure"), an
+# arm64-16k-* kernel (16 KB pages) those of VM_ARM64_16K_SCENARIOS
+# (default "memcg-swap mthp-frag": the scan rounding of a memcg small in
+# pages, and mTHP swap-out split by configuration without THP_SWAP;
+# global-pressure passes there too but costs 100-150 s a kernel), with
 # mmscope cross-built once before the first case (cross-build.sh, in
 # MMSCOPE_ARM64_BUILD or <build>/vm-arm64) unless MMSCOPE_ARM64 names one.
 # VM_JOBS=N runs N cases at a time (default 1); each case's lines are
@@ -45,12 +49,14 @@ export MMSCOPE_VM_WORKLOADS=$tmp/workloads
 JOBS=${VM_JOBS:-1}
 [[ $JOBS =~ ^[1-9][0-9]*$ ]] || { echo "check-matrix: VM_JOBS must be a positive integer" >&2; exit 2; }
 ARM64_SCENARIOS=${VM_ARM64_SCENARIOS:-memcg-swap mthp-frag global-pressure}
+ARM64_16K_SCENARIOS=${VM_ARM64_16K_SCENARIOS:-memcg-swap mthp-frag}
 
 # the cases, in order: KERNEL/SCENARIO
 cases=()
 for k in $KERNELS; do
 	for s in $SCENARIOS; do
 		case $k in
+		arm64-16k-*) case " $ARM64_16K_SCENARIOS " in *" $s "*) ;; *) continue ;; esac ;;
 		arm64-*) case " $ARM64_SCENARIOS " in *" $s "*) ;; *) continue ;; esac ;;
 		esac
 		cases+=("$k/$s")

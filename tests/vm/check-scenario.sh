@@ -205,7 +205,9 @@ ok() { echo "  ok: $KERNEL $SCEN $LABEL: $*"; }
 bad() { echo "  FAILED: $KERNEL $SCEN $LABEL: $*"; nfail=$((nfail + 1)); }
 
 # the probe set and the PG_head bit (folio order from pflags/_flags_1) per kernel
-case ${KERNEL#arm64-} in	# arm64-6.12: the same probe set (BTF names, no offsets)
+KSERIES=${KERNEL#arm64-}
+KSERIES=${KSERIES#16k-}
+case $KSERIES in	# arm64-6.12, arm64-16k-6.12: the same probe set (BTF names, no offsets)
 5.10|5.10.*) WANT_SET=5.10 HEAD_BIT=16 ;;
 6.1|6.1.*) WANT_SET=6.1 HEAD_BIT=16 ;;
 6.12|6.12.*) WANT_SET=6.12 HEAD_BIT=6 ;;
@@ -214,11 +216,35 @@ case ${KERNEL#arm64-} in	# arm64-6.12: the same probe set (BTF names, no offsets
 *) WANT_SET='' HEAD_BIT=6 ;;
 esac
 
+# The guest's page geometry (scenario-lib.sh's page-facts.txt: AT_PAGESZ,
+# hpage_pmd_size), never a 4 KB assumption: 16 KB pages on arm64-16k-*,
+# whose PMD THP is 32 MB (order 11) and 64 kB mTHP order 2. A guest output
+# without the file (made before it existed) is taken as 4 KB, 2 MB.
+log2() { local v=$1 l=0; while [ "$v" -gt 1 ]; do v=$((v / 2)); l=$((l + 1)); done; echo $l; }
+pf() { sed -n "s/^$1=//p" "$OUT/page-facts.txt" 2>/dev/null | head -1; }
+PAGE_SIZE=$(pf at_pagesz)
+[ -n "$PAGE_SIZE" ] || { PAGE_SIZE=$(pf smaps_kernelpagesize_kb); [ -z "$PAGE_SIZE" ] || PAGE_SIZE=$((PAGE_SIZE * 1024)); }
+PAGE_SIZE=${PAGE_SIZE:-4096}
+PMD_SIZE=$(pf hpage_pmd_size)
+PMD_SIZE=${PMD_SIZE:-$((PAGE_SIZE * PAGE_SIZE / 8))}
+PMD_ORDER=$(log2 $((PMD_SIZE / PAGE_SIZE)))
+PMD_KB=$((PMD_SIZE / 1024))
+# CONFIG_THP_SWAP of the kernel's own config (fetch-kernel.sh's cache):
+# without it (arm64 selects it only with 4 KB pages) folio_alloc_swap
+# refuses every large folio, which reclaim splits and counts as a fallback
+THP_SWAP=''
+kcfg=$(sed -n 's/^KERNEL_CONFIG=//p' "${MMSCOPE_VM_CACHE:-$REPO/build/vm-cache}/$KERNEL/kernel.env" 2>/dev/null) || true
+if [ -n "$kcfg" ] && [ -f "$kcfg" ]; then
+	if grep -q '^CONFIG_THP_SWAP=y' "$kcfg"; then THP_SWAP=y; else THP_SWAP=n; fi
+fi
+
 # counts file accessors
 C='' PMISSED=0
 # E KEY: events between the first and the last complete sample set
 E() { awk -v k="$1" '$1 == "evw" && $2 == k { print $3; f = 1 } END { if (!f) print 0 }' "$C"; }
 Etot() { awk -v k="$1" '$1 == "ev" && $2 == k { print $3; f = 1 } END { if (!f) print 0 }' "$C"; }
+# Epre PREFIX: in-window events of every key starting with PREFIX
+Epre() { awk -v k="$1" '$1 == "evw" && index($2, k) == 1 { s += $3 } END { print s + 0 }' "$C"; }
 S() { awk -v k="$1" '$1 == "sum" && $2 == k { print $3; f = 1 } END { if (!f) print 0 }' "$C"; }
 # D KEY: counter delta between the first and the last complete sample set
 D() { awk -v k="$1" '$1 == "ctr" && $2 == k { print $4 - $3; f = 1 } END { if (!f) print "NA" }' "$C"; }
@@ -369,6 +395,7 @@ check_file() {
 	esac
 	fields mm_vmscan_kswapd_wake order; fields mm_compaction_kcompactd_wake order
 	check_devices
+	check_geometry
 	"check_$SCEN"
 	check_report "$f"
 }
@@ -429,6 +456,51 @@ check_report() {
 		local ep; ep=$(awk -F': ' '$1 ~ /"(episodes|rebalances)"$/ { gsub(/,/, "", $2); s += $2 } END { print s + 0 }' "$j")
 		cmp_ev "mmscope report kswapd episodes + rebalances vs mm_vmscan_kswapd_wake events (whole file)" "$ep" "$(Etot mm_vmscan_kswapd_wake)" "(events)"
 	fi
+}
+
+# The recorder's run context (its "mms1 ctx" lines, as trace-cmd prints
+# them) against the guest's own page geometry: page_size = AT_PAGESZ, one
+# thp.hugepages-NkB per sysfs directory, and swap.cluster_pages =
+# SWAPFILE_CLUSTER (HPAGE_PMD_NR with CONFIG_THP_SWAP, else 256: the
+# kernel's config is in the guest's /boot, run-vm.sh). Guest outputs made
+# before page-facts.txt existed are not checked.
+check_geometry() {
+	[ -s "$OUT/page-facts.txt" ] || return 0
+	local rep=$tmp/$LABEL.report ctx ps cl sizes want_cl mine
+	# the context is split over several lines; each key once per phase
+	ctx=$(grep 'mms1 ctx ' "$rep" | tr ' ' '\n') || { bad "no run context (mms1 ctx) in the recording"; return; }
+	ps=$(echo "$ctx" | sed -n 's/^page_size=//p' | head -1)
+	cl=$(echo "$ctx" | sed -n 's/^swap\.cluster_pages=//p' | head -1)
+	# a size directory has enabled (anonymous) or shmem_enabled or both
+	# (16K: hugepages-32kB, order 1, has no enabled: no anonymous order 1)
+	sizes=$(echo "$ctx" | sed -n 's/^thp\.hugepages-\([0-9]*\)kB\.\(shmem_\)\{0,1\}enabled=.*/\1/p' | sort -nu | tr '\n' ' ')
+	if [ "$ps" = "$PAGE_SIZE" ]; then ok "run context page_size=$ps = the guest's AT_PAGESZ (PMD $PMD_KB kB, order $PMD_ORDER)"
+	else bad "run context page_size='$ps' but the guest's AT_PAGESZ is $PAGE_SIZE"; fi
+	mine=$(pf thp_sizes_kb)
+	if [ "$sizes" = "$mine" ]; then ok "run context THP sizes (kB) = the guest's hugepages-*kB: ${sizes:-none}"
+	else bad "run context THP sizes '$sizes' but the guest's hugepages-*kB are '$mine'"; fi
+	case $THP_SWAP in
+	y) want_cl=$((PMD_SIZE / PAGE_SIZE)) ;;
+	n) want_cl=256 ;;
+	*) return 0 ;;
+	esac
+	if [ "$cl" = "$want_cl" ]; then ok "run context swap.cluster_pages=$cl (CONFIG_THP_SWAP=$THP_SWAP)"
+	else bad "run context swap.cluster_pages='$cl', want $want_cl (CONFIG_THP_SWAP=$THP_SWAP, page $PAGE_SIZE, PMD $PMD_SIZE)"; fi
+	# mmscope's report: its cluster size and its per-order rows (an
+	# order per hugepages-NkB of the guest: log2(N kB / page))
+	"$MMSCOPE" report --help >/dev/null 2>&1 || return 0
+	local rj=$tmp/$LABEL.geom.json rcl rord gord='' kb
+	"$MMSCOPE" report -f json --section swap "$OUT/$LABEL" >"$rj" 2>/dev/null || { bad "mmscope report --section swap fails"; return; }
+	read -r rcl rord < <(python3 -c 'import json, sys
+s = json.load(open(sys.argv[1]))["swap"]
+print(s.get("cluster_size"), ",".join(str(o["order"]) for o in s.get("orders") or [] if o["order"] > 0) or "-")' "$rj" 2>/dev/null || echo "? ?")
+	for kb in $mine; do gord="$gord,$(log2 $((kb * 1024 / PAGE_SIZE)))"; done
+	gord=${gord#,}
+	if [ "$rcl" = "$want_cl" ]; then ok "mmscope report: swap cluster_size $rcl slots"
+	else bad "mmscope report: swap cluster_size $rcl, the guest's SWAPFILE_CLUSTER is $want_cl (page $PAGE_SIZE, CONFIG_THP_SWAP=$THP_SWAP)"; fi
+	if [ -z "$mine" ]; then :	# no per-size THP (5.10, 6.1)
+	elif [ "$rord" = "$gord" ]; then ok "mmscope report: large-folio orders ${rord} (the guest's sizes ${mine:-none} kB at $PAGE_SIZE-byte pages)"
+	else bad "mmscope report: large-folio orders $rord, the guest's hugepages-NkB give orders $gord (page $PAGE_SIZE)"; fi
 }
 
 # Two swap devices (scenario-lib.sh swap_decoy): the decoy zram1 is type 0
@@ -497,6 +569,25 @@ check_memcg-swap() {
 	[ "$WANT_SET" = 6.12 ] && cmp_ev "zswap_store calls (store_r, zswap off) vs device writes" "$(E store_r)" "$(ctrsum pswpout)" pswpout
 	need "swap slot frees (free)" "$(E free)"
 	check_kallsyms_reads
+	check_scan_rounding
+}
+
+# memcg-scan-rounding: memcg reclaim passes whose first scan came below
+# DEF_PRIORITY (lruvec size >> priority rounds to 0 at 12: a small memcg
+# in pages, as 64 MB is with 16 KB pages). mmscope's count against the
+# one tests/oracle/findings.py recomputes from trace-cmd report's events.
+check_scan_rounding() {
+	command -v python3 >/dev/null || { echo "  note: no python3, memcg-scan-rounding not checked"; return 0; }
+	local f=$OUT/$LABEL esc all
+	if FINDINGS_IDS=memcg-scan-rounding python3 "$HERE/../oracle/findings.py" truth "$MMSCOPE" "$f" >"$tmp/rounding.out" 2>&1; then
+		"$MMSCOPE" report -f json --section stalls "$f" >"$tmp/stalls.json" 2>/dev/null || true
+		read -r esc all < <(python3 -c 'import json, sys
+p = json.load(open(sys.argv[1]))["stalls"]["memcg"].get("passes") or {}
+print(p.get("escalated"), p.get("count"))' "$tmp/stalls.json" 2>/dev/null || echo "? ?")
+		ok "memcg-scan-rounding as trace-cmd gives it: $esc of $all memcg reclaim passes first scanned below priority 12"
+	else
+		bad "memcg-scan-rounding differs from trace-cmd: $(grep -m1 FAIL "$tmp/rounding.out")"
+	fi
 }
 
 # The recorder's start (issue 44.14): it lists /proc/kallsyms once, for
@@ -522,20 +613,40 @@ check_kallsyms_reads() {
 	fi
 }
 
+# 64 kB mTHP (6.12+) or PMD THP (5.10, 6.1): its order and slot count come
+# from the guest's page size (order 4 and 16 slots with 4 KB pages, order
+# 2 and 4 slots with 16 KB). Without CONFIG_THP_SWAP (arm64 16K) no large
+# folio gets swap slots: every one is split and counted as a fallback by
+# configuration, and 6.12's folio_alloc_swap returns before get_swap_pages.
 check_mthp-frag() {
-	local sz fb out
+	local sz fb out o nr
 	if [ "$WANT_SET" = 6.1 ] || [ "$WANT_SET" = 5.10 ]; then	# PMD THP only
-		sz=2048 out=$(D thp_swpout) fb=$(D thp_swpout_fallback)
-		cmp_ev "order-9 folio_alloc_swap failures vs THP fallbacks" "$(E fas_r.errforder=9)" "$fb" thp_swpout_fallback
-		cmp_alloc "order-9 swap allocations vs THP swap-outs" "$(E fas_r.okforder=9)" "$out" thp_swpout
+		sz=$PMD_KB o=$PMD_ORDER out=$(D thp_swpout) fb=$(D thp_swpout_fallback)
+		cmp_ev "order-$o folio_alloc_swap failures vs THP fallbacks" "$(E fas_r.errforder=$o)" "$fb" thp_swpout_fallback
+		cmp_alloc "order-$o swap allocations vs THP swap-outs" "$(E fas_r.okforder=$o)" "$out" thp_swpout
 	else
-		sz=64 out=$(D mthp64.swpout) fb=$(D mthp64.swpout_fallback)
-		cmp_ev "order-4 folio_alloc_swap failures vs 64K swpout_fallback" "$(E fas_r.errforder=4)" "$fb" "hugepages-64kB swpout_fallback"
-		cmp_alloc "order-4 swap allocations vs 64K swpout" "$(E fas_r.okforder=4)" "$out" "hugepages-64kB swpout"
-		[ "$WANT_SET" = 6.12 ] && cmp_ev "get_swap_pages order 4 returning 0 vs 64K swpout_fallback" "$(E getpg_r.order4.ret=0)" "$fb" "hugepages-64kB swpout_fallback"
-		[ "$WANT_SET" = 6.12 ] && cmp_alloc "swap_range_alloc of 16 slots vs 64K swpout" "$(E alloc.nr=16)" "$out" "hugepages-64kB swpout"
+		sz=64 nr=$((65536 / PAGE_SIZE)) o=$(log2 $((65536 / PAGE_SIZE)))
+		out=$(D mthp64.swpout) fb=$(D mthp64.swpout_fallback)
+		cmp_ev "order-$o folio_alloc_swap failures vs 64K swpout_fallback" "$(E fas_r.errforder=$o)" "$fb" "hugepages-64kB swpout_fallback"
+		cmp_alloc "order-$o swap allocations vs 64K swpout" "$(E fas_r.okforder=$o)" "$out" "hugepages-64kB swpout"
+		if [ "$WANT_SET" = 6.12 ] && [ "$THP_SWAP" = n ]; then
+			# folio_alloc_swap gives a large folio no entry without
+			# asking get_swap_pages: no order-o request at all
+			local asked; asked=$(Epre "getpg_r.order$o.ret=")
+			if [ "$asked" -eq 0 ]; then ok "get_swap_pages never asked for order $o (CONFIG_THP_SWAP off)"
+			else bad "get_swap_pages asked $asked times for order $o, but CONFIG_THP_SWAP is off"; fi
+		elif [ "$WANT_SET" = 6.12 ]; then
+			cmp_ev "get_swap_pages order $o returning 0 vs 64K swpout_fallback" "$(E getpg_r.order$o.ret=0)" "$fb" "hugepages-64kB swpout_fallback"
+		fi
+		[ "$WANT_SET" = 6.12 ] && cmp_alloc "swap_range_alloc of $nr slots vs 64K swpout" "$(E alloc.nr=$nr)" "$out" "hugepages-64kB swpout"
 	fi
-	if [ "$fb" != NA ] && [ "$fb" -gt 0 ]; then ok "${sz}kB swap-outs fell back: swpout $out, swpout_fallback $fb"
+	if [ "$THP_SWAP" = n ]; then
+		if [ "$out" = 0 ] && [ "$fb" != NA ] && [ "$fb" -gt 0 ]; then
+			ok "${sz}kB swap-outs all fell back by configuration (CONFIG_THP_SWAP off): swpout $out, swpout_fallback $fb"
+		else
+			bad "CONFIG_THP_SWAP is off, yet ${sz}kB swpout $out, swpout_fallback $fb (want 0 and more than 0)"
+		fi
+	elif [ "$fb" != NA ] && [ "$fb" -gt 0 ]; then ok "${sz}kB swap-outs fell back: swpout $out, swpout_fallback $fb"
 	else bad "no ${sz}kB swap-out fell back (swpout $out, swpout_fallback $fb): the scenario did not fragment swap"; fi
 }
 
@@ -549,8 +660,9 @@ check_global-pressure() {
 	fi
 	need "kswapd wakes" "$(E mm_vmscan_kswapd_wake)"
 	need "kcompactd wakes" "$(E mm_compaction_kcompactd_wake)"
-	cmp_alloc "order-9 swap allocations vs THP swap-outs" "$(E fas_r.okforder=9)" "$(D thp_swpout)" thp_swpout
-	cmp_ev "order-9 folio_alloc_swap failures vs THP fallbacks" "$(E fas_r.errforder=9)" "$(D thp_swpout_fallback)" thp_swpout_fallback
+	# PMD THP: order 9 with 4 KB pages, 11 with 16 KB (32 MB)
+	cmp_alloc "order-$PMD_ORDER swap allocations vs THP swap-outs" "$(E fas_r.okforder=$PMD_ORDER)" "$(D thp_swpout)" thp_swpout
+	cmp_ev "order-$PMD_ORDER folio_alloc_swap failures vs THP fallbacks" "$(E fas_r.errforder=$PMD_ORDER)" "$(D thp_swpout_fallback)" thp_swpout_fallback
 }
 
 # fsd NAME: delta of debugfs frontswap/NAME from before to after (NA if absent)

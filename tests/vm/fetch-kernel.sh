@@ -16,6 +16,10 @@
 #   arm64-K  -> the same for Debian's arm64 kernel (linux-image-*-arm64-unsigned,
 #               e.g. arm64-6.12 from bookworm-backports), in CACHE_DIR/arm64-K,
 #               with its own apt lists (CACHE_DIR/apt-arm64)
+#   arm64-16k-K -> Debian's arm64 kernel with 16 KB pages (flavour arm64-16k:
+#               linux-image-*-arm64-16k-unsigned, or from 6.19 the split
+#               linux-binary-unsigned-*-arm64-16k), in CACHE_DIR/arm64-16k-K,
+#               with the arm64 apt lists
 #
 # Prints KEY=VALUE lines (also stored in CACHE_DIR/KERNEL/kernel.env):
 #   KERNEL_VMLINUZ=...  KERNEL_MODULES=...  KERNEL_VERSION=<uname -r>
@@ -32,9 +36,14 @@ skip() { echo "fetch-kernel: cannot fetch: $*" >&2; exit 77; }
 KERNEL=$1
 CACHE=$2
 REFRESH=${3:-}
-[[ $KERNEL =~ ^(arm64-)?([0-9]+\.[0-9]+|7\.x)$ ]] || die "bad KERNEL '$KERNEL' (want 6.1, 6.12, 7.x, another MAJOR.MINOR, or arm64-M.N)"
-ARCH=amd64 SERIES=$KERNEL
-case $KERNEL in arm64-*) ARCH=arm64 SERIES=${KERNEL#arm64-} ;; esac
+[[ $KERNEL =~ ^(arm64-(16k-)?)?([0-9]+\.[0-9]+|7\.x)$ ]] || die "bad KERNEL '$KERNEL' (want 6.1, 6.12, 7.x, another MAJOR.MINOR, arm64-M.N or arm64-16k-M.N)"
+# ARCH: the Debian architecture (apt lists); FLAVOUR: the package names'
+# suffix (amd64, arm64, arm64-16k)
+ARCH=amd64 FLAVOUR=amd64 SERIES=$KERNEL
+case $KERNEL in
+arm64-16k-*) ARCH=arm64 FLAVOUR=arm64-16k SERIES=${KERNEL#arm64-16k-} ;;
+arm64-*) ARCH=arm64 FLAVOUR=arm64 SERIES=${KERNEL#arm64-} ;;
+esac
 mkdir -p "$CACHE"
 CACHE=$(cd "$CACHE" && pwd)
 KDIR=$CACHE/$KERNEL
@@ -101,10 +110,10 @@ while read -r name; do
 		vers+=("$p=$v")
 	done
 	if [ $ok = 1 ]; then PKGS=("${try[@]}"); PKGVERS=("${vers[@]}"); break; fi
-done < <({ names_matching linux-binary-unsigned- "^linux-binary-unsigned-${series}\.[0-9]+\+[a-z0-9.]+-${ARCH}\$"
-	   names_matching linux-image- "^linux-image-${series}\.[0-9]+(-[0-9]+)?(\+[a-z0-9.]+)?-${ARCH}-unsigned\$"
+done < <({ names_matching linux-binary-unsigned- "^linux-binary-unsigned-${series}\.[0-9]+\+[a-z0-9.]+-${FLAVOUR}\$"
+	   names_matching linux-image- "^linux-image-${series}\.[0-9]+(-[0-9]+)?(\+[a-z0-9.]+)?-${FLAVOUR}-unsigned\$"
 	 } | sed -E 's/^(linux-binary-unsigned-|linux-image-)(.*)$/\2 \1\2/' | sort -V -r | cut -d' ' -f2)
-[ ${#PKGVERS[@]} -gt 0 ] || skip "no $ARCH (generic flavour) kernel package for $SERIES in bullseye, bullseye-security, bookworm, bookworm-backports, bookworm-security, trixie-backports or sid"
+[ ${#PKGVERS[@]} -gt 0 ] || skip "no $FLAVOUR (generic flavour) kernel package for $SERIES in bullseye, bullseye-security, bookworm, bookworm-backports, bookworm-security, trixie-backports or sid"
 
 DEBS=$KDIR/debs
 ROOT=$KDIR/root

@@ -75,7 +75,7 @@ kenv=$("$HERE/fetch-kernel.sh" "$KERNEL" "$CACHE")
 rc=$?
 set -e
 [ $rc -eq 0 ] || die "kernel $KERNEL unavailable (fetch-kernel.sh exit $rc)" "$rc"
-KERNEL_VERSION='' KERNEL_VMLINUZ='' KERNEL_MODULES='' KERNEL_PACKAGES=''
+KERNEL_VERSION='' KERNEL_VMLINUZ='' KERNEL_MODULES='' KERNEL_PACKAGES='' KERNEL_CONFIG=''
 eval "$kenv"
 case $KERNEL in
 arm64-*)	# the guest's busybox: arm64, from the sysroot
@@ -93,6 +93,11 @@ for m in $(sed -n 's/^#[[:space:]]*vm-modules:[[:space:]]*//p' "$SCENARIO"); do
 	MKARGS+=(-m "$m")
 done
 [ -z "$DISK_MB" ] || MKARGS+=(-m virtio_blk)
+# the kernel's config where a Debian system keeps it: what the recorder's
+# run context reads for CONFIG_THP_SWAP (swap.cluster_pages: 256 slots
+# without it, as on arm64 with 16 KB pages)
+[ -z "${KERNEL_CONFIG:-}" ] || [ ! -f "$KERNEL_CONFIG" ] ||
+	MKARGS+=(-f "$KERNEL_CONFIG:/boot/config-$KERNEL_VERSION")
 
 mkdir -p "$OUTDIR"
 OUTDIR=$(cd "$OUTDIR" && pwd)

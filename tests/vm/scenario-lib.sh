@@ -30,6 +30,25 @@ wr_opt() {
 uname -r > "$OUT/uname-r.txt"
 : > "$OUT/setup.txt"
 
+# The guest's page geometry, as the guest itself gives it (check-scenario.sh
+# takes orders, sizes and clusters from here, never from a 4 KB
+# assumption): AT_PAGESZ of the auxiliary vector (what getconf PAGESIZE
+# reads; busybox has no getconf), smaps' KernelPageSize, the PMD THP size
+# and the per-size THP directories.
+page_facts() {
+	# /proc/self/auxv: (key, value) pairs of native words; AT_PAGESZ is 6
+	od -An -v -tu8 /proc/self/auxv 2>/dev/null |
+		awk '{ for (i = 1; i <= NF; i++) w[n++] = $i }
+			END { for (i = 0; i + 1 < n; i += 2) if (w[i] == 6) { print "at_pagesz=" w[i + 1]; exit } }'
+	awk '$1 == "KernelPageSize:" { print "smaps_kernelpagesize_kb=" $2; exit }' /proc/self/smaps 2>/dev/null
+	[ ! -r $THP/hpage_pmd_size ] || echo "hpage_pmd_size=$(cat $THP/hpage_pmd_size)"
+	echo "thp_sizes_kb=$(cd $THP 2>/dev/null && ls -d hugepages-*kB 2>/dev/null |
+		sed 's/^hugepages-//; s/kB$//' | sort -n | tr '\n' ' ')"
+	echo "buddy_orders=$(awk '$1 == "Node" { print NF - 4; exit }' /proc/buddyinfo)"
+	[ ! -r /sys/kernel/mm/lru_gen/enabled ] || echo "lru_gen=$(cat /sys/kernel/mm/lru_gen/enabled)"
+}
+page_facts > "$OUT/page-facts.txt"
+
 # Two swap devices: the scenario's zram0 and a decoy, 1 MB of zram1
 # (hot-added). The decoy is swapped on first (type 0) at priority 1, zram0
 # (type 1) at priority 10 (swapon-prio: busybox swapon has no -p, and 7.x

@@ -27,8 +27,10 @@ swap_zram 1024
 zswap_off
 wr always $THP/enabled
 wr defer $THP/defrag
+# PMD-sized THP only: 2 MB with 4 KB pages, 32 MB with 16 KB pages
+pmd_kb=$(( $(cat $THP/hpage_pmd_size) / 1024 ))
 for d in $THP/hugepages-*kB; do
-	case $d in *-2048kB) wr inherit "$d/enabled" ;; *) wr_opt never "$d/enabled" ;; esac
+	case $d in *-${pmd_kb}kB) wr inherit "$d/enabled" ;; *) wr_opt never "$d/enabled" ;; esac
 done
 # the spool goes to /out (9p): a tmpfs spool would take guest memory
 export MMSCOPE_SPOOL=/out/rec.spool

@@ -28,9 +28,11 @@
 #endif
 
 #define MIB (1024UL * 1024UL)
-#define PAGE 4096UL
 
 static unsigned long size_kb = 64;
+/* the base page: 4 KB, or 16 KB on an arm64 16K kernel, where a hole of
+ * 4 KB is not page aligned (madvise: EINVAL) */
+static size_t PAGE;
 
 static long read_ulong(const char *path, const char *key)
 {
@@ -118,8 +120,9 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	if (!mb || !more_mb || !size_kb || (size_kb & 3) || optind != argc) {
-		fprintf(stderr, "mthp-frag: bad arguments\n");
+	PAGE = (size_t)sysconf(_SC_PAGESIZE);
+	if (!mb || !more_mb || !size_kb || size_kb * 1024UL % PAGE || optind != argc) {
+		fprintf(stderr, "mthp-frag: bad arguments (SIZE_KB a multiple of the %zu-byte page)\n", PAGE);
 		return 1;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);

@@ -27,7 +27,10 @@
 #include <unistd.h>
 
 #define MIB (1024UL * 1024UL)
-#define PAGE 4096UL
+
+/* the base page and the PMD THP size: 4 KB and 2 MB, or 16 KB and
+ * 32 MB on an arm64 16K kernel (a PMD maps PAGE / 8 pages) */
+static size_t PAGE, PMD;
 
 static void usage(const char *prog)
 {
@@ -89,6 +92,8 @@ int main(int argc, char **argv)
 	if (!mb || optind != argc)
 		usage(argv[0]);
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	PAGE = (size_t)sysconf(_SC_PAGESIZE);
+	PMD = PAGE * (PAGE / 8);
 
 	if (frag_mb) {
 		size_t len = frag_mb * MIB;
@@ -108,17 +113,17 @@ int main(int argc, char **argv)
 			usleep((useconds_t)(wait_ms * 1000));
 	}
 
-	/* 2 MiB aligned so that every step can be one PMD THP */
+	/* PMD aligned so that every step can be one PMD THP */
 	size_t len = mb * MIB;
-	unsigned char *raw = map_anon(len + 2 * MIB, MADV_HUGEPAGE);
-	unsigned char *m = (unsigned char *)(((unsigned long)raw + 2 * MIB - 1) & ~(2 * MIB - 1));
+	unsigned char *raw = map_anon(len + PMD, MADV_HUGEPAGE);
+	unsigned char *m = (unsigned char *)(((unsigned long)raw + PMD - 1) & ~(PMD - 1));
 
 	if (madvise(m, len, MADV_HUGEPAGE) != 0)
 		perror("pressure: MADV_HUGEPAGE (continuing)");
 	for (unsigned long pass = 0; pass <= passes; pass++) {
 		for (size_t off = 0; off < len; off += PAGE) {
 			m[off] = (unsigned char)(pass + off / PAGE + 1);
-			if (step_ms && !pass && off % (2 * MIB) == 2 * MIB - PAGE)
+			if (step_ms && !pass && off % PMD == PMD - PAGE)
 				usleep((useconds_t)(step_ms * 1000));
 		}
 		printf("pressure: pass %lu wrote %lu MB\n", pass, mb);
