@@ -605,6 +605,19 @@ static void series_tick(struct swapclust_model *m, struct swc_dev *d, uint64_t t
 	m->next_tick[t] = ts + m->tick[t];
 }
 
+/* A slot that may be free: used_slots counts the header and the bad
+ * slots past the size as used (dev_reveal), so it is held against every
+ * tracked slot, not the size (a 63-slot device in a 256-slot cluster has
+ * 193 of them). */
+static int dev_room(const struct swapclust_model *m, const struct swc_dev *d)
+{
+	uint64_t cap = d->nslots, cl = (uint64_t)m->cl;
+
+	if (d->pages && (d->pages + 1 + cl - 1) / cl * cl > cap)	/* clusters not made yet */
+		cap = (d->pages + 1 + cl - 1) / cl * cl;
+	return !cap || d->used_slots < cap;
+}
+
 static int largest_order(const struct swapclust_model *m, const struct swc_dev *d)
 {
 	int pmd = 0;
@@ -613,13 +626,15 @@ static int largest_order(const struct swapclust_model *m, const struct swc_dev *
 		pmd++;
 	if (d->detail_lost && !d->revealed)	/* clusters unknown: any could be free */
 		return SWC_ORDER_UNKNOWN;
+	if (m->thp_swap == 0)	/* no order>0 swap-out at all: splits by configuration */
+		return d->n[SWC_FREE] || dev_room(m, d) ? 0 : -1;
 	if (d->n[SWC_FREE])
 		return d->large_ok == 0 ? 0 : pmd;
 	if (d->large_ok != 0 && m->rules != SWC_RULES_61)	/* 6.1: free clusters only */
 		for (int o = SWC_NORDERS - 1; o > 0; o--)
 			if (d->nonfull[o] || d->frag[o])
 				return o;
-	return d->used_slots < d->pages || !d->pages ? 0 : -1;
+	return dev_room(m, d) ? 0 : -1;
 }
 
 static void push_point(struct swapclust_model *m, struct swc_dev *d, uint64_t ts)

@@ -331,6 +331,8 @@ static void swap_dev_series(struct report_ctx *rc, const struct swapclust_model 
 					pt->nonfull[ord[i]], pt->frag[ord[i]]);
 		if (pt->largest_order == SWC_ORDER_UNKNOWN)
 			snprintf(buf + off, sizeof(buf) - (size_t)off, " %4s", "-");
+		else if (pt->largest_order < 0)	/* every slot in use */
+			snprintf(buf + off, sizeof(buf) - (size_t)off, " %4s", "none");
 		else
 			snprintf(buf + off, sizeof(buf) - (size_t)off, " %4d", pt->largest_order);
 		report_line(rc, "%s", buf);

@@ -15,17 +15,15 @@
 #     tests/oracle/findings-truth.sh holds them to trace-cmd).
 # Golden reports: the files named in GOLDENS must print exactly
 # tests/golden/report-NAME.txt and report-NAME.json (MMSCOPE_UPDATE_GOLDEN=1
-# rewrites them). None yet: the reports still say what issue 43 items 1-2
-# correct (mthp-fallback where THP_SWAP is off, blocks>=o9, order>0
-# possible); the goldens are made when those are fixed.
+# rewrites them).
 . "$(dirname "$0")/../lib.sh"
 
 command -v python3 >/dev/null || skip "python3 is not installed"
 command -v trace-cmd >/dev/null || skip "trace-cmd is not installed"
 data="$top_srcdir/tests/data/page16k"
 golden="$top_srcdir/tests/golden"
-GOLDENS=''
 FILES='memcg-swap-16k-6.12 memcg-swap-16k-7.2 mthp-frag-16k-6.12 mthp-frag-16k-7.2 global-pressure-16k-6.12'
+GOLDENS=$FILES
 
 for name in $FILES; do
 	f=$data/$name.dat

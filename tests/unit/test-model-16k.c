@@ -223,6 +223,44 @@ static void test_probe_cause(void)
 	ok(so->fallback == 1 && so->cause[SWC_CAUSE_CONFIG] == 1,
 	   "a 64 kB fallback with free clusters left: cause THP_SWAP off (%s)",
 	   swc_cause_name(SWC_CAUSE_CONFIG));
+	analysis_finish(a, now * 1000000ULL);
+	{
+		const struct swc_dev *d = swapclust_model_dev(analysis_swapclust(a), 0);
+
+		ok(d->npts > 0 && d->pts[d->npts - 1].n[SWC_FREE] > 0 &&
+		   d->pts[d->npts - 1].largest_order == 0,
+		   "free clusters, THP_SWAP off: the largest usable order is 0, not 8 (%d)",
+		   d->npts ? d->pts[d->npts - 1].largest_order : -99);
+	}
+	analysis_free(a);
+}
+
+/* A device smaller than its one cluster: the header and the slots past
+ * its size count as used, and it still has room (the report said "-1",
+ * no usable order, of a device with 62 free slots). */
+static void test_small_device(void)
+{
+	const struct swc_dev *d;
+	struct record r;
+
+	a = analysis_new_empty(NULL);
+	ctx("page_size", "4096");
+	ctx("thp.hpage_pmd_size", "2097152");
+	ctx("swap.cluster_pages", "512");
+	memset(&r, 0, sizeof(r));
+	r.type = REC_SWAP_DEVICE;
+	r.swap.type = 0;
+	r.swap.ok = 1;
+	r.swap.pages = 63;
+	r.swap.order = r.swap.offset = r.swap.slot = r.swap.count = -1;
+	r.swap.old_flags = r.swap.new_flags = -1;
+	feed(&r);
+	analysis_finish(a, now * 1000000ULL);
+	d = swapclust_model_dev(analysis_swapclust(a), 0);
+	ok(d->npts > 0 && d->pts[d->npts - 1].largest_order >= 0,
+	   "63 slots in a 512-slot cluster, none in use: an order is usable (%d, used %llu)",
+	   d->npts ? d->pts[d->npts - 1].largest_order : -99,
+	   d->npts ? (unsigned long long)d->pts[d->npts - 1].used_slots : 0ULL);
 	analysis_free(a);
 }
 
@@ -272,5 +310,6 @@ int main(void)
 	test_config();
 	test_probe_cause();
 	test_cluster_and_4k();
+	test_small_device();
 	return tap_done();
 }
