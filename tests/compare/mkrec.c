@@ -30,32 +30,6 @@
  * 16 KB-page arm64), 4096 unless set */
 static unsigned int PAGE = 4096;
 
-struct pages {
-	unsigned char *b;	/* n pages */
-	int n, at;
-	size_t len;		/* bytes used in the last page */
-	unsigned long long last_ts;
-};
-
-static void page_close(struct pages *p)
-{
-	unsigned long long commit = p->len;
-
-	if (p->n)
-		memcpy(p->b + (size_t)(p->n - 1) * PAGE + 8, &commit, 8);
-}
-
-static void page_open(struct pages *p, unsigned long long ts)
-{
-	page_close(p);
-	p->b = xrealloc(p->b, (size_t)(p->n + 1) * PAGE);
-	memset(p->b + (size_t)p->n * PAGE, 0, PAGE);
-	memcpy(p->b + (size_t)p->n * PAGE, &ts, 8);
-	p->n++;
-	p->len = 0;
-	p->last_ts = ts;
-}
-
 static int env_int(const char *name, int dflt)
 {
 	const char *v = getenv(name);
@@ -63,7 +37,7 @@ static int env_int(const char *name, int dflt)
 	return v && *v ? atoi(v) : dflt;
 }
 
-static void add_print(struct pages *p, unsigned long long ts, const char *text)
+static void add_print(struct synth_pages *p, unsigned long long ts, const char *text)
 {
 	size_t tlen = strlen(text) + 1, dlen = 16 + tlen, alen = (dlen + 3) & ~(size_t)3;
 	size_t need = 4 + (alen > 112 ? 4 : 0) + alen;
@@ -72,9 +46,9 @@ static void add_print(struct pages *p, unsigned long long ts, const char *text)
 	unsigned short type = (unsigned short)env_int("MKREC_PRINT_ID", 5);
 	int pid = env_int("MKREC_PID", 4242);
 
-	if (!p->n || ts - p->last_ts >= (1ull << 27) || p->len + need > PAGE - 16)
-		page_open(p, ts);
-	e = p->b + (size_t)(p->n - 1) * PAGE + 16 + p->len;
+	if (!p->n || ts - p->last_ts >= (1ull << 27) || p->len + need > p->size - 16)
+		synth_page_open(p, ts);
+	e = p->b + (size_t)(p->n - 1) * p->size + 16 + p->len;
 	hdr = (unsigned int)(ts - p->last_ts) << 5;
 	if (alen > 112) {
 		word = (unsigned int)alen + 4;
@@ -93,20 +67,10 @@ static void add_print(struct pages *p, unsigned long long ts, const char *text)
 	p->last_ts = ts;
 }
 
-static int next_page(void *ctx, void *page, char **err)
-{
-	struct pages *p = ctx;
-
-	if (p->at >= p->n)
-		return 0;
-	memcpy(page, p->b + (size_t)p->at++ * PAGE, PAGE);
-	return 1;
-}
-
 int main(int argc, char **argv)
 {
 	struct strbuf hi = STRBUF_INIT, ft = STRBUF_INIT, line = STRBUF_INIT, cl = STRBUF_INIT;
-	struct pages p = { 0 };
+	struct synth_pages p = { 0 };
 	struct tw_cpu cpu;
 	struct tw_buffer buf = { "", "local", PAGE, 1, &cpu };
 	struct tw_input in = { 0 };
@@ -125,6 +89,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	buf.page_size = PAGE;
+	p.size = PAGE;
 	while (fgets(l, sizeof(l), stdin)) {
 		char *text;
 		unsigned long long ts = strtoull(l, &text, 10);
@@ -133,7 +98,7 @@ int main(int argc, char **argv)
 		if (*text == ' ')
 			add_print(&p, ts, text + 1);
 	}
-	page_close(&p);
+	synth_page_close(&p);
 	synth_header_info_page(&hi, PAGE);
 	{
 		/* the print format, with its id and tail as asked */
@@ -151,7 +116,7 @@ int main(int argc, char **argv)
 		strbuf_add(&ft, fmt.buf, fmt.len);
 		strbuf_release(&fmt);
 	}
-	cpu.next = next_page;
+	cpu.next = synth_next_page;
 	cpu.ctx = &p;
 	synth_input(&in, &hi, NULL, 1, PAGE);
 	in.meta[TD_META_FTRACE] = ft.buf;

@@ -45,13 +45,6 @@ struct event {
 	struct field f[MAX_FIELDS];
 };
 
-struct pages {
-	unsigned char *b;	/* n pages */
-	int n, at;
-	size_t len;		/* bytes used in the last page */
-	unsigned long long last_ts;
-};
-
 static struct event events[MAX_EVENTS];
 static int nevents;
 
@@ -123,27 +116,8 @@ static struct event *event_get(const char *dir, const char *sysev, int line)
 	return e;
 }
 
-static void page_close(struct pages *p)
-{
-	unsigned long long commit = p->len;
-
-	if (p->n)
-		memcpy(p->b + (size_t)(p->n - 1) * PAGE + 8, &commit, 8);
-}
-
-static void page_open(struct pages *p, unsigned long long ts)
-{
-	page_close(p);
-	p->b = xrealloc(p->b, (size_t)(p->n + 1) * PAGE);
-	memset(p->b + (size_t)p->n * PAGE, 0, PAGE);
-	memcpy(p->b + (size_t)p->n * PAGE, &ts, 8);
-	p->n++;
-	p->len = 0;
-	p->last_ts = ts;
-}
-
 /* One event of data bytes (at most 112: the compact header's length). */
-static void add_event(struct pages *p, unsigned long long ts, const unsigned char *data,
+static void add_event(struct synth_pages *p, unsigned long long ts, const unsigned char *data,
 		      size_t dlen, int line)
 {
 	size_t alen = (dlen + 3) & ~(size_t)3;
@@ -154,9 +128,9 @@ static void add_event(struct pages *p, unsigned long long ts, const unsigned cha
 		die(line, "event larger than 112 bytes");
 	if (p->n && ts < p->last_ts)
 		die(line, "time goes back on this CPU");
-	if (!p->n || ts - p->last_ts >= (1ull << 27) || p->len + 4 + alen > PAGE - 16)
-		page_open(p, ts);
-	e = p->b + (size_t)(p->n - 1) * PAGE + 16 + p->len;
+	if (!p->n || ts - p->last_ts >= (1ull << 27) || p->len + 4 + alen > p->size - 16)
+		synth_page_open(p, ts);
+	e = p->b + (size_t)(p->n - 1) * p->size + 16 + p->len;
 	hdr = (unsigned int)(ts - p->last_ts) << 5 | (unsigned int)(alen / 4);
 	memcpy(e, &hdr, 4);
 	memcpy(e + 4, data, dlen);
@@ -202,21 +176,10 @@ static unsigned long long parse_ts(const char *s, int line)
 	return sec * 1000000000ULL + ns;
 }
 
-static int next_page(void *ctx, void *page, char **err)
-{
-	struct pages *p = ctx;
-
-	(void)err;
-	if (p->at >= p->n)
-		return 0;
-	memcpy(page, p->b + (size_t)p->at++ * PAGE, PAGE);
-	return 1;
-}
-
 int main(int argc, char **argv)
 {
 	struct strbuf hi = STRBUF_INIT, ev = STRBUF_INIT, cl = STRBUF_INIT, cltext = STRBUF_INIT;
-	static struct pages pages[MAX_CPUS];
+	static struct synth_pages pages[MAX_CPUS];
 	struct tw_cpu cpus[MAX_CPUS];
 	struct tw_buffer buf = { "", "local", PAGE, 0, cpus };
 	struct tw_input in = { 0 };
@@ -229,6 +192,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: mkevents EVENTS_DIR OUT.dat < lines\n");
 		return 2;
 	}
+	for (int c = 0; c < MAX_CPUS; c++)
+		pages[c].size = PAGE;
 	while (fgets(l, sizeof(l), stdin)) {
 		char *tok[64], *save = NULL, *t;
 		unsigned char data[128] = { 0 };
@@ -272,8 +237,8 @@ int main(int argc, char **argv)
 		}
 	}
 	for (int c = 0; c < ncpus; c++) {
-		page_close(&pages[c]);
-		cpus[c].next = pages[c].n ? next_page : NULL;
+		synth_page_close(&pages[c]);
+		cpus[c].next = pages[c].n ? synth_next_page : NULL;
 		cpus[c].ctx = &pages[c];
 	}
 	buf.ncpus = ncpus;

@@ -97,3 +97,33 @@ void synth_input(struct tw_input *in, const struct strbuf *hi,
 	in->trace_clock = "[local] global counter\n";
 	in->uname = "Linux testhost 6.18.0 x86_64";
 }
+
+void synth_page_close(struct synth_pages *p)
+{
+	unsigned long long commit = p->len;
+
+	if (p->n)
+		memcpy(p->b + (size_t)(p->n - 1) * p->size + 8, &commit, 8);
+}
+
+void synth_page_open(struct synth_pages *p, unsigned long long ts)
+{
+	synth_page_close(p);
+	p->b = xrealloc(p->b, (size_t)(p->n + 1) * p->size);
+	memset(p->b + (size_t)p->n * p->size, 0, p->size);
+	memcpy(p->b + (size_t)p->n * p->size, &ts, 8);
+	p->n++;
+	p->len = 0;
+	p->last_ts = ts;
+}
+
+int synth_next_page(void *ctx, void *page, char **err)
+{
+	struct synth_pages *p = ctx;
+
+	(void)err;
+	if (p->at >= p->n)
+		return 0;
+	memcpy(page, p->b + (size_t)p->at++ * p->size, p->size);
+	return 1;
+}

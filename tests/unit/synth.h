@@ -38,4 +38,23 @@ void synth_add_system(struct strbuf *ev, const char *system,
 void synth_input(struct tw_input *in, const struct strbuf *hi,
 		 const struct strbuf *ev, int cpucount, uint32_t page_size);
 
+/*
+ * One CPU's ring-buffer pages built in memory: each page of size bytes
+ * opens with its first event's time and its commit (bytes of events),
+ * as the kernel's buffer_data_page. Set size, then open a page at each
+ * event that does not fit; close the last before the write.
+ */
+struct synth_pages {
+	unsigned char *b;	/* n pages of size bytes */
+	int n, at;		/* at: the next page synth_next_page gives */
+	size_t len;		/* bytes used in the last page */
+	unsigned long long last_ts;
+	unsigned int size;
+};
+
+void synth_page_open(struct synth_pages *p, unsigned long long ts);
+void synth_page_close(struct synth_pages *p);
+/* tw_cpu's page source over p (ctx): each page once, in order. */
+int synth_next_page(void *ctx, void *page, char **err);
+
 #endif
