@@ -27,11 +27,13 @@
 #include "cgmap.h"
 #include "model-cgroups.h"
 #include "model-oom.h"
+#include "kill-dossier.h"
 #include "model-run.h"
 #include "run-stop.h"
 #include "util.h"
 
 #include <errno.h>
+#include <math.h>
 #include <getopt.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -43,8 +45,9 @@ static const char export_usage[] =
 "       mmscope export --schema sqlite|clickhouse [--cluster NAME]\n"
 "\n"
 "Write the recordings' episodes, stalls, compaction runs, swap and zswap\n"
-"series, counters, OOM kills and settings as tables, one file per table in\n"
-"DIR, appended to the tables already there (mmscope-export(5)). Each FILE\n"
+"series, counters, OOM kills, every kill with the window before it, and\n"
+"settings as tables, one file per table in DIR, appended to the tables\n"
+"already there (mmscope-export(5)). Each FILE\n"
 "is a recording, and a directory holds recordings; the files of one\n"
 "run of record's switch-output (BASE-1.dat, BASE-2.dat, ...) are one.\n"
 "Each event goes in once: a recording, part or incident the directory\n"
@@ -194,6 +197,18 @@ static const struct ex_col cgroups_cols[] = {
 	IN("memcg_scanned_pages"), IN("memcg_reclaimed_pages"), IN("swap_out_folios"),
 	IN("oom_kills"),
 };
+/* Every kill, whoever the killer (src/kill-dossier.h): who killed whom
+ * and the window before it, as the report's Kills section. */
+static const struct ex_col kills_cols[] = {
+	T("recording_id"), I("t_ns"), T("killer"), IN("victim_pid"), TN("victim_comm"),
+	TN("victim_cgroup"), IN("sender_pid"), TN("sender_comm"), TN("sender_cgroup"),
+	I("window_ns"), I("window_clipped"), IN("direct_stalls"), IN("direct_stall_ns"),
+	IN("memcg_stalls"), IN("memcg_stall_ns"), IN("kswapd_episodes"), IN("handoffs"),
+	IN("compaction_runs"), IN("compaction_failures"), RN("psi_some_avg10"),
+	RN("psi_full_avg10"), RN("swap_free_pct"), IN("zswap_pool_bytes"), IN("candidates"),
+	TN("top_candidate_comm"), IN("top_candidate_rss_kb"), IN("top_candidate_swap_kb"),
+	TN("headline"),
+};
 static const struct ex_col settings_cols[] = {
 	T("recording_id"), T("key"), T("value"), TN("phase"),
 };
@@ -203,7 +218,7 @@ static const struct ex_col settings_cols[] = {
 enum {
 	TB_RECORDINGS, TB_KSWAPD, TB_KCOMPACTD, TB_STALLS, TB_COMPACTION, TB_SWAP_ORDERS,
 	TB_SWAP_CLUSTERS, TB_ZSWAP, TB_COUNTERS, TB_OOM, TB_SETTINGS, TB_FINDINGS,
-	TB_MEMCGS, TB_CGROUPS, TB_NR
+	TB_MEMCGS, TB_CGROUPS, TB_KILLS, TB_NR
 };
 
 static const struct ex_table ex_tables[TB_NR] = {
@@ -221,6 +236,7 @@ static const struct ex_table ex_tables[TB_NR] = {
 	TABLE("findings", findings_cols),
 	TABLE("memcgs", memcgs_cols),
 	TABLE("cgroups", cgroups_cols),
+	TABLE("kills", kills_cols),
 };
 
 /* ---- rows ---- */
@@ -880,6 +896,52 @@ static void export_oom(struct ex_ctx *x)
 	}
 }
 
+static void export_kills(struct ex_ctx *x)
+{
+	struct ex_out *o = &x->out[TB_KILLS];
+	struct kill_dossier d;
+	char head[256];
+
+	for (int i = 0; i < kill_dossier_count(x->a); i++) {
+		const struct kw_task *top;
+
+		if (kill_dossier_get(x->a, i, &d))
+			continue;
+		top = d.ncandidates > 0 ? &d.candidate[0] : NULL;
+		row_begin(o, x->id);
+		put_u64(o, rel(x, d.ts));
+		put_str(o, d.killer);
+		put_s64_or_null(o, d.kill->pid, d.kill->pid >= 0);
+		put_str_or_null(o, d.kill->comm);
+		put_str_or_null(o, d.victim_cgroup);
+		/* the sender: a signal kill's; the OOM killer's own is the task
+		 * the kill ran in (by_pid), a kernel thread's too */
+		put_s64_or_null(o, d.kill->by_pid, d.kill->by_pid >= 0);
+		put_str_or_null(o, d.kill->by_comm);
+		put_str_or_null(o, d.sender_cgroup);
+		put_u64(o, d.window_ns);
+		put_s64(o, d.clipped);
+		put_s64_or_null(o, d.direct_stalls, d.direct_stalls >= 0);
+		put_s64_or_null(o, d.direct_stall_ns, d.direct_stall_ns >= 0);
+		put_s64_or_null(o, d.memcg_stalls, d.memcg_stalls >= 0);
+		put_s64_or_null(o, d.memcg_stall_ns, d.memcg_stall_ns >= 0);
+		put_s64_or_null(o, d.kswapd_episodes, d.kswapd_episodes >= 0);
+		put_s64_or_null(o, d.handoffs, d.handoffs >= 0);
+		put_s64_or_null(o, d.compaction_runs, d.compaction_runs >= 0);
+		put_s64_or_null(o, d.compaction_failures, d.compaction_failures >= 0);
+		put_real_or_null(o, d.psi_some_avg10, !isnan(d.psi_some_avg10));
+		put_real_or_null(o, d.psi_full_avg10, !isnan(d.psi_full_avg10));
+		put_real_or_null(o, d.swap_free_pct, !isnan(d.swap_free_pct));
+		put_s64_or_null(o, d.zswap_pool_bytes, d.zswap_pool_bytes >= 0);
+		put_s64_or_null(o, d.ncandidates, d.ncandidates >= 0);
+		put_str_or_null(o, top ? top->comm : NULL);
+		put_s64_or_null(o, top ? top->rss_kb : 0, top && top->rss_kb >= 0);
+		put_s64_or_null(o, top ? top->swap_kb : 0, top && top->swap_kb >= 0);
+		put_str_or_null(o, kill_dossier_headline(&d, head, (int)sizeof(head)));
+		row_end(o);
+	}
+}
+
 static void put_memcg_val(struct ex_out *o, const struct memcg_val *v)
 {
 	put_s64_or_null(o, v->v, v->known && !v->unlimited);
@@ -1151,6 +1213,7 @@ static const struct ex_keys ex_keys[TB_NR] = {
 	[TB_FINDINGS] = { "recording_id, id", NULL, NULL },
 	[TB_MEMCGS] = { "recording_id, path", NULL, NULL },
 	[TB_CGROUPS] = { "recording_id", NULL, NULL },
+	[TB_KILLS] = { "recording_id, killer, t_ns", NULL, NULL },
 };
 
 static void print_columns(const struct ex_table *t, int clickhouse)
@@ -1431,6 +1494,7 @@ static void export_build(struct ex_job *j, const struct export_opts *o)
 	export_findings(&j->x);
 	export_memcgs(&j->x);
 	export_cgroups(&j->x);
+	export_kills(&j->x);
 	for (int i = 0; i < TB_NR && !j->rc; i++)
 		if (j->x.out[i].bad) {
 			j->err = xasprintf("internal error: a row of %s does not match its columns",

@@ -221,9 +221,11 @@ EXTRA_DIST += tests/perfetto/convert.sh tests/perfetto/check.py tests/data/perfe
 # export: the schema against its man page, the fleet queries in SQLite
 # and in a ClickHouse server of the test's own
 TESTS += tests/export/schema.sh tests/export/sqlite.sh tests/export/clickhouse.sh \
-	tests/export/run.sh tests/export/jobs.sh tests/export/window.sh tests/export/identity.sh
+	tests/export/run.sh tests/export/jobs.sh tests/export/window.sh tests/export/identity.sh \
+	tests/export/kills.sh
 EXTRA_DIST += tests/export/schema.sh tests/export/sqlite.sh tests/export/clickhouse.sh \
 	tests/export/run.sh tests/export/jobs.sh tests/export/window.sh tests/export/identity.sh \
+	tests/export/kills.sh \
 	tests/export/fleet.py \
 	tests/export/fleet-queries.sh
 # the fleet queries of samples/queries in SQLite and ClickHouse, and on a

@@ -131,7 +131,7 @@ ok "CSV with --csv-null and JSON Lines hold the same values and nulls"
 
 # every table has rows from these two recordings where they have data
 for t in recordings kswapd_episodes kcompactd_requests stalls swap_orders swap_clusters zswap \
-	counters oom_kills settings; do
+	counters oom_kills settings kills; do
 	[ "$(wc -l <"$scratch/csv/$t.csv")" -gt 1 ] || fail "$t.csv has no rows"
 done
 

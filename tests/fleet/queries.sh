@@ -96,7 +96,7 @@ stall-p99-by-kernel.sql|SELECT count(*) FROM stalls WHERE kind IN ('direct', 'me
 stall-p99-by-cgroup.sql|SELECT count(*) FROM stalls WHERE kind IN ('direct', 'memcg') AND cgroup IS NOT NULL
 mthp-fallback-by-kernel.sql|SELECT count(*) FROM swap_orders WHERE alloc_order > 0 AND swpout_folios + swpout_fallback_folios > 0
 zswap-refusals-by-host.sql|SELECT count(*) FROM zswap WHERE zswpout_pages > 0
-kills-per-killer.sql|SELECT count(*) FROM oom_kills
+kills-per-killer.sql|SELECT count(*) FROM kills
 kernel-changes.sql|SELECT count(DISTINCT CAST(kernel AS INTEGER) || '.' || CAST(substr(kernel, instr(kernel, '.') + 1) AS INTEGER)) - 1 FROM recordings
 EOF2
 ok "$(echo $names | wc -w) SQLite queries and README.md's examples ran; rows:$(

@@ -1,9 +1,11 @@
 -- SPDX-License-Identifier: GPL-2.0-or-later
--- Which tasks did the OOM kills run in (the allocating task, by_comm), how many kills, on how many hosts, of how much memory?
-SELECT k.by_comm AS killer, k.oom_constraint, count(*) AS kills,
+-- Who killed (kernel-oom, memcg-oom, systemd-oomd, earlyoom, other:COMM), how often, on how many hosts, what the 10 s before looked like, and one kill's dossier headline?
+SELECT k.killer, count(*) AS kills,
        count(DISTINCT r.host) AS hosts,
-       sum(k.anon_rss_kb) AS anon_rss_total_kb,
-       max(k.anon_rss_kb) AS largest_anon_kb
-FROM oom_kills AS k JOIN recordings AS r USING (recording_id)
-GROUP BY k.by_comm, k.oom_constraint
-ORDER BY kills DESC, killer, k.oom_constraint;
+       sum(k.direct_stalls) AS direct_stalls,
+       sum(k.memcg_stalls) AS memcg_stalls,
+       max(k.psi_some_avg10) AS psi_some_avg10_max,
+       min(k.headline) AS a_headline
+FROM kills AS k JOIN recordings AS r USING (recording_id)
+GROUP BY k.killer
+ORDER BY kills DESC, k.killer;
