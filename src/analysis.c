@@ -272,17 +272,6 @@ const char *analysis_basis_name(int basis)
 	return basis >= 0 && basis < (int)ARRAY_SIZE(names) ? names[basis] : "?";
 }
 
-static int log2_of(uint64_t v)
-{
-	int o = 0;
-
-	if (!v || (v & (v - 1)))
-		return -1;
-	while ((1ULL << o) < v)
-		o++;
-	return o;
-}
-
 /*
  * The PMD order and CONFIG_THP_SWAP, from what the recording has so far
  * (run again whenever the page size, the cluster size, the machine or
@@ -302,11 +291,11 @@ static void analysis_resolve_sizes(struct analysis *a)
 	int o = -1, pmd_nr;
 
 	if (a->ctx_pmd_bytes && a->ctx_pmd_bytes >= in->page_size &&
-	    (o = log2_of(a->ctx_pmd_bytes / in->page_size)) >= 0 && o < 32) {
+	    (o = log2_exact(a->ctx_pmd_bytes / in->page_size)) >= 0 && o < 32) {
 		in->pmd_order = o;
 		in->pmd_order_basis = AB_RECORDED;
 	} else {
-		in->pmd_order = log2_of(in->page_size / 8);
+		in->pmd_order = log2_exact(in->page_size / 8);
 		in->pmd_order_basis = AB_DERIVED;
 	}
 	pmd_nr = 1 << in->pmd_order;

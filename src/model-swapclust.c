@@ -233,17 +233,6 @@ void swapclust_model_free(struct swapclust_model *m)
 	free(m);
 }
 
-static int log2_exact(uint64_t v)
-{
-	int o = 0;
-
-	if (!v || (v & (v - 1)))
-		return -1;
-	while ((1ULL << o) < v)
-		o++;
-	return o;
-}
-
 static void relayout(struct swapclust_model *m, int slots);
 
 int swapclust_model_set_cluster_size(struct swapclust_model *m, int slots)

@@ -40,6 +40,19 @@ void *xreallocarray(void *p, size_t nmemb, size_t size);
 char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* k where v is 2^k; -1 when v is not a power of two (sizes read from
+ * a recording: a page, a PMD, a cluster). */
+static inline int log2_exact(uint64_t v)
+{
+	int o = 0;
+
+	if (!v || (v & (v - 1)))
+		return -1;
+	while ((1ULL << o) < v)
+		o++;
+	return o;
+}
+
 /* "s" unless n is 1: "%llu run%s", n, plural(n). */
 static inline const char *plural(unsigned long long n)
 {

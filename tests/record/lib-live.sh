@@ -159,6 +159,24 @@ live_cgroup() {
 	echo "$(($1 << 20))" >"$LIVE_CG/memory.max"
 }
 
+# live_cgroup_noswap MB: live_cgroup MB whose tasks cannot swap, whatever
+# swap devices are on (tests hold theirs), so that filling it ends in an
+# OOM kill; skips where no limit can make that sure.
+live_cgroup_noswap() {
+	live_cgroup "$1"
+	if [ "$LIVE_CG_V2" -eq 1 ]; then
+		{ [ -f "$LIVE_CG/memory.swap.max" ] && echo 0 >"$LIVE_CG/memory.swap.max"; } ||
+			[ "$(wc -l </proc/swaps)" -le 1 ] ||
+			skip "swap is on and $LIVE_CG has no memory.swap.max (no swap accounting): no sure OOM"
+	else
+		echo 0 >"$LIVE_CG/memory.swappiness" || fail "cannot set $LIVE_CG/memory.swappiness to 0"
+		if [ -f "$LIVE_CG/memory.memsw.limit_in_bytes" ]; then
+			echo $(($1 << 20)) >"$LIVE_CG/memory.memsw.limit_in_bytes" ||
+				fail "cannot limit $LIVE_CG's memory+swap"
+		fi
+	fi
+}
+
 # The command line that runs ARGS inside the test cgroup.
 in_cgroup() {
 	printf 'sh -c "echo \\$\\$ >%s/cgroup.procs && exec %s"' "$LIVE_CG" "$*"

@@ -17,18 +17,7 @@
 . "$top_srcdir/tests/record/lib-live.sh"
 
 live_require trace-cmd
-live_cgroup 48
-if [ "$LIVE_CG_V2" -eq 1 ]; then
-	{ [ -f "$LIVE_CG/memory.swap.max" ] && echo 0 >"$LIVE_CG/memory.swap.max"; } ||
-		[ "$(wc -l </proc/swaps)" -le 1 ] ||
-		skip "swap is on and $LIVE_CG has no memory.swap.max (no swap accounting): no sure OOM"
-else
-	echo 0 >"$LIVE_CG/memory.swappiness" || fail "cannot set $LIVE_CG/memory.swappiness to 0"
-	if [ -f "$LIVE_CG/memory.memsw.limit_in_bytes" ]; then
-		echo $((48 << 20)) >"$LIVE_CG/memory.memsw.limit_in_bytes" ||
-			fail "cannot limit $LIVE_CG's memory+swap"
-	fi
-fi
+live_cgroup_noswap 48
 
 # run TRIGGER NAME [ARGS]: record with that trigger while the hog runs
 run() {
