@@ -179,8 +179,11 @@ static int view_swap_rates(struct tui_state *st, struct canvas *body, int y,
 
 		if (z->swpout == a->swpout && z->fallback == a->fallback)
 			continue;	/* nothing swapped out at this size */
-		canvas_printf(body, y + rows, 0, AT_LABEL, "%luK fb",
-			      in ? analysis_order_kb(in, o) : 4UL << o);
+		if (in)
+			canvas_printf(body, y + rows, 0, AT_LABEL, "%luK fb",
+				      analysis_order_kb(in, o));
+		else	/* no page size to tell the folio's: its order */
+			canvas_printf(body, y + rows, 0, AT_LABEL, "o%d fb", o);
 		for (int i = 1; i < n; i++) {
 			const struct swc_ctr_point *p = swapclust_model_ctr(m, o, i - 1),
 						   *q = swapclust_model_ctr(m, o, i);
