@@ -163,4 +163,9 @@ print(" ".join([r for r in d["history"]["runs"] if r["reported"]][-1]["files"]))
 rows=$(($(wc -l <"$x/oom_kills.csv") - 1))
 [ "$rows" -eq "$moved" ] && ok "export (a part, the directory twice, a run again): $rows OOM kill rows, as vmstat moved" ||
 	fail "export: $rows OOM kill rows, vmstat oom_kill moved by $moved"
+# the kills table too: its kernel OOM kills once each (a SIGKILL one
+# process sent another would be a row of its own)
+krows=$(awk -F, 'NR > 1 && ($3 == "kernel-oom" || $3 == "memcg-oom")' "$x/kills.csv" | wc -l)
+[ "$krows" -eq "$moved" ] && ok "export: $krows kernel kill rows in the kills table, as vmstat moved" ||
+	fail "export: $krows kernel kill rows in the kills table, vmstat oom_kill moved by $moved"
 finish
