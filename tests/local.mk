@@ -116,6 +116,9 @@ TESTS += tests/unit/test-model-handoff tests/unit/test-model-reclaim \
 	tests/unit/test-model-consistency tests/unit/test-model-swapclust \
 	tests/unit/test-model-zswap tests/unit/test-model-counters tests/unit/test-triggers \
 	tests/unit/test-model-64k tests/unit/test-kills tests/unit/test-model-16k
+# a kill's dossier as labelled lines (TUI, HTML, Perfetto)
+check_PROGRAMS += tests/unit/test-kill-lines
+TESTS += tests/unit/test-kill-lines
 check_PROGRAMS += tests/unit/test-model-stacks tests/unit/test-model-parts
 TESTS += tests/unit/test-model-stacks tests/unit/test-model-parts
 # tasks to memory cgroups: the cgtasks lines, the recorder's list, the map
