@@ -3,8 +3,10 @@
 #
 # check-matrix.sh ["KERNELS"] ["SCENARIOS"]   (what `make check-vm` runs)
 #
-# Runs tests/vm/check-scenario.sh for every kernel x scenario, one VM after
-# the other, and prints one automake-style line per case:
+# Runs every kernel x scenario case, each kernel's cases in one boot
+# (check-scenario.sh with all its scenarios, then one --no-run check per
+# scenario; VM_BOOT_EACH=1: a boot per case), and prints one
+# automake-style line per case (a "BOOT:" line per kernel before them):
 #   PASS: 6.12 memcg-swap
 #   FAIL: 7.x zswap            (followed by the failed checks, indented)
 #   SKIP: 6.1 zswap (reason)
@@ -83,11 +85,10 @@ case " $KERNELS " in
 esac
 
 # One case: check-scenario.sh (a second boot when the guest left no
-# status), its result lines in $tmp/N.out, 1 in $tmp/N.fail if it failed,
-# its time in $tmp/N.time.
-run_case() {
-	local n=$1 k=${2%%/*} s=${2#*/} c0 dt rc=0 retried='' args=() log=$tmp/$1.log
-	exec >"$tmp/$n.out" 2>&1
+# status); prints its result lines, and its time to $tmp/$1.time.
+one_case() {
+	local n=$1 k=${2%%/*} s=${2#*/} c0 dt rc=0 retried='' args=() log
+	log=$tmp/$1-${2#*/}.log
 	if [ -n "${MMSCOPE_VM_KEEP:-}" ]; then
 		mkdir -p "$MMSCOPE_VM_KEEP/$k-$s"
 		args=(--out "$MMSCOPE_VM_KEEP/$k-$s")
@@ -105,22 +106,28 @@ run_case() {
 		"$HERE/check-scenario.sh" "$k" "$s" "${args[@]}" >"$log" 2>&1 || rc=$?
 	fi
 	dt=$(( $(date +%s) - c0 ))
-	echo "$k/$s=${dt}s" > "$tmp/$n.time"
+	echo "$k/$s=${dt}s" >> "$tmp/$n.time"
+	verdict "$n" "$k" "$s" $rc "$retried (${dt} s)" "$log"
+}
+
+# verdict N KERNEL SCENARIO STATUS SUFFIX LOG: the case's line(s)
+verdict() {
+	local n=$1 k=$2 s=$3 rc=$4 suffix=$5 log=$6
 	case $rc in
-	0) echo "PASS: $k $s$retried (${dt} s)" ;;
+	0) echo "PASS: $k $s$suffix" ;;
 	77) echo "SKIP: $k $s ($(sed -n 's/^  skipped: [^:]*: //p' "$log" | head -1))" ;;
 	3)
 		# twice: the lab cannot run this case today; not a FAIL of
 		# mmscope, and said with the guest's own words
-		echo "SKIP: $k $s (the guest died twice outside mmscope's work; $(sed -n 's/^  guest fault: //p' "$log" | tail -n 1)) (${dt} s)"
+		echo "SKIP: $k $s (the guest died twice outside mmscope's work; $(sed -n 's/^  guest fault: //p' "$log" | tail -n 1))$suffix"
 		grep -vE '^  (ok|time):' "$log" | sed 's/^/    /' | head -30 ;;
 	*)
 		case " ${VM_XFAIL:-} " in
 		*" $k/$s "*)
-			echo "XFAIL: $k $s (${dt} s; known, tests/vm/README.md)"
+			echo "XFAIL: $k $s$suffix; known, tests/vm/README.md"
 			grep -vE '^  (ok|time):' "$log" | sed 's/^/    /' | head -30 ;;
 		*)
-			echo "FAIL: $k $s (${dt} s)"
+			echo "FAIL: $k $s$suffix"
 			grep -vE '^  (ok|time):' "$log" | sed 's/^/    /' | head -30
 			echo 1 > "$tmp/$n.fail" ;;
 		esac ;;
@@ -132,25 +139,115 @@ run_case() {
 	fi
 }
 
+# One kernel's cases in one boot (check-scenario.sh with several
+# scenarios, scenario-group.sh in the guest), then each scenario's checks
+# on what it left. A guest that dies outside mmscope's work is booted
+# once more, as one_case does; a scenario the boot did not reach (the
+# guest died during an earlier one's recording: that one FAILs) gets a
+# boot of its own. Lines as one_case's; each case's time is its own
+# time in the guest, and the boot's (shared) is said once.
+run_group() {
+	local n=$1 k=$2 c0 dt rc=0 retried='' out log=$tmp/$1.log s st t g0 g1 crc
+	local -a scens
+	read -r -a scens <<<"$3"
+	exec >"$tmp/$n.out" 2>&1
+	if [ ${#scens[@]} -eq 1 ]; then
+		one_case "$n" "$k/${scens[0]}"
+		return
+	fi
+	out=$tmp/g$n
+	[ -z "${MMSCOPE_VM_KEEP:-}" ] || out=$MMSCOPE_VM_KEEP/$k
+	mkdir -p "$out"
+	c0=$(date +%s)
+	"$HERE/check-scenario.sh" "$k" "${scens[*]}" --out "$out" >"$log" 2>&1 || rc=$?
+	if [ $rc = 3 ]; then
+		retried=" (second boot; the first left no status, see above)"
+		echo "RETRY: $k ${scens[*]}"
+		sed 's/^/    /' "$log" | head -30
+		rc=0
+		"$HERE/check-scenario.sh" "$k" "${scens[*]}" --out "$out" >"$log" 2>&1 || rc=$?
+	fi
+	dt=$(( $(date +%s) - c0 ))
+	echo "$k/boot+${#scens[@]}=${dt}s" >> "$tmp/$n.time"
+	if [ $rc = 77 ] || [ $rc = 3 ]; then
+		for s in "${scens[@]}"; do verdict "$n" "$k" "$s" $rc "$retried" "$log"; done
+		return
+	fi
+	echo "BOOT: $k ${scens[*]}: one guest, ${dt} s$retried$(sed -n 's/^  time: / /p' "$log" | head -1)"
+	for s in "${scens[@]}"; do
+		if [ ! -f "$out/$s/timing" ]; then
+			# not reached: its own boot
+			one_case "$n" "$k/$s"
+			continue
+		fi
+		g0=$(sed -n 's/^start=//p' "$out/$s/timing") g1=$(sed -n 's/^end=//p' "$out/$s/timing")
+		t=$(awk -v a="$g0" -v b="${g1:-$g0}" 'BEGIN { printf "%d", b - a + 0.5 }')
+		st=$(cat "$out/$s/status" 2>/dev/null || echo none)
+		if [ "$st" = none ]; then
+			# the guest died in this one, during mmscope's work
+			# (check-scenario.sh exit 1)
+			echo "$k/$s=died" >> "$tmp/$n.time"
+			verdict "$n" "$k" "$s" 1 " (the guest died in it, $g0 s after its boot)" "$log"
+			continue
+		fi
+		echo "$k/$s=${t}s" >> "$tmp/$n.time"
+		if false; then :
+		elif [ "$st" != 0 ]; then
+			{ echo "  FAILED: $k $s: the scenario ended with status $st; last lines of its log:"
+			  tail -15 "$out/$s/log" | sed 's/^/    | /'; } >"$log.$s"
+			verdict "$n" "$k" "$s" 1 " (${t} s in the guest)" "$log.$s"
+		else
+			crc=0
+			"$HERE/check-scenario.sh" "$k" "$s" --no-run --out "$out/$s" >"$log.$s" 2>&1 || crc=$?
+			verdict "$n" "$k" "$s" $crc " (${t} s in the guest)" "$log.$s"
+		fi
+	done
+}
+
+# the cases by kernel, in order: one boot each (VM_BOOT_EACH=1: one per
+# case, as before)
+declare -A kscen=()
+korder=()
+for c in "${cases[@]}"; do
+	k=${c%%/*}
+	[ -n "${kscen[$k]+x}" ] || korder+=("$k")
+	kscen[$k]="${kscen[$k]:-} ${c#*/}"
+done
+groups=()
+for k in "${korder[@]}"; do
+	if [ -n "${VM_BOOT_EACH:-}" ]; then
+		for s in ${kscen[$k]}; do groups+=("$k|$s"); done
+	else
+		# global-pressure last: it leaves the most to put back (a full
+		# 1 GB zram device, fragmented memory), and after the last one
+		# the guest only powers off
+		l=''
+		for s in ${kscen[$k]}; do [ "$s" = global-pressure ] || l="$l $s"; done
+		case " ${kscen[$k]} " in *" global-pressure "*) l="$l global-pressure" ;; esac
+		groups+=("$k|${l# }")
+	fi
+done
+
 running=0
-for i in "${!cases[@]}"; do
+for i in "${!groups[@]}"; do
 	if [ "$running" -ge "$JOBS" ]; then
 		wait -n || true
 		running=$((running - 1))
 	fi
+	g=${groups[$i]}
 	if [ "$JOBS" = 1 ]; then
-		( run_case "$i" "${cases[$i]}" )
+		( run_group "$i" "${g%%|*}" "${g#*|}" )
 		cat "$tmp/$i.out"
 	else
-		( run_case "$i" "${cases[$i]}"; cat "$tmp/$i.out" >&3 ) 3>&1 &
+		( run_group "$i" "${g%%|*}" "${g#*|}"; cat "$tmp/$i.out" >&3 ) 3>&1 &
 		running=$((running + 1))
 	fi
 done
 wait
 fails=0 times=''
-for i in "${!cases[@]}"; do
+for i in "${!groups[@]}"; do
 	[ -e "$tmp/$i.fail" ] && fails=$((fails + 1))
-	times="$times $(cat "$tmp/$i.time" 2>/dev/null || echo "${cases[$i]}=?")"
+	times="$times $(tr '\n' ' ' <"$tmp/$i.time" 2>/dev/null || echo "${groups[$i]}=?")"
 done
 echo "check-vm: matrix took $(( $(date +%s) - t0 ))s ($JOBS at a time, load average $(cut -d' ' -f1-3 /proc/loadavg)):$times"
 [ $fails -eq 0 ]

@@ -46,9 +46,22 @@ while [ $# -gt 0 ]; do
 	*) usage ;;
 	esac
 done
-SCRIPT=$HERE/scenarios/$SCEN.sh
-[ -f "$SCRIPT" ] || { echo "check-scenario: no scenario $SCRIPT" >&2; exit 2; }
+# Several scenarios ("memcg-swap zswap"): one boot runs them all, one
+# after the other (scenario-group.sh), each into OUT/NAME; this script
+# then only boots (exit 0: the guest ran every scenario to its status,
+# OUT/NAME/status), and the checks are one --no-run call per scenario
+# (check-matrix.sh does both).
+GROUP=()
+for s in $SCEN; do
+	[ -f "$HERE/scenarios/$s.sh" ] || { echo "check-scenario: no scenario $HERE/scenarios/$s.sh" >&2; exit 2; }
+	GROUP+=("$s")
+done
+[ ${#GROUP[@]} -ge 1 ] || usage
+SCRIPT=$HERE/scenarios/${GROUP[0]}.sh
 [ $RUN = 1 ] || [ -n "$OUT" ] || { echo "check-scenario: --no-run needs --out DIR" >&2; exit 2; }
+if [ ${#GROUP[@]} -gt 1 ]; then
+	[ $RUN = 1 ] && [ -n "$OUT" ] || { echo "check-scenario: several scenarios need --out DIR and a run" >&2; exit 2; }
+fi
 
 skip() { echo "  skipped: $KERNEL $SCEN: $*"; exit 77; }
 
@@ -75,9 +88,21 @@ mkdir -p "$OUT"
 # setup (started, mmscope not yet run), mmscope (a "mmscope record" line
 # without its "record exit"), after (mmscope's runs ended; what followed)
 guest_phase() {
-	local f starts exits
+	local f starts exits s
 	grep -q 'mmscope-vm: scenario start' "$OUT/console.log" 2>/dev/null || { echo boot; return; }
 	f=$OUT/log
+	if [ ${#GROUP[@]} -gt 1 ]; then
+		# the scenario the guest was in: begun (timing), no status yet;
+		# all ended: after them
+		f=''
+		for s in "${GROUP[@]}"; do
+			[ -f "$OUT/$s/timing" ] && [ ! -f "$OUT/$s/status" ] && f=$OUT/$s/log
+		done
+		if [ -z "$f" ]; then
+			[ -f "$OUT/${GROUP[-1]}/status" ] && { echo after; return; }
+			f=$OUT/${GROUP[0]}/log
+		fi
+	fi
 	[ -s "$f" ] || f=$OUT/console.log	# no 9p: the log went to the console
 	starts=$(grep -c '^scenario: \[[0-9.]*\] mmscope record' "$f" 2>/dev/null) || true
 	exits=$(grep -c '^scenario: \[[0-9.]*\] record exit' "$f" 2>/dev/null) || true
@@ -117,9 +142,9 @@ if [ $RUN = 1 ]; then
 	*)
 		command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86_64 not installed"
 		# memcg-swap's recorder runs under strace (check_kallsyms_reads)
-		if [ "$SCEN" = memcg-swap ]; then
+		case " $SCEN " in *" memcg-swap "*)
 			STRACE=$(command -v strace) || skip "strace not installed (it counts the recorder's reads of /proc/kallsyms)"
-		fi ;;
+		esac ;;
 	esac
 	# the workloads, built once per compiler for the whole matrix when
 	# check-matrix.sh names a directory for them (MMSCOPE_VM_WORKLOADS;
@@ -144,11 +169,38 @@ if [ $RUN = 1 ]; then
 	mem=$(sed -n 's/^#[[:space:]]*vm-mem:[[:space:]]*//p' "$SCRIPT" | head -1)
 	tmo=$(sed -n 's/^#[[:space:]]*vm-timeout:[[:space:]]*//p' "$SCRIPT" | head -1)
 	smp=$(sed -n 's/^#[[:space:]]*vm-smp:[[:space:]]*//p' "$SCRIPT" | head -1)
+	if [ ${#GROUP[@]} -gt 1 ]; then
+		# one guest for all: the largest memory, every module, the sum
+		# of the timeouts; they must agree on the CPUs
+		tmo=0 mods=''
+		for s in "${GROUP[@]}"; do
+			f=$HERE/scenarios/$s.sh
+			m=$(sed -n 's/^#[[:space:]]*vm-mem:[[:space:]]*//p' "$f" | head -1)
+			[ "${m:-512}" -le "${mem:-512}" ] || mem=$m
+			t=$(sed -n 's/^#[[:space:]]*vm-timeout:[[:space:]]*//p' "$f" | head -1)
+			tmo=$((tmo + ${t:-300}))
+			c=$(sed -n 's/^#[[:space:]]*vm-smp:[[:space:]]*//p' "$f" | head -1)
+			[ "$c" = "$smp" ] || { echo "check-scenario: $s and ${GROUP[0]} want other CPU counts: boot them apart" >&2; exit 2; }
+			mods="$mods $(sed -n 's/^#[[:space:]]*vm-modules:[[:space:]]*//p' "$f")"
+			bins+=(--file "$f:/usr/local/lib/scenarios/$s.sh")
+		done
+		SCRIPT=$tmp/group.sh
+		{
+			echo '#!/bin/sh'
+			echo "# vm-modules: $(printf '%s\n' $mods | sort -u | tr '\n' ' ')"
+			echo "exec sh /usr/local/lib/scenario-group.sh ${GROUP[*]}"
+		} >"$SCRIPT"
+		bins+=(--file "$HERE/scenario-group.sh:/usr/local/lib/scenario-group.sh")
+		rm -rf "${GROUP[@]/#/$OUT/}"
+	fi
 	rc=0
 	"$HERE/run-vm.sh" "$KERNEL" "$SCRIPT" "$OUT" --mem "${mem:-512}" --timeout "${tmo:-300}" ${smp:+--smp "$smp"} \
 		${MMSCOPE_VM_APPEND:+--append "$MMSCOPE_VM_APPEND"} \
 		"${bins[@]}" --file "$HERE/scenario-lib.sh:/usr/local/lib/scenario-lib.sh" \
 		>"$tmp/run-vm.log" 2>&1 || rc=$?
+	# a group's guest that ran to its end: each scenario's own status
+	# is the caller's to look at
+	[ ${#GROUP[@]} -gt 1 ] && [ $rc = 1 ] && [ -f "$OUT/status" ] && rc=0
 	case $rc in
 	0) ;;
 	77) skip "kernel $KERNEL not available: $(tail -1 "$tmp/run-vm.log")" ;;
@@ -197,6 +249,7 @@ if [ $RUN = 1 ]; then
 		exit 1 ;;
 	esac
 	sed -n 's/^/  time: /p' "$OUT/vm-timing.txt" | grep -E 'qemu_wall|total_wall' | tr '\n' ' '; echo
+	[ ${#GROUP[@]} -eq 1 ] || exit 0
 fi
 
 # ---- checks -------------------------------------------------------------------
