@@ -120,6 +120,8 @@ static const char html_css[] =
 "#findings pre.crit{border-left:4px solid #d62728;background:#fff7f5}\n"
 "#findings pre.warn{border-left:4px solid #e6880e;background:#fff9ef}\n"
 "#findings pre.info{border-left:4px solid #1f77b4;background:#f4f8fc}\n"
+".kill{border-left:4px solid #d62728;padding-left:10px;margin:1em 0}\n"
+".kill:target{background:#fff7f5}\n"
 ".chart{overflow-x:auto;margin:.5em 0 1.2em;border:1px solid #e6e6e6}\n"
 ".chart svg{display:block;width:100%;height:auto;min-width:640px}\n"
 ".up{color:#b00020}.down{color:#1a7f37}.sig{font-weight:700}\n"

@@ -84,6 +84,7 @@ libmmscope_a_SOURCES += \
 	src/report-mm.c src/report-counters.c src/report-json.c src/report-swap.c \
 	src/report-khugepaged.c src/report-khugepaged.h \
 	src/report-oom.c src/report-oom.h src/report-kills.c src/report-kills.h \
+	src/report-kills-html.c \
 	src/report-history.c src/report-history.h \
 	src/report-stacks.c src/report-stacks.h \
 	src/report-run.c src/report-run.h

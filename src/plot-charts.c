@@ -40,29 +40,68 @@ static void no_data_in(struct plot *p, const char *chart, const char *why, const
 
 /* ---- OOM kills ---- */
 
-void plot_oom_marks(struct plot *p, const struct area *a)
+/* One kill's mark: a dashed red line, labelled at the bottom, where the
+ * handoff labels are not; left of the mark near the right edge. */
+static void kill_mark(struct plot *p, const struct area *a, const struct oom_kill *k,
+		      const char *lab)
 {
-	const struct oom_model *m = analysis_model(p->a, &oom_model_ops);
-	int n = m ? oom_model_nkills(m) : 0, open = 0;
+	double x = ax_x(a, k->ts);
+
+	plot_line(p, x, a->y, x, a->y + a->h, "#d62728", 1.5, "2 2");
+	if (x + 7.0 * (double)strlen(lab) > a->x + a->w)
+		plot_text(p, x - 3, a->y + a->h - 20, "end", 11, "fill=\"#d62728\"", lab);
+	else
+		plot_text(p, x + 3, a->y + a->h - 20, "start", 11, "fill=\"#d62728\"", lab);
+}
+
+/* The report's page: every kill, whoever the killer, each mark a link to
+ * the kill's block (report-kills-html.c numbers them from 1 likewise). */
+static void all_kill_marks(struct plot *p, const struct area *a, const struct oom_model *m)
+{
+	int n = m ? oom_model_nall(m) : 0, open = 0;
 
 	for (int i = 0; i < n; i++) {
-		const struct oom_kill *k = oom_model_kill(m, i);
-		char lab[64];
-		double x;
+		const struct oom_kill *k = oom_model_any(m, i);
+		char killer[48], lab[96];
 
 		if (!ax_in(a, k->ts))
 			continue;
 		if (!open++)
 			strbuf_addstr(&p->body, "<g class=\"oom\">\n");
-		x = ax_x(a, k->ts);
-		plot_line(p, x, a->y, x, a->y + a->h, "#d62728", 1.5, "2 2");
+		oom_kill_killer(k, killer, (int)sizeof(killer));
+		snprintf(lab, sizeof(lab), "%s %s", killer, k->comm[0] ? k->comm : "(task unknown)");
+		/* the prefix is the page's own ("" or "runN-"): no escaping needed,
+		 * but html ids are [a-z0-9-] anyway */
+		strbuf_addf(&p->body, "<a href=\"#%skill-%d\">\n<title>", p->kill_ids, i + 1);
+		plot_xml_text(&p->body, lab);
+		strbuf_addstr(&p->body, "</title>\n");
+		kill_mark(p, a, k, lab);
+		strbuf_addstr(&p->body, "</a>\n");
+	}
+	if (open)
+		strbuf_addstr(&p->body, "</g>\n");
+}
+
+void plot_oom_marks(struct plot *p, const struct area *a)
+{
+	const struct oom_model *m = analysis_model(p->a, &oom_model_ops);
+	int n = m ? oom_model_nkills(m) : 0, open = 0;
+
+	if (p->kill_ids) {
+		all_kill_marks(p, a, m);
+		plot_trigger_mark(p, a);
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		const struct oom_kill *k = oom_model_kill(m, i);
+		char lab[64];
+
+		if (!ax_in(a, k->ts))
+			continue;
+		if (!open++)
+			strbuf_addstr(&p->body, "<g class=\"oom\">\n");
 		snprintf(lab, sizeof(lab), "OOM kill %s", k->comm[0] ? k->comm : "(task unknown)");
-		/* at the bottom, where the handoff labels are not; left of the
-		 * mark near the right edge */
-		if (x + 7.0 * (double)strlen(lab) > a->x + a->w)
-			plot_text(p, x - 3, a->y + a->h - 20, "end", 11, "fill=\"#d62728\"", lab);
-		else
-			plot_text(p, x + 3, a->y + a->h - 20, "start", 11, "fill=\"#d62728\"", lab);
+		kill_mark(p, a, k, lab);
 	}
 	if (open)
 		strbuf_addstr(&p->body, "</g>\n");

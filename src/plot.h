@@ -26,6 +26,10 @@ struct plot {
 	double y;		/* where the next panel starts */
 	uint64_t t0, t1;	/* the x axis: the window drawn, ns (trace time) */
 	uint64_t first;		/* the recording's first event: tick labels count from it */
+	/* the report's HTML page: every kill is marked (not only the OOM
+	 * killer's), each a link to its block #KILL_IDSkill-N; NULL: plot's
+	 * own pictures, which have no blocks to link to */
+	const char *kill_ids;
 };
 
 struct plot_chart {
@@ -88,7 +92,8 @@ void plot_dots(struct plot *p, const double *x, const double *y, int n, const ch
  * each segment longer than 12 px. */
 void plot_sample_marks(struct plot *p, const struct area *a, const double *x, const double *y,
 		       int n, const char *color);
-/* The OOM kills as marks across the area (see plot-charts.c). */
+/* The OOM kills as marks across the area, or every kill with kill_ids
+ * (see plot-charts.c). */
 void plot_oom_marks(struct plot *p, const struct area *a);
 /* The trigger of a flight-recorder file on a's time axis (plot_oom_marks
  * draws it too). */

@@ -466,7 +466,7 @@ static void first_line(struct strbuf *dst, const struct strbuf *text)
 static void html_chart(struct strbuf *out, const struct analysis *a, int c, const char *pre)
 {
 	const struct analysis_info *in = analysis_info(a);
-	struct plot p = { .a = a, .y = 4, .first = in->first_ts,
+	struct plot p = { .a = a, .y = 4, .first = in->first_ts, .kill_ids = pre,
 			  .t0 = in->windowed && in->since_ts > in->first_ts ? in->since_ts :
 				in->first_ts,
 			  .t1 = in->windowed && in->until_ts < in->last_ts ? in->until_ts :
@@ -499,7 +499,7 @@ static void html_charts(struct strbuf *out, const struct analysis *a, const char
 		strbuf_addstr(out, "<p>No event in the window: nothing to draw.</p>\n");
 	} else {
 		strbuf_addstr(out, "<p class=\"sub\">As <code>mmscope plot</code> draws them; "
-			      "OOM kills are marked in red.</p>\n");
+			      "kills are marked in red, each a link to its block in Kills.</p>\n");
 		for (int c = 0; c < plot_ncharts; c++)
 			html_chart(out, a, c, pre);
 	}
@@ -524,8 +524,15 @@ static void html_section(struct strbuf *out, struct strbuf *toc, const struct an
 	/* the header's title is the page's: the contents say what it is */
 	html_toc_entry(toc, id.buf,
 		       !strcmp(report_sections[i].name, "header") ? "Recording" : title.buf);
-	strbuf_addf(out, "<section class=\"report\" id=\"%s\">\n", id.buf);
-	report_html_text(out, id.buf, text.buf ? text.buf : "", text.len);
+	if (report_sections[i].html) {
+		/* its own markup: not a run of the text's words (class
+		 * "own", so the tests that hold the page to the text know) */
+		strbuf_addf(out, "<section class=\"own\" id=\"%s\">\n", id.buf);
+		report_sections[i].html(&rc, out, pre);
+	} else {
+		strbuf_addf(out, "<section class=\"report\" id=\"%s\">\n", id.buf);
+		report_html_text(out, id.buf, text.buf ? text.buf : "", text.len);
+	}
 	strbuf_addstr(out, "</section>\n");
 	strbuf_release(&text);
 	strbuf_release(&title);

@@ -131,34 +131,47 @@ static void text_one(struct report_ctx *rc, const struct kill_dossier *d)
 	report_wrap(rc, "    ", d->ncandidates ? line : "none");
 }
 
-void report_text_kills(struct report_ctx *rc)
+/* The line under the title: how many kills, and the SIGKILLs seen, or
+ * that signals were not recorded; the HTML page says it too. */
+void report_kills_line(const struct report_ctx *rc, char *line, size_t len)
 {
-	const struct oom_model *m = model(rc);
 	int n = kill_dossier_count(rc->a);
 	struct oom_sigkills s;
+
+	if (!kill_dossier_signals_traced(rc->a)) {
+		snprintf(line, len, "%s", n ? "the kernel's OOM kills only: SIGKILLs sent by "
+			 "processes not recorded (signal:signal_generate)" :
+			 "no OOM kill; SIGKILLs sent by processes not recorded "
+			 "(signal:signal_generate)");
+		return;
+	}
+	oom_model_sigkills(model(rc), &s);
+	snprintf(line, len, "%d kill%s; SIGKILLs %llu: %llu to other tasks (%llu "
+		 "the OOM killer's), %llu to themselves, %llu ignored, %llu already "
+		 "pending, %llu to tasks sharing an OOM victim's memory", n, n == 1 ? "" : "s",
+		 (unsigned long long)s.seen, (unsigned long long)s.kills,
+		 (unsigned long long)s.oom, (unsigned long long)s.self,
+		 (unsigned long long)s.ignored, (unsigned long long)s.pending,
+		 (unsigned long long)s.also_killed);
+}
+
+int report_kills_recorded(const struct report_ctx *rc)
+{
+	return model(rc) && recorded(rc);
+}
+
+void report_text_kills(struct report_ctx *rc)
+{
+	int n = kill_dossier_count(rc->a);
 	char line[512];
 
 	report_title(rc, "Kills");
-	if (!m || !recorded(rc)) {
+	if (!report_kills_recorded(rc)) {
 		report_line(rc, "kills: not recorded in this file (mmscope record -g oom)");
 		return;
 	}
-	oom_model_sigkills(m, &s);
-	if (kill_dossier_signals_traced(rc->a)) {
-		snprintf(line, sizeof(line), "%d kill%s; SIGKILLs %llu: %llu to other tasks (%llu "
-			 "the OOM killer's), %llu to themselves, %llu ignored, %llu already "
-			 "pending, %llu to tasks sharing an OOM victim's memory", n, n == 1 ? "" : "s",
-			 (unsigned long long)s.seen, (unsigned long long)s.kills,
-			 (unsigned long long)s.oom, (unsigned long long)s.self,
-			 (unsigned long long)s.ignored, (unsigned long long)s.pending,
-			 (unsigned long long)s.also_killed);
-		report_wrap(rc, "", line);
-	} else {
-		report_wrap(rc, "", n ? "the kernel's OOM kills only: SIGKILLs sent by processes "
-			    "not recorded (signal:signal_generate)" :
-			    "no OOM kill; SIGKILLs sent by processes not recorded "
-			    "(signal:signal_generate)");
-	}
+	report_kills_line(rc, line, sizeof(line));
+	report_wrap(rc, "", line);
 	if (n)
 		report_line(rc, "    time s  killer       victim");
 	for (int i = 0; i < n; i++) {

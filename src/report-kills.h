@@ -10,7 +10,16 @@
 
 #include "report.h"
 
+#include <stddef.h>
+
 void report_text_kills(struct report_ctx *rc);
+/* Whether the recording can tell its kills (the oom group, or signals). */
+int report_kills_recorded(const struct report_ctx *rc);
+/* The line under the section's title: the kills and SIGKILLs counted. */
+void report_kills_line(const struct report_ctx *rc, char *line, size_t len);
+/* The section as HTML (report-kills-html.c): a block per kill, its
+ * dossier's lines (kill-dossier-lines.h) as a table, ids PREkill-N. */
+void report_html_kills(struct report_ctx *rc, struct strbuf *out, const char *pre);
 /* The "kills" array, inside the oom object. */
 void report_json_kills(struct report_ctx *rc);
 /* The section's own member: counts by killer, the SIGKILLs seen; null

@@ -47,6 +47,10 @@ struct report_section_def {
 	void (*text)(struct report_ctx *rc);
 	/* Writes the section's JSON member(s) into rc->jw; NULL: none. */
 	void (*json)(struct report_ctx *rc);
+	/* Its markup for report --format html, ids after pre; NULL: the
+	 * text's lines turned into markup (report-html.c). For a section
+	 * whose blocks are better as tables than as the text's layout. */
+	void (*html)(struct report_ctx *rc, struct strbuf *out, const char *pre);
 	/* Its numbers come only from counter samples (mmscope record or
 	 * sample): --help says so, and the JSON member follows
 	 * "has_samples". The text renderer prints report_needs_samples()'s

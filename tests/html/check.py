@@ -8,8 +8,15 @@
       embed; no src/href that is not a fragment; no url() or @import); with
       --report-text, the words of each report section are a run of the
       text report's (its title underlines left out), and together all of
-      them; with --compare-text, each
+      them; a section of its own markup (class "own": the kills) is
+      held to the JSON instead (check.py kills), and its title's block
+      of the text left out; with --compare-text, each
       row of the tables is the plain text table's row.
+  check.py kills FILE REPORT.json
+      FILE's kills section has a block per kill of the report's JSON
+      .oom.kills[], in order, each block's time, killer and victim and
+      its table's values (by data-key) those of the JSON's figures;
+      without kills, a line saying so and no table.
   check.py png FILE MIN
       FILE is a PNG of more than MIN distinct pixel values.
 """
@@ -28,6 +35,7 @@ class Page(html.parser.HTMLParser):
         self.depth, self.report_at, self.row, self.in_table = 0, None, None, 0
         self.in_style = False
         self.kv = False
+        self.own_at, self.own_titles, self.own_h2 = None, [], False
 
     def handle_starttag(self, tag, attrs):
         self.depth += 1
@@ -48,6 +56,11 @@ class Page(html.parser.HTMLParser):
                     self.bad.append('%s="%s" on <%s>' % (k, v, tag))
         if tag == 'style':
             self.in_style = True
+        if tag == 'section' and 'own' in (a.get('class') or '').split():
+            self.own_at = self.depth
+        if tag == 'h2' and self.own_at is not None:
+            self.own_h2 = True
+            self.own_titles.append('')
         if tag == 'section' and 'report' in (a.get('class') or '').split():
             self.report_at = self.depth
             self.sections.append([])
@@ -68,6 +81,10 @@ class Page(html.parser.HTMLParser):
             self.row = None
         if tag in ('td', 'th', 'tr', 'pre', 'h2', 'h3') and self.report_at is not None:
             self.sections[-1].append(' ')
+        if tag == 'h2':
+            self.own_h2 = False
+        if tag == 'section' and self.own_at == self.depth:
+            self.own_at = None
         if tag == 'section' and self.report_at == self.depth:
             self.report_at = None
         self.depth -= 1
@@ -77,12 +94,26 @@ class Page(html.parser.HTMLParser):
         self.depth -= 1
 
     def handle_data(self, data):
+        if self.own_h2:
+            self.own_titles[-1] += data
         if self.in_style and re.search(r'url\(|@import', data):
             self.bad.append('url() or @import in a style sheet')
         if self.report_at is not None:
             self.sections[-1].append(data)
         if self.row is not None:
             self.row.append(data)
+
+
+def without(text, titles):
+    """text less the blocks under those titles (a title is a line over a
+    rule of dashes; its block runs to the next title)"""
+    lines, out, skip = text.split('\n'), [], False
+    for i, line in enumerate(lines):
+        if i + 1 < len(lines) and re.fullmatch(r'-{20,}', lines[i + 1]):
+            skip = line.strip() in titles
+        if not skip:
+            out.append(line)
+    return '\n'.join(out)
 
 
 def page(args):
@@ -101,7 +132,8 @@ def page(args):
         # the sections may come in another order than the text's (the
         # findings first): each must be a run of the text's words, and
         # together they must be all of them
-        text = [w for w in open(opts['--report-text'], encoding='utf-8').read().split()
+        text = [w for w in without(open(opts['--report-text'], encoding='utf-8').read(),
+                                   p.own_titles).split()
                 if not re.fullmatch(r'-{20,}', w)]
         left, at = [''.join(w).split() for w in p.sections], 0
         while at < len(text):
