@@ -251,7 +251,7 @@ EXTRA_DIST += tests/plot/golden.sh tests/plot/inputs.sh tests/plot/charts.sh
 # headless Chromium (DOM and screenshot)
 check_PROGRAMS += tests/unit/test-html
 TESTS += tests/unit/test-html tests/html/page.sh tests/html/chromium.sh
-EXTRA_DIST += tests/html/page.sh tests/html/chromium.sh tests/html/check.py
+EXTRA_DIST += tests/html/page.sh tests/html/chromium.sh tests/html/check.py tests/kills_expect.py
 
 # the collector: the catalogue and the sampler, then the live recorder
 # tests (root; tests/record/lib-live.sh mounts tracefs, takes the global

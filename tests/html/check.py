@@ -21,6 +21,8 @@
       FILE is a PNG of more than MIN distinct pixel values.
 """
 import html.parser
+import json
+import os
 import re
 import struct
 import sys
@@ -167,6 +169,94 @@ def page(args):
     return 1 if err else 0
 
 
+class Kills(html.parser.HTMLParser):
+    """The kills section: its blocks (heading, headline, rows by data-key),
+    tables and lines saying there is none."""
+    def __init__(self, section_id):
+        super().__init__(convert_charrefs=True)
+        self.id, self.at, self.depth = section_id, None, 0
+        self.blocks, self.tables, self.none, self.found = [], 0, [], False
+        self.cell, self.key, self.into = None, None, None
+
+    def handle_starttag(self, tag, attrs):
+        self.depth += 1
+        a = dict(attrs)
+        if tag == 'section' and a.get('id') == self.id:
+            self.at, self.found = self.depth, True
+        if self.at is None:
+            return
+        cls = (a.get('class') or '').split()
+        if tag == 'div' and 'kill' in cls:
+            self.blocks.append({'id': a.get('id'), 'h3': '', 'headline': '', 'lines': []})
+        if tag == 'table':
+            self.tables += 1
+        if tag == 'h3' and self.blocks:
+            self.into = 'h3'
+        if tag == 'p' and 'headline' in cls and self.blocks:
+            self.into = 'headline'
+        if tag == 'p' and 'none' in cls:
+            self.none.append('')
+            self.into = 'none'
+        if tag == 'tr':
+            self.key, self.cell = a.get('data-key'), []
+        if tag == 'td' and self.cell is not None:
+            self.cell.append('')
+
+    def handle_endtag(self, tag):
+        if tag in ('h3', 'p'):
+            self.into = None
+        if tag == 'tr' and self.cell is not None and self.blocks:
+            self.blocks[-1]['lines'].append((self.key, self.cell[-1] if self.cell else ''))
+            self.cell = None
+        if tag == 'section' and self.at == self.depth:
+            self.at = None
+        self.depth -= 1
+
+    def handle_data(self, data):
+        if self.at is None:
+            return
+        if self.into == 'none':
+            self.none[-1] += data
+        elif self.into:
+            self.blocks[-1][self.into] += data
+        if self.cell:
+            self.cell[-1] += data
+
+
+def kills(args):
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+    import kills_expect
+    f, report = args[0], json.load(open(args[1]))
+    want = (report.get('oom') or {}).get('kills') or []
+    k = Kills('kills')
+    k.feed(open(f, encoding='utf-8').read())
+    k.close()
+    err = []
+    if not k.found:
+        err.append('no section with id "kills"')
+    if len(k.blocks) != len(want):
+        err.append('%d kill blocks, the JSON has %d kills' % (len(k.blocks), len(want)))
+    for i, (b, w) in enumerate(zip(k.blocks, want)):
+        m = re.match(r'(\d+\.\d+) s, (.*?): (.*)$', ' '.join(b['h3'].split()))
+        if b['id'] != 'kill-%d' % (i + 1):
+            err.append('kill %d: id %r' % (i + 1, b['id']))
+        if not m or abs(float(m.group(1)) - w["t_s"]) > 5e-7 or m.group(2) != w['killer'] or \
+                m.group(3) != kills_expect.who(w['victim']['comm'], w['victim']['pid']):
+            err.append('kill %d: heading %r, the JSON\'s %s %s %s' % (
+                i + 1, b['h3'], w['t_s'], w['killer'], w['victim']))
+        if not b['headline'].strip():
+            err.append('kill %d: no headline' % (i + 1))
+        err += ['kill %d: %s' % (i + 1, e) for e in kills_expect.problems(w, b['lines'])]
+    if not want and (k.tables or not any(re.search(r'No kill|not recorded', n)
+                                         for n in k.none)):
+        err.append('no kill: %d tables, lines %r (want none, and a line saying so)' %
+                   (k.tables, k.none))
+    for e in err:
+        print('%s: %s' % (f, e), file=sys.stderr)
+    print('%s: %d kills checked' % (f, len(k.blocks)))
+    return 1 if err else 0
+
+
 def png(args):
     data, at = open(args[0], 'rb').read(), 8
     if data[:8] != b'\x89PNG\r\n\x1a\n':
@@ -216,4 +306,4 @@ def png(args):
 
 
 if __name__ == '__main__':
-    sys.exit({'page': page, 'png': png}[sys.argv[1]](sys.argv[2:]))
+    sys.exit({'page': page, 'png': png, 'kills': kills}[sys.argv[1]](sys.argv[2:]))

@@ -53,6 +53,25 @@ print(",".join(n for n in names if n in keys or n == "summary"))' "$scratch/sect
 done
 ok "report pages of $(fixtures | wc -l) samples in Chromium"
 
+# the kills as Chromium builds them: oom-6.18's memcg OOM kill, its block
+# the JSON's, the charts' marks links to it; a recording without kills
+# says so
+for b in oom-6.18 quiet-6.18; do
+	f=$top_srcdir/tests/data/report/$b.dat
+	"$MMSCOPE" report -f html -o "$scratch/k-$b.html" "$f" &&
+		"$MMSCOPE" report -f json "$f" >"$scratch/k-$b.json" || fail "$b: report failed"
+	browse --dump-dom "file://$scratch/k-$b.html" >"$scratch/k-$b.dom" ||
+		fail "$b: --dump-dom failed"
+	$check kills "$scratch/k-$b.dom" "$scratch/k-$b.json" >"$scratch/k-$b.out" ||
+		fail "$b: the kills section in Chromium"
+done
+grep -q ': 1 kills checked' "$scratch/k-oom-6.18.out" &&
+	links=$(grep -c '<a href="#kill-1">' "$scratch/k-oom-6.18.dom") &&
+	[ "$links" -ge 1 ] &&
+	[ "$links" -eq "$(grep -c '<a href="#kill-1">' "$scratch/k-oom-6.18.html")" ] ||
+	fail "oom-6.18: its kill or the charts' links to it: $(cat "$scratch/k-oom-6.18.out")"
+ok "the kills section in Chromium"
+
 "$MMSCOPE" compare -f html -o "$scratch/c.html" \
 	a="$S/mthp-swap-6.18.dat,$S/memcg-swap-6.18.dat" \
 	b="$S/compaction-6.18.dat,$S/mthp-swap-6.18.dat" || fail "compare -f html failed"

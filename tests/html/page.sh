@@ -48,6 +48,26 @@ for f in $(fixtures); do
 done
 ok "report pages of $(fixtures | wc -l) samples"
 
+# the kills: a block per kill of the JSON's .oom.kills[], its heading and
+# its dossier's table the JSON's figures; oom-6.18 has its memcg OOM kill
+# and a link to it from the charts; a recording without kills says so,
+# with no table
+for f in $(fixtures) "$top_srcdir"/tests/data/report/*.dat; do
+	b=$(basename "$f" .dat)
+	"$MMSCOPE" report -f html "$f" >"$scratch/k-$b.html" &&
+		"$MMSCOPE" report -f json "$f" >"$scratch/k-$b.json" ||
+		{ fail "$b: report for the kills failed"; continue; }
+	$check kills "$scratch/k-$b.html" "$scratch/k-$b.json" >"$scratch/k-$b.out" ||
+		fail "$b: the kills section is not the JSON's"
+done
+grep -q ': 1 kills checked' "$scratch/k-oom-6.18.out" ||
+	fail "oom-6.18: $(cat "$scratch/k-oom-6.18.out")"
+grep -q '<a href="#kill-1">' "$scratch/k-oom-6.18.html" ||
+	fail "oom-6.18: the charts do not link its kill"
+grep -q '<p class="none">No kill in this recording.</p>' "$scratch/k-quiet-6.18.html" ||
+	fail "quiet-6.18: no line saying there is no kill"
+ok "the kills section: the JSON's kills and figures, or a line saying there is none"
+
 # --section: only those, with their figures; no charts
 "$MMSCOPE" report -f html -s stalls -s handoff "$S/compaction-6.18.dat" >"$scratch/s.html" ||
 	fail "report -f html -s failed"
