@@ -15,6 +15,8 @@
 #include "analysis.h"
 #include "findings.h"
 #include "fnv.h"
+#include "kill-dossier.h"
+#include "kill-dossier-lines.h"
 #include "model-oom.h"
 #include "model-phases.h"
 #include "model-series.h"
@@ -56,7 +58,7 @@ enum { T_BEGIN = 1, T_END = 2, T_INSTANT = 3, T_COUNTER = 4 };
 /* What an event's ref points into. */
 enum ev_src {
 	S_NONE, S_KSWAPD, S_KC, S_KRUN, S_RUN, S_STALL, S_OOM, S_PHASE, S_TRIGGER, S_COUNTER,
-	S_FINDING,
+	S_FINDING, S_KILL,
 };
 
 struct ptrack {
@@ -290,6 +292,7 @@ static void ev_reserve(struct pf *p)
 	for (int i = 0; i < handoff_model_nnodes(hm); i++)
 		n += 2 * ((size_t)handoff_model_nepisodes(hm, i) + (size_t)handoff_model_nkc(hm, i));
 	n += (size_t)oom_model_nkills(analysis_model(p->a, &oom_model_ops)) +
+	     (size_t)kill_dossier_count(p->a) +
 	     (size_t)phases_model_count(analysis_model(p->a, &phases_model_ops)) + 1;
 	for (int i = 0; i < series_model_count(se); i++)
 		n += (size_t)series_model_get(se, i)->npts;
@@ -487,6 +490,13 @@ static void gather_instants(struct pf *p)
 		if (!t)
 			t = track_new(p, 0, "OOM kills");
 		add_instant(p, t, oom_model_kill(om, i)->ts, S_OOM, (uint32_t)i);
+	}
+	/* every kill, whoever the killer, with its dossier (args_kill) */
+	t = 0;
+	for (int i = 0; i < kill_dossier_count(p->a); i++) {
+		if (!t)
+			t = track_new(p, 0, "kills");
+		add_instant(p, t, oom_model_any(om, i)->ts, S_KILL, (uint32_t)i);
 	}
 	t = 0;
 	for (int i = 0; i < phases_model_count(pm); i++) {
@@ -1104,6 +1114,47 @@ static void args_oom(struct pf *p, const struct pev *e)
 		arg_u(p, "memcg_id", k->memcg_id);
 }
 
+/* A kill's dossier, a string argument per line of kill-dossier-lines.h
+ * under its key ("-" where not known, as the lines say); the largest
+ * tasks, one line each under one key there, numbered here so that no
+ * two arguments share a name. */
+static void args_kill(struct pf *p, const struct pev *e)
+{
+	struct kill_dossier d;
+	struct kd_line l[KD_LINES_MAX];
+	int n, cand = 0;
+	char key[32];
+
+	if (kill_dossier_get(p->a, (int)e->ref, &d))
+		return;
+	n = kill_dossier_lines(&d, l, KD_LINES_MAX);
+	for (int i = 0; i < n; i++) {
+		if (strcmp(l[i].key, "candidate")) {
+			arg_s(p, l[i].key, l[i].value);
+			continue;
+		}
+		snprintf(key, sizeof(key), "candidate_%d", ++cand);
+		arg_s(p, key, l[i].value);
+	}
+}
+
+/* "kill: memcg-oom victim 1234 stress": the killer and the victim, so the
+ * track reads without opening each event. */
+static const char *kill_name(struct pf *p, const struct pev *e, char *buf, size_t len)
+{
+	const struct oom_kill *k = oom_model_any(analysis_model(p->a, &oom_model_ops),
+						 (int)e->ref);
+	char killer[48];
+
+	oom_kill_killer(k, killer, (int)sizeof(killer));
+	if (k->pid >= 0)
+		snprintf(buf, len, "kill: %s victim %d %s", killer, k->pid,
+			 *k->comm ? k->comm : "-");
+	else
+		snprintf(buf, len, "kill: %s victim %s", killer, *k->comm ? k->comm : "-");
+	return buf;
+}
+
 /* A metadata value runs to its line's end. */
 static const char *meta_str(struct pf *p, const char *key)
 {
@@ -1140,6 +1191,8 @@ static const char *slice_name(struct pf *p, const struct pev *e, char *buf, size
 		return kind_slice_name(e->sub);
 	case S_OOM:
 		return "OOM kill";
+	case S_KILL:
+		return kill_name(p, e, buf, len);
 	case S_FINDING:
 		snprintf(buf, len, "finding %s", p->fs->f[e->ref].rule->id);
 		return buf;
@@ -1160,7 +1213,7 @@ static void write_event(struct pf *p, const struct pev *e)
 {
 	struct pb *b = &p->pb;
 	int type = e->tc & 15;
-	char buf[96];
+	char buf[128];
 
 	packet_begin(p, e->ts, type != T_COUNTER && type != T_END);
 	pb_begin(b, TP_TRACK_EVENT);
@@ -1187,6 +1240,7 @@ static void write_event(struct pf *p, const struct pev *e)
 		case S_RUN: args_run(p, e); break;
 		case S_STALL: args_stall(p, e); break;
 		case S_OOM: args_oom(p, e); break;
+		case S_KILL: args_kill(p, e); break;
 		case S_FINDING: args_finding(p, e); break;
 		case S_TRIGGER: {
 			char cond[128];

@@ -15,6 +15,9 @@ recording:
 - per node: kswapd episode slices, kcompactd request slices and kcompactd
   compaction runs; per kind: direct and memcg reclaim and direct
   compaction stall slices; OOM kill instants: as many as the report says;
+- every kill (.oom.kills[]): an instant on the "kills" track named after
+  its killer and victim, its arguments the dossier's lines, each the
+  JSON's figure ('-' exactly where it is null; tests/kills_expect.py);
 - counter values: PSI and memcg first and last as the report's counters,
   zswap and swap cluster series point for point as the report's series
   (zswpout as its rate per interval), mTHP swpout/fallback rates adding up
@@ -27,8 +30,12 @@ recording:
 Prints one line per failed check; exits 1 if any.
 """
 import json
+import os
 import re
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import kills_expect  # noqa: E402
 
 
 def parse_text(path):
@@ -86,6 +93,7 @@ def main():
     flow_from, flow_to = {}, {}
     with_stack = {}  # slice name -> slices with a kernel stack
     instants = []
+    kills = []       # (name, [(argument, value)]) on the "kills" track
     interned_events, interned_debug = {}, {}
     for p in packets:
         seq = get(p, "trusted_packet_sequence_id")
@@ -164,6 +172,10 @@ def main():
         elif typ == "TYPE_INSTANT":
             names[(uuid, name)] = names.get((uuid, name), 0) + 1
             instants.append((ts, name))
+            if get(tracks[uuid], "name") == "kills":
+                kills.append((name, [(interned_debug.get(get(a, "name_iid"), get(a, "name")),
+                                      get(a, "string_value"))
+                                     for a in get_all(te, "debug_annotations")]))
         else:
             fails.append("unexpected event type %s" % typ)
         for f in get_all(te, "flow_ids"):
@@ -237,6 +249,21 @@ def main():
         expect(name + " stalls with a stack", with_stack.get(name, 0), want)
     oom = report.get("oom")
     expect("OOM kill instants", slices_named("OOM kill"), oom["oom_kills"] if oom else 0)
+    # every kill: its instant, named after killer and victim, and its
+    # dossier's lines as arguments, each the JSON's figure
+    want_kills = (oom or {}).get("kills") or []
+    expect("kill instants", len(kills), len(want_kills))
+    for i, ((name, args), k) in enumerate(zip(kills, want_kills)):
+        v = k["victim"]
+        want_name = "kill: %s victim %s" % (k["killer"], v["comm"] or "-" if v["pid"] is None
+                                            else "%d %s" % (v["pid"], v["comm"] or "-"))
+        expect("kill %d name" % (i + 1), name, want_name)
+        lines = [("candidate" if a.startswith("candidate_") else a, v) for a, v in args]
+        fails.extend("kill %d: %s" % (i + 1, e) for e in kills_expect.problems(k, lines))
+        numbered = [a for a, _ in args if a.startswith("candidate_")]
+        expect("kill %d candidate arguments" % (i + 1), numbered,
+               ["candidate_%d" % (n + 1) for n in range(len(numbered))])
+
     # the findings: one annotation (slice or instant) each, by id
     fnd = report.get("findings")
     fl = fnd if isinstance(fnd, list) else (fnd or {}).get("findings", [])
@@ -353,8 +380,8 @@ def main():
 
     for f in fails:
         print(f)
-    print("%d packets, %d tracks, %d flows, %d counter tracks with values: %s" % (
-        len(packets), len(tracks), len(flows_out), len(values),
+    print("%d packets, %d tracks, %d flows, %d counter tracks with values, %d kills: %s" % (
+        len(packets), len(tracks), len(flows_out), len(values), len(kills),
         "ok" if not fails else "%d failed" % len(fails)))
     return 1 if fails else 0
 

@@ -73,6 +73,17 @@ for f in "$top_srcdir"/samples/*.dat "$top_srcdir"/tests/data/report/*.dat \
 	fi
 done
 
+# the kills: oom-6.18's memcg OOM kill is on the kills track, its dossier
+# in its arguments (check.py held every kill above to .oom.kills[]; here
+# that the check saw the kill and the JSON has it)
+t=$scratch/oom-6.18.txt
+[ "$(python3 -c 'import json, sys; print(len(json.load(sys.stdin)["oom"]["kills"]))' \
+	<"$scratch/oom-6.18.json")" = 1 ] &&
+	grep -q 'name: "kill: memcg-oom victim [0-9]* ' "$t" &&
+	grep -q 'name: "memcg_stalls"' "$t" && grep -q 'name: "psi_some_avg10"' "$t" &&
+	ok "oom-6.18: its kill on the kills track with the dossier as arguments" ||
+	fail "oom-6.18: no kill instant with its dossier"
+
 # --format perfetto whatever the name; the same bytes as by extension
 f="$top_srcdir/samples/global-pressure-6.12.dat"
 "$MMSCOPE" convert --format perfetto "$f" -o "$scratch/gp.trace" ||
