@@ -5,6 +5,9 @@
  * text report, and its lines are turned into markup, so a figure on the
  * page is the text report's figure, with its unit and its '-' when not
  * known, and a new section appears here with no change to this file.
+ * A section whose blocks read better as tables than in the text's layout
+ * brings its own markup (report_section_def.html: the kills, from the
+ * same dossier lines the TUI and Perfetto show).
  * The charts are plot's, drawn into memory, one <svg> per chart.
  */
 #include "config.h"

@@ -2,7 +2,8 @@
 /*
  * report --format html: one self-contained page (src/html.h) holding the
  * sections of report_sections[] (the findings first when there is such a
- * section), each from its text renderer, so every figure is the text's,
+ * section), each from its text renderer, so every figure is the text's
+ * (or its own html renderer, the kills: report-kills.h),
  * and the charts of plot_charts[] drawn inline as SVG. report_render()
  * calls it for RF_HTML.
  */
