@@ -18,11 +18,11 @@
 #include <stdio.h>
 
 /* The block's heading: time, killer and victim, as the text's line. */
-static void kill_heading(struct report_ctx *rc, struct strbuf *out, const struct kill_dossier *d)
+static void kill_heading(struct strbuf *out, double t_s, const struct kill_dossier *d)
 {
 	const struct oom_kill *k = d->kill;
 
-	strbuf_addf(out, "<h3>%.6f s, ", report_rel_s(rc, d->ts));
+	strbuf_addf(out, "<h3>%.6f s, ", t_s);
 	html_escape(out, d->killer);
 	strbuf_addstr(out, ": ");
 	html_escape(out, *k->comm ? k->comm : "-");
@@ -50,13 +50,13 @@ static void kill_table(struct strbuf *out, const struct kill_dossier *d)
 	strbuf_addstr(out, "</table></div>\n");
 }
 
-static void kill_block(struct report_ctx *rc, struct strbuf *out, const char *pre, int i,
-		       const struct kill_dossier *d)
+void report_html_kill(struct strbuf *out, const char *pre, int n, double t_s,
+		      const struct kill_dossier *d)
 {
 	char head[512];
 
-	strbuf_addf(out, "<div class=\"kill\" id=\"%skill-%d\">\n", pre, i + 1);
-	kill_heading(rc, out, d);
+	strbuf_addf(out, "<div class=\"kill\" id=\"%skill-%d\">\n", pre, n);
+	kill_heading(out, t_s, d);
 	kill_dossier_headline(d, head, (int)sizeof(head));
 	strbuf_addstr(out, "<p class=\"headline\">");
 	/* a window with nothing known has no headline: say so, not "" */
@@ -86,7 +86,7 @@ void report_html_kills(struct report_ctx *rc, struct strbuf *out, const char *pr
 
 		if (kill_dossier_get(rc->a, i, &d))
 			continue;
-		kill_block(rc, out, pre, i, &d);
+		report_html_kill(out, pre, i + 1, report_rel_s(rc, d.ts), &d);
 		shown++;
 	}
 	/* no table of nothing: a recording without kills says it */

@@ -20,6 +20,10 @@ void report_kills_line(const struct report_ctx *rc, char *line, size_t len);
 /* The section as HTML (report-kills-html.c): a block per kill, its
  * dossier's lines (kill-dossier-lines.h) as a table, ids PREkill-N. */
 void report_html_kills(struct report_ctx *rc, struct strbuf *out, const char *pre);
+/* One kill's block, id PREkill-N, at t_s seconds from the first event. */
+struct kill_dossier;
+void report_html_kill(struct strbuf *out, const char *pre, int n, double t_s,
+		      const struct kill_dossier *d);
 /* The "kills" array, inside the oom object. */
 void report_json_kills(struct report_ctx *rc);
 /* The section's own member: counts by killer, the SIGKILLs seen; null

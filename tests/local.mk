@@ -119,6 +119,9 @@ TESTS += tests/unit/test-model-handoff tests/unit/test-model-reclaim \
 # a kill's dossier as labelled lines (TUI, HTML, Perfetto)
 check_PROGRAMS += tests/unit/test-kill-lines
 TESTS += tests/unit/test-kill-lines
+# a kill's block on the HTML page: hostile names escaped, a row per line
+check_PROGRAMS += tests/unit/test-kills-html
+TESTS += tests/unit/test-kills-html
 check_PROGRAMS += tests/unit/test-model-stacks tests/unit/test-model-parts
 TESTS += tests/unit/test-model-stacks tests/unit/test-model-parts
 # tasks to memory cgroups: the cgtasks lines, the recorder's list, the map
