@@ -4,8 +4,9 @@
  * it looked like, from the models (the OOM model's kill list and the
  * window it took at each kill, kill-window.h; the handoff model's kswapd
  * episodes) and what the recording traced. Every front end (the report's
- * Kills section and .oom.kills[], the findings; later HTML, TUI, Perfetto
- * and export) reads this struct and computes nothing of its own.
+ * Kills section and .oom.kills[], the findings, the HTML page's Kills
+ * section and Perfetto's kills track through kill-dossier-lines.h; later
+ * TUI and export) reads this struct and computes nothing of its own.
  *
  * Unknown is -1 for counts, NAN for fractions, NULL for names: a figure
  * whose events or samples the recording does not have, or whose window
