@@ -70,8 +70,8 @@ static void all_kill_marks(struct plot *p, const struct area *a, const struct oo
 			strbuf_addstr(&p->body, "<g class=\"oom\">\n");
 		oom_kill_killer(k, killer, (int)sizeof(killer));
 		snprintf(lab, sizeof(lab), "%s %s", killer, k->comm[0] ? k->comm : "(task unknown)");
-		/* the prefix is the page's own ("" or "runN-"): no escaping needed,
-		 * but html ids are [a-z0-9-] anyway */
+		/* the prefix is the page's own ("" or "runN-"), not the
+		 * recording's: it needs no escaping */
 		strbuf_addf(&p->body, "<a href=\"#%skill-%d\">\n<title>", p->kill_ids, i + 1);
 		plot_xml_text(&p->body, lab);
 		strbuf_addstr(&p->body, "</title>\n");
