@@ -75,6 +75,9 @@ if ! trace-cmd report -t "$out/rec.dat" >"$scratch/tc.txt" 2>"$scratch/tc.err"; 
 	fail "trace-cmd report cannot read it: $(head -1 "$scratch/tc.err")"
 	finish
 fi
+# self-test of the whole chain: CHECK_VM_MUTATE='s/ earlyoom-/ earlyoo-/'
+# (earlyoom's kill then looks like another program's) must FAIL
+[ -z "${CHECK_VM_MUTATE:-}" ] || sed -i -e "$CHECK_VM_MUTATE" "$scratch/tc.txt"
 if ! "$MMSCOPE" report -f json --dossier-window $WINDOW "$out/rec.dat" >"$scratch/r.json" 2>"$scratch/r.err"; then
 	fail "mmscope report -f json: $(head -1 "$scratch/r.err")"
 	finish
