@@ -11,8 +11,9 @@
 #      -m 10,10 -s 100,100: SIGKILL as soon as MemAvailable < 10 % (no
 #      swap: SwapFree counts as 0 %), while anon-touch takes 5 MB/s
 #      beside a holder of all but 36 MB -> killer earlyoom;
-#   d) a global kernel OOM: anon-touch -m 400 (overcommit 1, no swap, no
-#      memcg limit) -> kernel-oom.
+#   d) a global kernel OOM: anon-touch -m 400 -H (MADV_HUGEPAGE, THP
+#      madvise with direct compaction; overcommit 1, no swap, no memcg
+#      limit) -> kernel-oom.
 # The recorder, the shells and earlyoom run with oom_score_adj -1000,
 # each victim with 1000. Writes to $MMSCOPE_OUT: rec.dat, kills.txt (one
 # line per expected kill: "CASE VICTIM_PID VICTIM_COMM KILLER_PID RC",
@@ -32,6 +33,10 @@ command -v anon-touch >/dev/null || fail "no anon-touch"
 swapoff -a 2>/dev/null || true
 [ "$(awk 'NR > 1' /proc/swaps | wc -l)" -eq 0 ] || fail "a swap device is still on"
 wr 1 /proc/sys/vm/overcommit_memory
+# THP for MADV_HUGEPAGE only, with direct compaction (d's workload): the
+# global OOM then comes with compaction runs and order-9 kswapd work
+wr madvise $THP/enabled
+wr madvise $THP/defrag
 cg=$(memcg_make mmscope-kills 24)
 case $cg in */memory/*) fail "no cgroup v2 memory controller: $cg" ;; esac
 [ ! -e "$cg/memory.swap.max" ] || echo 0 > "$cg/memory.swap.max"
@@ -83,8 +88,8 @@ wait \$e || true
 wait \$h || true
 sleep 1
 # d) global kernel OOM
-step "d) anon-touch -m 400, no limit"
-sh -c 'echo 1000 > /proc/self/oom_score_adj && exec anon-touch -m 400 -N -q' &
+step "d) anon-touch -m 400 -H, no limit"
+sh -c 'echo 1000 > /proc/self/oom_score_adj && exec anon-touch -m 400 -H -q' &
 v=\$!
 rc=0; wait \$v || rc=\$?
 step "d) exit \$rc"
