@@ -21,7 +21,8 @@
 # lab's fault: a "  guest fault: PHASE: LINE" line says where and how),
 # 77 skipped (kernel not fetchable, qemu or trace-cmd missing).
 # MMSCOPE_VM_APPEND adds to the guest kernel's command line (a test of
-# that path: MMSCOPE_VM_APPEND=rdinit=/none panics at boot).
+# that path: MMSCOPE_VM_APPEND=rdinit=/none panics at boot);
+# MMSCOPE_VM_BINARIES (paths, space-separated) adds programs to the guest.
 #
 # mmscope: $MMSCOPE, else $top_builddir/mmscope, else ./mmscope, else
 # <repo>/mmscope. An arm64-* KERNEL runs $MMSCOPE_ARM64 in the guest (else
@@ -154,6 +155,9 @@ if [ $RUN = 1 ]; then
 	mkdir -p "$wl"
 	bins=(--binary "$GUEST_MMSCOPE:/usr/local/bin/mmscope")
 	[ -z "$STRACE" ] || bins+=(--binary "$STRACE")
+	# more programs for the guest (check-kills.sh: earlyoom), each with
+	# its shared libraries, in /usr/local/bin
+	for b in ${MMSCOPE_VM_BINARIES:-}; do bins+=(--binary "$b"); done
 	exec 9>"$wl/.lock"
 	flock 9
 	for src in "$HERE"/workloads/*.c "$REPO/samples/workloads/anon-touch.c"; do
