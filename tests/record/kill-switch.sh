@@ -78,9 +78,11 @@ for spool in $spools; do
 	if [ -e "$p" ]; then
 		# killed after the part was renamed into place, before its
 		# spool was removed: recover says so and leaves the ring (the
-		# next part's pages) to the next spool
+		# next part's pages) to the next spool; killed while removing
+		# that spool (its layout gone first), recover says that instead
 		"$MMSCOPE" recover --remove "$spool" -o "$p" >"$scratch/rec" 2>&1 &&
-			grep -q 'already written from this spool before the recorder died' "$scratch/rec" &&
+			grep -q -e 'already written from this spool before the recorder died' \
+				-e 'a spool being removed when the recorder died' "$scratch/rec" &&
 			[ ! -e "$spool" ] &&
 			ok "SIGKILL after $(basename "$p") was written: recover says so and removes its spool" ||
 			fail "SIGKILL: $p and its spool both there; recover: $(cat "$scratch/rec")"
