@@ -119,6 +119,9 @@ TESTS += tests/unit/test-model-handoff tests/unit/test-model-reclaim \
 # a kill's dossier as labelled lines (TUI, HTML, Perfetto)
 check_PROGRAMS += tests/unit/test-kill-lines
 TESTS += tests/unit/test-kill-lines
+# the victim's cgroup's samples at a kill; systemd-oomd by its xattr
+check_PROGRAMS += tests/unit/test-kill-cgroup
+TESTS += tests/unit/test-kill-cgroup
 check_PROGRAMS += tests/unit/test-model-stacks tests/unit/test-model-parts
 TESTS += tests/unit/test-model-stacks tests/unit/test-model-parts
 # tasks to memory cgroups: the cgtasks lines, the recorder's list, the map
