@@ -28,6 +28,10 @@ void kill_cgroup_release(struct kill_cgroup *c)
 		free(c->cg[i].path);
 		free(c->cg[i].v);
 	}
+	for (int i = 0; i < c->noom; i++) {
+		free(c->oom[i].cg);
+		free(c->oom[i].before);
+	}
 	free(c->cg);
 	free(c->touched);
 	free(c->done);
@@ -74,6 +78,7 @@ static void sample_clear(struct kc_sample *s, uint64_t ts)
 	for (int k = 0; k < KC_NSTATS; k++)
 		s->stat[k] = -1;
 	s->oomd_kill = -1;
+	s->oom_kill = -1;
 }
 
 static void on_value(struct kill_cgroup *c, const struct record *r)
@@ -131,6 +136,10 @@ static void on_value(struct kill_cgroup *c, const struct record *r)
 		g->cur.oomd_kill = r->counter.value;
 		return;
 	}
+	if (!strcmp(key, "events_oom_kill")) {
+		g->cur.oom_kill = r->counter.value;
+		return;
+	}
 	for (int k = 0; k < KC_NSTATS; k++)
 		if (!strcmp(key, kill_cgroup_stat_names[k])) {
 			g->cur.stat[k] = r->counter.value;
@@ -170,6 +179,73 @@ static void trim(struct kc_cgroup *g, uint64_t from)
 	}
 }
 
+static struct kc_resolved *done_new(struct kill_cgroup *c)
+{
+	struct kc_resolved *d;
+
+	if (c->ndone == c->capdone) {
+		c->capdone = c->capdone ? 2 * c->capdone : 8;
+		c->done = xreallocarray(c->done, (size_t)c->capdone, sizeof(*c->done));
+	}
+	d = &c->done[c->ndone++];
+	memset(d, 0, sizeof(*d));
+	return d;
+}
+
+/* a is b or one of its ancestors */
+static int is_ancestor(const char *a, const char *b)
+{
+	size_t n = strlen(a);
+
+	return !strcmp(a, "/") || (!strncmp(a, b, n) && (b[n] == '/' || !b[n]));
+}
+
+/* The OOM kills waiting: the first set after one, with memcgs in it,
+ * decides which memcg's count rose. */
+static void resolve_oom(struct kill_cgroup *c, uint64_t end_ts)
+{
+	int o = 0;
+
+	for (int i = 0; i < c->noom; i++) {
+		struct kc_oom_pending *p = &c->oom[i];
+		int best = -1, clash = 0;
+
+		if (end_ts <= p->ts) {
+			c->oom[o++] = *p;
+			continue;
+		}
+		for (int t = 0; t < c->ntouched && end_ts - p->ts <= KC_OOMD_AFTER_NS; t++) {
+			const struct kc_cgroup *g = &c->cg[c->touched[t]];
+			const struct kc_sample *s;
+			int b;
+
+			if (!g->n || (s = at(g, g->n - 1))->ts <= p->ts || s->oom_kill < 0)
+				continue;
+			for (b = 0; b < p->n && p->cg[b] != c->touched[t]; b++)
+				;
+			if (b == p->n || s->oom_kill <= p->before[b])
+				continue;
+			if (best < 0) {
+				best = c->touched[t];
+			} else if (is_ancestor(c->cg[best].path, g->path)) {
+				best = c->touched[t];
+			} else if (!is_ancestor(g->path, c->cg[best].path)) {
+				clash = 1;
+			}
+		}
+		if (best >= 0 && !clash) {
+			struct kc_resolved *d = done_new(c);
+
+			d->kill = p->kill;
+			d->kind = KC_BY_OOM_COUNT;
+			d->path = c->cg[best].path;
+		}
+		free(p->cg);
+		free(p->before);
+	}
+	c->noom = o;
+}
+
 static void resolve(struct kill_cgroup *c, int cgi, const struct kc_sample *s)
 {
 	int o = 0;
@@ -185,12 +261,9 @@ static void resolve(struct kill_cgroup *c, int cgi, const struct kc_sample *s)
 		if (s->oomd_kill > p->before && s->ts - p->ts <= KC_OOMD_AFTER_NS) {
 			struct kc_resolved *d;
 
-			if (c->ndone == c->capdone) {
-				c->capdone = c->capdone ? 2 * c->capdone : 8;
-				c->done = xreallocarray(c->done, (size_t)c->capdone, sizeof(*c->done));
-			}
-			d = &c->done[c->ndone++];
+			d = done_new(c);
 			d->kill = p->kill;
+			d->kind = KC_BY_OOMD;
 			d->ev.before = p->before;
 			d->ev.after = s->oomd_kill;
 			d->ev.before_ts = p->before_ts;
@@ -202,6 +275,8 @@ static void resolve(struct kill_cgroup *c, int cgi, const struct kc_sample *s)
 
 static void on_end(struct kill_cgroup *c, const struct record *r)
 {
+	int o = 0;
+
 	for (int i = 0; i < c->ntouched; i++) {
 		struct kc_cgroup *g = &c->cg[c->touched[i]];
 
@@ -209,9 +284,13 @@ static void on_end(struct kill_cgroup *c, const struct record *r)
 			push(g, &g->cur);
 			if (c->npend)
 				resolve(c, c->touched[i], &g->cur);
+			c->touched[o++] = c->touched[i];	/* committed in this set */
 		}
 		g->pending = 0;
 	}
+	c->ntouched = o;
+	if (c->noom && c->ntouched)
+		resolve_oom(c, r->ts);
 	c->ntouched = 0;
 }
 
@@ -225,9 +304,11 @@ void kill_cgroup_add(struct kill_cgroup *c, const struct record *r)
 		on_value(c, r);
 	else if (r->type == REC_SAMPLE_END) {
 		on_end(c, r);
-		if (r->ts > c->window_ns)
+		/* a kill resolved up to KC_OOMD_AFTER_NS later is captured
+		 * then: its window is kept that much longer */
+		if (r->ts > c->window_ns + KC_OOMD_AFTER_NS)
 			for (int i = 0; i < c->ncg; i++)
-				trim(&c->cg[i], r->ts - c->window_ns);
+				trim(&c->cg[i], r->ts - c->window_ns - KC_OOMD_AFTER_NS);
 	}
 }
 
@@ -305,7 +386,36 @@ void kill_cgroup_watch(struct kill_cgroup *c, int kill, uint64_t ts, const char 
 	p->before_ts = now.sample_ts;
 }
 
-int kill_cgroup_oomd_take(struct kill_cgroup *c, struct kc_resolved *out)
+void kill_cgroup_watch_oom(struct kill_cgroup *c, int kill, uint64_t ts)
+{
+	struct kc_oom_pending *p;
+
+	if (c->noom == KC_PENDING_MAX) {
+		free(c->oom[0].cg);
+		free(c->oom[0].before);
+		memmove(c->oom, c->oom + 1, (KC_PENDING_MAX - 1) * sizeof(*c->oom));
+		c->noom--;
+	}
+	p = &c->oom[c->noom++];
+	memset(p, 0, sizeof(*p));
+	p->kill = kill;
+	p->ts = ts;
+	p->cg = xreallocarray(NULL, (size_t)(c->ncg ? c->ncg : 1), sizeof(*p->cg));
+	p->before = xreallocarray(NULL, (size_t)(c->ncg ? c->ncg : 1), sizeof(*p->before));
+	for (int i = 0; i < c->ncg; i++) {
+		const struct kc_cgroup *g = &c->cg[i];
+		const struct kc_sample *last = NULL;
+
+		for (unsigned k = 0; k < g->n && at(g, k)->ts <= ts; k++)
+			last = at(g, k);
+		if (!last || last->oom_kill < 0)
+			continue;
+		p->cg[p->n] = i;
+		p->before[p->n++] = last->oom_kill;
+	}
+}
+
+int kill_cgroup_take(struct kill_cgroup *c, struct kc_resolved *out)
 {
 	if (!c->ndone)
 		return 0;

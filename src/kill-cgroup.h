@@ -23,6 +23,16 @@
  * when that one has none: the xattr is absent until oomd's first kill
  * there) was systemd-oomd's, whatever the sender's name
  * (kill_cgroup_oomd_take).
+ *
+ * A kernel OOM kill whose victim's cgroup is unknown (no task map: record
+ * without -g tasks) is watched too (kill_cgroup_watch_oom): the memcgs
+ * whose OOM kill count (events_oom_kill: v1 memory.oom_control oom_kill,
+ * v2 memory.events oom_kill) rose from their last sample at or before it
+ * to their first after it (in the first set after it, within
+ * KC_OOMD_AFTER_NS) name the memcg that ran out: the deepest of them when
+ * they are one line of ancestors (v2 counts in the ancestors too), none
+ * when two unrelated ones rose. That memcg's samples are then the kill's
+ * (kill_cgroup_take, KC_BY_OOM_COUNT), marked as found so.
  */
 #ifndef MMSCOPE_KILL_CGROUP_H
 #define MMSCOPE_KILL_CGROUP_H
@@ -69,6 +79,7 @@ struct kc_sample {
 	int64_t usage;
 	int64_t stat[KC_NSTATS];
 	int64_t oomd_kill;
+	int64_t oom_kill;		/* events_oom_kill, -1 none */
 };
 
 struct kc_cgroup {
@@ -93,9 +104,22 @@ struct kc_pending {
 	uint64_t before_ts;
 };
 
+enum { KC_BY_OOMD, KC_BY_OOM_COUNT };
+
 struct kc_resolved {
 	int kill;
+	int kind;			/* KC_BY_OOMD: ev; KC_BY_OOM_COUNT: path */
 	struct kill_oomd ev;
+	const char *path;		/* the model's copy */
+};
+
+/* an OOM kill of unknown cgroup: the counts before it */
+struct kc_oom_pending {
+	int kill;
+	uint64_t ts;
+	int n;
+	int *cg;
+	int64_t *before;
 };
 
 struct kill_cgroup {
@@ -106,6 +130,8 @@ struct kill_cgroup {
 	int *touched, ntouched, atouched;
 	struct kc_pending pend[KC_PENDING_MAX];
 	int npend;
+	struct kc_oom_pending oom[KC_PENDING_MAX];
+	int noom;
 	struct kc_resolved *done;	/* resolved, not taken yet */
 	int ndone, capdone;
 };
@@ -122,7 +148,12 @@ void kill_cgroup_capture(const struct kill_cgroup *c, uint64_t ts, const char *p
 void kill_cgroup_watch(struct kill_cgroup *c, int kill, uint64_t ts, const char *path);
 /* Forget the watch of kill (it was the kernel's). */
 void kill_cgroup_unwatch(struct kill_cgroup *c, int kill);
-/* A kill whose cgroup's oomd_kill rose across it: 1 and *out, else 0. */
-int kill_cgroup_oomd_take(struct kill_cgroup *c, struct kc_resolved *out);
+/* Watch a kernel OOM kill of unknown cgroup for the memcgs' OOM kill
+ * counts. */
+void kill_cgroup_watch_oom(struct kill_cgroup *c, int kill, uint64_t ts);
+/* A kill resolved: its cgroup's oomd_kill rose across it (KC_BY_OOMD),
+ * or the memcg that ran out was found (KC_BY_OOM_COUNT); 1 and *out,
+ * else 0. */
+int kill_cgroup_take(struct kill_cgroup *c, struct kc_resolved *out);
 
 #endif

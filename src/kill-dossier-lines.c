@@ -82,6 +82,9 @@ static void cgroup(struct kd_out *o, const struct kill_dossier *d)
 		    (long long)d->oomd_kill_after, d->oomd_before_s, d->oomd_after_s);
 	if (!d->cg_path)
 		return;
+	if (d->cg_by_count)
+		add(o, "cgroup_sampled", "memcg that ran out", "%s (its OOM kill count rose)",
+		    d->cg_path);
 	add(o, "cgroup_usage", "its cgroup's usage", "%s (%.1f s before)",
 	    mib(a, sizeof(a), d->cg_usage_bytes), d->cg_sample_age_s);
 	add(o, "cgroup_limit", "its cgroup's limit", "%s",

@@ -124,6 +124,7 @@ int kill_dossier_get(const struct analysis *a, int i, struct kill_dossier *d)
 				   (double)b->swap_size_kb;
 	d->zswap_pool_bytes = b->zswap_pool_bytes;
 	d->cg_path = k->cg.path;
+	d->cg_by_count = k->cg_by_count;
 	d->cg_usage_bytes = k->cg.path ? k->cg.usage_bytes : -1;
 	d->cg_limit_bytes = k->cg.path ? k->cg.limit_bytes : -1;
 	d->cg_unlimited = k->cg.path && k->cg.unlimited;

@@ -43,6 +43,9 @@ struct kill_dossier {
 	/* the victim's cgroup's last sample at or before the kill
 	 * (kill-cgroup.h); cg_path NULL: no such sample */
 	const char *cg_path;
+	/* cg_path is not the victim's known cgroup but the memcg whose OOM
+	 * kill count rose across this OOM kill (the one that ran out) */
+	int cg_by_count;
 	int64_t cg_usage_bytes;
 	int64_t cg_limit_bytes;			/* -1 unknown, or unlimited */
 	int cg_unlimited;			/* the limit read said none */

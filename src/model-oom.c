@@ -210,7 +210,10 @@ static void add_kill(struct oom_model *m, const struct record *r)
 	k->oomd_xattr = 0;
 	kill_window_capture(&m->win, r->ts, r->cgroup, &k->before);
 	kill_cgroup_capture(&m->kcg, r->ts, victim_path(m, r->cgroup), &k->cg);
+	k->cg_by_count = 0;
 	kill_cgroup_unwatch(&m->kcg, ki);
+	if (!victim_path(m, r->cgroup))
+		kill_cgroup_watch_oom(&m->kcg, ki, r->ts);
 }
 
 /* The OOM kill whose killer sent this SIGKILL to another process sharing
@@ -300,15 +303,20 @@ void oom_model_add(struct oom_model *m, const struct record *r)
 	if (r->type == REC_SAMPLE_END) {
 		struct kc_resolved d;
 
-		while (kill_cgroup_oomd_take(&m->kcg, &d)) {
+		while (kill_cgroup_take(&m->kcg, &d)) {
 			struct oom_kill *k;
 
-			if (d.kill < 0 || d.kill >= m->nkills || m->kills[d.kill].oom)
+			if (d.kill < 0 || d.kill >= m->nkills)
 				continue;
 			k = &m->kills[d.kill];
-			k->killer = KILLER_SYSTEMD_OOMD;
-			k->oomd_xattr = 1;
-			k->oomd = d.ev;
+			if (d.kind == KC_BY_OOMD && !k->oom) {
+				k->killer = KILLER_SYSTEMD_OOMD;
+				k->oomd_xattr = 1;
+				k->oomd = d.ev;
+			} else if (d.kind == KC_BY_OOM_COUNT && k->oom && !k->cg.path) {
+				kill_cgroup_capture(&m->kcg, k->ts, d.path, &k->cg);
+				k->cg_by_count = k->cg.path != NULL;
+			}
 		}
 		return;
 	}

@@ -80,6 +80,9 @@ struct oom_kill {
 	uint32_t also_killed;		/* OOM: processes sharing its memory */
 	struct kill_before before;	/* the window before it */
 	struct kill_cgroup_at cg;	/* the victim's cgroup's samples */
+	/* cg is the memcg whose OOM kill count rose across this OOM kill
+	 * (its victim's cgroup unknown: kill-cgroup.h) */
+	int cg_by_count;
 	/* systemd-oomd named by its xattr on the victim's cgroup (killer
 	 * KILLER_SYSTEMD_OOMD even when by_comm is not its name) */
 	int oomd_xattr;

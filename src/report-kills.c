@@ -73,6 +73,12 @@ static const char *mib(char *buf, size_t len, int64_t bytes)
 	return buf;
 }
 
+/* kill_cgroup_stat_names' in the text's few columns */
+static const char *const short_names[KC_NSTATS] = {
+	"faults", "major", "refault anon", "refault file", "scan", "steal", "swap-in",
+	"swap-out", "zswap-in", "zswap-out",
+};
+
 /* The victim's cgroup's sample: usage against its limit, the memory.stat
  * deltas over the window; systemd-oomd's xattr. */
 static void cgroup_lines(struct report_ctx *rc, const struct kill_dossier *d)
@@ -86,23 +92,31 @@ static void cgroup_lines(struct report_ctx *rc, const struct kill_dossier *d)
 			    (long long)d->oomd_kill_after, d->oomd_before_s, d->oomd_after_s);
 	if (!d->cg_path)
 		return;
-	snprintf(line, sizeof(line), "usage %s of %s%s (%.1f s before)",
+	snprintf(line, sizeof(line), "%s of %s%s (%.1f s before)",
 		 mib(a, sizeof(a), d->cg_usage_bytes),
 		 d->cg_unlimited ? "no limit" : mib(b, sizeof(b), d->cg_limit_bytes),
 		 isnan(d->cg_usage_pct) ? "" :
 		 (snprintf(c, sizeof(c), ", %.1f%%", d->cg_usage_pct), c),
 		 d->cg_sample_age_s);
-	report_wrap(rc, "  cgroup sample: ", line);
+	if (d->cg_by_count) {
+		char pre[2048];
+
+		/* not the victim's known cgroup: the memcg that ran out */
+		snprintf(pre, sizeof(pre), "%s (its OOM kill count rose): %s", d->cg_path, line);
+		report_wrap(rc, "  cgroup ", pre);
+	} else {
+		report_wrap(rc, "  cgroup: ", line);
+	}
 	if (isnan(d->cg_delta_s)) {
-		report_line(rc, "  cgroup memory.stat deltas: - (under two samples in the window)");
+		report_line(rc, "  cgroup memory.stat: - (under two samples in the window)");
 		return;
 	}
 	for (int s = 0; s < KC_NSTATS && at < sizeof(line); s++)
 		if (d->cg_stat_delta[s] >= 0)
 			at += (size_t)snprintf(line + at, sizeof(line) - at, "%s%s +%lld",
-					       at ? ", " : "", kill_cgroup_stat_names[s],
+					       at ? ", " : "", short_names[s],
 					       (long long)d->cg_stat_delta[s]);
-	snprintf(c, sizeof(c), "  cgroup stat, %.1f s: ", d->cg_delta_s);
+	snprintf(c, sizeof(c), "  in %.1f s: ", d->cg_delta_s);
 	report_wrap(rc, c, at ? line : "-");
 }
 
@@ -242,6 +256,9 @@ static void json_cgroup(struct json_writer *j, const struct kill_dossier *d)
 	}
 	json_object(j, "victim_cgroup");
 	json_str(j, "path", d->cg_path);
+	/* tasks: the victim's cgroup, from the tasks' map; oom_kill_count:
+	 * the memcg whose OOM kill count rose across the kill */
+	json_str(j, "found_by", d->cg_by_count ? "oom_kill_count" : "tasks");
 	json_s64_or_null(j, "usage_bytes", d->cg_usage_bytes, d->cg_usage_bytes >= 0);
 	json_s64_or_null(j, "limit_bytes", d->cg_limit_bytes, d->cg_limit_bytes >= 0);
 	fraction_or_null(j, "usage_pct", d->cg_usage_pct, 2);

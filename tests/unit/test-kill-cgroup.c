@@ -8,7 +8,9 @@
  * set used only once its end came; systemd-oomd named by a rise of its
  * user.oomd_kill xattr across a SIGKILL whatever the sender's name, and
  * not by a rise too late, without a sample before, or on an OOM kill;
- * bad values never crash.
+ * an OOM kill of unknown cgroup given the memcg whose OOM kill count
+ * rose (the deepest of a line of ancestors; none when unrelated ones
+ * rose, none rose, or too late); bad values never crash.
  */
 #include "config.h"
 #include "model-oom.h"
@@ -211,6 +213,59 @@ static void test_oomd(void)
 	m = NULL;
 }
 
+/* one set: events_oom_kill of /a, /a/b, /c (-1: not written) */
+static void counts(uint64_t ts, uint64_t seq, int64_t a, int64_t ab, int64_t c)
+{
+	counter(ts, seq, "/a", "usage", 10);
+	counter(ts, seq, "/a", "limit", 100);
+	if (a >= 0)
+		counter(ts, seq, "/a", "events_oom_kill", a);
+	counter(ts, seq, "/a/b", "usage", 20);
+	counter(ts, seq, "/a/b", "limit", 40);
+	if (ab >= 0)
+		counter(ts, seq, "/a/b", "events_oom_kill", ab);
+	counter(ts, seq, "/c", "usage", 30);
+	if (c >= 0)
+		counter(ts, seq, "/c", "events_oom_kill", c);
+	set_end(ts + 1000, seq);
+}
+
+static void test_by_count(void)
+{
+	const struct oom_kill *k;
+
+	fresh();
+	counts(1 * S, 0, 0, 0, 0);
+	victim(1 * S + 100 * MS, 5, 6, 0);
+	ok(!oom_model_kill(m, 0)->cg.path, "an OOM kill of unknown cgroup: none at first");
+	counts(2 * S, 1, 1, 1, 0);	/* v2: the ancestor counts it too */
+	k = oom_model_kill(m, 0);
+	is_str(k->cg.path, "/a/b", "the deepest memcg whose OOM kill count rose");
+	ok(k->cg_by_count, "...marked as found by the count");
+	is_int(k->cg.usage_bytes, 20, "...its sample before the kill");
+	is_int(k->cg.limit_bytes, 40, "...its limit");
+
+	victim(3 * S, 5, 7, 0);
+	counts(4 * S, 2, 2, 1, 1);	/* /a and /c: unrelated */
+	ok(!oom_model_kill(m, 1)->cg.path, "two unrelated memcgs rose: none");
+	victim(5 * S, 5, 8, 0);
+	counts(6 * S, 3, 2, 1, 1);
+	ok(!oom_model_kill(m, 2)->cg.path, "no count rose: none");
+	victim(7 * S, 5, 9, 1);
+	counts(8 * S, 4, 3, 2, 1);
+	k = oom_model_kill(m, 3);
+	ok(!k->cg.path && !k->cg_by_count,
+	   "victim's cgroup known (/app, not sampled): not guessed from the counts");
+	victim(9 * S, 5, 10, 0);
+	counts(25 * S, 5, 4, 3, 1);
+	ok(!oom_model_kill(m, 4)->cg.path, "the set after too late: none");
+	victim(26 * S, 5, 11, 0);
+	counts(27 * S, 6, -1, -1, -1);
+	ok(!oom_model_kill(m, 5)->cg.path, "no counts sampled: none");
+	oom_model_free(m);
+	m = NULL;
+}
+
 static void test_bad(void)
 {
 	struct record r;
@@ -238,6 +293,7 @@ int main(void)
 {
 	test_sample();
 	test_oomd();
+	test_by_count();
 	test_bad();
 	return tap_done();
 }
