@@ -175,6 +175,13 @@ static void *analysis_peer(const struct model_env *env, const struct model_ops *
 	return model_of(env->ctx, ops);
 }
 
+static const char *analysis_cgroup_path(void *ctx, int tag)
+{
+	const struct analysis *a = ctx;
+
+	return tag > 0 ? cgmap_path(a->cgmap, tag - 1) : NULL;
+}
+
 int analysis_phase_found(const struct analysis *a)
 {
 	return a->phase_state > 0;
@@ -213,7 +220,8 @@ struct analysis *analysis_new_empty(const struct analysis_opts *o)
 	pidmap_init(&a->pend_reclaim, sizeof(struct pend));
 	pidmap_init(&a->pend_compact, sizeof(struct pend));
 	struct model_env env = { &a->opts.handoff, analysis_peer, a, a->opts.series_max,
-				 a->opts.summary, a->opts.dossier_window_ns };
+				 a->opts.summary, a->opts.dossier_window_ns,
+				 analysis_cgroup_path };
 
 	for (size_t i = 0; models[i]; i++) {
 		if (a->opts.summary && models[i]->viewer)

@@ -61,6 +61,52 @@ static void percent(struct kd_out *o, const char *key, const char *label, double
 		add(o, key, label, "%.2f%%", v);
 }
 
+static const char *mib(char *buf, size_t len, int64_t bytes)
+{
+	if (bytes < 0)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.1f MiB", (double)bytes / 1048576.0);
+	return buf;
+}
+
+/* systemd-oomd's xattr; the victim's cgroup's sample, when there is one */
+static void cgroup(struct kd_out *o, const struct kill_dossier *d)
+{
+	char a[48], b[48], line[160];
+	size_t at = 0;
+
+	if (d->oomd_xattr)
+		add(o, "oomd_xattr", "systemd-oomd's xattr", "user.oomd_kill %lld -> %lld "
+		    "(%.1f s before, %.1f s after)", (long long)d->oomd_kill_before,
+		    (long long)d->oomd_kill_after, d->oomd_before_s, d->oomd_after_s);
+	if (!d->cg_path)
+		return;
+	if (d->cg_by_count)
+		add(o, "cgroup_sampled", "memcg that ran out", "%s (its OOM kill count rose)",
+		    d->cg_path);
+	add(o, "cgroup_usage", "its cgroup's usage", "%s (%.1f s before)",
+	    mib(a, sizeof(a), d->cg_usage_bytes), d->cg_sample_age_s);
+	add(o, "cgroup_limit", "its cgroup's limit", "%s",
+	    d->cg_unlimited ? "none" : mib(b, sizeof(b), d->cg_limit_bytes));
+	if (isnan(d->cg_usage_pct))
+		add(o, "cgroup_usage_pct", "its cgroup's usage of its limit", "-");
+	else
+		add(o, "cgroup_usage_pct", "its cgroup's usage of its limit", "%.1f%%",
+		    d->cg_usage_pct);
+	line[0] = '\0';
+	for (int s = 0; s < KC_NSTATS && !isnan(d->cg_delta_s) && at < sizeof(line); s++)
+		if (d->cg_stat_delta[s] >= 0)
+			at += (size_t)snprintf(line + at, sizeof(line) - at, "%s%s +%lld",
+					       at ? ", " : "", kill_cgroup_stat_names[s],
+					       (long long)d->cg_stat_delta[s]);
+	if (at)
+		add(o, "cgroup_stat_deltas", "its cgroup's memory.stat", "%s (over %.1f s)", line,
+		    d->cg_delta_s);
+	else
+		add(o, "cgroup_stat_deltas", "its cgroup's memory.stat", "-");
+}
+
 int kill_dossier_lines(const struct kill_dossier *d, struct kd_line *out, int max)
 {
 	const struct oom_kill *k = d->kill;
@@ -107,6 +153,7 @@ int kill_dossier_lines(const struct kill_dossier *d, struct kd_line *out, int ma
 		add(&o, "zswap_pool", "zswap pool", "-");
 	else
 		add(&o, "zswap_pool", "zswap pool", "%lld kB", (long long)(d->zswap_pool_bytes / 1024));
+	cgroup(&o, d);
 	if (d->ncandidates < 0) {
 		add(&o, "candidates", "largest tasks", "- (no task snapshot before it)");
 		return o.n;

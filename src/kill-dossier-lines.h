@@ -13,7 +13,7 @@
 
 #include "kill-dossier.h"
 
-#define KD_LINES_MAX 32
+#define KD_LINES_MAX 40
 
 struct kd_line {
 	const char *key;	/* stable, lower case, for Perfetto args and HTML ids */

@@ -123,6 +123,31 @@ int kill_dossier_get(const struct analysis *a, int i, struct kill_dossier *d)
 		d->swap_free_pct = 100.0 * (double)(b->swap_size_kb - b->swap_used_kb) /
 				   (double)b->swap_size_kb;
 	d->zswap_pool_bytes = b->zswap_pool_bytes;
+	d->cg_path = k->cg.path;
+	d->cg_by_count = k->cg_by_count;
+	d->cg_usage_bytes = k->cg.path ? k->cg.usage_bytes : -1;
+	d->cg_limit_bytes = k->cg.path ? k->cg.limit_bytes : -1;
+	d->cg_unlimited = k->cg.path && k->cg.unlimited;
+	d->cg_usage_pct = d->cg_sample_age_s = d->cg_delta_s = NAN;
+	for (int s = 0; s < KC_NSTATS; s++)
+		d->cg_stat_delta[s] = k->cg.path && k->cg.first_ts ? k->cg.stat_delta[s] : -1;
+	if (k->cg.path) {
+		d->cg_sample_age_s = (double)(k->ts - k->cg.sample_ts) / 1e9;
+		if (d->cg_usage_bytes >= 0 && d->cg_limit_bytes > 0)
+			d->cg_usage_pct = 100.0 * (double)d->cg_usage_bytes /
+					  (double)d->cg_limit_bytes;
+		if (k->cg.first_ts)
+			d->cg_delta_s = (double)(k->cg.sample_ts - k->cg.first_ts) / 1e9;
+	}
+	d->oomd_xattr = k->oomd_xattr;
+	d->oomd_kill_before = d->oomd_kill_after = -1;
+	d->oomd_before_s = d->oomd_after_s = NAN;
+	if (k->oomd_xattr) {
+		d->oomd_kill_before = k->oomd.before;
+		d->oomd_kill_after = k->oomd.after;
+		d->oomd_before_s = (double)(k->ts - k->oomd.before_ts) / 1e9;
+		d->oomd_after_s = (double)(k->oomd.after_ts - k->ts) / 1e9;
+	}
 	d->ncandidates = -1;
 	d->candidates_age_s = NAN;
 	if (b->tasks_ts) {
@@ -179,7 +204,10 @@ const char *kill_dossier_headline(const struct kill_dossier *d, char *buf, int l
 		at += snprintf(buf + at, (size_t)(len - at), "%sPSI some %.2f%%", at ? ", " : "",
 			       d->psi_some_avg10);
 	if (!isnan(d->swap_free_pct) && at < len)
-		snprintf(buf + at, (size_t)(len - at), "%sswap %.0f%% free", at ? ", " : "",
-			 d->swap_free_pct);
+		at += snprintf(buf + at, (size_t)(len - at), "%sswap %.0f%% free", at ? ", " : "",
+			       d->swap_free_pct);
+	if (!isnan(d->cg_usage_pct) && at < len)
+		snprintf(buf + at, (size_t)(len - at), "%scgroup at %.0f%% of its limit",
+			 at ? ", " : "", d->cg_usage_pct);
 	return buf;
 }

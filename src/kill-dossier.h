@@ -41,6 +41,23 @@ struct kill_dossier {
 	int64_t swap_size_kb, swap_used_kb;
 	double swap_free_pct;			/* NAN: no swap, or not sampled */
 	int64_t zswap_pool_bytes;
+	/* the victim's cgroup's last sample at or before the kill
+	 * (kill-cgroup.h); cg_path NULL: no such sample */
+	const char *cg_path;
+	/* cg_path is not the victim's known cgroup but the memcg whose OOM
+	 * kill count rose across this OOM kill (the one that ran out) */
+	int cg_by_count;
+	int64_t cg_usage_bytes;
+	int64_t cg_limit_bytes;			/* -1 unknown, or unlimited */
+	int cg_unlimited;			/* the limit read said none */
+	double cg_usage_pct;			/* of the limit; NAN */
+	double cg_sample_age_s;
+	double cg_delta_s;			/* the deltas' span; NAN: none */
+	int64_t cg_stat_delta[KC_NSTATS];	/* kill_cgroup_stat_names; -1 */
+	/* systemd-oomd named by its user.oomd_kill xattr's rise */
+	int oomd_xattr;
+	int64_t oomd_kill_before, oomd_kill_after;
+	double oomd_before_s, oomd_after_s;	/* the samples' distance from the kill */
 	int ncandidates;			/* -1: no task snapshot before it */
 	double candidates_age_s;
 	struct kw_task candidate[KILL_CANDIDATES];
@@ -56,7 +73,8 @@ int kill_dossier_of(const struct analysis *a, const struct oom_kill *k, struct k
 int kill_dossier_signals_traced(const struct analysis *a);
 /* The headline: the window's most telling figures in a phrase ("12
  * direct stalls (3400 ms), 2 kswapd episodes, none handed off, PSI some
- * 48.20%"); "" when nothing of the window is known. */
+ * 48.20%, cgroup at 98% of its limit"); "" when nothing of the window
+ * is known. */
 const char *kill_dossier_headline(const struct kill_dossier *d, char *buf, int len);
 
 #endif

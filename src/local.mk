@@ -55,6 +55,7 @@ libmmscope_a_SOURCES += \
 	src/model-zswap.c src/model-zswap.h \
 	src/model-khugepaged.c src/model-khugepaged.h \
 	src/model-oom.c src/model-oom.h src/kill-window.c src/kill-window.h \
+	src/kill-cgroup.c src/kill-cgroup.h \
 	src/kill-dossier.c src/kill-dossier.h \
 	src/kill-dossier-lines.c src/kill-dossier-lines.h \
 	src/model-phases.c src/model-phases.h \

@@ -44,6 +44,9 @@ struct oom_model {
 	struct recent_sig recent[OOM_RECENT];
 	unsigned nrecent;
 	struct kill_window win;
+	struct kill_cgroup kcg;
+	const char *(*cg_path)(void *ctx, int tag);
+	void *cg_ctx;
 };
 
 struct oom_model *oom_model_new_window(uint64_t window_ns)
@@ -51,6 +54,7 @@ struct oom_model *oom_model_new_window(uint64_t window_ns)
 	struct oom_model *m = xcalloc(1, sizeof(struct oom_model));
 
 	kill_window_init(&m->win, window_ns ? window_ns : KILL_WINDOW_DEFAULT_NS);
+	kill_cgroup_init(&m->kcg, m->win.window_ns);
 	return m;
 }
 
@@ -64,9 +68,22 @@ void oom_model_free(struct oom_model *m)
 	if (!m)
 		return;
 	kill_window_release(&m->win);
+	kill_cgroup_release(&m->kcg);
 	free(m->kills);
 	free(m->oom_idx);
 	free(m);
+}
+
+void oom_model_set_cgroup_path(struct oom_model *m, const char *(*fn)(void *ctx, int tag),
+			       void *ctx)
+{
+	m->cg_path = fn;
+	m->cg_ctx = ctx;
+}
+
+static const char *victim_path(const struct oom_model *m, int tag)
+{
+	return m->cg_path && tag > 0 ? m->cg_path(m->cg_ctx, tag) : NULL;
 }
 
 static struct oom_kill *kill_new(struct oom_model *m)
@@ -190,7 +207,13 @@ static void add_kill(struct oom_model *m, const struct record *r)
 		k->constraint = OOMC_GLOBAL;
 	}
 	k->killer = k->constraint == OOMC_MEMCG ? KILLER_MEMCG_OOM : KILLER_KERNEL_OOM;
+	k->oomd_xattr = 0;
 	kill_window_capture(&m->win, r->ts, r->cgroup, &k->before);
+	kill_cgroup_capture(&m->kcg, r->ts, victim_path(m, r->cgroup), &k->cg);
+	k->cg_by_count = 0;
+	kill_cgroup_unwatch(&m->kcg, ki);
+	if (!victim_path(m, r->cgroup))
+		kill_cgroup_watch_oom(&m->kcg, ki, r->ts);
 }
 
 /* The OOM kill whose killer sent this SIGKILL to another process sharing
@@ -267,6 +290,8 @@ static void add_signal(struct oom_model *m, const struct record *r)
 	k->code = r->sig.code;
 	k->killer = killer_of(k->by_comm);
 	kill_window_capture(&m->win, r->ts, r->cgroup, &k->before);
+	kill_cgroup_capture(&m->kcg, r->ts, victim_path(m, r->cgroup), &k->cg);
+	kill_cgroup_watch(&m->kcg, rs->kill, r->ts, victim_path(m, r->cgroup));
 }
 
 void oom_model_add(struct oom_model *m, const struct record *r)
@@ -274,6 +299,27 @@ void oom_model_add(struct oom_model *m, const struct record *r)
 	if (!m)
 		return;
 	kill_window_add(&m->win, r);
+	kill_cgroup_add(&m->kcg, r);
+	if (r->type == REC_SAMPLE_END) {
+		struct kc_resolved d;
+
+		while (kill_cgroup_take(&m->kcg, &d)) {
+			struct oom_kill *k;
+
+			if (d.kill < 0 || d.kill >= m->nkills)
+				continue;
+			k = &m->kills[d.kill];
+			if (d.kind == KC_BY_OOMD && !k->oom) {
+				k->killer = KILLER_SYSTEMD_OOMD;
+				k->oomd_xattr = 1;
+				k->oomd = d.ev;
+			} else if (d.kind == KC_BY_OOM_COUNT && k->oom && !k->cg.path) {
+				kill_cgroup_capture(&m->kcg, k->ts, d.path, &k->cg);
+				k->cg_by_count = k->cg.path != NULL;
+			}
+		}
+		return;
+	}
 	if (r->type == REC_RECLAIM_BEGIN) {
 		note_reclaim(m, r);
 		return;
@@ -348,7 +394,10 @@ const char *oom_constraint_name(enum oom_constraint c)
 /* The driver's view (model.h). */
 static void *ops_create_env(const struct model_env *env)
 {
-	return oom_model_new_window(env->kill_window_ns);
+	struct oom_model *m = oom_model_new_window(env->kill_window_ns);
+
+	oom_model_set_cgroup_path(m, env->cgroup_path, env->ctx);
+	return m;
 }
 static void ops_add(void *m, const struct record *r) { oom_model_add(m, r); }
 static void ops_destroy(void *m) { oom_model_free(m); }

@@ -22,13 +22,17 @@
  * already pending: the task was being killed already, by an earlier
  * kill), one a task sends itself, and the OOM killer's SIGKILLs to the
  * other processes sharing the victim's memory (also_killed). Each kill
- * carries the window before it (kill-window.h), taken as it came.
+ * carries the window before it (kill-window.h), taken as it came, and
+ * its victim's cgroup's samples (kill-cgroup.h); a signal kill whose
+ * victim's cgroup's user.oomd_kill xattr rose across it is
+ * systemd-oomd's.
  */
 #ifndef MMSCOPE_MODEL_OOM_H
 #define MMSCOPE_MODEL_OOM_H
 
 #include <stdint.h>
 
+#include "kill-cgroup.h"
 #include "kill-window.h"
 #include "model.h"
 #include "records.h"
@@ -75,6 +79,14 @@ struct oom_kill {
 	int sender_cgroup;		/* by_pid's memory cgroup, 0 unknown */
 	uint32_t also_killed;		/* OOM: processes sharing its memory */
 	struct kill_before before;	/* the window before it */
+	struct kill_cgroup_at cg;	/* the victim's cgroup's samples */
+	/* cg is the memcg whose OOM kill count rose across this OOM kill
+	 * (its victim's cgroup unknown: kill-cgroup.h) */
+	int cg_by_count;
+	/* systemd-oomd named by its xattr on the victim's cgroup (killer
+	 * KILLER_SYSTEMD_OOMD even when by_comm is not its name) */
+	int oomd_xattr;
+	struct kill_oomd oomd;
 };
 
 /* SIGKILLs seen (signal_generate sig 9) and what became of them. */
@@ -96,6 +108,10 @@ void oom_model_free(struct oom_model *m);
 void oom_model_add(struct oom_model *m, const struct record *r);
 
 struct oom_model *oom_model_new_window(uint64_t window_ns);	/* 0: the default */
+/* A model that knows the victims' cgroup paths (model_env.cgroup_path):
+ * the kills get their cgroup's samples (kill_cgroup_at). */
+void oom_model_set_cgroup_path(struct oom_model *m, const char *(*fn)(void *ctx, int tag),
+			       void *ctx);
 /* Whether any oom event was fed; any signal_generate. */
 int oom_model_seen(const struct oom_model *m);
 int oom_model_signals_seen(const struct oom_model *m);

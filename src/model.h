@@ -28,6 +28,10 @@ struct model_env {
 	int series_max;
 	int summary;
 	uint64_t kill_window_ns;		/* the OOM model's window; 0 its default */
+	/* the path of a task's memory cgroup by record.cgroup (0 unknown:
+	 * NULL), as the tasks' map has it when the record comes; ctx is
+	 * the driver's. NULL: no map */
+	const char *(*cgroup_path)(void *ctx, int tag);
 };
 
 struct model_ops {

@@ -64,6 +64,62 @@ static const char *pct(char *buf, size_t len, double v)
 	return buf;
 }
 
+static const char *mib(char *buf, size_t len, int64_t bytes)
+{
+	if (bytes < 0)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.1f MiB", (double)bytes / 1048576.0);
+	return buf;
+}
+
+/* kill_cgroup_stat_names' in the text's few columns */
+static const char *const short_names[KC_NSTATS] = {
+	"faults", "major", "refault anon", "refault file", "scan", "steal", "swap-in",
+	"swap-out", "zswap-in", "zswap-out",
+};
+
+/* The victim's cgroup's sample: usage against its limit, the memory.stat
+ * deltas over the window; systemd-oomd's xattr. */
+static void cgroup_lines(struct report_ctx *rc, const struct kill_dossier *d)
+{
+	char a[48], b[48], c[48], line[1024];
+	size_t at = 0;
+
+	if (d->oomd_xattr)
+		report_line(rc, "  systemd-oomd: its cgroup's user.oomd_kill %lld -> %lld "
+			    "(%.1f s before, %.1f s after)", (long long)d->oomd_kill_before,
+			    (long long)d->oomd_kill_after, d->oomd_before_s, d->oomd_after_s);
+	if (!d->cg_path)
+		return;
+	snprintf(line, sizeof(line), "%s of %s%s (%.1f s before)",
+		 mib(a, sizeof(a), d->cg_usage_bytes),
+		 d->cg_unlimited ? "no limit" : mib(b, sizeof(b), d->cg_limit_bytes),
+		 isnan(d->cg_usage_pct) ? "" :
+		 (snprintf(c, sizeof(c), ", %.1f%%", d->cg_usage_pct), c),
+		 d->cg_sample_age_s);
+	if (d->cg_by_count) {
+		char pre[2048];
+
+		/* not the victim's known cgroup: the memcg that ran out */
+		snprintf(pre, sizeof(pre), "%s (its OOM kill count rose): %s", d->cg_path, line);
+		report_wrap(rc, "  cgroup ", pre);
+	} else {
+		report_wrap(rc, "  cgroup: ", line);
+	}
+	if (isnan(d->cg_delta_s)) {
+		report_line(rc, "  cgroup memory.stat: - (under two samples in the window)");
+		return;
+	}
+	for (int s = 0; s < KC_NSTATS && at < sizeof(line); s++)
+		if (d->cg_stat_delta[s] >= 0)
+			at += (size_t)snprintf(line + at, sizeof(line) - at, "%s%s +%lld",
+					       at ? ", " : "", short_names[s],
+					       (long long)d->cg_stat_delta[s]);
+	snprintf(c, sizeof(c), "  in %.1f s: ", d->cg_delta_s);
+	report_wrap(rc, c, at ? line : "-");
+}
+
 static void text_one(struct report_ctx *rc, const struct kill_dossier *d)
 {
 	const struct oom_kill *k = d->kill;
@@ -113,6 +169,7 @@ static void text_one(struct report_ctx *rc, const struct kill_dossier *d)
 		 d->zswap_pool_bytes < 0 ? "-" :
 		 (snprintf(a, sizeof(a), "%lld kB", (long long)(d->zswap_pool_bytes / 1024)), a));
 	report_wrap(rc, "  ", line);
+	cgroup_lines(rc, d);
 	if (d->ncandidates < 0) {
 		report_line(rc, "  largest tasks: - (no task snapshot before it)");
 		return;
@@ -203,6 +260,31 @@ static void str_or_null(struct json_writer *j, const char *key, const char *s)
 		json_null(j, key);
 }
 
+/* victim_cgroup: null without a sample of it before the kill */
+static void json_cgroup(struct json_writer *j, const struct kill_dossier *d)
+{
+	if (!d->cg_path) {
+		json_null(j, "victim_cgroup");
+		return;
+	}
+	json_object(j, "victim_cgroup");
+	json_str(j, "path", d->cg_path);
+	/* tasks: the victim's cgroup, from the tasks' map; oom_kill_count:
+	 * the memcg whose OOM kill count rose across the kill */
+	json_str(j, "found_by", d->cg_by_count ? "oom_kill_count" : "tasks");
+	json_s64_or_null(j, "usage_bytes", d->cg_usage_bytes, d->cg_usage_bytes >= 0);
+	json_s64_or_null(j, "limit_bytes", d->cg_limit_bytes, d->cg_limit_bytes >= 0);
+	fraction_or_null(j, "usage_pct", d->cg_usage_pct, 2);
+	fraction_or_null(j, "sample_age_s", d->cg_sample_age_s, 6);
+	fraction_or_null(j, "stat_deltas_s", d->cg_delta_s, 6);
+	json_object(j, "stat_deltas");
+	for (int s = 0; s < KC_NSTATS; s++)
+		json_s64_or_null(j, kill_cgroup_stat_names[s], d->cg_stat_delta[s],
+				 d->cg_stat_delta[s] >= 0);
+	json_close(j);
+	json_close(j);
+}
+
 static void json_one(struct report_ctx *rc, const struct kill_dossier *d)
 {
 	struct json_writer *j = rc->jw;
@@ -270,6 +352,17 @@ static void json_one(struct report_ctx *rc, const struct kill_dossier *d)
 		json_close(j);
 	}
 	fraction_or_null(j, "candidates_age_s", d->candidates_age_s, 6);
+	json_cgroup(j, d);
+	if (!d->oomd_xattr) {
+		json_null(j, "oomd_xattr");
+	} else {
+		json_object(j, "oomd_xattr");
+		json_s64(j, "before", d->oomd_kill_before);
+		json_s64(j, "after", d->oomd_kill_after);
+		json_fixed(j, "before_s", d->oomd_before_s, 6);
+		json_fixed(j, "after_s", d->oomd_after_s, 6);
+		json_close(j);
+	}
 	json_close(j);
 }
 

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -1246,6 +1247,27 @@ static int mcg_is_limit(int f)
 }
 
 /*
+ * systemd-oomd adds the processes it killed in a cgroup to that cgroup's
+ * user.oomd_kill xattr (a decimal count): oomd_kill=N when it is set; an
+ * absent, unreadable or malformed one writes nothing.
+ */
+static void mcg_oomd(struct lines *l, const struct mcg *c)
+{
+	char v[32];
+	ssize_t n = getxattr(c->dir, "user.oomd_kill", v, sizeof(v) - 1);
+
+	if (n <= 0)
+		return;
+	v[n] = '\0';
+	for (ssize_t i = 0; i < n; i++)
+		if (v[i] < '0' || v[i] > '9')
+			return;
+	if (n > 19)	/* beyond what a signed 64-bit reader takes */
+		return;
+	lines_kv(l, "oomd_kill", v);
+}
+
+/*
  * One cgroup's lines. The limits are read only once after each walk of
  * the tree (the first and the last set, every SAMPLER_CGROUPS_RESCAN_MS;
  * or the first set after it that samples the cgroup alone):
@@ -1298,6 +1320,7 @@ static void mcg_emit(struct sampler *s, struct lines *l, struct mcg *c, struct s
 			val[vlen] = '\0';
 			lines_kv(l, key, val);
 		}
+	mcg_oomd(l, c);
 	lines_flush(l);
 	c->limits_gen = s->mcg_gen;
 }

@@ -122,6 +122,9 @@ TESTS += tests/unit/test-kill-lines
 # a kill's block on the HTML page: hostile names escaped, a row per line
 check_PROGRAMS += tests/unit/test-kills-html
 TESTS += tests/unit/test-kills-html
+# the victim's cgroup's samples at a kill; systemd-oomd by its xattr
+check_PROGRAMS += tests/unit/test-kill-cgroup
+TESTS += tests/unit/test-kill-cgroup
 check_PROGRAMS += tests/unit/test-model-stacks tests/unit/test-model-parts
 TESTS += tests/unit/test-model-stacks tests/unit/test-model-parts
 # tasks to memory cgroups: the cgtasks lines, the recorder's list, the map

@@ -73,6 +73,12 @@ for fmt in ("csv", "jsonl"):
                 x, y = num(r[col]), b[col]
                 pairs.append((col, None if x is None else round(x, 2),
                               None if y is None else round(y, 2)))
+            cg = k.get("victim_cgroup") or {}
+            for col in ("usage_bytes", "limit_bytes"):
+                pairs.append(("cgroup_" + col, num(r["cgroup_" + col]), num(cg.get(col))))
+            x, y = num(r["cgroup_usage_pct"]), cg.get("usage_pct")
+            pairs.append(("cgroup_usage_pct", None if x is None else round(x, 2),
+                          None if y is None else round(y, 2)))
             pairs.append(("candidates", num(r["candidates"]), None if c is None else len(c)))
             if c:
                 pairs.append(("top_candidate_comm", r["top_candidate_comm"], c[0]["comm"]))

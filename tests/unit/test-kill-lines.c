@@ -8,7 +8,6 @@
 #include "config.h"
 #include "kill-dossier-lines.h"
 #include "tap.h"
-
 #include <math.h>
 #include <string.h>
 
@@ -95,6 +94,36 @@ int main(void)
 	d.swap_size_kb = 0;
 	n = kill_dossier_lines(&d, l, KD_LINES_MAX);
 	is_str(value(l, n, "swap"), "none", "no swap device: none");
+
+	ok(!value(l, n, "cgroup_usage"), "no cgroup sample: no cgroup lines");
+
+	/* the victim's cgroup sampled; systemd-oomd by its xattr */
+	d.cg_path = "/a";
+	d.cg_usage_bytes = 15 * 1048576, d.cg_limit_bytes = 16 * 1048576;
+	d.cg_usage_pct = 93.75, d.cg_sample_age_s = 0.2, d.cg_delta_s = NAN;
+	for (int i = 0; i < KC_NSTATS; i++)
+		d.cg_stat_delta[i] = -1;
+	d.oomd_xattr = 1, d.oomd_kill_before = 0, d.oomd_kill_after = 2;
+	d.oomd_before_s = 0.1, d.oomd_after_s = 0.4;
+	n = kill_dossier_lines(&d, l, KD_LINES_MAX);
+	is_str(value(l, n, "oomd_xattr"), "user.oomd_kill 0 -> 2 (0.1 s before, 0.4 s after)",
+	       "systemd-oomd's evidence");
+	is_str(value(l, n, "cgroup_usage"), "15.0 MiB (0.2 s before)", "cgroup usage");
+	is_str(value(l, n, "cgroup_limit"), "16.0 MiB", "cgroup limit");
+	is_str(value(l, n, "cgroup_usage_pct"), "93.8%", "usage of the limit");
+	is_str(value(l, n, "cgroup_stat_deltas"), "-", "one sample in the window: deltas -");
+	ok(!value(l, n, "cgroup_sampled"), "the victim's own cgroup: not named again");
+	d.cg_delta_s = 1.5, d.cg_stat_delta[KC_pgfault] = 30, d.cg_stat_delta[KC_pgmajfault] = 0;
+	d.cg_unlimited = 1, d.cg_limit_bytes = -1, d.cg_usage_pct = NAN, d.cg_by_count = 1;
+	n = kill_dossier_lines(&d, l, KD_LINES_MAX);
+	is_str(value(l, n, "cgroup_stat_deltas"), "pgfault +30, pgmajfault +0 (over 1.5 s)",
+	       "the deltas known");
+	is_str(value(l, n, "cgroup_limit"), "none", "no limit: none");
+	is_str(value(l, n, "cgroup_usage_pct"), "-", "no limit: no percent");
+	is_str(value(l, n, "cgroup_sampled"), "/a (its OOM kill count rose)",
+	       "found by the count: named");
+	d.ncandidates = KILL_CANDIDATES;
+	ok(kill_dossier_lines(&d, l, KD_LINES_MAX) < KD_LINES_MAX, "every line has room");
 
 	is_int(kill_dossier_lines(&d, l, 3), 3, "stops at the room given");
 	return tap_done();

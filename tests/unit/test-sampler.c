@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/xattr.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -333,7 +334,8 @@ static void test_cgroups(const char *root)
 	struct sink k = { 0 };
 	const char *l;
 	int keys = 0, split_ok = 1;
-	char *p;
+	char *p, *t, pre[96], pre2[96];
+	int seq = 2;
 
 	v1_memcg(root, v1, 1000, 0, 0);
 	v1_memcg(root, "/sys/fs/cgroup/memory/t/a", 300, 4, 0);
@@ -380,6 +382,26 @@ static void test_cgroups(const char *root)
 	   "a routine set within 5 s: counts and peaks, no limits");
 	sink_reset(&k);
 
+	/* systemd-oomd's xattr: oomd_kill=N when set; a malformed one, none */
+	p = xasprintf("%s/sys/fs/cgroup/memory/t/a", root);
+	t = xasprintf("%s/sys/fs/cgroup/memory/t/b", root);
+	if (setxattr(p, "user.oomd_kill", "3", 1, 0) || setxattr(t, "user.oomd_kill", "x1", 2, 0)) {
+		printf("ok %d # SKIP user xattrs not supported here\n", ++tap_n);
+	} else {
+		sampler_run_routine(s, collect, &k);
+		l = find_line(&k, "mms1 memcgs 2 path=/t/a ");
+		ok(l && strstr(l, " oomd_kill=3") && find_line(&k, "mms1 memcgs 2 path=/t/b ") &&
+		   !strstr(find_line(&k, "mms1 memcgs 2 path=/t/b "), "oomd_kill") &&
+		   !strstr(find_line(&k, "mms1 memcgs 2 path=/t "), "oomd_kill"),
+		   "user.oomd_kill: oomd_kill=N; malformed or absent: none");
+		removexattr(p, "user.oomd_kill");
+		removexattr(t, "user.oomd_kill");
+		sink_reset(&k);
+		seq++;
+	}
+	free(p);
+	free(t);
+
 	/* a cgroup made and one removed: seen at the next full set */
 	v1_memcg(root, "/sys/fs/cgroup/memory/t/new", 7, 0, 0);
 	p = xasprintf("rm -rf '%s/sys/fs/cgroup/memory/t/a/x'", root);
@@ -387,8 +409,9 @@ static void test_cgroups(const char *root)
 		{ /* the test below fails */ }
 	free(p);
 	sampler_run(s, collect, &k);
-	ok(find_line(&k, "mms1 memcgs 2 path=/t/new usage=7 ") &&
-	   !find_line(&k, "mms1 memcgs 2 path=/t/a/x "), "a new cgroup appears, a removed one goes");
+	snprintf(pre, sizeof(pre), "mms1 memcgs %d path=/t/new usage=7 ", seq);
+	snprintf(pre2, sizeof(pre2), "mms1 memcgs %d path=/t/a/x ", seq);
+	ok(find_line(&k, pre) && !find_line(&k, pre2), "a new cgroup appears, a removed one goes");
 	sink_reset(&k);
 	sampler_free(s);
 
