@@ -66,6 +66,7 @@ events-filter-80x24          80x24   mthp-swap-6.18.dat    / reclaim_end Space c
 events-compaction-160x50     160x50  compaction-6.18.dat   right right right right 5
 help-80x24                   80x24   memcg-swap-6.18.dat   ?
 help-scrolled-80x24          80x24   memcg-swap-6.18.dat   ? PgDn
+help-kills-80x24             80x24   memcg-swap-6.18.dat   ? PgDn PgDn
 resize-80x24-to-120x30       80x24   memcg-swap-6.18.dat   5 resize=120x30
 resize-timeline-80x24-to-160x30 80x24 r/global-pressure-early-6.12.dat  resize=160x30
 range-memcg-80x24            80x24   memcg-swap-6.18.dat   right right [ right right right right right ] 4
