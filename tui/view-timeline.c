@@ -730,8 +730,11 @@ static void tl_build_legend(struct canvas *body, int y, int last, int trigger, i
 static void tl_build_kills(struct tui_state *st, struct canvas *body, const struct tl_layout *L,
 			   const unsigned char *gap)
 {
-	char *marks = xcalloc((size_t)L->w, 1);
+	char *marks;
 
+	if (L->kills_y >= L->axis_y)	/* a screen too short for it */
+		return;
+	marks = xcalloc((size_t)L->w, 1);
 	canvas_printf(body, L->kills_y, 0, tl_priv(st)->kills ? AT_CURSOR : AT_LABEL, "  %-*s",
 		      TUI_LABEL_W - 3, "kills");
 	if (!tk_traced_any(st)) {
