@@ -1145,6 +1145,15 @@ static void test_history(void)
 	ok(canvas_has(&c, "run 1 of 2 (began: start)"), "the status bar: run 1 of 2");
 	ok(strchr(canvas_row(&c, 5), '!') != strrchr(canvas_row(&c, 5), '!'),
 	   "both runs' OOM kills drawn");
+	for (int y = 0; y < c.rows; y++) {
+		const char *row = canvas_row(&c, y);
+
+		if (strncmp(row, "  kills ", 8))
+			continue;
+		ok(strchr(row, '!') && strchr(row, '!') != strrchr(row, '!') && strstr(row, "////"),
+		   "the kills lane: both runs' kills, the gap not recorded");
+		break;
+	}
 
 	tui_apply(&st, ACT_NEXT_RUN);
 	ok(st.cursor == run[1].first && st.data == d[1] && st.run == 1, "}: the next run's start");
@@ -1183,6 +1192,16 @@ static void test_history(void)
 	tui_apply(&st, ACT_ENTER);
 	ok(st.view == VIEW_TIMELINE && st.cursor == kill0 + (uint64_t)off,
 	   "run 2's findings: Enter at its kill, on the history's time line");
+	build(&st, &c, 30, 100);
+	ok(st.data == d[1] && canvas_has(&c, "(memcg-oom) ---") &&
+	   canvas_has(&c, "Esc/q close"), "and its dossier, run 2's");
+	tui_apply(&st, ACT_PREV_FLAG);
+	build(&st, &c, 30, 100);
+	ok(st.data == d[0] && st.cursor == kill0 && canvas_has(&c, "(memcg-oom) ---"),
+	   "N in the dossier: run 1's kill and its dossier");
+	tui_apply(&st, ACT_CLEAR);
+	build(&st, &c, 30, 100);
+	ok(!canvas_has(&c, "Esc/q close"), "Esc closes the history's dossier");
 
 	tui_apply(&st, ACT_HELP);
 	build(&st, &c, 80, 100);
