@@ -203,7 +203,7 @@ tests_unit_test_tui_views_SOURCES = tests/unit/test-tui-views.c $(TUI_CORE)
 TESTS += tests/unit/test-tui-views tests/tui/golden.sh tests/tui/errors.sh tests/tui/tmux.sh \
 	tests/tui/memcg-lane.sh tests/tui/history.sh
 EXTRA_DIST += tests/tui/golden.sh tests/tui/errors.sh tests/tui/tmux.sh tests/tui/memcg-lane.sh \
-	tests/tui/history.sh
+	tests/tui/history.sh tests/data/tui
 
 # the command line and the man pages
 TESTS += tests/cli/docs.sh tests/cli/usage.sh tests/cli/sections.sh tests/cli/stdin.sh \

@@ -45,10 +45,10 @@ enum tui_key {
 	X(PAGE_UP,   TK_PGUP,  'b',      "one screen earlier / one page up") \
 	X(PAGE_DOWN, TK_PGDN,  ' ',      "one screen later / one page down") \
 	X(ENTER,     TK_ENTER, TK_NONE,  "jump to the episode or mark under the cursor and select its range") \
-	X(NEXT_FLAG, 'n',      TK_NONE,  "next flagged episode or mark") \
-	X(PREV_FLAG, 'N',      TK_NONE,  "previous flagged episode or mark") \
+	X(NEXT_FLAG, 'n',      TK_NONE,  "next flagged episode or mark (kills lane: next kill)") \
+	X(PREV_FLAG, 'N',      TK_NONE,  "previous flagged episode or mark (kills lane: previous kill)") \
 	X(FILTER,    '/',      TK_NONE,  "filter events: NAME !NAME cpu=N pid=N comm=TASK node=N") \
-	X(CLEAR,     TK_ESC,   'c',      "clear the selection and the filter") \
+	X(CLEAR,     TK_ESC,   'c',      "clear the selection and the filter; close a kill's dossier") \
 	X(MARK_START, '[',     TK_NONE,  "mark the start of a time range at the cursor") \
 	X(MARK_END,  ']',      TK_NONE,  "mark the end of the range (4 shows its stalls)") \
 	X(LONGEST,   'L',      TK_NONE,  "jump to the longest stall and select it") \
@@ -58,7 +58,7 @@ enum tui_key {
 	TUI_VIEW_TABLE(TUI_VIEW_KEY, X) \
 	X(HELP,      '?',      TK_NONE,  "this help (any view key leaves it)") \
 	X(REFRESH,   TK_CTRL_L, TK_NONE, "redraw the screen") \
-	X(QUIT,      'q',      TK_NONE,  "quit (in help: back to the previous view)")
+	X(QUIT,      'q',      TK_NONE,  "quit (in help: back; in a kill's dossier: close it)")
 
 /*
  * The keys of a host's history of several runs (data.h): the same row

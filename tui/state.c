@@ -99,6 +99,7 @@ void tui_state_init(struct tui_state *st, uint64_t t_first, uint64_t t_last)
 	st->cols = 80;
 	st->prev_view = VIEW_TIMELINE;
 	st->focus_lane = -1;
+	st->focus_kill = 0;
 	st->gap = -1;
 	tui_fit_all(st);
 	for (int id = 0; id < VIEW_NR; id++)

@@ -60,6 +60,9 @@ struct tui_state {
 	/* a lane for the timeline to select (node * LANE_NR + lane), set by
 	 * a jump to a span elsewhere (L), taken by the timeline; -1 none */
 	int focus_lane;
+	/* set by a jump to a kill elsewhere (the findings' oom-kill): the
+	 * timeline opens the dossier of the kill nearest the cursor */
+	int focus_kill;
 	int has_sel;
 	uint64_t sel_start, sel_end;
 	int show_samples;	/* events view: show the mms1 counter-sample lines */

@@ -6,8 +6,9 @@
  * mechanism. Up/Down select; Enter shows the view that holds its evidence
  * (the timeline for the OOM, handoff, kcompactd and data-loss ids, the
  * stalls view for stalls and compaction, the swap and zswap views for
- * theirs) with the cursor at its start and its span selected. A finding
- * with no time opens its view where the cursor was, and says so.
+ * theirs) with the cursor at its start and its span selected; the
+ * oom-kill finding opens the dossier of its first kill over the timeline.
+ * A finding with no time opens its view where the cursor was, and says so.
  *
  * The findings are built once with the data (tui_data.findings); a live
  * session's grow, so the view builds its own each time it is entered.
@@ -173,9 +174,17 @@ static void vf_jump(struct tui_state *st, const struct finding *f)
 		}
 		tui_set_cursor(st, a);
 	}
+	/* the kill at its start is the evidence: the timeline opens its
+	 * dossier (the cursor is on the kill's time) */
+	int kill = f->has_t_start && !strcmp(f->rule->id, "oom-kill");
+
+	st->focus_kill = kill;
 	/* as the view's own key does (tui_apply clears the message) */
 	tui_apply(st, tui_view_action(target));
-	if (f->has_t_start)
+	if (kill)	/* the timeline's build names the kill */
+		tui_message(st, "%s at %s s: its dossier (%s)", f->rule->id,
+			    tui_fmt_ts(st, st->cursor, t, sizeof(t)), name);
+	else if (f->has_t_start)
 		tui_message(st, "%s at %s s (%s)", f->rule->id,
 			    tui_fmt_ts(st, st->cursor, t, sizeof(t)), name);
 	else

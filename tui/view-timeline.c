@@ -16,6 +16,14 @@
  * handoff model. Up/Down select a lane, Enter jumps to the span under or
  * nearest the cursor and selects its range, n/N go to flagged episodes.
  *
+ * Under the nodes one lane for the whole machine, "kills": every kill,
+ * whoever the killer (kills.h), ! a kernel or memcg OOM kill, k a kill
+ * by a process; "not recorded" when the recording traced neither oom
+ * events nor signals. With it selected n/N go from kill to kill and
+ * Enter opens the dossier of the kill under or nearest the cursor in a
+ * box (kill-box.h) that Esc or q closes; the findings' oom-kill opens it
+ * too (st->focus_kill).
+ *
  * Several runs of a host's history (data.h, tui_hist): each run's lanes
  * and chart at its place on the one time line, and every column mostly
  * in a gap between two runs filled with / on every lane and chart row:
@@ -31,6 +39,8 @@
 #include "analysis.h"
 #include "util.h"
 #include "tracedat-read.h"
+#include "kills.h"
+#include "kill-box.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,12 +59,17 @@ struct tl_layout {
 	int nnodes, shown;	/* nodes, nodes that fit */
 	int chart_rows;		/* per node */
 	int node_rows;		/* LANE_NR + chart_rows */
+	int kills_y;		/* the kills lane, under the nodes */
 	int axis_y;
 };
 
 /* The view's own state (st->priv[VIEW_TIMELINE]). */
 struct tl_priv {
 	int lane;		/* the selected lane: node * LANE_NR + lane id; -1 at first */
+	int kills;		/* the kills lane is selected (lane then unused) */
+	int box;		/* the dossier box of kill box_kill is open */
+	struct tk_ref box_kill;
+	int box_top;		/* its first line shown */
 };
 
 static void *tl_priv_new(void)
@@ -159,7 +174,7 @@ static void tl_fill_gaps(struct canvas *body, int x0, int y, const unsigned char
 
 static void tl_layout(const struct tui_state *st, const struct canvas *body, struct tl_layout *L)
 {
-	int avail = body->rows - TL_FOOTER;
+	int avail = body->rows - TL_FOOTER - 1;	/* 1: the kills lane */
 
 	L->x0 = TUI_LABEL_W;
 	L->w = tui_axis_cols(body->cols);
@@ -173,6 +188,7 @@ static void tl_layout(const struct tui_state *st, const struct canvas *body, str
 	if (L->chart_rows > TL_CHART_MAX)
 		L->chart_rows = TL_CHART_MAX;
 	L->node_rows = LANE_NR + L->chart_rows;
+	L->kills_y = L->shown * L->node_rows;
 	L->axis_y = body->rows - TL_FOOTER;
 }
 
@@ -478,7 +494,7 @@ static void tl_build_cursor(struct tui_state *st, struct canvas *body, const str
 	long cur = tui_ts_col(st, st->cursor);
 
 	for (int y = 0; y <= L->axis_y; y++) {
-		if (y >= L->shown * L->node_rows && y < L->axis_y)
+		if (y > L->kills_y && y < L->axis_y)
 			continue;	/* the legend */
 		if (y < L->axis_y && y % L->node_rows >= LANE_NR && st->data && st->data->lanes &&
 		    !tl_sampled(st, y / L->node_rows))
@@ -661,12 +677,13 @@ static void tl_build_footer(struct tui_state *st, struct canvas *body, const str
 static void tl_build_legend(struct canvas *body, int y, int last, int trigger, int gaps)
 {
 	static const struct {
-		const char *sep, *items[6];
+		const char *sep, *items[7];
 	} groups[] = {
 		{ "  ", { "K kswapd awake", "* flagged episode", "> woke kcompactd",
 			  "~ kcompactd picked it up", "x no handoff", NULL } },
 		{ "  ", { "C kcompactd on a request", "c proactive", "R reclaim stall",
-			  "D compaction run", "! OOM kill", NULL } },
+			  "D compaction run", "! OOM kill",
+			  "k kill by a process", NULL } },
 		{ ", ", { "free pages: # level", "on a watermark's row = at or above it",
 			  "- below it", "^ off the top", NULL } },
 		{ "  ", { "T on the axis: the trigger that made the file", NULL } },
@@ -704,16 +721,97 @@ static void tl_build_legend(struct canvas *body, int y, int last, int trigger, i
 	}
 }
 
-/* The lane selected at first: the first one with anything in it (in
- * any run). */
-static int tl_first_busy_lane(const struct tui_state *st)
+/*
+ * The kills lane: a marker per kill in its column, or, when the
+ * recording traced neither oom events nor signals, "not recorded" along
+ * it (an empty lane would say "no kill"). A recording that traced one
+ * kind only says so in the totals line (tk_totals).
+ */
+static void tl_build_kills(struct tui_state *st, struct canvas *body, const struct tl_layout *L,
+			   const unsigned char *gap)
 {
+	char *marks;
+
+	if (L->kills_y >= L->axis_y)	/* a screen too short for it */
+		return;
+	marks = xcalloc((size_t)L->w, 1);
+	canvas_printf(body, L->kills_y, 0, tl_priv(st)->kills ? AT_CURSOR : AT_LABEL, "  %-*s",
+		      TUI_LABEL_W - 3, "kills");
+	if (!tk_traced_any(st)) {
+		for (int c = 0; c < L->w; c++)
+			canvas_set(body, L->kills_y, L->x0 + c, '-', AT_DIM);
+		canvas_put(body, L->kills_y, L->x0 + 1, AT_DIM,
+			   " not recorded: no oom or signal events (record -g oom) ");
+		free(marks);
+		return;
+	}
+	tl_fill_gaps(body, L->x0, L->kills_y, gap, L->w);
+	tk_columns(st, L->w, marks);
+	for (int c = 0; c < L->w; c++)
+		if (marks[c])
+			canvas_set(body, L->kills_y, L->x0 + c, marks[c], AT_OOM);
+	free(marks);
+}
+
+/* The lines under the axis with the kills lane selected: the kill under
+ * the cursor, and the kills' totals. */
+static void tl_build_kills_footer(struct tui_state *st, struct canvas *body,
+				  const struct tl_layout *L)
+{
+	char line[512];
+	struct tk_ref r;
+	long cur = tui_ts_col(st, st->cursor);
+
+	if (tk_nearest(st, st->cursor, &r) && tui_ts_col(st, r.at) == cur) {
+		size_t n;
+
+		tk_describe(st, &r, line, sizeof(line));
+		n = strlen(line);
+		if (!tl_priv(st)->box)
+			snprintf(line + n, sizeof(line) - n, " (Enter: its dossier)");
+	} else {
+		snprintf(line, sizeof(line), "kills: nothing at the cursor%s",
+			 tk_step(st, 0, 1, &r) || tk_step(st, UINT64_MAX, -1, &r) ?
+			 "; Enter opens the nearest, n/N go from kill to kill" : "");
+	}
+	canvas_put(body, L->axis_y + 1, 0, AT_NORMAL, line);
+	tk_totals(st, line, sizeof(line));
+	canvas_put(body, L->axis_y + 2, 0, AT_DIM, line);
+}
+
+/* The lane selected at first: the first one with anything in it (in
+ * any run); the kills lane when only it has (a kill by a process in a
+ * quiet recording); else the first. */
+static void tl_first_busy_lane(struct tui_state *st)
+{
+	struct tk_ref r;
+
 	for (int nid = 0; nid < tl_nnodes(st); nid++)
 		for (int k = 0; k < LANE_NR; k++)
-			for (int r = 0; r < tui_nruns(st); r++)
-				if (tl_node(st, r, nid) && tl_node(st, r, nid)->lane[k].n)
-					return nid * LANE_NR + k;
-	return 0;
+			for (int run = 0; run < tui_nruns(st); run++)
+				if (tl_node(st, run, nid) && tl_node(st, run, nid)->lane[k].n) {
+					tl_priv(st)->lane = nid * LANE_NR + k;
+					return;
+				}
+	tl_priv(st)->lane = 0;
+	tl_priv(st)->kills = tk_step(st, 0, 1, &r) || tk_nearest(st, 0, &r);
+}
+
+/* Opens the dossier box of kill r, the cursor on it, the kills lane
+ * selected. */
+static void tl_open_box(struct tui_state *st, const struct tk_ref *r)
+{
+	struct tl_priv *p = tl_priv(st);
+	char line[256];
+
+	tui_set_cursor(st, r->at);
+	tui_track_run(st);
+	p->kills = 1;
+	p->box = 1;
+	p->box_kill = *r;
+	p->box_top = 0;
+	tk_describe(st, r, line, sizeof(line));
+	tui_message(st, "%s", line);
 }
 
 static void view_timeline_build(struct tui_state *st, struct canvas *body)
@@ -723,10 +821,18 @@ static void view_timeline_build(struct tui_state *st, struct canvas *body)
 	tl_layout(st, body, &L);
 	if (st->focus_lane >= 0) {	/* a jump elsewhere (L) chose a lane */
 		tl_priv(st)->lane = st->focus_lane;
+		tl_priv(st)->kills = 0;
 		st->focus_lane = -1;
 	}
+	if (st->focus_kill) {		/* a finding's kill: its dossier */
+		struct tk_ref r;
+
+		st->focus_kill = 0;
+		if (tk_nearest(st, st->cursor, &r))
+			tl_open_box(st, &r);
+	}
 	if (tl_priv(st)->lane < 0)
-		tl_priv(st)->lane = tl_first_busy_lane(st);
+		tl_first_busy_lane(st);
 	if (tl_priv(st)->lane >= L.shown * LANE_NR)
 		tl_priv(st)->lane = L.shown * LANE_NR - 1;
 	unsigned char *gap = tl_gap_cols(st, L.w);
@@ -739,18 +845,92 @@ static void view_timeline_build(struct tui_state *st, struct canvas *body)
 			tl_build_lane(st, body, &L, nid, (enum lane_id)k, y + k, gap);
 		tl_build_chart(st, body, &L, nid, y + LANE_NR, gap);
 	}
+	tl_build_kills(st, body, &L, gap);
 	for (int r = 0; r < tui_nruns(st); r++)
 		trigger |= tui_run_data(st, r) && tui_run_data(st, r)->has_trigger_ts;
-	tl_build_legend(body, L.shown * L.node_rows + 1, L.axis_y - 1, trigger,
+	tl_build_legend(body, L.kills_y + 2, L.axis_y - 1, trigger,
 			st->hist && st->hist->n > 1);
 	free(gap);
 	tl_build_axis(st, body, &L);
 	tl_build_cursor(st, body, &L);
-	if (st->data && st->data->lanes)
+	if (tl_priv(st)->kills && !(st->hist && st->gap >= 0))
+		tl_build_kills_footer(st, body, &L);
+	else if (st->data && st->data->lanes)
 		tl_build_footer(st, body, &L);
+	if (tl_priv(st)->box)
+		kill_box_build(st, &tl_priv(st)->box_kill, &tl_priv(st)->box_top, body);
 	if (L.shown < L.nnodes)
 		tui_message(st, "nodes 0-%d of %d fit; make the terminal taller", L.shown - 1,
 			    L.nnodes);
+}
+
+/* Enter on the kills lane: the dossier of the kill under or nearest the
+ * cursor. */
+static void tl_enter_kill(struct tui_state *st)
+{
+	struct tk_ref r;
+
+	if (!tk_nearest(st, st->cursor, &r)) {
+		tui_message(st, "%s", tk_traced_any(st) ? "no kill in this recording" :
+			    "kills not recorded: no oom or signal events (record -g oom)");
+		return;
+	}
+	tl_open_box(st, &r);
+}
+
+/* n/N on the kills lane: the next or previous kill, whoever the killer;
+ * an open dossier box follows it. */
+static void tl_step_kill(struct tui_state *st, int dir)
+{
+	struct tk_ref r;
+	char line[256];
+
+	if (!tk_step(st, st->cursor, dir, &r)) {
+		tui_message(st, "no kill %s the cursor%s", dir > 0 ? "after" : "before",
+			    tk_traced_any(st) ? "" : " (kills not recorded)");
+		return;
+	}
+	tui_set_cursor(st, r.at);
+	tui_track_run(st);	/* its run's names describe it */
+	if (tl_priv(st)->box) {
+		tl_open_box(st, &r);
+		return;
+	}
+	tk_describe(st, &r, line, sizeof(line));
+	tui_message(st, "%s (Enter: its dossier)", line);
+}
+
+/* The box open: Esc and q close it, n/N go to the next or previous kill,
+ * Up/Down and the page keys scroll it, Enter does nothing more; any
+ * other key closes it and does what it does. */
+static unsigned tl_box_handle(struct tui_state *st, enum tui_action a)
+{
+	struct tl_priv *p = tl_priv(st);
+
+	switch (a) {
+	case ACT_CLEAR:
+	case ACT_QUIT:
+		p->box = 0;
+		break;
+	case ACT_NEXT_FLAG:
+	case ACT_PREV_FLAG:
+		tl_step_kill(st, a == ACT_NEXT_FLAG ? 1 : -1);
+		break;
+	case ACT_UP:
+	case ACT_DOWN:
+		p->box_top += a == ACT_DOWN ? 1 : -1;	/* kill_box_build clamps */
+		break;
+	case ACT_PAGE_UP:
+	case ACT_PAGE_DOWN:
+		p->box_top += (a == ACT_PAGE_DOWN ? 1 : -1) * (tui_body_rows(st) - 3);
+		break;
+	case ACT_ENTER:
+		break;
+	default:
+		p->box = 0;
+		return 0;
+	}
+	return TUI_HANDLED | TUI_REDRAW;
 }
 
 /* Enter: the span under the cursor in the selected lane, or the nearest. */
@@ -872,21 +1052,42 @@ static unsigned view_timeline_handle(struct tui_state *st, enum tui_action a)
 {
 	int nlanes = tl_nnodes(st) * LANE_NR;
 
-	if (tl_priv(st)->lane < 0)
-		tl_priv(st)->lane = tl_first_busy_lane(st);
+	struct tl_priv *p = tl_priv(st);
+
+	if (p->lane < 0)
+		tl_first_busy_lane(st);
+	if (p->box)
+		return tl_box_handle(st, a);
+	/* the kills lane comes after the last node's lanes, before the first's */
 	switch (a) {
 	case ACT_UP:
-		tl_priv(st)->lane = (tl_priv(st)->lane + nlanes - 1) % nlanes;
+		if (p->kills)
+			p->kills = 0, p->lane = nlanes - 1;
+		else if (p->lane == 0)
+			p->kills = 1;
+		else
+			p->lane--;
 		break;
 	case ACT_DOWN:
-		tl_priv(st)->lane = (tl_priv(st)->lane + 1) % nlanes;
+		if (p->kills)
+			p->kills = 0, p->lane = 0;
+		else if (p->lane == nlanes - 1)
+			p->kills = 1;
+		else
+			p->lane++;
 		break;
 	case ACT_ENTER:
-		tl_enter(st);
+		if (p->kills)
+			tl_enter_kill(st);
+		else
+			tl_enter(st);
 		break;
 	case ACT_NEXT_FLAG:
 	case ACT_PREV_FLAG:
-		tl_flag(st, a == ACT_NEXT_FLAG ? 1 : -1);
+		if (p->kills)
+			tl_step_kill(st, a == ACT_NEXT_FLAG ? 1 : -1);
+		else
+			tl_flag(st, a == ACT_NEXT_FLAG ? 1 : -1);
 		break;
 	default:
 		return 0;
@@ -901,8 +1102,13 @@ static unsigned view_timeline_click(struct tui_state *st, int y, int x)
 	struct tl_layout L;
 
 	tl_layout(st, &size, &L);
-	if (y < L.shown * L.node_rows && y % L.node_rows < LANE_NR)
+	tl_priv(st)->box = 0;
+	if (y < L.shown * L.node_rows && y % L.node_rows < LANE_NR) {
 		tl_priv(st)->lane = (y / L.node_rows) * LANE_NR + y % L.node_rows;
+		tl_priv(st)->kills = 0;
+	} else if (y == L.kills_y) {
+		tl_priv(st)->kills = 1;
+	}
 	if (x >= L.x0 && x < L.x0 + L.w)
 		tui_set_cursor(st, tui_col_ts(st, x - L.x0));
 	return TUI_HANDLED | TUI_REDRAW;

@@ -15,7 +15,7 @@ export LSAN_OPTIONS
 s="$top_srcdir/samples"
 
 # name  size  fixture  keys (fixtures under samples/, or tests/data/report/ as r/NAME,
-# tests/data/cgroups/ as c/NAME)
+# tests/data/cgroups/ as c/NAME, tests/data/tui/ as t/NAME)
 cases='
 timeline-pressure-80x24      80x24   r/global-pressure-early-6.12.dat
 timeline-pressure-enter-80x24 80x24  r/global-pressure-early-6.12.dat  Enter
@@ -41,6 +41,15 @@ timeline-memcg-160x50        160x50  memcg-swap-6.18.dat
 timeline-compaction-80x24    80x24   compaction-6.18.dat   +
 findings-oom-80x24           80x24   r/oom-6.18.dat        6
 findings-oom-enter-80x24     80x24   r/oom-6.18.dat        6 down Enter
+findings-oom-kill-80x24      80x24   r/oom-6.18.dat        6 Enter
+kills-oom-80x24              80x24   r/oom-6.18.dat
+kills-oom-n-80x24            80x24   r/oom-6.18.dat        down down down n
+kills-oom-dossier-80x24      80x24   r/oom-6.18.dat        down down down n Enter
+kills-oom-close-80x24        80x24   r/oom-6.18.dat        down down down n Enter Esc
+kills-sh-80x24               80x24   t/kill-sh-6.18.dat
+kills-sh-dossier-80x24       80x24   t/kill-sh-6.18.dat    n Enter
+kills-sh-dossier-160x50      160x50  t/kill-sh-6.18.dat    n Enter
+kills-sh-scroll-80x24        80x24   t/kill-sh-6.18.dat    n Enter PgDn
 timeline-compaction-160x50   160x50  compaction-6.18.dat
 timeline-mthp-enter-80x24    80x24   mthp-swap-6.18.dat    right right right Enter
 swap-80x24                   80x24   mthp-swap-6.18.dat    2
@@ -57,6 +66,7 @@ events-filter-80x24          80x24   mthp-swap-6.18.dat    / reclaim_end Space c
 events-compaction-160x50     160x50  compaction-6.18.dat   right right right right 5
 help-80x24                   80x24   memcg-swap-6.18.dat   ?
 help-scrolled-80x24          80x24   memcg-swap-6.18.dat   ? PgDn
+help-kills-80x24             80x24   memcg-swap-6.18.dat   ? PgDn PgDn
 resize-80x24-to-120x30       80x24   memcg-swap-6.18.dat   5 resize=120x30
 resize-timeline-80x24-to-160x30 80x24 r/global-pressure-early-6.12.dat  resize=160x30
 range-memcg-80x24            80x24   memcg-swap-6.18.dat   right right [ right right right right right ] 4
@@ -73,6 +83,7 @@ fixture_path() {
 	case $1 in
 	r/*) echo "$top_srcdir/tests/data/report/${1#r/}" ;;
 	c/*) echo "$top_srcdir/tests/data/cgroups/${1#c/}" ;;
+	t/*) echo "$top_srcdir/tests/data/tui/${1#t/}" ;;
 	*) echo "$s/$1" ;;
 	esac
 }

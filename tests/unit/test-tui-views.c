@@ -15,6 +15,8 @@
 #include "model-lanes.h"
 #include "findings.h"
 #include "cgmap.h"
+#include "kill-dossier-lines.h"
+#include "model-oom.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -959,6 +961,123 @@ out:
 	tui_data_free(d);
 }
 
+/* The kills lane (issue 41): a marker per kill, ! the kernel's or a
+ * memcg's OOM killer, k a process; n/N with it selected go from kill to
+ * kill, Enter opens the dossier (every line of kill_dossier_lines()), Esc
+ * closes it; the findings' oom-kill opens it; a recording without oom
+ * events or signals says "not recorded". */
+/* A row holding label, then blanks only, then value: a line of the box. */
+static int canvas_has_pair(const struct canvas *c, const char *label, const char *value)
+{
+	for (int y = 0; y < c->rows; y++) {
+		const char *l = strstr(canvas_row(c, y), label), *v;
+
+		if (!l || !*label)
+			continue;
+		for (v = l + strlen(label); *v == ' '; v++)
+			;
+		if (v > l + strlen(label) && !strncmp(v, value, strlen(value)))
+			return 1;
+	}
+	return 0;
+}
+
+static void test_kills(void)
+{
+	struct tui_state st;
+	struct canvas c = { 0 };
+	struct tui_data *d = load("tests/data/report/oom-6.18.dat", &st);
+	struct kill_dossier kd;
+	struct kd_line lines[KD_LINES_MAX];
+	int n, all;
+
+	if (!d) {
+		ok(0, "load oom-6.18");
+		return;
+	}
+	build(&st, &c, 24, 80);
+	ok(canvas_has(&c, "  kills ") && canvas_has(&c, "!"), "oom-6.18: the kills lane, a !");
+	/* the lanes: kswapd, kcompactd, reclaim (the first busy), compact, oom, kills */
+	tui_apply(&st, ACT_DOWN);
+	tui_apply(&st, ACT_DOWN);
+	tui_apply(&st, ACT_DOWN);
+	tui_apply(&st, ACT_NEXT_FLAG);
+	ok(st.cursor == tui_at_trace(&st, oom_model_any(analysis_model(d->an, &oom_model_ops),
+							   0)->ts),
+	   "n on the kills lane: the cursor at the kill");
+	ok(strstr(st.message, "kill at 0.260880 s: memcg-oom, victim anon-touch 14245") != NULL,
+	   "and the status line names it (%s)", st.message);
+	tui_apply(&st, ACT_NEXT_FLAG);
+	ok(strstr(st.message, "no kill after the cursor") != NULL, "n: no kill after it");
+	tui_apply(&st, ACT_ENTER);
+	build(&st, &c, 40, 100);
+	ok(!kill_dossier_get(d->an, 0, &kd), "the dossier of the kill");
+	n = kill_dossier_lines(&kd, lines, KD_LINES_MAX);
+	all = n > 0;
+	for (int i = 0; i < n; i++) {
+		if (!canvas_has_pair(&c, lines[i].label, lines[i].value)) {
+			printf("# missing: '%s' '%s'\n", lines[i].label, lines[i].value);
+			all = 0;
+		}
+	}
+	ok(all, "Enter: the box shows every one of its %d lines, label and value", n);
+	ok(canvas_has_pair(&c, "memcg stalls", "18 (0.3 ms)"), "the memcg stalls, in ms");
+	ok(canvas_has_pair(&c, "kswapd episodes", "- "), "unknown is -, not 0");
+	tui_apply(&st, ACT_CLEAR);
+	build(&st, &c, 40, 100);
+	ok(!canvas_has(&c, "kill at 0.260880 s (memcg-oom)"), "Esc closes it");
+	is_int(st.view, VIEW_TIMELINE, "and stays in the timeline");
+	tui_apply(&st, ACT_ENTER);
+	tui_apply(&st, ACT_QUIT);
+	build(&st, &c, 40, 100);
+	ok(!canvas_has(&c, "kill at 0.260880 s (memcg-oom)") && st.view == VIEW_TIMELINE,
+	   "q closes it, and does not quit");
+
+	/* the findings' oom-kill: the dossier over the timeline */
+	tui_set_cursor(&st, st.t_first);
+	tui_apply(&st, ACT_VIEW_FINDINGS);
+	tui_apply(&st, ACT_HOME);
+	tui_apply(&st, ACT_ENTER);
+	build(&st, &c, 40, 100);
+	ok(st.view == VIEW_TIMELINE && canvas_has(&c, "kill at 0.260880 s (memcg-oom)") &&
+	   canvas_has_pair(&c, "victim", "anon-touch 14245"),
+	   "findings: Enter on oom-kill opens its dossier");
+	canvas_release(&c);
+	tui_state_release(&st);
+	tui_data_free(d);
+
+	/* a kill by a process: k, and the dossier names the sender */
+	d = load("tests/data/tui/kill-sh-6.18.dat", &st);
+	if (!d) {
+		ok(0, "load kill-sh-6.18");
+		return;
+	}
+	build(&st, &c, 24, 80);
+	ok(canvas_has(&c, "  kills      |                                k"),
+	   "kill-sh-6.18: a k at the kill's column, the kills lane selected first");
+	ok(canvas_has(&c, "kills 1: OOM 0, by processes 1"), "the kills' totals");
+	tui_apply(&st, ACT_NEXT_FLAG);
+	tui_apply(&st, ACT_ENTER);
+	build(&st, &c, 40, 100);
+	ok(canvas_has_pair(&c, "sent by", "sh 1432 "), "the dossier: the sender");
+	canvas_release(&c);
+	tui_state_release(&st);
+	tui_data_free(d);
+
+	/* a recording without oom events or signals */
+	d = load("samples/compaction-6.18.dat", &st);
+	if (!d) {
+		ok(0, "load compaction-6.18");
+		return;
+	}
+	build(&st, &c, 24, 80);
+	ok(canvas_has(&c, "not recorded: no oom or signal events"),
+	   "compaction-6.18: the kills lane says not recorded");
+	canvas_release(&c);
+	tui_state_release(&st);
+	tui_data_free(d);
+}
+
 /*
  * A host's history of two runs (data.h), made by hand from two passes
  * over one real recording, the second placed 2 s later (an offset, as a
@@ -1026,6 +1145,15 @@ static void test_history(void)
 	ok(canvas_has(&c, "run 1 of 2 (began: start)"), "the status bar: run 1 of 2");
 	ok(strchr(canvas_row(&c, 5), '!') != strrchr(canvas_row(&c, 5), '!'),
 	   "both runs' OOM kills drawn");
+	for (int y = 0; y < c.rows; y++) {
+		const char *row = canvas_row(&c, y);
+
+		if (strncmp(row, "  kills ", 8))
+			continue;
+		ok(strchr(row, '!') && strchr(row, '!') != strrchr(row, '!') && strstr(row, "////"),
+		   "the kills lane: both runs' kills, the gap not recorded");
+		break;
+	}
 
 	tui_apply(&st, ACT_NEXT_RUN);
 	ok(st.cursor == run[1].first && st.data == d[1] && st.run == 1, "}: the next run's start");
@@ -1064,6 +1192,16 @@ static void test_history(void)
 	tui_apply(&st, ACT_ENTER);
 	ok(st.view == VIEW_TIMELINE && st.cursor == kill0 + (uint64_t)off,
 	   "run 2's findings: Enter at its kill, on the history's time line");
+	build(&st, &c, 30, 100);
+	ok(st.data == d[1] && canvas_has(&c, "(memcg-oom) ---") &&
+	   canvas_has(&c, "Esc/q close"), "and its dossier, run 2's");
+	tui_apply(&st, ACT_PREV_FLAG);
+	build(&st, &c, 30, 100);
+	ok(st.data == d[0] && st.cursor == kill0 && canvas_has(&c, "(memcg-oom) ---"),
+	   "N in the dossier: run 1's kill and its dossier");
+	tui_apply(&st, ACT_CLEAR);
+	build(&st, &c, 30, 100);
+	ok(!canvas_has(&c, "Esc/q close"), "Esc closes the history's dossier");
 
 	tui_apply(&st, ACT_HELP);
 	build(&st, &c, 80, 100);
@@ -1159,6 +1297,7 @@ int main(void)
 	test_lane_cgroup();
 	test_memcg_stalls();
 	test_findings();
+	test_kills();
 	test_history();
 	test_run_keys();
 	return tap_done();
