@@ -208,7 +208,7 @@ static const struct ex_col kills_cols[] = {
 	RN("psi_full_avg10"), RN("swap_free_pct"), IN("zswap_pool_bytes"), IN("candidates"),
 	TN("top_candidate_comm"), IN("top_candidate_rss_kb"), IN("top_candidate_swap_kb"),
 	TN("headline"), IN("cgroup_usage_bytes"), IN("cgroup_limit_bytes"),
-	RN("cgroup_usage_pct"),
+	IN("cgroup_limit_unlimited"), RN("cgroup_usage_pct"),
 };
 static const struct ex_col settings_cols[] = {
 	T("recording_id"), T("key"), T("value"), TN("phase"),
@@ -941,6 +941,8 @@ static void export_kills(struct ex_ctx *x)
 		put_str_or_null(o, kill_dossier_headline(&d, head, (int)sizeof(head)));
 		put_s64_or_null(o, d.cg_usage_bytes, d.cg_usage_bytes >= 0);
 		put_s64_or_null(o, d.cg_limit_bytes, d.cg_limit_bytes >= 0);
+		/* tells a null limit read as "max" from no limit read */
+		put_s64_or_null(o, d.cg_unlimited, d.cg_unlimited || d.cg_limit_bytes >= 0);
 		put_real_or_null(o, d.cg_usage_pct, !isnan(d.cg_usage_pct));
 		row_end(o);
 	}

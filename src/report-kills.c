@@ -274,6 +274,11 @@ static void json_cgroup(struct json_writer *j, const struct kill_dossier *d)
 	json_str(j, "found_by", d->cg_by_count ? "oom_kill_count" : "tasks");
 	json_s64_or_null(j, "usage_bytes", d->cg_usage_bytes, d->cg_usage_bytes >= 0);
 	json_s64_or_null(j, "limit_bytes", d->cg_limit_bytes, d->cg_limit_bytes >= 0);
+	/* a null limit_bytes is either: no limit read, or "max" read */
+	if (d->cg_unlimited || d->cg_limit_bytes >= 0)
+		json_bool(j, "limit_unlimited", d->cg_unlimited);
+	else
+		json_null(j, "limit_unlimited");
 	fraction_or_null(j, "usage_pct", d->cg_usage_pct, 2);
 	fraction_or_null(j, "sample_age_s", d->cg_sample_age_s, 6);
 	fraction_or_null(j, "stat_deltas_s", d->cg_delta_s, 6);

@@ -33,15 +33,67 @@ def count_line(v, n, ms=None):
     return True
 
 
-def pct_line(v, p):
+def pct_line(v, p, tol=0.0051):
     if p is None:
         return v == '-'
     got = num(v)
-    return bool(got) and near(got[0], p, 0.0051) and '%' in v
+    return bool(got) and near(got[0], p, tol) and '%' in v
 
 
 def who(comm, pid):
     return '%s %d' % (comm or '-', pid) if pid is not None else (comm or '-')
+
+
+def mib_line(v, nbytes, tol=0.051):
+    """'-' for null; 'N.N MiB ...'"""
+    if nbytes is None:
+        return v.split(' ')[0] == '-'
+    got = num(v)
+    return bool(got) and near(got[0], nbytes / 1048576.0, tol) and ' MiB' in v
+
+
+def cgroup_checks(kill):
+    """the victim's cgroup's sample (.victim_cgroup) and systemd-oomd's
+    xattr (.oomd_xattr): their lines' checks, and the lines they need"""
+    vc, ox = kill.get('victim_cgroup'), kill.get('oomd_xattr')
+    want, must = {}, []
+    if vc is not None:
+        def usage(v):
+            m = re.search(r'\((-?\d+(?:\.\d+)?) s before\)$', v)
+            return mib_line(v, vc['usage_bytes']) and m is not None and \
+                near(float(m.group(1)), vc['sample_age_s'], 0.051)
+
+        def limit(v):
+            if vc['limit_unlimited']:
+                return v == 'none'
+            return mib_line(v, vc['limit_bytes'])
+
+        def deltas(v):
+            known = {k: n for k, n in vc['stat_deltas'].items() if n is not None}
+            if vc['stat_deltas_s'] is None or not known:
+                return v == '-'
+            m = re.match(r'^(.*) \(over (\d+(?:\.\d+)?) s\)$', v)
+            if not m or not near(float(m.group(2)), vc['stat_deltas_s'], 0.051):
+                return False
+            got = dict((k, int(n)) for k, n in re.findall(r'(\w+) \+(\d+)', m.group(1)))
+            return got == known
+
+        want.update({
+            'cgroup_sampled': lambda v: vc['found_by'] == 'oom_kill_count' and
+            v == vc['path'] + ' (its OOM kill count rose)',
+            'cgroup_usage': usage,
+            'cgroup_limit': limit,
+            'cgroup_usage_pct': lambda v: pct_line(v, vc['usage_pct'], 0.051),
+            'cgroup_stat_deltas': deltas,
+        })
+        must += ['cgroup_usage', 'cgroup_limit', 'cgroup_usage_pct', 'cgroup_stat_deltas']
+        if vc['found_by'] == 'oom_kill_count':
+            must.append('cgroup_sampled')
+    if ox is not None:
+        want['oomd_xattr'] = lambda v: num(v)[:2] == [ox['before'], ox['after']] and \
+            near(num(v)[2], ox['before_s'], 0.051) and near(num(v)[3], ox['after_s'], 0.051)
+        must.append('oomd_xattr')
+    return want, must
 
 
 def problems(kill, lines):
@@ -74,6 +126,8 @@ def problems(kill, lines):
         'zswap_pool': lambda v: v == '-' if b['zswap_pool_bytes'] is None else
         num(v)[:1] == [b['zswap_pool_bytes'] // 1024],
     }
+    cg_want, cg_must = cgroup_checks(kill)
+    want.update(cg_want)
     err, seen, cands = [], set(), []
     for key, v in lines:
         seen.add(key)
@@ -95,6 +149,7 @@ def problems(kill, lines):
         must += ['sender', 'sender_cgroup']
     if kill['victim']['cgroup'] is not None:
         must += ['cg_direct_stalls', 'cg_memcg_stalls']
+    must += cg_must
     err += ['no %s line' % k for k in must if k not in seen]
     if kill['candidates'] is None and 'candidates' not in seen:
         err.append('no line saying the candidates are not known')

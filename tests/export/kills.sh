@@ -76,6 +76,9 @@ for fmt in ("csv", "jsonl"):
             cg = k.get("victim_cgroup") or {}
             for col in ("usage_bytes", "limit_bytes"):
                 pairs.append(("cgroup_" + col, num(r["cgroup_" + col]), num(cg.get(col))))
+            u = cg.get("limit_unlimited")
+            pairs.append(("cgroup_limit_unlimited", num(r["cgroup_limit_unlimited"]),
+                          None if u is None else int(u)))
             x, y = num(r["cgroup_usage_pct"]), cg.get("usage_pct")
             pairs.append(("cgroup_usage_pct", None if x is None else round(x, 2),
                           None if y is None else round(y, 2)))

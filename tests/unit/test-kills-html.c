@@ -32,6 +32,8 @@ static void hostile_dossier(struct kill_dossier *d, struct oom_kill *k)
 	d->swap_size_kb = d->swap_used_kb = -1;
 	d->swap_free_pct = NAN;
 	d->zswap_pool_bytes = -1;
+	d->cg_usage_bytes = d->cg_limit_bytes = -1;	/* no sample of its cgroup */
+	d->cg_usage_pct = d->cg_sample_age_s = d->cg_delta_s = NAN;
 	d->ncandidates = 1;
 	d->candidate[0] = (struct kw_task){ .pid = 9, .comm = "</td><b>", .rss_kb = 1,
 					    .swap_kb = -1 };
