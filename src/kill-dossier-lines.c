@@ -61,7 +61,7 @@ static void percent(struct kd_out *o, const char *key, const char *label, double
 		add(o, key, label, "%.2f%%", v);
 }
 
-static const char *mib(char *buf, size_t len, int64_t bytes)
+const char *kill_dossier_mib(char *buf, size_t len, int64_t bytes)
 {
 	if (bytes < 0)
 		snprintf(buf, len, "-");
@@ -86,9 +86,9 @@ static void cgroup(struct kd_out *o, const struct kill_dossier *d)
 		add(o, "cgroup_sampled", "memcg that ran out", "%s (its OOM kill count rose)",
 		    d->cg_path);
 	add(o, "cgroup_usage", "its cgroup's usage", "%s (%.1f s before)",
-	    mib(a, sizeof(a), d->cg_usage_bytes), d->cg_sample_age_s);
+	    kill_dossier_mib(a, sizeof(a), d->cg_usage_bytes), d->cg_sample_age_s);
 	add(o, "cgroup_limit", "its cgroup's limit", "%s",
-	    d->cg_unlimited ? "none" : mib(b, sizeof(b), d->cg_limit_bytes));
+	    d->cg_unlimited ? "none" : kill_dossier_mib(b, sizeof(b), d->cg_limit_bytes));
 	if (isnan(d->cg_usage_pct))
 		add(o, "cgroup_usage_pct", "its cgroup's usage of its limit", "-");
 	else

@@ -26,4 +26,8 @@ struct kd_line {
  * order the text report gives them. */
 int kill_dossier_lines(const struct kill_dossier *d, struct kd_line *out, int max);
 
+/* bytes as "N.N MiB" in buf, "-" when negative (unknown); returns buf.
+ * The text report says the cgroup's sizes the same way. */
+const char *kill_dossier_mib(char *buf, size_t len, int64_t bytes);
+
 #endif

@@ -17,6 +17,7 @@
 #include "config.h"
 #include "report-kills.h"
 #include "kill-dossier.h"
+#include "kill-dossier-lines.h"
 #include "json.h"
 
 #include <math.h>
@@ -64,15 +65,6 @@ static const char *pct(char *buf, size_t len, double v)
 	return buf;
 }
 
-static const char *mib(char *buf, size_t len, int64_t bytes)
-{
-	if (bytes < 0)
-		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, "%.1f MiB", (double)bytes / 1048576.0);
-	return buf;
-}
-
 /* kill_cgroup_stat_names' in the text's few columns */
 static const char *const short_names[KC_NSTATS] = {
 	"faults", "major", "refault anon", "refault file", "scan", "steal", "swap-in",
@@ -93,8 +85,8 @@ static void cgroup_lines(struct report_ctx *rc, const struct kill_dossier *d)
 	if (!d->cg_path)
 		return;
 	snprintf(line, sizeof(line), "%s of %s%s (%.1f s before)",
-		 mib(a, sizeof(a), d->cg_usage_bytes),
-		 d->cg_unlimited ? "no limit" : mib(b, sizeof(b), d->cg_limit_bytes),
+		 kill_dossier_mib(a, sizeof(a), d->cg_usage_bytes),
+		 d->cg_unlimited ? "no limit" : kill_dossier_mib(b, sizeof(b), d->cg_limit_bytes),
 		 isnan(d->cg_usage_pct) ? "" :
 		 (snprintf(c, sizeof(c), ", %.1f%%", d->cg_usage_pct), c),
 		 d->cg_sample_age_s);
