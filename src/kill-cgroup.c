@@ -252,23 +252,27 @@ static void resolve(struct kill_cgroup *c, int cgi, const struct kc_sample *s)
 
 	for (int i = 0; i < c->npend; i++) {
 		struct kc_pending *p = &c->pend[i];
+		struct kc_resolved *d;
 
 		if (p->cg != cgi || s->ts <= p->ts) {
 			c->pend[o++] = *p;
 			continue;
 		}
-		/* the first sample after the kill decides, one way or the other */
-		if (s->oomd_kill > p->before && s->ts - p->ts <= KC_OOMD_AFTER_NS) {
-			struct kc_resolved *d;
-
-			d = done_new(c);
-			d->kill = p->kill;
-			d->kind = KC_BY_OOMD;
-			d->ev.before = p->before;
-			d->ev.after = s->oomd_kill;
-			d->ev.before_ts = p->before_ts;
-			d->ev.after_ts = s->ts;
+		/* the first KC_OOMD_SAMPLES samples after the kill decide */
+		if (s->ts - p->ts > KC_OOMD_AFTER_NS)
+			continue;
+		if (s->oomd_kill <= p->before) {
+			if (++p->seen < KC_OOMD_SAMPLES)
+				c->pend[o++] = *p;
+			continue;
 		}
+		d = done_new(c);
+		d->kill = p->kill;
+		d->kind = KC_BY_OOMD;
+		d->ev.before = p->before;
+		d->ev.after = s->oomd_kill;
+		d->ev.before_ts = p->before_ts;
+		d->ev.after_ts = s->ts;
 	}
 	c->npend = o;
 }
@@ -383,6 +387,7 @@ void kill_cgroup_watch(struct kill_cgroup *c, int kill, uint64_t ts, const char 
 	p->cg = find(c, path);
 	p->ts = ts;
 	p->before = now.oomd_kill < 0 ? 0 : now.oomd_kill;
+	p->seen = 0;
 	p->before_ts = now.sample_ts;
 }
 

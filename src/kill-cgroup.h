@@ -18,8 +18,10 @@
  * systemd-oomd: it adds the processes it killed to the user.oomd_kill
  * xattr of the cgroup it killed in, which the sampler writes as
  * oomd_kill. A signal kill (kill_cgroup_watch) whose victim's cgroup
- * then shows a higher oomd_kill in its first sample after the kill
- * (within KC_OOMD_AFTER_NS) than in its last one at or before it (0
+ * then shows a higher oomd_kill in its first or second sample after the
+ * kill (within KC_OOMD_AFTER_NS; oomd sets the xattr once it signalled
+ * every process of the cgroup, and a sample set may fall in between)
+ * than in its last one at or before it (0
  * when that one has none: the xattr is absent until oomd's first kill
  * there) was systemd-oomd's, whatever the sender's name
  * (kill_cgroup_oomd_take).
@@ -45,6 +47,7 @@
 #define KC_CGROUPS_MAX	4096		/* cgroups followed; more are not */
 #define KC_PENDING_MAX	256		/* kills waiting for a sample after */
 #define KC_OOMD_AFTER_NS 10000000000ULL	/* the sample after: 10 s at most */
+#define KC_OOMD_SAMPLES	2		/* the samples after a kill that may show it */
 
 /* memory.stat counts whose deltas are kept, in this order */
 #define KC_STATS(X) X(pgfault) X(pgmajfault) X(workingset_refault_anon) \
@@ -102,6 +105,7 @@ struct kc_pending {
 	uint64_t ts;
 	int64_t before;			/* oomd_kill; 0 when the sample had none */
 	uint64_t before_ts;
+	int seen;			/* its cgroup's samples since, up to KC_OOMD_SAMPLES */
 };
 
 enum { KC_BY_OOMD, KC_BY_OOM_COUNT };

@@ -203,6 +203,25 @@ static void test_oomd(void)
 	is_str(oom_kill_killer(oom_model_any(m, 4), name, (int)sizeof(name)), "kernel-oom",
 	       "an OOM kill is not renamed by a rise");
 
+	/* a set taken between the SIGKILLs and oomd's xattr write: the
+	 * second sample after shows the rise; the third is too late */
+	fresh();
+	app(1 * S, 0, 100, 10, 4);
+	sigkill(1 * S + 300 * MS, 10, "sd-worker", 20, 1);
+	app(2 * S, 1, 100, 10, 4);
+	app(3 * S, 2, 100, 10, 5);
+	k = oom_model_any(m, 0);
+	is_str(oom_kill_killer(k, name, (int)sizeof(name)), "systemd-oomd",
+	       "the rise in the second sample after the kill: systemd-oomd");
+	ok(k->oomd.before == 4 && k->oomd.after == 5 && k->oomd.after_ts == 3 * S,
+	   "...the evidence: 4 -> 5 at 3 s");
+	sigkill(3 * S + 300 * MS, 10, "sd-worker", 21, 1);
+	app(4 * S, 3, 100, 10, 5);
+	app(5 * S, 4, 100, 10, 5);
+	app(6 * S, 5, 100, 10, 6);
+	is_str(oom_kill_killer(oom_model_any(m, 1), name, (int)sizeof(name)), "other:sd-worker",
+	       "the rise only in the third sample after: not systemd-oomd");
+
 	/* no sample before the kill: no rise to see */
 	fresh();
 	sigkill(1 * S, 10, "sd-worker", 20, 1);
