@@ -310,6 +310,10 @@ tests/record/service.log: tests/record/filter.log
 tests/record/stacktrace.log: tests/record/service.log
 tests/record/stacks-report.log: tests/record/stacktrace.log
 tests/record/kills.log: tests/record/stacks-report.log
+# systemd-oomd's kill pattern made on this host: the guests cannot run it
+TESTS += tests/record/oomd-pattern.sh
+EXTRA_DIST += tests/record/oomd-pattern.sh
+tests/record/oomd-pattern.log: tests/record/kills.log
 TESTS += tests/record/stacks-report.sh
 EXTRA_DIST += tests/record/stacks-report.sh
 
