@@ -401,7 +401,7 @@ EXTRA_DIST += tests/vm/README.md tests/vm/check-matrix.sh tests/vm/check-scenari
 	tests/vm/apt-private.sh tests/vm/fetch-sysroot.sh tests/vm/cross-build.sh \
 	tests/vm/workloads tests/vm/collect-kernel-facts.sh tests/vm/host-kernel-facts.sh \
 	tests/vm/check-cgroups.sh tests/vm/check-kills.sh tests/vm/kills-oracle.py \
-	tests/vm/fetch-earlyoom.sh
+	tests/vm/fetch-earlyoom.sh tests/vm/scenario-group.sh
 
 # ThreadSanitizer: `make check-tsan` in a build configured with
 # --enable-tsan runs the threaded paths (compare -j, export -j, read-ahead)
