@@ -9,6 +9,7 @@
 #include "cgmap.h"
 #include "util.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -248,7 +249,7 @@ static void resolve_oom(struct kill_cgroup *c, uint64_t end_ts)
 
 static void resolve(struct kill_cgroup *c, int cgi, const struct kc_sample *s)
 {
-	int o = 0;
+	int o = 0, first = c->ndone;
 
 	for (int i = 0; i < c->npend; i++) {
 		struct kc_pending *p = &c->pend[i];
@@ -269,12 +270,16 @@ static void resolve(struct kill_cgroup *c, int cgi, const struct kc_sample *s)
 		d = done_new(c);
 		d->kill = p->kill;
 		d->kind = KC_BY_OOMD;
+		d->ev.path = c->cg[cgi].path;
 		d->ev.before = p->before;
 		d->ev.after = s->oomd_kill;
 		d->ev.before_ts = p->before_ts;
 		d->ev.after_ts = s->ts;
 	}
 	c->npend = o;
+	/* one piece of evidence a kill: its other cgroups' watches end */
+	for (int i = first; i < c->ndone; i++)
+		kill_cgroup_unwatch(c, c->done[i].kill);
 }
 
 static void on_end(struct kill_cgroup *c, const struct record *r)
@@ -366,12 +371,12 @@ void kill_cgroup_unwatch(struct kill_cgroup *c, int kill)
 	c->npend = o;
 }
 
-void kill_cgroup_watch(struct kill_cgroup *c, int kill, uint64_t ts, const char *path)
+/* a watch of kill on path's xattr, if path has a sample at or before ts */
+static void watch_one(struct kill_cgroup *c, int kill, uint64_t ts, const char *path)
 {
 	struct kill_cgroup_at now;
 	struct kc_pending *p;
 
-	kill_cgroup_unwatch(c, kill);
 	kill_cgroup_capture(c, ts, path, &now);
 	/* no sample before it: no rise to see. A sample without the xattr
 	 * is 0 (the sampler writes it when set; a recorder that never
@@ -389,6 +394,23 @@ void kill_cgroup_watch(struct kill_cgroup *c, int kill, uint64_t ts, const char 
 	p->before = now.oomd_kill < 0 ? 0 : now.oomd_kill;
 	p->seen = 0;
 	p->before_ts = now.sample_ts;
+}
+
+void kill_cgroup_watch(struct kill_cgroup *c, int kill, uint64_t ts, const char *path)
+{
+	char up[4096];
+	char *slash;
+
+	kill_cgroup_unwatch(c, kill);
+	if (!path || snprintf(up, sizeof(up), "%s", path) >= (int)sizeof(up))
+		return;
+	watch_one(c, kill, ts, up);
+	/* oomd kills a cgroup's descendants' processes too, and counts them
+	 * on the cgroup it chose: each sampled ancestor is watched as well */
+	while ((slash = strrchr(up, '/')) && strcmp(up, "/")) {
+		slash[slash == up] = '\0';	/* "/a" -> "/", "/a/b" -> "/a" */
+		watch_one(c, kill, ts, up);
+	}
 }
 
 void kill_cgroup_watch_oom(struct kill_cgroup *c, int kill, uint64_t ts)

@@ -16,9 +16,10 @@
  * says its deltas are unknown.
  *
  * systemd-oomd: it adds the processes it killed to the user.oomd_kill
- * xattr of the cgroup it killed in, which the sampler writes as
- * oomd_kill. A signal kill (kill_cgroup_watch) whose victim's cgroup
- * then shows a higher oomd_kill in its first or second sample after the
+ * xattr of the cgroup it killed in (the processes of its descendants
+ * too: the kill is recursive), which the sampler writes as oomd_kill. A
+ * signal kill (kill_cgroup_watch) whose victim's cgroup, or one of its
+ * ancestors with samples, then shows a higher oomd_kill in its first or second sample after the
  * kill (within KC_OOMD_AFTER_NS; oomd sets the xattr once it signalled
  * every process of the cgroup, and a sample set may fall in between)
  * than in its last one at or before it (0
@@ -45,7 +46,7 @@
 
 #define KC_SAMPLES_MAX	512u		/* samples kept per cgroup */
 #define KC_CGROUPS_MAX	4096		/* cgroups followed; more are not */
-#define KC_PENDING_MAX	256		/* kills waiting for a sample after */
+#define KC_PENDING_MAX	1024		/* watches waiting for a sample after */
 #define KC_OOMD_AFTER_NS 10000000000ULL	/* the sample after: 10 s at most */
 #define KC_OOMD_SAMPLES	2		/* the samples after a kill that may show it */
 
@@ -73,6 +74,7 @@ struct kill_cgroup_at {
 
 /* systemd-oomd's evidence for a kill (kill_cgroup_oomd_take). */
 struct kill_oomd {
+	const char *path;		/* the cgroup it rose on (the model's copy) */
 	int64_t before, after;		/* user.oomd_kill */
 	uint64_t before_ts, after_ts;	/* the two samples */
 };
@@ -148,7 +150,8 @@ void kill_cgroup_add(struct kill_cgroup *c, const struct record *r);
 void kill_cgroup_capture(const struct kill_cgroup *c, uint64_t ts, const char *path,
 			 struct kill_cgroup_at *out);
 /* Watch a signal kill (index kill, the caller's) of a task in path at ts
- * for systemd-oomd's xattr; a later watch of the same kill replaces it. */
+ * for systemd-oomd's xattr on path and on its sampled ancestors; a later
+ * watch of the same kill replaces it. */
 void kill_cgroup_watch(struct kill_cgroup *c, int kill, uint64_t ts, const char *path);
 /* Forget the watch of kill (it was the kernel's). */
 void kill_cgroup_unwatch(struct kill_cgroup *c, int kill);

@@ -78,8 +78,9 @@ static void cgroup(struct kd_out *o, const struct kill_dossier *d)
 
 	if (d->oomd_xattr)
 		add(o, "oomd_xattr", "systemd-oomd's xattr", "user.oomd_kill %lld -> %lld "
-		    "(%.1f s before, %.1f s after)", (long long)d->oomd_kill_before,
-		    (long long)d->oomd_kill_after, d->oomd_before_s, d->oomd_after_s);
+		    "(%.1f s before, %.1f s after) on %s", (long long)d->oomd_kill_before,
+		    (long long)d->oomd_kill_after, d->oomd_before_s, d->oomd_after_s,
+		    d->oomd_path ? d->oomd_path : "-");
 	if (!d->cg_path)
 		return;
 	if (d->cg_by_count)

@@ -142,7 +142,9 @@ int kill_dossier_get(const struct analysis *a, int i, struct kill_dossier *d)
 	d->oomd_xattr = k->oomd_xattr;
 	d->oomd_kill_before = d->oomd_kill_after = -1;
 	d->oomd_before_s = d->oomd_after_s = NAN;
+	d->oomd_path = NULL;
 	if (k->oomd_xattr) {
+		d->oomd_path = k->oomd.path;
 		d->oomd_kill_before = k->oomd.before;
 		d->oomd_kill_after = k->oomd.after;
 		d->oomd_before_s = (double)(k->ts - k->oomd.before_ts) / 1e9;

@@ -56,6 +56,7 @@ struct kill_dossier {
 	int64_t cg_stat_delta[KC_NSTATS];	/* kill_cgroup_stat_names; -1 */
 	/* systemd-oomd named by its user.oomd_kill xattr's rise */
 	int oomd_xattr;
+	const char *oomd_path;			/* the cgroup it rose on */
 	int64_t oomd_kill_before, oomd_kill_after;
 	double oomd_before_s, oomd_after_s;	/* the samples' distance from the kill */
 	int ncandidates;			/* -1: no task snapshot before it */

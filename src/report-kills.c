@@ -78,10 +78,14 @@ static void cgroup_lines(struct report_ctx *rc, const struct kill_dossier *d)
 	char a[48], b[48], c[48], line[1024];
 	size_t at = 0;
 
-	if (d->oomd_xattr)
-		report_line(rc, "  systemd-oomd: its cgroup's user.oomd_kill %lld -> %lld "
-			    "(%.1f s before, %.1f s after)", (long long)d->oomd_kill_before,
-			    (long long)d->oomd_kill_after, d->oomd_before_s, d->oomd_after_s);
+	if (d->oomd_xattr) {
+		/* the cgroup's path may be long: wrapped */
+		snprintf(line, sizeof(line), "user.oomd_kill %lld -> %lld (%.1f s before, "
+			 "%.1f s after) on %s", (long long)d->oomd_kill_before,
+			 (long long)d->oomd_kill_after, d->oomd_before_s, d->oomd_after_s,
+			 d->oomd_path ? d->oomd_path : "-");
+		report_wrap(rc, "  systemd-oomd: ", line);
+	}
 	if (!d->cg_path)
 		return;
 	snprintf(line, sizeof(line), "%s of %s%s (%.1f s before)",
@@ -354,6 +358,7 @@ static void json_one(struct report_ctx *rc, const struct kill_dossier *d)
 		json_null(j, "oomd_xattr");
 	} else {
 		json_object(j, "oomd_xattr");
+		str_or_null(j, "path", d->oomd_path);
 		json_s64(j, "before", d->oomd_kill_before);
 		json_s64(j, "after", d->oomd_kill_after);
 		json_fixed(j, "before_s", d->oomd_before_s, 6);

@@ -91,7 +91,8 @@ def cgroup_checks(kill):
             must.append('cgroup_sampled')
     if ox is not None:
         want['oomd_xattr'] = lambda v: num(v)[:2] == [ox['before'], ox['after']] and \
-            near(num(v)[2], ox['before_s'], 0.051) and near(num(v)[3], ox['after_s'], 0.051)
+            near(num(v)[2], ox['before_s'], 0.051) and near(num(v)[3], ox['after_s'], 0.051) \
+            and v.endswith(' on ' + (ox['path'] or '-'))
         must.append('oomd_xattr')
     return want, must
 

@@ -6,7 +6,8 @@
  * number as no limit), the memory.stat deltas from the first sample in
  * the window (unknown with one sample, or a count the sample lacks), a
  * set used only once its end came; systemd-oomd named by a rise of its
- * user.oomd_kill xattr across a SIGKILL whatever the sender's name, and
+ * user.oomd_kill xattr across a SIGKILL whatever the sender's name (on the
+ * victim's cgroup or an ancestor: oomd's kill is recursive), and
  * not by a rise too late, without a sample before, or on an OOM kill;
  * an OOM kill of unknown cgroup given the memcg whose OOM kill count
  * rose (the deepest of a line of ancestors; none when unrelated ones
@@ -26,11 +27,13 @@
 
 static struct oom_model *m;
 
-/* tags: 1 /app, 2 /other, 3 none of the samples' */
+/* tags: 1 /app, 2 /other, 3 none of the samples', 4 /app/sub/leaf
+ * (unsampled, below /app) */
 static const char *path_of(void *ctx, int tag)
 {
 	(void)ctx;
-	return tag == 1 ? "/app" : tag == 2 ? "/other" : tag == 3 ? "/nowhere" : NULL;
+	return tag == 1 ? "/app" : tag == 2 ? "/other" : tag == 3 ? "/nowhere" :
+	       tag == 4 ? "/app/sub/leaf" : NULL;
 }
 
 static void counter(uint64_t ts, uint64_t seq, const char *path, const char *key, int64_t v)
@@ -221,6 +224,33 @@ static void test_oomd(void)
 	app(6 * S, 5, 100, 10, 6);
 	is_str(oom_kill_killer(oom_model_any(m, 1), name, (int)sizeof(name)), "other:sd-worker",
 	       "the rise only in the third sample after: not systemd-oomd");
+
+	/* oomd killed /app recursively: the victim in /app/sub/leaf, not
+	 * sampled itself; /app's xattr rose. A rise on /other is no one's. */
+	fresh();
+	app(1 * S, 0, 100, 10, 1);
+	sigkill(1 * S + 300 * MS, 10, "sd-worker", 20, 4);
+	sigkill(1 * S + 300 * MS, 10, "sd-worker", 21, 2);
+	counter(2 * S, 1, "/app", "oomd_kill", 3);
+	counter(2 * S, 1, "/other", "oomd_kill", 5);
+	set_end(2 * S + 1000, 1);
+	k = oom_model_any(m, 0);
+	is_str(oom_kill_killer(k, name, (int)sizeof(name)), "systemd-oomd",
+	       "an ancestor's rise (the kill is recursive): systemd-oomd");
+	ok(k->oomd_xattr && k->oomd.path && !strcmp(k->oomd.path, "/app") &&
+	   k->oomd.before == 1 && k->oomd.after == 3, "...the evidence names /app, 1 -> 3");
+	ok(!k->cg.path, "...its own cgroup has no sample");
+	k = oom_model_any(m, 1);
+	ok(k->oomd_xattr && !strcmp(k->oomd.path, "/other") && k->oomd.before == 0,
+	   "/other's first xattr (absent before: 0): its own cgroup named");
+	app(3 * S, 2, 100, 10, 3);
+	sigkill(3 * S + 300 * MS, 10, "sd-worker", 22, 4);
+	counter(4 * S, 3, "/other", "oomd_kill", 6);
+	counter(4 * S, 3, "/app", "oomd_kill", 3);
+	set_end(4 * S + 1000, 3);
+	app(5 * S, 4, 100, 10, 3);
+	is_str(oom_kill_killer(oom_model_any(m, 2), name, (int)sizeof(name)), "other:sd-worker",
+	       "a rise on a cgroup not its ancestor: not systemd-oomd");
 
 	/* no sample before the kill: no rise to see */
 	fresh();

@@ -104,9 +104,10 @@ int main(void)
 	for (int i = 0; i < KC_NSTATS; i++)
 		d.cg_stat_delta[i] = -1;
 	d.oomd_xattr = 1, d.oomd_kill_before = 0, d.oomd_kill_after = 2;
+	d.oomd_path = "/app";
 	d.oomd_before_s = 0.1, d.oomd_after_s = 0.4;
 	n = kill_dossier_lines(&d, l, KD_LINES_MAX);
-	is_str(value(l, n, "oomd_xattr"), "user.oomd_kill 0 -> 2 (0.1 s before, 0.4 s after)",
+	is_str(value(l, n, "oomd_xattr"), "user.oomd_kill 0 -> 2 (0.1 s before, 0.4 s after) on /app",
 	       "systemd-oomd's evidence");
 	is_str(value(l, n, "cgroup_usage"), "15.0 MiB (0.2 s before)", "cgroup usage");
 	is_str(value(l, n, "cgroup_limit"), "16.0 MiB", "cgroup limit");
