@@ -81,8 +81,10 @@ static void cgroup(struct kd_out *o, const struct kill_dossier *d)
 		    "(%.1f s before, %.1f s after) on %s", (long long)d->oomd_kill_before,
 		    (long long)d->oomd_kill_after, d->oomd_before_s, d->oomd_after_s,
 		    d->oomd_path ? d->oomd_path : "-");
-	if (!d->cg_path)
+	if (!d->cg_path) {	/* said, not left out: unknown is not absent */
+		add(o, "cgroup_usage", "its cgroup's usage", "- (no sample of it before the kill)");
 		return;
+	}
 	if (d->cg_by_count)
 		add(o, "cgroup_sampled", "memcg that ran out", "%s (its OOM kill count rose)",
 		    d->cg_path);

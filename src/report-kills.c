@@ -86,8 +86,10 @@ static void cgroup_lines(struct report_ctx *rc, const struct kill_dossier *d)
 			 d->oomd_path ? d->oomd_path : "-");
 		report_wrap(rc, "  systemd-oomd: ", line);
 	}
-	if (!d->cg_path)
+	if (!d->cg_path) {	/* said, not left out: unknown is not absent */
+		report_line(rc, "  cgroup: - (no sample of it before the kill: record --cgroups)");
 		return;
+	}
 	snprintf(line, sizeof(line), "%s of %s%s (%.1f s before)",
 		 kill_dossier_mib(a, sizeof(a), d->cg_usage_bytes),
 		 d->cg_unlimited ? "no limit" : kill_dossier_mib(b, sizeof(b), d->cg_limit_bytes),

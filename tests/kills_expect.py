@@ -89,6 +89,9 @@ def cgroup_checks(kill):
         must += ['cgroup_usage', 'cgroup_limit', 'cgroup_usage_pct', 'cgroup_stat_deltas']
         if vc['found_by'] == 'oom_kill_count':
             must.append('cgroup_sampled')
+    else:
+        want['cgroup_usage'] = lambda v: v.startswith('- (no sample')
+        must.append('cgroup_usage')
     if ox is not None:
         want['oomd_xattr'] = lambda v: num(v)[:2] == [ox['before'], ox['after']] and \
             near(num(v)[2], ox['before_s'], 0.051) and near(num(v)[3], ox['after_s'], 0.051) \
