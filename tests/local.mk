@@ -401,7 +401,10 @@ EXTRA_DIST += tests/vm/README.md tests/vm/check-matrix.sh tests/vm/check-scenari
 	tests/vm/apt-private.sh tests/vm/fetch-sysroot.sh tests/vm/cross-build.sh \
 	tests/vm/workloads tests/vm/collect-kernel-facts.sh tests/vm/host-kernel-facts.sh \
 	tests/vm/check-cgroups.sh tests/vm/check-kills.sh tests/vm/kills-oracle.py \
-	tests/vm/fetch-earlyoom.sh tests/vm/scenario-group.sh
+	tests/vm/fetch-earlyoom.sh tests/vm/scenario-group.sh tests/vm/poke-race.awk \
+	tests/vm/poke-race.sh
+# qemu TCG's text-poke race told from the guest oopses that fail a case
+TESTS += tests/vm/poke-race.sh
 
 # ThreadSanitizer: `make check-tsan` in a build configured with
 # --enable-tsan runs the threaded paths (compare -j, export -j, read-ahead)

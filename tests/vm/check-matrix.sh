@@ -15,7 +15,8 @@
 # or the guest kernel failed, not a check) is booted once more, after a
 # "RETRY:" line with what the first boot showed; a second such death is a
 # SKIP naming the phase and the guest's oops or panic line. A guest that
-# dies while mmscope records is a FAIL at once.
+# dies while mmscope records is a FAIL at once, unless its oops is qemu
+# TCG's text-poke race (poke-race.awk), which is the lab's as above.
 # then the wall time of the matrix and of each case (each PASS/FAIL line
 # also ends with its own). Exit status 1 if any case failed.
 # Defaults: kernels "5.10 6.1 6.12 7.2 7.x", scenarios "memcg-swap global-pressure

@@ -18,7 +18,9 @@
 # counter and what was seen. Exit: 0 all ok, 1 a check failed (or the
 # guest died while mmscope recorded), 3 the guest died or hung without a
 # status at boot, in the scenario's setup or after mmscope's runs (the
-# lab's fault: a "  guest fault: PHASE: LINE" line says where and how),
+# lab's fault: a "  guest fault: PHASE: LINE" line says where and how;
+# qemu TCG's text-poke race, tests/vm/poke-race.awk, is the lab's fault
+# in any phase),
 # 77 skipped (kernel not fetchable, qemu or trace-cmd missing).
 # MMSCOPE_VM_APPEND adds to the guest kernel's command line (a test of
 # that path: MMSCOPE_VM_APPEND=rdinit=/none panics at boot);
@@ -245,9 +247,19 @@ if [ $RUN = 1 ]; then
 				fault="timeout: the guest froze (last heartbeat at ${beat:-no} s of ${qw:-?} s in qemu): $fault"
 			fi
 		fi
+		# qemu TCG's text-poke race (poke-race.awk) kills a guest
+		# whatever runs in it: the lab's fault even while mmscope
+		# recorded (tracing's enable patches the kernel's text)
+		lab=''
+		if [ $rc = 125 ] && [ "$phase" = mmscope ] &&
+			awk -f "$HERE/poke-race.awk" "$OUT/console.log" 2>/dev/null; then
+			lab=1
+			fault="$fault (the trapped code holds no int3 any more: qemu TCG's text-poke race, not mmscope's)"
+		fi
 		echo "  guest fault: $phase: $fault"
 		case $rc:$phase in
-		124:mmscope|125:mmscope) exit 1 ;;
+		125:mmscope) [ -n "$lab" ] && exit 3; exit 1 ;;
+		124:mmscope) exit 1 ;;
 		124:*|125:*) exit 3 ;;
 		esac
 		exit 1 ;;
